@@ -10,13 +10,16 @@ class WebSearchBenchError(Exception):
 class SuiteError(WebSearchBenchError):
     """A suite file is missing or malformed; the message names file, line and field."""
 
-    def __init__(self, path, message: str, *, line: int | None = None, field: str | None = None):
+    def __init__(self, path, message: str, *, line: int | None = None, field: str | None = None,
+                 item: str | None = None):
         self.path = str(path)
         self.line = line
         self.field = field
+        self.item = item
         where = self.path + (f":{line}" if line is not None else "")
-        what = f" field {field!r}:" if field else ""
-        super().__init__(f"{where}:{what} {message}")
+        which = f" item {item!r}" if item else ""
+        what = f" field {field!r}" if field else ""
+        super().__init__(f"{where}:{which}{what}: {message}")
 
 
 class ProviderError(WebSearchBenchError):

@@ -1,1 +1,150 @@
-"""pytest entry point (being built)."""
+"""pytest entry point: hooks and fixtures only; the work lives in the modules they call."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from pytest_websearchbench import hooks
+from pytest_websearchbench.baseline import Baseline
+from pytest_websearchbench.collect import SuiteModule
+from pytest_websearchbench.exceptions import WebSearchBenchError
+from pytest_websearchbench.options import Settings, add_options
+from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
+from pytest_websearchbench.providers import register_builtin_providers
+from pytest_websearchbench.report_json import write_results
+from pytest_websearchbench.report_terminal import summary_lines
+from pytest_websearchbench.results import ResultStore
+from pytest_websearchbench.runner import run_case
+from pytest_websearchbench.suites import BUNDLED_SUITES_DIR, MANIFEST_NAME, resolve_suite_spec
+
+_SETTINGS = pytest.StashKey[Settings]()
+_REGISTRY = pytest.StashKey[ProviderRegistry]()
+_BASELINE = pytest.StashKey["Baseline | None"]()
+
+
+def settings_of(config: pytest.Config) -> Settings:
+    return config.stash[_SETTINGS]
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    add_options(parser)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hooks)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    try:
+        settings = Settings.from_config(config)
+        registry = ProviderRegistry()
+        register_builtin_providers(registry)
+        config.hook.pytest_websearchbench_add_providers(registry=registry)
+        registry.add_entry_points()
+        for name in settings.providers:
+            registry.entry(name)  # an unknown provider is one usage error, not one per item
+        baseline = Baseline.load(settings.baseline_path) if settings.baseline_path else None
+        suite_paths = [str(resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir))
+                       for spec in settings.suites]
+    except WebSearchBenchError as exc:
+        raise pytest.UsageError(f"pytest-websearchbench: {exc}") from None
+    config.stash[_SETTINGS] = settings
+    config.stash[_REGISTRY] = registry
+    config.stash[_BASELINE] = baseline
+    config.pluginmanager.register(RunReporter(config, settings, baseline), "websearchbench-reporter")
+    if suite_paths:
+        # --suite alone runs just the suites; with explicit paths it adds to them
+        given = config.args if config.args_source is pytest.Config.ArgsSource.ARGS else []
+        config.args[:] = list(dict.fromkeys([*given, *suite_paths]))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collect_directory(path: Path, parent: pytest.Collector):
+    if (path / MANIFEST_NAME).is_file():
+        return SuiteModule.from_parent(parent, path=path)
+    return None
+
+
+class RunReporter:
+    """Per-run hooks: gathers item records (on the xdist controller too) and writes the reports."""
+
+    def __init__(self, config: pytest.Config, settings: Settings, baseline: Baseline | None) -> None:
+        self.config = config
+        self.settings = settings
+        self.baseline = baseline
+        self.store = ResultStore()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.store.add(report)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if self.settings.json_path and not _is_xdist_worker(self.config):
+            write_results(self.settings.json_path, self.store.records(), self.settings)
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        records = self.store.records()
+        if not records:
+            return
+        terminalreporter.write_sep("=", "websearchbench summary")
+        for line in summary_lines(records, self.settings.k, self.baseline):
+            terminalreporter.write_line(line)
+        if self.settings.json_path:
+            terminalreporter.write_line(f"results written to {self.settings.json_path}")
+
+
+def _is_xdist_worker(config: pytest.Config) -> bool:
+    return hasattr(config, "workerinput")
+
+
+def _provider_context(config: pytest.Config, settings: Settings, name: str) -> ProviderContext:
+    corpus = settings.local_corpus or _default_corpus(config)
+    return ProviderContext(name=name, environ=os.environ, ini=lambda key: _raw_ini(config, key),
+                           record_mode_may_record=settings.record_mode.may_record,
+                           resources={"local_corpus": corpus})
+
+
+def _default_corpus(config: pytest.Config) -> Path:
+    for base in (config.rootpath / "suites", BUNDLED_SUITES_DIR):
+        corpus = base / "sample-web" / "corpus.jsonl"
+        if corpus.is_file():
+            return corpus
+    return BUNDLED_SUITES_DIR / "sample-web" / "corpus.jsonl"
+
+
+def _raw_ini(config: pytest.Config, key: str) -> str:
+    """An ini value that need not be registered (providers read their own ``wsb_<name>_*`` keys)."""
+    try:
+        return str(config.getini(key) or "")
+    except ValueError:
+        value = config.inicfg.get(key, "")
+        return str(getattr(value, "value", value) or "")
+
+
+@pytest.fixture(scope="session")
+def wsb_settings(pytestconfig: pytest.Config) -> Settings:
+    """The run's resolved options."""
+    return settings_of(pytestconfig)
+
+
+@pytest.fixture(scope="session")
+def wsb_providers(pytestconfig: pytest.Config, wsb_settings: Settings):
+    """The session's providers: created on first use (the local server starts then), closed at the end."""
+    pool = ProviderPool(pytestconfig.stash[_REGISTRY],
+                        lambda name: _provider_context(pytestconfig, wsb_settings, name))
+    yield pool
+    pool.close()
+
+
+@pytest.fixture(scope="session")
+def wsb_baseline(pytestconfig: pytest.Config) -> Baseline | None:
+    return pytestconfig.stash[_BASELINE]
+
+
+@pytest.fixture
+def wsb_raw(request: pytest.FixtureRequest, wsb_settings: Settings, wsb_providers: ProviderPool):
+    """What the provider returned for this item (through its cassette); failures here are errors."""
+    return run_case(request.node, wsb_settings, wsb_providers)

@@ -1,0 +1,170 @@
+"""Loopback JSON-over-HTTP front of a SearchIndex.
+
+The embedded provider talks to this server exactly as remote providers talk to their
+APIs, so the same httpx client, cassettes, retries and latency measurement apply.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+from pytest_websearchbench.engine.index import SearchIndex
+
+MAX_BODY_BYTES = 1 << 20
+MAX_K = 100
+DEFAULT_K = 10
+
+
+class BadRequest(Exception):
+    """The request body is unusable; the message tells the client which field and why."""
+
+
+def _parse_body(raw: bytes) -> dict[str, Any]:
+    try:
+        body = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise BadRequest(f"body is not valid JSON: {exc}") from exc
+    if not isinstance(body, dict):
+        raise BadRequest(f"body must be a JSON object, got {type(body).__name__}")
+    return body
+
+
+def _string_field(body: dict[str, Any], name: str) -> str:
+    if name not in body:
+        raise BadRequest(f"field {name!r} is required")
+    if not isinstance(body[name], str):
+        raise BadRequest(f"field {name!r} must be a string, got {type(body[name]).__name__}")
+    return body[name]
+
+
+def _k_field(body: dict[str, Any]) -> int:
+    k = body.get("k", DEFAULT_K)
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+        raise BadRequest(f"field 'k' must be an integer from 1 to {MAX_K}, got {k!r}")
+    return k
+
+
+def _search(index: SearchIndex, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    query = _string_field(body, "query")
+    hits = index.search(query, _k_field(body))
+    return 200, {"query": query, "results": [{**hit, "rank": rank} for rank, hit in enumerate(hits, start=1)]}
+
+
+def _fetch(index: SearchIndex, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    url = _string_field(body, "url")
+    page = index.get(url)
+    if page is None:
+        return 404, {"error": f"no page with url {url!r}"}
+    return 200, {"url": page["url"], "title": page["title"], "text": page["text"]}
+
+
+def _health(index: SearchIndex, _body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    return 200, {"ok": True, "pages": len(index)}
+
+
+Route = Callable[[SearchIndex, dict[str, Any]], tuple[int, dict[str, Any]]]
+ROUTES: dict[str, tuple[str, Route]] = {
+    "/v1/search": ("POST", _search),
+    "/v1/fetch": ("POST", _fetch),
+    "/healthz": ("GET", _health),
+}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Dispatches every method through ROUTES so 404 and 405 are decided in one place."""
+
+    protocol_version = "HTTP/1.1"  # keep-alive: one TCP connection per client, not per call
+    disable_nagle_algorithm = True  # headers and body go out in separate writes; don't stall 40 ms
+    index: SearchIndex
+
+    def _dispatch(self) -> None:
+        try:
+            raw = self._read_body()
+        except BadRequest as exc:
+            self.close_connection = True  # the unread body would be taken for the next request
+            return self._reply(400, {"error": str(exc)})
+        method_and_route = ROUTES.get(urlsplit(self.path).path)
+        if method_and_route is None:
+            return self._reply(404, {"error": f"no such endpoint: {self.path}"})
+        method, route = method_and_route
+        if self.command != method:
+            return self._reply(405, {"error": f"{self.path} accepts {method} only"}, allow=method)
+        try:
+            self._reply(*route(self.index, _parse_body(raw) if method == "POST" else {}))
+        except BadRequest as exc:
+            self._reply(400, {"error": str(exc)})
+        except Exception as exc:  # a bug must reach the client as a 5xx, not a dropped connection
+            self._reply(500, {"error": f"internal error: {type(exc).__name__}: {exc}"})
+
+    def _read_body(self) -> bytes:
+        """Read the whole body first, whatever the route, so keep-alive stays in sync."""
+        declared = self.headers.get("Content-Length") or "0"
+        if not (declared.isascii() and declared.isdigit()):
+            raise BadRequest(f"Content-Length must be a non-negative integer, got {declared!r}")
+        if int(declared) > MAX_BODY_BYTES:
+            raise BadRequest(f"body of {declared} bytes exceeds the limit of {MAX_BODY_BYTES}")
+        return self.rfile.read(int(declared))
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _dispatch
+
+    def _reply(self, status: int, payload: dict[str, Any], allow: str | None = None) -> None:
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        if allow:
+            self.send_header("Allow", allow)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(data)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silent: a benchmark run makes thousands of calls and stderr is for problems."""
+
+
+class LocalSearchServer:
+    """Serves a SearchIndex on 127.0.0.1 from a daemon thread; a context manager."""
+
+    def __init__(self, index: SearchIndex, port: int = 0) -> None:
+        self._index = index
+        self._port = port
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> str:
+        """Bind (port 0 lets the OS choose), start serving, and return the base URL."""
+        if self._server is not None:
+            raise RuntimeError("server already started")
+        handler = type("Handler", (_Handler,), {"index": self._index})
+        self._server = ThreadingHTTPServer(("127.0.0.1", self._port), handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="wsb-search-server", daemon=True)
+        self._thread.start()
+        return self.base_url
+
+    def stop(self) -> None:
+        """Stop serving and release the port; a no-op when not running."""
+        if self._server is None:
+            return
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join()
+        self._server = self._thread = None
+
+    @property
+    def base_url(self) -> str:
+        if self._server is None:
+            raise RuntimeError("server not started")
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> LocalSearchServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()

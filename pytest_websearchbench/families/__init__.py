@@ -1,0 +1,10 @@
+"""Benchmark families, one module each, looked up by the manifest's ``family`` field."""
+
+from __future__ import annotations
+
+from pytest_websearchbench.families.base import BenchmarkFamily, Case, MetricColumn, RawResults, Score, Suite
+from pytest_websearchbench.families.lexbench import LexBenchFamily
+
+FAMILIES: dict[str, BenchmarkFamily] = {family.name: family for family in (LexBenchFamily(),)}
+
+__all__ = ["BenchmarkFamily", "Case", "FAMILIES", "MetricColumn", "RawResults", "Score", "Suite"]

@@ -1,0 +1,86 @@
+"""What every benchmark family provides: load a suite, run a case, score it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_websearchbench.models import Hit, Page
+from pytest_websearchbench.providers.base import Provider
+from pytest_websearchbench.suites import SuiteManifest
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark item. ``markers`` become pytest marks, ``keywords`` extra ``-k`` words."""
+
+    id: str
+    data: Any
+    markers: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Suite:
+    manifest: SuiteManifest
+    cases: tuple[Case, ...]
+    digest: str
+    context: Any = None  # family-specific data shared by all cases (e.g. grades)
+
+    @property
+    def name(self) -> str:
+        return self.manifest.name
+
+
+@dataclass
+class RawResults:
+    """What a provider gave back for one case, exactly as it came."""
+
+    queries: list[str] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    pages: list[Page] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"queries": self.queries, "hits": [h.to_dict() for h in self.hits],
+                "pages": [p.to_dict() for p in self.pages]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "RawResults":
+        return cls(list(data["queries"]), [Hit(**h) for h in data["hits"]], [Page(**p) for p in data["pages"]])
+
+
+@dataclass(frozen=True)
+class Score:
+    """A case's verdict: pass/fail, metrics (float), and per-result details for reports."""
+
+    passed: bool
+    metrics: dict[str, float]
+    message: str = ""
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MetricColumn:
+    key: str
+    label: str
+
+
+class BenchmarkFamily(ABC):
+    name: str = ""
+
+    @abstractmethod
+    def load(self, manifest: SuiteManifest) -> Suite:
+        """Read and validate the suite's files; raise SuiteError naming file, line and field."""
+
+    @abstractmethod
+    def run(self, suite: Suite, case: Case, provider: Provider, k: int) -> RawResults:
+        """Ask the provider (the only I/O of a test)."""
+
+    @abstractmethod
+    def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
+        """Pure: gates and metrics from the case, the raw results and the suite's grades."""
+
+    @abstractmethod
+    def columns(self, kind: str, k: int) -> list[MetricColumn]:
+        """Metrics shown in the summary, in order; the first is the primary metric."""

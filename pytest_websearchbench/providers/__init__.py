@@ -1,0 +1,12 @@
+"""Providers: the interface, the registry, and one module per adapter."""
+
+from pytest_websearchbench.providers.base import CallRecord, HttpProvider, Provider, ProviderContext
+from pytest_websearchbench.providers.registry import ProviderPool, ProviderRegistry
+
+__all__ = ["CallRecord", "HttpProvider", "Provider", "ProviderContext", "ProviderPool", "ProviderRegistry"]
+
+
+def register_builtin_providers(registry: ProviderRegistry) -> None:
+    from pytest_websearchbench.providers.local import LocalProvider
+
+    registry.add("local", LocalProvider.from_context, help="embedded BM25 engine over the sample web (no key)")

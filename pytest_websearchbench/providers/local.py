@@ -1,0 +1,63 @@
+"""``local``: the embedded search engine, reached over loopback HTTP like any remote API."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
+from pytest_websearchbench.exceptions import ConfigurationError, ProviderError
+from pytest_websearchbench.models import Hit, Page
+from pytest_websearchbench.providers.base import HttpProvider, ProviderContext
+
+# The server's port changes every run; cassettes name it by this stable, unresolvable alias.
+CASSETTE_BASE_URL = "http://local-search.invalid"
+
+
+class LocalProvider(HttpProvider):
+    """BM25 over a JSONL corpus (see ``pytest_websearchbench.engine``)."""
+
+    def __init__(self, base_url: str, server: LocalSearchServer | None = None) -> None:
+        super().__init__(base_url)
+        self._server = server
+
+    @classmethod
+    def from_context(cls, context: ProviderContext) -> "LocalProvider":
+        override = context.base_url(default="")
+        if override:
+            return cls(override)
+        if not context.record_mode_may_record:
+            # replay only: every request is answered from a cassette, no server is needed
+            return cls(CASSETTE_BASE_URL)
+        corpus = Path(context.resources["local_corpus"])
+        if not corpus.is_file():
+            raise ConfigurationError(
+                f"local provider: corpus {corpus} not found; generate the sample data with "
+                "`python -m pytest_websearchbench.sampledata --out suites` or pass --wsb-local-corpus")
+        server = LocalSearchServer(SearchIndex.from_jsonl(corpus))
+        return cls(server.start(), server)
+
+    def cassette_aliases(self) -> dict[str, str]:
+        return {self.base_url: CASSETTE_BASE_URL} if self._server else {}
+
+    def search(self, query: str, k: int) -> list[Hit]:
+        body = self.request_json("search", "POST", "/v1/search", json={"query": query, "k": k})
+        try:
+            return [
+                Hit(rank=rank, url=r["url"], title=r["title"], snippet=r["snippet"],
+                    extra={key: r[key] for key in ("published", "site", "language", "score") if key in r})
+                for rank, r in enumerate(body["results"], start=1)
+            ]
+        except (KeyError, TypeError) as exc:
+            raise ProviderError(f"local: search response lacks field {exc}") from None
+
+    def fetch(self, url: str) -> Page:
+        body = self.request_json("fetch", "POST", "/v1/fetch", json={"url": url})
+        try:
+            return Page(url=body["url"], title=body["title"], text=body["text"])
+        except (KeyError, TypeError) as exc:
+            raise ProviderError(f"local: fetch response lacks field {exc}") from None
+
+    def close(self) -> None:
+        super().close()
+        if self._server is not None:
+            self._server.stop()

@@ -1,0 +1,68 @@
+"""Which provider names exist, and the session's provider instances."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib.metadata import entry_points
+from typing import Callable
+
+from pytest_websearchbench.exceptions import ConfigurationError
+from pytest_websearchbench.providers.base import Provider, ProviderContext
+
+ProviderFactory = Callable[[ProviderContext], Provider]
+ENTRY_POINT_GROUP = "pytest_websearchbench.providers"
+
+
+@dataclass(frozen=True)
+class ProviderEntry:
+    name: str
+    factory: ProviderFactory
+    help: str
+
+
+class ProviderRegistry:
+    """Provider names → factories; filled by the plugin's hook and the entry-point group."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, ProviderEntry] = {}
+
+    def add(self, name: str, factory: ProviderFactory, *, help: str = "") -> None:
+        if name in self._entries:
+            raise ConfigurationError(f"provider {name!r} is registered twice")
+        self._entries[name] = ProviderEntry(name, factory, help)
+
+    def add_entry_points(self) -> None:
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            if ep.name not in self._entries:
+                self.add(ep.name, ep.load(), help=f"from {ep.value}")
+
+    def names(self) -> list[str]:
+        return sorted(self._entries)
+
+    def entry(self, name: str) -> ProviderEntry:
+        try:
+            return self._entries[name]
+        except KeyError:
+            raise ConfigurationError(
+                f"unknown provider {name!r}; known: {', '.join(self.names())}") from None
+
+
+class ProviderPool:
+    """The session's providers, created on first use and closed at the end."""
+
+    def __init__(self, registry: ProviderRegistry, make_context: Callable[[str], ProviderContext]) -> None:
+        self._registry = registry
+        self._make_context = make_context
+        self._live: dict[str, Provider] = {}
+
+    def get(self, name: str) -> Provider:
+        if name not in self._live:
+            provider = self._registry.entry(name).factory(self._make_context(name))
+            provider.name = name
+            self._live[name] = provider
+        return self._live[name]
+
+    def close(self) -> None:
+        for provider in self._live.values():
+            provider.close()
+        self._live.clear()

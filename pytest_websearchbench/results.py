@@ -1,0 +1,83 @@
+"""Collecting every item's record from test reports (on the xdist controller too)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+WSB_KEYS = ("wsb_item", "wsb_run", "wsb_score")
+
+
+@dataclass
+class ItemRecord:
+    """Everything one benchmark item produced, merged from its setup/call/teardown reports."""
+
+    nodeid: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    run: dict[str, Any] = field(default_factory=dict)
+    score: dict[str, Any] = field(default_factory=dict)
+    outcome: str = "passed"
+    longrepr: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.meta["suite"], self.meta["case_id"], self.meta["provider"]
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        return self.score.get("metrics", {})
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **{k: self.meta[k] for k in ("suite", "case_id", "provider", "family", "kind")},
+            "nodeid": self.nodeid,
+            "outcome": self.outcome,
+            "message": self.longrepr,
+            "metrics": self.metrics,
+            "primary_metric": self.score.get("primary"),
+            "results": self.score.get("results", []),
+            "raw": self.run.get("raw"),
+            "cassette": self.run.get("cassette"),
+            "calls": self.run.get("calls", []),
+            "error": self.run.get("error"),
+        }
+
+
+class ResultStore:
+    """Receives test reports (``pytest_runtest_logreport``) and keeps one record per benchmark item."""
+
+    def __init__(self) -> None:
+        self._records: dict[str, ItemRecord] = {}
+
+    def add(self, report: pytest.TestReport) -> None:
+        props = {name: value for name, value in report.user_properties if name in WSB_KEYS}
+        if "wsb_item" not in props:
+            return
+        record = self._records.setdefault(report.nodeid, ItemRecord(report.nodeid))
+        record.meta = props["wsb_item"]
+        record.run = props.get("wsb_run", record.run)
+        record.score = props.get("wsb_score", record.score)
+        outcome = _outcome(report)
+        if outcome != "passed" and record.outcome in ("passed", "skipped"):
+            record.outcome = outcome
+            record.longrepr = _text(report)
+
+    def records(self) -> list[ItemRecord]:
+        return sorted(self._records.values(), key=lambda r: r.key)
+
+
+def _outcome(report: pytest.TestReport) -> str:
+    """pytest's words: a failure outside the test body is an error."""
+    if report.skipped:
+        return "skipped"
+    if report.failed:
+        return "failed" if report.when == "call" else "error"
+    return "passed"
+
+
+def _text(report: pytest.TestReport) -> str:
+    if report.skipped and isinstance(report.longrepr, tuple):
+        return str(report.longrepr[2])
+    return report.longreprtext

@@ -1,0 +1,74 @@
+"""The flow of one test: run the case through its cassette (setup), then score and judge it (call).
+
+A provider that fails, or a cassette that is missing in replay mode, makes the item an
+*error* (it happens in setup); a gate or a baseline regression makes it a *failure*.
+"""
+
+from __future__ import annotations
+
+import pytest
+from vcr.errors import CannotOverwriteExistingCassetteException
+
+from pytest_websearchbench._vcr import cassette_path, use_cassette
+from pytest_websearchbench.baseline import Baseline
+from pytest_websearchbench.exceptions import WebSearchBenchError
+from pytest_websearchbench.families import RawResults
+from pytest_websearchbench.options import CassetteMode, Settings
+from pytest_websearchbench.providers import ProviderPool
+
+
+def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
+    """Ask the provider for this item, through the item's cassette; record how it went."""
+    spec = item.spec
+    path = cassette_path(settings.cassette_dir, spec.suite.name, spec.provider, spec.case.id)
+    run = {"cassette": None, "cassette_path": str(path), "calls": [], "error": None}
+    item.user_properties.append(("wsb_run", run))
+    if settings.record_mode is CassetteMode.NONE and not path.is_file():
+        run["error"] = f"no cassette at {path}"
+        pytest.fail(
+            f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
+            f"Record it with: pytest --suite {spec.suite.name} --provider {spec.provider} "
+            f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
+    try:
+        provider = pool.get(spec.provider)
+        first_call = len(provider.calls)
+        with use_cassette(path, settings.record_mode, aliases=provider.cassette_aliases(),
+                          secrets=provider.secrets()) as cassette:
+            try:
+                raw = spec.family.run(spec.suite, spec.case, provider, settings.k)
+            finally:
+                calls = provider.calls[first_call:]
+        run["calls"] = [{"kind": c.kind, "seconds": c.seconds, "ok": c.ok} for c in calls]
+        run["cassette"] = cassette.status(len(calls))
+    except CannotOverwriteExistingCassetteException as exc:
+        run["error"] = f"request not in cassette {path}"
+        pytest.fail(f"{spec.label}: a request is not in the cassette {path} (record mode "
+                    f"{settings.record_mode.value}); the cassette is stale: re-record it with "
+                    f"--wsb-record-mode=rewrite.\n{exc}", pytrace=False)
+    except WebSearchBenchError as exc:
+        run["error"] = str(exc)
+        pytest.fail(f"{spec.label}: provider {spec.provider!r} failed: {exc}", pytrace=False)
+    run["raw"] = raw.to_dict()
+    return raw
+
+
+def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:
+    """Score the raw results (pure), attach them for the summary, and fail on a gate or regression."""
+    spec = item.spec
+    score = spec.family.score(spec.suite, spec.case, raw, settings.k)
+    primary = spec.family.columns(spec.suite.manifest.kind, settings.k)[0].key
+    item.user_properties.append(("wsb_score", {
+        "passed": score.passed, "metrics": score.metrics, "primary": primary,
+        "results": score.results, "message": score.message}))
+    regression = baseline.regression(spec.metadata(), score.passed, score.metrics.get(primary), primary,
+                                     settings.tolerance) if baseline else None
+    problems = [score.message] if not score.passed else []
+    if regression:
+        problems.append(f"regressed against the baseline: {regression}")
+    if problems:
+        pytest.fail(f"{spec.label}: " + "\n".join(problems), pytrace=False)
+
+
+def benchmark_test(request, wsb_raw, wsb_settings, wsb_baseline) -> None:
+    """The body of every benchmark item."""
+    check_case(request.node, wsb_raw, wsb_settings, wsb_baseline)

@@ -1,0 +1,75 @@
+"""Fixtures shared by the project's tests: a tiny hand-written suite and the repository's paths."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+BUNDLED_CASSETTES = REPO / "cassettes"
+
+
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), "utf-8")
+    return path
+
+
+TINY_CORPUS = [
+    {"url": "https://tea.example/green-tea-brewing", "title": "Brewing green tea at the right temperature",
+     "text": "Green tea leaves brew best at 75 degrees for two minutes; boiling water makes green tea bitter.",
+     "language": "en", "site": "tea.example", "published": "2025-03-01"},
+    {"url": "https://tea.example/black-tea", "title": "Black tea basics",
+     "text": "Black tea tolerates boiling water and steeps for four minutes.",
+     "language": "en", "site": "tea.example", "published": "2019-01-10"},
+    {"url": "https://www.mirror.example/green-tea-brewing", "title": "Brewing green tea (mirror)",
+     "text": "Green tea leaves brew best at 75 degrees for two minutes, a mirrored copy.",
+     "language": "en", "site": "mirror.example", "published": "2025-03-02"},
+    {"url": "https://bike.example/tyre-pressure", "title": "Road bike tyre pressure guide",
+     "text": "Road bike tyres run at six bar for riders of seventy kilograms.",
+     "language": "en", "site": "bike.example", "published": "2024-06-01"},
+    {"url": "https://cha.example/lvcha", "title": "绿茶的冲泡方法",
+     "text": "绿茶适合用八十度的水冲泡两分钟。", "language": "zh", "site": "cha.example", "published": "2024-05-01"},
+]
+
+TINY_SCENARIOS = [
+    {"id": "t1", "query": "green tea brewing temperature", "language": "en", "family": "general",
+     "known_pages": ["https://tea.example/green-tea-brewing"], "requirements": {"sites": ["tea.example"]},
+     "origin": "test", "provenance_kind": "authored"},
+    {"id": "t2", "query": "road bike tyre pressure", "language": "en", "family": "vertical",
+     "origin": "test", "provenance_kind": "authored"},
+    {"id": "t3", "query": "绿茶 冲泡", "language": "zh", "family": "named-site",
+     "origin": "test", "provenance_kind": "authored"},
+    {"id": "t4", "query": "black tea boiling water", "language": "en", "family": "general",
+     "requirements": {"after": "2022-01-01"}, "origin": "test", "provenance_kind": "authored"},
+]
+
+TINY_GRADES = [
+    {"query_id": "t1", "url": "https://tea.example/green-tea-brewing", "grade": 3, "grader": "test"},
+    {"query_id": "t1", "url": "https://www.mirror.example/green-tea-brewing", "grade": 3, "grader": "test"},
+    {"query_id": "t1", "url": "https://tea.example/black-tea", "grade": 1, "grader": "test"},
+    {"query_id": "t2", "url": "https://bike.example/tyre-pressure", "grade": 3, "grader": "test"},
+    {"query_id": "t3", "url": "https://cha.example/lvcha", "grade": 3, "grader": "test"},
+    {"query_id": "t4", "url": "https://tea.example/black-tea", "grade": 3, "grader": "test",
+     "published": "2019-01-10"},
+]
+
+
+@pytest.fixture
+def tiny_suite(pytester: pytest.Pytester) -> Path:
+    """A four-scenario LexBench suite over a five-page corpus, written into the pytester folder.
+
+    t1, t2, t3 succeed on a BM25 engine; t4's only grade-3 page is outside its time window.
+    """
+    root = pytester.path
+    write_jsonl(root / "corpus" / "corpus.jsonl", TINY_CORPUS)
+    folder = root / "suites" / "tiny"
+    write_jsonl(folder / "items.jsonl", TINY_SCENARIOS)
+    write_jsonl(folder / "grades.jsonl", TINY_GRADES)
+    (folder / "suite.json").write_text(json.dumps(
+        {"name": "tiny", "edition": "test-1", "family": "lexbench", "kind": "scenario",
+         "items": "items.jsonl", "grades": "grades.jsonl"}), "utf-8")
+    pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
+    return folder

@@ -1,0 +1,164 @@
+"""The plugin run the way users run it (pytester), on the tiny suite and the bundled sample suite."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import BUNDLED_CASSETTES, REPO
+
+
+def test_items_are_case_times_provider_with_stable_ids(pytester, tiny_suite):
+    result = pytester.runpytest("suites", "--co", "-q")
+    result.stdout.fnmatch_lines([
+        "suites/tiny::t1[[]local[]]", "suites/tiny::t2[[]local[]]",
+        "suites/tiny::t3[[]local[]]", "suites/tiny::t4[[]local[]]", "*4 tests collected*"])
+
+
+def test_markers_and_keywords_select_what_users_expect(pytester, tiny_suite):
+    result = pytester.runpytest("suites", "--co", "-q", "-m", "lang_zh", "--strict-markers")
+    result.stdout.fnmatch_lines(["suites/tiny::t3[[]local[]]", "*1/4 tests collected (3 deselected)*"])
+    result = pytester.runpytest("suites", "--co", "-q", "-k", "named-site")
+    result.stdout.fnmatch_lines(["suites/tiny::t3[[]local[]]", "*1/4 tests collected (3 deselected)*"])
+    result = pytester.runpytest("suites", "--co", "-q", "-m", "lexbench_vertical")
+    result.stdout.fnmatch_lines(["suites/tiny::t2[[]local[]]", "*1/4 tests collected*"])
+
+
+def test_record_then_replay_without_server(pytester, tiny_suite, monkeypatch):
+    results = pytester.path / "run1.json"
+    recorded = pytester.runpytest("suites", f"--wsb-json={results}")
+    recorded.assert_outcomes(passed=3, failed=1)
+    recorded.stdout.fnmatch_lines(["*websearchbench summary*", "tiny  (lexbench/scenario, edition test-1, k=5)",
+                                   "*cassettes*0 replayed · 4 recorded · 0 live*"])
+    # t4: its grade-3 page is dated outside the time window, so it counts 0 and the failure shows the grades
+    recorded.stdout.fnmatch_lines(["*tiny/t4[[]local[]]: success@5 = 0*", "*grade=0*black-tea*violates: time*"])
+    for case in ("t1", "t2", "t3", "t4"):
+        assert (pytester.path / "cassettes" / "tiny" / "local" / f"{case}.yaml").is_file()
+
+    from pytest_websearchbench.engine import LocalSearchServer
+
+    def no_server(self):
+        raise AssertionError("the local server must not start in replay mode")
+
+    monkeypatch.setattr(LocalSearchServer, "start", no_server)
+    replay_json = pytester.path / "run2.json"
+    replayed = pytester.runpytest_inprocess("suites", "--wsb-record-mode=none", f"--wsb-json={replay_json}")
+    replayed.assert_outcomes(passed=3, failed=1)
+    replayed.stdout.fnmatch_lines(["*cassettes*4 replayed · 0 recorded · 0 live*"])
+    first, second = (json.loads(p.read_text()) for p in (results, replay_json))
+    assert [i["metrics"] for i in first["items"]] == [i["metrics"] for i in second["items"]]
+    assert [i["results"] for i in first["items"]] == [i["results"] for i in second["items"]]
+
+
+def test_results_file_has_metadata_and_every_item(pytester, tiny_suite):
+    path = pytester.path / "out" / "results.json"
+    pytester.runpytest("suites", f"--wsb-json={path}")
+    data = json.loads(path.read_text())
+    assert data["k"] == 5 and data["providers"] == ["local"] and data["record_mode"] == "once"
+    assert data["suites"]["tiny"]["edition"] == "test-1"
+    assert data["suites"]["tiny"]["digest"].startswith("sha256:")
+    items = {i["case_id"]: i for i in data["items"]}
+    assert {i["outcome"] for i in items.values()} == {"passed", "failed"}
+    assert items["t4"]["outcome"] == "failed" and "success@5 = 0" in items["t4"]["message"]
+    t1 = items["t1"]
+    assert t1["suite"] == "tiny" and t1["provider"] == "local"
+    assert t1["results"][0]["rank"] == 1
+    assert set(t1["results"][0]) >= {"rank", "url", "title", "snippet", "grade"}
+    assert t1["metrics"]["success"] == 1.0 and 0 < t1["metrics"]["ndcg"] <= 1
+
+
+def test_missing_cassette_in_replay_mode_is_an_error_saying_how_to_record(pytester, tiny_suite):
+    result = pytester.runpytest("suites", "--wsb-record-mode=none", "-k", "t2")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*tiny/t2[[]local[]]: no cassette at*t2.yaml*",
+                                 "*Record it with: pytest --suite tiny --provider local --wsb-record-mode=once*"])
+
+
+def test_stale_cassette_is_an_error_not_a_fail(pytester, tiny_suite):
+    pytester.runpytest("suites", "-k", "t2").assert_outcomes(passed=1)
+    items = tiny_suite / "items.jsonl"
+    items.write_text(items.read_text().replace("road bike tyre pressure", "road bike tyre pressure chart"))
+    result = pytester.runpytest("suites", "--wsb-record-mode=none", "-k", "t2")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*not in the cassette*re-record it with --wsb-record-mode=rewrite*"])
+
+
+def test_rewrite_mode_replaces_the_cassette(pytester, tiny_suite):
+    pytester.runpytest("suites", "-k", "t2").assert_outcomes(passed=1)
+    cassette = pytester.path / "cassettes" / "tiny" / "local" / "t2.yaml"
+    cassette.write_text(cassette.read_text().replace("tyre", "TYRE"))
+    result = pytester.runpytest("suites", "--wsb-record-mode=rewrite", "-k", "t2")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*0 replayed · 1 recorded · 0 live*"])
+    assert "TYRE" not in cassette.read_text()
+
+
+def test_baseline_regression_fails_with_both_values(pytester, tiny_suite):
+    base = pytester.path / "base.json"
+    pytester.runpytest("suites", f"--wsb-json={base}").assert_outcomes(passed=3, failed=1)
+    data = json.loads(base.read_text())
+    for item in data["items"]:
+        if item["case_id"] == "t2":
+            item["metrics"]["ndcg"] = 1.5  # pretend the baseline scored higher than possible now
+    base.write_text(json.dumps(data))
+    result = pytester.runpytest("suites", "--wsb-record-mode=none", f"--wsb-baseline={base}")
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(["*tiny/t2[[]local[]]: regressed against the baseline: ndcg 1.5000 in the baseline, "
+                                 "1.0000 now: dropped by 0.5000 > tolerance 0.0*",
+                                 "*Δ nDCG@5 vs baseline*-0.125 (p=*, n=4, paired randomization)*"])
+    tolerant = pytester.runpytest("suites", "--wsb-record-mode=none", f"--wsb-baseline={base}",
+                                  "--wsb-tolerance=0.6")
+    tolerant.assert_outcomes(passed=3, failed=1)
+
+
+def test_suite_option_by_path_and_ini(pytester, tiny_suite):
+    pytester.runpytest("--suite", "suites/tiny", "--co", "-q").stdout.fnmatch_lines(["*4 tests collected*"])
+    pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\nwsb_suite = suites/tiny\nwsb_k = 3\n")
+    result = pytester.runpytest("-k", "t1")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*k=3)*", "*nDCG@3*"])
+
+
+def test_unknown_provider_is_one_usage_error(pytester, tiny_suite):
+    result = pytester.runpytest("suites", "--provider=local,nosuch")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*unknown provider 'nosuch'; known: local*"])
+
+
+def test_help_lists_options_in_one_group(pytester):
+    result = pytester.runpytest("--help")
+    result.stdout.fnmatch_lines([
+        "web-search benchmarks (pytest-websearchbench):", "*--suite=SPEC*", "*--provider=NAME[[],NAME...[]]*",
+        "*--wsb-k=N*", "*--wsb-record-mode=MODE*", "*--wsb-cassette-dir=PATH*", "*--wsb-json=PATH*",
+        "*--wsb-baseline=PATH*", "*--wsb-tolerance=X*", "*--wsb-local-corpus=PATH*"])
+
+
+def test_coexists_with_pytest_recording(pytester, tiny_suite):
+    pytest.importorskip("pytest_recording")
+    result = pytester.runpytest("suites", "-p", "recording", "--record-mode=none", "-k", "t1")
+    result.assert_outcomes(passed=1)
+
+
+SAMPLE_ARGS = ("--suite", "lexbench-sample", "--suite", "lexbench-sample-factual",
+               f"--wsb-cassette-dir={BUNDLED_CASSETTES}", "--wsb-record-mode=none")
+
+
+def _metrics_by_item(path):
+    return {(i["suite"], i["case_id"], i["provider"]): (i["outcome"], i["metrics"])
+            for i in json.loads(path.read_text())["items"]}
+
+
+def test_bundled_suites_replay_identically_with_and_without_xdist(pytester):
+    """The committed cassettes replay with no server, and -n 2 aggregates to the same numbers as -n 0."""
+    serial, parallel = pytester.path / "serial.json", pytester.path / "parallel.json"
+    one = pytester.runpytest_subprocess(*SAMPLE_ARGS, "-p", "no:randomly", f"--wsb-json={serial}")
+    two = pytester.runpytest_subprocess(*SAMPLE_ARGS, "-n", "2", f"--wsb-json={parallel}")
+    assert one.ret in (0, 1) and two.ret == one.ret
+    assert _metrics_by_item(serial) == _metrics_by_item(parallel)
+    assert len(_metrics_by_item(serial)) >= 60
+    summary = lambda r: [l for l in r.stdout.lines[r.stdout.lines.index(
+        next(l for l in r.stdout.lines if "websearchbench summary" in l)):] if not l.startswith(("=", "results"))]
+    tables = lambda r: [l for l in summary(r) if "latency" not in l]
+    assert tables(one) == tables(two)
+    one.stdout.fnmatch_lines(["*lexbench-sample *", "*cassettes*replayed · 0 recorded · 0 live*"])

@@ -1,0 +1,92 @@
+"""LexBench scoring as pure functions: eligibility, grades of the top k, factual answers."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_websearchbench.families.lexbench import (
+    FactualQuestion, GradedPreview, Requirements, Scenario, requirement_violations, score_factual, score_scenario)
+from pytest_websearchbench.models import Hit
+
+
+def hits(*urls, published=None, titles=None):
+    return [Hit(i, u, (titles or {}).get(u, f"title {i}"), f"snippet {i}", {"published": published} if published else {})
+            for i, u in enumerate(urls, start=1)]
+
+
+def pool(**grades):
+    return {f"https://{name}.example": GradedPreview(f"https://{name}.example", g, "test") for name, g in grades.items()}
+
+
+def scenario(**req):
+    return Scenario("q1", "query", "en", "general", requirements=Requirements(**req))
+
+
+def test_design_example_precision():
+    score = score_scenario(scenario(), hits("https://useful.example", "https://unrelated.example"),
+                           pool(useful=3, unrelated=0), k=5)
+    assert score.metrics["precision"] == pytest.approx(0.2)
+    assert score.metrics["success"] == 1.0 and score.passed
+
+
+def test_required_site_zeroes_other_hosts_whatever_the_grades_file_says():
+    req = Requirements(sites=("useful.example",))
+    assert requirement_violations(req, "https://docs.useful.example/a", "t", None) == []
+    assert requirement_violations(req, "https://notuseful.example/a", "t", None) == ["site"]
+    score = score_scenario(scenario(sites=("other.example",)), hits("https://useful.example"), pool(useful=3), 5)
+    assert score.results[0]["grade"] == 0 and score.results[0]["violations"] == ["site"]
+    assert not score.passed and "violates: site" in score.message
+    # the ideal is built from eligible graded pages only: nothing eligible → nDCG 0
+    assert score.metrics["ndcg"] == 0.0 and score.metrics["requirements_met"] == 0.0
+
+
+def test_time_window_uses_the_result_date_and_ignores_undated_results():
+    req = Requirements(after="2024-01-01", before="2024-12-31")
+    assert requirement_violations(req, "https://a.example", None, "2023-12-31") == ["time"]
+    assert requirement_violations(req, "https://a.example", None, "2025-01-01T10:00:00Z") == ["time"]
+    assert requirement_violations(req, "https://a.example", None, "2024-06-30") == []
+    assert requirement_violations(req, "https://a.example", None, None) == []
+
+
+def test_content_terms_need_one_term_in_title_or_snippet():
+    req = Requirements(content_terms=("Opening Hours", "timetable"))
+    assert requirement_violations(req, "https://a.example", "The opening hours of …", None) == []
+    assert requirement_violations(req, "https://a.example", "prices", None) == ["content"]
+    assert requirement_violations(req, "https://a.example", None, None) == []  # preview unknown
+
+
+def test_duplicates_take_a_position_but_earn_nothing():
+    score = score_scenario(scenario(), hits("https://useful.example", "https://www.useful.example/",
+                                            "https://second.example"),
+                           pool(useful=3, second=2), k=3)
+    assert score.metrics["duplicate_rate"] == pytest.approx(1 / 3)
+    assert score.metrics["precision"] == pytest.approx(2 / 3)
+    assert score.metrics["ndcg"] < 1.0
+
+
+def test_ungraded_results_lower_judged_and_show_as_unknown():
+    score = score_scenario(scenario(), hits("https://useful.example", "https://new.example"), pool(useful=2), 5)
+    assert score.metrics["judged"] == 0.5
+    assert [r["grade"] for r in score.results] == [2, None]
+    assert not score.passed and "grade=?" in score.message
+
+
+def test_only_the_top_k_count():
+    score = score_scenario(scenario(), hits("https://a.example", "https://useful.example"), pool(useful=3), k=1)
+    assert score.metrics["success"] == 0.0 and len(score.results) == 1
+
+
+def test_empty_result_list_scores_zero_and_says_so():
+    score = score_scenario(scenario(), [], pool(useful=3), 5)
+    assert score.metrics["ndcg"] == 0.0 and score.metrics["judged"] == 0.0
+    assert "returned no results" in score.message
+
+
+def test_factual_answer_in_preview_or_supporting_url():
+    q = FactualQuestion("f1", "How many stops?", "12", ("https://transit.example/line-4",))
+    found = [Hit(1, "https://other.example", "Line 4", "The line has 12 stops.")]
+    assert score_factual(q, found, 5).metrics == {"answer_found": 1.0, "supporting_hit": 0.0}
+    digits_only = [Hit(1, "https://other.example", "Line 4", "Opened in 2012.")]
+    assert not score_factual(q, digits_only, 5).passed
+    support = [Hit(1, "https://www.transit.example/line-4/", "Line 4", "Timetable")]
+    assert score_factual(q, support, 5).metrics["supporting_hit"] == 1.0
