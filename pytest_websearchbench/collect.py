@@ -16,7 +16,7 @@ from pytest_websearchbench.suites import MANIFEST_NAME, SuiteManifest
 
 @dataclass(frozen=True)
 class ItemSpec:
-    """What one benchmark test runs: a case of a suite, against one provider."""
+    """What one benchmark test runs: a case of a suite, against one provider (or agent: the variant)."""
 
     family: BenchmarkFamily
     suite: Suite
@@ -60,10 +60,10 @@ class SuiteModule(pytest.Module):
             family, suite = load_suite(self.path / MANIFEST_NAME)
         except SuiteError as exc:
             raise self.CollectError(f"invalid suite: {exc}") from None
-        providers = settings_of(self.config).providers
+        variants = family.variants(settings_of(self.config))
         for case in suite.cases:
-            for provider in providers:
-                yield BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, provider))
+            for variant in variants:
+                yield BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, variant))
 
 
 class BenchmarkItem(pytest.Function):

@@ -12,7 +12,7 @@ from vcr.errors import CannotOverwriteExistingCassetteException
 from pytest_websearchbench._vcr import cassette_path, use_cassette
 from pytest_websearchbench.baseline import Baseline
 from pytest_websearchbench.exceptions import WebSearchBenchError
-from pytest_websearchbench.families import RawResults
+from pytest_websearchbench.families import RawResults, RunContext
 from pytest_websearchbench.options import CassetteMode, Settings
 from pytest_websearchbench.providers import ProviderPool
 
@@ -23,19 +23,23 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
     path = cassette_path(settings.cassette_dir, spec.suite.name, spec.provider, spec.case.id)
     run = {"cassette": None, "cassette_path": str(path), "calls": [], "error": None}
     item.user_properties.append(("wsb_run", run))
-    if settings.record_mode is CassetteMode.NONE and not path.is_file():
+    if spec.family.records_traffic and settings.record_mode is CassetteMode.NONE and not path.is_file():
         run["error"] = f"no cassette at {path}"
         pytest.fail(
             f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
             f"Record it with: pytest --suite {spec.suite.name} --provider {spec.provider} "
             f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
     try:
+        if not spec.family.records_traffic:
+            raw = spec.family.run(spec.suite, spec.case, RunContext(None, spec.provider, settings))
+            run["raw"] = raw.to_dict()
+            return raw
         provider = pool.get(spec.provider)
         first_call = len(provider.calls)
         with use_cassette(path, settings.record_mode, aliases=provider.cassette_aliases(),
                           secrets=provider.secrets()) as cassette:
             try:
-                raw = spec.family.run(spec.suite, spec.case, provider, settings.k)
+                raw = spec.family.run(spec.suite, spec.case, RunContext(provider, spec.provider, settings))
             finally:
                 calls = provider.calls[first_call:]
         run["calls"] = [{"kind": c.kind, "seconds": c.seconds, "ok": c.ok} for c in calls]

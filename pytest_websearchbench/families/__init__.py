@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from pytest_websearchbench.families.base import BenchmarkFamily, Case, MetricColumn, RawResults, Score, Suite
+from pytest_websearchbench.families.base import (
+    BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.families.lexbench import LexBenchFamily
 
 FAMILIES: dict[str, BenchmarkFamily] = {family.name: family for family in (LexBenchFamily(),)}
 
-__all__ = ["BenchmarkFamily", "Case", "FAMILIES", "MetricColumn", "RawResults", "Score", "Suite"]
+__all__ = ["BenchmarkFamily", "Case", "FAMILIES", "MetricColumn", "RawResults", "RunContext", "Score", "Suite"]

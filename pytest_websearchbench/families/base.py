@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_websearchbench.models import Hit, Page
+from pytest_websearchbench.options import Settings
 from pytest_websearchbench.providers.base import Provider
 from pytest_websearchbench.suites import SuiteManifest
 
@@ -35,19 +36,34 @@ class Suite:
 
 @dataclass
 class RawResults:
-    """What a provider gave back for one case, exactly as it came."""
+    """What a provider (or agent) gave back for one case, exactly as it came.
+
+    ``extra`` holds family-specific raw material (an agent's answer and trace, a verdict's
+    evidence); it must be JSON-serialisable because it travels to the results file.
+    """
 
     queries: list[str] = field(default_factory=list)
     hits: list[Hit] = field(default_factory=list)
     pages: list[Page] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {"queries": self.queries, "hits": [h.to_dict() for h in self.hits],
-                "pages": [p.to_dict() for p in self.pages]}
+                "pages": [p.to_dict() for p in self.pages], "extra": self.extra}
 
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "RawResults":
-        return cls(list(data["queries"]), [Hit(**h) for h in data["hits"]], [Page(**p) for p in data["pages"]])
+
+@dataclass(frozen=True)
+class RunContext:
+    """What ``run`` may use: the provider under test (None for families that need none),
+    the item's variant (the provider's or agent's name) and the run's settings."""
+
+    provider: Provider | None
+    variant: str
+    settings: Settings
+
+    @property
+    def k(self) -> int:
+        return self.settings.k
 
 
 @dataclass(frozen=True)
@@ -68,13 +84,19 @@ class MetricColumn:
 
 class BenchmarkFamily(ABC):
     name: str = ""
+    #: False for families whose traffic is local and not worth recording (e.g. a world server)
+    records_traffic: bool = True
+
+    def variants(self, settings: Settings) -> tuple[str, ...]:
+        """What each case runs against, one item each: by default the providers under test."""
+        return settings.providers
 
     @abstractmethod
     def load(self, manifest: SuiteManifest) -> Suite:
         """Read and validate the suite's files; raise SuiteError naming file, line and field."""
 
     @abstractmethod
-    def run(self, suite: Suite, case: Case, provider: Provider, k: int) -> RawResults:
+    def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         """Ask the provider (the only I/O of a test)."""
 
     @abstractmethod

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from pytest_websearchbench import ranking
 from pytest_websearchbench.exceptions import SuiteError
-from pytest_websearchbench.families.base import BenchmarkFamily, Case, MetricColumn, RawResults, Score, Suite
+from pytest_websearchbench.families.base import (
+    BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.models import Hit
-from pytest_websearchbench.providers.base import Provider
 from pytest_websearchbench.suites import SuiteManifest, digest_files, read_records, require_unique_ids
 from pytest_websearchbench.urls import host_matches_site, normalize_url, url_host
 
@@ -181,9 +181,9 @@ class LexBenchFamily(BenchmarkFamily):
         files.append(grades_path)
         return Suite(manifest, tuple(_scenario_case(s) for s in scenarios), digest_files(files), grades)
 
-    def run(self, suite: Suite, case: Case, provider: Provider, k: int) -> RawResults:
+    def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         query = case.data.query if isinstance(case.data, Scenario) else case.data.question
-        return RawResults(queries=[query], hits=provider.search(query, k))
+        return RawResults(queries=[query], hits=ctx.provider.search(query, ctx.k))
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
         if isinstance(case.data, Scenario):
