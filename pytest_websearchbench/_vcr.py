@@ -60,6 +60,12 @@ class SecretFilter:
         self.aliases = aliases
         self.secrets = sorted({s for s in secrets if s}, key=len, reverse=True)
 
+    def _alias_hosts(self, text: str) -> str:
+        """The ``host`` header names the run's port too: give it the alias's host."""
+        for real, alias in self.aliases.items():
+            text = text.replace(urlsplit(real).netloc, urlsplit(alias).netloc)
+        return text
+
     def scrub(self, text: str) -> str:
         for secret in self.secrets:
             text = text.replace(secret, FILTERED)
@@ -75,7 +81,7 @@ class SecretFilter:
             if name.lower() in SECRET_HEADERS:
                 request.headers[name] = FILTERED
             else:
-                request.headers[name] = self.scrub(str(request.headers[name]))
+                request.headers[name] = self.scrub(self._alias_hosts(str(request.headers[name])))
         if request.body:
             request.body = self._scrub_body(request.body)
         return request

@@ -162,3 +162,16 @@ def test_bundled_suites_replay_identically_with_and_without_xdist(pytester):
     tables = lambda r: [l for l in summary(r) if "latency" not in l]
     assert tables(one) == tables(two)
     one.stdout.fnmatch_lines(["*lexbench-sample *", "*cassettes*replayed · 0 recorded · 0 live*"])
+
+
+def test_last_failed_reruns_only_the_failed_item(pytester, tiny_suite):
+    pytester.runpytest("suites", "-p", "cacheprovider").assert_outcomes(passed=3, failed=1)
+    result = pytester.runpytest("suites", "-p", "cacheprovider", "--lf")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*tiny/t4[[]local[]]*"])
+
+
+def test_xdist_run_of_the_tiny_suite(pytester, tiny_suite):
+    result = pytester.runpytest_subprocess("suites", "-n", "2")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*websearchbench summary*", "*pass rate*3/4 (75.0%)*"])

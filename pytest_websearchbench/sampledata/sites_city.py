@@ -134,8 +134,8 @@ def transit_en(rng: random.Random) -> list[PageSpec]:
                "staff": rng.choice(["06:00 to 22:00", "07:00 to 20:00", "all day"])}
         access = ("Step-free access is available from street to platform via {lifts} lifts."
                   if stepfree else "There is no step-free access at {st} yet; the nearest accessible stop is {alt}.")
-        facts = [access, "Accessible toilets are {toilet}.", "Staff are on hand {staff}."]
-        text = compose(rng, "en", ["Facilities and accessibility information for {st}."], facts,
+        facts = ["Accessible toilets are {toilet}.", "Staff are on hand {staff}."]
+        text = compose(rng, "en", ["Facilities and accessibility information for {st}.", access], facts,
                        EN_TRANSIT_FILLERS, ctx, 90, 200)
         pages.append(PageSpec(
             url=S.url(f"stations/{slugify(st)}"), title=f"{st} station: accessibility and facilities | {S.brand}",
@@ -229,7 +229,7 @@ def transit_de(rng: random.Random) -> list[PageSpec]:
         facts = ["Die Preise gelten ab dem 1. Januar {jahr}.",
                  "Eine Einzelfahrt kostet {einzel} und ist 90 Minuten gültig.",
                  "Die Tageskarte kostet {tages} und gilt bis 3 Uhr am Folgetag.",
-                 "Die Monatskarte kostet {monat} im Abonnement.",
+                 "In Lindenfeld kostet die Monatskarte {monat} im Abonnement.",
                  "Für Kurzstrecken bis drei Haltestellen zahlen Sie {kurz}."]
         text = compose(rng, "de", ["Tarife und Fahrkarten der {brand} für das Jahr {jahr}."], facts,
                        DE_TRANSIT_FILLERS, ctx, 100, 240)
@@ -318,8 +318,8 @@ def library_en(rng: random.Random) -> list[PageSpec]:
             sunday = sunday_new if version == "current" else sunday_old
             ctx = {"br": br, "open": open_wd, "close": close_wd, "sat": rng.choice(["9:00 to 17:00", "10:00 to 16:00"]),
                    "sunday": sunday, "brand": S.brand,
-                   "sunday_sentence": (f"On Sundays the {br} branch is closed." if sunday == "closed"
-                                       else f"On Sundays the {br} branch opens from {sunday}.")}
+                   "sunday_sentence": (f"The {br} branch library is closed on Sunday." if sunday == "closed"
+                                       else f"Sunday opening hours for the {br} branch library are {sunday}.")}
             facts = ["From Monday to Friday the {br} branch is open from {open} to {close}.",
                      "On Saturdays it opens from {sat}.", "{sunday_sentence}"]
             text = compose(rng, "en", ["Opening hours, address and facilities for the {br} branch of {brand}."],

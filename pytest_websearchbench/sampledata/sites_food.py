@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from pytest_websearchbench.sampledata.web import (
-    PageSpec, Site, compose, en_list, fill, rand_date, register_site, site_builder, slugify,
+    PageSpec, Site, compose, en_list, rand_date, register_site, site_builder, slugify,
 )
 
 # =========================================================================== recipes (en)
@@ -155,8 +155,8 @@ def recipes_en(rng: random.Random) -> list[PageSpec]:
             ctx = _en_recipe_ctx(d, site)
             method = EN_SALAD_OVEN if (group == "salad" and temp) else EN_METHOD[group]
             facts = ["For {serves} servings you will need {main0}, {main1}, {extra0}, {extra1} and {extra2}.",
-                     method, "Dietary notes: {diet}."]
-            text = compose(rng, "en", [rng.choice(EN_LEADS)], facts, EN_RECIPE_FILLERS, ctx, 110, 280,
+                     method]
+            text = compose(rng, "en", [rng.choice(EN_LEADS), "Dietary notes: {diet}."], facts, EN_RECIPE_FILLERS, ctx, 110, 280,
                            tail=["Recipe tested in the {brand} kitchen."])
             path = f"recipes/{slug}" if site is COPPERPOT else f"cook/{group}/{slug}"
             title = rng.choice([f"{name}", f"{name}: a {rng.choice(['weeknight', 'weekend', 'make-ahead'])} {EN_NOUN[group]}",
@@ -242,16 +242,16 @@ ES_LEADS = [
     "Si tienes {main0} y {main1} en la despensa, ya tienes media receta hecha.",
 ]
 ES_FILLERS = [
-    "Usa una cazuela de fondo grueso para que nada se pegue.",
-    "Prueba de sal al final y ajusta con un poco más de {extra1} si hace falta.",
+    "Un recipiente de buena calidad ayuda a que nada se pegue.",
+    "Prueba al final y ajusta el punto con un poco más de {extra1} si hace falta.",
     "Las sobras aguantan tres días en la nevera, bien tapadas.",
     "Si cocinas para muchas personas, basta con duplicar las cantidades.",
     "Hemos probado esta receta {n} veces hasta dar con el punto de {main1}.",
     "Sírvelo con pan tostado, un chorrito de aceite o una ensalada verde.",
-    "Puedes cambiar el {extra0} por otro ingrediente parecido sin problema.",
-    "Ten picados el {extra0} y el {extra2} antes de empezar.",
+    "Puedes sustituir {extra0} por otro ingrediente parecido sin problema.",
+    "Ten preparados {extra0} y {extra2} antes de empezar.",
     "Un poco de cítrico al final le da mucha alegría al plato.",
-    "A los niños suele gustarles la versión suave, sin picante.",
+    "A los niños suele encantarles esta receta.",
     "Compra {main0} de buena calidad, porque marca la diferencia.",
     "Es una receta {adj} que funciona igual entre semana que en domingo.",
     "Los tiempos son orientativos: cada fuego y cada horno es distinto.",
@@ -274,9 +274,8 @@ def recipes_es(rng: random.Random) -> list[PageSpec]:
                "diet": diet, "brand": COCINA.brand, "n": ["tres", "cuatro", "cinco"],
                "adj": ["sencilla", "reconfortante", "económica", "aromática", "de siempre"]}
         method = ES_METHOD_OVEN if temp else (ES_METHOD_COLD if group in ("ensalada", "sopa fría") else ES_METHOD_STOVE)
-        facts = ["Para {serves} raciones necesitas {main0}, {main1}, {extra0}, {extra1} y {extra2}.", method,
-                 "Apta para dieta {diet}."]
-        text = compose(rng, "es", [rng.choice(ES_LEADS)], facts, ES_FILLERS, ctx, 100, 260,
+        facts = ["Para {serves} raciones necesitas {main0}, {main1}, {extra0}, {extra1} y {extra2}.", method]
+        text = compose(rng, "es", [rng.choice(ES_LEADS), "Apta para dieta {diet}."], facts, ES_FILLERS, ctx, 100, 260,
                        tail=["Receta probada en la cocina de {brand}."])
         pages.append(PageSpec(
             url=COCINA.url(f"recetas/{slug}"), title=f"{name} | {COCINA.brand}", text=text, language="es",
@@ -453,7 +452,7 @@ def gardening_en(rng: random.Random) -> list[PageSpec]:
             text=text, language="en", published=rand_date(rng, "2023-01-10", "2026-10-15"), topic="gardening",
             entity=entity, aspect="main", group=f"gardening/{group}", attrs=attrs,
             mirror_hint=rng.random() < 0.25, variant_hint="slash" if rng.random() < 0.12 else None))
-        if rng.random() < 0.75:
+        if EN_PLANTS.index(p) % 5 != 4:
             facts = ["Yellowing leaves on {plant} usually point to {cause}.",
                      "The two problems we see most on {plant} are {pest0} and {pest1}.",
                      "Act early: {pest0} is far easier to control before it spreads."]
@@ -544,7 +543,7 @@ DE_FILLERS = [
     "Hochbeete erwärmen sich im Frühjahr schneller als ebene Beete.",
     "Kübel trocknen im Sommer rasch aus und brauchen mehr Wasser.",
     "Marienkäfer und Schwebfliegen sind die besten Helfer gegen Läuse.",
-    "{pflanze} mögen einen sonnigen, windgeschützten Standort.",
+    "Für {pflanze} eignet sich ein sonniger, windgeschützter Standort.",
     "Lehmige Böden werden mit Sand und Kompost lockerer.",
     "Ein Gartentagebuch hilft, im nächsten Jahr Fehler zu vermeiden.",
     "Kranke Blätter gehören in den Restmüll, nicht auf den Kompost.",
@@ -592,5 +591,3 @@ def gardening_de(rng: random.Random) -> list[PageSpec]:
             mentions=tuple(f"gardening/de/{slugify(x)}" for x in due)))
     return pages
 
-
-__all__ = ["recipes_en", "recipes_es", "recipes_zh", "gardening_en", "gardening_de", "fill"]

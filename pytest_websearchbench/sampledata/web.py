@@ -341,7 +341,7 @@ def _url_variants(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
             url = f"{parts.scheme}://{parts.netloc[4:]}{parts.path}"
         elif how == "www":
             url = f"{parts.scheme}://www.{parts.netloc}{parts.path}"
-        elif how == "slash":
+        elif how == "slash" and not parts.path.endswith(".html"):
             url = p.url + "/"
         else:
             src = rng.choice(["newsletter", "social", "partner-feed", "weekly-digest"])

@@ -1,0 +1,78 @@
+"""Deterministic, clean-room synthetic sample data (DESIGN §7).
+
+``generate(out_dir, seed)`` writes, relative to ``out_dir``::
+
+    sample-web/corpus.jsonl              the sample web: one page per line
+    lexbench-sample/suite.json           scenario suite manifest
+    lexbench-sample/items.jsonl          scenarios
+    lexbench-sample/grades.jsonl         complete 0-3 grades, one per (scenario, normalised URL)
+    lexbench-sample-factual/suite.json   factual suite manifest
+    lexbench-sample-factual/items.jsonl  short-answer questions
+
+Same seed -> byte-identical files: every JSON object is written with sorted
+keys, ``ensure_ascii=False``, ``\\n`` line ends and UTF-8; nothing depends on
+time, hash seeds or set order.  Everything is invented by templates and a
+seeded ``random.Random``; no third-party text or data is used.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Iterable
+
+DEFAULT_SEED = 20261130
+
+CORPUS = "sample-web/corpus.jsonl"
+SCENARIO_DIR = "lexbench-sample"
+FACTUAL_DIR = "lexbench-sample-factual"
+GENERATED_DIRS = ("sample-web", SCENARIO_DIR, FACTUAL_DIR)
+
+
+def dumps_line(obj: Any) -> str:
+    """The one JSON encoding used for every ``.jsonl`` line."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def _write(path: Path, content: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="\n") as fh:
+        fh.write(content)
+    return path
+
+
+def _jsonl(rows: Iterable[Any]) -> str:
+    return "".join(dumps_line(r) + "\n" for r in rows)
+
+
+def _json(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, indent=2) + "\n"
+
+
+def build(seed: int = DEFAULT_SEED) -> dict[str, str]:
+    """All generated files as ``{relative posix path: text}`` (nothing written)."""
+    from pytest_websearchbench.sampledata import lexbench
+    from pytest_websearchbench.sampledata.web import build_web
+
+    web = build_web(seed)
+    lex = lexbench.build_lexbench(web, seed)
+    return {
+        CORPUS: _jsonl(web.records()),
+        f"{SCENARIO_DIR}/suite.json": _json(lexbench.scenario_manifest()),
+        f"{SCENARIO_DIR}/items.jsonl": _jsonl(lex["items"]),
+        f"{SCENARIO_DIR}/grades.jsonl": _jsonl(lex["grades"]),
+        f"{FACTUAL_DIR}/suite.json": _json(lexbench.factual_manifest()),
+        f"{FACTUAL_DIR}/items.jsonl": _jsonl(lex["factual"]),
+    }
+
+
+def generate(out_dir: Path, seed: int = DEFAULT_SEED) -> list[Path]:
+    """Write every sample-data file under ``out_dir``; return the written paths (sorted)."""
+    out_dir = Path(out_dir)
+    files = build(seed)
+    return [_write(out_dir / rel, files[rel]) for rel in sorted(files)]
+
+
+from pytest_websearchbench.sampledata.validate import validate  # noqa: E402
+
+__all__ = ["DEFAULT_SEED", "build", "generate", "validate"]
