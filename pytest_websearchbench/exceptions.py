@@ -17,13 +17,24 @@ class SuiteError(WebSearchBenchError):
         self.field = field
         self.item = item
         where = self.path + (f":{line}" if line is not None else "")
-        which = f" item {item!r}" if item else ""
-        what = f" field {field!r}" if field else ""
-        super().__init__(f"{where}:{which}{what}: {message}")
+        which = "".join(f" {label} {value!r}" for label, value in (("item", item), ("field", field)) if value)
+        super().__init__(f"{where}:{which + ':' if which else ''} {message}")
 
 
 class ProviderError(WebSearchBenchError):
-    """A provider call failed for good (after retries); the message keeps its reason."""
+    """A provider call failed for good (after retries); the message keeps its reason.
+
+    ``kind`` names the outcome for reports and the results file: ``http`` (an error status,
+    ``status`` set), ``timeout``, ``connection``, ``malformed_json``, ``bad_response`` (a field
+    is missing or of the wrong type), ``fetch_failed``, ``missing_key`` or ``provider``.
+    """
+
+    def __init__(self, message: str, *, kind: str = "provider", status: int | None = None,
+                 attempts: int | None = None):
+        super().__init__(message)
+        self.kind = kind
+        self.status = status
+        self.attempts = attempts
 
 
 class ConfigurationError(WebSearchBenchError):

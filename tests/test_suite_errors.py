@@ -1,0 +1,76 @@
+"""Bad suite files are collection errors that name the file, line, item and field."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+
+def run_collect(pytester):
+    return pytester.runpytest("suites", "--co", "-q")
+
+
+def replace_line(path, number, text):
+    lines = path.read_text().splitlines()
+    lines[number - 1] = text
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_invalid_json_line(pytester, tiny_suite):
+    replace_line(tiny_suite / "items.jsonl", 2, '{"id": "t2", "query": ')
+    result = run_collect(pytester)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines(["*ERROR collecting suites/tiny*",
+                                 "*invalid suite: */suites/tiny/items.jsonl:2: invalid JSON: Expecting value*"])
+
+
+def test_missing_field_names_line_item_and_field(pytester, tiny_suite):
+    record = {"id": "t2", "language": "en", "family": "general"}
+    replace_line(tiny_suite / "items.jsonl", 2, json.dumps(record))
+    result = run_collect(pytester)
+    result.stdout.fnmatch_lines(["*/suites/tiny/items.jsonl:2: item 't2' field 'query': 'query' is a required property*"])
+
+
+def test_wrong_enum_and_nested_field(pytester, tiny_suite):
+    record = {"id": "t3", "query": "q", "language": "en", "family": "news"}
+    replace_line(tiny_suite / "items.jsonl", 3, json.dumps(record))
+    run_collect(pytester).stdout.fnmatch_lines(["*items.jsonl:3: item 't3' field 'family': 'news' is not one of*"])
+    record = {"id": "t3", "query": "q", "language": "en", "family": "general", "requirements": {"after": "May 2024"}}
+    replace_line(tiny_suite / "items.jsonl", 3, json.dumps(record))
+    run_collect(pytester).stdout.fnmatch_lines(["*items.jsonl:3: item 't3' field 'requirements.after':*"])
+
+
+def test_duplicate_ids(pytester, tiny_suite):
+    replace_line(tiny_suite / "items.jsonl", 4, (tiny_suite / "items.jsonl").read_text().splitlines()[0])
+    run_collect(pytester).stdout.fnmatch_lines(["*items.jsonl:4: item 't1' field 'id': duplicate id (first on line 1)*"])
+
+
+def test_grades_for_unknown_query_and_bad_grade(pytester, tiny_suite):
+    grades = tiny_suite / "grades.jsonl"
+    replace_line(grades, 2, json.dumps({"query_id": "zz", "url": "https://a.example", "grade": 1, "grader": "x"}))
+    run_collect(pytester).stdout.fnmatch_lines(["*grades.jsonl:2: field 'query_id': grade for unknown query id 'zz'*"])
+    replace_line(grades, 2, json.dumps({"query_id": "t1", "url": "https://a.example", "grade": 4, "grader": "x"}))
+    run_collect(pytester).stdout.fnmatch_lines(["*grades.jsonl:2: field 'grade': 4 is greater than the maximum of 3*"])
+
+
+def test_bad_manifest(pytester, tiny_suite):
+    manifest = tiny_suite / "suite.json"
+    data = json.loads(manifest.read_text())
+    del data["edition"]
+    manifest.write_text(json.dumps(data))
+    run_collect(pytester).stdout.fnmatch_lines(["*suites/tiny/suite.json: field 'edition': 'edition' is a required*"])
+    data.update(edition="1", family="nosuch")
+    manifest.write_text(json.dumps(data))
+    run_collect(pytester).stdout.fnmatch_lines(["*suite.json: field 'family': unknown family 'nosuch'; known: *lexbench*"])
+
+
+def test_missing_items_file(pytester, tiny_suite):
+    (tiny_suite / "items.jsonl").unlink()
+    run_collect(pytester).stdout.fnmatch_lines(["*suites/tiny/items.jsonl: file not found*"])
+
+
+def test_unknown_suite_name_is_a_usage_error(pytester):
+    result = pytester.runpytest("--suite", "no-such-suite")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*no-such-suite: no such file, folder or bundled suite; bundled suites: *lexbench-sample*"])
