@@ -195,8 +195,8 @@ class LexBenchFamily(BenchmarkFamily):
             return [MetricColumn("answer_found", f"answer@{k}"), MetricColumn("supporting_hit", f"support@{k}")]
         return [MetricColumn("ndcg", f"nDCG@{k}"), MetricColumn("precision", f"P@{k}"),
                 MetricColumn("success", f"success@{k}"), MetricColumn("rr", "MRR"),
-                MetricColumn("known_page_hit", "known-page"), MetricColumn("duplicate_rate", "dup-rate"),
-                MetricColumn("judged", f"judged@{k}")]
+                MetricColumn("known_page_hit", "known-page"), MetricColumn("requirements_met", "req-met"),
+                MetricColumn("duplicate_rate", "dup-rate"), MetricColumn("judged", f"judged@{k}")]
 
 
 def _scenario(record: dict) -> Scenario:
