@@ -10,3 +10,7 @@ def register_builtin_providers(registry: ProviderRegistry) -> None:
     from pytest_websearchbench.providers.local import LocalProvider
 
     registry.add("local", LocalProvider.from_context, help="embedded BM25 engine over the sample web (no key)")
+    from pytest_websearchbench.providers.catalog import BUILTIN_ADAPTERS, adapter_class
+
+    for name, module, cls, help_text in BUILTIN_ADAPTERS:
+        registry.add(name, adapter_class(module, cls).from_context, help=help_text)

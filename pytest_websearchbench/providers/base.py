@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from abc import ABC, abstractmethod
@@ -12,6 +13,9 @@ import httpx
 
 from pytest_websearchbench.exceptions import ProviderError
 from pytest_websearchbench.models import Hit, Page
+from pytest_websearchbench.providers.pricing import call_cost
+from pytest_websearchbench.providers.retry import RETRY_STATUSES, HttpOptions, parse_retry_after
+from pytest_websearchbench.providers.secrets import scrub
 
 
 @dataclass(frozen=True)
@@ -19,8 +23,17 @@ class CallRecord:
     """One provider call: what was asked, how long it took, whether it worked."""
 
     kind: str  # "search" | "fetch"
-    seconds: float
+    seconds: float  # the provider's answer time: the last attempt, without backoff or rate-limit waits
     ok: bool
+    #: ok | empty (a legitimate but empty answer) | an error kind of ProviderError
+    outcome: str = "ok"
+    status: int | None = None  # the last HTTP status seen
+    attempts: int = 1
+    wall_seconds: float | None = None  # including retries, backoff and rate-limit waits
+    cost_usd: float | None = None  # at the price table's rate; None: no price known (unpriced)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
 
 
 @dataclass
@@ -32,13 +45,17 @@ class ProviderContext:
     ini: Callable[[str], str]
     record_mode_may_record: bool
     resources: dict[str, Any] = field(default_factory=dict)
+    http: HttpOptions = field(default_factory=HttpOptions)
+
+    def option(self, option: str, default: str = "") -> str:
+        """``WSB_<NAME>_<OPTION>`` env var, then ini key ``wsb_<name>_<option>``, then ``default``
+        (``-`` in the provider name becomes ``_``)."""
+        key = f"{self.name}_{option}".replace("-", "_")
+        return self.environ.get(f"WSB_{key.upper()}") or self.ini(f"wsb_{key.lower()}") or default
 
     def base_url(self, default: str) -> str:
         """``WSB_<NAME>_BASE_URL`` env var, then ini key ``wsb_<name>_base_url``, then ``default``."""
-        key = self.name.upper().replace("-", "_")
-        return (self.environ.get(f"WSB_{key}_BASE_URL")
-                or self.ini(f"wsb_{self.name.replace('-', '_')}_base_url")
-                or default).rstrip("/")
+        return self.option("base_url", default).rstrip("/")
 
 
 class Provider(ABC):
@@ -69,48 +86,161 @@ class Provider(ABC):
 
 
 class HttpProvider(Provider):
-    """A provider reached over HTTP through one ``httpx.Client`` (so cassettes see every call)."""
+    """A provider reached over HTTP through one ``httpx.Client`` (so cassettes see every call).
+
+    Every call is timed out, retried with exponential backoff and jitter on 429, 5xx, timeouts
+    and connection errors (honouring ``Retry-After``), rate limited (``--wsb-rate``), timed and
+    priced. A failure that survives the retries raises ``ProviderError`` with the HTTP status and
+    the provider's own message; keys never appear in it.
+    """
 
     timeout_seconds = 30.0
+    #: USD per 1,000 requests by call kind; a missing kind is unpriced. ``--wsb-price`` overrides.
+    prices: Mapping[str, float | None] = {}
 
-    def __init__(self, base_url: str, headers: Mapping[str, str] | None = None) -> None:
+    def __init__(self, base_url: str, headers: Mapping[str, str] | None = None, *,
+                 http: HttpOptions | None = None, params: Mapping[str, str] | None = None) -> None:
         super().__init__()
+        self.http = http or HttpOptions(timeout=self.timeout_seconds)
         self.base_url = base_url.rstrip("/")
         self.client = httpx.Client(base_url=self.base_url, headers=dict(headers or {}),
-                                   timeout=self.timeout_seconds)
+                                   params=dict(params or {}), timeout=self.http.timeout)
+        #: requests whose (recordable) answer was rejected: cassettes drop them (method, url, body)
+        self.failed_exchanges: list[tuple[str, str, bytes]] = []
+        self._last_request: httpx.Request | None = None
+
+    def price_per_1k(self, kind: str) -> float | None:
+        """USD per 1,000 requests of ``kind``: the user's override, else the adapter's list price."""
+        return self.http.prices[kind] if kind in self.http.prices else self.prices.get(kind)
 
     def request_json(self, kind: str, method: str, path: str, **kwargs: Any) -> Any:
-        """Send one request, time it, and return the decoded JSON body or raise ProviderError."""
+        """Send one request (retrying as configured), time it, and return the decoded JSON body."""
         started = time.perf_counter()
-        ok = False
+        state = {"attempts": 0, "seconds": 0.0, "status": None}
+        try:
+            response = self._send(method, path, kwargs, state)
+            body = self._decode(response, method, path)
+        except ProviderError as exc:
+            exc.attempts = state["attempts"]
+            self.calls.append(CallRecord(kind, state["seconds"], False, exc.kind, state["status"],
+                                         state["attempts"], time.perf_counter() - started))
+            raise
+        self.calls.append(CallRecord(kind, state["seconds"], True, "ok", state["status"], state["attempts"],
+                                     time.perf_counter() - started, call_cost(self.price_per_1k(kind))))
+        return body
+
+    def flag_last_call(self, outcome: str, *, failed: bool) -> None:
+        """Re-label the last call: ``empty`` answers stay ok; a rejected answer (missing fields…)
+        becomes a failure, is unpriced, and is kept out of the cassette."""
+        if not self.calls:
+            return
+        last = self.calls[-1]
+        self.calls[-1] = dataclasses.replace(last, outcome=outcome, ok=last.ok and not failed,
+                                             cost_usd=None if failed else last.cost_usd)
+        if failed:
+            self._forget_last_exchange()
+
+    def fail(self, message: str, **kwargs: Any) -> ProviderError:
+        """A ``ProviderError`` named after this provider, with any key scrubbed from the message."""
+        return ProviderError(scrub(f"{self.name}: {message}", self.secrets()), **kwargs)
+
+    def _send(self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]) -> httpx.Response:
+        policy = self.http.retry
+        while True:
+            state["attempts"] += 1
+            if self.http.rate_limiter is not None:
+                self.http.rate_limiter.acquire()
+            response, problem = self._attempt(method, path, kwargs, state)
+            if problem is None:
+                return response
+            message, kind = problem
+            status = response.status_code if response is not None else None
+            if status is not None and status not in RETRY_STATUSES:
+                raise self.fail(message, kind=kind, status=status)  # 400, 401, 404…: retrying cannot help
+            retry_after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
+            if state["attempts"] > policy.retries:
+                raise self.fail(f"{message} (gave up after {state['attempts']} attempts)", kind=kind, status=status)
+            if retry_after is not None and retry_after > policy.max_wait:
+                raise self.fail(f"{message} (it asks to retry after {retry_after:g} s, more than the "
+                                f"{policy.max_wait:g} s this plugin waits)", kind=kind, status=status)
+            time.sleep(policy.delay(state["attempts"], retry_after))
+
+    def _attempt(self, method: str, path: str, kwargs: dict[str, Any],
+                 state: dict[str, Any]) -> tuple[httpx.Response | None, tuple[str, str] | None]:
+        """One try: the response, or what went wrong as (message, kind)."""
+        began = time.perf_counter()
         try:
             response = self.client.request(method, path, **kwargs)
-            if response.status_code >= 400:
-                raise ProviderError(
-                    f"{self.name}: HTTP {response.status_code} from {method} {path}: {_message_of(response)}")
-            try:
-                body = response.json()
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise ProviderError(f"{self.name}: malformed JSON from {method} {path}: {exc}") from None
-            ok = True
-            return body
-        except httpx.HTTPError as exc:
-            raise ProviderError(f"{self.name}: {type(exc).__name__} on {method} {path}: {exc}") from None
+        except httpx.TimeoutException as exc:
+            return None, (f"no answer within {self.http.timeout:g} s ({type(exc).__name__}) on {method} {path}",
+                          "timeout")
+        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            return None, (f"connection failed on {method} {path}: {type(exc).__name__}: {exc}", "connection")
+        except httpx.HTTPError as exc:  # a malformed URL, an unsupported scheme…: not worth a retry
+            raise self.fail(f"{type(exc).__name__} on {method} {path}: {exc}", kind="connection") from None
         finally:
-            self.calls.append(CallRecord(kind, time.perf_counter() - started, ok))
+            state["seconds"] = time.perf_counter() - began
+        state["status"] = response.status_code
+        self._last_request = response.request
+        if response.status_code < 400:
+            return response, None
+        if response.status_code not in RETRY_STATUSES:
+            self._forget_last_exchange()  # 4xx answers are recordable: keep them out of the cassette
+        return response, (f"HTTP {response.status_code} from {method} {path}: {_message_of(response)}"
+                          + self.explain_status(response.status_code), "http")
+
+    def explain_status(self, status: int) -> str:
+        """A hint appended to an HTTP error (adapters say e.g. which key or setting to check)."""
+        if status in (401, 403):
+            return " (check the API key)"
+        return ""
+
+    def _decode(self, response: httpx.Response, method: str, path: str) -> Any:
+        text = scrub(response.text, self.secrets())
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            self._forget_last_exchange()
+            reason = "an empty body" if not text.strip() else f"{exc}; the body starts {text[:80]!r}"
+            raise self.fail(f"malformed JSON from {method} {path} (HTTP {response.status_code}, content-type "
+                            f"{response.headers.get('content-type', '-')!r}): {reason}",
+                            kind="malformed_json", status=response.status_code) from None
+
+    def _forget_last_exchange(self) -> None:
+        request = self._last_request
+        if request is not None:
+            self.failed_exchanges.append((request.method, str(request.url), request.content))
+            self._last_request = None
 
     def close(self) -> None:
         self.client.close()
 
 
+_MESSAGE_KEYS = ("message", "error", "detail", "msg", "readableMessage", "error_message")
+
+
 def _message_of(response: httpx.Response) -> str:
-    """The provider's own error message, shortened: JSON ``error``/``message`` or the body's start."""
+    """The provider's own error message, shortened: the first text under a JSON ``message``,
+    ``error``, ``detail`` or ``msg`` key (looking into nested objects and lists), else the body's start."""
     try:
         body = response.json()
     except ValueError:
         return response.text[:300] or response.reason_phrase
-    if isinstance(body, dict):
-        for key in ("error", "message", "detail"):
-            if body.get(key):
-                return str(body[key])[:300]
-    return json.dumps(body)[:300]
+    found = _find_message(body, depth=0)
+    return (found or json.dumps(body))[:300]
+
+
+def _find_message(value: Any, depth: int) -> str:
+    if depth > 3:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "; ".join(filter(None, (_find_message(v, depth + 1) for v in value[:3])))
+    if isinstance(value, dict):
+        for key in _MESSAGE_KEYS:
+            if value.get(key):
+                found = _find_message(value[key], depth + 1)
+                if found:
+                    return found
+    return ""

@@ -8,6 +8,7 @@ from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 from pytest_websearchbench.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.models import Hit, Page
 from pytest_websearchbench.providers.base import HttpProvider, ProviderContext
+from pytest_websearchbench.providers.retry import HttpOptions
 
 # The server's port changes every run; cassettes name it by this stable, unresolvable alias.
 CASSETTE_BASE_URL = "http://local-search.invalid"
@@ -16,25 +17,28 @@ CASSETTE_BASE_URL = "http://local-search.invalid"
 class LocalProvider(HttpProvider):
     """BM25 over a JSONL corpus (see ``pytest_websearchbench.engine``)."""
 
-    def __init__(self, base_url: str, server: LocalSearchServer | None = None) -> None:
-        super().__init__(base_url)
+    prices = {"search": 0.0, "fetch": 0.0}  # runs on this machine
+
+    def __init__(self, base_url: str, server: LocalSearchServer | None = None, *,
+                 http: HttpOptions | None = None) -> None:
+        super().__init__(base_url, http=http)
         self._server = server
 
     @classmethod
     def from_context(cls, context: ProviderContext) -> "LocalProvider":
         override = context.base_url(default="")
         if override:
-            return cls(override)
+            return cls(override, http=context.http)
         if not context.record_mode_may_record:
             # replay only: every request is answered from a cassette, no server is needed
-            return cls(CASSETTE_BASE_URL)
+            return cls(CASSETTE_BASE_URL, http=context.http)
         corpus = Path(context.resources["local_corpus"])
         if not corpus.is_file():
             raise ConfigurationError(
                 f"local provider: corpus {corpus} not found; generate the sample data with "
                 "`python -m pytest_websearchbench.sampledata --out suites` or pass --wsb-local-corpus")
         server = LocalSearchServer(SearchIndex.from_jsonl(corpus))
-        return cls(server.start(), server)
+        return cls(server.start(), server, http=context.http)
 
     def cassette_aliases(self) -> dict[str, str]:
         return {self.base_url: CASSETTE_BASE_URL} if self._server else {}
@@ -42,13 +46,16 @@ class LocalProvider(HttpProvider):
     def search(self, query: str, k: int) -> list[Hit]:
         body = self.request_json("search", "POST", "/v1/search", json={"query": query, "k": k})
         try:
-            return [
+            hits = [
                 Hit(rank=rank, url=r["url"], title=r["title"], snippet=r["snippet"],
                     extra={key: r[key] for key in ("published", "site", "language", "score") if key in r})
                 for rank, r in enumerate(body["results"], start=1)
             ]
         except (KeyError, TypeError) as exc:
-            raise ProviderError(f"local: search response lacks field {exc}") from None
+            raise ProviderError(f"local: search response lacks field {exc}", kind="bad_response") from None
+        if not hits:
+            self.flag_last_call("empty", failed=False)  # a legitimate answer, counted apart in the summary
+        return hits
 
     def fetch(self, url: str) -> Page:
         body = self.request_json("fetch", "POST", "/v1/fetch", json={"url": url})

@@ -6,8 +6,9 @@ from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Callable
 
-from pytest_websearchbench.exceptions import ConfigurationError
+from pytest_websearchbench.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.providers.base import Provider, ProviderContext
+from pytest_websearchbench.providers.secrets import register_secrets
 
 ProviderFactory = Callable[[ProviderContext], Provider]
 ENTRY_POINT_GROUP = "pytest_websearchbench.providers"
@@ -54,11 +55,21 @@ class ProviderPool:
         self._registry = registry
         self._make_context = make_context
         self._live: dict[str, Provider] = {}
+        self._failed: dict[str, WebSearchBenchError] = {}
 
     def get(self, name: str) -> Provider:
+        """The provider, created on first use; one that could not be created (a missing key…)
+        fails every later call with the same error, without trying again."""
+        if name in self._failed:
+            raise self._failed[name]
         if name not in self._live:
-            provider = self._registry.entry(name).factory(self._make_context(name))
+            try:
+                provider = self._registry.entry(name).factory(self._make_context(name))
+            except WebSearchBenchError as exc:
+                self._failed[name] = exc
+                raise
             provider.name = name
+            register_secrets(provider.secrets())
             self._live[name] = provider
         return self._live[name]
 

@@ -1,0 +1,38 @@
+"""``brave``: Brave Web Search API.
+
+Follows Brave's API reference (api-dashboard.search.brave.com, "Web search" GET and the
+``WebSearchApiResponse`` object): ``GET https://api.search.brave.com/res/v1/web/search`` with
+header ``X-Subscription-Token``, query ``q``, ``count`` (≤ 20), ``country``, ``search_lang``,
+``safesearch``, ``freshness``; answer ``type: "search"`` with ``web.results[]`` = {title, url,
+description, age?, page_age?, language?, extra_snippets?}. ``web`` is absent when nothing was
+found. Key: ``BRAVE_SEARCH_API_KEY``.
+"""
+
+from __future__ import annotations
+
+from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact
+
+
+class BraveProvider(ApiProvider):
+    default_base_url = "https://api.search.brave.com"
+    key_env = "BRAVE_SEARCH_API_KEY"
+    auth = Auth(header="X-Subscription-Token")
+    docs = "https://api-dashboard.search.brave.com/api-reference/web/search/get"
+    prices = {"search": 5.0}  # Search plan, per 1,000 requests
+    options = (
+        Option("country", help="2-letter country code of the results (e.g. US)"),
+        Option("search_lang", help="language of the results (e.g. en)"),
+        Option("safesearch", "", "off | moderate | strict", ("off", "moderate", "strict")),
+        Option("freshness", help="pd | pw | pm | py or YYYY-MM-DDtoYYYY-MM-DD"),
+    )
+
+    def search_request(self, query, k):
+        return ApiRequest("GET", "/res/v1/web/search", params=compact(q=query, count=min(k, 20), **self.settings))
+
+    def parse_search(self, body, k):
+        if self.field(body, "type", str) != "search":
+            raise self.fail(f"the response has type {body['type']!r}, expected 'search'", kind="bad_response")
+        rows = self.field(body, "web.results", list, default=[])
+        return self.hits(rows, "web.results", snippet="description",
+                         extra={"date": "page_age", "age": "age", "language": "language",
+                                "extra_snippets": "extra_snippets"})

@@ -1,0 +1,63 @@
+"""``exa``: Exa search and contents.
+
+Follows docs.exa.ai API reference (``/search`` and ``/contents``): ``POST https://api.exa.ai/search``
+with header ``x-api-key``, body ``query``, ``numResults``, ``type`` (auto | neural | fast | deep |
+keyword), ``category``, ``contents`` ({"highlights": true} for snippets); answer ``requestId`` and
+``results[]`` = {id, url, title, publishedDate, author, score?, highlights[], text?}.
+``POST /contents`` with ``urls`` and ``text: true``; answer ``results[]`` = {id, url, title, text}
+and per-URL ``statuses[]`` = {id, status, error{tag, httpStatusCode}}. Key: ``EXA_API_KEY``.
+"""
+
+from __future__ import annotations
+
+from pytest_websearchbench.models import Page
+from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
+
+
+class ExaProvider(ApiProvider):
+    default_base_url = "https://api.exa.ai"
+    key_env = "EXA_API_KEY"
+    auth = Auth(header="x-api-key")
+    docs = "https://docs.exa.ai/reference/search"
+    prices = {"search": 5.0, "fetch": 1.0}  # search with up to 25 results; text contents per page
+    options = (
+        Option("type", "auto", "auto | neural | fast | deep | keyword",
+               ("auto", "neural", "fast", "deep", "keyword", "instant")),
+        Option("category", help="e.g. news, research paper, company, github"),
+    )
+
+    def search_request(self, query, k):
+        return ApiRequest("POST", "/search", json=compact(
+            query=query, numResults=k, type=self.settings["type"], category=self.settings["category"],
+            contents={"highlights": True}))
+
+    def parse_search(self, body, k):
+        rows = self.field(body, "results", list)
+        hits = self.hits(rows, "results", snippet=_snippet,
+                         extra={"id": "id", "date": "publishedDate", "author": "author", "score": "score"})
+        request_id = body.get("requestId")
+        for hit in hits:
+            if request_id:
+                hit.extra["request_id"] = request_id
+        return hits
+
+    def fetch_request(self, url):
+        return ApiRequest("POST", "/contents", json={"urls": [url], "text": True})
+
+    def parse_fetch(self, body, url):
+        rows = self.field(body, "results", list)
+        if rows:
+            where = "response's results[0]"
+            return Page(url=self.field(rows[0], "url", str, default=url, where=where),
+                        title=self.field(rows[0], "title", str, default="", where=where),
+                        text=self.field(rows[0], "text", str, where=where))
+        statuses = self.field(body, "statuses", list, default=[])
+        errors = [s.get("error") or {} for s in statuses if isinstance(s, dict) and s.get("status") == "error"]
+        reason = (f"{errors[0].get('tag', 'error')} (HTTP {errors[0].get('httpStatusCode', '?')})" if errors
+                  else "no content returned")
+        raise self.page_not_fetched(url, reason)
+
+
+def _snippet(row: dict) -> str:
+    return (join_snippets(row.get("highlights")) or join_snippets(row.get("summary"))
+            or (row.get("text") or "")[:1000])

@@ -1,0 +1,57 @@
+"""``google-cse``: Google Programmable Search Engine (Custom Search JSON API).
+
+The API is closed to new customers; existing customers may use it until 2027-01-01
+(developers.google.com/custom-search/v1/overview). Follows the Custom Search JSON API
+reference ("Using REST", ``cse.list``, the ``Search`` response): ``GET
+https://www.googleapis.com/customsearch/v1`` with query ``key``, ``cx`` (the engine id), ``q``,
+``num`` (1–10), ``gl``, ``lr``, ``safe``; answer ``kind: "customsearch#search"`` with ``items[]`` =
+{title, link, snippet, displayLink, cacheId?} — no ``items`` when nothing was found. Errors are
+``{error: {code, message, status}}``. Key: ``GOOGLE_API_KEY``; engine id: ``GOOGLE_CSE_ID``.
+"""
+
+from __future__ import annotations
+
+from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, MissingCredentialError, Option
+
+CX_ENV = "GOOGLE_CSE_ID"
+
+
+class GoogleCseProvider(ApiProvider):
+    default_base_url = "https://www.googleapis.com"
+    key_env = "GOOGLE_API_KEY"
+    auth = Auth(query_param="key")
+    docs = "https://developers.google.com/custom-search/v1/using_rest"
+    prices = {"search": 5.0}  # after the daily free 100 queries
+    options = (
+        Option("cx", help=f"the Programmable Search Engine id (default: ${CX_ENV})"),
+        Option("gl", help="country boost (e.g. us)"),
+        Option("lr", help="language restriction (e.g. lang_en)"),
+        Option("safe", "", "active | off", ("active", "off")),
+    )
+
+    def check_settings(self, context):
+        if not self.settings["cx"]:
+            self.settings["cx"] = context.environ.get(CX_ENV, "").strip() or None
+        if not self.settings["cx"]:
+            if context.record_mode_may_record:
+                raise MissingCredentialError(
+                    f"provider {context.name!r} needs the search engine id: set {CX_ENV} (or "
+                    "WSB_GOOGLE_CSE_CX), or replay its cassettes with --wsb-record-mode=none")
+            self.settings["cx"] = "replay-only-no-cx"
+
+    def secrets(self):
+        # the engine id is private too; filtering it also lets a replay without it match its cassette
+        return [*super().secrets(), self.settings["cx"]]
+
+    def search_request(self, query, k):
+        s = self.settings
+        return ApiRequest("GET", "/customsearch/v1",
+                          params={"cx": s["cx"], "q": query, "num": min(k, 10), "gl": s["gl"], "lr": s["lr"],
+                                  "safe": s["safe"]})
+
+    def parse_search(self, body, k):
+        if self.field(body, "kind", str) != "customsearch#search":
+            raise self.fail(f"the response has kind {body['kind']!r}, expected 'customsearch#search'",
+                            kind="bad_response")
+        rows = self.field(body, "items", list, default=[])
+        return self.hits(rows, "items", url="link", extra={"display_link": "displayLink", "cache_id": "cacheId"})

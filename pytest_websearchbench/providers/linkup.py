@@ -1,0 +1,53 @@
+"""``linkup``: Linkup search and fetch.
+
+Follows docs.linkup.so API reference (``POST /v1/search``, ``POST /v1/fetch``): header
+``Authorization: Bearer``; search body ``q``, ``depth`` (fast | standard | deep), ``outputType:
+"searchResults"``, ``maxResults``, ``includeImages``, ``fromDate``, ``toDate``, ``includeDomains``;
+answer ``results[]`` = {type: "text" | "image", name, url, content, favicon?} (image results are
+skipped). Fetch body ``url``, ``renderJs``; answer ``{markdown}`` (no title). Linkup quotes
+prices in EUR (0.005 per standard search, 0.05 per deep one); the table uses those figures as
+USD — override with ``--wsb-price``. Key: ``LINKUP_API_KEY``.
+"""
+
+from __future__ import annotations
+
+from pytest_websearchbench.models import Page
+from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, flag
+
+_SEARCH_PRICE = {"fast": 5.0, "standard": 5.0, "deep": 50.0}
+
+
+class LinkupProvider(ApiProvider):
+    default_base_url = "https://api.linkup.so"
+    key_env = "LINKUP_API_KEY"
+    auth = Auth.bearer()
+    docs = "https://docs.linkup.so/api-reference/search/search"
+    options = (
+        Option("depth", "standard", "fast | standard | deep", ("fast", "standard", "deep")),
+        Option("from_date", help="only results from this date (YYYY-MM-DD)"),
+        Option("to_date", help="only results until this date (YYYY-MM-DD)"),
+        Option("include_domains", help="comma-separated domains to search only"),
+        Option("render_js", "false", "render JavaScript when fetching (true/false)", type=flag),
+    )
+
+    @property
+    def prices(self):
+        return {"search": _SEARCH_PRICE[self.settings["depth"]]}
+
+    def search_request(self, query, k):
+        s = self.settings
+        domains = [d.strip() for d in (s["include_domains"] or "").split(",") if d.strip()] or None
+        return ApiRequest("POST", "/v1/search", json=compact(
+            q=query, depth=s["depth"], outputType="searchResults", maxResults=k, includeImages=False,
+            fromDate=s["from_date"], toDate=s["to_date"], includeDomains=domains))
+
+    def parse_search(self, body, k):
+        rows = self.field(body, "results", list)
+        return self.hits(rows, "results", title="name", snippet="content", extra={"type": "type"},
+                         keep=lambda row: row.get("type", "text") == "text")
+
+    def fetch_request(self, url):
+        return ApiRequest("POST", "/v1/fetch", json={"url": url, "renderJs": self.settings["render_js"]})
+
+    def parse_fetch(self, body, url):
+        return Page(url=url, title="", text=self.field(body, "markdown", str))

@@ -1,0 +1,122 @@
+"""A per-provider request rate limit that holds across the xdist workers of one run.
+
+Every worker of a run opens the same small state file (one per provider, in a temp folder
+named after the run) and takes an exclusive ``fcntl`` lock to book its next request slot:
+the file holds the *theoretical arrival time* of the next request (the generic cell rate
+algorithm). A caller books a slot under the lock and sleeps outside it, so the lock is held
+for microseconds and workers queue fairly in booking order.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from pytest_websearchbench.exceptions import ConfigurationError
+
+_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0,
+          "h": 3600.0, "hour": 3600.0}
+_RATE = re.compile(r"^\s*(?P<count>\d+(?:\.\d+)?)\s*(?:/\s*(?P<unit>[a-z]+))?\s*$")
+STATE_ROOT_PREFIX = "pytest-websearchbench-rate-"
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``count`` requests per ``per_seconds``."""
+
+    count: float
+    per_seconds: float
+
+    @property
+    def interval(self) -> float:
+        return self.per_seconds / self.count
+
+    def __str__(self) -> str:
+        unit = {1.0: "s", 60.0: "min", 3600.0: "h"}.get(self.per_seconds, f"{self.per_seconds:g}s")
+        return f"{self.count:g}/{unit}"
+
+
+def parse_rate(text: str, *, where: str = "--wsb-rate") -> Rate:
+    """``5/s``, ``300/min``, ``1000/h`` or a bare number (per second)."""
+    match = _RATE.match(text.lower())
+    unit = (match.group("unit") or "s") if match else ""
+    if not match or unit not in _UNITS or float(match.group("count")) <= 0:
+        raise ConfigurationError(
+            f"{where}: {text!r} is not a rate; write e.g. 5/s, 300/min or 1000/h")
+    return Rate(float(match.group("count")), _UNITS[unit])
+
+
+def parse_rates(text: str) -> dict[str, Rate]:
+    """``serper=5/s,tavily=60/min`` → {name: Rate}; ``*=2/s`` applies to every provider."""
+    rates: dict[str, Rate] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise ConfigurationError(f"--wsb-rate: {part!r} should read NAME=RATE, e.g. serper=5/s")
+        rates[name.strip()] = parse_rate(value, where=f"--wsb-rate {name.strip()}")
+    return rates
+
+
+class RateLimiter:
+    """Books request slots for one provider in a state file shared by every process of a run."""
+
+    def __init__(self, path: Path, rate: Rate, *, burst: int = 1,
+                 clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep):
+        self.path = Path(path)
+        self.rate = rate
+        self.burst = max(1, burst)
+        self._clock = clock
+        self._sleep = sleep
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def acquire(self) -> float:
+        """Wait for this caller's slot; returns the seconds waited."""
+        wait = max(0.0, self.book() - self._clock())
+        if wait > 0:
+            self._sleep(wait)
+        return wait
+
+    def book(self) -> float:
+        """Book the next free slot (under the file lock) and return its start time."""
+        interval = self.rate.interval
+        with open(self.path, "a+", encoding="ascii") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                handle.seek(0)
+                text = handle.read().strip()
+                now = self._clock()
+                arrival = max(float(text) if text else now, now)
+                wait = max(0.0, arrival - now - (self.burst - 1) * interval)
+                handle.seek(0)
+                handle.truncate()
+                handle.write(repr(arrival + interval))
+                handle.flush()
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+        return now + wait
+
+
+def state_dir(run_id: str) -> Path:
+    """The run's folder of rate-limit state files (shared by the run's xdist workers)."""
+    return Path(tempfile.gettempdir(), f"{STATE_ROOT_PREFIX}{os.getuid()}", run_id)
+
+
+def purge_stale_state(max_age_seconds: float = 86400.0) -> None:
+    """Remove state folders of runs that ended long ago (they only hold a timestamp each)."""
+    root = Path(tempfile.gettempdir(), f"{STATE_ROOT_PREFIX}{os.getuid()}")
+    if not root.is_dir():
+        return
+    cutoff = time.time() - max_age_seconds
+    for folder in root.iterdir():
+        try:
+            if folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass

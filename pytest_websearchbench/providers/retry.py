@@ -1,0 +1,65 @@
+"""How provider HTTP calls are retried, timed out and rate limited (the run's HTTP options)."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from typing import Mapping
+
+from pytest_websearchbench.providers.ratelimit import RateLimiter
+
+#: statuses worth another try: rate limited, or a server-side failure
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff with "equal jitter": attempt n waits U(b·2ⁿ⁻¹/2, b·2ⁿ⁻¹), capped.
+
+    ``retries`` is the number of extra attempts after the first. A ``Retry-After`` header is
+    honoured as a lower bound on the wait; one longer than ``max_wait`` ends the retries
+    at once (the message says so) rather than stalling the run.
+    """
+
+    retries: int = 3
+    backoff: float = 0.5
+    max_wait: float = 60.0
+
+    def delay(self, attempt: int, retry_after: float | None = None,
+              rng: random.Random | None = None) -> float:
+        ceiling = min(self.max_wait, self.backoff * 2 ** (attempt - 1))
+        wait = (rng or random).uniform(ceiling / 2, ceiling)
+        if retry_after is not None:
+            wait = max(wait, retry_after)
+        return wait
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date; None if absent."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    if when is None:
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+@dataclass(frozen=True)
+class HttpOptions:
+    """What one provider's HTTP client obeys: timeout, retries, rate limit, user price overrides."""
+
+    timeout: float = 30.0
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    rate_limiter: RateLimiter | None = None
+    #: USD per 1,000 requests by call kind ("search", "fetch"), from --wsb-price
+    prices: Mapping[str, float] = field(default_factory=dict)

@@ -1,0 +1,250 @@
+"""The emulator's HTTP server: routes ``/<mount>/<vendor path>`` to the vendor's handler.
+
+Each request is checked the way the vendor would (auth header or parameter, required body
+fields and types) and answered in the vendor's documented shape from a small document set.
+Faults are queued per mount: ``em.fault("serper", "429", retry_after=1)`` makes the next
+request answer 429 with ``Retry-After: 1``; ``times=`` repeats it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+#: "ok" answers normally: it spaces out a sequence of faults
+FAULT_KINDS = ("ok", "429", "500", "503", "hang", "drop", "invalid_json", "empty", "missing_field", "401_echo")
+
+
+@dataclass
+class Fault:
+    kind: str
+    times: int = 1
+    retry_after: str | None = None
+    hang_seconds: float = 3.0
+    route: str | None = None  # "search" | "fetch" | None (any)
+
+
+@dataclass
+class Incoming:
+    mount: str
+    method: str
+    path: str
+    query: dict[str, str]
+    headers: dict[str, str]  # lower-cased names
+    body: bytes
+    at: float
+    json: Any = None
+
+    def header(self, name: str) -> str:
+        return self.headers.get(name.lower(), "")
+
+
+@dataclass
+class Reply:
+    status: int
+    body: Any = None  # JSON-able, or bytes sent as they are
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+class BadRequest(Exception):
+    """The request breaks the vendor's documented shape; answered 400 with the reason."""
+
+
+class Emulator:
+    def __init__(self, documents: list[dict], *, keys: dict[str, str] | None = None) -> None:
+        from emulator import vendors
+
+        self.documents = documents
+        self.vendors = vendors.VENDORS
+        self.keys = {mount: f"test-key-{v.provider}" for mount, v in self.vendors.items()}
+        self.keys.update(keys or {})
+        self.cse_id = "test-cse-engine"
+        self.requests: list[Incoming] = []
+        self.rejected: list[tuple[str, str]] = []  # (mount, reason) of 400/401 answers
+        self.variants: dict[str, str] = {}
+        self._faults: dict[str, deque[Fault]] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._server: ThreadingHTTPServer | None = None
+
+    # -- life cycle ------------------------------------------------------------------------------
+
+    def start(self) -> "Emulator":
+        emulator = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True  # headers and body leave at once: latencies stay realistic
+
+            def do_GET(self):
+                emulator._handle(self)
+
+            do_POST = do_GET
+
+            def log_message(self, *args):
+                pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+
+    @property
+    def port(self) -> int:
+        return self._server.server_address[1]
+
+    def base_url(self, mount: str) -> str:
+        return f"http://127.0.0.1:{self.port}/{mount}"
+
+    def env(self, provider: str) -> dict[str, str]:
+        """Environment variables that point ``provider`` at this emulator with a valid key."""
+        vendor = self.vendors[provider]
+        env = {f"WSB_{provider.upper().replace('-', '_')}_BASE_URL": self.base_url(provider)}
+        if vendor.key_env:
+            env[vendor.key_env] = self.keys[provider]
+        if provider == "jina":
+            env["WSB_JINA_READER_BASE_URL"] = self.base_url("jina-reader")
+        if provider == "google-cse":
+            env["GOOGLE_CSE_ID"] = self.cse_id
+        return env
+
+    # -- test controls ---------------------------------------------------------------------------
+
+    def fault(self, mount: str, kind: str, *, times: int = 1, retry_after: str | None = None,
+              hang_seconds: float = 3.0, route: str | None = None) -> None:
+        assert kind in FAULT_KINDS, kind
+        with self._lock:
+            self._faults.setdefault(mount, deque()).append(Fault(kind, times, retry_after, hang_seconds, route))
+
+    def clear(self) -> None:
+        with self._lock:
+            self._faults.clear()
+            self.requests.clear()
+            self.rejected.clear()
+            self.variants.clear()
+
+    def seen(self, mount: str) -> list[Incoming]:
+        return [r for r in self.requests if r.mount == mount]
+
+    def search(self, query: str, n: int, mount: str = "") -> list[dict]:
+        """Documents matching the query, best first (query words found in title and text)."""
+        words = [w.lower() for w in re.findall(r"\w+", query)]
+        scored = []
+        for index, doc in enumerate(self.documents):
+            haystack = f"{doc['title']} {doc['text']}".lower()
+            score = sum(word in haystack for word in words)
+            if score:
+                scored.append((-score, index, doc))
+        ranked = [doc for _, _, doc in sorted(scored, key=lambda t: t[:2])]
+        if self.variants.get(mount) == "reverse":
+            ranked.reverse()
+        return ranked[:n]
+
+    def document(self, url: str) -> dict | None:
+        return next((d for d in self.documents if d["url"] == url), None)
+
+    # -- request handling ------------------------------------------------------------------------
+
+    def _handle(self, handler: BaseHTTPRequestHandler) -> None:
+        parts = urlsplit(handler.path)
+        mount, _, rest = parts.path.lstrip("/").partition("/")
+        length = int(handler.headers.get("Content-Length") or 0)
+        body = handler.rfile.read(length) if length else b""
+        incoming = Incoming(mount, handler.command, "/" + rest, dict(parse_qsl(parts.query, keep_blank_values=True)),
+                            {k.lower(): v for k, v in handler.headers.items()}, body, time.time())
+        with self._lock:
+            self.requests.append(incoming)
+        vendor = self.vendors.get(mount)
+        route = vendor.routes.get((incoming.method, incoming.path)) if vendor else None
+        if route is None:
+            return self._send(handler, Reply(404, {"error": f"no route {incoming.method} {parts.path}"}))
+        kind, render = route
+        fault = self._next_fault(mount, kind)
+        if fault is not None and fault.kind == "drop":
+            handler.close_connection = True
+            handler.connection.shutdown(2)
+            return None
+        if fault is not None and fault.kind == "hang":
+            self._stop.wait(fault.hang_seconds)
+        reply = self._reply(vendor, incoming, render, fault)
+        return self._send(handler, reply)
+
+    def _reply(self, vendor, incoming: Incoming, render, fault: Fault | None) -> Reply:
+        key = self.keys[incoming.mount if incoming.mount in self.keys else vendor.provider]
+        if fault is not None and fault.kind in ("429", "500", "503"):
+            headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
+            return Reply(int(fault.kind), {"error": f"emulated {fault.kind}", "message": f"{vendor.provider} is busy"},
+                         headers)
+        if fault is not None and fault.kind == "401_echo":
+            return Reply(401, {"message": f"Invalid API key {incoming.header(vendor.auth_header) or key}"})
+        if vendor.key_env and not vendor.authorized(incoming, key):
+            self.rejected.append((incoming.mount, "auth"))
+            return vendor.unauthorized()
+        if fault is not None and fault.kind == "invalid_json":
+            return Reply(200, b"<html><body>502 Bad Gateway from the upstream proxy</body></html>",
+                         {"Content-Type": "application/json"})
+        try:
+            if incoming.method == "POST":
+                try:
+                    incoming.json = json.loads(incoming.body or b"null")
+                except ValueError:
+                    raise BadRequest("body is not JSON") from None
+            reply = render(self, incoming, empty=fault is not None and fault.kind == "empty")
+        except BadRequest as exc:
+            self.rejected.append((incoming.mount, str(exc)))
+            return Reply(400, {"error": f"bad request: {exc}"})
+        if fault is not None and fault.kind == "missing_field":
+            _drop_first(reply.body, vendor.url_key)
+        return reply
+
+    def _next_fault(self, mount: str, kind: str) -> Fault | None:
+        with self._lock:
+            queue = self._faults.get(mount)
+            if not queue:
+                return None
+            fault = queue[0]
+            if fault.route not in (None, kind):
+                return None
+            fault.times -= 1
+            if fault.times <= 0:
+                queue.popleft()
+            return fault
+
+    @staticmethod
+    def _send(handler: BaseHTTPRequestHandler, reply: Reply) -> None:
+        data = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
+        handler.send_response(reply.status)
+        headers = {"Content-Type": "application/json", **reply.headers}
+        for name, value in headers.items():
+            handler.send_header(name, value)
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        try:
+            handler.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the client timed out meanwhile
+            pass
+
+
+def _drop_first(value: Any, key: str) -> bool:
+    """Delete ``key`` from the first object that has it (depth first): a "missing field" answer."""
+    if isinstance(value, dict):
+        if key in value:
+            del value[key]
+            return True
+        return any(_drop_first(v, key) for v in value.values())
+    if isinstance(value, list):
+        return any(_drop_first(v, key) for v in value)
+    return False

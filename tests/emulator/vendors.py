@@ -1,0 +1,378 @@
+"""Each vendor's request checks and response shapes, as their API documents describe them.
+
+A handler gets the emulator, the request and ``empty`` (answer as the vendor does when nothing
+matches); it raises ``BadRequest`` when a documented required field is missing or mistyped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from emulator.server import BadRequest, Incoming, Reply
+
+
+@dataclass
+class Vendor:
+    provider: str
+    key_env: str | None
+    auth_header: str = ""
+    auth_prefix: str = ""
+    auth_param: str = ""
+    url_key: str = "url"
+    routes: dict[tuple[str, str], tuple[str, Callable]] = field(default_factory=dict)
+
+    def authorized(self, request: Incoming, key: str) -> bool:
+        if self.auth_param:
+            return request.query.get(self.auth_param) == key
+        return request.header(self.auth_header) == self.auth_prefix + key
+
+    def unauthorized(self) -> Reply:
+        return Reply(401, {"error": "Unauthorized: invalid or missing API key"})
+
+
+def need(container: Any, name: str, kind: type | tuple[type, ...]) -> Any:
+    """A documented required field, of the documented type."""
+    if not isinstance(container, dict) or name not in container:
+        raise BadRequest(f"missing required field {name!r}")
+    value = container[name]
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
+        raise BadRequest(f"field {name!r} has type {type(value).__name__}")
+    return value
+
+
+def optional(container: dict, name: str, kind, choices=None) -> Any:
+    if name not in container or container[name] is None:
+        return None
+    value = need(container, name, kind)
+    if choices and value not in choices:
+        raise BadRequest(f"field {name!r}={value!r} is not one of {choices}")
+    return value
+
+
+def int_param(request: Incoming, name: str, *, maximum: int | None = None, required: bool = False) -> int | None:
+    raw = request.query.get(name)
+    if raw is None:
+        if required:
+            raise BadRequest(f"missing query parameter {name!r}")
+        return None
+    if not raw.isdigit():
+        raise BadRequest(f"query parameter {name}={raw!r} is not a number")
+    if maximum is not None and int(raw) > maximum:
+        raise BadRequest(f"query parameter {name}={raw} exceeds {maximum}")
+    return int(raw)
+
+
+def query_param(request: Incoming, name: str) -> str:
+    value = request.query.get(name, "")
+    if not value:
+        raise BadRequest(f"missing query parameter {name!r}")
+    return value
+
+
+def matches(em, request: Incoming, query: str, n: int, empty: bool) -> list[dict]:
+    return [] if empty else em.search(query, n, request.mount)
+
+
+def snippet(doc: dict) -> str:
+    return doc["text"][:160]
+
+
+# -- search APIs -------------------------------------------------------------------------------------
+
+def serper_search(em, r, empty):
+    q = need(r.json, "q", str)
+    num = optional(r.json, "num", int) or 10
+    docs = matches(em, r, q, num, empty)
+    return Reply(200, {"searchParameters": {"q": q, "type": "search", "num": num, "engine": "google"},
+                       "organic": [{"title": d["title"], "link": d["url"], "snippet": snippet(d), "position": i,
+                                    **({"date": d["published"]} if d.get("published") else {})}
+                                   for i, d in enumerate(docs, 1)],
+                       "credits": 1})
+
+
+def tavily_search(em, r, empty):
+    q = need(r.json, "query", str)
+    n = optional(r.json, "max_results", int) or 5
+    if n > 20:
+        raise BadRequest("max_results must be at most 20")
+    optional(r.json, "search_depth", str, ("basic", "advanced", "fast", "ultra-fast"))
+    docs = matches(em, r, q, n, empty)
+    return Reply(200, {"query": q, "answer": None, "images": [], "response_time": 0.12, "request_id": "tv-1",
+                       "results": [{"title": d["title"], "url": d["url"], "content": snippet(d),
+                                    "score": round(1 - i / 10, 2), "raw_content": None}
+                                   for i, d in enumerate(docs)]})
+
+
+def tavily_extract(em, r, empty):
+    urls = need(r.json, "urls", (list, str))
+    urls = [urls] if isinstance(urls, str) else urls
+    found = [em.document(u) for u in urls]
+    return Reply(200, {"results": [{"url": d["url"], "raw_content": d["text"], "images": []} for d in found if d],
+                       "failed_results": [{"url": u, "error": "Failed to fetch url"} for u, d in zip(urls, found)
+                                          if not d],
+                       "response_time": 0.2, "request_id": "tv-2"})
+
+
+def exa_search(em, r, empty):
+    q = need(r.json, "query", str)
+    n = optional(r.json, "numResults", int) or 10
+    optional(r.json, "type", str, ("auto", "neural", "fast", "deep", "keyword", "instant"))
+    optional(r.json, "contents", dict)
+    docs = matches(em, r, q, n, empty)
+    return Reply(200, {"requestId": "exa-req-1", "searchType": "auto", "costDollars": {"total": 0.005},
+                       "results": [{"id": d["url"], "url": d["url"], "title": d["title"],
+                                    "publishedDate": d.get("published"), "author": None,
+                                    "highlights": [snippet(d)], "highlightScores": [0.5]} for d in docs]})
+
+
+def exa_contents(em, r, empty):
+    urls = need(r.json, "urls", list)
+    found = [(u, em.document(u)) for u in urls]
+    return Reply(200, {"requestId": "exa-req-2",
+                       "results": [{"id": u, "url": u, "title": d["title"], "text": d["text"]} for u, d in found if d],
+                       "statuses": [{"id": u, "status": "success"} if d else
+                                    {"id": u, "status": "error", "error": {"tag": "CRAWL_NOT_FOUND",
+                                                                          "httpStatusCode": 404}}
+                                    for u, d in found]})
+
+
+def brave_search(em, r, empty):
+    q = query_param(r, "q")
+    n = int_param(r, "count", maximum=20) or 20
+    if "json" not in r.header("accept"):
+        raise BadRequest("Accept: application/json is expected")
+    docs = matches(em, r, q, n, empty)
+    body = {"type": "search", "query": {"original": q, "more_results_available": False}}
+    if docs:
+        body["web"] = {"type": "search", "results": [
+            {"title": d["title"], "url": d["url"], "description": snippet(d), "language": d.get("language", "en"),
+             "page_age": d.get("published"), "age": "3 days ago", "profile": {"name": d.get("site", "")}}
+            for d in docs]}
+    return Reply(200, body)
+
+
+def serpapi_search(em, r, empty):
+    q = query_param(r, "q")
+    if r.query.get("engine") != "google":
+        raise BadRequest("engine must be google")
+    n = int_param(r, "num") or 10
+    docs = matches(em, r, q, n, empty)
+    body = {"search_metadata": {"id": "serp-1", "status": "Success"},
+            "search_parameters": {"engine": "google", "q": q}}
+    if docs:
+        body["organic_results"] = [{"position": i, "title": d["title"], "link": d["url"], "snippet": snippet(d)}
+                                   for i, d in enumerate(docs, 1)]
+    else:
+        body["error"] = "Google hasn't returned any results for this query."
+    return Reply(200, body)
+
+
+def searxng_search(em, r, empty):
+    q = query_param(r, "q")
+    if r.query.get("format") != "json":
+        return Reply(403, b"<html>403 Forbidden</html>", {"Content-Type": "text/html"})
+    docs = matches(em, r, q, 20, empty)
+    return Reply(200, {"query": q, "number_of_results": len(docs), "answers": [], "suggestions": [],
+                       "unresponsive_engines": [],
+                       "results": [{"url": d["url"], "title": d["title"], "content": snippet(d),
+                                    "engine": "duckduckgo", "engines": ["duckduckgo", "brave"],
+                                    "score": round(2 - i / 10, 2), "category": "general",
+                                    "publishedDate": d.get("published")} for i, d in enumerate(docs)]})
+
+
+def jina_search(em, r, empty):
+    if "json" not in r.header("accept"):
+        raise BadRequest("Accept: application/json is expected for JSON answers")
+    q = need(r.json, "q", str)
+    n = optional(r.json, "num", int) or 5
+    docs = matches(em, r, q, n, empty)
+    return Reply(200, {"code": 200, "status": 20000, "meta": {"usage": {"tokens": 100 * len(docs)}},
+                       "data": [{"title": d["title"], "url": d["url"], "description": snippet(d),
+                                 "usage": {"tokens": 100}} for d in docs]})
+
+
+def jina_read(em, r, empty):
+    url = need(r.json, "url", str)
+    doc = em.document(url)
+    if doc is None:
+        return Reply(422, {"code": 422, "name": "AssertionFailureError", "status": 42206,
+                           "message": f"Failed to goto {url}", "readableMessage": f"could not load {url}"})
+    return Reply(200, {"code": 200, "status": 20000, "data": {"title": doc["title"], "url": url,
+                                                              "description": snippet(doc), "content": doc["text"],
+                                                              "usage": {"tokens": 50}}})
+
+
+def firecrawl_search(em, r, empty):
+    q = need(r.json, "query", str)
+    n = optional(r.json, "limit", int) or 5
+    docs = matches(em, r, q, n, empty)
+    return Reply(200, {"success": True, "creditsUsed": 2, "id": "fc-1",
+                       "data": {"web": [{"url": d["url"], "title": d["title"], "description": snippet(d),
+                                         "position": i} for i, d in enumerate(docs, 1)]}})
+
+
+def firecrawl_scrape(em, r, empty):
+    url = need(r.json, "url", str)
+    need(r.json, "formats", list)
+    doc = em.document(url)
+    meta = {"title": doc["title"] if doc else "", "sourceURL": url, "url": url, "statusCode": 200 if doc else 404}
+    return Reply(200, {"success": True, "data": {"markdown": doc["text"] if doc else "", "metadata": meta}})
+
+
+def linkup_search(em, r, empty):
+    q = need(r.json, "q", str)
+    if need(r.json, "depth", str) not in ("fast", "standard", "deep"):
+        raise BadRequest("depth must be fast, standard or deep")
+    if need(r.json, "outputType", str) != "searchResults":
+        raise BadRequest("outputType must be searchResults here")
+    n = optional(r.json, "maxResults", int) or 10
+    docs = matches(em, r, q, n, empty)
+    rows = [{"type": "text", "name": d["title"], "url": d["url"], "content": snippet(d),
+             "favicon": "https://example.invalid/favicon.ico"} for d in docs]
+    if rows:
+        rows.insert(1, {"type": "image", "name": "an image", "url": "https://img.example/picture.png"})
+    return Reply(200, {"results": rows})
+
+
+def linkup_fetch(em, r, empty):
+    url = need(r.json, "url", str)
+    doc = em.document(url)
+    if doc is None:
+        return Reply(400, {"statusCode": 400, "error": {"code": "FETCH_ERROR", "message": f"could not fetch {url}"}})
+    return Reply(200, {"markdown": doc["text"]})
+
+
+def parallel_search(em, r, empty):
+    queries = need(r.json, "search_queries", list)
+    if not queries or not all(isinstance(q, str) and q for q in queries):
+        raise BadRequest("search_queries must hold at least one query")
+    optional(r.json, "mode", str, ("basic", "advanced"))
+    n = (r.json.get("advanced_settings") or {}).get("max_results") or 10
+    docs = matches(em, r, queries[0], n, empty)
+    return Reply(200, {"search_id": "search_emulated", "session_id": "session_1", "warnings": None,
+                       "results": [{"url": d["url"], "title": d["title"], "publish_date": d.get("published"),
+                                    "excerpts": [snippet(d)]} for d in docs]})
+
+
+def parallel_extract(em, r, empty):
+    urls = need(r.json, "urls", list)
+    found = [(u, em.document(u)) for u in urls]
+    return Reply(200, {"extract_id": "extract_1",
+                       "results": [{"url": u, "title": d["title"], "excerpts": [snippet(d)],
+                                    "full_content": d["text"]} for u, d in found if d],
+                       "errors": [{"url": u, "error_type": "fetch_error", "http_status_code": 404,
+                                   "content": f"Error fetching content from {u}"} for u, d in found if not d]})
+
+
+def perplexity_search(em, r, empty):
+    q = need(r.json, "query", (str, list))
+    n = optional(r.json, "max_results", int) or 10
+    if not 1 <= n <= 20:
+        raise BadRequest("max_results must be within 1..20")
+    docs = matches(em, r, q if isinstance(q, str) else " ".join(q), n, empty)
+    return Reply(200, {"id": "pplx-search-1",
+                       "results": [{"title": d["title"], "url": d["url"], "snippet": snippet(d),
+                                    "date": d.get("published"), "last_updated": d.get("published")} for d in docs]})
+
+
+def you_search(em, r, empty):
+    q = query_param(r, "query")
+    n = int_param(r, "count", maximum=100) or 10
+    docs = matches(em, r, q, n, empty)
+    results = {"web": [{"url": d["url"], "title": d["title"], "description": d["title"],
+                        "snippets": [snippet(d)], "page_age": d.get("published"), "authors": []}
+                       for d in docs]} if docs else {}
+    return Reply(200, {"results": results, "metadata": {"search_uuid": "you-uuid-1", "query": q, "latency": 0.1}})
+
+
+def you_contents(em, r, empty):
+    urls = need(r.json, "urls", list)
+    formats = optional(r.json, "formats", list) or ["markdown"]
+    pages = []
+    for url in urls:
+        doc = em.document(url)
+        if doc:
+            pages.append({"url": url, "title": doc["title"],
+                          **({"markdown": doc["text"]} if "markdown" in formats else {})})
+    return Reply(200, pages)
+
+
+def kagi_search(em, r, empty):
+    q = query_param(r, "q")
+    n = int_param(r, "limit") or 10
+    docs = matches(em, r, q, n, empty)
+    data: list[dict] = [{"t": 0, "rank": i, "url": d["url"], "title": d["title"], "snippet": snippet(d),
+                         **({"published": d["published"]} if d.get("published") else {})}
+                        for i, d in enumerate(docs, 1)]
+    if data:
+        data.append({"t": 1, "list": [f"{q} guide", f"{q} tips"]})
+    return Reply(200, {"meta": {"id": "kagi-req-1", "node": "emulator", "ms": 3, "api_balance": 9.5},
+                       "data": data})
+
+
+def google_cse_search(em, r, empty):
+    q = query_param(r, "q")
+    if r.query.get("cx") != em.cse_id:
+        return Reply(400, {"error": {"code": 400, "message": "Request contains an invalid argument.",
+                                     "status": "INVALID_ARGUMENT"}})
+    n = int_param(r, "num") or 10
+    if not 1 <= n <= 10:
+        return Reply(400, {"error": {"code": 400, "message": "Invalid Value", "status": "INVALID_ARGUMENT"}})
+    docs = matches(em, r, q, n, empty)
+    body = {"kind": "customsearch#search", "searchInformation": {"totalResults": str(len(docs))}}
+    if docs:
+        body["items"] = [{"kind": "customsearch#result", "title": d["title"], "link": d["url"],
+                          "snippet": snippet(d), "displayLink": d.get("site", "")} for d in docs]
+    return Reply(200, body)
+
+
+class _KagiVendor(Vendor):
+    def unauthorized(self) -> Reply:
+        return Reply(401, {"meta": {"id": "kagi-err"}, "data": None,
+                           "error": [{"code": 2, "msg": "Unauthorized", "ref": None}]})
+
+
+class _GoogleVendor(Vendor):
+    def unauthorized(self) -> Reply:
+        return Reply(400, {"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.",
+                                     "status": "INVALID_ARGUMENT"}})
+
+
+VENDORS: dict[str, Vendor] = {
+    "serper": Vendor("serper", "SERPER_API_KEY", "X-API-KEY", url_key="link",
+                     routes={("POST", "/search"): ("search", serper_search)}),
+    "tavily": Vendor("tavily", "TAVILY_API_KEY", "Authorization", "Bearer ",
+                     routes={("POST", "/search"): ("search", tavily_search),
+                             ("POST", "/extract"): ("fetch", tavily_extract)}),
+    "exa": Vendor("exa", "EXA_API_KEY", "x-api-key",
+                  routes={("POST", "/search"): ("search", exa_search),
+                          ("POST", "/contents"): ("fetch", exa_contents)}),
+    "brave": Vendor("brave", "BRAVE_SEARCH_API_KEY", "X-Subscription-Token",
+                    routes={("GET", "/res/v1/web/search"): ("search", brave_search)}),
+    "serpapi": Vendor("serpapi", "SERPAPI_API_KEY", auth_param="api_key", url_key="link",
+                      routes={("GET", "/search.json"): ("search", serpapi_search)}),
+    "searxng": Vendor("searxng", None, routes={("GET", "/search"): ("search", searxng_search)}),
+    "jina": Vendor("jina", "JINA_API_KEY", "Authorization", "Bearer ",
+                   routes={("POST", "/"): ("search", jina_search)}),
+    "jina-reader": Vendor("jina", "JINA_API_KEY", "Authorization", "Bearer ",
+                          routes={("POST", "/"): ("fetch", jina_read)}),
+    "firecrawl": Vendor("firecrawl", "FIRECRAWL_API_KEY", "Authorization", "Bearer ",
+                        routes={("POST", "/v2/search"): ("search", firecrawl_search),
+                                ("POST", "/v2/scrape"): ("fetch", firecrawl_scrape)}),
+    "linkup": Vendor("linkup", "LINKUP_API_KEY", "Authorization", "Bearer ",
+                     routes={("POST", "/v1/search"): ("search", linkup_search),
+                             ("POST", "/v1/fetch"): ("fetch", linkup_fetch)}),
+    "parallel": Vendor("parallel", "PARALLEL_API_KEY", "x-api-key",
+                       routes={("POST", "/v1/search"): ("search", parallel_search),
+                               ("POST", "/v1/extract"): ("fetch", parallel_extract)}),
+    "perplexity": Vendor("perplexity", "PERPLEXITY_API_KEY", "Authorization", "Bearer ",
+                         routes={("POST", "/search"): ("search", perplexity_search)}),
+    "you": Vendor("you", "YDC_API_KEY", "X-API-Key",
+                  routes={("GET", "/v1/search"): ("search", you_search),
+                          ("POST", "/v1/contents"): ("fetch", you_contents)}),
+    "kagi": _KagiVendor("kagi", "KAGI_API_KEY", "Authorization", "Bot ",
+                        routes={("GET", "/api/v0/search"): ("search", kagi_search)}),
+    "google-cse": _GoogleVendor("google-cse", "GOOGLE_API_KEY", auth_param="key", url_key="link",
+                                routes={("GET", "/customsearch/v1"): ("search", google_cse_search)}),
+}

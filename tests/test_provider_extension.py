@@ -1,0 +1,55 @@
+"""The README's third-party provider example, run as written: through the plugin's hook (a
+conftest.py) and through the entry-point group (an installed distribution's entry_points.txt),
+against the embedded engine's HTTP API, which speaks the example's request shapes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from conftest import REPO, TINY_CORPUS
+from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
+
+
+def readme_example() -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"<!-- provider-example -->\s*```python\n(.*?)```", text, re.S)
+    assert match, "README.md lost its provider example"
+    return match.group(1)
+
+
+@pytest.fixture
+def acme(tmp_path, monkeypatch):
+    corpus = tmp_path / "acme.jsonl"
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in TINY_CORPUS), "utf-8")
+    server = LocalSearchServer(SearchIndex.from_jsonl(corpus))
+    monkeypatch.setenv("WSB_ACME_BASE_URL", server.start())
+    monkeypatch.setenv("ACME_API_KEY", "acme-test-key-123")
+    yield server
+    server.stop()
+
+
+def _check_run(result, pytester):
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*acme*", "*cost (USD)*0.0080 (4 calls)*"])
+    cassette = (pytester.path / "cassettes" / "tiny" / "acme" / "t1.yaml").read_text()
+    assert "https://api.acme-search.example/v1/search" in cassette and "acme-test-key-123" not in cassette
+
+
+def test_a_provider_added_with_the_hook_in_a_conftest(pytester, tiny_suite, acme):
+    pytester.makeconftest(readme_example())
+    _check_run(pytester.runpytest("suites", "--provider=acme"), pytester)
+
+
+def test_a_provider_added_through_the_entry_point_group(pytester, tiny_suite, acme):
+    pytester.makepyfile(acme_wsb=readme_example())
+    dist = pytester.path / "acme_wsb-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-wsb\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text(
+        "[pytest_websearchbench.providers]\nacme = acme_wsb:AcmeProvider.from_context\n")
+    pytester.syspathinsert()
+    _check_run(pytester.runpytest("suites", "--provider=acme"), pytester)
+

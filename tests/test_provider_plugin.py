@@ -1,0 +1,183 @@
+"""Real providers through the plugin, the way users run it (pytester), pointed at the emulator
+with ``WSB_<NAME>_BASE_URL``: recording and replaying, the comparison table, a missing key,
+injected faults, the rate limit across xdist workers, and a scan of every byte written for a
+planted key."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+
+from emulator.testing import PROVIDERS, emulator, emulator_server  # noqa: F401
+
+KEY_VARIABLES = ("SERPER_API_KEY", "TAVILY_API_KEY", "EXA_API_KEY", "BRAVE_SEARCH_API_KEY", "SERPAPI_API_KEY",
+                 "JINA_API_KEY", "FIRECRAWL_API_KEY", "LINKUP_API_KEY", "PARALLEL_API_KEY", "PERPLEXITY_API_KEY",
+                 "YDC_API_KEY", "KAGI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CSE_ID")
+
+
+@pytest.fixture
+def env(monkeypatch, emulator):
+    """Point the given providers at the emulator (and nothing else at anything)."""
+    for variable in KEY_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    for name in PROVIDERS:
+        monkeypatch.delenv(f"WSB_{name.upper().replace('-', '_')}_BASE_URL", raising=False)
+
+    def point(*providers):
+        for provider in providers:
+            for key, value in emulator.env(provider).items():
+                monkeypatch.setenv(key, value)
+    return point
+
+
+def test_a_real_provider_records_its_cassettes_then_replays_them_without_key(pytester, tiny_suite, emulator, env,
+                                                                           monkeypatch):
+    env("serper")
+    results = pytester.path / "run.json"
+    recorded = pytester.runpytest("suites", "--provider=serper", f"--wsb-json={results}")
+    recorded.assert_outcomes(passed=3, failed=1)
+    recorded.stdout.fnmatch_lines(["*cost (USD)*0.0040 (4 calls)*", "*cassettes*0 replayed · 4 recorded · 0 live*"])
+    data = json.loads(results.read_text())
+    assert data["costs"]["serper"] == {"calls": 4, "usd": pytest.approx(0.004), "unpriced_calls": 0}
+    call = data["items"][0]["calls"][0]
+    assert call["cost_usd"] == pytest.approx(0.001) and call["outcome"] == "ok" and call["status"] == 200
+    cassettes = sorted((pytester.path / "cassettes" / "tiny" / "serper").glob("*.yaml"))
+    assert [c.stem for c in cassettes] == ["t1", "t2", "t3", "t4"]
+    assert yaml.safe_load(cassettes[0].read_text())["interactions"][0]["request"]["uri"] == \
+        "https://google.serper.dev/search"
+
+    monkeypatch.delenv("SERPER_API_KEY")
+    monkeypatch.delenv("WSB_SERPER_BASE_URL")
+    emulator.clear()
+    replayed = pytester.runpytest("suites", "--provider=serper", "--wsb-record-mode=none")
+    replayed.assert_outcomes(passed=3, failed=1)
+    replayed.stdout.fnmatch_lines(["*cassettes*4 replayed · 0 recorded · 0 live*"])
+    assert emulator.requests == []
+
+
+def test_every_adapter_runs_the_suite_through_the_plugin_and_replays_offline(pytester, tiny_suite, emulator, env,
+                                                                             monkeypatch):
+    env(*PROVIDERS)
+    names = ",".join(PROVIDERS)
+    results = pytester.path / "all.json"
+    recorded = pytester.runpytest("suites", f"--provider={names}", f"--wsb-json={results}")
+    outcomes = recorded.parseoutcomes()
+    assert "errors" not in outcomes and outcomes["passed"] + outcomes.get("failed", 0) == 4 * len(PROVIDERS)
+    assert emulator.rejected == []  # every adapter sent what its vendor documents
+    items = json.loads(results.read_text())["items"]
+    assert {i["provider"] for i in items if i["case_id"] == "t1" and i["outcome"] == "passed"} == set(PROVIDERS)
+    for name in PROVIDERS:
+        assert len(list((pytester.path / "cassettes" / "tiny" / name).glob("t*.yaml"))) == 4, name
+
+    for variable in list(emulator.env("jina")) + [v for n in PROVIDERS for v in emulator.env(n)]:
+        monkeypatch.delenv(variable, raising=False)
+    emulator.clear()
+    replayed = pytester.runpytest("suites", f"--provider={names}", "--wsb-record-mode=none")
+    assert replayed.parseoutcomes() == outcomes | {"passed": outcomes["passed"]}
+    assert emulator.requests == []
+
+
+def test_two_providers_side_by_side_with_a_paired_test_against_the_first(pytester, tiny_suite, emulator, env):
+    env("serper", "brave")
+    emulator.variants["brave"] = "reverse"  # the same documents, worse order
+    pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\nwsb_brave_country = DE\n")
+    result = pytester.runpytest("suites", "--provider=serper,brave")
+    assert {r.query["country"] for r in emulator.seen("brave")} == {"DE"}  # a provider option from the ini
+    result.assert_outcomes(passed=6, failed=2)
+    result.stdout.fnmatch_lines([
+        "tiny  (lexbench/scenario, edition test-1, k=5)",
+        "*serper*brave*",
+        "*nDCG@5*",
+        "*cost (USD)*0.0040 (4 calls)*0.0200 (4 calls)*",
+        "*Δ nDCG@5 vs serper*(reference)*n=4)*",
+        "*Δ vs serper: mean paired difference over the items both scored, two-sided paired randomization test*",
+    ])
+    row = next(line for line in result.outlines if "Δ nDCG@5 vs serper" in line)
+    assert "-0." in row  # reversed rankings lose nDCG
+
+
+def test_a_missing_key_is_one_clear_reason_not_a_traceback_per_item(pytester, tiny_suite, env):
+    result = pytester.runpytest("suites", "--provider=tavily")
+    result.assert_outcomes(errors=4)
+    result.stdout.fnmatch_lines([
+        "*tiny/t1[[]tavily[]]: provider 'tavily' failed: provider 'tavily' needs an API key: set TAVILY_API_KEY*"
+        "or replay its cassettes without a key with --wsb-record-mode=none*",
+        "*tavily errors: 4× provider 'tavily' needs an API key: set TAVILY_API_KEY*"])
+    assert "Traceback" not in result.stdout.str()
+    assert result.stdout.str().count("def ") == 0  # no source excerpts either
+
+
+def test_faults_become_visible_outcomes_with_their_reasons(pytester, tiny_suite, emulator, env):
+    env("serper")
+    # t1: an empty answer; t2: one 503, then fine; t3: 500 until the retries run out; t4: malformed JSON
+    for kind, times in [("empty", 1), ("503", 1), ("ok", 1), ("500", 2), ("invalid_json", 1)]:
+        emulator.fault("serper", kind, times=times)
+    results = pytester.path / "faults.json"
+    result = pytester.runpytest("suites", "--provider=serper", "--wsb-retries=1", "--wsb-backoff=0.01",
+                                f"--wsb-json={results}")
+    result.assert_outcomes(passed=1, failed=1, errors=2)
+    result.stdout.fnmatch_lines([
+        "*tiny/t3[[]serper[]]: provider 'serper' failed: serper: HTTP 500 from POST /search: serper is busy "
+        "(gave up after 2 attempts)*",
+        "*tiny/t4[[]serper[]]: provider 'serper' failed: serper: malformed JSON from POST /search (HTTP 200*",
+        "*tiny/t1[[]serper[]]: success@5 = 0*", "*the provider returned no results*",
+        "*empty answers*1 (scored 0)*",
+    ])
+    assert "During handling of the above exception" not in result.stdout.str()
+    items = {i["case_id"]: i for i in json.loads(results.read_text())["items"]}
+    assert items["t1"]["outcome"] == "failed" and items["t1"]["calls"][0]["outcome"] == "empty"
+    assert items["t2"]["outcome"] == "passed" and items["t2"]["calls"][0]["attempts"] == 2
+    assert items["t3"]["outcome"] == "error" and items["t3"]["error_kind"] == "http"
+    assert "HTTP 500" in items["t3"]["error"] and items["t3"]["calls"][0]["status"] == 500
+    assert items["t4"]["error_kind"] == "malformed_json"
+    saved = sorted(p.stem for p in (pytester.path / "cassettes" / "tiny" / "serper").glob("*.yaml"))
+    assert saved == ["t1", "t2"]  # nothing from the failed items
+
+
+def test_the_rate_limit_holds_across_xdist_workers(pytester, tiny_suite, emulator, env):
+    env("serper")
+    result = pytester.runpytest("suites", "--provider=serper", "-n", "2", "--wsb-rate=serper=8/s")
+    result.assert_outcomes(passed=3, failed=1)
+    arrivals = sorted(r.at for r in emulator.seen("serper"))
+    gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
+    # one request every 125 ms across both workers (unlimited, the two workers would send at once)
+    assert len(arrivals) == 4 and min(gaps) >= 0.08 and arrivals[-1] - arrivals[0] >= 3 * 0.125 * 0.9
+
+
+PLANTED = {"serper": "sk-PLANTED-serper/4f+9a", "serpapi": "sk-PLANTED-serpapi/7c+2b"}
+
+
+def _leaks(blob: bytes) -> list[str]:
+    from urllib.parse import quote, quote_plus
+
+    forms = {form for key in PLANTED.values() for form in (key, quote(key, safe=""), quote_plus(key, safe=""))}
+    return [form for form in forms if form.encode() in blob]
+
+
+def test_a_planted_key_reaches_no_byte_written(pytester, tiny_suite, emulator, env, monkeypatch):
+    env("serper", "serpapi")
+    for provider, key in PLANTED.items():
+        emulator.keys[provider] = key
+        monkeypatch.setenv(f"{provider.upper()}_API_KEY", key)
+    emulator.fault("serpapi", "401_echo")  # the vendor echoes the key in its error message
+    result = pytester.runpytest(
+        "suites", "--provider=serper,serpapi", "--wsb-json=out/results.json", "--junitxml=out/junit.xml",
+        "--log-file=out/run.log", "--log-file-level=DEBUG", "--log-level=DEBUG", "-rA", "-v")
+    result.assert_outcomes(passed=6, failed=1, errors=1)  # t1[serpapi] met the 401
+    # the keys were really used: the emulator authenticated requests carrying them
+    assert any(r.header("x-api-key") == PLANTED["serper"] for r in emulator.seen("serper"))
+    assert any(r.query.get("api_key") == PLANTED["serpapi"] for r in emulator.seen("serpapi"))
+    assert emulator.rejected == []
+    written = [p for p in pytester.path.rglob("*") if p.is_file()]
+    assert {"results.json", "junit.xml", "run.log"} <= {p.name for p in written}
+    assert len(list(pytester.path.glob("cassettes/tiny/*/*.yaml"))) == 7
+    assert b"HTTP Request:" in (pytester.path / "out" / "run.log").read_bytes()  # httpx logged its URLs
+    leaks = {str(p): _leaks(p.read_bytes()) for p in written}
+    leaks["stdout"] = _leaks(result.stdout.str().encode())
+    leaks["stderr"] = _leaks(result.stderr.str().encode())
+    assert {where: found for where, found in leaks.items() if found} == {}
+    assert "<FILTERED>" in result.stdout.str()  # the echoed key was scrubbed, not lost in silence
+    # and the scan itself finds a key where there is one
+    assert _leaks(f"GET /search.json?api_key={PLANTED['serpapi']}".encode())
