@@ -8,6 +8,8 @@
     lexbench-sample/grades.jsonl         complete 0-3 grades, one per (scenario, normalised URL)
     lexbench-sample-factual/suite.json   factual suite manifest
     lexbench-sample-factual/items.jsonl  short-answer questions
+    code-sample/suite.json               coding-ticket suite manifest (family ``code``)
+    code-sample/eval.jsonl               coding tickets in the published row format
 
 Same seed -> byte-identical files: every JSON object is written with sorted
 keys, ``ensure_ascii=False``, ``\\n`` line ends and UTF-8; nothing depends on
@@ -26,7 +28,8 @@ DEFAULT_SEED = 20261130
 CORPUS = "sample-web/corpus.jsonl"
 SCENARIO_DIR = "lexbench-sample"
 FACTUAL_DIR = "lexbench-sample-factual"
-GENERATED_DIRS = ("sample-web", SCENARIO_DIR, FACTUAL_DIR)
+CODE_DIR = "code-sample"
+GENERATED_DIRS = ("sample-web", SCENARIO_DIR, FACTUAL_DIR, CODE_DIR)
 
 
 def dumps_line(obj: Any) -> str:
@@ -52,10 +55,12 @@ def _json(obj: Any) -> str:
 def build(seed: int = DEFAULT_SEED) -> dict[str, str]:
     """All generated files as ``{relative posix path: text}`` (nothing written)."""
     from pytest_websearchbench.sampledata import lexbench
+    from pytest_websearchbench.sampledata.code_sample import build_code_sample
     from pytest_websearchbench.sampledata.web import build_web
 
     web = build_web(seed)
     lex = lexbench.build_lexbench(web, seed)
+    code = build_code_sample()
     return {
         CORPUS: _jsonl(web.records()),
         f"{SCENARIO_DIR}/suite.json": _json(lexbench.scenario_manifest()),
@@ -63,6 +68,8 @@ def build(seed: int = DEFAULT_SEED) -> dict[str, str]:
         f"{SCENARIO_DIR}/grades.jsonl": _jsonl(lex["grades"]),
         f"{FACTUAL_DIR}/suite.json": _json(lexbench.factual_manifest()),
         f"{FACTUAL_DIR}/items.jsonl": _jsonl(lex["factual"]),
+        f"{CODE_DIR}/suite.json": _json(code["manifest"]),
+        f"{CODE_DIR}/eval.jsonl": _jsonl(code["rows"]),
     }
 
 

@@ -214,7 +214,17 @@ def validate(root: Path) -> list[str]:
                 problems.append(f"factual {fid}: supporting url {u} not in corpus")
             elif f["answer"] not in rec["text"]:
                 problems.append(f"factual {fid}: answer {f['answer']!r} not in {u}")
+    problems += _code_sample_problems(root, d["corpus"])
     return problems
+
+
+def _code_sample_problems(root: Path, corpus: list[dict[str, Any]]) -> list[str]:
+    from pytest_websearchbench.sampledata import CODE_DIR
+    from pytest_websearchbench.sampledata.code_sample import code_sample_problems
+
+    problems: list[str] = []
+    rows = read_jsonl(root / CODE_DIR / "eval.jsonl", problems)
+    return problems + code_sample_problems(corpus, rows)
 
 
 def bm25_report(root: Path, k: int = 10) -> dict[str, dict[str, Any]]:

@@ -107,7 +107,7 @@ class PageSpec:
     original: str | None = None     # for copies: URL of the page it copies / is an old version of
     lookalike: str | None = None    # entities sharing this key look alike (different version/model)
     mentions: tuple[str, ...] = ()  # other entities the page covers usefully (overviews, comparisons)
-    attrs: dict[str, Any] = field(default_factory=dict)
+    attrs: dict[str, Any] = field(default_factory=dict)  # attrs["no_copies"]: no random mirror / URL variant
     mirror_hint: bool = False       # builders ask for a mirror copy of this page
     variant_hint: str | None = None  # builders ask for a URL variant: "utm" | "www" | "slash"
 
@@ -310,7 +310,8 @@ def _brand_of(url: str) -> str:
 
 def _mirror_copies(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
     """Copies on the PageMirror site: builders' hints plus a random sample of originals."""
-    originals = [p for p in pages if p.kind == "original" and p.site not in (MIRROR.name, SNAPSHOT.name)]
+    originals = [p for p in pages if p.kind == "original" and p.site not in (MIRROR.name, SNAPSHOT.name)
+                 and not p.attrs.get("no_copies")]
     chosen = [p for p in originals if p.mirror_hint]
     rest = [p for p in originals if not p.mirror_hint]
     chosen += rng.sample(rest, min(len(rest), 18))
@@ -328,7 +329,8 @@ def _mirror_copies(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
 
 def _url_variants(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
     """Same page under a tracking / www-less / trailing-slash URL (identical text)."""
-    originals = [p for p in pages if p.kind == "original" and p.site not in (MIRROR.name, SNAPSHOT.name)]
+    originals = [p for p in pages if p.kind == "original" and p.site not in (MIRROR.name, SNAPSHOT.name)
+                 and not p.attrs.get("no_copies")]
     chosen = [(p, p.variant_hint) for p in originals if p.variant_hint]
     rest = [p for p in originals if not p.variant_hint]
     for p in rng.sample(rest, min(len(rest), 14)):
@@ -353,4 +355,4 @@ def _url_variants(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
 
 # The builders live in sibling modules; importing them registers them.  A new
 # family of sites is a new module with ``@site_builder`` functions, imported here.
-from pytest_websearchbench.sampledata import sites_city, sites_food, sites_tech  # noqa: E402,F401
+from pytest_websearchbench.sampledata import sites_city, sites_food, sites_tech, sites_vendors  # noqa: E402,F401

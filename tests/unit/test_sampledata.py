@@ -46,6 +46,7 @@ def test_generate_returns_written_paths(root: Path, tmp_path: Path) -> None:
     rels = sorted(p.relative_to(tmp_path).as_posix() for p in paths)
     assert rels == sorted(_files(tmp_path))
     assert rels == [
+        "code-sample/eval.jsonl", "code-sample/suite.json",
         "lexbench-sample-factual/items.jsonl", "lexbench-sample-factual/suite.json",
         "lexbench-sample/grades.jsonl", "lexbench-sample/items.jsonl", "lexbench-sample/suite.json",
         "sample-web/corpus.jsonl",
