@@ -1,0 +1,103 @@
+"""WebBench through pytest, the way users run it (pytester)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+
+import httpcore  # noqa: F401  (see below)
+import pytest
+
+from wb_support import SAMPLE
+
+# httpx imports httpcore lazily, on its first client. If that first client is made inside an
+# in-process pytester run, pytester's sys.modules snapshot drops httpcore afterwards and a later
+# import makes new exception classes that httpx's error mapping no longer recognises (a raw
+# httpcore.ConnectError escapes instead of httpx.ConnectError). Importing it at collection keeps
+# one httpcore per worker for the whole session.
+
+
+def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
+    results = pytester.path / "oracle.json"
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
+                                           "--wsb-agent", "oracle", "-n", "2", f"--wsb-json={results}")
+    result.assert_outcomes(passed=8)
+    result.stdout.fnmatch_lines([
+        "*websearchbench summary*",
+        "webbench-sample  (webbench/workplace, edition sample-1, k=5)",
+        "*oracle*",
+        "*items*8*", "*pass rate*8/8 (100.0%)*",
+        "*WebScore*100.000 [[]100.000, 100.000[]]*",
+        "*pass *1.000*", "*strict_pass*1.000*", "*steps*", "*failure modes*none 8*"])
+    assert "cassettes" not in result.stdout.str()
+    data = json.loads(results.read_text())
+    assert data["suites"]["webbench-sample"]["digest"].startswith("sha256:")
+    items = data["items"]
+    assert len(items) == 8 and {i["provider"] for i in items} == {"oracle"}
+    for item in items:
+        verdict = item["results"][0]["verdict"]
+        assert verdict["webscore"] == 100.0 and verdict["pass"] and verdict["strict_pass"]
+        assert {g["name"] for g in verdict["gates"]} >= {"containment", "evidence_read_any", "no_canary",
+                                                          "no_injected_write"}
+        extra = item["raw"]["extra"]
+        assert extra["base_url"].startswith("http://127.0.0.1:") and extra["evidence"]["call_trace"]
+    assert len({i["raw"]["extra"]["base_url"] for i in items}) == 8  # a fresh world on its own port each
+
+
+def test_agents_side_by_side_and_failures_name_the_gate(pytester):
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
+                                          "--wsb-agent", "oracle,noop,write-without-read", "-k", "staffing-s1")
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines([
+        "*webbench-sample/staffing-s1[[]noop[]]*WebScore 0.0, pass=False*failure mode: evidence_read_any*",
+        "*gate evidence_read_any: FAILS — nothing was committed*",
+        "*webbench-sample/staffing-s1[[]write-without-read[]]*",
+        "*gate evidence_read_any: FAILS — no chain anchor was read before the first commit*",
+    ])
+    result.stdout.fnmatch_lines(["*oracle*noop*write-without-read*",
+                                 "*failure modes*none 1*evidence_read_any 1*evidence_read_any 1*"])
+
+
+def test_markers_keywords_and_a_control_that_does_not_apply(pytester):
+    collected = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
+                                             "-m", "webbench_infeasible", "--strict-markers")
+    collected.stdout.fnmatch_lines(["*staffing-s4[[]oracle[]]*", "*sprint-pull-s4[[]oracle[]]*",
+                                    "*2/8 tests collected (6 deselected)*"])
+    skipped = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
+                                           "--wsb-agent", "abstain-on-feasible", "-k", "s4", "-rs")
+    skipped.assert_outcomes(skipped=2)
+    skipped.stdout.fnmatch_lines(["*abstain-on-feasible applies to feasible tasks only*"])
+
+
+def test_unknown_agent_is_one_usage_error(pytester):
+    result = pytester.runpytest_inprocess("--suite", "webbench-sample", "--wsb-agent", "oracle,gpt")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--wsb-agent: unknown agent 'gpt'; agents: oracle, alt-oracle, noop,*"])
+
+
+def test_a_tampered_package_is_a_collection_error_naming_the_task(pytester):
+    suite = pytester.path / "suites" / "webbench-sample"
+    shutil.copytree(SAMPLE, suite)
+    contract = suite / "tasks" / "staffing-s1" / "tests" / "contract.json"
+    contract.write_text(contract.read_text().replace('"value": "issue"', '"value": "needs_approval"', 1))
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*invalid suite:*staffing-s1: item 'staffing-s1' field 'digest': digest mismatch*"])
+
+
+def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytester):
+    from pytest_websearchbench.webbench.harbor import task_digest
+
+    suite = pytester.path / "suites" / "webbench-sample"
+    shutil.copytree(SAMPLE, suite)
+    task = suite / "tasks" / "staffing-s1"
+    route = task / "solution" / "actions.jsonl"
+    route.write_text(route.read_text().replace('"expect": ["Product: ', '"expect": ["Product: Not ', 1))
+    dataset = suite / "dataset.toml"  # re-seal the package, so that only the route's expectation is off
+    entry = re.compile(r'(name = "staffing-s1"\npath = "[^"]+"\ndigest = )"[^"]+"')
+    dataset.write_text(entry.sub(lambda m: f'{m.group(1)}"{task_digest(task)}"', dataset.read_text()))
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites", "-k", "staffing-s1")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*staffing-s1[[]oracle[]]: step 5 {action='click'*lacks [[]'Product: Not *'[]]; "
+                                 "the world no longer matches the route*"])

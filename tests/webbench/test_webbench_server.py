@@ -1,0 +1,177 @@
+"""The world server over real HTTP: lists, record pages, forms with HMAC confirmation, traces."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+
+import httpx
+import pytest
+
+from pytest_websearchbench.webbench import forms
+from pytest_websearchbench.webbench.world import content_digest
+from wb_support import live_world, staffing_chain
+
+C = staffing_chain()
+
+ROW_LINK = re.compile(r'<td><a href="/deskline/escalations/(ESC-\d+)">')
+
+
+@pytest.fixture
+def world():
+    with live_world() as (server, folder):
+        with httpx.Client(base_url=server.base_url) as client:
+            yield server, folder, client
+
+
+def _db_digest(folder) -> str:
+    con = sqlite3.connect(folder / "world.db")
+    try:
+        return content_digest(con)
+    finally:
+        con.close()
+
+
+def _trace(folder, name="web_trace.jsonl"):
+    path = folder / name
+    return [json.loads(l) for l in path.read_text().splitlines()] if path.exists() else []
+
+
+def test_serves_on_loopback_html_only(world):
+    server, _, client = world
+    assert server.base_url.startswith("http://127.0.0.1:")
+    for path in ("/", "/deskline/escalations", "/people/engineers", "/decision/new", "/nowhere"):
+        response = client.get(path, headers={"Accept": "application/json"})
+        assert response.headers["content-type"] == "text/html; charset=utf-8", path
+        assert response.text.startswith("<!doctype html>")
+    assert client.get("/nowhere").status_code == 404
+    assert client.get("/deskline/escalations/ESC-1").status_code == 404
+
+
+def test_lists_paginate_at_20_rows_and_search_and_sort(world):
+    _, folder, client = world
+    con = sqlite3.connect(folder / "world.db")
+    total = con.execute("SELECT COUNT(*) FROM escalations").fetchone()[0]
+    pages = -(-total // 20)
+    first = client.get("/deskline/escalations").text
+    assert len(ROW_LINK.findall(first)) == 20
+    assert f"Page 1 of {pages} · {total} records" in first
+    last = client.get(f"/deskline/escalations?page={pages}").text
+    assert len(ROW_LINK.findall(last)) == total - 20 * (pages - 1)
+    assert "Next page" in first and "Next page" not in last
+    ordered = ROW_LINK.findall(client.get("/deskline/escalations?sort=id&dir=desc").text)
+    assert ordered == sorted(ordered, reverse=True)
+    name = con.execute("SELECT c.name, COUNT(*) FROM escalations e JOIN customers c ON c.id = e.customer_id "
+                       "GROUP BY c.name ORDER BY c.name LIMIT 1").fetchone()
+    found = ROW_LINK.findall(client.get("/deskline/escalations", params={"q": name[0]}).text)
+    assert len(found) >= name[1]
+    free = client.get("/rota/blocks", params={"status": "free", "engineer": C["eng"]}).text
+    assert "booked</td>" not in free
+
+
+def test_record_pages_link_across_apps(world):
+    _, folder, client = world
+    con = sqlite3.connect(folder / "world.db")
+    esc, customer, owner = con.execute("SELECT id, customer_id, owner_id FROM escalations WHERE owner_id IS NOT NULL "
+                                       "AND id IN (SELECT escalation_id FROM issues) ORDER BY id LIMIT 1").fetchone()
+    page = client.get(f"/deskline/escalations/{esc}").text
+    assert f'href="/deskline/customers/{customer}"' in page
+    assert f'href="/people/engineers/{owner}"' in page
+    issue = con.execute("SELECT id FROM issues WHERE escalation_id = ? ORDER BY id", (esc,)).fetchone()[0]
+    assert f'href="/sprintboard/issues/{issue}"' in page
+    engineer = client.get(f"/people/engineers/{owner}").text
+    assert f'href="/rota/blocks?engineer={owner}&amp;status=free"' in engineer
+
+
+def test_fill_confirm_commit_writes_once_with_a_token(world):
+    server, folder, client = world
+    before = _db_digest(folder)
+    confirm = client.post(f"/rota/blocks/{C['block']}/book", data={"booked_for": C["esc"]})
+    assert confirm.status_code == 200 and "Nothing is saved until you commit" in confirm.text
+    token = re.search(r'name="token" value="([0-9a-f]{64})"', confirm.text).group(1)
+    assert token == forms.sign(server.secret, forms.FORMS["blocks.book"], C["block"], {"booked_for": C["esc"]})
+    assert _db_digest(folder) == before  # a confirmation page writes nothing (abandoning is free)
+    saved = client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["esc"], "token": token})
+    assert saved.status_code == 303 and saved.headers["location"] == f"/rota/blocks/{C['block']}?saved=1"
+    page = client.get(saved.headers["location"]).text
+    assert "Saved." in page and "<b>Status:</b> booked" in page
+    assert _db_digest(folder) != before
+    calls = _trace(folder, "call_trace.jsonl")
+    assert [(c["form"], c["table"], c["pk"], c["op"], c["values"]) for c in calls] == [
+        ("blocks.book", "blocks", C["block"], "update", {"status": "booked", "booked_for": C["esc"]})]
+    assert (folder / "world_before.db").read_bytes() != (folder / "world.db").read_bytes()
+
+
+def test_a_commit_with_other_arguments_than_confirmed_is_refused(world):
+    _, folder, client = world
+    before = _db_digest(folder)
+    confirm = client.post(f"/rota/blocks/{C['block']}/book", data={"booked_for": C["esc"]}).text
+    token = re.search(r'name="token" value="([0-9a-f]{64})"', confirm).group(1)
+    tampered = client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["twin"], "token": token})
+    assert tampered.status_code == 400 and "nothing was written" in tampered.text
+    other_record = client.post(f"/rota/blocks/{C['other_block']}/book/commit", data={"booked_for": C["esc"], "token": token})
+    assert other_record.status_code == 400
+    assert client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["esc"]}).status_code == 400
+    assert _db_digest(folder) == before and not _trace(folder, "call_trace.jsonl")
+
+
+def test_tokens_are_keyed_per_world():
+    form, values = forms.FORMS["blocks.book"], {"booked_for": C["esc"]}
+    with live_world() as (one, _), live_world() as (two, _):
+        assert one.secret != two.secret
+        assert forms.token_matches(one.secret, form, C["block"], values, forms.sign(one.secret, form, C["block"], values))
+        assert not forms.token_matches(two.secret, form, C["block"], values,
+                                       forms.sign(one.secret, form, C["block"], values))
+
+
+def test_out_of_policy_values_get_422_with_per_field_messages(world):
+    _, folder, client = world
+    con = sqlite3.connect(folder / "world.db")
+    bad = client.post("/sprintboard/issues/SB-1002/edit",
+                      data={"status": "doing", "sprint_id": "SPR-99", "assignee_id": "", "story_points": "4"})
+    assert bad.status_code == 422
+    for message in ("Error in status: must be one of todo, in_progress, done",
+                    "Error in sprint_id: no sprint has the id SPR-99",
+                    "Error in story_points: must be one of 0, 1, 2, 3, 5, 8, 13, 21"):
+        assert message in bad.text
+    on_call = con.execute("SELECT b.id, b.engineer_id, b.day FROM blocks b JOIN oncall o ON o.engineer_id = b.engineer_id "
+                          "AND o.day = b.day WHERE b.status = 'free' ORDER BY b.id LIMIT 1").fetchone()
+    refused = client.post(f"/rota/blocks/{on_call[0]}/book", data={"booked_for": C["esc"]})
+    assert refused.status_code == 422
+    assert f"Error in booked_for: Rota policy: engineer {on_call[1]} is on call on {on_call[2]}" in refused.text
+    decision = client.post("/decision/new", data={"decision": "cannot_proceed", "escalation_id": C["esc"],
+                                                   "amount_usd": "12.345", "start_date": "2025-3-14"})
+    assert decision.status_code == 422
+    assert "Error in amount_usd" in decision.text and "Error in start_date" in decision.text
+    reason = client.post("/decision/new", data={"decision": "cannot_proceed", "escalation_id": C["esc"]})
+    assert "Error in abstain_reason: is required when the decision is cannot_proceed" in reason.text
+    assert not _trace(folder, "call_trace.jsonl")
+
+
+def test_decision_page_takes_typed_fields_and_saves_a_record(world):
+    _, folder, client = world
+    data = {"decision": "issue", "escalation_id": C["esc"], "engineer_id": C["eng"], "block_id": C["block"],
+            "start_date": "2025-03-14", "story_points": "10", "amount_usd": "177.75", "note": f"{C['esc']} by {C['eng']}"}
+    confirm = client.post("/decision/new", data=data).text
+    token = re.search(r'name="token" value="([0-9a-f]{64})"', confirm).group(1)
+    saved = client.post("/decision/new/commit", data={**data, "token": token})
+    assert saved.headers["location"] == "/decision/decisions/DEC-0001?saved=1"
+    row = sqlite3.connect(folder / "world.db").execute(
+        "SELECT decision, story_points, amount_usd, abstain_reason FROM decisions").fetchone()
+    assert row == ("issue", 10, 177.75, None)
+
+
+def test_web_trace_names_the_records_on_every_page(world):
+    _, folder, client = world
+    client.get("/")
+    client.get(f"/rota/blocks/{C['block']}")
+    client.get(f"/rota/blocks/{C['block']}/book")
+    client.get("/people/certifications", params={"engineer": C["eng"]})
+    trace = _trace(folder)
+    assert [e["seq"] for e in trace] == [1, 2, 3, 4]
+    assert [(e["method"], e["status"], e["kind"]) for e in trace] == [
+        ("GET", 200, "launcher"), ("GET", 200, "detail"), ("GET", 200, "form"), ("GET", 200, "list")]
+    assert trace[1]["pks"] == [C["block"], C["eng"]]
+    assert trace[1]["path"] == f"/rota/blocks/{C['block']}"
+    assert C["eng"] in trace[3]["pks"] and all(p.startswith(("CRT-", "ENG-")) for p in trace[3]["pks"])
