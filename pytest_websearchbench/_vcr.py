@@ -8,7 +8,7 @@ import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import vcr
@@ -30,11 +30,22 @@ def cassette_path(cassette_dir: Path, suite: str, provider: str, case_id: str) -
     return Path(cassette_dir, suite, provider, f"{case_id}.yaml")
 
 
-class AtomicPersister(FilesystemPersister):
+# vcrpy is imported where it is used, not at plugin load: pytest-recording, loaded later,
+# registers assertion rewriting for vcr's modules and warns if they are already imported.
+
+class AtomicPersister:
     """vcrpy's filesystem persister, but a cassette is written to a temp file and renamed into place."""
 
     @staticmethod
+    def load_cassette(cassette_path, serializer):
+        from vcr.persisters.filesystem import FilesystemPersister
+
+        return FilesystemPersister.load_cassette(cassette_path, serializer)
+
+    @staticmethod
     def save_cassette(cassette_path, cassette_dict, serializer):
+        from vcr.serialize import serialize
+
         data = serialize(cassette_dict, serializer)
         path = Path(cassette_path)
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -144,11 +155,27 @@ class CassetteUse:
         return "replayed"
 
 
+def cassette_mismatch_error() -> type[Exception]:
+    """vcrpy's error for a request the cassette does not hold while recording is off."""
+    from vcr.errors import CannotOverwriteExistingCassetteException
+
+    return CannotOverwriteExistingCassetteException
+
+
 @contextmanager
 def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
-                 secrets: list[str]) -> Iterator[CassetteUse]:
+                 secrets: list[str],
+                 failed: Callable[[], list[tuple[str, str, bytes]]] | None = None) -> Iterator[CassetteUse]:
+    """Record or replay the block's HTTP traffic in the cassette at ``path``.
+
+    Nothing from a failed call is saved: 429/5xx answers are never recorded, answers the provider
+    rejected (``failed()`` lists their requests: method, URL, body) are dropped, and if the block
+    raises, nothing it recorded is saved at all.
+    """
     if mode is CassetteMode.REWRITE:
         path.unlink(missing_ok=True)
+    import vcr
+
     filters = SecretFilter(aliases, secrets)
     recorder = vcr.VCR(
         record_mode="once" if mode is CassetteMode.REWRITE else mode.value,
@@ -163,6 +190,27 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
         before = len(cassette.data)
         try:
             yield use
+        except BaseException:
+            del cassette.data[before:]
+            cassette.dirty = False
+            raise
         finally:
+            if failed is not None:
+                _drop_failed(cassette, before, failed(), filters)
             use.played = cassette.play_count
             use.recorded = len(cassette.data) - before
+
+
+def _drop_failed(cassette, before: int, failed: list[tuple[str, str, bytes]], filters: SecretFilter) -> None:
+    """Remove the interactions recorded for rejected answers (each failed request once, earliest first)."""
+    from vcr.request import Request as VcrRequest
+
+    for method, uri, body in failed:
+        wanted = filters.request(VcrRequest(method, uri, body or None, {}))
+        for index in range(before, len(cassette.data)):
+            stored = cassette.data[index][0]
+            if (stored.method, stored.uri, stored.body) == (wanted.method, wanted.uri, wanted.body):
+                del cassette.data[index]
+                break
+    if len(cassette.data) == before:
+        cassette.dirty = False

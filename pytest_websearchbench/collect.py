@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_websearchbench.exceptions import SuiteError
+from pytest_websearchbench.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.families import FAMILIES, BenchmarkFamily, Case, Suite
 from pytest_websearchbench.runner import benchmark_test
 from pytest_websearchbench.suites import MANIFEST_NAME, SuiteManifest
@@ -34,17 +34,25 @@ class ItemSpec:
                 "digest": self.suite.digest}
 
 
-def load_suite(manifest_path: Path) -> tuple[BenchmarkFamily, Suite]:
-    manifest = SuiteManifest.load(manifest_path)
+def load_suite(manifest_path: Path, settings=None) -> tuple[BenchmarkFamily, Suite]:
+    """The family (configured for the run when ``settings`` is given) and suite of a ``suite.json``,
+    or of a suite file without a manifest (its family told from its fields)."""
+    from pytest_websearchbench.rowfiles import manifest_for_file
+
+    manifest = (SuiteManifest.load(manifest_path) if manifest_path.name == MANIFEST_NAME
+                else manifest_for_file(manifest_path, FAMILIES))
     family = FAMILIES.get(manifest.family)
     if family is None:
         raise SuiteError(manifest_path, f"unknown family {manifest.family!r}; known: {', '.join(sorted(FAMILIES))}",
                          field="family")
+    if settings is not None:
+        family = family.for_run(settings)
     return family, family.load(manifest)
 
 
 class SuiteModule(pytest.Module):
-    """A folder holding ``suite.json``: its items are the suite's cases × the run's providers.
+    """A folder holding ``suite.json`` (or a suite file given without one, e.g. ``--suite eval.jsonl``):
+    its items are the suite's cases × the run's providers.
 
     It is a ``pytest.Module`` (over a synthetic module object) so that module-scoped fixtures,
     autouse ones from conftest files and other plugins included, work on benchmark items.
@@ -56,11 +64,12 @@ class SuiteModule(pytest.Module):
     def collect(self):
         from pytest_websearchbench.plugin import settings_of
 
+        settings = settings_of(self.config)
         try:
-            family, suite = load_suite(self.path / MANIFEST_NAME)
-        except SuiteError as exc:
+            family, suite = load_suite(self.path / MANIFEST_NAME if self.path.is_dir() else self.path, settings)
+        except (SuiteError, ConfigurationError) as exc:
             raise self.CollectError(f"invalid suite: {exc}") from None
-        variants = family.variants(settings_of(self.config))
+        variants = family.variants(settings)
         for case in suite.cases:
             for variant in variants:
                 yield BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, variant))
@@ -77,7 +86,8 @@ class BenchmarkItem(pytest.Function):
         self.user_properties.append(("wsb_item", spec.metadata()))
 
     def reportinfo(self):
-        return self.path, None, self.spec.label
+        # a line number (0: the suite folder itself) is required when a run skips from its fixture
+        return self.path, 0, self.spec.label
 
 
 def _register_marker(config: pytest.Config, name: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,9 @@ from pytest_websearchbench.exceptions import WebSearchBenchError
 from pytest_websearchbench.options import Settings, add_options
 from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
 from pytest_websearchbench.providers import register_builtin_providers
+from pytest_websearchbench.providers.ratelimit import RateLimiter, purge_stale_state, state_dir
+from pytest_websearchbench.providers.retry import HttpOptions
+from pytest_websearchbench.providers.secrets import install_log_scrubber
 from pytest_websearchbench.report_json import write_results
 from pytest_websearchbench.report_terminal import summary_lines
 from pytest_websearchbench.results import ResultStore
@@ -23,6 +27,7 @@ from pytest_websearchbench.suites import BUNDLED_SUITES_DIR, MANIFEST_NAME, reso
 _SETTINGS = pytest.StashKey[Settings]()
 _REGISTRY = pytest.StashKey[ProviderRegistry]()
 _BASELINE = pytest.StashKey["Baseline | None"]()
+_RUN_ID = pytest.StashKey[str]()
 
 
 def settings_of(config: pytest.Config) -> Settings:
@@ -54,6 +59,11 @@ def pytest_configure(config: pytest.Config) -> None:
     config.stash[_SETTINGS] = settings
     config.stash[_REGISTRY] = registry
     config.stash[_BASELINE] = baseline
+    install_log_scrubber()  # API keys never reach a log record
+    # xdist workers share their run's id, so a --wsb-rate limit holds across them
+    config.stash[_RUN_ID] = getattr(config, "workerinput", {}).get("testrunuid") or uuid.uuid4().hex
+    if not _is_xdist_worker(config):
+        purge_stale_state()
     config.pluginmanager.register(RunReporter(config, settings, baseline), "websearchbench-reporter")
     if suite_paths:
         # --suite alone runs just the suites; with explicit paths it adds to them
@@ -65,6 +75,14 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_collect_directory(path: Path, parent: pytest.Collector):
     if (path / MANIFEST_NAME).is_file():
         return SuiteModule.from_parent(parent, path=path)
+    return None
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+    """A suite file named on the command line without a manifest (``--suite path/to/eval.jsonl``)."""
+    if (file_path.suffix in (".jsonl", ".json") and parent.session.isinitpath(file_path)
+            and not (file_path.parent / MANIFEST_NAME).is_file()):
+        return SuiteModule.from_parent(parent, path=file_path)
     return None
 
 
@@ -90,7 +108,8 @@ class RunReporter:
         if not records:
             return
         terminalreporter.write_sep("=", "websearchbench summary")
-        for line in summary_lines(records, self.settings.k, self.baseline):
+        for line in summary_lines(records, self.settings.k, self.baseline,
+                                  (*self.settings.providers, *self.settings.agents)):
             terminalreporter.write_line(line)
         if self.settings.json_path:
             terminalreporter.write_line(f"results written to {self.settings.json_path}")
@@ -104,7 +123,17 @@ def _provider_context(config: pytest.Config, settings: Settings, name: str) -> P
     corpus = settings.local_corpus or _default_corpus(config)
     return ProviderContext(name=name, environ=os.environ, ini=lambda key: _raw_ini(config, key),
                            record_mode_may_record=settings.record_mode.may_record,
-                           resources={"local_corpus": corpus})
+                           resources={"local_corpus": corpus}, http=_http_options(config, settings, name))
+
+
+def _http_options(config: pytest.Config, settings: Settings, name: str) -> HttpOptions:
+    """The provider's timeout, retries, shared rate limit and price overrides."""
+    rate = settings.rates.get(name) or settings.rates.get("*")
+    limiter = None
+    if rate is not None:
+        limiter = RateLimiter(state_dir(config.stash[_RUN_ID]) / f"{name}.next", rate)
+    return HttpOptions(timeout=settings.timeout, retry=settings.retry, rate_limiter=limiter,
+                       prices=settings.prices.get(name, {}))
 
 
 def _default_corpus(config: pytest.Config) -> Path:

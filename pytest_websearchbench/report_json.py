@@ -26,8 +26,25 @@ def results_document(records: list[ItemRecord], settings: Settings) -> dict:
         "record_mode": settings.record_mode.value,
         "providers": list(settings.providers),
         "suites": suites,
+        "costs": _costs(records),
         "items": [record.to_dict() for record in records],
     }
+
+
+def _costs(records: list[ItemRecord]) -> dict:
+    """Per provider: calls made, the USD they cost at the price table's rates, and unpriced calls."""
+    out: dict[str, dict] = {}
+    for record in records:
+        entry = out.setdefault(record.meta["provider"], {"calls": 0, "usd": 0.0, "unpriced_calls": 0})
+        for call in record.run.get("calls", []):
+            if not call.get("ok", True):
+                continue
+            entry["calls"] += 1
+            if call.get("cost_usd") is None:
+                entry["unpriced_calls"] += 1
+            else:
+                entry["usd"] += call["cost_usd"]
+    return out
 
 
 def write_results(path: Path, records: list[ItemRecord], settings: Settings) -> None:

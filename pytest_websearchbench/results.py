@@ -42,6 +42,7 @@ class ItemRecord:
             "cassette": self.run.get("cassette"),
             "calls": self.run.get("calls", []),
             "error": self.run.get("error"),
+            "error_kind": self.run.get("error_kind"),
         }
 
 

@@ -7,9 +7,8 @@ A provider that fails, or a cassette that is missing in replay mode, makes the i
 from __future__ import annotations
 
 import pytest
-from vcr.errors import CannotOverwriteExistingCassetteException
 
-from pytest_websearchbench._vcr import cassette_path, use_cassette
+from pytest_websearchbench._vcr import cassette_mismatch_error, cassette_path, use_cassette
 from pytest_websearchbench.baseline import Baseline
 from pytest_websearchbench.exceptions import WebSearchBenchError
 from pytest_websearchbench.families import RawResults, RunContext
@@ -20,14 +19,15 @@ from pytest_websearchbench.providers import ProviderPool
 def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
     """Ask the provider for this item, through the item's cassette; record how it went."""
     spec = item.spec
-    path = cassette_path(settings.cassette_dir, spec.suite.name, spec.provider, spec.case.id)
+    path = cassette_path(settings.cassette_dir, spec.suite.name, spec.family.cassette_folder(spec.provider),
+                         spec.case.id)
     run = {"cassette": None, "cassette_path": str(path), "calls": [], "error": None}
     item.user_properties.append(("wsb_run", run))
     if spec.family.records_traffic and settings.record_mode is CassetteMode.NONE and not path.is_file():
         run["error"] = f"no cassette at {path}"
         pytest.fail(
             f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
-            f"Record it with: pytest --suite {spec.suite.name} --provider {spec.provider} "
+            f"Record it with: pytest --suite {spec.suite.name} --provider {spec.provider}{spec.family.record_args()} "
             f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
     try:
         if not spec.family.records_traffic:
@@ -36,22 +36,28 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
             return raw
         provider = pool.get(spec.provider)
         first_call = len(provider.calls)
-        with use_cassette(path, settings.record_mode, aliases=provider.cassette_aliases(),
-                          secrets=provider.secrets()) as cassette:
-            try:
+        failed = getattr(provider, "failed_exchanges", [])
+        first_failed = len(failed)
+        try:
+            with use_cassette(path, settings.record_mode,
+                              aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
+                              secrets=[*provider.secrets(), *spec.family.secrets()],
+                              failed=lambda: failed[first_failed:]) as cassette:
                 raw = spec.family.run(spec.suite, spec.case, RunContext(provider, spec.provider, settings))
-            finally:
-                calls = provider.calls[first_call:]
-        run["calls"] = [{"kind": c.kind, "seconds": c.seconds, "ok": c.ok} for c in calls]
+        finally:
+            calls = provider.calls[first_call:]
+            run["calls"] = [c.to_dict() for c in calls]
         run["cassette"] = cassette.status(len(calls))
-    except CannotOverwriteExistingCassetteException as exc:
+    except cassette_mismatch_error() as exc:
         run["error"] = f"request not in cassette {path}"
         pytest.fail(f"{spec.label}: a request is not in the cassette {path} (record mode "
                     f"{settings.record_mode.value}); the cassette is stale: re-record it with "
                     f"--wsb-record-mode=rewrite.\n{exc}", pytrace=False)
     except WebSearchBenchError as exc:
         run["error"] = str(exc)
-        pytest.fail(f"{spec.label}: provider {spec.provider!r} failed: {exc}", pytrace=False)
+        run["error_kind"] = getattr(exc, "kind", "error")
+        # one line: the reason, without the chained provider exception repeated above it
+        raise pytest.fail.Exception(f"{spec.label}: provider {spec.provider!r} failed: {exc}", pytrace=False) from None
     run["raw"] = raw.to_dict()
     return raw
 

@@ -33,7 +33,8 @@ def validate(record: Any, schema: str, path: Path, *, line: int | None = None) -
         field = ".".join(str(p) for p in error.absolute_path)
         if error.validator == "required":
             field = ".".join(filter(None, [field, _missing_property(error.message)]))
-        item = record.get("id") if isinstance(record, dict) and isinstance(record.get("id"), str) else None
+        item = next((record[key] for key in ("id", "task_id") if isinstance(record.get(key), str)), None) \
+            if isinstance(record, dict) else None
         raise SuiteError(path, error.message, line=line, field=field or None, item=item)
 
 
@@ -117,9 +118,14 @@ def digest_files(paths: list[Path]) -> str:
 
 
 def resolve_suite_spec(spec: str, rootdir: Path, invocation_dir: Path) -> Path:
-    """A ``--suite`` value as a path: a folder or file, else a bundled suite's name."""
+    """A ``--suite`` value as a path: a folder or file, else a bundled suite's name.
+
+    A file inside a suite folder (its ``suite.json``, its items file) stands for the folder: the
+    manifest governs the folder's files. Any other file is a suite file without a manifest."""
     for base in (invocation_dir, rootdir):
         candidate = (base / spec).resolve()
+        if candidate.is_file() and (candidate.parent / MANIFEST_NAME).is_file():
+            return candidate.parent
         if candidate.exists():
             return candidate
     for base in (rootdir / "suites", BUNDLED_SUITES_DIR):

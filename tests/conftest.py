@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+import vcr  # noqa: F401  imported once here: pytester's in-process runs restore sys.modules after each run,
+            # and a vcr/yaml imported inside a run would come back half-unloaded in the next one
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED_CASSETTES = REPO / "cassettes"

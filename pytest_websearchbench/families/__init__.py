@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pytest_websearchbench.families.base import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
+from pytest_websearchbench.families.code import CodeFamily
 from pytest_websearchbench.families.lexbench import LexBenchFamily
+from pytest_websearchbench.families.webbench import WebBenchFamily
 
-FAMILIES: dict[str, BenchmarkFamily] = {family.name: family for family in (LexBenchFamily(),)}
+FAMILIES: dict[str, BenchmarkFamily] = {
+    family.name: family for family in (LexBenchFamily(), WebBenchFamily(), CodeFamily())}
 
 __all__ = ["BenchmarkFamily", "Case", "FAMILIES", "MetricColumn", "RawResults", "RunContext", "Score", "Suite"]

@@ -91,6 +91,32 @@ class BenchmarkFamily(ABC):
         """What each case runs against, one item each: by default the providers under test."""
         return settings.providers
 
+    def for_run(self, settings: Settings) -> "BenchmarkFamily":
+        """The family configured for this run (e.g. a run mode); called before ``load``."""
+        return self
+
+    def cassette_folder(self, variant: str) -> str:
+        """The folder (under the suite's) of a variant's cassettes; a family with several run
+        modes gives each its own, so that switching modes never makes a cassette stale."""
+        return variant
+
+    def cassette_aliases(self) -> dict[str, str]:
+        """Run-specific base URLs of the family's own HTTP traffic (e.g. a model), real → alias."""
+        return {}
+
+    def secrets(self) -> list[str]:
+        """Values of the family's own traffic that must never reach a cassette (API keys)."""
+        return []
+
+    def record_args(self) -> str:
+        """Options (with a leading space) a user needs to re-record one item of this run."""
+        return ""
+
+    def recognizes(self, record: Any) -> str | None:
+        """For a suite file given without a manifest: the kind of suite whose first record (or
+        JSON document) looks like ``record``, or None when it is not this family's."""
+        return None
+
     @abstractmethod
     def load(self, manifest: SuiteManifest) -> Suite:
         """Read and validate the suite's files; raise SuiteError naming file, line and field."""
@@ -106,3 +132,8 @@ class BenchmarkFamily(ABC):
     @abstractmethod
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         """Metrics shown in the summary, in order; the first is the primary metric."""
+
+    def summary_rows(self, scores: list[list[dict[str, Any]]]) -> list[tuple[str, list[str]]]:
+        """Extra summary rows (label, one cell per variant) from each variant's item scores
+        (the ``wsb_score`` dicts: passed, metrics, results, message); none by default."""
+        return []
