@@ -11,10 +11,6 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-import vcr
-from vcr.persisters.filesystem import FilesystemPersister
-from vcr.serialize import serialize
-
 from pytest_websearchbench.options import CassetteMode
 
 FILTERED = "<FILTERED>"

@@ -6,8 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-import vcr  # noqa: F401  imported once here: pytester's in-process runs restore sys.modules after each run,
-            # and a vcr/yaml imported inside a run would come back half-unloaded in the next one
+# Imported once, before any test: pytester's in-process runs restore sys.modules after each run,
+# so a module first imported inside one (httpx imports httpcore lazily; the plugin imports vcr
+# and yaml lazily) would be dropped and imported anew by the next, and exceptions of the old copy
+# no longer match the classes the rest of the process catches.
+import httpcore  # noqa: F401
+import vcr  # noqa: F401
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED_CASSETTES = REPO / "cassettes"

@@ -6,16 +6,10 @@ import json
 import re
 import shutil
 
-import httpcore  # noqa: F401  (see below)
 import pytest
 
 from wb_support import SAMPLE
 
-# httpx imports httpcore lazily, on its first client. If that first client is made inside an
-# in-process pytester run, pytester's sys.modules snapshot drops httpcore afterwards and a later
-# import makes new exception classes that httpx's error mapping no longer recognises (a raw
-# httpcore.ConnectError escapes instead of httpx.ConnectError). Importing it at collection keeps
-# one httpcore per worker for the whole session.
 
 
 def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
