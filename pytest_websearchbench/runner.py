@@ -6,6 +6,8 @@ A provider that fails, or a cassette that is missing in replay mode, makes the i
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pytest_websearchbench._vcr import cassette_mismatch_error, cassette_path, use_cassette
@@ -14,6 +16,7 @@ from pytest_websearchbench.exceptions import WebSearchBenchError
 from pytest_websearchbench.families import RawResults, RunContext
 from pytest_websearchbench.options import CassetteMode, Settings
 from pytest_websearchbench.providers import ProviderPool
+from pytest_websearchbench.suites import MANIFEST_NAME
 
 
 def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
@@ -27,7 +30,8 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         run["error"] = f"no cassette at {path}"
         pytest.fail(
             f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
-            f"Record it with: pytest --suite {spec.suite.name} --provider {spec.provider}{spec.family.record_args()} "
+            f"Record it with: pytest --suite {_suite_argument(spec.suite.manifest)} --provider {spec.provider}"
+            f"{spec.family.record_args()} "
             f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
     try:
         if not spec.family.records_traffic:
@@ -36,7 +40,7 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
             return raw
         provider = pool.get(spec.provider)
         first_call = len(provider.calls)
-        failed = getattr(provider, "failed_exchanges", [])
+        failed = provider.failed_exchanges
         first_failed = len(failed)
         try:
             with use_cassette(path, settings.record_mode,
@@ -57,9 +61,19 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         run["error"] = str(exc)
         run["error_kind"] = getattr(exc, "kind", "error")
         # one line: the reason, without the chained provider exception repeated above it
-        raise pytest.fail.Exception(f"{spec.label}: provider {spec.provider!r} failed: {exc}", pytrace=False) from None
+        who = "provider" if spec.family.records_traffic else "agent"
+        raise pytest.fail.Exception(f"{spec.label}: {who} {spec.provider!r} failed: {exc}", pytrace=False) from None
     run["raw"] = raw.to_dict()
     return raw
+
+
+def _suite_argument(manifest) -> str:
+    """How to name this suite on the command line: its folder (or manifest-less file), relative if possible."""
+    target = manifest.folder if manifest.path.name == MANIFEST_NAME else manifest.path
+    try:
+        return str(target.relative_to(Path.cwd()))
+    except ValueError:
+        return str(target)
 
 
 def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:

@@ -72,7 +72,7 @@ def test_missing_cassette_in_replay_mode_is_an_error_saying_how_to_record(pytest
     result = pytester.runpytest("suites", "--wsb-record-mode=none", "-k", "t2")
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*tiny/t2[[]local[]]: no cassette at*t2.yaml*",
-                                 "*Record it with: pytest --suite tiny --provider local --wsb-record-mode=once*"])
+                                 "*Record it with: pytest --suite suites/tiny --provider local --wsb-record-mode=once*"])
 
 
 def test_stale_cassette_is_an_error_not_a_fail(pytester, tiny_suite):

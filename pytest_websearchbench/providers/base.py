@@ -65,6 +65,8 @@ class Provider(ABC):
 
     def __init__(self) -> None:
         self.calls: list[CallRecord] = []
+        #: requests whose (recordable) answer was rejected: cassettes drop them (method, url, body)
+        self.failed_exchanges: list[tuple[str, str, bytes]] = []
 
     @abstractmethod
     def search(self, query: str, k: int) -> list[Hit]:
@@ -105,8 +107,6 @@ class HttpProvider(Provider):
         self.base_url = base_url.rstrip("/")
         self.client = httpx.Client(base_url=self.base_url, headers=dict(headers or {}),
                                    params=dict(params or {}), timeout=self.http.timeout)
-        #: requests whose (recordable) answer was rejected: cassettes drop them (method, url, body)
-        self.failed_exchanges: list[tuple[str, str, bytes]] = []
         self._last_request: httpx.Request | None = None
 
     def price_per_1k(self, kind: str) -> float | None:

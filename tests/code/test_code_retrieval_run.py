@@ -83,7 +83,7 @@ def test_a_downloaded_eval_jsonl_records_then_replays(pytester, monkeypatch):
     missing.stdout.fnmatch_lines(["*no cassette at */cassettes/eval/local/acme-001.yaml*"])
     fetch_hint = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-record-mode=none",
                                     "--wsb-board=search-fetch", "--wsb-cassette-dir=elsewhere", "-k", "acme-001")
-    fetch_hint.stdout.fnmatch_lines(["*Record it with: pytest --suite eval --provider local --wsb-board=search-fetch "
+    fetch_hint.stdout.fnmatch_lines(["*Record it with: pytest --suite *eval.jsonl --provider local --wsb-board=search-fetch "
                                      "--wsb-record-mode=once*"])
 
 
