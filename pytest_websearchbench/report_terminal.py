@@ -62,10 +62,13 @@ def _suite_table(records: list[ItemRecord], k: int, baseline: Baseline | None,
     title = f"{meta['suite']}  ({meta['family']}/{meta['kind'] or '-'}, edition {meta['edition']}, k={k})"
     label_width = max(len(label) for label, _ in rows)
     widths = [max(len(p), *(len(cells[i]) for _, cells in rows)) for i, p in enumerate(providers)]
-    out = [title, "  " + " " * label_width + "  " + "  ".join(p.ljust(w) for p, w in zip(providers, widths))]
-    for label, cells in rows:
-        out.append("  " + label.ljust(label_width) + "  " + "  ".join(c.ljust(w) for c, w in zip(cells, widths)))
-    out.append(f"  means with 95% bootstrap intervals over items (errors excluded); latency over provider calls")
+
+    def line(label: str, cells: list[str]) -> str:
+        return f"  {label.ljust(label_width)}  {'  '.join(c.ljust(w) for c, w in zip(cells, widths))}".rstrip()
+
+    out = [title, line("", providers)] + [line(label, cells) for label, cells in rows]
+    out.append("  means with 95% bootstrap intervals over items (errors excluded)"
+               + ("; latency over provider calls" if family.records_traffic else ""))
     if paired:
         out.append(f"  Δ vs {providers[0]}: mean paired difference over the items both scored, two-sided paired "
                    "randomization test (sign-flip, 10,000 resamples)")
