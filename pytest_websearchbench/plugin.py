@@ -145,12 +145,12 @@ def _default_corpus(config: pytest.Config) -> Path:
 
 
 def _raw_ini(config: pytest.Config, key: str) -> str:
-    """An ini value that need not be registered (providers read their own ``wsb_<name>_*`` keys)."""
+    """A provider's ``wsb_<name>_*`` ini value, or "" when the key is unset or not registered
+    (pytest itself warns about an ini key nobody registered)."""
     try:
         return str(config.getini(key) or "")
     except ValueError:
-        value = config.inicfg.get(key, "")
-        return str(getattr(value, "value", value) or "")
+        return ""
 
 
 @pytest.fixture(scope="session")

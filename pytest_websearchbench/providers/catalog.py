@@ -31,7 +31,7 @@ def adapter_class(module: str, cls: str):
 
 def builtin_ini_keys() -> list[tuple[str, str]]:
     """Every built-in provider's ini keys (``wsb_<name>_<option>``) with their help, for registration."""
-    keys = []
+    keys = [("wsb_local_base_url", "local: base URL of an engine already serving (env WSB_LOCAL_BASE_URL)")]
     for name, module, cls, _ in BUILTIN_ADAPTERS:
         prefix = f"wsb_{name.replace('-', '_')}_"
         keys.append((prefix + "base_url", f"{name}: base URL of the API (env WSB_{prefix[4:].upper()}BASE_URL)"))
