@@ -11,7 +11,7 @@ import pytest
 from pytest_websearchbench import hooks
 from pytest_websearchbench.baseline import Baseline
 from pytest_websearchbench.collect import SuiteModule
-from pytest_websearchbench.exceptions import WebSearchBenchError
+from pytest_websearchbench.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.options import Settings, add_options
 from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
 from pytest_websearchbench.providers import register_builtin_providers
@@ -50,7 +50,12 @@ def pytest_configure(config: pytest.Config) -> None:
         config.hook.pytest_websearchbench_add_providers(registry=registry)
         registry.add_entry_points()
         for name in settings.providers:
-            registry.entry(name)  # an unknown provider is one usage error, not one per item
+            entry = registry.entry(name)  # an unknown provider is one usage error, not one per item
+            will_call = settings.record_mode.may_record and not config.option.collectonly
+            missing = entry.missing_key(os.environ, settings.cassette_dir) if will_call else None
+            if missing:
+                raise ConfigurationError(f"{missing}. Set the key to record, or point --wsb-cassette-dir at "
+                                         f"recorded cassettes and replay them with --wsb-record-mode=none")
         baseline = Baseline.load(settings.baseline_path) if settings.baseline_path else None
         suite_paths = [str(resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir))
                        for spec in settings.suites]

@@ -98,7 +98,22 @@ def test_two_providers_side_by_side_with_a_paired_test_against_the_first(pyteste
     assert "-0." in row  # reversed rankings lose nDCG
 
 
+def test_a_missing_key_with_nothing_to_replay_stops_the_run_once(pytester, tiny_suite, env):
+    result = pytester.runpytest("suites", "--provider=tavily")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert result.stderr.str().count("needs an API key") == 1
+    result.stderr.fnmatch_lines(["*provider 'tavily' needs an API key: set TAVILY_API_KEY; there are no cassettes "
+                                 "to replay for it under */cassettes. Set the key to record, or point "
+                                 "--wsb-cassette-dir at recorded cassettes and replay them with --wsb-record-mode=none"])
+    # replay mode never needs the key: the items then say which cassette is missing
+    pytester.runpytest("suites", "--provider=tavily", "--wsb-record-mode=none").assert_outcomes(errors=4)
+
+
 def test_a_missing_key_is_one_clear_reason_not_a_traceback_per_item(pytester, tiny_suite, env):
+    # with some cassettes recorded, the run goes on: replayable items replay, the others say why not
+    stale = pytester.path / "cassettes" / "tiny" / "tavily" / "elsewhere.yaml"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("interactions: []\nversion: 1\n")
     result = pytester.runpytest("suites", "--provider=tavily")
     result.assert_outcomes(errors=4)
     result.stdout.fnmatch_lines([

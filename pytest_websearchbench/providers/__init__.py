@@ -13,4 +13,5 @@ def register_builtin_providers(registry: ProviderRegistry) -> None:
     from pytest_websearchbench.providers.catalog import BUILTIN_ADAPTERS, adapter_class
 
     for name, module, cls, help_text in BUILTIN_ADAPTERS:
-        registry.add(name, adapter_class(module, cls).from_context, help=help_text)
+        adapter = adapter_class(module, cls)
+        registry.add(name, adapter.from_context, help=help_text, key_env=(adapter.key_env,) if adapter.key_env else ())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Callable
+from pathlib import Path
+from typing import Callable, Mapping
 
 from pytest_websearchbench.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.providers.base import Provider, ProviderContext
@@ -19,6 +20,16 @@ class ProviderEntry:
     name: str
     factory: ProviderFactory
     help: str
+    #: environment variables the provider needs to reach the live API (its key)
+    key_env: tuple[str, ...] = ()
+
+    def missing_key(self, environ: Mapping[str, str], cassette_dir: Path) -> str | None:
+        """Why this provider cannot run at all: no key to record with and no cassette to replay."""
+        unset = [var for var in self.key_env if not environ.get(var, "").strip()]
+        if not unset or any(cassette_dir.glob(f"*/{self.name}/**/*.yaml")):
+            return None
+        return (f"provider {self.name!r} needs an API key: set {' and '.join(unset)}; there are no cassettes "
+                f"to replay for it under {cassette_dir}")
 
 
 class ProviderRegistry:
@@ -27,10 +38,10 @@ class ProviderRegistry:
     def __init__(self) -> None:
         self._entries: dict[str, ProviderEntry] = {}
 
-    def add(self, name: str, factory: ProviderFactory, *, help: str = "") -> None:
+    def add(self, name: str, factory: ProviderFactory, *, help: str = "", key_env: tuple[str, ...] = ()) -> None:
         if name in self._entries:
             raise ConfigurationError(f"provider {name!r} is registered twice")
-        self._entries[name] = ProviderEntry(name, factory, help)
+        self._entries[name] = ProviderEntry(name, factory, help, tuple(key_env))
 
     def add_entry_points(self) -> None:
         for ep in entry_points(group=ENTRY_POINT_GROUP):
