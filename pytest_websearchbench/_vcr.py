@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,7 @@ from typing import Any, Callable, Iterator
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pytest_websearchbench.options import CassetteMode
+from pytest_websearchbench.providers.base import RECORDED_SECONDS_HEADER
 
 FILTERED = "<FILTERED>"
 MATCH_ON = ("method", "scheme", "host", "port", "path", "query", "body")
@@ -151,6 +153,30 @@ class CassetteUse:
         return "replayed"
 
 
+@contextmanager
+def _timed_transport() -> Iterator[None]:
+    """Time each real HTTP exchange (to its response headers) and stamp the response with it.
+
+    The stamp is added at the connection pool, underneath httpx's transport where vcrpy records,
+    so it is written into the cassette and comes back when the call is replayed.
+    """
+    import httpcore
+
+    real = httpcore.ConnectionPool.handle_request
+
+    def timed(pool, request):
+        began = time.perf_counter()
+        response = real(pool, request)
+        response.headers.append((RECORDED_SECONDS_HEADER.encode(), f"{time.perf_counter() - began:.6f}".encode()))
+        return response
+
+    httpcore.ConnectionPool.handle_request = timed
+    try:
+        yield
+    finally:
+        httpcore.ConnectionPool.handle_request = real
+
+
 def cassette_mismatch_error() -> type[Exception]:
     """vcrpy's error for a request the cassette does not hold while recording is off."""
     from vcr.errors import CannotOverwriteExistingCassetteException
@@ -182,7 +208,7 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
     )
     recorder.register_persister(AtomicPersister)
     use = CassetteUse(path)
-    with recorder.use_cassette(str(path)) as cassette:
+    with _timed_transport(), recorder.use_cassette(str(path)) as cassette:
         before = len(cassette.data)
         try:
             yield use

@@ -18,6 +18,11 @@ from pytest_websearchbench.providers.retry import RETRY_STATUSES, HttpOptions, p
 from pytest_websearchbench.providers.secrets import scrub
 
 
+#: stamped on every response that reached the network with the transport's answer time (by the
+#: cassette layer), so that a replayed call reports the latency it had when it was recorded
+RECORDED_SECONDS_HEADER = "x-wsb-recorded-seconds"
+
+
 @dataclass(frozen=True)
 class CallRecord:
     """One provider call: what was asked, how long it took, whether it worked."""
@@ -180,6 +185,10 @@ class HttpProvider(Provider):
             raise self.fail(f"{type(exc).__name__} on {method} {path}: {exc}", kind="connection") from None
         finally:
             state["seconds"] = time.perf_counter() - began
+        # a replayed answer reports the latency it was recorded with, not the replay's
+        recorded = response.headers.get(RECORDED_SECONDS_HEADER)
+        if recorded:
+            state["seconds"] = float(recorded)
         state["status"] = response.status_code
         self._last_request = response.request
         if response.status_code < 400:
