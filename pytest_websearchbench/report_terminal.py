@@ -46,13 +46,15 @@ def _suite_table(records: list[ItemRecord], k: int, baseline: Baseline | None,
         if any(cell != "-" for cell in cells):
             rows.append((column.label, cells))
     rows += family.summary_rows([[r.score for r in by_provider[p] if r.score] for p in providers])
-    if family.records_traffic:
+    # a run that asked no provider anything (a suite self-check) has no traffic to report
+    traffic = family.records_traffic and any(r.run.get("calls") or r.run.get("cassette") for r in records)
+    if traffic:
         rows.append(("latency p50/p95", [_latency(by_provider[p]) for p in providers]))
         rows.append(("cost (USD)", [_cost(by_provider[p]) for p in providers]))
     empty = [_empty_answers(by_provider[p]) for p in providers]
     if any(n for n in empty):
         rows.append(("empty answers", [f"{n} (scored 0)" if n else "0" for n in empty]))
-    if family.records_traffic:
+    if traffic:
         rows.append(("cassettes", [_cassettes(by_provider[p]) for p in providers]))
     paired = _paired_rows(providers, by_provider, columns) if len(providers) > 1 else []
     rows += paired
@@ -68,7 +70,7 @@ def _suite_table(records: list[ItemRecord], k: int, baseline: Baseline | None,
 
     out = [title, line("", providers)] + [line(label, cells) for label, cells in rows]
     out.append("  means with 95% bootstrap intervals over items (errors excluded)"
-               + ("; latency over provider calls" if family.records_traffic else ""))
+               + ("; latency over provider calls" if traffic else ""))
     if paired:
         out.append(f"  Δ vs {providers[0]}: mean paired difference over the items both scored, two-sided paired "
                    "randomization test (sign-flip, 10,000 resamples)")
