@@ -182,7 +182,8 @@ def test_the_rate_limit_holds_across_processes(tmp_path):
     slots, sent = zip(*sorted(queue.get(timeout=1) for _ in range(15)))
     gaps = [b - a for a, b in zip(slots, slots[1:])]
     assert min(gaps) >= 0.049  # 20/s: one slot every 50 ms, whichever process books it
-    assert max(sent) - min(sent) >= 14 * 0.05 * 0.95  # and the requests really were that spread out
+    # and the requests really were that spread out (a late first wake-up may shorten the span a little)
+    assert max(sent) - min(sent) >= 14 * 0.05 * 0.8
 
 
 def test_a_burst_allows_that_many_requests_at_once(tmp_path):
