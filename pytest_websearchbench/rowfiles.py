@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from pytest_websearchbench.exceptions import SuiteError
-from pytest_websearchbench.suites import MANIFEST_NAME, SuiteManifest
+from pytest_websearchbench.suites import MANIFEST_NAME, SuiteManifest, jsonl_records
 
 SUFFIXES = (".jsonl", ".json")
 UNVERSIONED = "unversioned"
@@ -26,12 +26,8 @@ def first_record(path: Path) -> Any:
     text = path.read_text("utf-8")
     try:
         if path.suffix == ".jsonl":
-            for number, line in enumerate(text.splitlines(), start=1):
-                if line.strip():
-                    try:
-                        return json.loads(line)
-                    except json.JSONDecodeError as exc:
-                        raise SuiteError(path, f"invalid JSON: {exc.msg} (column {exc.colno})", line=number) from None
+            for _, record in jsonl_records(path, text):
+                return record
             raise SuiteError(path, "no records: the file is empty")
         document = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -57,13 +57,14 @@ def read_records(path: Path, schema: str) -> list[tuple[int, dict[str, Any]]]:
             raise SuiteError(path, "expected a JSON array of items")
         pairs = list(enumerate(data, start=1))
     else:
-        pairs = list(_jsonl_lines(path, text))
+        pairs = list(jsonl_records(path, text))
     for line, record in pairs:
         validate(record, schema, path, line=line)
     return pairs
 
 
-def _jsonl_lines(path: Path, text: str) -> Iterator[tuple[int, Any]]:
+def jsonl_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:
+    """(line, record) of each non-blank line; invalid JSON is a SuiteError naming the line."""
     for number, raw in enumerate(text.splitlines(), start=1):
         if raw.strip():
             try:
@@ -72,13 +73,13 @@ def _jsonl_lines(path: Path, text: str) -> Iterator[tuple[int, Any]]:
                 raise SuiteError(path, f"invalid JSON: {exc.msg} (column {exc.colno})", line=number) from None
 
 
-def require_unique_ids(pairs: list[tuple[int, dict[str, Any]]], path: Path) -> None:
+def require_unique_ids(pairs: list[tuple[int, dict[str, Any]]], path: Path, key: str = "id") -> None:
     seen: dict[str, int] = {}
     for line, record in pairs:
-        if record["id"] in seen:
-            raise SuiteError(path, f"duplicate id (first on line {seen[record['id']]})",
-                             line=line, field="id", item=record["id"])
-        seen[record["id"]] = line
+        if record[key] in seen:
+            raise SuiteError(path, f"duplicate {key} (first on line {seen[record[key]]})",
+                             line=line, field=key, item=record[key])
+        seen[record[key]] = line
 
 
 @dataclass(frozen=True)

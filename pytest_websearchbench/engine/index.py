@@ -10,7 +10,6 @@ with BM25. Queries are built from analysed terms, never parsed, so any user text
 from __future__ import annotations
 
 import bisect
-import json
 import re
 import unicodedata
 from collections import Counter
@@ -22,6 +21,7 @@ from typing import Any
 import tantivy
 
 from pytest_websearchbench.exceptions import SuiteError
+from pytest_websearchbench.suites import jsonl_records
 
 TITLE_BOOST = 2.0
 SNIPPET_CHARS = 240
@@ -152,15 +152,10 @@ def make_snippet(text: str, query: str, max_chars: int = SNIPPET_CHARS) -> str:
 def _read_jsonl(path: Path) -> Iterator[tuple[int, Any]]:
     """Yield (line number, decoded value) per non-blank line of a JSON-lines corpus."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise SuiteError(path, f"cannot read corpus: {exc}") from exc
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            try:
-                yield number, json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SuiteError(path, f"invalid JSON: {exc.msg} at column {exc.colno}", line=number) from exc
+    yield from jsonl_records(path, text)
 
 
 def _check_page(record: Any, source: str, line: int) -> dict[str, Any]:
@@ -175,12 +170,12 @@ def _check_page(record: Any, source: str, line: int) -> dict[str, Any]:
             raise SuiteError(source, f"must be a string, got {type(record[name]).__name__}", line=line, field=name)
     if not record["url"]:
         raise SuiteError(source, "must not be empty", line=line, field="url")
-    if record["published"] is not None and not _is_iso_date(record["published"]):
+    if record["published"] is not None and not is_iso_date(record["published"]):
         raise SuiteError(source, f"must be 'YYYY-MM-DD' or null, got {record['published']!r}", line=line, field="published")
     return dict(record)
 
 
-def _is_iso_date(value: Any) -> bool:
+def is_iso_date(value: Any) -> bool:
     """True for a real calendar date written as YYYY-MM-DD."""
     if not isinstance(value, str) or not _DATE.fullmatch(value):
         return False

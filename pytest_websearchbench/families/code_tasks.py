@@ -27,7 +27,7 @@ from typing import Any
 
 from pytest_websearchbench.code_needles import Needle, case_needles
 from pytest_websearchbench.exceptions import SuiteError
-from pytest_websearchbench.suites import read_records, schema_validator
+from pytest_websearchbench.suites import read_records, require_unique_ids, schema_validator
 
 DEFAULT_OUTFILE = "solution.py"
 
@@ -86,16 +86,9 @@ def load_tasks(path: Path) -> list[CodeTask]:
 
 
 def load_rows(path: Path) -> list[CodeTask]:
-    tasks: list[CodeTask] = []
-    first_line: dict[str, int] = {}
-    for line, row in read_records(path, "code-row"):
-        task_id = row["task_id"]
-        if task_id in first_line:
-            raise SuiteError(path, f"duplicate task_id (first on line {first_line[task_id]})",
-                             line=line, field="task_id", item=task_id)
-        first_line[task_id] = line
-        tasks.append(_task(row, path, line))
-    return tasks
+    pairs = read_records(path, "code-row")
+    require_unique_ids(pairs, path, key="task_id")
+    return [_task(row, path, line) for line, row in pairs]
 
 
 def load_catalog(path: Path, document: Any) -> list[CodeTask]:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import date
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
+
+from pytest_websearchbench.engine.index import is_iso_date
 
 CORPUS_FIELDS = {"url", "title", "text", "language", "site", "published"}
 ITEM_FIELDS = {"id", "query", "language", "family", "information_need", "known_pages", "requirements",
@@ -17,7 +18,6 @@ FACTUAL_FIELDS = {"id", "question", "answer", "supporting_urls", "language"}
 REQUIREMENT_KEYS = {"sites", "after", "before", "content_terms"}
 FAMILIES = {"general", "named-site", "vertical"}
 MANIFEST_KEYS = {"name", "edition", "family", "kind", "items", "corpus", "description"}
-_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
 def read_jsonl(path: Path, problems: list[str] | None = None) -> list[dict[str, Any]]:
@@ -39,16 +39,6 @@ def read_jsonl(path: Path, problems: list[str] | None = None) -> list[dict[str, 
                 continue
             rows.append(obj)
     return rows
-
-
-def _is_date(v: Any) -> bool:
-    if not isinstance(v, str) or not _DATE.match(v):
-        return False
-    try:
-        date.fromisoformat(v)
-    except ValueError:
-        return False
-    return True
 
 
 def title_core(title: str) -> str:
@@ -96,7 +86,7 @@ def validate(root: Path) -> list[str]:
             problems.append(f"corpus {url}: site {rec['site']!r} is not the host without www.")
         if rec["language"] not in LANGUAGES:
             problems.append(f"corpus {url}: language {rec['language']!r}")
-        if rec["published"] is not None and not _is_date(rec["published"]):
+        if rec["published"] is not None and not is_iso_date(rec["published"]):
             problems.append(f"corpus {url}: published {rec['published']!r}")
         wc = word_count(rec["text"], rec["language"])
         if not 80 <= wc <= 400:
@@ -147,7 +137,7 @@ def validate(root: Path) -> list[str]:
             problems.append(f"item {iid}: requirements {req!r}")
             continue
         for k in ("after", "before"):
-            if k in req and not _is_date(req[k]):
+            if k in req and not is_iso_date(req[k]):
                 problems.append(f"item {iid}: requirements.{k}")
         for k in ("sites", "content_terms"):
             if k in req and (not isinstance(req[k], list) or not req[k]):
