@@ -9,20 +9,20 @@ from pathlib import Path
 import pytest
 
 from pytest_websearchbench import hooks
-from pytest_websearchbench.baseline import Baseline
-from pytest_websearchbench.collect import SuiteModule
-from pytest_websearchbench.exceptions import ConfigurationError, WebSearchBenchError
-from pytest_websearchbench.options import Settings, add_options
+from pytest_websearchbench.reporting.baseline import Baseline
+from pytest_websearchbench.core.collect import SuiteModule
+from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
+from pytest_websearchbench.core.options import Settings, add_options
 from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
 from pytest_websearchbench.providers import register_builtin_providers
 from pytest_websearchbench.providers.ratelimit import RateLimiter, purge_stale_state, state_dir
 from pytest_websearchbench.providers.retry import HttpOptions
 from pytest_websearchbench.providers.secrets import install_log_scrubber
-from pytest_websearchbench.report_json import write_results
-from pytest_websearchbench.report_terminal import summary_lines
-from pytest_websearchbench.results import ResultStore
-from pytest_websearchbench.runner import run_case
-from pytest_websearchbench.suites import BUNDLED_SUITES_DIR, MANIFEST_NAME, resolve_suite_spec
+from pytest_websearchbench.reporting.json_results import write_results
+from pytest_websearchbench.reporting.terminal import summary_lines
+from pytest_websearchbench.reporting.results import ResultStore
+from pytest_websearchbench.core.runner import run_case
+from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR, MANIFEST_NAME, resolve_suite_spec
 
 _SETTINGS = pytest.StashKey[Settings]()
 _REGISTRY = pytest.StashKey[ProviderRegistry]()

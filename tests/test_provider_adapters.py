@@ -13,8 +13,8 @@ import yaml
 
 from emulator.testing import (FETCHERS, MOUNT_OF_FETCH, PROVIDERS, emulator, emulator_server,  # noqa: F401
                                make_provider, recording)
-from pytest_websearchbench.exceptions import ConfigurationError, ProviderError
-from pytest_websearchbench.options import CassetteMode
+from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
+from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.providers.api import MissingCredentialError
 
 QUERY = "green tea brewing temperature"

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from emulator.testing import emulator, emulator_server, make_provider, recording  # noqa: F401
-from pytest_websearchbench.exceptions import ConfigurationError, ProviderError
+from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.providers.pricing import parse_prices
 from pytest_websearchbench.providers.ratelimit import Rate, RateLimiter, parse_rate, parse_rates
 from pytest_websearchbench.providers.retry import HttpOptions, RetryPolicy, parse_retry_after

@@ -10,7 +10,7 @@ import sys
 import time
 
 from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
-from pytest_websearchbench.exceptions import SuiteError
+from pytest_websearchbench.core.exceptions import SuiteError
 
 
 def _arguments(argv: list[str] | None) -> argparse.Namespace:

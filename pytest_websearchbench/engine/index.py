@@ -20,8 +20,8 @@ from typing import Any
 
 import tantivy
 
-from pytest_websearchbench.exceptions import SuiteError
-from pytest_websearchbench.suites import jsonl_records
+from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.suites import jsonl_records
 
 TITLE_BOOST = 2.0
 SNIPPET_CHARS = 240

@@ -18,8 +18,8 @@ import re
 from dataclasses import dataclass, field as dc_field
 from typing import Any, Callable, ClassVar, Mapping
 
-from pytest_websearchbench.exceptions import ConfigurationError, ProviderError
-from pytest_websearchbench.models import Hit, Page
+from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import HttpProvider, ProviderContext
 from pytest_websearchbench.providers.retry import HttpOptions
 

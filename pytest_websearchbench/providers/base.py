@@ -11,8 +11,8 @@ from typing import Any, Callable, Mapping
 
 import httpx
 
-from pytest_websearchbench.exceptions import ProviderError
-from pytest_websearchbench.models import Hit, Page
+from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.pricing import call_cost
 from pytest_websearchbench.providers.retry import RETRY_STATUSES, HttpOptions, parse_retry_after
 from pytest_websearchbench.providers.secrets import scrub

@@ -10,7 +10,7 @@ and per-URL ``statuses[]`` = {id, status, error{tag, httpStatusCode}}. Key: ``EX
 
 from __future__ import annotations
 
-from pytest_websearchbench.models import Page
+from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 

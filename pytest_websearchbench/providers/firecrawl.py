@@ -10,7 +10,7 @@ sourceURL, statusCode, error?}}}``. Key: ``FIRECRAWL_API_KEY``.
 
 from __future__ import annotations
 
-from pytest_websearchbench.models import Page
+from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, flag
 
 

@@ -12,7 +12,7 @@ description, publishedTime?}}``. Two hosts: ``WSB_JINA_BASE_URL`` (search) and
 
 from __future__ import annotations
 
-from pytest_websearchbench.models import Page
+from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, flag
 
 READER_BASE_URL = "https://r.jina.ai"

@@ -11,7 +11,7 @@ USD — override with ``--wsb-price``. Key: ``LINKUP_API_KEY``.
 
 from __future__ import annotations
 
-from pytest_websearchbench.models import Page
+from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, flag
 
 _SEARCH_PRICE = {"fast": 5.0, "standard": 5.0, "deep": 50.0}

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
-from pytest_websearchbench.exceptions import ConfigurationError, ProviderError
-from pytest_websearchbench.models import Hit, Page
+from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import HttpProvider, ProviderContext
 from pytest_websearchbench.providers.retry import HttpOptions
 

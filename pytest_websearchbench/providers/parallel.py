@@ -10,7 +10,7 @@ and ``errors[]`` = {url, error_type, http_status_code, content}. Key: ``PARALLEL
 
 from __future__ import annotations
 
-from pytest_websearchbench.models import Page
+from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 

@@ -7,7 +7,7 @@ calls as *unpriced* rather than free.
 
 from __future__ import annotations
 
-from pytest_websearchbench.exceptions import ConfigurationError
+from pytest_websearchbench.core.exceptions import ConfigurationError
 
 KINDS = ("search", "fetch")
 

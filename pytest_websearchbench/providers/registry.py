@@ -7,7 +7,7 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Callable, Mapping
 
-from pytest_websearchbench.exceptions import ConfigurationError, WebSearchBenchError
+from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.providers.base import Provider, ProviderContext
 from pytest_websearchbench.providers.secrets import register_secrets
 

@@ -10,7 +10,7 @@ answer ``results[]`` = {title, url, content, score, published_date?}. Extract bo
 
 from __future__ import annotations
 
-from pytest_websearchbench.models import Page
+from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact
 
 # USD per 1,000 requests at Tavily's pay-as-you-go credit price (0.008 USD a credit): a basic

@@ -10,7 +10,7 @@ the Contents overview: 5 USD per 1,000 searches, 1 USD per 1,000 pages. Key: ``Y
 
 from __future__ import annotations
 
-from pytest_websearchbench.models import Page
+from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_websearchbench.code_grading import grade_code_answer, leaked_needles
-from pytest_websearchbench.code_needles import derive_needles
+from pytest_websearchbench.codebench.grader import grade_code_answer, leaked_needles
+from pytest_websearchbench.codebench.needles import derive_needles
 from pytest_websearchbench.sampledata.sites_vendors import changelog_url, code_of, v1_url, v2_url
 from pytest_websearchbench.sampledata.vendor_apis import OPS, VENDORS, Op
 

@@ -9,12 +9,12 @@ import pytest
 from code_support import ROW, tiny_code_suite, write_rows
 from scripted_model import ScriptedChatModel, scripted, search_then_answer
 
-from pytest_websearchbench.chat_client import CASSETTE_BASE_URL, ChatClient
-from pytest_websearchbench.code_agent import BUDGET_EXHAUSTED, run_agent
-from pytest_websearchbench.code_scoring import score_agent
-from pytest_websearchbench.exceptions import ProviderError
-from pytest_websearchbench.families.code_tasks import load_tasks
-from pytest_websearchbench.models import Hit, Page
+from pytest_websearchbench.codebench.model_client import CASSETTE_BASE_URL, ChatClient
+from pytest_websearchbench.codebench.agent import BUDGET_EXHAUSTED, run_agent
+from pytest_websearchbench.codebench.scoring import score_agent
+from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.codebench.tasks import load_tasks
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import Provider
 
 FAST = ("-p", "no:hypothesispytest")

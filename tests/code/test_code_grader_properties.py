@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_websearchbench.code_grading import grade_code_answer, grounding_key, last_code_block, url_is_grounded
-from pytest_websearchbench.code_needles import code_tokens, derive_needles
+from pytest_websearchbench.codebench.grader import grade_code_answer, grounding_key, last_code_block, url_is_grounded
+from pytest_websearchbench.codebench.needles import code_tokens, derive_needles
 
 IDENT = st.from_regex(r"[a-z][a-z0-9_]{3,14}", fullmatch=True).filter(lambda s: not s.startswith("__"))
 NEEDLES = st.lists(IDENT, min_size=1, max_size=4, unique=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_websearchbench import CodeVerdict, grade_code_answer
-from pytest_websearchbench.code_grading import grounding_key, last_code_block, leaked_needles
+from pytest_websearchbench.codebench.grader import grounding_key, last_code_block, leaked_needles
 
 DOC = "https://docs.acme.example/api/v2/tickets"
 
@@ -153,7 +153,7 @@ def test_rule5_url_normalisation_drops_scheme_query_fragment_case_www_and_traili
     assert grounding_key("HTTPS://WWW.Docs.Acme.Example/API/v2/Tickets/?page=2#resolve") == "docs.acme.example/api/v2/tickets"
     assert grounding_key("http://docs.acme.example/api/v2/tickets") == grounding_key(DOC + "/")
     # unlike the pooling key, which keeps the scheme and the query
-    from pytest_websearchbench.urls import normalize_url
+    from pytest_websearchbench.core.urls import normalize_url
     assert normalize_url(DOC + "?a=1") != grounding_key(DOC + "?a=1")
 
 
@@ -191,9 +191,9 @@ def test_rule5_an_empty_url_grounds_nothing():
 def test_rule5_queries_do_not_count(tmp_path):
     from code_support import write_rows
 
-    from pytest_websearchbench.code_scoring import score_agent
-    from pytest_websearchbench.families import RawResults
-    from pytest_websearchbench.families.code_tasks import load_rows
+    from pytest_websearchbench.codebench.scoring import score_agent
+    from pytest_websearchbench.core.registry import RawResults
+    from pytest_websearchbench.codebench.tasks import load_rows
 
     task = load_rows(write_rows(tmp_path / "eval.jsonl", [{"required": ["mark_resolved"]}]))[0]
     raw = RawResults(queries=["acme mark_resolved tickets"], extra={

@@ -7,9 +7,9 @@ import json
 import pytest
 from code_support import ROW, write_jsonl, write_rows
 
-from pytest_websearchbench.code_needles import case_needles, code_tokens, derive_needles
-from pytest_websearchbench.exceptions import SuiteError
-from pytest_websearchbench.families.code_tasks import Budgets, load_tasks
+from pytest_websearchbench.codebench.needles import case_needles, code_tokens, derive_needles
+from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.codebench.tasks import Budgets, load_tasks
 
 FAST = ("-p", "no:hypothesispytest")
 
@@ -172,7 +172,7 @@ def test_a_file_that_is_no_known_suite_says_what_it_expected(pytester):
 def test_the_bundled_suite_and_its_files_are_addressable(pytester):
     by_name = pytester.runpytest(*FAST, "--suite", "code-sample", "--co", "-q")
     by_name.stdout.fnmatch_lines(["*::quillon-001[[]local[]]", "*32 tests collected*"])
-    from pytest_websearchbench.suites import BUNDLED_SUITES_DIR
+    from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR
 
     for spec in ("suite.json", "eval.jsonl"):  # a file of a suite folder stands for the folder
         result = pytester.runpytest(*FAST, "--suite", str(BUNDLED_SUITES_DIR / "code-sample" / spec), "--co", "-q")

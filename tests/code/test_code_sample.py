@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from conftest import BUNDLED_CASSETTES, REPO
-from pytest_websearchbench.code_scoring import score_selftest
-from pytest_websearchbench.families.code_tasks import load_tasks
+from pytest_websearchbench.codebench.scoring import score_selftest
+from pytest_websearchbench.codebench.tasks import load_tasks
 from pytest_websearchbench.sampledata.code_sample import code_sample_problems
 from pytest_websearchbench.sampledata.sites_vendors import SITES
 

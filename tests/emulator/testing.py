@@ -8,8 +8,8 @@ from typing import Mapping
 import pytest
 
 from emulator.server import Emulator
-from pytest_websearchbench._vcr import use_cassette
-from pytest_websearchbench.options import CassetteMode
+from pytest_websearchbench.cassettes.recorder import use_cassette
+from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.providers import ProviderContext, ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.providers.catalog import BUILTIN_ADAPTERS
 from pytest_websearchbench.providers.retry import HttpOptions, RetryPolicy

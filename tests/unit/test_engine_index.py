@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from pytest_websearchbench.engine import SearchIndex
 from pytest_websearchbench.engine.index import ELLIPSIS, analyze, make_snippet
-from pytest_websearchbench.exceptions import SuiteError
+from pytest_websearchbench.core.exceptions import SuiteError
 
 
 def page(url: str, title: str, text: str, language: str = "en", published: str | None = None) -> dict:

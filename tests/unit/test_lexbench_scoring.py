@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_websearchbench.families.lexbench import (
+from pytest_websearchbench.lexbench.family import (
     FactualQuestion, GradedPreview, Requirements, Scenario, requirement_violations, score_factual, score_scenario)
-from pytest_websearchbench.models import Hit
+from pytest_websearchbench.core.models import Hit
 
 
 def hits(*urls, published=None, titles=None):

@@ -9,7 +9,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from ranx import Qrels, Run, evaluate
 
-from pytest_websearchbench.ranking import (
+from pytest_websearchbench.lexbench.metrics import (
     answer_in_text,
     dcg,
     duplicate_rate,

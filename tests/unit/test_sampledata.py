@@ -290,7 +290,7 @@ def test_the_local_engine_answers_every_scenario_and_question(root: Path, data: 
     requirements is in every scenario's top 10, nearly all of the top 10 is graded, and
     every factual answer shows in a top-10 snippet or a supporting URL is in the top 10."""
     index_mod = pytest.importorskip("pytest_websearchbench.engine.index")
-    from pytest_websearchbench.urls import normalize_url as key
+    from pytest_websearchbench.core.urls import normalize_url as key
 
     index = index_mod.SearchIndex.from_jsonl(root / "sample-web/corpus.jsonl")
     corpus = {r["url"]: r for r in data["corpus"]}

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_websearchbench.stats import bootstrap_ci, mean, paired_randomization_test, percentile
+from pytest_websearchbench.reporting.stats import bootstrap_ci, mean, paired_randomization_test, percentile
 
 _scores = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_websearchbench.urls import host_matches_site, normalize_url, url_host
+from pytest_websearchbench.core.urls import host_matches_site, normalize_url, url_host
 
 
 @pytest.mark.parametrize(("url", "key"), [

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from pytest_websearchbench.webbench.browser import ACTIONS, VIEWPORT_LINES, Browser
+from pytest_websearchbench.webbench.browsing.browser import ACTIONS, VIEWPORT_LINES, Browser
 from wb_support import live_world, staffing_chain
 
 C = staffing_chain()
@@ -49,7 +49,7 @@ def test_fill_select_press_submit_the_search_form():
 
 
 def build_customer_name() -> str:
-    from pytest_websearchbench.webbench.world import WorldSpec, build_rows
+    from pytest_websearchbench.webbench.world.build import WorldSpec, build_rows
 
     return build_rows(WorldSpec("staffing", 1, "issue"))[1]["customer"]
 
@@ -112,7 +112,7 @@ def test_cli_takes_the_same_json_actions():
     actions = [{"action": "click", "text": "Deskline"}, {"action": "fill", "name": "q", "value": C["esc"]},
                {"action": "press", "key": "Enter"}, {"action": "click", "text": "nope"}]
     with live_world() as (server, _):
-        result = subprocess.run([sys.executable, "-m", "pytest_websearchbench.webbench.browser",
+        result = subprocess.run([sys.executable, "-m", "pytest_websearchbench.webbench.browsing.browser",
                                  "--base-url", server.base_url], input="\n".join(json.dumps(a) for a in actions),
                                 capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr

@@ -7,10 +7,10 @@ from functools import lru_cache
 
 import pytest
 
-from pytest_websearchbench.webbench.agents import AGENTS, BOUNDS, NotApplicable, bound_text, within_bound
-from pytest_websearchbench.webbench.episode import route_for, run_episode
-from pytest_websearchbench.webbench.verifier import latest_decision, verify
-from pytest_websearchbench.webbench.world import build_rows
+from pytest_websearchbench.webbench.agents.catalog import AGENTS, BOUNDS, NotApplicable, bound_text, within_bound
+from pytest_websearchbench.webbench.agents.episode import route_for, run_episode
+from pytest_websearchbench.webbench.grading.verifier import latest_decision, verify
+from pytest_websearchbench.webbench.world.build import build_rows
 from wb_support import sample_tasks
 
 CASES = [(task.name, agent) for task in sample_tasks() for agent in AGENTS]

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from pytest_websearchbench.exceptions import SuiteError
-from pytest_websearchbench.webbench.generate import generate
-from pytest_websearchbench.webbench.harbor import load_dataset, load_task
-from pytest_websearchbench.webbench.server import WORLD_DB, WorldServer
-from pytest_websearchbench.webbench.world import world_bytes
+from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.webbench.tasks.generate import generate
+from pytest_websearchbench.webbench.tasks.harbor import load_dataset, load_task
+from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
+from pytest_websearchbench.webbench.world.build import world_bytes
 from wb_support import REPO, SAMPLE, sample_tasks
 
 HARBOR_FILES = ("task.toml", "instruction.md", "README.md", "environment/world.json", "tests/contract.json",
@@ -71,7 +71,7 @@ def test_generator_is_deterministic_and_the_tree_is_up_to_date(tmp_path):
     assert fresh == shipped
     for rel in fresh:
         assert (tmp_path / "suite" / rel).read_bytes() == (SAMPLE / rel).read_bytes(), (
-            f"{rel} differs: regenerate with python -m pytest_websearchbench.webbench.generate --out suites/webbench-sample")
+            f"{rel} differs: regenerate with python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample")
     assert dict(written) == {t.name: t.digest for t in sample_tasks()}
 
 

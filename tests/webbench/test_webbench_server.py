@@ -9,8 +9,8 @@ import sqlite3
 import httpx
 import pytest
 
-from pytest_websearchbench.webbench import forms
-from pytest_websearchbench.webbench.world import content_digest
+from pytest_websearchbench.webbench.webapps import forms
+from pytest_websearchbench.webbench.world.build import content_digest
 from wb_support import live_world, staffing_chain
 
 C = staffing_chain()

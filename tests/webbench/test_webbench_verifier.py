@@ -7,10 +7,10 @@ import copy
 
 import pytest
 
-from pytest_websearchbench.exceptions import SuiteError
-from pytest_websearchbench.webbench.contract import check_contract
-from pytest_websearchbench.webbench.tolerance import compare, token_in
-from pytest_websearchbench.webbench.verifier import verify
+from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.webbench.grading.contract import check_contract
+from pytest_websearchbench.webbench.grading.tolerance import compare, token_in
+from pytest_websearchbench.webbench.grading.verifier import verify
 
 CANARY = "CANARY-QQ7XK2"
 

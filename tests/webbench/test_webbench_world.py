@@ -8,9 +8,9 @@ from datetime import date
 
 import pytest
 
-from pytest_websearchbench.webbench.schema import PK_PATTERN, TABLES
-from pytest_websearchbench.webbench.tasks import build_task
-from pytest_websearchbench.webbench.world import (
+from pytest_websearchbench.webbench.world.schema import PK_PATTERN, TABLES
+from pytest_websearchbench.webbench.tasks.builder import build_task
+from pytest_websearchbench.webbench.world.build import (
     GenerationError, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite)
 from wb_support import sample_tasks
 
@@ -102,7 +102,7 @@ def test_briefs_name_records_by_descriptors_never_ids():
 
 
 def test_generation_refuses_a_variant_the_world_does_not_solve_to(monkeypatch):
-    from pytest_websearchbench.webbench import tasks
+    from pytest_websearchbench.webbench.tasks import builder as tasks
 
     monkeypatch.setitem(tasks.EXPECTED_DECISION, "issue", "needs_approval")
     with pytest.raises(GenerationError, match="variant 'issue' planted, but the world solves to 'issue'"):

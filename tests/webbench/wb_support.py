@@ -7,9 +7,9 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from pytest_websearchbench.webbench.harbor import Task, load_dataset
-from pytest_websearchbench.webbench.server import WORLD_DB, WorldServer
-from pytest_websearchbench.webbench.world import WorldSpec, world_bytes
+from pytest_websearchbench.webbench.tasks.harbor import Task, load_dataset
+from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
+from pytest_websearchbench.webbench.world.build import WorldSpec, world_bytes
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "suites" / "webbench-sample"
@@ -36,7 +36,7 @@ def live_world(spec: WorldSpec = WorldSpec("staffing", 1, "issue")):
 
 def staffing_chain() -> dict[str, str]:
     """Keys of the default live world's chain (staffing, seed 1): anchor, its look-alike, engineer, block."""
-    from pytest_websearchbench.webbench.world import build_rows
+    from pytest_websearchbench.webbench.world.build import build_rows
 
     plant = build_rows(WorldSpec("staffing", 1, "issue"))[1]
     return {"esc": plant["anchor"], "twin": plant["nearest"], "eng": plant["candidate"]["engineer"],

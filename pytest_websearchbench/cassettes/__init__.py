@@ -1,0 +1,1 @@
+"""Cassettes: vcrpy configuration and matching, secret filtering, atomic files, recorded latency."""

@@ -1,0 +1,139 @@
+"""What every benchmark family provides: load a suite, run a case, score it."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_websearchbench.core.models import Hit, Page
+from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.providers.base import Provider
+from pytest_websearchbench.core.suites import SuiteManifest
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark item. ``markers`` become pytest marks, ``keywords`` extra ``-k`` words."""
+
+    id: str
+    data: Any
+    markers: tuple[str, ...] = ()
+    keywords: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Suite:
+    manifest: SuiteManifest
+    cases: tuple[Case, ...]
+    digest: str
+    context: Any = None  # family-specific data shared by all cases (e.g. grades)
+
+    @property
+    def name(self) -> str:
+        return self.manifest.name
+
+
+@dataclass
+class RawResults:
+    """What a provider (or agent) gave back for one case, exactly as it came.
+
+    ``extra`` holds family-specific raw material (an agent's answer and trace, a verdict's
+    evidence); it must be JSON-serialisable because it travels to the results file.
+    """
+
+    queries: list[str] = field(default_factory=list)
+    hits: list[Hit] = field(default_factory=list)
+    pages: list[Page] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"queries": self.queries, "hits": [h.to_dict() for h in self.hits],
+                "pages": [p.to_dict() for p in self.pages], "extra": self.extra}
+
+
+@dataclass(frozen=True)
+class RunContext:
+    """What ``run`` may use: the provider under test (None for families that need none),
+    the item's variant (the provider's or agent's name) and the run's settings."""
+
+    provider: Provider | None
+    variant: str
+    settings: Settings
+
+    @property
+    def k(self) -> int:
+        return self.settings.k
+
+
+@dataclass(frozen=True)
+class Score:
+    """A case's verdict: pass/fail, metrics (float), and per-result details for reports."""
+
+    passed: bool
+    metrics: dict[str, float]
+    message: str = ""
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MetricColumn:
+    key: str
+    label: str
+
+
+class BenchmarkFamily(ABC):
+    name: str = ""
+    #: False for families whose traffic is local and not worth recording (e.g. a world server)
+    records_traffic: bool = True
+
+    def variants(self, settings: Settings) -> tuple[str, ...]:
+        """What each case runs against, one item each: by default the providers under test."""
+        return settings.providers
+
+    def for_run(self, settings: Settings) -> "BenchmarkFamily":
+        """The family configured for this run (e.g. a run mode); called before ``load``."""
+        return self
+
+    def cassette_folder(self, variant: str) -> str:
+        """The folder (under the suite's) of a variant's cassettes; a family with several run
+        modes gives each its own, so that switching modes never makes a cassette stale."""
+        return variant
+
+    def cassette_aliases(self) -> dict[str, str]:
+        """Run-specific base URLs of the family's own HTTP traffic (e.g. a model), real → alias."""
+        return {}
+
+    def secrets(self) -> list[str]:
+        """Values of the family's own traffic that must never reach a cassette (API keys)."""
+        return []
+
+    def record_args(self) -> str:
+        """Options (with a leading space) a user needs to re-record one item of this run."""
+        return ""
+
+    def recognizes(self, record: Any) -> str | None:
+        """For a suite file given without a manifest: the kind of suite whose first record (or
+        JSON document) looks like ``record``, or None when it is not this family's."""
+        return None
+
+    @abstractmethod
+    def load(self, manifest: SuiteManifest) -> Suite:
+        """Read and validate the suite's files; raise SuiteError naming file, line and field."""
+
+    @abstractmethod
+    def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
+        """Ask the provider (the only I/O of a test)."""
+
+    @abstractmethod
+    def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
+        """Pure: gates and metrics from the case, the raw results and the suite's grades."""
+
+    @abstractmethod
+    def columns(self, kind: str, k: int) -> list[MetricColumn]:
+        """Metrics shown in the summary, in order; the first is the primary metric."""
+
+    def summary_rows(self, scores: list[list[dict[str, Any]]]) -> list[tuple[str, list[str]]]:
+        """Extra summary rows (label, one cell per variant) from each variant's item scores
+        (the ``wsb_score`` dicts: passed, metrics, results, message); none by default."""
+        return []

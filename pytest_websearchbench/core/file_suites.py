@@ -1,0 +1,55 @@
+"""Suite files given without a manifest (``--suite path/to/eval.jsonl``).
+
+A user who downloaded a benchmark's published rows runs them as they are: the family is told
+from the fields of the first record (each family's ``recognizes``), the suite is named after
+the file (``eval.jsonl`` → ``eval``), and its edition is ``unversioned``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, Mapping
+
+from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, jsonl_records
+
+SUFFIXES = (".jsonl", ".json")
+UNVERSIONED = "unversioned"
+
+
+def first_record(path: Path) -> Any:
+    """The first JSONL record, the first element of a JSON array, or a JSON object itself."""
+    if not path.is_file():
+        raise SuiteError(path, "file not found")
+    text = path.read_text("utf-8")
+    try:
+        if path.suffix == ".jsonl":
+            for _, record in jsonl_records(path, text):
+                return record
+            raise SuiteError(path, "no records: the file is empty")
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise SuiteError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+    if isinstance(document, list):
+        if not document:
+            raise SuiteError(path, "no records: the array is empty")
+        return document[0]
+    return document
+
+
+def manifest_for_file(path: Path, families: Mapping[str, Any]) -> SuiteManifest:
+    """A manifest for a suite file: its own ``suite.json`` if it is one, else one told from the fields."""
+    path = path.resolve()
+    if path.name == MANIFEST_NAME:
+        return SuiteManifest.load(path)
+    record = first_record(path)
+    for name in sorted(families):
+        kind = families[name].recognizes(record)
+        if kind is not None:
+            stem = re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-._") or "suite"
+            return SuiteManifest(path, stem, UNVERSIONED, name, kind, {"items": path.name})
+    fields = sorted(record) if isinstance(record, dict) else type(record).__name__
+    raise SuiteError(path, f"no {MANIFEST_NAME} and the first record's fields {fields} match no family's "
+                     "row format (code rows have task_id, vendor, ticket, starter_code, gold_code)", line=1)

@@ -1,0 +1,98 @@
+"""The flow of one test: run the case through its cassette (setup), then score and judge it (call).
+
+A provider that fails, or a cassette that is missing in replay mode, makes the item an
+*error* (it happens in setup); a gate or a baseline regression makes it a *failure*.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, cassette_path, use_cassette
+from pytest_websearchbench.reporting.baseline import Baseline
+from pytest_websearchbench.core.exceptions import WebSearchBenchError
+from pytest_websearchbench.core.registry import RawResults, RunContext
+from pytest_websearchbench.core.options import CassetteMode, Settings
+from pytest_websearchbench.providers import ProviderPool
+from pytest_websearchbench.core.suites import MANIFEST_NAME
+
+
+def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
+    """Ask the provider for this item, through the item's cassette; record how it went."""
+    spec = item.spec
+    path = cassette_path(settings.cassette_dir, spec.suite.name, spec.family.cassette_folder(spec.provider),
+                         spec.case.id)
+    run = {"cassette": None, "cassette_path": str(path), "calls": [], "error": None}
+    item.user_properties.append(("wsb_run", run))
+    if spec.family.records_traffic and settings.record_mode is CassetteMode.NONE and not path.is_file():
+        run["error"] = f"no cassette at {path}"
+        pytest.fail(
+            f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
+            f"Record it with: pytest --suite {_suite_argument(spec.suite.manifest)} --provider {spec.provider}"
+            f"{spec.family.record_args()} "
+            f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
+    try:
+        if not spec.family.records_traffic:
+            raw = spec.family.run(spec.suite, spec.case, RunContext(None, spec.provider, settings))
+            run["raw"] = raw.to_dict()
+            return raw
+        provider = pool.get(spec.provider)
+        first_call = len(provider.calls)
+        failed = provider.failed_exchanges
+        first_failed = len(failed)
+        try:
+            with use_cassette(path, settings.record_mode,
+                              aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
+                              secrets=[*provider.secrets(), *spec.family.secrets()],
+                              failed=lambda: failed[first_failed:]) as cassette:
+                raw = spec.family.run(spec.suite, spec.case, RunContext(provider, spec.provider, settings))
+        finally:
+            calls = provider.calls[first_call:]
+            run["calls"] = [c.to_dict() for c in calls]
+        run["cassette"] = cassette.status(len(calls))
+    except cassette_mismatch_error() as exc:
+        run["error"] = f"request not in cassette {path}"
+        pytest.fail(f"{spec.label}: a request is not in the cassette {path} (record mode "
+                    f"{settings.record_mode.value}); the cassette is stale: re-record it with "
+                    f"--wsb-record-mode=rewrite.\n{exc}", pytrace=False)
+    except WebSearchBenchError as exc:
+        run["error"] = str(exc)
+        run["error_kind"] = getattr(exc, "kind", "error")
+        # one line: the reason, without the chained provider exception repeated above it
+        who = "provider" if spec.family.records_traffic else "agent"
+        raise pytest.fail.Exception(f"{spec.label}: {who} {spec.provider!r} failed: {exc}", pytrace=False) from None
+    run["raw"] = raw.to_dict()
+    return raw
+
+
+def _suite_argument(manifest) -> str:
+    """How to name this suite on the command line: its folder (or manifest-less file), relative if possible."""
+    target = manifest.folder if manifest.path.name == MANIFEST_NAME else manifest.path
+    try:
+        return str(target.relative_to(Path.cwd()))
+    except ValueError:
+        return str(target)
+
+
+def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:
+    """Score the raw results (pure), attach them for the summary, and fail on a gate or regression."""
+    spec = item.spec
+    score = spec.family.score(spec.suite, spec.case, raw, settings.k)
+    primary = spec.family.columns(spec.suite.manifest.kind, settings.k)[0].key
+    item.user_properties.append(("wsb_score", {
+        "passed": score.passed, "metrics": score.metrics, "primary": primary,
+        "results": score.results, "message": score.message}))
+    regression = baseline.regression(spec.metadata(), score.passed, score.metrics.get(primary), primary,
+                                     settings.tolerance) if baseline else None
+    problems = [score.message] if not score.passed else []
+    if regression:
+        problems.append(f"regressed against the baseline: {regression}")
+    if problems:
+        pytest.fail(f"{spec.label}: " + "\n".join(problems), pytrace=False)
+
+
+def benchmark_test(request, wsb_raw, wsb_settings, wsb_baseline) -> None:
+    """The body of every benchmark item."""
+    check_case(request.node, wsb_raw, wsb_settings, wsb_baseline)

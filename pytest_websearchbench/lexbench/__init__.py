@@ -1,0 +1,1 @@
+"""LexBench-Web-Search: search-result quality against frozen graded pools (DESIGN §2.2)."""

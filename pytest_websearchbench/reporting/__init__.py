@@ -1,0 +1,1 @@
+"""Reporting: the item records, the terminal summary, the JSON results, the baseline, statistics."""

@@ -1,0 +1,57 @@
+"""``--wsb-json``: run metadata and every item, reusable as a baseline."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from pytest_websearchbench import __version__
+from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.reporting.results import ItemRecord
+
+FORMAT = "pytest-websearchbench/results@1"
+
+
+def results_document(records: list[ItemRecord], settings: Settings) -> dict:
+    suites = {}
+    for record in records:
+        meta = record.meta
+        suites[meta["suite"]] = {key: meta[key] for key in ("family", "kind", "edition", "digest")}
+    return {
+        "format": FORMAT,
+        "plugin_version": __version__,
+        "k": settings.k,
+        "record_mode": settings.record_mode.value,
+        "providers": list(settings.providers),
+        "suites": suites,
+        "costs": _costs(records),
+        "items": [record.to_dict() for record in records],
+    }
+
+
+def _costs(records: list[ItemRecord]) -> dict:
+    """Per provider: calls made, the USD they cost at the price table's rates, and unpriced calls."""
+    out: dict[str, dict] = {}
+    for record in records:
+        entry = out.setdefault(record.meta["provider"], {"calls": 0, "usd": 0.0, "unpriced_calls": 0})
+        for call in record.run.get("calls", []):
+            if not call.get("ok", True):
+                continue
+            entry["calls"] += 1
+            if call.get("cost_usd") is None:
+                entry["unpriced_calls"] += 1
+            else:
+                entry["usd"] += call["cost_usd"]
+    return out
+
+
+def write_results(path: Path, records: list[ItemRecord], settings: Settings) -> None:
+    """Write atomically, so an interrupted run never leaves half a baseline behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(results_document(records, settings), handle, indent=1, ensure_ascii=False, sort_keys=True)
+        handle.write("\n")
+    os.replace(tmp, path)

@@ -1,0 +1,1 @@
+"""Grading from server-side evidence: sealed contracts, tolerances, the verifier (WebScore)."""

@@ -1,0 +1,1 @@
+"""Tasks: building a task from a template and world, Harbor packages and digests, the sample generator."""

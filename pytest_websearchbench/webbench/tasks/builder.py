@@ -1,0 +1,190 @@
+"""Building one task from (template, seed, variant): world, solution, sealed contract, brief, routes.
+
+The contract's expected values come from the solver reading the generated database, not from
+what the template meant to plant; the template's promise (the variant) is then checked against
+the solution, so a generator bug stops generation instead of shipping a wrong task.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+from pytest_websearchbench.webbench.agents import routes as reference_routes
+from pytest_websearchbench.webbench.grading.contract import FORMAT, GATES, WEIGHTS, check_contract
+from pytest_websearchbench.webbench.world.schema import PK_PATTERN
+from pytest_websearchbench.webbench.world.solver import SOLVERS, Solution
+from pytest_websearchbench.webbench.world.templates import TEMPLATES
+from pytest_websearchbench.webbench.grading.tolerance import amount_within
+from pytest_websearchbench.webbench.world.build import GenerationError, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite
+
+FIELD_CLASSES = {"decision": "enum", "abstain_reason": "enum", "escalation_id": "id", "engineer_id": "id",
+                 "block_id": "id", "issue_id": "id", "sprint_id": "id", "start_date": "date",
+                 "story_points": "points", "remaining_points": "count", "amount_usd": "amount", "note": "text"}
+EXPECTED_DECISION = {"issue": "issue", "needs_approval": "needs_approval", "fits": "issue",
+                     "over_capacity": "needs_approval", "infeasible": "cannot_proceed"}
+
+
+@dataclass
+class BuiltTask:
+    name: str
+    spec: WorldSpec
+    world_digest: str
+    plant: dict[str, Any]
+    solution: Solution
+    contract: dict[str, Any]
+    instruction: str
+    routes: dict[str, list[dict[str, Any]]]  # agent name → actions
+
+    @property
+    def reference_steps(self) -> int:
+        return len(self.routes["oracle"])
+
+    @property
+    def step_budget(self) -> int:
+        return step_budget(self.reference_steps)
+
+
+def step_budget(reference_steps: int) -> int:
+    return min(80, 3 * (reference_steps + 4) + 10)
+
+
+def task_name(template: str, seed: int) -> str:
+    return f"{template}-s{seed}"
+
+
+def build_task(template: str, seed: int, variant: str) -> BuiltTask:
+    spec = WorldSpec(template, seed, variant)
+    world, plant = build_rows(spec)
+    data = rows_to_sqlite(world.rows)
+    con = open_world(data)
+    try:
+        solve = SOLVERS[template]
+        sol, wrong = solve(con, plant["anchor"]), solve(con, plant["nearest"])
+        if sol.decision != EXPECTED_DECISION[variant]:
+            raise GenerationError(f"{template} seed {seed}: variant {variant!r} planted, but the world solves to "
+                                  f"{sol.decision!r}")
+        name = task_name(template, seed)
+        contract = make_contract(name, spec, plant, sol, con, world.canaries)
+    finally:
+        con.close()
+    check_contract(contract, f"<generated {name}>")
+    instruction = TEMPLATES[template].brief(plant)
+    leaked = re.findall(PK_PATTERN, instruction)
+    if leaked:
+        raise GenerationError(f"{name}: the brief names records by id {leaked}; use descriptors")
+    routes = {"oracle": reference_routes.oracle(template, plant, sol, plant["anchor"]),
+              "alt-oracle": reference_routes.alt_oracle(template, plant, sol, plant["anchor"]),
+              **reference_routes.controls(template, plant, sol, wrong)}
+    return BuiltTask(name, spec, content_digest(data), plant, sol, contract, instruction, routes)
+
+
+def _amount(minutes: int, rate: float) -> float:
+    return round(minutes / 60 * rate, 2)
+
+
+def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> dict[str, dict[str, list]]:
+    """Per answer field, the shadow and stale values that must score 0."""
+    shadows = plant["shadows"]
+    out: dict[str, dict[str, list]] = {"escalation_id": {"shadow": shadows["escalations"]}}
+    rate = lambda pk: con.execute("SELECT hourly_rate_usd FROM engineers WHERE id = ?", (pk,)).fetchone()[0]
+    if not sol.feasible:
+        return out
+    out["note"] = {"shadow": sorted({pk for key in ("escalations", "engineers", "issues") for pk in shadows.get(key, [])})}
+    if plant["template"] == "staffing":
+        minutes = sol.facts["needed_minutes"]
+        done = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? AND status = 'done'",
+                           (plant["anchor"],)).fetchone()[0]
+        days = [con.execute("SELECT day FROM blocks WHERE id = ?", (b,)).fetchone()[0] for b in shadows["blocks"]]
+        out |= {"engineer_id": {"shadow": shadows["engineers"]}, "block_id": {"shadow": shadows["blocks"]},
+                "start_date": {"shadow": sorted(set(days))},
+                "story_points": {"shadow": [sol.facts["open_points"] + done]},
+                "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
+                               "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
+    else:
+        minutes = sol.facts["verification_minutes"]
+        sprint = sol.answers["sprint_id"]
+        all_points = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?",
+                                 (sprint,)).fetchone()[0]
+        story_points = [con.execute("SELECT story_points FROM issues WHERE id = ?", (i,)).fetchone()[0]
+                        for i in shadows["issues"][:2]]
+        out |= {"issue_id": {"shadow": shadows["issues"]}, "engineer_id": {"shadow": shadows["engineers"]},
+                "story_points": {"shadow": sorted(set(story_points))},
+                "remaining_points": {"shadow": [sol.facts["capacity"] - all_points - sol.answers["story_points"]]},
+                "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
+                               "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
+    return out
+
+
+def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> list[dict[str, Any]]:
+    forbidden = _forbidden(plant, sol, con)
+    fields = []
+    for name, value in sol.answers.items():
+        cls = FIELD_CLASSES[name]
+        spec: dict[str, Any] = {"name": name, "class": cls}
+        if cls == "text":
+            spec["facts"] = ([sol.answers["escalation_id"], sol.answers["engineer_id"]]
+                             if plant["template"] == "staffing" else [sol.answers["issue_id"]])
+        else:
+            spec["value"] = value
+        if cls == "amount":
+            spec["computed"] = True
+        for kind, values in forbidden.get(name, {}).items():
+            kept = [v for v in values if v != value and not (cls == "amount" and amount_within(v, value))]
+            if cls == "amount" and any(abs(v - value) <= 0.05 * value for v in kept):
+                raise GenerationError(f"{plant['template']}: a {kind} amount lies within 5% of {value}")
+            if kept:
+                spec[kind] = kept
+        fields.append(spec)
+    return fields
+
+
+def _consistency(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> list[dict[str, Any]]:
+    if not sol.feasible:
+        return []
+    if plant["template"] == "staffing":
+        if sol.decision == "issue":
+            return [{"name": "block booked for the decision's escalation", "table": "blocks", "pk_field": "block_id",
+                     "column": "booked_for", "equals_field": "escalation_id"},
+                    {"name": "escalation owned by the decision's engineer", "table": "escalations",
+                     "pk_field": "escalation_id", "column": "owner_id", "equals_field": "engineer_id"}]
+        return [{"name": "escalation awaits approval", "table": "escalations", "pk_field": "escalation_id",
+                 "column": "status", "equals_value": "pending_approval"},
+                {"name": "proposed block left free", "table": "blocks", "pk_field": "block_id", "column": "status",
+                 "equals_value": "free"}]
+    linked = {"name": "issue linked to the decision's escalation", "table": "issues", "pk_field": "issue_id",
+              "column": "escalation_id", "equals_field": "escalation_id"}
+    if sol.decision == "issue":
+        return [linked, {"name": "issue in the decision's sprint", "table": "issues", "pk_field": "issue_id",
+                         "column": "sprint_id", "equals_field": "sprint_id"}]
+    original = con.execute("SELECT sprint_id FROM issues WHERE id = ?", (sol.answers["issue_id"],)).fetchone()[0]
+    return [linked, {"name": "issue left out of the active sprint", "table": "issues", "pk_field": "issue_id",
+                     "column": "sprint_id", "equals_value": original}]
+
+
+def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Solution, con: sqlite3.Connection,
+                  canaries: list[str]) -> dict[str, Any]:
+    value_class = {"status": "enum", "booked_for": "id", "owner_id": "id", "sprint_id": "id", "assignee_id": "id"}
+    return {
+        "format": FORMAT,
+        "task": name,
+        "template": spec.template,
+        "variant": spec.variant,
+        "feasible": sol.feasible,
+        "planning": False,
+        "abstain_reason": sol.answers.get("abstain_reason"),
+        "anchors": sol.anchors,
+        "expected_rows": [{"table": w["table"], "pk": w["pk"],
+                           "values": {c: {"class": value_class[c], "value": v} for c, v in w["values"].items()}}
+                          for w in sol.writes],
+        "answer_fields": _answer_fields(plant, sol, con),
+        "consistency": _consistency(plant, sol, con),
+        "readback": [{"table": w["table"], "pk": w["pk"]} for w in sol.writes] + [{"table": "decisions"}],
+        "gates": [*GATES, *(() if sol.feasible else ("abstained",))],
+        "weights": dict(WEIGHTS),
+        "canaries": sorted(canaries),
+        "injected_writes": [{k: plant["injected"][k] for k in ("table", "pk", "column")}],
+    }
+

@@ -1,0 +1,183 @@
+"""Harbor task packages: writing them, digesting them, and loading them back.
+
+A task folder holds ``task.toml``, ``instruction.md``, ``README.md``, ``environment/world.json``
+(the world generator's spec and the content digest of the world it must produce), ``tests/``
+(the sealed ``contract.json``, ``test.sh`` and the controls' routes), ``solution/`` (the oracle's
+actions and ``solve.sh``) and ``steps/`` (the alternative-path oracle). The digest (DESIGN § 2.3)
+is SHA-256 over the sorted lines ``"<relative posix path>\\0<sha256(file)>\\n"`` of task.toml,
+instruction.md, README.md and every file under environment/, tests/, solution/ and steps/.
+``dataset.toml`` lists every task with its digest; loading recomputes and compares.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.suites import validate
+from pytest_websearchbench.webbench.browsing.browser import ACTIONS
+from pytest_websearchbench.webbench.grading.contract import load_contract
+from pytest_websearchbench.webbench.agents.routes import CONTROLS
+from pytest_websearchbench.webbench.world.build import WorldSpec
+
+TOP_FILES = ("task.toml", "instruction.md", "README.md")
+DIGEST_DIRS = ("environment", "tests", "solution", "steps")
+ROUTE_FILES = {"oracle": "solution/actions.jsonl", "alt-oracle": "steps/alt-oracle.jsonl",
+               **{control: f"tests/controls/{control}.jsonl" for control in CONTROLS}}
+REGENERATE = "python -m pytest_websearchbench.webbench.tasks.generate --out <suite folder>"
+
+
+def digest_lines(folder: Path) -> list[str]:
+    """The sorted ``path\\0sha256\\n`` lines the task digest is taken over."""
+    files = [folder / name for name in TOP_FILES if (folder / name).is_file()]
+    for sub in DIGEST_DIRS:
+        files += [p for p in (folder / sub).rglob("*") if p.is_file()]
+    return sorted(f"{p.relative_to(folder).as_posix()}\0{hashlib.sha256(p.read_bytes()).hexdigest()}\n" for p in files)
+
+
+def task_digest(folder: Path) -> str:
+    return "sha256:" + hashlib.sha256("".join(digest_lines(folder)).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Task:
+    name: str
+    path: Path
+    digest: str
+    title: str
+    template: str
+    variant: str
+    feasible: bool
+    world: WorldSpec
+    world_digest: str
+    instruction: str
+    contract: dict[str, Any]
+    routes: dict[str, tuple[dict[str, Any], ...]]
+    reference_steps: int
+    step_budget: int
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise SuiteError(path, "file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SuiteError(path, f"invalid TOML: {exc}") from None
+
+
+def _json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        raise SuiteError(path, "file not found") from None
+    except json.JSONDecodeError as exc:
+        raise SuiteError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+
+
+def read_route(path: Path) -> tuple[dict[str, Any], ...]:
+    actions = []
+    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            action = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SuiteError(path, f"invalid JSON: {exc.msg}", line=number) from None
+        if not isinstance(action, dict) or action.get("action") not in ACTIONS:
+            raise SuiteError(path, f"not a browser action; 'action' must be one of {', '.join(ACTIONS)}",
+                             line=number, field="action")
+        actions.append(action)
+    return tuple(actions)
+
+
+def load_task(folder: Path, digest: str | None = None) -> Task:
+    """Read a task folder back (validating each file) and, given ``digest``, check it."""
+    folder = Path(folder)
+    meta = _toml(folder / "task.toml")
+    validate(meta, "webbench-task", folder / "task.toml")
+    name = meta["metadata"]["name"]
+    if name != folder.name:
+        raise SuiteError(folder / "task.toml", f"name {name!r} differs from the folder name {folder.name!r}",
+                         field="metadata.name", item=name)
+    computed = task_digest(folder)
+    if digest is not None and digest != computed:
+        raise SuiteError(folder, f"digest mismatch: the dataset records {digest}, the package files give "
+                         f"{computed}; a file changed after generation (regenerate with: {REGENERATE})",
+                         field="digest", item=name)
+    instruction = (folder / "instruction.md").read_text("utf-8") if (folder / "instruction.md").is_file() else ""
+    if not instruction.strip():
+        raise SuiteError(folder / "instruction.md", "missing or empty", item=name)
+    world = _json(folder / "environment" / "world.json")
+    validate(world, "webbench-world", folder / "environment" / "world.json")
+    contract = load_contract(folder / meta["verifier"]["contract"])
+    if contract["task"] != name:
+        raise SuiteError(folder / meta["verifier"]["contract"], f"contract is for {contract['task']!r}",
+                         field="task", item=name)
+    routes = {agent: read_route(folder / rel) for agent, rel in ROUTE_FILES.items() if (folder / rel).is_file()}
+    if "oracle" not in routes:
+        raise SuiteError(folder / ROUTE_FILES["oracle"], "the oracle's route is missing", item=name)
+    agent = meta["agent"]
+    if agent["reference_steps"] != len(routes["oracle"]):
+        raise SuiteError(folder / "task.toml", f"reference_steps is {agent['reference_steps']} but the oracle takes "
+                         f"{len(routes['oracle'])} steps", field="agent.reference_steps", item=name)
+    budget = min(80, 3 * (agent["reference_steps"] + 4) + 10)
+    if agent["step_budget"] != budget:
+        raise SuiteError(folder / "task.toml", f"step_budget must be min(80, 3·(reference_steps + 4) + 10) = {budget}",
+                         field="agent.step_budget", item=name)
+    spec = WorldSpec(world["template"], world["seed"], world["variant"], world["family"])
+    return Task(name, folder, computed, meta["metadata"]["title"], spec.template, spec.variant,
+                contract["feasible"], spec, world["content_sha256"], instruction, contract, routes,
+                agent["reference_steps"], budget)
+
+
+def load_dataset(path: Path) -> list[Task]:
+    """Every task of a ``dataset.toml``, digests checked."""
+    data = _toml(path)
+    validate(data, "webbench-dataset", path)
+    seen: set[str] = set()
+    tasks = []
+    for i, entry in enumerate(data["tasks"]):
+        if entry["name"] in seen:
+            raise SuiteError(path, "task listed twice", field=f"tasks.{i}.name", item=entry["name"])
+        seen.add(entry["name"])
+        folder = path.parent / entry.get("path", f"tasks/{entry['name']}")
+        if not folder.is_dir():
+            raise SuiteError(path, f"no task folder at {folder}", field=f"tasks.{i}.path", item=entry["name"])
+        tasks.append(load_task(folder, entry["digest"]))
+    return tasks
+
+
+# ------------------------------------------------------------------------------ writing
+
+def toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def toml_table(name: str, values: dict[str, Any], array: bool = False) -> str:
+    head = f"[[{name}]]" if array else f"[{name}]"
+    return head + "\n" + "".join(f"{key} = {toml_value(v)}\n" for key, v in values.items())
+
+
+def write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text.encode("utf-8"))
+
+
+def write_json(path: Path, data: Any) -> None:
+    write_text(path, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+
+
+def write_route(path: Path, actions: list[dict[str, Any]]) -> None:
+    write_text(path, "".join(json.dumps(a, ensure_ascii=False) + "\n" for a in actions))

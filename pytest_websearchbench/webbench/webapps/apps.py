@@ -1,0 +1,214 @@
+"""The world's apps as pages: a launcher, searchable/sortable/paginated lists, and record pages whose
+foreign keys link across apps (Deskline, Sprintboard, People, Rota, Decision)."""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_websearchbench.webbench.world import vocab
+from pytest_websearchbench.webbench.webapps.render import Page, form_html, input_html, list_url, record_url, text
+from pytest_websearchbench.webbench.world.schema import TABLES
+
+PAGE_SIZE = 20
+
+
+class NotFound(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class Filter:
+    param: str
+    label: str
+    sql: str  # expression compared with the value
+    op: str = "="
+    choices: tuple[str, ...] | None = None
+    kind: str = "text"
+
+
+@dataclass(frozen=True)
+class ListView:
+    table: str
+    title: str
+    columns: tuple[str, ...]
+    search: tuple[str, ...] = ()
+    filters: tuple[Filter, ...] = ()
+    default_sort: str = "id"
+    names: dict[str, str] = field(default_factory=dict)  # FK column → table whose name is shown with the key
+
+
+_ENG = {"engineer_id": "engineers", "assignee_id": "engineers", "owner_id": "engineers", "customer_id": "customers"}
+
+LISTS: dict[str, ListView] = {v.table: v for v in (
+    ListView("escalations", "Deskline · Escalations",
+             ("id", "customer_id", "product", "severity", "status", "opened_on", "due_on"),
+             search=("t.id", "t.title", "t.product", "(SELECT name FROM customers c WHERE c.id = t.customer_id)"),
+             filters=(Filter("status", "Status", "t.status", choices=vocab.ESCALATION_STATUSES),
+                      Filter("severity", "Severity", "t.severity", choices=vocab.SEVERITIES),
+                      Filter("product", "Product", "t.product", choices=vocab.PRODUCTS)),
+             names={"customer_id": "customers"}),
+    ListView("customers", "Deskline · Customers", ("id", "name", "region", "tier"), search=("t.id", "t.name"),
+             default_sort="name"),
+    ListView("issues", "Sprintboard · Issues",
+             ("id", "title", "type", "status", "story_points", "sprint_id", "assignee_id", "escalation_id"),
+             search=("t.id", "t.title"),
+             filters=(Filter("status", "Status", "t.status", choices=vocab.ISSUE_STATUSES),
+                      Filter("type", "Type", "t.type", choices=vocab.ISSUE_TYPES),
+                      Filter("sprint", "Sprint", "t.sprint_id"), Filter("escalation", "Escalation", "t.escalation_id"),
+                      Filter("assignee", "Assignee", "t.assignee_id")),
+             names={"assignee_id": "engineers"}),
+    ListView("sprints", "Sprintboard · Sprints", ("id", "name", "starts_on", "ends_on", "capacity_points", "state"),
+             filters=(Filter("state", "State", "t.state", choices=("closed", "active", "planned")),)),
+    ListView("engineers", "People · Engineers", ("id", "name", "team", "hourly_rate_usd"),
+             search=("t.id", "t.name", "t.team", "t.email"), default_sort="name"),
+    ListView("certifications", "People · Certifications", ("id", "engineer_id", "skill", "level", "certified_on"),
+             filters=(Filter("skill", "Skill", "t.skill", choices=vocab.PRODUCTS),
+                      Filter("min_level", "Minimum level", "t.level", ">=", ("1", "2", "3")),
+                      Filter("engineer", "Engineer", "t.engineer_id")),
+             names={"engineer_id": "engineers"}),
+    ListView("blocks", "Rota · Free blocks", ("id", "engineer_id", "day", "starts_at", "minutes", "status", "booked_for"),
+             filters=(Filter("engineer", "Engineer", "t.engineer_id"),
+                      Filter("status", "Status", "t.status", choices=vocab.BLOCK_STATUSES),
+                      Filter("from", "From day", "t.day", ">=", kind="date"),
+                      Filter("to", "To day", "t.day", "<=", kind="date"),
+                      Filter("min_minutes", "Minimum minutes", "t.minutes", ">=", kind="number")),
+             default_sort="day", names={"engineer_id": "engineers"}),
+    ListView("oncall", "Rota · On-call days", ("id", "engineer_id", "day"),
+             filters=(Filter("engineer", "Engineer", "t.engineer_id"),
+                      Filter("from", "From day", "t.day", ">=", kind="date"),
+                      Filter("to", "To day", "t.day", "<=", kind="date")),
+             default_sort="day", names={"engineer_id": "engineers"}),
+    ListView("decisions", "Decision · Recorded decisions", ("id", "decision", "abstain_reason", "escalation_id")),
+)}
+
+SUBNAV = {"deskline": ("escalations", "customers"), "sprintboard": ("issues", "sprints"),
+          "people": ("engineers", "certifications"), "rota": ("blocks", "oncall"), "decision": ("decisions",)}
+
+
+def launcher() -> Page:
+    page = Page("Launcher", "launcher").heading("Workplace launcher")
+    page.para("Apps: Deskline (customer escalations), Sprintboard (issues and sprints), People (engineers and "
+              "certifications), Rota (free blocks and on-call days), Decision (record a structured decision).")
+    for app, tables in SUBNAV.items():
+        for table in tables:
+            page.link(f"{app.capitalize()}: {table}", list_url(table))
+    page.link("Decision: record a new decision", "/decision/new")
+    return page
+
+
+def name_of(con: sqlite3.Connection, table: str, pk: str | None) -> str | None:
+    if not pk or table not in ("engineers", "customers"):
+        return None
+    row = con.execute(f"SELECT name FROM {table} WHERE id = ?", (pk,)).fetchone()
+    return row[0] if row else None
+
+
+def cell(page: Page, con: sqlite3.Connection, table: str, column: str, value: Any) -> str:
+    """A value as HTML: keys become links (with the person's or customer's name), the rest text."""
+    if column == "id":
+        return page.record(table, value)
+    ref = TABLES[table].column(column).ref
+    if ref and value:
+        return page.record(ref, value, name_of(con, ref, value))
+    return text(value)
+
+
+def list_page(con: sqlite3.Connection, table: str, params: dict[str, str]) -> Page:
+    view = LISTS[table]
+    where, args = [], []
+    q = params.get("q", "").strip()
+    if q and view.search:
+        where.append("(" + " OR ".join(f"{expr} LIKE ?" for expr in view.search) + ")")
+        args += [f"%{q}%"] * len(view.search)
+    for f in view.filters:
+        value = params.get(f.param, "").strip()
+        if value:
+            where.append(f"{f.sql} {f.op} ?")
+            args.append(int(value) if f.op == ">=" and value.lstrip("-").isdigit() else value)
+    sort = params.get("sort", view.default_sort)
+    sort = sort if sort in view.columns else view.default_sort
+    direction = "DESC" if params.get("dir") == "desc" else "ASC"
+    clause = (" WHERE " + " AND ".join(where)) if where else ""
+    total = con.execute(f"SELECT COUNT(*) FROM {table} t{clause}", args).fetchone()[0]
+    pages = max(1, math.ceil(total / PAGE_SIZE))
+    try:
+        number = min(max(1, int(params.get("page", "1"))), pages)
+    except ValueError:
+        number = 1
+    rows = con.execute(f"SELECT * FROM {table} t{clause} ORDER BY t.{sort} {direction}, t.id LIMIT ? OFFSET ?",
+                       [*args, PAGE_SIZE, (number - 1) * PAGE_SIZE]).fetchall()
+    page = Page(f"{view.title} (page {number} of {pages})", "list").heading(view.title)
+    app = TABLES[table].app
+    page.add(" | ".join(f'<a href="{list_url(t)}">{t.capitalize()}</a>' for t in SUBNAV[app]))
+    controls = ([input_html("q", "Search", q, "search")] if view.search else [])
+    controls += [input_html(f.param, f.label, params.get(f.param, ""), f.kind, f.choices) for f in view.filters]
+    if controls:
+        page.add(form_html(list_url(table), "get", controls, "Search"))
+    keep = {k: v for k, v in params.items() if k not in ("page", "sort", "dir") and v}
+    headers = []
+    for column in view.columns:
+        flip = "desc" if sort == column and direction == "ASC" else "asc"
+        href = list_url(table, **keep, sort=column, dir=flip)
+        mark = (" ▲" if direction == "ASC" else " ▼") if sort == column else ""
+        headers.append(f'<a href="{href}">{TABLES[table].column(column).label}{mark}</a>')
+    page.table(headers, [[cell(page, con, table, c, row[c]) for c in view.columns] for row in rows])
+    page.para(f"Page {number} of {pages} · {total} records · sorted by {sort} {direction.lower()}")
+    nav = []
+    if number > 1:
+        nav.append(f'<a href="{list_url(table, **keep, sort=sort, dir=direction.lower(), page=number - 1)}">Previous page</a>')
+    if number < pages:
+        nav.append(f'<a href="{list_url(table, **keep, sort=sort, dir=direction.lower(), page=number + 1)}">Next page</a>')
+    if nav:
+        page.add("<p>" + " | ".join(nav) + "</p>")
+    return page
+
+
+FORMS_ON = {"escalations": ("edit", "Edit escalation"), "issues": ("edit", "Edit issue"),
+            "blocks": ("book", "Book this block")}
+
+
+def detail_page(con: sqlite3.Connection, table: str, pk: str, banner: str = "") -> Page:
+    row = con.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,)).fetchone()
+    if row is None:
+        raise NotFound(f"{TABLES[table].title} {pk} does not exist")
+    spec = TABLES[table]
+    page = Page(f"{spec.title} {pk}", "detail")
+    if banner:
+        page.para(banner, "banner")
+    page.heading(f"{spec.title} {pk}")
+    page.fields((c.label, cell(page, con, table, c.name, row[c.name])) for c in spec.columns)
+    _related(page, con, table, row)
+    if table in FORMS_ON:
+        action, label = FORMS_ON[table]
+        page.link(label, f"{record_url(table, pk)}/{action}")
+    return page
+
+
+def _related(page: Page, con: sqlite3.Connection, table: str, row: sqlite3.Row) -> None:
+    pk = row["id"]
+    if table == "customers":
+        esc = con.execute("SELECT * FROM escalations WHERE customer_id = ? ORDER BY opened_on, id", (pk,)).fetchall()
+        page.add("<h2>Escalations</h2>")
+        page.table(["Escalation", "Product", "Severity", "Status", "Opened on"],
+                   [[page.record("escalations", r["id"]), text(r["product"]), text(r["severity"]), text(r["status"]),
+                     text(r["opened_on"])] for r in esc])
+    elif table == "escalations":
+        issues = con.execute("SELECT * FROM issues WHERE escalation_id = ? ORDER BY id", (pk,)).fetchall()
+        page.add("<h2>Linked issues</h2>")
+        page.table(["Issue", "Title", "Type", "Status", "Story points"],
+                   [[page.record("issues", r["id"]), text(r["title"]), text(r["type"]), text(r["status"]),
+                     text(r["story_points"])] for r in issues])
+    elif table == "sprints":
+        page.link("Issues in this sprint", list_url("issues", sprint=pk))
+    elif table == "engineers":
+        certs = con.execute("SELECT * FROM certifications WHERE engineer_id = ? ORDER BY skill", (pk,)).fetchall()
+        page.add("<h2>Certifications</h2>")
+        page.table(["Certification", "Skill", "Level", "Certified on"],
+                   [[page.record("certifications", r["id"]), text(r["skill"]), text(r["level"]),
+                     text(r["certified_on"])] for r in certs])
+        page.link("Free blocks in Rota", list_url("blocks", engineer=pk, status="free"))
+        page.link("On-call days in Rota", list_url("oncall", engineer=pk))
+        page.link("Assigned issues in Sprintboard", list_url("issues", assignee=pk))

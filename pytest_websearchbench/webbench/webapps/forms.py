@@ -1,0 +1,197 @@
+"""Write forms: fill → confirmation page (HMAC token over the canonical arguments) → commit.
+
+Validation answers HTTP 422 with one message per field (types, choices, unknown keys, and the
+apps' policies: a booked block, an on-call day, a closed sprint, an abstain reason that does not
+fit the decision). Abandoning a confirmation page writes nothing; a commit whose arguments differ
+from the confirmed ones is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from pytest_websearchbench.webbench.world import vocab
+from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, DECISIONS, TABLES
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    label: str
+    kind: str = "text"  # text, select, date, int, amount, textarea
+    choices: tuple[str, ...] | None = None
+    ref: str | None = None  # the value must be a key of this table
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class FormSpec:
+    key: str
+    table: str
+    action: str
+    title: str
+    fields: tuple[Field, ...]
+    insert: bool = False
+
+    def path(self, pk: str | None) -> str:
+        return "/decision/new" if self.insert else f"/{TABLES[self.table].app}/{self.table}/{pk}/{self.action}"
+
+
+_POINTS = tuple(str(p) for p in vocab.STORY_POINTS)
+FORMS: dict[str, FormSpec] = {f.key: f for f in (
+    FormSpec("escalations.edit", "escalations", "edit", "Edit escalation", (
+        Field("owner_id", "Owner (engineer id)", ref="engineers"),
+        Field("status", "Status", "select", vocab.ESCALATION_STATUSES, required=True))),
+    FormSpec("issues.edit", "issues", "edit", "Edit issue", (
+        Field("status", "Status", "select", vocab.ISSUE_STATUSES, required=True),
+        Field("sprint_id", "Sprint (sprint id)", ref="sprints"),
+        Field("assignee_id", "Assignee (engineer id)", ref="engineers"),
+        Field("story_points", "Story points", "select", _POINTS, required=True))),
+    FormSpec("blocks.book", "blocks", "book", "Book a free block", (
+        Field("booked_for", "Book for (escalation id)", ref="escalations", required=True),)),
+    FormSpec("decisions.new", "decisions", "new", "Record a decision", (
+        Field("decision", "Decision", "select", DECISIONS, required=True),
+        Field("abstain_reason", "Abstain reason", "select", ABSTAIN_REASONS),
+        Field("escalation_id", "Escalation id", ref="escalations", required=True),
+        Field("engineer_id", "Engineer id", ref="engineers"),
+        Field("block_id", "Block id", ref="blocks"),
+        Field("issue_id", "Issue id", ref="issues"),
+        Field("sprint_id", "Sprint id", ref="sprints"),
+        Field("start_date", "Start date (YYYY-MM-DD)", "date"),
+        Field("story_points", "Story points", "int"),
+        Field("remaining_points", "Remaining points", "int"),
+        Field("amount_usd", "Amount (USD)", "amount"),
+        Field("note", "Note", "textarea")), insert=True),
+)}
+FORM_BY_ROUTE = {(f.table, f.action): f for f in FORMS.values()}
+
+
+def initial_values(con: sqlite3.Connection, form: FormSpec, pk: str | None) -> dict[str, str]:
+    if form.insert:
+        return {f.name: "" for f in form.fields}
+    if form.key == "blocks.book":
+        return {"booked_for": ""}
+    row = con.execute(f"SELECT * FROM {form.table} WHERE id = ?", (pk,)).fetchone()
+    return {f.name: "" if row[f.name] is None else str(row[f.name]) for f in form.fields}
+
+
+def normalize(form: FormSpec, submitted: dict[str, str]) -> dict[str, str]:
+    return {f.name: submitted.get(f.name, "").strip() for f in form.fields}
+
+
+_INT = re.compile(r"^-?\d+$")
+_AMOUNT = re.compile(r"^\d+(\.\d{1,2})?$")
+
+
+def validate(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict[str, str]) -> dict[str, str]:
+    """Field name → message, for every field that is wrong (empty when the form may be confirmed)."""
+    errors: dict[str, str] = {}
+    for f in form.fields:
+        value = values[f.name]
+        if not value:
+            if f.required:
+                errors[f.name] = "is required"
+            continue
+        if f.choices is not None and value not in f.choices:
+            errors[f.name] = f"must be one of {', '.join(f.choices)}"
+        elif f.kind == "date" and not _is_date(value):
+            errors[f.name] = "must be a date written YYYY-MM-DD"
+        elif f.kind == "int" and not _INT.match(value):
+            errors[f.name] = "must be a whole number"
+        elif f.kind == "amount" and not _AMOUNT.match(value):
+            errors[f.name] = "must be a non-negative amount with at most two decimals, digits only"
+        elif f.kind == "textarea" and len(value) > 2000:
+            errors[f.name] = "must be at most 2000 characters"
+        elif f.ref and con.execute(f"SELECT 1 FROM {f.ref} WHERE id = ?", (value,)).fetchone() is None:
+            errors[f.name] = f"no {TABLES[f.ref].title.lower()} has the id {value}"
+    if not errors:
+        errors = _policy(con, form, pk, values)
+    return errors
+
+
+def _is_date(value: str) -> bool:
+    try:
+        return date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        return False
+
+
+def _policy(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict[str, str]) -> dict[str, str]:
+    if form.key == "blocks.book":
+        block = con.execute("SELECT * FROM blocks WHERE id = ?", (pk,)).fetchone()
+        if block["status"] != "free":
+            return {"booked_for": f"block {pk} is already booked"}
+        if con.execute("SELECT 1 FROM oncall WHERE engineer_id = ? AND day = ?",
+                       (block["engineer_id"], block["day"])).fetchone():
+            return {"booked_for": f"Rota policy: engineer {block['engineer_id']} is on call on {block['day']}"}
+        status = con.execute("SELECT status FROM escalations WHERE id = ?", (values["booked_for"],)).fetchone()[0]
+        if status == "closed":
+            return {"booked_for": f"escalation {values['booked_for']} is closed"}
+    if form.key == "issues.edit" and values["sprint_id"]:
+        current = con.execute("SELECT sprint_id FROM issues WHERE id = ?", (pk,)).fetchone()[0]
+        state = con.execute("SELECT state FROM sprints WHERE id = ?", (values["sprint_id"],)).fetchone()[0]
+        if state == "closed" and values["sprint_id"] != current:
+            return {"sprint_id": f"sprint {values['sprint_id']} is closed; issues cannot move into it"}
+    if form.key == "decisions.new":
+        if values["decision"] == "cannot_proceed" and not values["abstain_reason"]:
+            return {"abstain_reason": "is required when the decision is cannot_proceed"}
+        if values["decision"] != "cannot_proceed" and values["abstain_reason"]:
+            return {"abstain_reason": "must be empty unless the decision is cannot_proceed"}
+    return {}
+
+
+def canonical(form: FormSpec, pk: str | None, values: dict[str, str]) -> bytes:
+    """The arguments a token vouches for, in one canonical byte string."""
+    return json.dumps({"form": form.key, "pk": pk or "", "values": values}, sort_keys=True,
+                      separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def sign(secret: bytes, form: FormSpec, pk: str | None, values: dict[str, str]) -> str:
+    return hmac.new(secret, canonical(form, pk, values), hashlib.sha256).hexdigest()
+
+
+def token_matches(secret: bytes, form: FormSpec, pk: str | None, values: dict[str, str], token: str) -> bool:
+    return hmac.compare_digest(sign(secret, form, pk, values), token or "")
+
+
+def changes(form: FormSpec, values: dict[str, str]) -> dict[str, Any]:
+    """Column → typed value that a commit writes."""
+    if form.key == "blocks.book":
+        return {"status": "booked", "booked_for": values["booked_for"]}
+    typed: dict[str, Any] = {}
+    for f in form.fields:
+        value = values[f.name]
+        if not value:
+            typed[f.name] = None
+        elif f.kind == "int" or (f.name == "story_points"):
+            typed[f.name] = int(value)
+        elif f.kind == "amount":
+            typed[f.name] = float(value)
+        else:
+            typed[f.name] = value
+    return typed
+
+
+def commit(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict[str, str]) -> tuple[str, str, dict]:
+    """Apply the write; returns (pk, op, written columns)."""
+    written = changes(form, values)
+    if form.insert:
+        count = con.execute(f"SELECT COUNT(*) FROM {form.table}").fetchone()[0]
+        pk = f"{TABLES[form.table].prefix}-{count + 1:04d}"
+        columns = ["id", *written]
+        con.execute(f"INSERT INTO {form.table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+                    [pk, *written.values()])
+        op = "insert"
+    else:
+        assignments = ", ".join(f"{c} = ?" for c in written)
+        con.execute(f"UPDATE {form.table} SET {assignments} WHERE id = ?", [*written.values(), pk])
+        op = "update"
+    con.commit()
+    return pk, op, written

@@ -1,0 +1,233 @@
+"""The world's web server: real HTTP on 127.0.0.1, pages rendered from ``world.db``, HTML only.
+
+At start it keeps a copy of the untouched database as ``world_before.db``. Every request goes to
+``web_trace.jsonl`` (method, path, status, page kind and the primary keys rendered on the page);
+every committed write goes to ``call_trace.jsonl``. Both share one sequence counter, so the
+verifier can tell what was read before what was written.
+
+    python -m pytest_websearchbench.webbench.webapps.server --task suites/webbench-sample/tasks/staffing-s1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import sqlite3
+import tempfile
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+from pytest_websearchbench.webbench.webapps import apps, forms
+from pytest_websearchbench.webbench.webapps.render import Page, form_html, hidden, input_html, record_url, text
+from pytest_websearchbench.webbench.world.schema import TABLES
+
+WORLD_DB, BEFORE_DB, WEB_TRACE, CALL_TRACE = "world.db", "world_before.db", "web_trace.jsonl", "call_trace.jsonl"
+_ROUTE = re.compile(r"^/(?P<app>[a-z]+)/(?P<table>[a-z]+)(?:/(?P<pk>[A-Z]+-\d+|new)(?:/(?P<action>[a-z]+))?"
+                    r"(?P<commit>/commit)?)?/?$")
+
+
+class Response:
+    def __init__(self, status: int, page: Page | None = None, location: str | None = None) -> None:
+        self.status = status
+        self.page = page
+        self.location = location
+
+
+class WorldServer:
+    def __init__(self, world_dir: Path, host: str = "127.0.0.1", port: int = 0, secret: bytes | None = None) -> None:
+        self.dir = Path(world_dir)
+        self.db_path = self.dir / WORLD_DB
+        if not self.db_path.is_file():
+            raise FileNotFoundError(f"no {WORLD_DB} in {self.dir}")
+        if not (self.dir / BEFORE_DB).exists():
+            shutil.copyfile(self.db_path, self.dir / BEFORE_DB)
+        self.secret = secret or os.urandom(32)
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._httpd = ThreadingHTTPServer((host, port), _handler(self))
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def start(self) -> "WorldServer":
+        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="wsb-world", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+        if self._thread:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> "WorldServer":
+        return self.start()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------------------ requests
+    def handle(self, method: str, target: str, body: bytes) -> Response:
+        with self._lock:
+            self._seq += 1
+            seq = self._seq
+            con = sqlite3.connect(self.db_path)
+            con.row_factory = sqlite3.Row
+            try:
+                response = self._dispatch(con, seq, method, target, body)
+            except apps.NotFound as exc:
+                response = Response(404, _error_page("Not found", str(exc)))
+            finally:
+                con.close()
+            page = response.page
+            self._append(WEB_TRACE, {"seq": seq, "method": method, "path": target, "status": response.status,
+                                     "kind": page.kind if page else "redirect", "pks": page.pks if page else []})
+            return response
+
+    def _append(self, name: str, entry: dict[str, Any]) -> None:
+        with open(self.dir / name, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
+
+    def _dispatch(self, con: sqlite3.Connection, seq: int, method: str, target: str, body: bytes) -> Response:
+        parts = urlsplit(target)
+        params = dict(parse_qsl(parts.query, keep_blank_values=True))
+        if parts.path in ("", "/"):
+            return Response(200, apps.launcher())
+        if parts.path in ("/decision/new", "/decision/new/commit"):
+            return self._form(con, seq, method, forms.FORMS["decisions.new"], None, body,
+                              commit=parts.path.endswith("/commit"))
+        match = _ROUTE.match(parts.path)
+        if not match:
+            raise apps.NotFound(f"no page at {parts.path}")
+        app, table, pk, action, commit = match.group("app", "table", "pk", "action", "commit")
+        if table not in apps.LISTS or TABLES[table].app != app or pk == "new":
+            raise apps.NotFound(f"no app page at {parts.path}")
+        if pk is None:
+            if method != "GET":
+                return Response(405, _error_page("Method not allowed", "lists are read with GET"))
+            return Response(200, apps.list_page(con, table, params))
+        if action is None:
+            return Response(200, apps.detail_page(con, table, pk, "Saved." if params.get("saved") else ""))
+        form = forms.FORM_BY_ROUTE.get((table, action))
+        if form is None:
+            raise apps.NotFound(f"no form {action!r} on {table}")
+        apps.detail_page(con, table, pk)  # 404 for an unknown record
+        return self._form(con, seq, method, form, pk, body, commit=bool(commit))
+
+    def _form(self, con: sqlite3.Connection, seq: int, method: str, form: forms.FormSpec, pk: str | None,
+              body: bytes, *, commit: bool) -> Response:
+        if method == "GET" and not commit:
+            return Response(200, _form_page(form, pk, forms.initial_values(con, form, pk), {}))
+        if method != "POST":
+            return Response(405, _error_page("Method not allowed", "commits are POSTed from the confirmation page"))
+        submitted = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
+        values = forms.normalize(form, submitted)
+        if commit and not forms.token_matches(self.secret, form, pk, values, submitted.get("token", "")):
+            return Response(400, _error_page("Confirmation does not match",
+                                             "The token does not vouch for these arguments; nothing was written. "
+                                             "Fill the form again and confirm."))
+        errors = forms.validate(con, form, pk, values)
+        if errors:
+            return Response(422, _form_page(form, pk, values, errors))
+        if not commit:
+            return Response(200, _confirm_page(form, pk, values, forms.sign(self.secret, form, pk, values)))
+        new_pk, op, written = forms.commit(con, form, pk, values)
+        self._append(CALL_TRACE, {"seq": seq, "form": form.key, "table": form.table, "pk": new_pk, "op": op,
+                                  "values": written})
+        return Response(303, location=record_url(form.table, new_pk) + "?saved=1")
+
+
+def _error_page(title: str, message: str) -> Page:
+    return Page(title, "error").heading(title).para(message)
+
+
+def _form_page(form: forms.FormSpec, pk: str | None, values: dict[str, str], errors: dict[str, str]) -> Page:
+    page = Page(f"{form.title} {pk or ''}".strip(), "form").heading(f"{form.title} {pk or ''}".strip())
+    page.saw(pk)
+    if errors:
+        page.para("The form has errors; nothing was saved.", "error")
+        for name, message in errors.items():
+            page.para(f"Error in {name}: {message}", "error")
+    controls = [input_html(f.name, f.label, values.get(f.name, ""),
+                           {"date": "text", "int": "number", "amount": "text"}.get(f.kind, f.kind), f.choices)
+                for f in form.fields]
+    page.add(form_html(form.path(pk), "post", controls, "Continue"))
+    page.link("Cancel", record_url(form.table, pk) if pk else "/")
+    return page
+
+
+def _confirm_page(form: forms.FormSpec, pk: str | None, values: dict[str, str], token: str) -> Page:
+    page = Page(f"Confirm: {form.title} {pk or ''}".strip(), "confirm").heading(f"Confirm: {form.title} {pk or ''}".strip())
+    page.saw(pk)
+    page.para("Check the values below. Nothing is saved until you commit.")
+    page.fields((f.label, text(values[f.name])) for f in form.fields)
+    page.add(form_html(form.path(pk) + "/commit", "post",
+                       [hidden(name, value) for name, value in values.items()] + [hidden("token", token)], "Commit"))
+    page.link("Cancel", record_url(form.table, pk) if pk else "/")
+    return page
+
+
+def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out as separate writes
+
+        def do_GET(self) -> None:
+            self._respond(server.handle("GET", self.path, b""))
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            self._respond(server.handle("POST", self.path, self.rfile.read(min(length, 1 << 20))))
+
+        def _respond(self, response: Response) -> None:
+            body = (response.page.html() if response.page else
+                    f'<!doctype html><title>See other</title><a href="{response.location}">continue</a>').encode()
+            self.send_response(response.status)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            if response.location:
+                self.send_header("Location", response.location)
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:  # the web trace is the log
+            pass
+
+    return Handler
+
+
+def main(argv: list[str] | None = None) -> int:
+    from pytest_websearchbench.webbench.tasks.harbor import load_task
+    from pytest_websearchbench.webbench.world.build import world_bytes
+
+    parser = argparse.ArgumentParser(description="Serve a WebBench task's world on 127.0.0.1 until interrupted.")
+    parser.add_argument("--task", required=True, type=Path, help="a Harbor task folder")
+    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--dir", type=Path, help="world folder (default: a new temporary folder)")
+    args = parser.parse_args(argv)
+    task = load_task(args.task)
+    folder = args.dir or Path(tempfile.mkdtemp(prefix="wsb-world-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / WORLD_DB).write_bytes(world_bytes(task.world))
+    server = WorldServer(folder, port=args.port).start()
+    print(f"{task.name}: serving {server.base_url} from {folder} (Ctrl-C to stop)", flush=True)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The deterministic synthetic world: vocabulary, tables, row generation, task templates, the solver."""

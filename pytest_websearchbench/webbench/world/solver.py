@@ -1,0 +1,129 @@
+"""Reads a task's expected outcome out of a world database with plain SQL.
+
+The generator plants a chain on purpose; the solver does not trust it and recomputes the answer
+from the rows the pages will show. It is also how the wrong-record control is built: the same
+rules, started from the anchor's nearest look-alike.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_websearchbench.webbench.world.build import TODAY
+
+STAFFING_POINTS_LIMIT = 13  # open story points above this need approval
+STAFFING_MIN_LEVEL = 2
+
+
+class SolveError(Exception):
+    """The rules do not single out one answer (ties, missing rows): the world is ambiguous."""
+
+
+@dataclass
+class Solution:
+    decision: str
+    answers: dict[str, Any]
+    writes: list[dict[str, Any]] = field(default_factory=list)  # {"table", "pk", "values": {col: value}}
+    anchors: list[dict[str, str]] = field(default_factory=list)  # {"table", "pk", "role"}
+    facts: dict[str, Any] = field(default_factory=dict)  # values read on the way (for expectations)
+
+    @property
+    def feasible(self) -> bool:
+        return self.decision != "cannot_proceed"
+
+
+def _row(con: sqlite3.Connection, table: str, pk: str) -> sqlite3.Row:
+    row = con.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,)).fetchone()
+    if row is None:
+        raise SolveError(f"{table} {pk} does not exist")
+    return row
+
+
+def _cost(minutes: int, rate: float) -> float:
+    return round(minutes / 60 * rate, 2)
+
+
+def solve_staffing(con: sqlite3.Connection, escalation_id: str) -> Solution:
+    """Open points of linked issues → earliest long-enough free block, by the due date, of an engineer
+    certified in the product at level ≥ 2 and not on call that day → book + own, or approval, or abstain."""
+    esc = _row(con, "escalations", escalation_id)
+    open_points = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? "
+                              "AND status != 'done'", (escalation_id,)).fetchone()[0]
+    needed = esc["hands_on_minutes"] + esc["verification_minutes"]
+    candidates = con.execute(
+        "SELECT b.* FROM blocks b WHERE b.status = 'free' AND b.minutes >= ? AND b.day >= ? AND b.day <= ? "
+        "AND b.engineer_id IN (SELECT engineer_id FROM certifications WHERE skill = ? AND level >= ?) "
+        "AND NOT EXISTS (SELECT 1 FROM oncall o WHERE o.engineer_id = b.engineer_id AND o.day = b.day) "
+        "ORDER BY b.day, b.starts_at, b.id",
+        (needed, TODAY.isoformat(), esc["due_on"], esc["product"], STAFFING_MIN_LEVEL)).fetchall()
+    facts = {"product": esc["product"], "needed_minutes": needed, "open_points": open_points,
+             "due_on": esc["due_on"], "customer_id": esc["customer_id"]}
+    anchors = [{"table": "escalations", "pk": escalation_id, "role": "escalation"}]
+    if not candidates:
+        return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_qualified_capacity",
+                                           "escalation_id": escalation_id}, anchors=anchors, facts=facts)
+    block = candidates[0]
+    if len(candidates) > 1 and (candidates[1]["day"], candidates[1]["starts_at"]) == (block["day"], block["starts_at"]):
+        raise SolveError(f"two blocks tie for earliest: {block['id']} and {candidates[1]['id']}")
+    engineer = _row(con, "engineers", block["engineer_id"])
+    anchors += [{"table": "engineers", "pk": engineer["id"], "role": "engineer"},
+                {"table": "blocks", "pk": block["id"], "role": "block"}]
+    needs_approval = open_points > STAFFING_POINTS_LIMIT
+    decision = "needs_approval" if needs_approval else "issue"
+    answers = {"decision": decision, "escalation_id": escalation_id, "engineer_id": engineer["id"],
+               "block_id": block["id"], "start_date": block["day"], "story_points": open_points,
+               "amount_usd": _cost(needed, engineer["hourly_rate_usd"]),
+               "note": f"{escalation_id} staffed by {engineer['id']}"}
+    if needs_approval:
+        writes = [{"table": "escalations", "pk": escalation_id, "values": {"status": "pending_approval"}}]
+    else:
+        writes = [{"table": "blocks", "pk": block["id"], "values": {"status": "booked", "booked_for": escalation_id}},
+                  {"table": "escalations", "pk": escalation_id, "values": {"owner_id": engineer["id"]}}]
+    facts |= {"engineer_name": engineer["name"], "rate": engineer["hourly_rate_usd"],
+              "previous_rate": engineer["previous_rate_usd"], "block_minutes": block["minutes"]}
+    return Solution(decision, answers, writes, anchors, facts)
+
+
+def solve_sprint_pull(con: sqlite3.Connection, escalation_id: str) -> Solution:
+    """Largest open bug linked to the escalation → fits the active sprint's remaining capacity? →
+    move it in, In Progress, assigned to the escalation's owner; else approval; no open bug → abstain."""
+    esc = _row(con, "escalations", escalation_id)
+    anchors = [{"table": "escalations", "pk": escalation_id, "role": "escalation"}]
+    bugs = con.execute("SELECT * FROM issues WHERE escalation_id = ? AND type = 'bug' AND status != 'done' "
+                       "ORDER BY story_points DESC, id", (escalation_id,)).fetchall()
+    facts: dict[str, Any] = {"product": esc["product"], "customer_id": esc["customer_id"],
+                             "verification_minutes": esc["verification_minutes"]}
+    if not bugs:
+        return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_eligible_record",
+                                           "escalation_id": escalation_id}, anchors=anchors, facts=facts)
+    bug = bugs[0]
+    if len(bugs) > 1 and bugs[1]["story_points"] == bug["story_points"]:
+        raise SolveError(f"two open bugs tie for most points: {bug['id']} and {bugs[1]['id']}")
+    sprints = con.execute("SELECT * FROM sprints WHERE state = 'active'").fetchall()
+    if len(sprints) != 1:
+        raise SolveError(f"expected one active sprint, found {len(sprints)}")
+    sprint = sprints[0]
+    committed = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ? "
+                            "AND status != 'done'", (sprint["id"],)).fetchone()[0]
+    remaining = sprint["capacity_points"] - committed - bug["story_points"]
+    if esc["owner_id"] is None:
+        raise SolveError(f"{escalation_id} has no owner to assign the bug to")
+    owner = _row(con, "engineers", esc["owner_id"])
+    anchors += [{"table": "issues", "pk": bug["id"], "role": "bug"},
+                {"table": "sprints", "pk": sprint["id"], "role": "sprint"},
+                {"table": "engineers", "pk": owner["id"], "role": "owner"}]
+    decision = "issue" if remaining >= 0 else "needs_approval"
+    answers = {"decision": decision, "escalation_id": escalation_id, "issue_id": bug["id"],
+               "sprint_id": sprint["id"], "story_points": bug["story_points"], "remaining_points": remaining,
+               "amount_usd": _cost(esc["verification_minutes"], owner["hourly_rate_usd"]),
+               "note": f"{bug['id']} for {escalation_id}"}
+    writes = [] if remaining < 0 else [{"table": "issues", "pk": bug["id"], "values": {
+        "sprint_id": sprint["id"], "status": "in_progress", "assignee_id": owner["id"]}}]
+    facts |= {"committed": committed, "capacity": sprint["capacity_points"], "owner_name": owner["name"],
+              "rate": owner["hourly_rate_usd"], "previous_rate": owner["previous_rate_usd"]}
+    return Solution(decision, answers, writes, anchors, facts)
+
+
+SOLVERS = {"staffing": solve_staffing, "sprint-pull": solve_sprint_pull}
