@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from pytest_websearchbench.codebench.model_client import ChatClient, ModelEndpoint
-from pytest_websearchbench.codebench.agent import BOARD_SEARCH, retrieve, run_agent
+from pytest_websearchbench.codebench.agent import BOARD_SEARCH, BOARDS, retrieve, run_agent
 from pytest_websearchbench.codebench.scoring import score_agent, score_retrieval, score_selftest
 from pytest_websearchbench.core.exceptions import ConfigurationError
+from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
@@ -35,7 +36,7 @@ ROW_FIELDS = ("task_id", "vendor", "ticket", "starter_code", "gold_code")
 
 @dataclass(frozen=True)
 class CodeRun:
-    """The run's choices that matter to this family (from ``Settings`` and the environment)."""
+    """The run's choices that matter to this family (from its options and the environment)."""
 
     mode: str = MODE_RETRIEVAL
     board: str = BOARD_SEARCH
@@ -46,18 +47,8 @@ class CodeRun:
 
     @property
     def label(self) -> str:
-        """What the summary and results file call this run of the suite (the suite's ``kind``)."""
+        """What the summary and results file call this run of the suite (its ``kind``)."""
         return SELFTEST if self.selftest else f"{self.mode}/{self.board}"
-
-    @classmethod
-    def from_settings(cls, settings, environ) -> "CodeRun":
-        mode = getattr(settings, "mode", MODE_RETRIEVAL)
-        model = getattr(settings, "model", "")
-        if mode == MODE_AGENT and not model and not getattr(settings, "selftest", False):
-            raise ConfigurationError("--wsb-mode=agent needs --wsb-model (the model's name at OPENAI_BASE_URL)")
-        return cls(mode=mode, board=getattr(settings, "board", BOARD_SEARCH), model=model,
-                   selftest=getattr(settings, "selftest", False), endpoint=ModelEndpoint.from_environ(environ),
-                   may_record=settings.record_mode.may_record)
 
 
 class CodeFamily(BenchmarkFamily):
@@ -69,11 +60,37 @@ class CodeFamily(BenchmarkFamily):
 
     # ------------------------------------------------------------------ the run's configuration
 
-    def for_run(self, settings) -> "CodeFamily":
-        return CodeFamily(CodeRun.from_settings(settings, os.environ))
+    @classmethod
+    def add_options(cls, options: FamilyOptions) -> None:
+        options.add_value("--wsb-mode", "wsb_mode",
+                          "code suites: retrieval (model-free probe, the ticket text as query) or agent (the fixed "
+                          "agent; needs --wsb-model, OPENAI_BASE_URL, OPENAI_API_KEY) (default: retrieval)",
+                          MODE_RETRIEVAL, metavar="MODE", choices=list(MODES))
+        options.add_value("--wsb-board", "wsb_board",
+                          "code suites: search (search only) or search-fetch (search and fetch pages) "
+                          "(default: search)", BOARD_SEARCH, metavar="BOARD", choices=list(BOARDS))
+        options.add_value("--wsb-model", "wsb_model", "code suites, agent mode: the chat model's name at "
+                          "OPENAI_BASE_URL", "", metavar="NAME")
+        options.add_flag("--wsb-selftest", "wsb_selftest",
+                         "code suites: check the suite itself instead of a provider: every gold passes and every "
+                         "starter fails (grounding off)")
 
-    def variants(self, settings) -> tuple[str, ...]:
+    def configure(self, options: OptionReader, settings: Settings) -> "CodeFamily":
+        mode = options.choice("wsb_mode", MODES)
+        board = options.choice("wsb_board", BOARDS)
+        model = options.value("wsb_model")
+        selftest = options.flag("wsb_selftest")
+        if mode == MODE_AGENT and not model and not selftest:
+            raise ConfigurationError("--wsb-mode=agent needs --wsb-model (the model's name at OPENAI_BASE_URL)")
+        return CodeFamily(CodeRun(mode=mode, board=board, model=model, selftest=selftest,
+                                  endpoint=ModelEndpoint.from_environ(os.environ),
+                                  may_record=settings.record_mode.may_record))
+
+    def variants(self, settings: Settings) -> tuple[str, ...]:
         return (SELFTEST,) if self.code_run.selftest else settings.providers
+
+    def run_label(self, suite: Suite) -> str:
+        return self.code_run.label
 
     def cassette_folder(self, variant: str) -> str:
         run = self.code_run
@@ -109,7 +126,6 @@ class CodeFamily(BenchmarkFamily):
         items = manifest.file("items")
         tasks = load_tasks(items)
         files = [items] if manifest.path.resolve() == items else [manifest.path, items]
-        manifest = replace(manifest, kind=self.code_run.label)
         return Suite(manifest, tuple(_case(task) for task in tasks), digest_files(files))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
@@ -126,10 +142,10 @@ class CodeFamily(BenchmarkFamily):
             chat.close()
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
-        mode = raw.extra.get("mode")
-        if mode == SELFTEST:
+        run = self.code_run
+        if run.selftest:
             return score_selftest(case.data)
-        if mode == MODE_AGENT:
+        if run.mode == MODE_AGENT:
             return score_agent(case.data, raw)
         return score_retrieval(case.data, raw, k)
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 import types
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Mapping
 
 import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
-from pytest_websearchbench.core.registry import FAMILIES, BenchmarkFamily, Case, Suite
+from pytest_websearchbench.core.family import BenchmarkFamily, Case, Suite
+from pytest_websearchbench.core.file_suites import manifest_for_file
+from pytest_websearchbench.core.registry import FAMILIES
 from pytest_websearchbench.core.runner import benchmark_test
+from pytest_websearchbench.core.session import run_state
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 
 
@@ -27,26 +31,27 @@ class ItemSpec:
     def label(self) -> str:
         return f"{self.suite.name}/{self.case.id}[{self.provider}]"
 
+    @property
+    def kind(self) -> str:
+        return self.family.run_label(self.suite)
+
     def metadata(self) -> dict:
         manifest = self.suite.manifest
         return {"suite": self.suite.name, "case_id": self.case.id, "provider": self.provider,
-                "family": self.family.name, "kind": manifest.kind, "edition": manifest.edition,
+                "family": self.family.name, "kind": self.kind, "edition": manifest.edition,
                 "digest": self.suite.digest}
 
 
-def load_suite(manifest_path: Path, settings=None) -> tuple[BenchmarkFamily, Suite]:
-    """The family (configured for the run when ``settings`` is given) and suite of a ``suite.json``,
-    or of a suite file without a manifest (its family told from its fields)."""
-    from pytest_websearchbench.core.file_suites import manifest_for_file
-
+def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES
+               ) -> tuple[BenchmarkFamily, Suite]:
+    """The family (from ``families``: the run's configured ones, by default the registry's) and
+    suite of a ``suite.json``, or of a suite file without a manifest (its family told from its fields)."""
     manifest = (SuiteManifest.load(manifest_path) if manifest_path.name == MANIFEST_NAME
-                else manifest_for_file(manifest_path, FAMILIES))
-    family = FAMILIES.get(manifest.family)
+                else manifest_for_file(manifest_path, families))
+    family = families.get(manifest.family)
     if family is None:
-        raise SuiteError(manifest_path, f"unknown family {manifest.family!r}; known: {', '.join(sorted(FAMILIES))}",
+        raise SuiteError(manifest_path, f"unknown family {manifest.family!r}; known: {', '.join(sorted(families))}",
                          field="family")
-    if settings is not None:
-        family = family.for_run(settings)
     return family, family.load(manifest)
 
 
@@ -62,14 +67,12 @@ class SuiteModule(pytest.Module):
         return types.ModuleType(f"wsb_suite_{self.path.name}")
 
     def collect(self):
-        from pytest_websearchbench.plugin import settings_of
-
-        settings = settings_of(self.config)
+        state = run_state(self.config)
         try:
-            family, suite = load_suite(self.path / MANIFEST_NAME if self.path.is_dir() else self.path, settings)
+            family, suite = load_suite(self.path / MANIFEST_NAME if self.path.is_dir() else self.path, state.families)
         except (SuiteError, ConfigurationError) as exc:
             raise self.CollectError(f"invalid suite: {exc}") from None
-        variants = family.variants(settings)
+        variants = family.variants(state.settings)
         for case in suite.cases:
             for variant in variants:
                 yield BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, variant))

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_websearchbench.core.models import Hit, Page
-from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
 from pytest_websearchbench.providers.base import Provider
 from pytest_websearchbench.core.suites import SuiteManifest
 
@@ -68,12 +68,25 @@ class RunContext:
 
 @dataclass(frozen=True)
 class Score:
-    """A case's verdict: pass/fail, metrics (float), and per-result details for reports."""
+    """A case's verdict: pass/fail, metrics (float), and per-result details for reports.
+
+    ``primary`` names the metric a baseline compares (the family's first column); it travels
+    with the score from the worker that ran the item to the reports."""
 
     passed: bool
     metrics: dict[str, float]
     message: str = ""
     results: list[dict[str, Any]] = field(default_factory=list)
+    primary: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"passed": self.passed, "metrics": self.metrics, "primary": self.primary,
+                "results": self.results, "message": self.message}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Score":
+        return cls(data["passed"], dict(data["metrics"]), data.get("message", ""), list(data.get("results", [])),
+                   data.get("primary", ""))
 
 
 @dataclass(frozen=True)
@@ -87,13 +100,23 @@ class BenchmarkFamily(ABC):
     #: False for families whose traffic is local and not worth recording (e.g. a world server)
     records_traffic: bool = True
 
+    @classmethod
+    def add_options(cls, options: FamilyOptions) -> None:
+        """Declare the family's own options (flag + ini key each); none by default."""
+
+    def configure(self, options: OptionReader, settings: Settings) -> "BenchmarkFamily":
+        """The family configured for this run from its own options, checked once at start
+        (raise ConfigurationError); called before ``load``."""
+        return self
+
     def variants(self, settings: Settings) -> tuple[str, ...]:
         """What each case runs against, one item each: by default the providers under test."""
         return settings.providers
 
-    def for_run(self, settings: Settings) -> "BenchmarkFamily":
-        """The family configured for this run (e.g. a run mode); called before ``load``."""
-        return self
+    def run_label(self, suite: Suite) -> str:
+        """What the summary and results file call this run of the suite (the ``kind`` column):
+        the manifest's kind by default; a family with run modes names the mode."""
+        return suite.manifest.kind
 
     def cassette_folder(self, variant: str) -> str:
         """The folder (under the suite's) of a variant's cassettes; a family with several run
@@ -131,9 +154,10 @@ class BenchmarkFamily(ABC):
 
     @abstractmethod
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
-        """Metrics shown in the summary, in order; the first is the primary metric."""
+        """Metrics shown in the summary for a run labelled ``kind`` (``run_label``), in order;
+        the first is the primary metric."""
 
-    def summary_rows(self, scores: list[list[dict[str, Any]]]) -> list[tuple[str, list[str]]]:
-        """Extra summary rows (label, one cell per variant) from each variant's item scores
-        (the ``wsb_score`` dicts: passed, metrics, results, message); none by default."""
+    def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
+        """Extra summary rows (label, one cell per variant) from each variant's item scores;
+        none by default."""
         return []

@@ -47,12 +47,6 @@ _VALUE_OPTIONS = [
      "allowed drop of an item's primary metric against the baseline (default: 0.0)", "0.0"),
     ("--wsb-local-corpus", "PATH", "wsb_local_corpus",
      "corpus (JSONL) the local provider indexes (default: the bundled sample web)", ""),
-    ("--wsb-mode", "MODE", "wsb_mode",
-     "code suites: retrieval (model-free probe, the ticket text as query) or agent (the fixed agent; "
-     "needs --wsb-model, OPENAI_BASE_URL, OPENAI_API_KEY) (default: retrieval)", "retrieval"),
-    ("--wsb-board", "BOARD", "wsb_board",
-     "code suites: search (search only) or search-fetch (search and fetch pages) (default: search)", "search"),
-    ("--wsb-model", "NAME", "wsb_model", "code suites, agent mode: the chat model's name at OPENAI_BASE_URL", ""),
     ("--wsb-rate", "NAME=RATE[,...]", "wsb_rate",
      "request rate limit per provider, shared by all xdist workers (e.g. serper=5/s,tavily=60/min; *=… for all)",
      ""),
@@ -63,16 +57,63 @@ _VALUE_OPTIONS = [
      "retries after a 429, a 5xx, a timeout or a connection error (default: 3)", "3"),
     ("--wsb-backoff", "SECONDS", "wsb_backoff",
      "base of the exponential backoff between retries, with jitter (default: 0.5)", "0.5"),
-    ("--wsb-agent", "NAME[,NAME...]", "wsb_agent",
-     "WebBench: who works each task: oracle, alt-oracle or a control, comma-separated (default: oracle)", "oracle"),
 ]
 
 
-_CHOICES = {"wsb_record_mode": [m.value for m in CassetteMode], "wsb_mode": ["retrieval", "agent"],
-            "wsb_board": ["search", "search-fetch"]}
+_CHOICES = {"wsb_record_mode": [m.value for m in CassetteMode]}
 
 
-def add_options(parser: pytest.Parser) -> None:
+class FamilyOptions:
+    """Where a benchmark family declares its own options: each is a flag in the
+    ``websearchbench`` group and a ``wsb_*`` ini key, like the core's."""
+
+    def __init__(self, group, parser: pytest.Parser) -> None:
+        self._group = group
+        self._parser = parser
+
+    def add_value(self, flag: str, ini: str, help_text: str, default: str, *, metavar: str,
+                  choices: list[str] | None = None) -> None:
+        self._group.addoption(flag, dest=ini, default=None, help=help_text, metavar=metavar, choices=choices)
+        self._parser.addini(ini, help_text, default=default)
+
+    def add_flag(self, flag: str, ini: str, help_text: str) -> None:
+        self._group.addoption(flag, action="store_true", default=None, dest=ini, help=help_text)
+        self._parser.addini(ini, help_text, type="bool", default=False)
+
+
+class OptionReader:
+    """An option's value: the command line's, else the ini key's (which argparse never checked)."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self._config = config
+
+    def value(self, ini: str) -> str:
+        given = self._config.getoption(ini)
+        return str(given if given is not None else self._config.getini(ini)).strip()
+
+    def flag(self, ini: str) -> bool:
+        given = self._config.getoption(ini)
+        return bool(given if given is not None else self._config.getini(ini))
+
+    def choice(self, ini: str, choices: tuple[str, ...] | list[str]) -> str:
+        found = self.value(ini)
+        if found not in choices:
+            raise ConfigurationError(f"{ini}: {found!r} is not one of {', '.join(choices)}")
+        return found
+
+    def names(self, ini: str, flag: str, noun: str) -> tuple[str, ...]:
+        """A comma-separated list of ``noun`` names: at least one, none twice."""
+        text = self.value(ini)
+        names = tuple(n.strip() for n in text.split(",") if n.strip())
+        if not names:
+            raise ConfigurationError(f"{flag}: give at least one {noun} name")
+        if len(set(names)) != len(names):
+            raise ConfigurationError(f"{flag}: a {noun} is named twice in {text!r}")
+        return names
+
+
+def add_options(parser: pytest.Parser, families) -> None:
+    """The core's options, then each family's (``families``: the registry's prototypes)."""
     group = parser.getgroup("websearchbench", "web-search benchmarks (pytest-websearchbench)")
     group.addoption("--suite", action="append", default=[], dest="wsb_suite", metavar="SPEC",
                     help="suite folder, manifest or bundled suite name (repeatable)")
@@ -80,10 +121,9 @@ def add_options(parser: pytest.Parser) -> None:
     for flag, metavar, ini, help_text, default in _VALUE_OPTIONS:
         group.addoption(flag, dest=ini, default=None, help=help_text, metavar=metavar, choices=_CHOICES.get(ini))
         parser.addini(ini, help_text, default=default)
-    selftest_help = ("code suites: check the suite itself instead of a provider: every gold passes and every "
-                     "starter fails (grounding off)")
-    group.addoption("--wsb-selftest", action="store_true", default=None, dest="wsb_selftest", help=selftest_help)
-    parser.addini("wsb_selftest", selftest_help, type="bool", default=False)
+    declared = FamilyOptions(group, parser)
+    for family in families:
+        family.add_options(declared)
     from pytest_websearchbench.providers.catalog import builtin_ini_keys
 
     for ini, help_text in builtin_ini_keys():  # provider options: wsb_<name>_<option>
@@ -107,17 +147,10 @@ class Settings:
     prices: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     timeout: float = 30.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
-    agents: tuple[str, ...] = ("oracle",)  # WebBench: who works each task (--wsb-agent)
-    mode: str = "retrieval"  # code suites: retrieval | agent
-    board: str = "search"  # code suites: search | search-fetch
-    model: str = ""  # code suites, agent mode: the chat model
-    selftest: bool = False  # code suites: check gold/starter instead of running a provider
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> "Settings":
-        def value(ini: str) -> str:
-            given = config.getoption(ini)
-            return str(given if given is not None else config.getini(ini)).strip()
+        value = OptionReader(config).value
 
         def path(ini: str) -> Path | None:
             # a path on the command line is relative to where pytest was started,
@@ -128,11 +161,7 @@ class Settings:
             base = config.invocation_params.dir if config.getoption(ini) is not None else config.rootpath
             return Path(base, text)
 
-        providers = tuple(p.strip() for p in value("wsb_provider").split(",") if p.strip())
-        if not providers:
-            raise ConfigurationError("--provider: give at least one provider name")
-        if len(set(providers)) != len(providers):
-            raise ConfigurationError(f"--provider: a provider is named twice in {','.join(providers)!r}")
+        providers = OptionReader(config).names("wsb_provider", "--provider", "provider")
         try:
             k = int(value("wsb_k"))
         except ValueError:
@@ -167,36 +196,7 @@ class Settings:
             prices=parse_prices(value("wsb_price")),
             timeout=timeout,
             retry=retry,
-            agents=_agents(value("wsb_agent")),
-            **_code_settings(config, value),
         )
-
-
-def _code_settings(config: pytest.Config, value) -> dict:
-    """--wsb-mode, --wsb-board, --wsb-model and --wsb-selftest, checked (ini values skip argparse)."""
-    found = {"mode": value("wsb_mode"), "board": value("wsb_board"), "model": value("wsb_model")}
-    for key in ("mode", "board"):
-        if found[key] not in _CHOICES[f"wsb_{key}"]:
-            raise ConfigurationError(f"wsb_{key}: {found[key]!r} is not one of {', '.join(_CHOICES[f'wsb_{key}'])}")
-    selftest = config.getoption("wsb_selftest")
-    found["selftest"] = bool(selftest if selftest is not None else config.getini("wsb_selftest"))
-    if found["mode"] == "agent" and not found["model"] and not found["selftest"]:
-        raise ConfigurationError("--wsb-mode=agent needs --wsb-model (the model's name at OPENAI_BASE_URL)")
-    return found
-
-
-def _agents(text: str) -> tuple[str, ...]:
-    from pytest_websearchbench.webbench.agents.catalog import AGENTS
-
-    agents = tuple(a.strip() for a in text.split(",") if a.strip())
-    if not agents:
-        raise ConfigurationError("--wsb-agent: give at least one agent name")
-    unknown = [a for a in agents if a not in AGENTS]
-    if unknown:
-        raise ConfigurationError(f"--wsb-agent: unknown agent {unknown[0]!r}; agents: {', '.join(AGENTS)}")
-    if len(set(agents)) != len(agents):
-        raise ConfigurationError(f"--wsb-agent: an agent is named twice in {text!r}")
-    return agents
 
 
 def _number(text: str, flag: str, *, minimum: float, whole: bool = False) -> float:

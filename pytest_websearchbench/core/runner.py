@@ -6,17 +6,18 @@ A provider that fails, or a cassette that is missing in replay mode, makes the i
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, cassette_path, use_cassette
-from pytest_websearchbench.reporting.baseline import Baseline
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
-from pytest_websearchbench.core.registry import RawResults, RunContext
+from pytest_websearchbench.core.family import RawResults, RunContext
 from pytest_websearchbench.core.options import CassetteMode, Settings
 from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.core.suites import MANIFEST_NAME
+from pytest_websearchbench.reporting.baseline import Baseline
 
 
 def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
@@ -79,11 +80,9 @@ def _suite_argument(manifest) -> str:
 def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:
     """Score the raw results (pure), attach them for the summary, and fail on a gate or regression."""
     spec = item.spec
-    score = spec.family.score(spec.suite, spec.case, raw, settings.k)
-    primary = spec.family.columns(spec.suite.manifest.kind, settings.k)[0].key
-    item.user_properties.append(("wsb_score", {
-        "passed": score.passed, "metrics": score.metrics, "primary": primary,
-        "results": score.results, "message": score.message}))
+    primary = spec.family.columns(spec.kind, settings.k)[0].key
+    score = replace(spec.family.score(spec.suite, spec.case, raw, settings.k), primary=primary)
+    item.user_properties.append(("wsb_score", score.to_dict()))
     regression = baseline.regression(spec.metadata(), score.passed, score.metrics.get(primary), primary,
                                      settings.tolerance) if baseline else None
     problems = [score.message] if not score.passed else []

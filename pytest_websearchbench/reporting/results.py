@@ -7,6 +7,8 @@ from typing import Any
 
 import pytest
 
+from pytest_websearchbench.core.family import Score
+
 WSB_KEYS = ("wsb_item", "wsb_run", "wsb_score")
 
 
@@ -17,7 +19,7 @@ class ItemRecord:
     nodeid: str
     meta: dict[str, Any] = field(default_factory=dict)
     run: dict[str, Any] = field(default_factory=dict)
-    score: dict[str, Any] = field(default_factory=dict)
+    score: Score | None = None  # None until the item was scored (it errored in setup)
     outcome: str = "passed"
     longrepr: str = ""
 
@@ -27,7 +29,7 @@ class ItemRecord:
 
     @property
     def metrics(self) -> dict[str, float]:
-        return self.score.get("metrics", {})
+        return self.score.metrics if self.score else {}
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -36,8 +38,8 @@ class ItemRecord:
             "outcome": self.outcome,
             "message": self.longrepr,
             "metrics": self.metrics,
-            "primary_metric": self.score.get("primary"),
-            "results": self.score.get("results", []),
+            "primary_metric": self.score.primary if self.score else None,
+            "results": self.score.results if self.score else [],
             "raw": self.run.get("raw"),
             "cassette": self.run.get("cassette"),
             "calls": self.run.get("calls", []),
@@ -59,7 +61,8 @@ class ResultStore:
         record = self._records.setdefault(report.nodeid, ItemRecord(report.nodeid))
         record.meta = props["wsb_item"]
         record.run = props.get("wsb_run", record.run)
-        record.score = props.get("wsb_score", record.score)
+        if "wsb_score" in props:
+            record.score = Score.from_dict(props["wsb_score"])
         outcome = _outcome(report)
         if outcome != "passed" and record.outcome in ("passed", "skipped"):
             record.outcome = outcome

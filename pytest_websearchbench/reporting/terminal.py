@@ -4,36 +4,37 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from typing import Mapping
 
 from pytest_websearchbench.reporting import stats
 from pytest_websearchbench.reporting.baseline import Baseline
-from pytest_websearchbench.core.registry import FAMILIES
+from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.reporting.results import ItemRecord
 
 CASSETTE_STATES = ("replayed", "recorded", "live")
 
 
-def summary_lines(records: list[ItemRecord], k: int, baseline: Baseline | None = None,
-                  order: tuple[str, ...] = ()) -> list[str]:
+def summary_lines(records: list[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int,
+                  baseline: Baseline | None = None, order: tuple[str, ...] = ()) -> list[str]:
     """One table per suite; providers in ``order`` (the --provider list: the first is the reference)."""
     by_suite: dict[str, list[ItemRecord]] = defaultdict(list)
     for record in records:
         by_suite[record.meta["suite"]].append(record)
     lines: list[str] = []
     for suite in sorted(by_suite):
-        lines += _suite_table(by_suite[suite], k, baseline, order)
+        lines += _suite_table(by_suite[suite], families, k, baseline, order)
         lines.append("")
     return lines
 
 
-def _suite_table(records: list[ItemRecord], k: int, baseline: Baseline | None,
-                 order: tuple[str, ...] = ()) -> list[str]:
+def _suite_table(records: list[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int,
+                 baseline: Baseline | None, order: tuple[str, ...] = ()) -> list[str]:
     meta = records[0].meta
     present = set(r.meta["provider"] for r in records)
     providers = [p for p in order if p in present]
     providers += [p for p in dict.fromkeys(r.meta["provider"] for r in records) if p not in providers]
     by_provider = {p: [r for r in records if r.meta["provider"] == p] for p in providers}
-    family = FAMILIES[meta["family"]]
+    family = families[meta["family"]]
     columns = family.columns(meta["kind"], k)
     rows: list[tuple[str, list[str]]] = [
         ("items", [str(len(by_provider[p])) for p in providers]),

@@ -10,14 +10,12 @@ every gate holds and every state-row and answer-field leaf is right (the verdict
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
-
 import pytest
 
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
-from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
+from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 
 
@@ -25,8 +23,25 @@ class WebBenchFamily(BenchmarkFamily):
     name = "webbench"
     records_traffic = False  # the world server is local and fresh per item: nothing worth a cassette
 
+    def __init__(self, agents: tuple[str, ...] = ("oracle",)) -> None:
+        self.agents = agents
+
+    @classmethod
+    def add_options(cls, options: FamilyOptions) -> None:
+        options.add_value("--wsb-agent", "wsb_agent", "WebBench: who works each task: oracle, alt-oracle or a "
+                          "control, comma-separated (default: oracle)", "oracle", metavar="NAME[,NAME...]")
+
+    def configure(self, options: OptionReader, settings: Settings) -> "WebBenchFamily":
+        from pytest_websearchbench.webbench.agents.catalog import AGENTS
+
+        agents = options.names("wsb_agent", "--wsb-agent", "agent")
+        unknown = [a for a in agents if a not in AGENTS]
+        if unknown:
+            raise ConfigurationError(f"--wsb-agent: unknown agent {unknown[0]!r}; agents: {', '.join(AGENTS)}")
+        return WebBenchFamily(agents)
+
     def variants(self, settings: Settings) -> tuple[str, ...]:
-        return settings.agents
+        return self.agents
 
     def load(self, manifest: SuiteManifest) -> Suite:
         from pytest_websearchbench.webbench.tasks.harbor import load_dataset
@@ -65,11 +80,11 @@ class WebBenchFamily(BenchmarkFamily):
         return [MetricColumn("webscore", "WebScore"), MetricColumn("pass", "pass"),
                 MetricColumn("strict_pass", "strict_pass"), MetricColumn("steps", "steps")]
 
-    def summary_rows(self, scores: list[list[dict[str, Any]]]) -> list[tuple[str, list[str]]]:
+    def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
         """Failure modes per agent, most common first."""
         cells = []
         for variant_scores in scores:
-            modes = Counter(r["failure_mode"] for s in variant_scores for r in s.get("results", ()) if "failure_mode" in r)
+            modes = Counter(r["failure_mode"] for s in variant_scores for r in s.results if "failure_mode" in r)
             cells.append(" · ".join(f"{mode} {n}" for mode, n in sorted(modes.items(), key=lambda m: (-m[1], m[0])))
                          or "-")
         return [("failure modes", cells)]

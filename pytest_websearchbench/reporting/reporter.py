@@ -1,0 +1,38 @@
+"""The per-run reporter: gathers every item's record (on the xdist controller too) and writes
+the terminal summary and the results file."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_websearchbench.core.session import RunState
+from pytest_websearchbench.reporting.json_results import write_results
+from pytest_websearchbench.reporting.results import ResultStore
+from pytest_websearchbench.reporting.terminal import summary_lines
+
+
+class RunReporter:
+    def __init__(self, config: pytest.Config, state: RunState) -> None:
+        self.config = config
+        self.state = state
+        self.store = ResultStore()
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        self.store.add(report)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        settings = self.state.settings
+        if settings.json_path and not hasattr(self.config, "workerinput"):
+            write_results(settings.json_path, self.store.records(), settings)
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        records = self.store.records()
+        if not records:
+            return
+        terminalreporter.write_sep("=", "websearchbench summary")
+        for line in summary_lines(records, self.state.families, self.state.settings.k, self.state.baseline,
+                                  self.state.variant_order):
+            terminalreporter.write_line(line)
+        if self.state.settings.json_path:
+            terminalreporter.write_line(f"results written to {self.state.settings.json_path}")
