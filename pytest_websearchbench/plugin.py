@@ -18,7 +18,7 @@ from pytest_websearchbench.core.session import RunState, provider_pool, run_stat
 from pytest_websearchbench.core.suites import MANIFEST_NAME, resolve_suite_spec
 from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.providers.ratelimit import purge_stale_state
-from pytest_websearchbench.providers.secrets import install_log_scrubber
+from pytest_websearchbench.core.secrets import install_log_scrubber
 from pytest_websearchbench.reporting.baseline import Baseline
 from pytest_websearchbench.reporting.reporter import RunReporter
 

@@ -1,12 +1,14 @@
-"""Keeps API keys out of every log record, whoever logs it (httpx logs request URLs, and some
-APIs take the key as a query parameter).
+"""The one secret scrubber: API keys replaced by ``<FILTERED>`` in any text, in every form they
+may take there (as is, percent-encoded, base64), whoever writes it — cassettes, error messages,
+and every log record (httpx logs request URLs, and some APIs take the key as a query parameter).
 
 Providers' ``secrets()`` are registered when they are created; a log-record factory replaces
-each registered value by ``<FILTERED>`` in the formatted message before any handler sees it.
+each registered value in the formatted message before any handler sees it.
 """
 
 from __future__ import annotations
 
+import base64
 import logging
 import threading
 from urllib.parse import quote, quote_plus
@@ -18,8 +20,13 @@ _INSTALLED = False
 
 
 def variants(value: str) -> set[str]:
-    """A secret as it may appear in text: as is, and URL-encoded (in a logged query string)."""
-    return {value, quote(value, safe=""), quote_plus(value, safe="")} if value else set()
+    """A secret as it may appear in text: as is, URL-encoded (a query string echoed back), and
+    base64 (a basic-auth header or an encoded body)."""
+    if not value:
+        return set()
+    raw = value.encode("utf-8")
+    return {value, quote(value, safe=""), quote_plus(value, safe=""), base64.b64encode(raw).decode("ascii"),
+            base64.urlsafe_b64encode(raw).decode("ascii"), base64.b64encode(raw).decode("ascii").rstrip("=")}
 
 
 def register_secrets(values) -> None:

@@ -11,16 +11,12 @@ from typing import Any, Callable, Mapping
 
 import httpx
 
+from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.pricing import call_cost
 from pytest_websearchbench.providers.retry import RETRY_STATUSES, HttpOptions, parse_retry_after
-from pytest_websearchbench.providers.secrets import scrub
-
-
-#: stamped on every response that reached the network with the transport's answer time (by the
-#: cassette layer), so that a replayed call reports the latency it had when it was recorded
-RECORDED_SECONDS_HEADER = "x-wsb-recorded-seconds"
+from pytest_websearchbench.core.secrets import scrub
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Callable, Mapping
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.providers.base import Provider, ProviderContext
-from pytest_websearchbench.providers.secrets import register_secrets
+from pytest_websearchbench.core.secrets import register_secrets
 
 ProviderFactory = Callable[[ProviderContext], Provider]
 ENTRY_POINT_GROUP = "pytest_websearchbench.providers"

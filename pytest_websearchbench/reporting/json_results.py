@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 from pytest_websearchbench import __version__
+from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.reporting.results import ItemRecord
 
@@ -49,9 +48,5 @@ def _costs(records: list[ItemRecord]) -> dict:
 
 def write_results(path: Path, records: list[ItemRecord], settings: Settings) -> None:
     """Write atomically, so an interrupted run never leaves half a baseline behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(results_document(records, settings), handle, indent=1, ensure_ascii=False, sort_keys=True)
-        handle.write("\n")
-    os.replace(tmp, path)
+    text = json.dumps(results_document(records, settings), indent=1, ensure_ascii=False, sort_keys=True)
+    write_text_atomic(path, text + "\n")

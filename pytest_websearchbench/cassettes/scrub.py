@@ -1,0 +1,94 @@
+"""What reaches a cassette: run-specific base URLs become stable aliases, credentials in headers,
+query strings and JSON bodies and any known secret value (in any encoding) become ``<FILTERED>``,
+and rate-limit and server errors are never recorded."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from pytest_websearchbench.core.secrets import FILTERED, scrub
+
+SECRET_HEADERS = frozenset({
+    "authorization", "proxy-authorization", "x-api-key", "api-key", "apikey", "x-subscription-token",
+    "x-goog-api-key", "cookie", "set-cookie",
+})
+SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "auth", "x-api-key"})
+
+
+class SecretFilter:
+    """Rewrites requests and responses before vcrpy stores or matches them.
+
+    Run-specific base URLs become their aliases (so a cassette does not depend on a port);
+    credentials in headers, query strings and JSON bodies, and any known secret value
+    anywhere, become ``<FILTERED>``; rate-limit and server errors are never recorded.
+    """
+
+    def __init__(self, aliases: dict[str, str], secrets: list[str]) -> None:
+        self.aliases = aliases
+        self.secrets = [s for s in secrets if s]
+
+    def _alias_hosts(self, text: str) -> str:
+        """The ``host`` header names the run's port too: give it the alias's host."""
+        for real, alias in self.aliases.items():
+            text = text.replace(urlsplit(real).netloc, urlsplit(alias).netloc)
+        return text
+
+    def scrub(self, text: str) -> str:
+        return scrub(text, self.secrets)
+
+    def request(self, request):
+        uri = request.uri
+        for real, alias in self.aliases.items():
+            if uri.startswith(real):
+                uri = alias + uri[len(real):]
+        request.uri = self.scrub(_filter_query(uri))
+        for name in list(request.headers):
+            if name.lower() in SECRET_HEADERS:
+                request.headers[name] = FILTERED
+            else:
+                request.headers[name] = self.scrub(self._alias_hosts(str(request.headers[name])))
+        if request.body:
+            request.body = self._scrub_body(request.body)
+        return request
+
+    def response(self, response: dict[str, Any]) -> dict[str, Any] | None:
+        if response["status"]["code"] == 429 or response["status"]["code"] >= 500:
+            return None
+        headers = response.get("headers", {})
+        for name in list(headers):
+            if name.lower() in SECRET_HEADERS:
+                del headers[name]
+            else:
+                headers[name] = [self.scrub(str(v)) for v in headers[name]]
+        body = response.get("body", {})
+        if body.get("string"):
+            body["string"] = self._scrub_body(body["string"])
+        return response
+
+    def _scrub_body(self, body: bytes | str) -> bytes | str:
+        text = body.decode("utf-8", "surrogateescape") if isinstance(body, bytes) else body
+        try:
+            text = json.dumps(_filter_json(json.loads(text)), ensure_ascii=False)
+        except ValueError:
+            pass
+        text = self.scrub(text)
+        return text.encode("utf-8", "surrogateescape") if isinstance(body, bytes) else text
+
+
+def _filter_query(uri: str) -> str:
+    parts = urlsplit(uri)
+    if not parts.query:
+        return uri
+    pairs = [(k, FILTERED if k.lower() in SECRET_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    return urlunsplit(parts._replace(query=urlencode(pairs)))
+
+
+def _filter_json(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: FILTERED if k.lower() in SECRET_PARAMS | {"apikey", "api-key"} and isinstance(v, str)
+                else _filter_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_filter_json(v) for v in value]
+    return value
