@@ -22,6 +22,7 @@ from pytest_websearchbench.codebench.agent import BOARD_SEARCH, BOARDS, retrieve
 from pytest_websearchbench.codebench.scoring import score_agent, score_retrieval, score_selftest
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
+from pytest_websearchbench.providers.retry import RetryPolicy
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
@@ -44,6 +45,7 @@ class CodeRun:
     selftest: bool = False
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
     may_record: bool = True
+    retry: RetryPolicy = field(default_factory=RetryPolicy)  # the run's (--wsb-retries, --wsb-backoff)
 
     @property
     def label(self) -> str:
@@ -84,7 +86,7 @@ class CodeFamily(BenchmarkFamily):
             raise ConfigurationError("--wsb-mode=agent needs --wsb-model (the model's name at OPENAI_BASE_URL)")
         return CodeFamily(CodeRun(mode=mode, board=board, model=model, selftest=selftest,
                                   endpoint=ModelEndpoint.from_environ(os.environ),
-                                  may_record=settings.record_mode.may_record))
+                                  may_record=settings.record_mode.may_record, retry=settings.retry))
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return (SELFTEST,) if self.code_run.selftest else settings.providers
@@ -135,7 +137,7 @@ class CodeFamily(BenchmarkFamily):
             return RawResults(extra={"mode": SELFTEST})
         if run.mode == MODE_RETRIEVAL:
             return retrieve(task, ctx.provider, ctx.k, run.board)
-        chat = ChatClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key)
+        chat = ChatClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key, retry=run.retry)
         try:
             return run_agent(task, ctx.provider, chat, run.model, run.board)
         finally:

@@ -17,10 +17,10 @@ from typing import Any, Mapping
 import httpx
 
 from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.providers.retry import RetryPolicy, send_with_retries
 
 CASSETTE_BASE_URL = "http://chat-model.invalid"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-RETRY_STATUSES = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 
 
 @dataclass(frozen=True)
@@ -56,16 +56,14 @@ class ChatCall:
 class ChatClient:
     """``complete(body)`` posts one chat-completions request and returns the decoded reply.
 
-    429, 5xx, timeouts and connection errors are retried with exponential backoff (honouring a
-    ``Retry-After`` of up to ``max_wait`` seconds); what still fails raises ``ProviderError``.
+    Retries follow the run's one retry policy (``providers.retry``); what still fails raises
+    ``ProviderError``.
     """
 
     base_url: str
     api_key: str = ""
     timeout: float = 120.0
-    retries: int = 3
-    backoff: float = 1.0
-    max_wait: float = 60.0
+    retry: RetryPolicy = field(default_factory=lambda: RetryPolicy(retries=3, backoff=1.0))
     transport: httpx.BaseTransport | None = None
     calls: list[ChatCall] = field(default_factory=list)
 
@@ -75,35 +73,24 @@ class ChatClient:
                                     transport=self.transport)
 
     def complete(self, body: dict[str, Any]) -> dict[str, Any]:
-        attempt = 0
-        while True:
-            attempt += 1
-            started = time.perf_counter()
-            try:
-                response = self._client.post("/chat/completions", json=body)
-            except httpx.TimeoutException:
-                problem, status, wait = f"no answer within {self.timeout:g} s", None, None
-            except httpx.TransportError as exc:
-                problem, status, wait = f"connection failed: {type(exc).__name__}: {exc}", None, None
-            else:
-                self.calls.append(ChatCall(time.perf_counter() - started, response.status_code < 400,
-                                           response.status_code))
-                if response.status_code < 400:
-                    return self._decode(response)
-                status = response.status_code
-                problem = f"HTTP {status}: {_message(response)}"
-                wait = _retry_after(response.headers.get("Retry-After"))
-                if status not in RETRY_STATUSES:
-                    hint = " (check OPENAI_API_KEY)" if status in (401, 403) else (
-                        " (check --wsb-model and OPENAI_BASE_URL)" if status == 404 else "")
-                    raise ProviderError(f"chat model: {problem}{hint}", kind="http", status=status)
-            if attempt > self.retries:
-                raise ProviderError(f"chat model: {problem} (gave up after {attempt} attempts)",
-                                    kind="http" if status else "connection", status=status)
-            if wait is not None and wait > self.max_wait:
-                raise ProviderError(f"chat model: {problem} (asks to retry after {wait:g} s)", kind="http",
-                                    status=status)
-            time.sleep(wait if wait is not None else self.backoff * 2 ** (attempt - 1))
+        response = send_with_retries(lambda: self._attempt(body), self.retry, _model_error)
+        return self._decode(response)
+
+    def _attempt(self, body: dict[str, Any]) -> tuple[httpx.Response | None, tuple[str, str] | None]:
+        started = time.perf_counter()
+        try:
+            response = self._client.post("/chat/completions", json=body)
+        except httpx.TimeoutException:
+            return None, (f"no answer within {self.timeout:g} s", "timeout")
+        except httpx.TransportError as exc:
+            return None, (f"connection failed: {type(exc).__name__}: {exc}", "connection")
+        status = response.status_code
+        self.calls.append(ChatCall(time.perf_counter() - started, status < 400, status))
+        if status < 400:
+            return response, None
+        hint = " (check OPENAI_API_KEY)" if status in (401, 403) else (
+            " (check --wsb-model and OPENAI_BASE_URL)" if status == 404 else "")
+        return response, (f"HTTP {status}: {_message(response)}{hint}", "http")
 
     def _decode(self, response: httpx.Response) -> dict[str, Any]:
         try:
@@ -132,8 +119,5 @@ def _message(response: httpx.Response) -> str:
     return str(error or body)[:300]
 
 
-def _retry_after(value: str | None) -> float | None:
-    try:
-        return max(0.0, float(value)) if value else None
-    except ValueError:
-        return None
+def _model_error(message: str, **kwargs: Any) -> ProviderError:
+    return ProviderError(f"chat model: {message}", **kwargs)

@@ -15,7 +15,7 @@ from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.pricing import call_cost
-from pytest_websearchbench.providers.retry import RETRY_STATUSES, HttpOptions, parse_retry_after
+from pytest_websearchbench.providers.retry import RETRY_STATUSES, HttpOptions, send_with_retries
 from pytest_websearchbench.core.secrets import scrub
 
 
@@ -146,29 +146,13 @@ class HttpProvider(Provider):
         return ProviderError(scrub(f"{self.name}: {message}", self.secrets()), **kwargs)
 
     def _send(self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]) -> httpx.Response:
-        policy = self.http.retry
-        while True:
-            state["attempts"] += 1
-            if self.http.rate_limiter is not None:
-                self.http.rate_limiter.acquire()
-            response, problem = self._attempt(method, path, kwargs, state)
-            if problem is None:
-                return response
-            message, kind = problem
-            status = response.status_code if response is not None else None
-            if status is not None and status not in RETRY_STATUSES:
-                raise self.fail(message, kind=kind, status=status)  # 400, 401, 404…: retrying cannot help
-            retry_after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
-            if state["attempts"] > policy.retries:
-                raise self.fail(f"{message} (gave up after {state['attempts']} attempts)", kind=kind, status=status)
-            if retry_after is not None and retry_after > policy.max_wait:
-                raise self.fail(f"{message} (it asks to retry after {retry_after:g} s, more than the "
-                                f"{policy.max_wait:g} s this plugin waits)", kind=kind, status=status)
-            time.sleep(policy.delay(state["attempts"], retry_after))
+        return send_with_retries(lambda: self._attempt(method, path, kwargs, state), self.http.retry, self.fail,
+                                 rate_limiter=self.http.rate_limiter)
 
     def _attempt(self, method: str, path: str, kwargs: dict[str, Any],
                  state: dict[str, Any]) -> tuple[httpx.Response | None, tuple[str, str] | None]:
         """One try: the response, or what went wrong as (message, kind)."""
+        state["attempts"] += 1
         began = time.perf_counter()
         try:
             response = self.client.request(method, path, **kwargs)

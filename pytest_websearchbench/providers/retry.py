@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 import time
+from typing import Callable
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import Mapping
 
+import httpx
+
 from pytest_websearchbench.providers.ratelimit import RateLimiter
 
-#: statuses worth another try: rate limited, or a server-side failure
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+#: statuses worth another try: a request timeout, too early, rate limited, or a server-side failure
+RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 
 
 @dataclass(frozen=True)
@@ -63,3 +66,37 @@ class HttpOptions:
     rate_limiter: RateLimiter | None = None
     #: USD per 1,000 requests by call kind ("search", "fetch"), from --wsb-price
     prices: Mapping[str, float] = field(default_factory=dict)
+
+
+#: one try: the response, or what went wrong as (message, kind) — with the response when there was one
+Attempt = Callable[[], "tuple[httpx.Response | None, tuple[str, str] | None]"]
+
+
+def send_with_retries(attempt: Attempt, policy: RetryPolicy, fail: Callable[..., Exception], *,
+                      rate_limiter: RateLimiter | None = None) -> httpx.Response:
+    """The one retry loop of every HTTP client here (providers and models).
+
+    An error status outside ``RETRY_STATUSES`` fails at once (400, 401, 404…: retrying cannot
+    help); timeouts, connection errors and retryable statuses are tried again after
+    ``policy.delay``, honouring ``Retry-After``; ``fail(message, kind=…, status=…)`` makes the
+    exception raised when the attempts run out.
+    """
+    attempts = 0
+    while True:
+        attempts += 1
+        if rate_limiter is not None:
+            rate_limiter.acquire()
+        response, problem = attempt()
+        if problem is None:
+            return response
+        message, kind = problem
+        status = response.status_code if response is not None else None
+        if status is not None and status not in RETRY_STATUSES:
+            raise fail(message, kind=kind, status=status)
+        retry_after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
+        if attempts > policy.retries:
+            raise fail(f"{message} (gave up after {attempts} attempts)", kind=kind, status=status)
+        if retry_after is not None and retry_after > policy.max_wait:
+            raise fail(f"{message} (it asks to retry after {retry_after:g} s, more than the "
+                       f"{policy.max_wait:g} s this plugin waits)", kind=kind, status=status)
+        time.sleep(policy.delay(attempts, retry_after))

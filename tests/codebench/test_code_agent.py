@@ -16,6 +16,7 @@ from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.codebench.tasks import load_tasks
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import Provider
+from pytest_websearchbench.providers.retry import RetryPolicy
 
 FAST = ("-p", "no:hypothesispytest")
 DOC = "https://docs.acme.example/v2/tickets/resolve"
@@ -160,7 +161,7 @@ def test_a_model_error_is_a_provider_error_with_a_hint(task):
     model = ScriptedChatModel(scripted([{"content": "x"}]))
     url = model.start()
     model.stop()  # nothing listens any more
-    chat = ChatClient(url.replace("/v1", "/nope"), "", retries=0)
+    chat = ChatClient(url.replace("/v1", "/nope"), "", retry=RetryPolicy(retries=0))
     with pytest.raises(ProviderError, match="chat model: connection failed"):
         run_agent(task, PagesProvider(), chat, "m", "search")
     with ScriptedChatModel(scripted([{"content": "x"}])) as url:
