@@ -11,9 +11,12 @@ Packages may instead expose a factory under the entry-point group
 
 from __future__ import annotations
 
-import pytest
+import pluggy
+
+# pytest's own project name: these specs join pytest's hook registry
+hookspec = pluggy.HookspecMarker("pytest")
 
 
-@pytest.hookspec
+@hookspec
 def pytest_websearchbench_add_providers(registry) -> None:
     """Register provider factories on ``registry`` (a ``ProviderRegistry``)."""

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_websearchbench.lexbench.family import (
-    FactualQuestion, GradedPreview, Requirements, Scenario, requirement_violations, score_factual, score_scenario)
+from pytest_websearchbench.lexbench.eligibility import Requirements, requirement_violations
+from pytest_websearchbench.lexbench.grades import GradedPreview
+from pytest_websearchbench.lexbench.items import FactualQuestion, Scenario
+from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
 from pytest_websearchbench.core.models import Hit
 
 
