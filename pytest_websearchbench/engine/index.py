@@ -1,17 +1,17 @@
 """In-memory BM25 search over a corpus of pages, backed by tantivy.
 
-Text is tokenised in Python (``analyze``) with one function for pages and queries, so
-what is indexed and what is searched can never drift apart: Latin words are lower-cased
-and accent-folded, CJK runs become character unigrams and bigrams (Chinese has no spaces
-between words). tantivy only splits the pre-tokenised text on whitespace and ranks
-with BM25. Queries are built from analysed terms, never parsed, so any user text is safe.
+Text is tokenised in Python (``analyze``, from :mod:`pytest_websearchbench.core.text`) with
+one function for pages and queries, so what is indexed and what is searched can never drift
+apart: Latin words are lower-cased and accent-folded, CJK runs become character unigrams and
+bigrams (Chinese has no spaces between words). tantivy only splits the pre-tokenised text on
+whitespace and ranks with BM25. Queries are built from analysed terms, never parsed, so any
+user text is safe.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import date
@@ -22,54 +22,14 @@ import tantivy
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import jsonl_records
+from pytest_websearchbench.core.text import Unit as _Unit, analyze, is_cjk as _is_cjk, units as _units
 
 TITLE_BOOST = 2.0
 SNIPPET_CHARS = 240
 ELLIPSIS = "…"
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002ffff"
-_RUN = re.compile(rf"(?P<cjk>[{_CJK}]+)|(?P<word>[^\W{_CJK}]+)")
-_CJK_CHAR = re.compile(f"[{_CJK}]")
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TEXT_FIELDS = ("url", "title", "text", "language", "site")
-
-_Unit = tuple[int, int, str, bool]  # (start, end, token, is_cjk)
-
-
-def _fold_word(word: str) -> str:
-    """Lower-case and strip accents, so 'Über' and 'uber' meet in the index."""
-    if word.isascii():  # the common case, and the hot loop of every snippet
-        return word.lower()
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
-def _units(text: str) -> Iterator[_Unit]:
-    """Yield (start, end, token, is_cjk) per Latin word or CJK character, with offsets
-    into ``text`` so snippets can cut the original string at token boundaries."""
-    for match in _RUN.finditer(text):
-        if match.lastgroup == "word":
-            yield match.start(), match.end(), _fold_word(match.group()), False
-        else:
-            for offset in range(match.start(), match.end()):
-                yield offset, offset + 1, unicodedata.normalize("NFKC", text[offset]), True
-
-
-def analyze(text: str) -> list[str]:
-    """Tokens for indexing and querying: folded words, CJK unigrams and adjacent bigrams."""
-    tokens: list[str] = []
-    previous_cjk_end, previous_cjk = -1, ""
-    for start, end, token, is_cjk in _units(text):
-        tokens.append(token)
-        if is_cjk and start == previous_cjk_end:
-            tokens.append(previous_cjk + token)
-        previous_cjk_end, previous_cjk = (end, token) if is_cjk else (-1, "")
-    return tokens
-
-
-def _is_cjk(token: str) -> bool:
-    """Tokens are all-CJK or all-Latin, so the first character decides."""
-    return bool(_CJK_CHAR.match(token))
 
 
 def _highlight_terms(query: str) -> set[str]:

@@ -17,7 +17,8 @@ web's metadata, with *complete* grades produced by rules (DESIGN §2.2):
 The graded pool of a scenario is every page of its topical cluster (same topic
 and language), every page about its entities or their look-alikes, every page
 of the sites it names, every page sharing >= 2 distinctive query words with the
-query, and the top 50 of a plain BM25 over the corpus.  URL variants (tracking
+query, and the top 50 of the generator's own BM25 over the corpus (see :class:`BM25`
+for why it is not the engine's).  URL variants (tracking
 parameters, ``www.``, trailing ``/``) are not graded separately: they normalise
 to their canonical page's URL, which is.
 
@@ -30,13 +31,13 @@ from __future__ import annotations
 import math
 import random
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from pytest_websearchbench.core.text import CJK_CHAR, analyze, is_cjk
 from pytest_websearchbench.sampledata import sites_city, sites_food, sites_tech
-from pytest_websearchbench.sampledata.web import CJK_RE, PageSpec, Web
+from pytest_websearchbench.sampledata.web import PageSpec, Web
 
 EDITION = "2026.11-synthetic"
 SNIPPET_CHARS = 200
@@ -51,30 +52,24 @@ el la los las de del y o en con para por qué que cómo como cuánto cuántos cu
 """.split())
 
 
-def _fold(word: str) -> str:
-    if word.isascii():
-        return word.lower()
-    decomposed = unicodedata.normalize("NFKD", word.casefold())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
-
-
 def tokens(text: str) -> list[str]:
-    """Lower-cased, accent-folded words; runs of CJK characters give unigrams and bigrams."""
-    out: list[str] = []
-    for run in re.findall(r"[^\W_]+", text):
-        for piece in re.split(r"([\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+)", run):
-            if not piece:
-                continue
-            if CJK_RE.match(piece):
-                out.extend(piece)
-                out.extend(piece[i:i + 2] for i in range(len(piece) - 1))
-            else:
-                out.append(_fold(piece))
-    return out
+    """The engine's analyzer (:func:`~pytest_websearchbench.core.text.analyze`) with ``_``
+    read as a space, so ``incident_id`` gives ``incident`` and ``id``.
+
+    The engine keeps such identifiers whole; the generator splits them because the frozen
+    grade pools were drawn that way (analysing them whole changes seven scenarios' pools).
+    """
+    return analyze(text.replace("_", " "))
 
 
 class BM25:
-    """A plain Okapi BM25 over title + text (used to check answerability and widen pools)."""
+    """A plain Okapi BM25 over title + text (used to check answerability and widen pools).
+
+    Not the engine's :class:`~pytest_websearchbench.engine.index.SearchIndex`, on purpose: this
+    one scores one field (the title written twice, then the text) with exact lengths, where
+    tantivy scores title and body as separate fields with quantised lengths. Both rank with
+    k1 = 1.2, b = 0.75, but their top 50s differ, and the grade pools are frozen on this one.
+    """
 
     def __init__(self, pages: list[PageSpec], k1: float = 1.2, b: float = 0.75) -> None:
         self.pages = pages
@@ -109,7 +104,7 @@ class BM25:
         n = len(self.pages)
         out = []
         for t in tokens(query):
-            if t in STOPWORDS or t in out or (CJK_RE.match(t) and len(t) == 1):
+            if t in STOPWORDS or t in out or (is_cjk(t) and len(t) == 1):
                 continue
             if 0 < self.df.get(t, 0) <= max_df * n:
                 out.append(t)
@@ -122,7 +117,7 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
     if len(flat) <= limit:
         return flat
     cut = flat[:limit]
-    if not CJK_RE.search(cut[-1:]) and flat[limit] != " " and " " in cut:
+    if not CJK_CHAR.search(cut[-1:]) and flat[limit] != " " and " " in cut:
         cut = cut.rsplit(" ", 1)[0]
     return cut.rstrip()
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from pytest_websearchbench.core.text import CJK_CHAR
 from pytest_websearchbench.engine.index import is_iso_date
 
 CORPUS_FIELDS = {"url", "title", "text", "language", "site", "published"}
@@ -68,7 +69,7 @@ def validate(root: Path) -> list[str]:
     """Every consistency problem found under ``root`` (empty list = valid)."""
     from pytest_websearchbench.sampledata import FACTUAL_DIR, SCENARIO_DIR
     from pytest_websearchbench.sampledata.lexbench import snippet, violation
-    from pytest_websearchbench.sampledata.web import CJK_RE, LANGUAGES, normalize_url, site_of_url, word_count
+    from pytest_websearchbench.sampledata.web import LANGUAGES, normalize_url, site_of_url, word_count
 
     root = Path(root)
     d = load(root)
@@ -129,7 +130,7 @@ def validate(root: Path) -> list[str]:
             problems.append(f"item {iid}: query too long")
         q = it["query"].lower()
         for t in titles:
-            long_enough = len(t.split()) >= 2 or len(CJK_RE.findall(t)) >= 4
+            long_enough = len(t.split()) >= 2 or len(CJK_CHAR.findall(t)) >= 4
             if t and (t == q or (long_enough and t in q)):
                 problems.append(f"item {iid}: query quotes the title {t!r}")
         req = it["requirements"]

@@ -32,7 +32,8 @@ from datetime import date
 from typing import Any, Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
-CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+from pytest_websearchbench.core.text import CJK_CHAR
+
 LANGUAGES = ("en", "de", "es", "zh")
 
 
@@ -213,8 +214,8 @@ def fill(rng: random.Random, template: str, ctx: dict[str, Any]) -> str:
 def word_count(text: str, language: str) -> int:
     """Words; for Chinese, two CJK characters count as one word."""
     if language == "zh":
-        cjk = len(CJK_RE.findall(text))
-        latin = len(re.findall(r"[A-Za-z0-9]+", CJK_RE.sub(" ", text)))
+        cjk = len(CJK_CHAR.findall(text))
+        latin = len(re.findall(r"[A-Za-z0-9]+", CJK_CHAR.sub(" ", text)))
         return (cjk + 1) // 2 + latin
     return len(text.split())
 

@@ -12,8 +12,9 @@ from types import SimpleNamespace
 
 import pytest
 
+from pytest_websearchbench.core.text import analyze
 from pytest_websearchbench.sampledata import DEFAULT_SEED, build, generate, validate
-from pytest_websearchbench.sampledata.lexbench import snippet, violation
+from pytest_websearchbench.sampledata.lexbench import snippet, tokens, violation
 from pytest_websearchbench.sampledata.validate import bm25_report, load
 from pytest_websearchbench.sampledata.web import build_web, normalize_url
 
@@ -247,6 +248,12 @@ def test_near_duplicates_stale_copies_and_lookalikes_exist(data: dict, web) -> N
         if p.lookalike:
             looks[p.lookalike].add(p.entity)
     assert sum(1 for ents in looks.values() if len(ents) >= 2) >= 10
+
+
+def test_the_generator_tokenises_like_the_engine_but_splits_identifiers() -> None:
+    assert tokens("add_work_note(incident_id) Über 冬瓜") == ["add", "work", "note", "incident", "id", "uber",
+                                                             "冬", "瓜", "冬瓜"]
+    assert analyze("add_work_note(incident_id)") == ["add_work_note", "incident_id"]
 
 
 def test_bm25_top10_is_judged_and_answers_every_scenario(root: Path) -> None:
