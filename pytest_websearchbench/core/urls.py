@@ -9,6 +9,10 @@ stays a clickable URL. A string without ``scheme://`` is read as a web address
 stripped and inner whitespace percent-encoded (``a b`` → ``a%20b``); a string that
 cannot be parsed comes back only so prepared. The function never raises and is
 idempotent.
+
+`host_path_key` is the coarser key of DESIGN §2.1 step 6 (grounding a cited URL): the
+lower-cased address without scheme, query, fragment, leading ``www.`` or trailing ``/``s.
+It merges what `normalize_url` keeps apart (``http`` and ``ftp``, ``?page=2``, path case).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ _WEB_SCHEME_KEY = "https"
 _DEFAULT_PORTS = frozenset({80, 443})
 _WWW_PREFIX = "www."
 _TRACKING_PREFIX = "utm_"
+_QUERY_OR_FRAGMENT = re.compile(r"[?#]")
 
 
 def _prepared(url: str) -> str:
@@ -122,3 +127,17 @@ def host_matches_site(host: str, site: str) -> bool:
     """
     host, site = url_host(host), url_host(site)
     return bool(site) and (host == site or host.endswith("." + site))
+
+
+def host_path_key(url: str) -> str:
+    """`url` lower-cased without scheme, ``?query``, ``#fragment``, leading ``www.`` or
+    trailing ``/``s (``https://www.Example.com/A/?q=1`` → ``example.com/a``).
+
+    Userinfo and port stay. Unlike `normalize_url` this is not a clickable address: it is
+    the key two spellings of one page must share when case, scheme and query do not count.
+    """
+    text = _SCHEME_PREFIX.sub("", url.strip(), count=1)
+    text = _QUERY_OR_FRAGMENT.split(text, maxsplit=1)[0].lower()
+    if text.startswith(_WWW_PREFIX):
+        text = text[len(_WWW_PREFIX):]
+    return text.rstrip("/")

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from pytest_websearchbench.core.text import CJK_CHAR, analyze, is_cjk
+from pytest_websearchbench.core.urls import host_matches_site
 from pytest_websearchbench.sampledata import sites_city, sites_food, sites_tech
 from pytest_websearchbench.sampledata.web import PageSpec, Web
 
@@ -162,7 +163,7 @@ def violation(req: dict[str, Any], page: Any) -> str | None:
     (every generated scenario has a single term).
     """
     sites = req.get("sites")
-    if sites and not any(page.site == s or page.site.endswith("." + s) for s in sites):
+    if sites and not any(host_matches_site(page.site, s) for s in sites):
         return "violates-site"
     if "after" in req or "before" in req:
         if page.published is None:

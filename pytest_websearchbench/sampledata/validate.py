@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from pytest_websearchbench.core.text import CJK_CHAR
+from pytest_websearchbench.core.urls import host_path_key, url_host
 from pytest_websearchbench.engine.index import is_iso_date
 
 CORPUS_FIELDS = {"url", "title", "text", "language", "site", "published"}
@@ -69,7 +70,7 @@ def validate(root: Path) -> list[str]:
     """Every consistency problem found under ``root`` (empty list = valid)."""
     from pytest_websearchbench.sampledata import FACTUAL_DIR, SCENARIO_DIR
     from pytest_websearchbench.sampledata.lexbench import snippet, violation
-    from pytest_websearchbench.sampledata.web import LANGUAGES, normalize_url, site_of_url, word_count
+    from pytest_websearchbench.sampledata.web import LANGUAGES, word_count
 
     root = Path(root)
     d = load(root)
@@ -83,7 +84,7 @@ def validate(root: Path) -> list[str]:
         if url in corpus:
             problems.append(f"corpus: duplicate url {url}")
         corpus[url] = rec
-        if rec["site"] != site_of_url(url):
+        if rec["site"] != url_host(url):
             problems.append(f"corpus {url}: site {rec['site']!r} is not the host without www.")
         if rec["language"] not in LANGUAGES:
             problems.append(f"corpus {url}: language {rec['language']!r}")
@@ -163,7 +164,7 @@ def validate(root: Path) -> list[str]:
         if rec is None:
             problems.append(f"grade {qid}: url {url} not in corpus")
             continue
-        key = (qid, normalize_url(url))
+        key = (qid, host_path_key(url))
         if key in seen:
             problems.append(f"grade {qid}: normalised url {key[1]} graded twice")
         seen.add(key)
@@ -224,19 +225,18 @@ def bm25_report(root: Path, k: int = 10) -> dict[str, dict[str, Any]]:
     URL variants count as graded when their normalised URL is.
     """
     from pytest_websearchbench.sampledata.lexbench import BM25
-    from pytest_websearchbench.sampledata.web import normalize_url
 
     d = load(Path(root))
     pages = [SimpleNamespace(**r) for r in d["corpus"]]
     index = BM25(pages)  # type: ignore[arg-type]
     grades: dict[str, dict[str, int]] = {}
     for g in d["grades"]:
-        grades.setdefault(g["query_id"], {})[normalize_url(g["url"])] = g["grade"]
+        grades.setdefault(g["query_id"], {})[host_path_key(g["url"])] = g["grade"]
     out = {}
     for it in d["items"]:
         got = grades.get(it["id"], {})
         top = index.search(it["query"], k)
-        keys = [normalize_url(p.url) for p in top]
+        keys = [host_path_key(p.url) for p in top]
         out[it["id"]] = {"judged": sum(1 for u in keys if u in got) / max(1, len(keys)),
                          "hit3": any(got.get(u) == 3 for u in keys),
                          "distinctive": index.distinctive(it["query"])}

@@ -33,6 +33,7 @@ from typing import Any, Callable, Iterable, Sequence
 from urllib.parse import urlsplit
 
 from pytest_websearchbench.core.text import CJK_CHAR
+from pytest_websearchbench.core.urls import url_host
 
 LANGUAGES = ("en", "de", "es", "zh")
 
@@ -51,7 +52,7 @@ class Site:
     @property
     def name(self) -> str:
         """The ``site`` value of its pages: the host without a leading ``www.``."""
-        return site_of_host(self.host)
+        return url_host(self.host)
 
     def url(self, path: str) -> str:
         return f"https://{self.host}/{path.lstrip('/')}"
@@ -67,26 +68,6 @@ def register_site(site: Site) -> Site:
         raise ValueError(f"site {site.name} declared twice with different data")
     SITES[site.name] = site
     return site
-
-
-def site_of_host(host: str) -> str:
-    host = host.lower()
-    return host[4:] if host.startswith("www.") else host
-
-
-def site_of_url(url: str) -> str:
-    return site_of_host(urlsplit(url).hostname or "")
-
-
-def normalize_url(url: str) -> str:
-    """The key grades are stored under (DESIGN §2.1 step 5).
-
-    No scheme, query or fragment; lowercase; no ``www.``; no trailing ``/``.
-    """
-    parts = urlsplit(url.strip())
-    host = site_of_host(parts.netloc)
-    path = parts.path.rstrip("/")
-    return (host + path).lower()
 
 
 # --------------------------------------------------------------------------- pages
@@ -114,7 +95,7 @@ class PageSpec:
 
     @property
     def site(self) -> str:
-        return site_of_url(self.url)
+        return url_host(self.url)
 
     def record(self) -> dict[str, Any]:
         """The public corpus line."""
@@ -305,8 +286,8 @@ def snapshot_url(original_url: str, year: int) -> str:
 
 
 def _brand_of(url: str) -> str:
-    site = SITES.get(site_of_url(url))
-    return site.brand if site else site_of_url(url)
+    site = SITES.get(url_host(url))
+    return site.brand if site else url_host(url)
 
 
 def _mirror_copies(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:

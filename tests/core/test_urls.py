@@ -1,14 +1,14 @@
-"""URL keys: each normalisation rule, idempotence, and site matching."""
+"""URL keys: each normalisation rule, idempotence, site matching, and the host+path key."""
 
 from __future__ import annotations
 
 from urllib.parse import urlsplit
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pytest_websearchbench.core.urls import host_matches_site, normalize_url, url_host
+from pytest_websearchbench.core.urls import host_matches_site, host_path_key, normalize_url, url_host
 
 
 @pytest.mark.parametrize(("url", "key"), [
@@ -130,3 +130,27 @@ def test_url_host(url, host):
 ])
 def test_host_matches_site(host, site, matches):
     assert host_matches_site(host, site) is matches
+
+
+@pytest.mark.parametrize(("url", "key"), [
+    ("https://www.A.example/x/?utm_source=n#f", "a.example/x"),
+    ("http://a.example/x/", "a.example/x"),
+    ("HTTPS://WWW.Example.org/Docs/API", "example.org/docs/api"),
+    ("ftp://example.org/a?page=2", "example.org/a"),
+    ("  www.example.org/a//  ", "example.org/a"),
+    ("https://example.org#top", "example.org"),
+    ("https://user@example.org:8080/a", "user@example.org:8080/a"),
+    ("https://www.www.example.org/a", "www.example.org/a"),
+    ("", ""),
+])
+def test_host_path_key(url, key):
+    assert host_path_key(url) == key
+
+
+@given(st.from_regex(r"[a-z0-9\-]{1,8}(\.[a-z0-9\-]{1,8}){0,2}", fullmatch=True),
+       st.from_regex(r"(/[A-Za-z0-9%._\-]{1,6}){0,3}", fullmatch=True))
+def test_host_path_key_ignores_scheme_case_www_query_fragment_and_trailing_slash(host, path):
+    assume(not host.startswith("www."))  # "https://www.x" and "http://www.www.x" are different pages
+    spellings = [f"https://{host}{path}", f"http://www.{host}{path}/", f"HTTPS://{host.upper()}{path.upper()}",
+                 f"https://{host}{path}?utm_source=x&id=2#top", f"{host}{path}"]
+    assert {host_path_key(spelling) for spelling in spellings} == {f"{host}{path}".lower()}
