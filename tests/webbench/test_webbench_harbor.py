@@ -98,6 +98,10 @@ def test_load_errors_name_file_line_and_field(suite_copy):
     with pytest.raises(SuiteError) as info:
         load_task(task)
     assert info.value.line == 2 and info.value.field == "action" and str(info.value).startswith(str(route))
+    route.write_text('{"action": "navigate", "url": "/"}\n\n{"action": "click",\n')
+    with pytest.raises(SuiteError, match=r"invalid JSON: .* \(column \d+\)") as info:
+        load_task(task)
+    assert info.value.line == 3 and str(info.value).startswith(f"{route}:3:")
     shutil.copytree(SAMPLE / "tasks" / "sprint-pull-s1", task, dirs_exist_ok=True)
     toml = task / "task.toml"
     toml.write_text(toml.read_text().replace("reference_steps = ", "reference_steps = 1"))

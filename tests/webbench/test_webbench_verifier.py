@@ -10,7 +10,7 @@ import pytest
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.grading.contract import check_contract
 from pytest_websearchbench.webbench.grading.tolerance import compare, token_in
-from pytest_websearchbench.webbench.grading.verifier import verify
+from pytest_websearchbench.webbench.grading.verifier import _trace, verify
 
 CANARY = "CANARY-QQ7XK2"
 
@@ -245,3 +245,13 @@ def test_contracts_are_validated_with_file_and_field():
             check_contract({**copy.deepcopy(CONTRACT), **change}, "bad.json")
         assert info.value.field is not None and info.value.field.startswith(field), (field, str(info.value))
         assert str(info.value).startswith("bad.json:")
+
+
+def test_a_malformed_trace_names_file_and_line(tmp_path):
+    trace = tmp_path / "web_trace.jsonl"
+    assert _trace(trace) == []
+    trace.write_text('{"seq": 1}\n\n{"seq": 2}\n')
+    assert _trace(trace) == [{"seq": 1}, {"seq": 2}]
+    trace.write_text('{"seq": 1}\n{"seq": \n')
+    with pytest.raises(SuiteError, match=r"web_trace.jsonl:2: invalid JSON"):
+        _trace(trace)

@@ -18,6 +18,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_websearchbench.core.suites import jsonl_records
 from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE, DOMAIN_TABLES
 from pytest_websearchbench.webbench.grading.tolerance import compare
 
@@ -69,7 +70,7 @@ def _rows(con: sqlite3.Connection, table: str) -> dict[str, dict[str, Any]]:
 def _trace(path: Path) -> list[dict[str, Any]]:
     if not path.is_file():
         return []
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    return [record for _, record in jsonl_records(path, path.read_text("utf-8"))]
 
 
 def load_evidence(world_dir: Path, contract: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.suites import validate
+from pytest_websearchbench.core.suites import jsonl_records, validate
 from pytest_websearchbench.webbench.browsing.browser import ACTIONS
 from pytest_websearchbench.webbench.grading.contract import load_contract
 from pytest_websearchbench.webbench.agents.routes import CONTROLS
@@ -82,13 +82,7 @@ def _json(path: Path) -> Any:
 
 def read_route(path: Path) -> tuple[dict[str, Any], ...]:
     actions = []
-    for number, line in enumerate(path.read_text("utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            action = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(path, f"invalid JSON: {exc.msg}", line=number) from None
+    for number, action in jsonl_records(path, path.read_text("utf-8")):
         if not isinstance(action, dict) or action.get("action") not in ACTIONS:
             raise SuiteError(path, f"not a browser action; 'action' must be one of {', '.join(ACTIONS)}",
                              line=number, field="action")
