@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import tomli_w
+
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import jsonl_records, validate
 from pytest_websearchbench.webbench.browsing.browser import ACTIONS
@@ -149,19 +151,9 @@ def load_dataset(path: Path) -> list[Task]:
 
 # ------------------------------------------------------------------------------ writing
 
-def toml_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    return json.dumps(str(value), ensure_ascii=False)
-
-
 def toml_table(name: str, values: dict[str, Any], array: bool = False) -> str:
-    head = f"[[{name}]]" if array else f"[{name}]"
-    return head + "\n" + "".join(f"{key} = {toml_value(v)}\n" for key, v in values.items())
+    """``[name]`` (or one ``[[name]]`` entry) holding ``values``, written by tomli-w."""
+    return tomli_w.dumps({name: [values] if array else values})
 
 
 def write_text(path: Path, text: str) -> None:
