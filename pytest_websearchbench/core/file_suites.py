@@ -7,13 +7,12 @@ the file (``eval.jsonl`` → ``eval``), and its edition is ``unversioned``.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, Mapping
 
 from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, jsonl_records
+from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, jsonl_records, parse_json, read_suite_text
 
 SUFFIXES = (".jsonl", ".json")
 UNVERSIONED = "unversioned"
@@ -21,17 +20,12 @@ UNVERSIONED = "unversioned"
 
 def first_record(path: Path) -> Any:
     """The first JSONL record, the first element of a JSON array, or a JSON object itself."""
-    if not path.is_file():
-        raise SuiteError(path, "file not found")
-    text = path.read_text("utf-8")
-    try:
-        if path.suffix == ".jsonl":
-            for _, record in jsonl_records(path, text):
-                return record
-            raise SuiteError(path, "no records: the file is empty")
-        document = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SuiteError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+    text = read_suite_text(path)
+    if path.suffix == ".jsonl":
+        for _, record in jsonl_records(path, text):
+            return record
+        raise SuiteError(path, "no records: the file is empty")
+    document = parse_json(text, path)
     if isinstance(document, list):
         if not document:
             raise SuiteError(path, "no records: the array is empty")

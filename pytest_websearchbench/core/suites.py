@@ -43,16 +43,59 @@ def _missing_property(message: str) -> str:
     return message.split("'")[1] if message.count("'") >= 2 else ""
 
 
+def read_suite_text(path: Path) -> str:
+    """A suite file's text; a missing, unreadable or non-UTF-8 file is a SuiteError naming it (and the line)."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise SuiteError(path, "file not found") from None
+    except IsADirectoryError:
+        raise SuiteError(path, "is a folder, expected a file") from None
+    except OSError as exc:  # a name too long, a permission…
+        raise SuiteError(str(path)[:200], f"cannot read the file: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise SuiteError(path, f"not valid UTF-8 (byte {exc.start} of the file: {exc.reason})", line=line) from None
+
+
+def parse_json(text: str, path: Path, *, line: int | None = None) -> Any:
+    """``json.loads`` whose every failure is a SuiteError naming the file and line: malformed JSON,
+    nesting too deep for the parser, a number too long to convert."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"{exc.msg} (column {exc.colno})" if line is not None else exc.msg
+        raise SuiteError(path, f"invalid JSON: {where}", line=line if line is not None else exc.lineno) from None
+    except RecursionError:
+        raise SuiteError(path, "invalid JSON: nested too deeply", line=line) from None
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        raise SuiteError(path, f"invalid JSON: {exc}", line=line) from None
+
+
+def path_inside(folder: Path, value: Any, source: Path, *, field: str, item: str | None = None,
+                line: int | None = None) -> Path:
+    """The path a suite file names, resolved (symlinks included); it must stay inside the suite's
+    folder, so a suite can never make the plugin read elsewhere."""
+    if not isinstance(value, str) or not value or "\0" in value:
+        raise SuiteError(source, f"expected a relative path, got {str(value)[:80]!r}", field=field, item=item, line=line)
+    root = Path(folder).resolve()
+    try:
+        target = (root / value).resolve()
+    except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop
+        raise SuiteError(source, f"bad path {value[:80]!r}: {exc}", field=field, item=item, line=line) from None
+    if not target.is_relative_to(root):
+        raise SuiteError(source, f"{value[:80]!r} points outside the suite folder {root}; a suite may only "
+                         "name files inside its own folder", field=field, item=item, line=line)
+    return target
+
+
 def read_records(path: Path, schema: str) -> list[tuple[int, dict[str, Any]]]:
     """(line, record) pairs of a JSONL file, or of a JSON array (line = item's position)."""
-    if not path.is_file():
-        raise SuiteError(path, "file not found")
-    text = path.read_text("utf-8")
+    text = read_suite_text(path)
     if path.suffix == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SuiteError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+        data = parse_json(text, path)
         if not isinstance(data, list):
             raise SuiteError(path, "expected a JSON array of items")
         pairs = list(enumerate(data, start=1))
@@ -67,19 +110,30 @@ def jsonl_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:
     """(line, record) of each non-blank line; invalid JSON is a SuiteError naming the line."""
     for number, raw in enumerate(text.splitlines(), start=1):
         if raw.strip():
-            try:
-                yield number, json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise SuiteError(path, f"invalid JSON: {exc.msg} (column {exc.colno})", line=number) from None
+            yield number, parse_json(raw, path, line=number)
+
+
+#: item ids name cassette files and pytest ids (the schemas keep them file-name safe): bounded
+MAX_ID_CHARS = 128
 
 
 def require_unique_ids(pairs: list[tuple[int, dict[str, Any]]], path: Path, key: str = "id") -> None:
+    """A suite's items: at least one, each id unique, bounded and file-name safe."""
+    if not pairs:
+        raise SuiteError(path, "no items: a suite needs at least one")
     seen: dict[str, int] = {}
     for line, record in pairs:
+        check_item_id(record[key], path, line=line, field=key)
         if record[key] in seen:
             raise SuiteError(path, f"duplicate {key} (first on line {seen[record[key]]})",
                              line=line, field=key, item=record[key])
         seen[record[key]] = line
+
+
+def check_item_id(value: str, path: Path, *, line: int | None = None, field: str = "id") -> None:
+    if len(value) > MAX_ID_CHARS:
+        raise SuiteError(path, f"an id has at most {MAX_ID_CHARS} characters (it names a cassette file); "
+                         f"this one has {len(value)}", line=line, field=field, item=value[:40] + "…")
 
 
 @dataclass(frozen=True)
@@ -98,14 +152,12 @@ class SuiteManifest:
         return self.path.parent
 
     def file(self, key: str) -> Path | None:
-        return (self.folder / self.data[key]).resolve() if key in self.data else None
+        """The file the manifest names under ``key`` (inside the suite folder), or None."""
+        return path_inside(self.folder, self.data[key], self.path, field=key) if key in self.data else None
 
     @classmethod
     def load(cls, path: Path) -> "SuiteManifest":
-        try:
-            data = json.loads(path.read_text("utf-8"))
-        except json.JSONDecodeError as exc:
-            raise SuiteError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+        data = parse_json(read_suite_text(path), path)
         validate(data, "suite", path)
         return cls(path, data["name"], data["edition"], data["family"], data.get("kind", ""), data)
 

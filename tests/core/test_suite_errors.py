@@ -74,3 +74,64 @@ def test_unknown_suite_name_is_a_usage_error(pytester):
     result = pytester.runpytest("--suite", "no-such-suite")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*no-such-suite: no such file, folder or bundled suite; bundled suites: *lexbench-sample*"])
+
+
+# --------------------------------------------------------------------------- hostile or broken files
+# Each once gave a traceback or read a file outside the suite's folder.
+
+def assert_one_clean_error(result, *patterns):
+    result.stdout.fnmatch_lines(["*ERROR collecting suites/tiny*", *patterns])
+    assert "Traceback" not in result.stdout.str() and "Error:" not in result.stdout.str().replace("ERROR", "")
+
+
+def test_invalid_utf8_names_file_and_line(pytester, tiny_suite):
+    items = tiny_suite / "items.jsonl"
+    data = items.read_bytes().splitlines(keepends=True)
+    data[2] = data[2].replace(b'"t3"', b'"t\xff3"')
+    items.write_bytes(b"".join(data))
+    assert_one_clean_error(run_collect(pytester), "*/suites/tiny/items.jsonl:3: not valid UTF-8 (byte *")
+
+
+def test_deep_nesting_and_huge_numbers_are_invalid_json(pytester, tiny_suite):
+    items = tiny_suite / "items.jsonl"
+    replace_line(items, 2, "[" * 100_000 + "]" * 100_000)
+    assert_one_clean_error(run_collect(pytester), "*/suites/tiny/items.jsonl:2: invalid JSON: nested too deeply*")
+    replace_line(items, 2, '{"id": "t2", "n": ' + "7" * 5000 + "}")
+    assert_one_clean_error(run_collect(pytester), "*/suites/tiny/items.jsonl:2: invalid JSON: Exceeds the limit*")
+
+
+@pytest.mark.parametrize("target", ["../../outside/secret.jsonl", "/etc/hostname", "link.jsonl"])
+def test_a_suite_cannot_name_files_outside_its_folder(pytester, tiny_suite, target):
+    outside = pytester.path / "outside"
+    outside.mkdir()
+    (outside / "secret.jsonl").write_text((tiny_suite / "items.jsonl").read_text())
+    (tiny_suite / "link.jsonl").symlink_to(outside / "secret.jsonl")
+    manifest = tiny_suite / "suite.json"
+    data = json.loads(manifest.read_text())
+    data["items"] = target
+    manifest.write_text(json.dumps(data))
+    assert_one_clean_error(run_collect(pytester), "*suite.json: field 'items': * points outside the suite folder*")
+
+
+def test_a_huge_path_value_is_a_clean_error(pytester, tiny_suite):
+    manifest = tiny_suite / "suite.json"
+    data = json.loads(manifest.read_text())
+    data["items"] = "x" * 5000 + ".jsonl"
+    manifest.write_text(json.dumps(data))
+    assert_one_clean_error(run_collect(pytester), "*cannot read the file: File name too long*")
+
+
+def test_ids_are_bounded_and_file_name_safe(pytester, tiny_suite):
+    items = tiny_suite / "items.jsonl"
+    record = json.loads(items.read_text().splitlines()[1])
+    replace_line(items, 2, json.dumps({**record, "id": "q" * 301}))
+    assert_one_clean_error(run_collect(pytester),
+                           "*/suites/tiny/items.jsonl:2: item 'q*' field 'id': an id has at most 128 characters*")
+    for bad in ("../escape", "a b"):
+        replace_line(items, 2, json.dumps({**record, "id": bad}))
+        assert_one_clean_error(run_collect(pytester), f"*/suites/tiny/items.jsonl:2: item '{bad}' field 'id': *")
+
+
+def test_an_empty_suite_is_an_error_not_zero_tests(pytester, tiny_suite):
+    (tiny_suite / "items.jsonl").write_text("\n")
+    assert_one_clean_error(run_collect(pytester), "*/suites/tiny/items.jsonl: no items: a suite needs at least one*")
