@@ -1,5 +1,10 @@
 """Eligibility: a result that breaks a scenario's explicit requirement (required site, time window,
-content terms) is worth 0 whatever its grade."""
+content terms) is worth 0 whatever its grade.
+
+One source of truth per (query, URL): what the hit says, field by field, else the graded preview's
+title, snippet and date. The scorer decides a returned page's eligibility once and the ideal ranking
+reuses that decision, so the two never disagree (which is what keeps nDCG within [0, 1]).
+"""
 
 from __future__ import annotations
 
@@ -39,12 +44,23 @@ def requirement_violations(req: Requirements, url: str, text: str | None, publis
     return broken
 
 
-def preview_text(preview: GradedPreview) -> str | None:
-    if preview.title is None and preview.snippet is None:
+def preview_violations(req: Requirements, preview: GradedPreview) -> list[str]:
+    """The requirements a graded page breaks judged from its preview alone (a page nobody returned)."""
+    return requirement_violations(req, preview.url, _text(preview.title, preview.snippet), preview.published)
+
+
+def hit_violations(req: Requirements, hit: Hit, preview: GradedPreview | None) -> list[str]:
+    """The requirements a returned page breaks: each field from the hit, else from its graded preview."""
+    title = hit.title or (preview.title if preview else None)
+    snippet = hit.snippet or (preview.snippet if preview else None)
+    published = hit_published(hit) or (preview.published if preview else None)
+    return requirement_violations(req, hit.url, _text(title, snippet), published)
+
+
+def _text(title: str | None, snippet: str | None) -> str | None:
+    if title is None and snippet is None:
         return None
-    return f"{preview.title or ''} {preview.snippet or ''}"
-
-
+    return f"{title or ''} {snippet or ''}"
 
 
 def hit_published(hit: Hit) -> str | None:

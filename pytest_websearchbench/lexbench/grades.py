@@ -23,7 +23,11 @@ class GradedPreview:
 
 
 def load_grades(path: Path, query_ids: set[str]) -> dict[str, dict[str, GradedPreview]]:
-    """query id → normalised URL → graded preview; unknown query ids and double grades are errors."""
+    """query id → normalised URL → graded preview; unknown query ids are errors.
+
+    Pools merged from several providers' previews list one page under several URL forms: lines whose
+    URLs normalise alike merge when their grades agree (the first line's preview is kept) and are an
+    error naming both lines when they do not."""
     grades: dict[str, dict[str, GradedPreview]] = {}
     first_line: dict[tuple[str, str], int] = {}
     for line, record in read_records(path, "lexbench-grade"):
@@ -32,8 +36,12 @@ def load_grades(path: Path, query_ids: set[str]) -> dict[str, dict[str, GradedPr
             raise SuiteError(path, f"grade for unknown query id {qid!r}", line=line, field="query_id")
         key = normalize_url(record["url"])
         if (qid, key) in first_line:
-            raise SuiteError(path, f"{record['url']} is graded twice for {qid} (first on line "
-                             f"{first_line[qid, key]})", line=line, field="url")
+            first = grades[qid][key]
+            if first.grade != record["grade"]:
+                raise SuiteError(path, f"{record['url']} is graded {record['grade']} for {qid}, but line "
+                                 f"{first_line[qid, key]} grades the same page ({first.url}) {first.grade}",
+                                 line=line, item=qid, field="grade")
+            continue
         first_line[qid, key] = line
         grades.setdefault(qid, {})[key] = GradedPreview(
             record["url"], record["grade"], record["grader"], record.get("title"), record.get("snippet"),

@@ -6,29 +6,35 @@ from pytest_websearchbench.core.family import Score
 from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.lexbench import metrics as measures
-from pytest_websearchbench.lexbench.eligibility import hit_published, preview_text, requirement_violations
+from pytest_websearchbench.lexbench.eligibility import hit_violations, preview_violations
 from pytest_websearchbench.lexbench.grades import GradedPreview
 from pytest_websearchbench.lexbench.items import FactualQuestion, Scenario
 
 
 def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPreview], k: int) -> Score:
-    """Grades of the top k (0 for requirement violations), then nDCG@k, P@k, success@k and diagnostics."""
+    """Grades of the top k (0 for requirement violations), then nDCG@k, P@k, success@k and diagnostics.
+
+    A page's eligibility is decided once per normalised URL (its first occurrence in the top k, the hit's
+    fields else its graded preview's) and the ideal ranking uses that same decision, so nDCG ∈ [0, 1].
+    """
     top = hits[:k]
     ranked = [normalize_url(h.url) for h in top]
     req = scenario.requirements
     grades: dict[str, int] = {}
+    eligible: dict[str, bool] = {}  # normalised URL → eligibility, as its first occurrence decided
     rows = []
     for key, hit in zip(ranked, top):
-        broken = requirement_violations(req, hit.url, f"{hit.title} {hit.snippet}", hit_published(hit))
-        if key not in grades:
+        broken = hit_violations(req, hit, pool.get(key))
+        if key not in eligible:
+            eligible[key] = not broken
             if broken:
                 grades[key] = 0
             elif key in pool:
                 grades[key] = pool[key].grade
         rows.append({"rank": hit.rank, "url": hit.url, "title": hit.title, "snippet": hit.snippet,
                      "grade": grades.get(key), "violations": broken})
-    ideal = [p.grade for p in pool.values()
-             if not requirement_violations(req, p.url, preview_text(p), p.published)]
+    ideal = [p.grade for key, p in pool.items()
+             if eligible.get(key, not preview_violations(req, p))]
     metrics = {
         "ndcg": measures.ndcg_at_k(ranked, grades, ideal, k),
         "precision": measures.precision_at_k(ranked, grades, k),
