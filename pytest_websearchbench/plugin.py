@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_websearchbench import hooks
-from pytest_websearchbench.core.collect import SuiteModule
+from pytest_websearchbench.core.collect import SuiteModule, SuiteSelection
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.options import OptionReader, Settings, add_options
 from pytest_websearchbench.core.registry import FAMILIES
@@ -55,16 +55,23 @@ def pytest_configure(config: pytest.Config) -> None:
     worker = hasattr(config, "workerinput")
     # xdist workers share their run's id, so a --wsb-rate limit holds across them
     run_id = config.workerinput.get("testrunuid") if worker else None
-    state = RunState(settings, families, registry, baseline, run_id or uuid.uuid4().hex)
+    if suite_paths:
+        # --suite alone runs just the suites; with explicit paths it adds to them
+        given = config.args if config.args_source is pytest.Config.ArgsSource.ARGS else []
+        config.args[:] = list(dict.fromkeys([*given, *suite_paths]))
+    config.args[:], selection = SuiteSelection.from_args(config.args, config.invocation_params.dir)
+    state = RunState(settings, families, registry, baseline, run_id or uuid.uuid4().hex, selection)
     store_run_state(config, state)
     install_log_scrubber()  # API keys never reach a log record
     if not worker:
         purge_stale_state()
     config.pluginmanager.register(RunReporter(config, state), "websearchbench-reporter")
-    if suite_paths:
-        # --suite alone runs just the suites; with explicit paths it adds to them
-        given = config.args if config.args_source is pytest.Config.ArgsSource.ARGS else []
-        config.args[:] = list(dict.fromkeys([*given, *suite_paths]))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    deselected = run_state(config).selection.deselect(items)
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
 
 
 @pytest.hookimpl(tryfirst=True)

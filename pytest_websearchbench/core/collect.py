@@ -1,12 +1,18 @@
-"""Suites become pytest items: one ``pytest.Function`` per (case, provider)."""
+"""Suites become pytest items: one ``pytest.Function`` per (case, provider).
+
+An item is a parametrized call as far as pytest is concerned (``q017[local]``: the case, then the
+variant as its parameter), so the id pytest prints is the id ``--lf``/``--ff`` look up, on pytest 8
+and 9 alike; ``SuiteSelection`` makes that printed id usable as an argument as well.
+"""
 
 from __future__ import annotations
 
 import types
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Iterable, Mapping
 
+import _pytest.python
 import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
@@ -78,9 +84,14 @@ class SuiteModule(pytest.Module):
                 yield BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, variant))
 
 
+# pytest 9 renamed CallSpec2 (the old name warns); the variant is the call's only parameter id
+_CallSpec = getattr(_pytest.python, "CallSpec", None) or _pytest.python.CallSpec2
+
+
 class BenchmarkItem(pytest.Function):
     def __init__(self, *, spec: ItemSpec, **kwargs) -> None:
-        super().__init__(name=f"{spec.case.id}[{spec.provider}]", callobj=benchmark_test, **kwargs)
+        super().__init__(name=f"{spec.case.id}[{spec.provider}]", originalname=spec.case.id,
+                         callspec=_CallSpec(_idlist=(spec.provider,)), callobj=benchmark_test, **kwargs)
         self.spec = spec
         for marker in (*spec.case.markers, f"provider_{spec.provider.replace('-', '_')}"):
             _register_marker(self.config, marker)
@@ -101,3 +112,56 @@ def _register_marker(config: pytest.Config, name: str) -> None:
 
 
 _REGISTERED_MARKERS = pytest.StashKey[set]()
+
+
+@dataclass
+class SuiteSelection:
+    """Items named by the id pytest prints, under a suite folder (``suites/x::q017[local]``).
+
+    pytest refuses ``::`` after a folder, so such an argument becomes the folder and the names are
+    kept here to deselect the suite's other items after collection; a name without ``[variant]``
+    selects every variant of the case, as pytest does for parametrized tests."""
+
+    wanted: dict[Path, set[str]] = field(default_factory=dict)  # suite folder → names asked for
+
+    @classmethod
+    def from_args(cls, args: Iterable[str], base: Path) -> tuple[list[str], "SuiteSelection"]:
+        """The arguments to collect (suite ids turned into their folder) and what they select."""
+        out, wanted, whole = [], {}, set()
+        for arg in args:
+            path_part, bracket, params = arg.partition("[")
+            folder, *names = path_part.split("::")
+            target = Path(base, folder).resolve()
+            if names and (target / MANIFEST_NAME).is_file():
+                wanted.setdefault(target, set()).add("::".join(names) + bracket + params)
+                out.append(folder)
+            else:
+                out.append(arg)
+                if not names:
+                    whole.add(target)
+        # a suite also named whole (itself or a folder above it) runs whole
+        wanted = {folder: names for folder, names in wanted.items()
+                  if not any(folder == path or path in folder.parents for path in whole)}
+        return list(dict.fromkeys(out)), cls(wanted)
+
+    def deselect(self, items: list[pytest.Item]) -> list[pytest.Item]:
+        """Remove the selected suites' other items from ``items``; return them. A name that matched
+        nothing is a usage error, as pytest's own ``not found``."""
+        if not self.wanted:
+            return []
+        matched: set[tuple[Path, str]] = set()
+        kept, dropped = [], []
+        for item in items:
+            names = self.wanted.get(Path(item.path).resolve()) if isinstance(item, BenchmarkItem) else None
+            if names is None:
+                kept.append(item)
+                continue
+            hits = {name for name in names if name in (item.name, item.originalname)}
+            matched.update((Path(item.path).resolve(), name) for name in hits)
+            (kept if hits else dropped).append(item)
+        missing = [f"{folder}::{name}" for folder, names in self.wanted.items() for name in sorted(names)
+                   if (folder, name) not in matched]
+        if missing:
+            raise pytest.UsageError(f"not found: {', '.join(missing)}")
+        items[:] = kept
+        return dropped

@@ -5,6 +5,7 @@ and the session's providers built from them."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +19,9 @@ from pytest_websearchbench.providers.ratelimit import RateLimiter, state_dir
 from pytest_websearchbench.providers.retry import HttpOptions
 from pytest_websearchbench.reporting.baseline import Baseline
 
+if TYPE_CHECKING:  # collect imports this module
+    from pytest_websearchbench.core.collect import SuiteSelection
+
 
 @dataclass(frozen=True)
 class RunState:
@@ -26,6 +30,8 @@ class RunState:
     registry: ProviderRegistry
     baseline: Baseline | None
     run_id: str  # shared by a run's xdist workers, so a --wsb-rate limit holds across them
+    #: items named by id under a suite folder (core.collect.SuiteSelection), set once the arguments are read
+    selection: "SuiteSelection | None" = None
 
     @property
     def variant_order(self) -> tuple[str, ...]:
