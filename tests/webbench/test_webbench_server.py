@@ -16,6 +16,7 @@ from wb_support import live_world, staffing_chain
 C = staffing_chain()
 
 ROW_LINK = re.compile(r'<td><a href="/deskline/escalations/(ESC-\d+)">')
+TOKEN = re.compile(r'name="token" value="([0-9a-f]{16})\.([0-9a-f]{64})"')
 
 
 @pytest.fixture
@@ -89,8 +90,9 @@ def test_fill_confirm_commit_writes_once_with_a_token(world):
     before = _db_digest(folder)
     confirm = client.post(f"/rota/blocks/{C['block']}/book", data={"booked_for": C["esc"]})
     assert confirm.status_code == 200 and "Nothing is saved until you commit" in confirm.text
-    token = re.search(r'name="token" value="([0-9a-f]{64})"', confirm.text).group(1)
-    assert token == forms.sign(server.secret, forms.FORMS["blocks.book"], C["block"], {"booked_for": C["esc"]})
+    nonce, _ = TOKEN.search(confirm.text).groups()
+    token = forms.sign(server.secret, forms.FORMS["blocks.book"], C["block"], {"booked_for": C["esc"]}, nonce)
+    assert f'name="token" value="{token}"' in confirm.text
     assert _db_digest(folder) == before  # a confirmation page writes nothing (abandoning is free)
     saved = client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["esc"], "token": token})
     assert saved.status_code == 303 and saved.headers["location"] == f"/rota/blocks/{C['block']}?saved=1"
@@ -107,7 +109,7 @@ def test_a_commit_with_other_arguments_than_confirmed_is_refused(world):
     _, folder, client = world
     before = _db_digest(folder)
     confirm = client.post(f"/rota/blocks/{C['block']}/book", data={"booked_for": C["esc"]}).text
-    token = re.search(r'name="token" value="([0-9a-f]{64})"', confirm).group(1)
+    token = ".".join(TOKEN.search(confirm).groups())
     tampered = client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["twin"], "token": token})
     assert tampered.status_code == 400 and "nothing was written" in tampered.text
     other_record = client.post(f"/rota/blocks/{C['other_block']}/book/commit", data={"booked_for": C["esc"], "token": token})
@@ -120,9 +122,10 @@ def test_tokens_are_keyed_per_world():
     form, values = forms.FORMS["blocks.book"], {"booked_for": C["esc"]}
     with live_world() as (one, _), live_world() as (two, _):
         assert one.secret != two.secret
-        assert forms.token_matches(one.secret, form, C["block"], values, forms.sign(one.secret, form, C["block"], values))
-        assert not forms.token_matches(two.secret, form, C["block"], values,
-                                       forms.sign(one.secret, form, C["block"], values))
+        token = forms.sign(one.secret, form, C["block"], values, "00ff")
+        assert forms.vouched_nonce(one.secret, form, C["block"], values, token) == "00ff"
+        assert forms.vouched_nonce(two.secret, form, C["block"], values, token) is None
+        assert forms.vouched_nonce(one.secret, form, C["block"], values, "00fe" + token[4:]) is None
 
 
 def test_out_of_policy_values_get_422_with_per_field_messages(world):
@@ -154,7 +157,7 @@ def test_decision_page_takes_typed_fields_and_saves_a_record(world):
     data = {"decision": "issue", "escalation_id": C["esc"], "engineer_id": C["eng"], "block_id": C["block"],
             "start_date": "2025-03-14", "story_points": "10", "amount_usd": "177.75", "note": f"{C['esc']} by {C['eng']}"}
     confirm = client.post("/decision/new", data=data).text
-    token = re.search(r'name="token" value="([0-9a-f]{64})"', confirm).group(1)
+    token = ".".join(TOKEN.search(confirm).groups())
     saved = client.post("/decision/new/commit", data={**data, "token": token})
     assert saved.headers["location"] == "/decision/decisions/DEC-0001?saved=1"
     row = sqlite3.connect(folder / "world.db").execute(

@@ -7,7 +7,6 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -18,6 +17,7 @@ from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, FEASIBLE_ONLY, AgentError, NotApplicable, replay
 from pytest_websearchbench.webbench.browsing.browser import Browser
 from pytest_websearchbench.webbench.tasks.harbor import ROUTE_FILES, Task
+from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.grading.verifier import load_evidence
 from pytest_websearchbench.webbench.world.build import WorldSpec, content_digest, world_bytes
@@ -62,10 +62,11 @@ def route_for(task: Task, agent: str) -> tuple[dict[str, Any], ...]:
 
 
 def run_episode(task: Task, agent: str, keep: Path | None = None) -> Episode:
-    """Run ``agent`` on a fresh world of ``task``; the world folder is removed unless ``keep`` is given."""
+    """Run ``agent`` on a fresh world of ``task``; the world folder is removed unless ``keep`` is given
+    (a temporary one left by a killed process is swept by the next run: ``webapps.folders``)."""
     actions = route_for(task, agent)
     started = time.perf_counter()
-    folder = Path(keep) if keep else Path(tempfile.mkdtemp(prefix=f"wsb-{task.name}-"))
+    folder = Path(keep) if keep else new_world_folder(task.name)
     folder.mkdir(parents=True, exist_ok=True)
     try:
         (folder / WORLD_DB).write_bytes(checked_world(task.world, task.world_digest))

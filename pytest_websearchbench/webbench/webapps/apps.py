@@ -4,6 +4,7 @@ foreign keys link across apps (Deskline, Sprintboard, People, Rota, Decision).""
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,10 @@ class NotFound(Exception):
     pass
 
 
+class BadRequest(Exception):
+    """A query the page cannot answer (answered 400 with the message)."""
+
+
 @dataclass(frozen=True)
 class Filter:
     param: str
@@ -26,7 +31,7 @@ class Filter:
     sql: str  # expression compared with the value
     op: str = "="
     choices: tuple[str, ...] | None = None
-    kind: str = "text"
+    kind: str = "text"  # "number": compared as a whole number (a select's kind only says how it compares)
 
 
 @dataclass(frozen=True)
@@ -66,7 +71,7 @@ LISTS: dict[str, ListView] = {v.table: v for v in (
              search=("t.id", "t.name", "t.team", "t.email"), default_sort="name"),
     ListView("certifications", "People · Certifications", ("id", "engineer_id", "skill", "level", "certified_on"),
              filters=(Filter("skill", "Skill", "t.skill", choices=vocab.PRODUCTS),
-                      Filter("min_level", "Minimum level", "t.level", ">=", ("1", "2", "3")),
+                      Filter("min_level", "Minimum level", "t.level", ">=", ("1", "2", "3"), "number"),
                       Filter("engineer", "Engineer", "t.engineer_id")),
              names={"engineer_id": "engineers"}),
     ListView("blocks", "Rota · Free blocks", ("id", "engineer_id", "day", "starts_at", "minutes", "status", "booked_for"),
@@ -127,7 +132,7 @@ def list_page(con: sqlite3.Connection, table: str, params: dict[str, str]) -> Pa
         value = params.get(f.param, "").strip()
         if value:
             where.append(f"{f.sql} {f.op} ?")
-            args.append(int(value) if f.op == ">=" and value.lstrip("-").isdigit() else value)
+            args.append(_whole(f, value) if f.kind == "number" else value)
     sort = params.get("sort", view.default_sort)
     sort = sort if sort in view.columns else view.default_sort
     direction = "DESC" if params.get("dir") == "desc" else "ASC"
@@ -164,6 +169,16 @@ def list_page(con: sqlite3.Connection, table: str, params: dict[str, str]) -> Pa
     if nav:
         page.add("<p>" + " | ".join(nav) + "</p>")
     return page
+
+
+# ASCII digits only (int() also takes "٣" and "1_0"), and few enough to fit SQLite's 64-bit integers
+_WHOLE = re.compile(r"-?[0-9]{1,18}")
+
+
+def _whole(f: Filter, value: str) -> int:
+    if not _WHOLE.fullmatch(value):
+        raise BadRequest(f"Filter {f.param} must be a whole number of at most 18 digits, not {value[:40]!r}.")
+    return int(value)
 
 
 FORMS_ON = {"escalations": ("edit", "Edit escalation"), "issues": ("edit", "Edit issue"),

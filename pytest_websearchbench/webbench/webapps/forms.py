@@ -1,9 +1,10 @@
 """Write forms: fill → confirmation page (HMAC token over the canonical arguments) → commit.
 
-Validation answers HTTP 422 with one message per field (types, choices, unknown keys, and the
-apps' policies: a booked block, an on-call day, a closed sprint, an abstain reason that does not
+Validation answers HTTP 422 with one message per field (types, ranges, choices, unknown keys, and
+the apps' policies: a booked block, an on-call day, a closed sprint, an abstain reason that does not
 fit the decision). Abandoning a confirmation page writes nothing; a commit whose arguments differ
-from the confirmed ones is refused.
+from the confirmed ones is refused. Each token carries a nonce the server issued with the
+confirmation page, so the server can honour it once (see ``server.WorldServer``).
 """
 
 from __future__ import annotations
@@ -86,8 +87,10 @@ def normalize(form: FormSpec, submitted: dict[str, str]) -> dict[str, str]:
     return {f.name: submitted.get(f.name, "").strip() for f in form.fields}
 
 
-_INT = re.compile(r"^-?\d+$")
-_AMOUNT = re.compile(r"^\d+(\.\d{1,2})?$")
+# ASCII digits only (``\d`` and int() take any script's digits), bounded so every value fits a
+# 64-bit SQLite integer, and an amount stays exact as a float
+_INT = re.compile(r"-?[0-9]{1,18}")
+_AMOUNT = re.compile(r"[0-9]{1,15}(\.[0-9]{1,2})?")
 
 
 def validate(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict[str, str]) -> dict[str, str]:
@@ -103,10 +106,11 @@ def validate(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: di
             errors[f.name] = f"must be one of {', '.join(f.choices)}"
         elif f.kind == "date" and not _is_date(value):
             errors[f.name] = "must be a date written YYYY-MM-DD"
-        elif f.kind == "int" and not _INT.match(value):
-            errors[f.name] = "must be a whole number"
-        elif f.kind == "amount" and not _AMOUNT.match(value):
-            errors[f.name] = "must be a non-negative amount with at most two decimals, digits only"
+        elif f.kind == "int" and not _INT.fullmatch(value):
+            errors[f.name] = "must be a whole number of at most 18 digits"
+        elif f.kind == "amount" and not _AMOUNT.fullmatch(value):
+            errors[f.name] = ("must be a non-negative amount with at most two decimals, digits only "
+                              "(at most 15 before the point)")
         elif f.kind == "textarea" and len(value) > 2000:
             errors[f.name] = "must be at most 2000 characters"
         elif f.ref and con.execute(f"SELECT 1 FROM {f.ref} WHERE id = ?", (value,)).fetchone() is None:
@@ -153,12 +157,18 @@ def canonical(form: FormSpec, pk: str | None, values: dict[str, str]) -> bytes:
                       separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def sign(secret: bytes, form: FormSpec, pk: str | None, values: dict[str, str]) -> str:
-    return hmac.new(secret, canonical(form, pk, values), hashlib.sha256).hexdigest()
+def sign(secret: bytes, form: FormSpec, pk: str | None, values: dict[str, str], nonce: str) -> str:
+    """``<nonce>.<HMAC-SHA256 over the canonical arguments and the nonce>``."""
+    mac = hmac.new(secret, canonical(form, pk, values) + b"\0" + nonce.encode(), hashlib.sha256).hexdigest()
+    return f"{nonce}.{mac}"
 
 
-def token_matches(secret: bytes, form: FormSpec, pk: str | None, values: dict[str, str], token: str) -> bool:
-    return hmac.compare_digest(sign(secret, form, pk, values), token or "")
+def vouched_nonce(secret: bytes, form: FormSpec, pk: str | None, values: dict[str, str], token: str) -> str | None:
+    """The nonce of a token that vouches for exactly these arguments; None for any other token."""
+    nonce = (token or "").partition(".")[0]
+    if nonce and hmac.compare_digest(sign(secret, form, pk, values, nonce), token):
+        return nonce
+    return None
 
 
 def changes(form: FormSpec, values: dict[str, str]) -> dict[str, Any]:

@@ -5,6 +5,14 @@ At start it keeps a copy of the untouched database as ``world_before.db``. Every
 every committed write goes to ``call_trace.jsonl``. Both share one sequence counter, so the
 verifier can tell what was read before what was written.
 
+The traces are graded evidence, so the HTTP layer is strict where ``http.server`` is lenient, the
+way production servers are: a body is framed by one valid ``Content-Length`` or the request is
+refused (400 for a malformed or conflicting length or header block, 501 for ``Transfer-Encoding``,
+413 above ``MAX_BODY``), every refusal closes the connection after draining what the client still
+sends (it reads a status, not a reset, and no byte of a refused body is ever parsed as a request),
+and a failure inside a page is a 500 page, never a dropped connection. A confirmation token is
+honoured once, and only by the server that issued it.
+
     python -m pytest_websearchbench.webbench.webapps.server --task suites/webbench-sample/tasks/staffing-s1
 """
 
@@ -14,20 +22,30 @@ import argparse
 import json
 import os
 import re
+import secrets
 import shutil
+import signal
+import socket
 import sqlite3
-import tempfile
+import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from pytest_websearchbench.webbench.webapps import apps, forms
+from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, hidden, input_html, record_url, text
 from pytest_websearchbench.webbench.world.schema import TABLES
 
 WORLD_DB, BEFORE_DB, WEB_TRACE, CALL_TRACE = "world.db", "world_before.db", "web_trace.jsonl", "call_trace.jsonl"
+#: the largest request body read (a form is a few hundred bytes); larger ones get 413
+MAX_BODY = 1 << 20
+#: after a refusal, how long and how much of the client's remaining upload is read and dropped
+LINGER_SECONDS, LINGER_BYTES = 5.0, 64 << 20
+_LENGTH = re.compile(r"[0-9]+")
 _ROUTE = re.compile(r"^/(?P<app>[a-z]+)/(?P<table>[a-z]+)(?:/(?P<pk>[A-Z]+-\d+|new)(?:/(?P<action>[a-z]+))?"
                     r"(?P<commit>/commit)?)?/?$")
 
@@ -50,8 +68,8 @@ class WorldServer:
         self.secret = secret or os.urandom(32)
         self._lock = threading.Lock()
         self._seq = 0
-        self._httpd = ThreadingHTTPServer((host, port), _handler(self))
-        self._httpd.daemon_threads = True
+        self._open_confirmations: set[str] = set()  # nonces issued on confirmation pages, not yet committed
+        self._httpd = _HTTPServer((host, port), _handler(self))
         self._thread: threading.Thread | None = None
 
     @property
@@ -88,12 +106,29 @@ class WorldServer:
                 response = self._dispatch(con, seq, method, target, body)
             except apps.NotFound as exc:
                 response = Response(404, _error_page("Not found", str(exc)))
+            except apps.BadRequest as exc:
+                response = Response(400, _error_page("Bad request", str(exc)))
+            except Exception as exc:  # a bug of a page: the client gets a 500 page, the server keeps serving
+                print(f"wsb world server: {method} {target[:200]}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                response = Response(500, _error_page("Server error", f"This page failed ({type(exc).__name__}); "
+                                                     "nothing was saved."))
             finally:
-                con.close()
-            page = response.page
-            self._append(WEB_TRACE, {"seq": seq, "method": method, "path": target, "status": response.status,
-                                     "kind": page.kind if page else "redirect", "pks": page.pks if page else []})
+                con.close()  # uncommitted changes are rolled back
+            self._trace(seq, method, target, response)
             return response
+
+    def refuse(self, method: str, target: str, status: int, title: str, message: str) -> Response:
+        """A request refused before it was read (bad framing, too large): traced, answered, never served."""
+        response = Response(status, _error_page(title, message))
+        with self._lock:
+            self._seq += 1
+            self._trace(self._seq, method, target, response)
+        return response
+
+    def _trace(self, seq: int, method: str, target: str, response: Response) -> None:
+        page = response.page
+        self._append(WEB_TRACE, {"seq": seq, "method": method, "path": target, "status": response.status,
+                                 "kind": page.kind if page else "redirect", "pks": page.pks if page else []})
 
     def _append(self, name: str, entry: dict[str, Any]) -> None:
         with open(self.dir / name, "a", encoding="utf-8") as handle:
@@ -133,16 +168,24 @@ class WorldServer:
             return Response(405, _error_page("Method not allowed", "commits are POSTed from the confirmation page"))
         submitted = dict(parse_qsl(body.decode("utf-8", "replace"), keep_blank_values=True))
         values = forms.normalize(form, submitted)
-        if commit and not forms.token_matches(self.secret, form, pk, values, submitted.get("token", "")):
+        nonce = forms.vouched_nonce(self.secret, form, pk, values, submitted.get("token", "")) if commit else None
+        if commit and nonce is None:
             return Response(400, _error_page("Confirmation does not match",
                                              "The token does not vouch for these arguments; nothing was written. "
                                              "Fill the form again and confirm."))
+        if commit and nonce not in self._open_confirmations:
+            return Response(409, _error_page("Confirmation already used",
+                                             "This confirmation was committed before (or belongs to another "
+                                             "session); nothing was written. Fill the form again and confirm."))
         errors = forms.validate(con, form, pk, values)
         if errors:
             return Response(422, _form_page(form, pk, values, errors))
         if not commit:
-            return Response(200, _confirm_page(form, pk, values, forms.sign(self.secret, form, pk, values)))
+            nonce = secrets.token_hex(8)
+            self._open_confirmations.add(nonce)
+            return Response(200, _confirm_page(form, pk, values, forms.sign(self.secret, form, pk, values, nonce)))
         new_pk, op, written = forms.commit(con, form, pk, values)
+        self._open_confirmations.discard(nonce)
         self._append(CALL_TRACE, {"seq": seq, "form": form.key, "table": form.table, "pk": new_pk, "op": op,
                                   "values": written})
         return Response(303, location=record_url(form.table, new_pk) + "?saved=1")
@@ -178,19 +221,54 @@ def _confirm_page(form: forms.FormSpec, pk: str | None, values: dict[str, str], 
     return page
 
 
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """One line instead of socketserver's traceback; a client that hung up is not worth one."""
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, ConnectionError):
+            print(f"wsb world server: connection from {client_address[0]}: {type(exc).__name__}: {exc}",
+                  file=sys.stderr)
+
+
+def _framing_problem(headers: Any) -> tuple[int, str, str] | None:
+    """Why a request's header block cannot frame a body (status, title, message), or None."""
+    if headers.defects or headers.get_payload():  # a line that is no header, e.g. "Content-Length : 5"
+        return 400, "Bad request", "The header block has a malformed line."
+    if headers.get("Transfer-Encoding") is not None:
+        return 501, "Not implemented", "Transfer-Encoding is not supported; send the body with a Content-Length."
+    lengths = {v.strip() for value in headers.get_all("Content-Length", []) for v in value.split(",")}
+    if len(lengths) > 1 or not all(_LENGTH.fullmatch(v) for v in lengths):
+        return 400, "Bad request", "Content-Length must be one whole number of bytes."
+    if lengths and (len(length := next(iter(lengths))) > 19 or int(length) > MAX_BODY):
+        return 413, "Content too large", f"A request body may have at most {MAX_BODY} bytes."
+    return None
+
+
 def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True  # headers and body go out as separate writes
+        timeout = 60  # an idle keep-alive connection does not hold its thread forever
 
         def do_GET(self) -> None:
-            self._respond(server.handle("GET", self.path, b""))
+            self._serve("GET")
 
         def do_POST(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            self._respond(server.handle("POST", self.path, self.rfile.read(min(length, 1 << 20))))
+            self._serve("POST")
 
-        def _respond(self, response: Response) -> None:
+        def _serve(self, method: str) -> None:
+            problem = _framing_problem(self.headers)
+            if problem is not None:
+                self._respond(server.refuse(method, self.path, *problem), close=True)
+                self._linger()
+                return
+            # a GET's body is read too: left unread, its bytes would be parsed as the next request
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            self._respond(server.handle(method, self.path, body), close=self.close_connection)
+
+        def _respond(self, response: Response, *, close: bool) -> None:
             body = (response.page.html() if response.page else
                     f'<!doctype html><title>See other</title><a href="{response.location}">continue</a>').encode()
             self.send_response(response.status)
@@ -198,8 +276,27 @@ def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
             self.send_header("Content-Length", str(len(body)))
             if response.location:
                 self.send_header("Location", response.location)
+            if close:
+                self.send_header("Connection", "close")  # also sets close_connection
             self.end_headers()
             self.wfile.write(body)
+
+        def _linger(self) -> None:
+            """Send the answer, then read and drop what the client still uploads before closing, as
+            production servers do: closing with unread data makes the kernel reset the connection,
+            and the client loses the answer it was sent."""
+            try:
+                self.wfile.flush()
+                self.connection.shutdown(socket.SHUT_WR)
+                self.connection.settimeout(1.0)
+                deadline, drained = time.monotonic() + LINGER_SECONDS, 0
+                while drained < LINGER_BYTES and time.monotonic() < deadline:
+                    chunk = self.rfile.read1(1 << 16)
+                    if not chunk:
+                        break
+                    drained += len(chunk)
+            except OSError:  # the client is gone, or went quiet
+                pass
 
         def log_message(self, format: str, *args: Any) -> None:  # the web trace is the log
             pass
@@ -214,18 +311,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Serve a WebBench task's world on 127.0.0.1 until interrupted.")
     parser.add_argument("--task", required=True, type=Path, help="a Harbor task folder")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--dir", type=Path, help="world folder (default: a new temporary folder)")
+    parser.add_argument("--dir", type=Path, help="world folder, kept at the end (default: a temporary folder, "
+                                                 "removed at the end)")
     args = parser.parse_args(argv)
     task = load_task(args.task)
-    folder = args.dir or Path(tempfile.mkdtemp(prefix="wsb-world-"))
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / WORLD_DB).write_bytes(world_bytes(task.world))
-    server = WorldServer(folder, port=args.port).start()
-    print(f"{task.name}: serving {server.base_url} from {folder} (Ctrl-C to stop)", flush=True)
+    # SIGTERM ends the server like Ctrl-C does: through the finally below, which removes the folder
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    folder = args.dir or new_world_folder(task.name)
     try:
-        threading.Event().wait()
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / WORLD_DB).write_bytes(world_bytes(task.world))
+        with WorldServer(folder, port=args.port) as server:
+            print(f"{task.name}: serving {server.base_url} from {folder} (Ctrl-C to stop)", flush=True)
+            threading.Event().wait()
     except KeyboardInterrupt:
-        server.stop()
+        pass
+    finally:
+        if args.dir is None:
+            shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 
