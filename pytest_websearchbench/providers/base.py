@@ -147,7 +147,7 @@ class HttpProvider(Provider):
 
     def _send(self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]) -> httpx.Response:
         return send_with_retries(lambda: self._attempt(method, path, kwargs, state), self.http.retry, self.fail,
-                                 rate_limiter=self.http.rate_limiter)
+                                 rate_limiter=self.http.rate_limiter, final=self.final_answer)
 
     def _attempt(self, method: str, path: str, kwargs: dict[str, Any],
                  state: dict[str, Any]) -> tuple[httpx.Response | None, tuple[str, str] | None]:
@@ -177,6 +177,11 @@ class HttpProvider(Provider):
             self._forget_last_exchange()  # 4xx answers are recordable: keep them out of the cassette
         return response, (f"HTTP {response.status_code} from {method} {path}: {_message_of(response)}"
                           + self.explain_status(response.status_code), "http")
+
+    def final_answer(self, response: httpx.Response) -> str | None:
+        """Why an answer with a retryable status (429, 5xx) must not be retried, read from its body
+        (adapters: e.g. a vendor that answers 429 for an account out of credits); None: retry it."""
+        return None
 
     def explain_status(self, status: int) -> str:
         """A hint appended to an HTTP error (adapters say e.g. which key or setting to check)."""

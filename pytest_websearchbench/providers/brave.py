@@ -3,14 +3,16 @@
 Follows Brave's API reference (api-dashboard.search.brave.com, "Web search" GET and the
 ``WebSearchApiResponse`` object): ``GET https://api.search.brave.com/res/v1/web/search`` with
 header ``X-Subscription-Token``, query ``q``, ``count`` (≤ 20), ``country``, ``search_lang``,
-``safesearch``, ``freshness``; answer ``type: "search"`` with ``web.results[]`` = {title, url,
-description, age?, page_age?, language?, extra_snippets?}. ``web`` is absent when nothing was
-found. Key: ``BRAVE_SEARCH_API_KEY``.
+``safesearch``, ``freshness``, ``text_decorations`` (sent false: by default Brave marks the query's
+words with ``<strong>`` in snippets); answer ``type: "search"`` with ``web.results[]`` = {title,
+url, description, age?, page_age?, language?, extra_snippets?}; a result whose ``description`` is
+empty takes its ``extra_snippets`` as the snippet. ``web`` is absent when nothing was found.
+Key: ``BRAVE_SEARCH_API_KEY``.
 """
 
 from __future__ import annotations
 
-from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact
+from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 
 class BraveProvider(ApiProvider):
@@ -27,12 +29,18 @@ class BraveProvider(ApiProvider):
     )
 
     def search_request(self, query, k):
-        return ApiRequest("GET", "/res/v1/web/search", params=compact(q=query, count=min(k, 20), **self.settings))
+        return ApiRequest("GET", "/res/v1/web/search", params=compact(
+            q=query, count=min(k, 20), text_decorations="false", **self.settings))
 
     def parse_search(self, body, k):
         if self.field(body, "type", str) != "search":
             raise self.fail(f"the response has type {body['type']!r}, expected 'search'", kind="bad_response")
         rows = self.field(body, "web.results", list, default=[])
-        return self.hits(rows, "web.results", snippet="description",
+        return self.hits(rows, "web.results", snippet=_snippet,
                          extra={"date": "page_age", "age": "age", "language": "language",
                                 "extra_snippets": "extra_snippets"})
+
+
+def _snippet(row: dict) -> str:
+    description = row.get("description")
+    return (description.strip() if isinstance(description, str) else "") or join_snippets(row.get("extra_snippets"))

@@ -1,8 +1,10 @@
 """``exa``: Exa search and contents.
 
 Follows docs.exa.ai API reference (``/search`` and ``/contents``): ``POST https://api.exa.ai/search``
-with header ``x-api-key``, body ``query``, ``numResults``, ``type`` (auto | neural | fast | deep |
-keyword), ``category``, ``contents`` ({"highlights": true} for snippets); answer ``requestId`` and
+with header ``x-api-key``, body ``query``, ``numResults``, ``type`` (auto | neural | fast | instant |
+lite | deep-lite | deep | deep-reasoning; ``keyword`` is gone), ``category`` (company | research
+paper | news | tweet | personal site | financial report | people), ``contents`` ({"highlights":
+true} for snippets); answer ``requestId`` and
 ``results[]`` = {id, url, title, publishedDate, author, score?, highlights[], text?}.
 ``POST /contents`` with ``urls`` and ``text: true``; answer ``results[]`` = {id, url, title, text}
 and per-URL ``statuses[]`` = {id, status, error{tag, httpStatusCode}}. Key: ``EXA_API_KEY``.
@@ -14,6 +16,10 @@ from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 
+#: the search types of the API reference and changelog (``lite`` is the newest)
+TYPES = ("auto", "neural", "fast", "instant", "lite", "deep-lite", "deep", "deep-reasoning")
+
+
 class ExaProvider(ApiProvider):
     default_base_url = "https://api.exa.ai"
     key_env = "EXA_API_KEY"
@@ -21,9 +27,9 @@ class ExaProvider(ApiProvider):
     docs = "https://docs.exa.ai/reference/search"
     prices = {"search": 5.0, "fetch": 1.0}  # search with up to 25 results; text contents per page
     options = (
-        Option("type", "auto", "auto | neural | fast | deep | keyword",
-               ("auto", "neural", "fast", "deep", "keyword", "instant")),
-        Option("category", help="e.g. news, research paper, company, github"),
+        Option("type", "auto", " | ".join(TYPES), TYPES),
+        # not a closed list here: the API's own list has changed (pdf and github went), the API judges
+        Option("category", help="company | research paper | news | tweet | personal site | financial report | people"),
     )
 
     def search_request(self, query, k):

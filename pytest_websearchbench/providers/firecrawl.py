@@ -5,7 +5,8 @@ Follows docs.firecrawl.dev API reference v2 (``/search`` and ``/scrape``, v2-ope
 ``limit``, ``sources: ["web"]``, ``country``, ``location``, ``tbs``; answer ``{success, data: {web:
 [{url, title, description, position}]}}``. ``POST /v2/scrape`` with ``url``, ``formats:
 ["markdown"]``, ``onlyMainContent``; answer ``{success, data: {markdown, metadata: {title,
-sourceURL, statusCode, error?}}}``. Key: ``FIRECRAWL_API_KEY``.
+sourceURL, statusCode, error?}}}`` (``statusCode`` may come as a digit string, as in the SDK's own
+tests). Key: ``FIRECRAWL_API_KEY``.
 """
 
 from __future__ import annotations
@@ -45,7 +46,12 @@ class FirecrawlProvider(ApiProvider):
 
     def parse_fetch(self, body, url):
         self._require_success(body)
-        status = self.field(body, "data.metadata.statusCode", int, default=200)
+        status = self.field(body, "data.metadata.statusCode", (int, str), default=200)
+        if isinstance(status, str) and status.isascii() and status.isdigit():
+            status = int(status)
+        if isinstance(status, bool) or not isinstance(status, int):
+            raise self.fail(f"the response has field 'data.metadata.statusCode' = {status!r}, expected an HTTP "
+                            "status", kind="bad_response")
         if status >= 400:
             raise self.page_not_fetched(url, f"the page answered HTTP {status}")
         return Page(url=self.field(body, "data.metadata.sourceURL", str, default=url),

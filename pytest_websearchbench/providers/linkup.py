@@ -4,9 +4,12 @@ Follows docs.linkup.so API reference (``POST /v1/search``, ``POST /v1/fetch``): 
 ``Authorization: Bearer``; search body ``q``, ``depth`` (fast | standard | deep), ``outputType:
 "searchResults"``, ``maxResults``, ``includeImages``, ``fromDate``, ``toDate``, ``includeDomains``;
 answer ``results[]`` = {type: "text" | "image", name, url, content, favicon?} (image results are
-skipped). Fetch body ``url``, ``renderJs``; answer ``{markdown}`` (no title). Linkup quotes
-prices in EUR (0.005 per standard search, 0.05 per deep one); the table uses those figures as
-USD — override with ``--wsb-price``. Key: ``LINKUP_API_KEY``.
+skipped). Fetch body ``url``, ``renderJs``; answer ``{markdown}`` (no title). Errors answer
+``{statusCode, error: {code, message, details}}``; a 429 is a rate limit only for
+``TOO_MANY_REQUESTS``: ``INSUFFICIENT_FUNDS_CREDITS`` and ``EXCEED_BUDGET_LIMIT`` (the SDK's own
+error classes) are final and not retried. Linkup quotes prices in EUR (0.005 per standard search,
+0.05 per deep one); the table uses those figures as USD — override with ``--wsb-price``.
+Key: ``LINKUP_API_KEY``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, flag
 
 _SEARCH_PRICE = {"fast": 5.0, "standard": 5.0, "deep": 50.0}
+#: 429 codes that no wait cures
+_EXHAUSTED = {"INSUFFICIENT_FUNDS_CREDITS": "the account is out of credits; top it up",
+              "EXCEED_BUDGET_LIMIT": "the API key has reached its budget limit; raise it"}
 
 
 class LinkupProvider(ApiProvider):
@@ -51,3 +57,13 @@ class LinkupProvider(ApiProvider):
 
     def parse_fetch(self, body, url):
         return Page(url=url, title="", text=self.field(body, "markdown", str))
+
+    def final_answer(self, response):
+        if response.status_code != 429:
+            return None
+        try:
+            error = response.json().get("error")
+        except (ValueError, AttributeError):  # not JSON, or not an object
+            return None
+        code = error.get("code") if isinstance(error, dict) else None
+        return f"{_EXHAUSTED[code]} ({code})" if code in _EXHAUSTED else None

@@ -73,13 +73,16 @@ Attempt = Callable[[], "tuple[httpx.Response | None, tuple[str, str] | None]"]
 
 
 def send_with_retries(attempt: Attempt, policy: RetryPolicy, fail: Callable[..., Exception], *,
-                      rate_limiter: RateLimiter | None = None) -> httpx.Response:
+                      rate_limiter: RateLimiter | None = None,
+                      final: Callable[[httpx.Response], str | None] | None = None) -> httpx.Response:
     """The one retry loop of every HTTP client here (providers and models).
 
     An error status outside ``RETRY_STATUSES`` fails at once (400, 401, 404…: retrying cannot
     help); timeouts, connection errors and retryable statuses are tried again after
     ``policy.delay``, honouring ``Retry-After``; ``fail(message, kind=…, status=…)`` makes the
-    exception raised when the attempts run out.
+    exception raised when the attempts run out. ``final(response)`` reads an answer whose status
+    is retryable and names why retrying it cannot help (an account out of credits answers 429 as
+    a rate limit does), or returns None: a reason ends the loop at once and joins the message.
     """
     attempts = 0
     while True:
@@ -93,6 +96,9 @@ def send_with_retries(attempt: Attempt, policy: RetryPolicy, fail: Callable[...,
         status = response.status_code if response is not None else None
         if status is not None and status not in RETRY_STATUSES:
             raise fail(message, kind=kind, status=status)
+        reason = final(response) if final is not None and response is not None else None
+        if reason:
+            raise fail(f"{message} (not retried: {reason})", kind=kind, status=status)
         retry_after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
         if attempts > policy.retries:
             raise fail(f"{message} (gave up after {attempts} attempts)", kind=kind, status=status)

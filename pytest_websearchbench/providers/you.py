@@ -1,11 +1,13 @@
 """``you``: You.com Search and Contents APIs.
 
-Follows docs.you.com (Quickstart, Search API, Contents API overview): ``GET
-https://ydc-index.io/v1/search`` with header ``X-API-Key``, query ``query``, ``count``, ``country``,
-``safesearch``, ``freshness``; answer ``results.web[]`` = {url, title, description, snippets[],
-page_age?} (``web`` absent: no results) and ``metadata.search_uuid``. ``POST /v1/contents`` with
-``urls`` and ``formats: ["markdown"]``; answer a list of {url, title, markdown}. Prices from
-the Contents overview: 5 USD per 1,000 searches, 1 USD per 1,000 pages. Key: ``YDC_API_KEY``.
+Follows docs.you.com (Search API ``POST /v1/search``, Contents API overview) and the youdotcom
+SDK: ``POST https://ydc-index.io/v1/search`` with header ``X-API-Key`` and a JSON body ``query``,
+``count`` (1–100), ``country``, ``safesearch``, ``freshness`` (GET still works but gets no new
+features); answer ``results.web[]`` = {url, title, description, snippets[], page_age?} (``web``
+absent: no results) and ``metadata.search_uuid``. ``POST /v1/contents`` with ``urls`` and
+``formats: ["markdown"]``; answer one object per URL, {url, title, markdown}, where ``markdown``
+is null for a page that could not be read. Prices from the Contents overview: 5 USD per 1,000
+searches, 1 USD per 1,000 pages. Key: ``YDC_API_KEY``.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ class YouProvider(ApiProvider):
     )
 
     def search_request(self, query, k):
-        return ApiRequest("GET", "/v1/search", params=compact(query=query, count=k, **self.settings))
+        return ApiRequest("POST", "/v1/search", json=compact(query=query, count=min(k, 100), **self.settings))
 
     def parse_search(self, body, k):
         self.field(body, "results", dict)
@@ -50,6 +52,8 @@ class YouProvider(ApiProvider):
         if not body:
             raise self.page_not_fetched(url, "no content returned")
         where = "response's [0]"
+        text = self.field(body[0], "markdown", str, default=None, where=where)
+        if text is None:  # the page could not be read (the SDK's model allows a null markdown)
+            raise self.page_not_fetched(url, "You.com returned no markdown for it")
         return Page(url=self.field(body[0], "url", str, default=url, where=where),
-                    title=self.field(body[0], "title", str, default="", where=where),
-                    text=self.field(body[0], "markdown", str, where=where))
+                    title=self.field(body[0], "title", str, default="", where=where), text=text)

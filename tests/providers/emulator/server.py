@@ -3,7 +3,8 @@
 Each request is checked the way the vendor would (auth header or parameter, required body
 fields and types) and answered in the vendor's documented shape from a small document set.
 Faults are queued per mount: ``em.fault("serper", "429", retry_after=1)`` makes the next
-request answer 429 with ``Retry-After: 1``; ``times=`` repeats it.
+request answer 429 with ``Retry-After: 1``; ``times=`` repeats it; ``"exhausted"`` answers as the
+vendor does for an account out of credits (``code=`` picks the vendor's reason).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 #: "ok" answers normally: it spaces out a sequence of faults
-FAULT_KINDS = ("ok", "429", "500", "503", "hang", "drop", "invalid_json", "empty", "missing_field", "401_echo")
+FAULT_KINDS = ("ok", "429", "500", "503", "hang", "drop", "invalid_json", "empty", "missing_field", "401_echo",
+               "exhausted")
 
 
 @dataclass
@@ -29,6 +31,7 @@ class Fault:
     retry_after: str | None = None
     hang_seconds: float = 3.0
     route: str | None = None  # "search" | "fetch" | None (any)
+    code: str = ""  # "exhausted": the vendor's reason code
 
 
 @dataclass
@@ -124,10 +127,10 @@ class Emulator:
     # -- test controls ---------------------------------------------------------------------------
 
     def fault(self, mount: str, kind: str, *, times: int = 1, retry_after: str | None = None,
-              hang_seconds: float = 3.0, route: str | None = None) -> None:
+              hang_seconds: float = 3.0, route: str | None = None, code: str = "") -> None:
         assert kind in FAULT_KINDS, kind
         with self._lock:
-            self._faults.setdefault(mount, deque()).append(Fault(kind, times, retry_after, hang_seconds, route))
+            self._faults.setdefault(mount, deque()).append(Fault(kind, times, retry_after, hang_seconds, route, code))
 
     def clear(self) -> None:
         with self._lock:
@@ -188,6 +191,8 @@ class Emulator:
             headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
             return Reply(int(fault.kind), {"error": f"emulated {fault.kind}", "message": f"{vendor.provider} is busy"},
                          headers)
+        if fault is not None and fault.kind == "exhausted":
+            return vendor.exhausted(fault.code)
         if fault is not None and fault.kind == "401_echo":
             return Reply(401, {"message": f"Invalid API key {incoming.header(vendor.auth_header) or key}"})
         if vendor.key_env and not vendor.authorized(incoming, key):

@@ -6,6 +6,7 @@ matches); it raises ``BadRequest`` when a documented required field is missing o
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -29,6 +30,10 @@ class Vendor:
 
     def unauthorized(self) -> Reply:
         return Reply(401, {"error": "Unauthorized: invalid or missing API key"})
+
+    def exhausted(self, code: str) -> Reply:
+        """The answer for an account out of credits."""
+        return Reply(402, {"error": "Payment required: the account has no credits left"})
 
 
 def need(container: Any, name: str, kind: type | tuple[type, ...]) -> Any:
@@ -117,7 +122,7 @@ def tavily_extract(em, r, empty):
 def exa_search(em, r, empty):
     q = need(r.json, "query", str)
     n = optional(r.json, "numResults", int) or 10
-    optional(r.json, "type", str, ("auto", "neural", "fast", "deep", "keyword", "instant"))
+    optional(r.json, "type", str, ("auto", "neural", "fast", "instant", "lite", "deep-lite", "deep", "deep-reasoning"))
     optional(r.json, "contents", dict)
     docs = matches(em, r, q, n, empty)
     return Reply(200, {"requestId": "exa-req-1", "searchType": "auto", "costDollars": {"total": 0.005},
@@ -143,11 +148,24 @@ def brave_search(em, r, empty):
     if "json" not in r.header("accept"):
         raise BadRequest("Accept: application/json is expected")
     docs = matches(em, r, q, n, empty)
+    # Brave marks the query's words in snippets unless text_decorations is false
+    decorate = r.query.get("text_decorations", "true").lower() not in ("false", "0")
+    words = [w for w in re.findall(r"\w+", q) if len(w) > 2]
+    marked = re.compile("|".join(re.escape(w) for w in words), re.I) if decorate and words else None
+
+    def description(d):
+        text = snippet(d)
+        return marked.sub(lambda m: f"<strong>{m.group(0)}</strong>", text) if marked else text
+
+    # variant "extra_snippets_only": empty descriptions, the text in extra_snippets (Brave's extra field)
+    only_extra = em.variants.get(r.mount) == "extra_snippets_only"
     body = {"type": "search", "query": {"original": q, "more_results_available": False}}
     if docs:
         body["web"] = {"type": "search", "results": [
-            {"title": d["title"], "url": d["url"], "description": snippet(d), "language": d.get("language", "en"),
-             "page_age": d.get("published"), "age": "3 days ago", "profile": {"name": d.get("site", "")}}
+            {"title": d["title"], "url": d["url"], "description": "" if only_extra else description(d),
+             "language": d.get("language", "en"), "page_age": d.get("published"), "age": "3 days ago",
+             "profile": {"name": d.get("site", "")},
+             **({"extra_snippets": [description(d), d["title"]]} if only_extra else {})}
             for d in docs]}
     return Reply(200, body)
 
@@ -216,7 +234,10 @@ def firecrawl_scrape(em, r, empty):
     url = need(r.json, "url", str)
     need(r.json, "formats", list)
     doc = em.document(url)
-    meta = {"title": doc["title"] if doc else "", "sourceURL": url, "url": url, "statusCode": 200 if doc else 404}
+    status = 200 if doc else 404
+    # variant "string_status": the status as a digit string, as the SDK's own tests send it
+    meta = {"title": doc["title"] if doc else "", "sourceURL": url, "url": url,
+            "statusCode": str(status) if em.variants.get(r.mount) == "string_status" else status}
     return Reply(200, {"success": True, "data": {"markdown": doc["text"] if doc else "", "metadata": meta}})
 
 
@@ -277,8 +298,16 @@ def perplexity_search(em, r, empty):
 
 
 def you_search(em, r, empty):
-    q = query_param(r, "query")
-    n = int_param(r, "count", maximum=100) or 10
+    if r.method == "POST":  # the JSON body of POST /v1/search (GET takes the same fields as a query)
+        q = need(r.json, "query", str)
+        n = optional(r.json, "count", int) or 10
+        if not 1 <= n <= 100:
+            raise BadRequest("count must be within 1..100")
+        for name in ("country", "safesearch", "freshness"):
+            optional(r.json, name, str)
+    else:
+        q = query_param(r, "query")
+        n = int_param(r, "count", maximum=100) or 10
     docs = matches(em, r, q, n, empty)
     results = {"web": [{"url": d["url"], "title": d["title"], "description": d["title"],
                         "snippets": [snippet(d)], "page_age": d.get("published"), "authors": []}
@@ -290,11 +319,10 @@ def you_contents(em, r, empty):
     urls = need(r.json, "urls", list)
     formats = optional(r.json, "formats", list) or ["markdown"]
     pages = []
-    for url in urls:
+    for url in urls:  # one object per URL; a page that could not be read has no title and null markdown
         doc = em.document(url)
-        if doc:
-            pages.append({"url": url, "title": doc["title"],
-                          **({"markdown": doc["text"]} if "markdown" in formats else {})})
+        pages.append({"url": url, "title": doc["title"] if doc else None,
+                      **({"markdown": doc["text"] if doc else None} if "markdown" in formats else {})})
     return Reply(200, pages)
 
 
@@ -325,6 +353,13 @@ def google_cse_search(em, r, empty):
         body["items"] = [{"kind": "customsearch#result", "title": d["title"], "link": d["url"],
                           "snippet": snippet(d), "displayLink": d.get("site", "")} for d in docs]
     return Reply(200, body)
+
+
+class _LinkupVendor(Vendor):
+    def exhausted(self, code: str) -> Reply:
+        messages = {"INSUFFICIENT_FUNDS_CREDITS": "You do not have enough credits to perform this request.",
+                    "EXCEED_BUDGET_LIMIT": "The API key has reached its budget limit."}
+        return Reply(429, {"statusCode": 429, "error": {"code": code, "message": messages[code], "details": []}})
 
 
 class _KagiVendor(Vendor):
@@ -360,7 +395,7 @@ VENDORS: dict[str, Vendor] = {
     "firecrawl": Vendor("firecrawl", "FIRECRAWL_API_KEY", "Authorization", "Bearer ",
                         routes={("POST", "/v2/search"): ("search", firecrawl_search),
                                 ("POST", "/v2/scrape"): ("fetch", firecrawl_scrape)}),
-    "linkup": Vendor("linkup", "LINKUP_API_KEY", "Authorization", "Bearer ",
+    "linkup": _LinkupVendor("linkup", "LINKUP_API_KEY", "Authorization", "Bearer ",
                      routes={("POST", "/v1/search"): ("search", linkup_search),
                              ("POST", "/v1/fetch"): ("fetch", linkup_fetch)}),
     "parallel": Vendor("parallel", "PARALLEL_API_KEY", "x-api-key",
@@ -369,7 +404,8 @@ VENDORS: dict[str, Vendor] = {
     "perplexity": Vendor("perplexity", "PERPLEXITY_API_KEY", "Authorization", "Bearer ",
                          routes={("POST", "/search"): ("search", perplexity_search)}),
     "you": Vendor("you", "YDC_API_KEY", "X-API-Key",
-                  routes={("GET", "/v1/search"): ("search", you_search),
+                  routes={("POST", "/v1/search"): ("search", you_search),
+                          ("GET", "/v1/search"): ("search", you_search),  # still served, no new features
                           ("POST", "/v1/contents"): ("fetch", you_contents)}),
     "kagi": _KagiVendor("kagi", "KAGI_API_KEY", "Authorization", "Bot ",
                         routes={("GET", "/api/v0/search"): ("search", kagi_search)}),
