@@ -1,46 +1,70 @@
-"""The code family's grader (DESIGN §2.1): mechanical, binary, no LLM judge, no I/O.
+"""The code family's grader, read the way the benchmark's own judge reads an answer.
 
-``grade_code_answer(answer, needles, *, seen_urls, seen_text, cite_urls=True)``:
+``grade_code_answer(answer, needles, *, seen_urls, seen_text, cite_urls=True)`` -> ``CodeVerdict``
 
-1. the code is the **last** fenced block of the answer (``` or ~~~ fences; an unclosed
-   fence gives ""); an answer without a fence is all code;
-2. empty code fails (``empty submission``); the code must ``compile(…, "exec")`` — syntax
-   only, nothing runs (``syntax error``);
-3. needles shorter than 4 characters are dropped, the rest deduplicated; each must be a
-   case-sensitive substring of the code, a comment counts (``missing:X``);
-4. with ``cite_urls``: an ``http(s)://`` URL in a comment becomes the current source until
-   the next one; each line holding a needle is attributed to the current source; a needle
-   with none is ``uncited:X``;
-5. grounding: a needle passes if one of its sources, normalised (``grounding_key``), equals
-   or is a string prefix either way of a URL the agent saw (search hits, fetched pages), or if
-   the needle appears verbatim in the titles, snippets or fetched text the agent saw (its own
-   queries do not count). Otherwise ``ungrounded:X``. Without ``cite_urls`` only the verbatim
-   route exists.
+Rules, in order:
 
-``seen_urls=None`` together with ``seen_text=None`` turns grounding off (the suite self-check).
+1. **Code.** The answer is stripped. A fenced block is three backticks, an optional info
+   string of letters, digits, ``_``, ``+`` or ``-``, a newline (``\\n`` only, so ``\\r\\n`` after
+   the info string does not open a fence), then the shortest text up to the next three
+   backticks wherever they are, even mid-line. Blocks are found left to right without
+   overlapping; each is stripped and empty ones are dropped; the code is the last one left.
+   Without any block the code is "" if the stripped answer starts with three backticks, else
+   the whole stripped answer. Tildes are not fences.
+2. **Empty.** Empty code fails with ``empty submission``; nothing else is checked.
+3. **Compile.** ``compile(code, …, "exec")``, syntax only, under the ``annotations`` future
+   (the judge's module has it, and ``compile`` inherits it). A failure — ``SyntaxError`` and
+   its subclasses, or the ``ValueError`` Python 3.11 raises for a null byte (3.12 raises a
+   ``SyntaxError``) — adds ``syntax error (…)`` and marks the code as not compiled, but the
+   needle check below still runs.
+4. **Needles.** Each is stripped; those under 4 characters go, repeats go (first kept). A
+   needle is present when it is a case-sensitive substring of the code, comments included;
+   each absent one adds ``missing:X``.
+5. **Citations** run only when ``cite_urls`` is true, the code compiled, no needle is missing
+   and grounding is on. The code's ``splitlines()`` are walked in order. A line whose text,
+   left-stripped, starts with ``#`` is a comment line: its URLs (``http://`` or ``https://``,
+   any case, then everything up to whitespace or ``#``; ``).,;"'`` trimmed from the right;
+   repeats dropped) make the last of them the current source. A comment line never cites a
+   needle. Every other line cites each needle it contains to the current source, if any; a
+   later line overrides an earlier one. A needle cited nowhere adds ``uncited:X``.
+6. **Grounding** of a cited needle: its source's key (``grounding_key``) is non-empty and
+   equal to, or a plain string prefix of (either way), the key of a URL the agent saw; or
+   the needle occurs in the retrieved text (the non-empty ``seen_text`` parts joined with
+   ``\\n``). Otherwise ``ungrounded:X``.
+7. **Pass** = compiled, nothing missing, no ``uncited:``/``ungrounded:`` note.
+
+Grounding is off when ``seen_urls`` and ``seen_text`` are both None: then steps 5–6 are
+skipped whatever ``cite_urls`` says. With only one of them given, the other route simply
+never grounds. A ``str`` passed for either is one item, not a sequence of characters.
+
+Deliberate difference from the judge: a ``RecursionError``/``MemoryError`` from compiling
+absurdly nested code (the judge would raise) is graded as a syntax failure here.
 """
 
 from __future__ import annotations
 
-import io
+import __future__
 import re
-import tokenize
+import warnings
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
+
+from pytest_websearchbench.core.urls import CITATION_TAIL, grounding_key
 
 MIN_NEEDLE_CHARS = 4
 EMPTY = "empty submission"
 SYNTAX_ERROR = "syntax error"
 
-_FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
-_URL = re.compile(r"https?://[^\s<>\"'`]+", re.IGNORECASE)
-_URL_TRAILING = ".,;:!?)]}>*"
-_SCHEME = re.compile(r"^[a-z][a-z0-9+.\-]*://", re.IGNORECASE)
+TICKS = "`" * 3
+COMPILE_FLAGS = __future__.annotations.compiler_flag
+
+_BLOCK = re.compile(TICKS + r"[A-Za-z0-9_+\-]*\n(.*?)" + TICKS, re.DOTALL)
+_CITED_URL = re.compile(r"https?://[^\s#]+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class NeedleCheck:
-    """How one needle fared: present in the code, the sources it is attributed to, grounded."""
+    """How one needle fared: present in the code, the source it is attributed to, grounded."""
 
     needle: str
     present: bool
@@ -54,7 +78,7 @@ class NeedleCheck:
 
 @dataclass(frozen=True)
 class CodeVerdict:
-    """The grade of one answer: ``passed`` iff compiled and no note."""
+    """The grade of one answer."""
 
     passed: bool
     compiled: bool
@@ -68,158 +92,151 @@ class CodeVerdict:
                              "grounded_by": c.grounded_by} for c in self.checks]}
 
 
-# --------------------------------------------------------------------------- step 1
+# ----------------------------------------------------------------------------- 1. code
 
-def last_code_block(answer: str) -> str:
-    """The content of the answer's last fenced block; "" when that fence is never closed;
-    the whole answer when it has no fence. Fences follow CommonMark: a line of ≥3 backticks
-    or tildes (indented ≤3 spaces) opens, a line of the same character at least as long closes;
-    a backtick fence whose info string holds a backtick is inline code, not a fence; content
-    lines lose as many leading spaces as the opening fence had."""
-    last: str | None = None
-    fence: str | None = None
-    indent = 0
-    body: list[str] = []
-    for line in answer.splitlines():
-        if fence is None:
-            opened = _FENCE_OPEN.match(line)
-            if opened and not (opened.group(2)[0] == "`" and "`" in opened.group(3)):
-                indent, fence, body = len(opened.group(1)), opened.group(2), []
-        elif _closes(line, fence):
-            last, fence = "\n".join(body), None
-        else:
-            body.append(line[min(indent, len(line) - len(line.lstrip(" "))):])
-    if fence is not None:
-        return ""  # the last fence was never closed
-    return answer if last is None else last
+def extract_code(answer: str) -> str:
+    """The code of an answer (rule 1)."""
+    text = (answer or "").strip()
+    if not text:
+        return ""
+    blocks = [body.strip() for body in _BLOCK.findall(text)]
+    blocks = [body for body in blocks if body]
+    if blocks:
+        return blocks[-1]
+    return "" if text.startswith(TICKS) else text
 
 
-def _closes(line: str, fence: str) -> bool:
-    stripped = line.strip()
-    return (len(line) - len(line.lstrip(" ")) <= 3 and len(stripped) >= len(fence)
-            and set(stripped) == {fence[0]})
+# ----------------------------------------------------------------------------- 3. compile
+
+def syntax_problem(code: str) -> str | None:
+    """None when ``code`` compiles, else the ``syntax error (…)`` note. Compiler warnings are
+    silenced so that ``-W error`` cannot turn them into syntax errors."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(code, "<answer>", "exec", flags=COMPILE_FLAGS, dont_inherit=True)
+    except SyntaxError as exc:
+        return f"{SYNTAX_ERROR} (line {exc.lineno}: {exc.msg})" if exc.lineno else f"{SYNTAX_ERROR} ({exc})"
+    except ValueError as exc:  # null byte (3.11), lone surrogate
+        return f"{SYNTAX_ERROR} ({exc})"
+    except (RecursionError, MemoryError):
+        return f"{SYNTAX_ERROR} (nested too deeply to compile)"
+    return None
 
 
-# --------------------------------------------------------------------------- step 3
+# ----------------------------------------------------------------------------- 4. needles
+
+def first_long_unique(tokens: Iterable[str]) -> tuple[str, ...]:
+    """The tokens of at least ``MIN_NEEDLE_CHARS`` characters, each once, first one kept."""
+    return tuple(dict.fromkeys(t for t in tokens if len(t) >= MIN_NEEDLE_CHARS))
+
 
 def usable_needles(needles: Iterable[str]) -> tuple[str, ...]:
-    """Needles deduplicated (first spelling kept) with those shorter than 4 characters dropped."""
-    return tuple(dict.fromkeys(n for n in needles if len(n) >= MIN_NEEDLE_CHARS))
+    """Needles stripped, then short ones and repeats dropped (rule 4)."""
+    return first_long_unique((n or "").strip() for n in needles)
 
 
-# --------------------------------------------------------------------------- step 4
-
-def comment_sources(code: str) -> dict[int, tuple[str, ...]]:
-    """Line number (1-based) → the URLs a needle on that line is attributed to.
-
-    A comment holding URLs makes them the sources of its own line, and its last URL the
-    current source of the following lines until the next comment with a URL. URLs inside
-    string literals are not citations. ``code`` must compile (tokenize then works)."""
-    found: dict[int, list[str]] = {}
-    for line, comment in _comments(code):
-        urls = [u.rstrip(_URL_TRAILING) for u in _URL.findall(comment)]
-        urls = [u for u in urls if grounding_key(u)]
-        if urls:
-            found.setdefault(line, []).extend(urls)
-    sources: dict[int, tuple[str, ...]] = {}
-    current: tuple[str, ...] = ()
-    for number in range(1, code.count("\n") + 2):
-        if number in found:
-            sources[number] = tuple(dict.fromkeys(found[number]))
-            current = (found[number][-1],)
-        elif current:
-            sources[number] = current
-    return sources
+def leaked_needles(query: str, needles: Iterable[str]) -> list[str]:
+    """Leak diagnostic: the usable needles a query contains, case-insensitively."""
+    folded = query.casefold()
+    return [n for n in usable_needles(needles) if n.casefold() in folded]
 
 
-def _comments(code: str) -> list[tuple[int, str]]:
-    try:
-        return [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(io.StringIO(code).readline)
-                if tok.type == tokenize.COMMENT]
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        # compile() accepted it but tokenize did not (rare): fall back to whole-line comments
-        return [(n, line.strip()) for n, line in enumerate(code.splitlines(), start=1) if line.strip().startswith("#")]
+# ----------------------------------------------------------------------------- 5. citations
+
+def is_comment_line(line: str) -> bool:
+    return line.lstrip().startswith("#")
 
 
-def needle_lines(code: str, needle: str) -> list[int]:
-    """1-based line numbers where an occurrence of ``needle`` starts."""
-    lines, start = [], code.find(needle)
-    while start != -1:
-        lines.append(code.count("\n", 0, start) + 1)
-        start = code.find(needle, start + 1)
-    return lines
+def comment_urls(line: str) -> list[str]:
+    """The URLs of one comment line, trimmed and each once, in order."""
+    return list(dict.fromkeys(m.rstrip(CITATION_TAIL) for m in _CITED_URL.findall(line)))
 
 
-# --------------------------------------------------------------------------- step 5
+def attribute_needles(code: str, needles: Iterable[str]) -> dict[str, str | None]:
+    """Needle -> the source URL its last citing line was under (None: never cited)."""
+    cited: dict[str, str | None] = dict.fromkeys(needles)
+    current: str | None = None
+    for line in code.splitlines():
+        if is_comment_line(line):
+            urls = comment_urls(line)
+            if urls:
+                current = urls[-1]
+            continue
+        if current:
+            for needle in cited:
+                if needle in line:
+                    cited[needle] = current
+    return cited
 
-def grounding_key(url: str) -> str:
-    """DESIGN §2.1's URL form for grounding: no scheme, query or fragment; lowercase; no
-    leading ``www.``; no trailing ``/``. (Not ``urls.normalize_url``, which keeps a scheme and
-    sorts queries for pooling.)"""
-    text = _SCHEME.sub("", url.strip(), count=1)
-    text = re.split(r"[?#]", text, maxsplit=1)[0].lower()
-    if text.startswith("www."):
-        text = text[4:]
-    return text.rstrip("/")
 
+# ----------------------------------------------------------------------------- 6. grounding
 
-def url_is_grounded(cited: str, seen: Iterable[str]) -> str:
-    """The first seen URL whose key equals the cited one's or is a prefix of it either way
-    ("" when none). An empty key (``https://``) grounds nothing."""
-    key = grounding_key(cited)
-    if not key:
+def first_observed(cited: str, observed: Iterable[str], key: Callable[[str], str] = grounding_key) -> str:
+    """The first observed URL whose key equals the cited URL's key or is a prefix of it either
+    way; "" when none. An empty key matches nothing."""
+    mine = key(cited)
+    if not mine:
         return ""
-    for url in seen:
-        other = grounding_key(url)
-        if other and (key.startswith(other) or other.startswith(key)):
+    for url in observed:
+        theirs = key(url)
+        if theirs and (mine.startswith(theirs) or theirs.startswith(mine)):
             return url
     return ""
 
 
-# --------------------------------------------------------------------------- the grader
+def _items(value: Iterable[str] | str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [value] if isinstance(value, str) else list(value)
+
+
+def retrieved_text(seen_text: Iterable[str] | str | None) -> str | None:
+    """The retrieved texts as one string (empty parts skipped), None when not given."""
+    parts = _items(seen_text)
+    return None if parts is None else "\n".join(str(p) for p in parts if p)
+
+
+# ----------------------------------------------------------------------------- the grader
 
 def grade_code_answer(answer: str, needles: Iterable[str], *, seen_urls: Iterable[str] | None,
                       seen_text: Iterable[str] | None, cite_urls: bool = True) -> CodeVerdict:
     """Grade an answer against its needles and what the agent saw (module docstring)."""
-    if (seen_urls is None) != (seen_text is None):
-        raise TypeError("seen_urls and seen_text must both be given, or both be None (grounding off)")
-    code = last_code_block(answer)
-    if not code.strip():
+    code = extract_code(answer)
+    if not code:
         return CodeVerdict(False, False, (EMPTY,), code)
-    try:
-        compile(code, "<answer>", "exec")
-    except (SyntaxError, ValueError) as exc:
-        where = f" (line {exc.lineno}: {exc.msg})" if isinstance(exc, SyntaxError) and exc.lineno else f" ({exc})"
-        return CodeVerdict(False, False, (SYNTAX_ERROR + where,), code)
-    ground = seen_urls is not None
-    urls = list(seen_urls or ())
-    texts = list(seen_text or ())
-    sources = comment_sources(code) if cite_urls else {}
     notes: list[str] = []
+    problem = syntax_problem(code)
+    if problem:
+        notes.append(problem)
+    compiled = problem is None
+
+    wanted = usable_needles(needles)
+    present = {n: n in code for n in wanted}
+    notes += [f"missing:{n}" for n in wanted if not present[n]]
+    missing = not all(present.values())
+
+    urls, text = _items(seen_urls), retrieved_text(seen_text)
+    grounding = urls is not None or text is not None
     checks: list[NeedleCheck] = []
-    for needle in usable_needles(needles):
-        lines = needle_lines(code, needle)
-        if not lines:
-            notes.append(f"missing:{needle}")
-            checks.append(NeedleCheck(needle, False))
-            continue
-        cited = tuple(dict.fromkeys(u for line in lines for u in sources.get(line, ())))
-        if cite_urls and not cited:
-            notes.append(f"uncited:{needle}")
-            checks.append(NeedleCheck(needle, True))
-            continue
-        grounded_by = ""
-        if ground:
-            grounded_by = next((f"url:{hit}" for u in cited if (hit := url_is_grounded(u, urls))), "")
-            if not grounded_by and any(needle in text for text in texts):
-                grounded_by = "text"
-            if not grounded_by:
+    if cite_urls and compiled and not missing and grounding:
+        for needle, source in attribute_needles(code, wanted).items():
+            if not source:
+                notes.append(f"uncited:{needle}")
+                checks.append(NeedleCheck(needle, True))
+                continue
+            hit = first_observed(source, urls) if urls is not None else ""
+            how = f"url:{hit}" if hit else ("text" if text is not None and needle in text else "")
+            if not how:
                 notes.append(f"ungrounded:{needle}")
-        checks.append(NeedleCheck(needle, True, cited, grounded_by))
-    return CodeVerdict(not notes, True, tuple(notes), code, tuple(checks))
+            checks.append(NeedleCheck(needle, True, (source,), how))
+    else:
+        checks = [NeedleCheck(n, present[n]) for n in wanted]
+
+    failed = any(note.startswith(("uncited:", "ungrounded:")) for note in notes)
+    return CodeVerdict(compiled and not missing and not failed, compiled, tuple(notes), code, tuple(checks))
 
 
-def leaked_needles(query: str, needles: Iterable[str]) -> list[str]:
-    """Leak diagnostic: the needles (≥4 chars) a query contains, case-insensitively."""
-    folded = query.casefold()
-    return [n for n in usable_needles(needles) if n.casefold() in folded]
+__all__ = ["CodeVerdict", "EMPTY", "MIN_NEEDLE_CHARS", "NeedleCheck", "SYNTAX_ERROR", "attribute_needles",
+           "comment_urls", "extract_code", "first_observed", "grade_code_answer", "grounding_key",
+           "leaked_needles", "retrieved_text", "syntax_problem", "usable_needles"]

@@ -141,3 +141,21 @@ def host_path_key(url: str) -> str:
     if text.startswith(_WWW_PREFIX):
         text = text[len(_WWW_PREFIX):]
     return text.rstrip("/")
+
+
+#: trimmed from the right of a URL cited in a code comment, and of a URL being keyed for grounding
+CITATION_TAIL = ").,;\"'"
+
+
+def grounding_key(url: str) -> str:
+    """The code benchmark judge's key for matching a cited URL with the URLs the agent saw:
+    right-trimmed of whitespace and ``).,;"'``, no scheme (everything through the first ``://``),
+    no fragment, no query, lower case, no leading ``www.``, no trailing ``/`` (unless that would
+    leave nothing). Close to ``host_path_key`` but the judge's own rule, kept to the letter."""
+    rest = (url or "").strip().rstrip(CITATION_TAIL)
+    _, sep, after = rest.partition("://")
+    rest = after if sep else rest
+    rest = rest.partition("#")[0].partition("?")[0].lower()
+    if rest.startswith("www."):
+        rest = rest[4:]
+    return rest.rstrip("/") or rest

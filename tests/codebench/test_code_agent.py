@@ -184,8 +184,9 @@ def test_agent_episodes_record_into_the_items_cassette_and_replay_whole(pytester
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-never-in-a-cassette")
         recorded = pytester.runpytest(*args, f"--wsb-json={first}")
-    recorded.assert_outcomes(passed=2, failed=1)
-    recorded.stdout.fnmatch_lines(["*eval/acme-003[[]local[]]: answer fails: ungrounded:archive_readonly*",
+    # acme-003 has cite_urls=false: the judge checks neither citations nor grounding, so it passes
+    recorded.assert_outcomes(passed=3, failed=0)
+    recorded.stdout.fnmatch_lines([
                                    "eval  (code/agent/search-fetch, edition unversioned, k=5)",
                                    "*turns*3.000*", "*tokens*", "*0 replayed · 3 recorded · 0 live*"])
     folder = pytester.path / "cassettes" / "eval" / "local" / "agent-scripted-1-search-fetch"
@@ -201,7 +202,7 @@ def test_agent_episodes_record_into_the_items_cassette_and_replay_whole(pytester
     monkeypatch.setattr(LocalSearchServer, "start", lambda self: pytest.fail("no server in replay"))
     second = pytester.path / "second.json"
     replayed = pytester.runpytest(*args, "--wsb-record-mode=none", f"--wsb-json={second}")
-    replayed.assert_outcomes(passed=2, failed=1)
+    replayed.assert_outcomes(passed=3, failed=0)
     replayed.stdout.fnmatch_lines(["*3 replayed · 0 recorded · 0 live*"])
     keep = ("answer", "turns", "searches", "fetches", "prompt_tokens", "completion_tokens", "trace")
     strip = lambda p: [(i["case_id"], i["outcome"], i["metrics"], i["results"],

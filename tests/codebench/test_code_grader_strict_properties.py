@@ -1,4 +1,4 @@
-"""Properties of the code grader (hypothesis), cross-checked against independent parsers where one exists:
+"""Properties of the opt-in strict grader (`grader_strict`, hypothesis), cross-checked against independent parsers where one exists:
 fenced blocks against markdown-it-py (CommonMark), grounding keys against ``urllib.parse``."""
 
 from __future__ import annotations
@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pytest_websearchbench.codebench.grader import grade_code_answer, grounding_key, last_code_block, url_is_grounded
+from pytest_websearchbench.codebench.grader import first_observed
+from pytest_websearchbench.codebench.grader_strict import grade_code_answer_strict as grade_code_answer
+from pytest_websearchbench.codebench.grader_strict import last_code_block, strict_grounding_key as grounding_key
+
+
+def url_is_grounded(cited, seen):
+    return first_observed(cited, seen, key=grounding_key)
 from pytest_websearchbench.codebench.needles import code_tokens, derive_needles
 
 IDENT = st.from_regex(r"[a-z][a-z0-9_]{3,14}", fullmatch=True).filter(lambda s: not s.startswith("__"))

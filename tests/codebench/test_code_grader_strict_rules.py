@@ -1,11 +1,13 @@
-"""``grade_code_answer``, rule by rule (DESIGN §2.1 steps 1-5 and the pass condition)."""
+"""The opt-in strict grader (`grader_strict`), rule by rule: CommonMark fences, comment tokens, any occurrence grounds."""
 
 from __future__ import annotations
 
 import pytest
 
-from pytest_websearchbench import CodeVerdict, grade_code_answer
-from pytest_websearchbench.codebench.grader import grounding_key, last_code_block, leaked_needles
+from pytest_websearchbench import CodeVerdict
+from pytest_websearchbench.codebench.grader import leaked_needles
+from pytest_websearchbench.codebench.grader_strict import grade_code_answer_strict as grade_code_answer
+from pytest_websearchbench.codebench.grader_strict import last_code_block, strict_grounding_key as grounding_key
 
 DOC = "https://docs.acme.example/api/v2/tickets"
 
