@@ -1,14 +1,20 @@
 """The fixed agent of the code family (DESIGN §2.1) and the model-free retrieval probe.
 
-Agent: a model behind an OpenAI-compatible chat-completions API with the tools
-``web_search{query}`` and, on the search-and-fetch board, ``web_fetch{url, objective}``.
-Budgets (per ticket, overridable by the row): 32 turns (model calls), 5 searches, 5 fetches,
-8 hits a search; snippets are cut to 1,200 characters and fetched text to 16,000 — the
-grader counts exactly what the model was shown. A tool call over budget is answered
-``budget exhausted; answer now``; the final answer is the first reply with no tool call.
+Agent — the harness's loop (openbenchmarks-labs/web-search-for-coding-agents, ``agent.py``): the
+system prompt and the task's prompt, then model turns until one has no tool call (its text,
+stripped, is the answer) or the turn budget runs out (the answer is ""). Tools: ``web_search
+{query}`` and, on the search-and-fetch board, ``web_fetch {url, objective}``. Their results go
+back as JSON: ``{backend, query, hits: [{url, title, snippet}], error?}`` and ``{backend, url,
+title, content, error?}``. Hits are de-duplicated by URL before the cut to 8; snippets are cut to
+1,200 characters (or the provider's own limit: Brave's LLM Context keeps 8,000), fetched text to
+16,000. Messages, exactly: ``search budget exhausted; answer now`` and ``fetch budget exhausted;
+answer now`` (nothing asked), ``web_fetch is not available; search again`` (search board),
+``query is required`` and ``url must be http(s)`` (no budget used), ``unknown tool <name>``.
+A provider failure (after this plugin's retries) is the result's ``error`` and uses budget; a
+model failure ends the episode as a run error (``run_error``), which the score counts as failed.
 
-Retrieval probe: the ticket text is the one query; on the search-and-fetch board the top
-hits (at most the fetch budget) are fetched too.
+Retrieval probe: the ticket text is the one query; on the search-and-fetch board the top hits
+(at most the fetch budget) are fetched too.
 
 Both return ``RawResults`` whose ``extra`` says what was done; grading is elsewhere (pure).
 """
@@ -16,58 +22,51 @@ Both return ``RawResults`` whose ``extra`` says what was done; grading is elsewh
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_websearchbench.codebench.model_client import ChatClient
+from pytest_websearchbench.codebench.model_client import ModelClient, ToolCall
+from pytest_websearchbench.codebench.prompts import tool_specs
+from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.family import RawResults
-from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import Provider
 
 BOARD_SEARCH = "search"
 BOARD_SEARCH_FETCH = "search-fetch"
 BOARDS = (BOARD_SEARCH, BOARD_SEARCH_FETCH)
-BUDGET_EXHAUSTED = "budget exhausted; answer now"
 
-SYSTEM_PROMPT = (
-    "You are a coding agent fixing a ticket against a vendor's API. The starter code uses the API "
-    "the way it used to work or the wrong way; find the current, correct API in the vendor's "
-    "documentation with the tools, then reply with the complete corrected file in one fenced "
-    "```python block. Above the lines that use an API detail you found, put a comment line with the "
-    "URL of the page it came from (# https://...). Reply without a tool call only when you are done."
-)
-
-WEB_SEARCH = {"type": "function", "function": {
-    "name": "web_search",
-    "description": "Search the web. Returns the top results, each with url, title and snippet.",
-    "parameters": {"type": "object", "properties": {"query": {"type": "string", "description": "the search query"}},
-                   "required": ["query"]}}}
-WEB_FETCH = {"type": "function", "function": {
-    "name": "web_fetch",
-    "description": "Fetch a web page and return its readable text.",
-    "parameters": {"type": "object", "properties": {
-        "url": {"type": "string", "description": "the page's URL"},
-        "objective": {"type": "string", "description": "what you are looking for on the page"}},
-        "required": ["url", "objective"]}}}
+SEARCH_BUDGET_EXHAUSTED = "search budget exhausted; answer now"
+FETCH_BUDGET_EXHAUSTED = "fetch budget exhausted; answer now"
+FETCH_NOT_AVAILABLE = "web_fetch is not available; search again"
+QUERY_REQUIRED = "query is required"
+URL_NOT_HTTP = "url must be http(s)"
+NO_ANSWER = "hit max turns without a final answer"
 
 
-def tools_for(board: str) -> list[dict[str, Any]]:
-    return [WEB_SEARCH, WEB_FETCH] if board == BOARD_SEARCH_FETCH else [WEB_SEARCH]
+def unknown_tool(name: str) -> str:
+    return f"unknown tool {name}"
 
 
-def user_prompt(task: CodeTask) -> str:
-    return (f"Vendor: {task.vendor}\nTicket {task.task_id}:\n{task.ticket}\n\n"
-            f"Starter code ({task.outfile}):\n```python\n{task.starter_code.rstrip()}\n```")
-
-
-def cut_hit(hit: Hit, budgets: Budgets) -> Hit:
-    return Hit(hit.rank, hit.url, hit.title, hit.snippet[:budgets.snippet_chars], dict(hit.extra))
+def cut_hit(hit: Hit, limit: int) -> Hit:
+    return Hit(hit.rank, hit.url, hit.title, hit.snippet[:limit], dict(hit.extra))
 
 
 def cut_page(page: Page, budgets: Budgets) -> Page:
     return Page(page.url, page.title, page.text[:budgets.fetch_chars])
+
+
+def unique_by_url(hits: list[Hit], limit: int) -> list[Hit]:
+    """The first hit of each URL, at most ``limit`` of them."""
+    seen: set[str] = set()
+    out = []
+    for hit in hits:
+        if hit.url and hit.url not in seen:
+            seen.add(hit.url)
+            out.append(hit)
+    return out[:limit]
 
 
 def is_page_failure(exc: ProviderError) -> bool:
@@ -77,16 +76,44 @@ def is_page_failure(exc: ProviderError) -> bool:
                                                           and status not in (401, 402, 403, 407, 429))
 
 
+class _KeepAnswers:
+    """Answers a provider rejected are normally kept out of the cassette; when the run goes on
+    with them (a tool result's ``error``, a failed fetch of the probe) they are part of what
+    happened, so they stay in the cassette and the item replays whole."""
+
+    def __init__(self, provider: Provider) -> None:
+        self.provider = provider
+
+    def __enter__(self) -> None:
+        self.mark = len(self.provider.failed_exchanges)
+
+    def __exit__(self, kind, exc, tb) -> None:
+        if isinstance(exc, ProviderError):
+            del self.provider.failed_exchanges[self.mark:]
+
+
+def _fetch(provider: Provider, url: str, objective: str) -> Page:
+    # the harness passes the objective to the providers that take one (Parallel, Tavily)
+    if getattr(provider, "accepts_objective", False):
+        return provider.fetch(url, objective=objective)
+    return provider.fetch(url)
+
+
+def _seconds_since(provider: Provider, mark: int) -> float:
+    return sum(call.seconds for call in provider.calls[mark:])
+
+
 # --------------------------------------------------------------------------- retrieval probe
 
 def retrieve(task: CodeTask, provider: Provider, k: int, board: str) -> RawResults:
-    hits = [cut_hit(h, task.budgets) for h in provider.search(task.ticket, k)[:k]]
+    hits = [cut_hit(h, task.budgets.snippet_chars) for h in provider.search(task.ticket, k)[:k]]
     pages: list[Page] = []
     failed: list[dict[str, str]] = []
     if board == BOARD_SEARCH_FETCH:
         for hit in hits[:task.budgets.fetches]:
             try:
-                pages.append(cut_page(provider.fetch(hit.url), task.budgets))
+                with _KeepAnswers(provider):
+                    pages.append(cut_page(provider.fetch(hit.url), task.budgets))
             except ProviderError as exc:
                 if not is_page_failure(exc):
                     raise
@@ -99,93 +126,178 @@ def retrieve(task: CodeTask, provider: Provider, k: int, board: str) -> RawResul
 # --------------------------------------------------------------------------- agent
 
 @dataclass
+class SearchHop:
+    query: str
+    hits: list[Hit]
+    error: str | None
+    turn: int
+    seconds: float
+    gold_token: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "n_hits": len(self.hits), "hit_urls": [h.url for h in self.hits],
+                "error": self.error, "turn": self.turn, "gold_token": self.gold_token}
+
+
+@dataclass
+class FetchHop:
+    url: str
+    objective: str
+    page: Page
+    error: str | None
+    turn: int
+    seconds: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"url": self.page.url, "objective": self.objective, "title": self.page.title,
+                "chars": len(self.page.text), "error": self.error, "turn": self.turn}
+
+
+@dataclass
 class Episode:
+    """The tools' side of one episode: budgets, what was asked and shown, the harness's notes."""
+
     task: CodeTask
     provider: Provider
+    backend: str
     board: str
-    queries: list[str] = field(default_factory=list)
-    hits: list[Hit] = field(default_factory=list)
-    pages: list[Page] = field(default_factory=list)
-    trace: list[dict[str, Any]] = field(default_factory=list)
-    searches: int = 0
-    fetches: int = 0
+    budgets: Budgets
+    searches: list[SearchHop] = field(default_factory=list)
+    fetches: list[FetchHop] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
-    def call_tool(self, name: str, raw_arguments: Any) -> str:
-        try:
-            args = json.loads(raw_arguments) if isinstance(raw_arguments, str) else dict(raw_arguments or {})
-            if not isinstance(args, dict):
-                raise ValueError("arguments must be a JSON object")
-        except (ValueError, TypeError) as exc:
-            return f"error: invalid arguments for {name}: {exc}"
-        if name == "web_search":
-            return self._search(args)
-        if name == "web_fetch":
+    def call(self, call: ToolCall, turn: int) -> dict[str, Any]:
+        if call.name == "web_search":
+            return self._search(_arguments(call.arguments), turn)
+        if call.name == "web_fetch":
             if self.board != BOARD_SEARCH_FETCH:
-                return "error: web_fetch is not available on this board; use web_search"
-            return self._fetch(args)
-        return f"error: unknown tool {name!r}; available: " + ", ".join(
-            t["function"]["name"] for t in tools_for(self.board))
+                return {"error": FETCH_NOT_AVAILABLE}
+            return self._fetch(_arguments(call.arguments), turn)
+        return {"error": unknown_tool(call.name)}
 
-    def _search(self, args: dict[str, Any]) -> str:
-        query = args.get("query")
-        if not isinstance(query, str) or not query.strip():
-            return "error: web_search needs a non-empty string 'query'"
-        if self.searches >= self.task.budgets.searches:
-            return BUDGET_EXHAUSTED
-        self.searches += 1
-        self.queries.append(query)
-        limit = self.task.budgets.hits_per_search
-        hits = [cut_hit(h, self.task.budgets) for h in self.provider.search(query, limit)[:limit]]
-        self.hits.extend(hits)
-        return json.dumps({"results": [{"url": h.url, "title": h.title, "snippet": h.snippet} for h in hits]},
-                          ensure_ascii=False)
-
-    def _fetch(self, args: dict[str, Any]) -> str:
-        url = args.get("url")
-        if not isinstance(url, str) or not url.strip():
-            return "error: web_fetch needs a non-empty string 'url'"
-        if self.fetches >= self.task.budgets.fetches:
-            return BUDGET_EXHAUSTED
-        self.fetches += 1
+    def _search(self, args: dict[str, Any], turn: int) -> dict[str, Any]:
+        if len(self.searches) >= self.budgets.searches:
+            self.notes.append("search budget exhausted")
+            return {"error": SEARCH_BUDGET_EXHAUSTED}
+        query = str(args.get("query") or "").strip()
+        if not query:
+            return {"error": QUERY_REQUIRED}
+        gold = gold_token_in(query, self.task.query_forbidden)
+        if gold:
+            self.notes.append(f"query contained gold token:{gold}")
+        mark, error, hits = len(self.provider.calls), None, []
+        limit = getattr(self.provider, "snippet_chars", None) or self.budgets.snippet_chars
         try:
-            page = cut_page(self.provider.fetch(url), self.task.budgets)
+            with _KeepAnswers(self.provider):
+                found = self.provider.search(query, self.budgets.hits_per_search)
+            hits = [cut_hit(h, limit) for h in unique_by_url(found, self.budgets.hits_per_search)]
         except ProviderError as exc:
-            if not is_page_failure(exc):
-                raise
-            return f"error: fetch failed: {exc}"
-        self.pages.append(page)
-        return json.dumps({"url": page.url, "title": page.title, "text": page.text}, ensure_ascii=False)
+            error = f"{type(exc).__name__}: {exc}"
+        self.searches.append(SearchHop(query, hits, error, turn, _seconds_since(self.provider, mark), gold))
+        result: dict[str, Any] = {"backend": self.backend, "query": query,
+                                  "hits": [{"url": h.url, "title": h.title, "snippet": h.snippet} for h in hits]}
+        if error:
+            result["error"] = error
+        return result
+
+    def _fetch(self, args: dict[str, Any], turn: int) -> dict[str, Any]:
+        if len(self.fetches) >= self.budgets.fetches:
+            self.notes.append("fetch budget exhausted")
+            return {"error": FETCH_BUDGET_EXHAUSTED}
+        url = str(args.get("url") or "").strip()
+        objective = str(args.get("objective") or "").strip()
+        if not url.startswith(("http://", "https://")):
+            return {"error": URL_NOT_HTTP}
+        mark, error = len(self.provider.calls), None
+        try:
+            with _KeepAnswers(self.provider):
+                page = cut_page(_fetch(self.provider, url, objective), self.budgets)
+        except ProviderError as exc:
+            page, error = Page(url, "", ""), f"{type(exc).__name__}: {exc}"
+        page = Page(page.url or url, page.title, page.text)
+        self.fetches.append(FetchHop(url, objective, page, error, turn, _seconds_since(self.provider, mark)))
+        result: dict[str, Any] = {"backend": self.backend, "url": page.url, "title": page.title,
+                                  "content": page.text}
+        if error:
+            result["error"] = error
+        return result
 
 
-def run_agent(task: CodeTask, provider: Provider, chat: ChatClient, model: str, board: str) -> RawResults:
-    """One episode: model turns until a reply without tool calls, or the turn budget runs out."""
-    episode = Episode(task, provider, board)
-    messages: list[dict[str, Any]] = [{"role": "system", "content": SYSTEM_PROMPT},
-                                      {"role": "user", "content": user_prompt(task)}]
-    usage = {"prompt_tokens": 0, "completion_tokens": 0}
-    answer, stopped, turns = "", f"turn budget exhausted ({task.budgets.turns} turns)", 0
-    for turns in range(1, task.budgets.turns + 1):
-        reply = chat.complete({"model": model, "messages": messages, "tools": tools_for(board),
-                               "tool_choice": "auto", "temperature": 0})
-        for key in usage:
-            usage[key] += int((reply.get("usage") or {}).get(key) or 0)
-        message = reply["choices"][0]["message"]
-        calls = message.get("tool_calls") or []
-        if not calls:
-            answer, stopped = message.get("content") or "", "answered"
-            episode.trace.append({"turn": turns, "answer_chars": len(answer)})
+def _arguments(raw: Any) -> dict[str, Any]:
+    """A call's arguments as an object; anything else (malformed JSON…) reads as no arguments."""
+    if isinstance(raw, dict):
+        return raw
+    try:
+        parsed = json.loads(raw or "{}")
+    except (TypeError, ValueError):
+        return {}
+    return parsed if isinstance(parsed, dict) else {}
+
+
+def gold_token_in(query: str, tokens) -> str | None:
+    """The harness's leak flag: the first ``query_forbidden`` token (stripped, ≥4 characters) the
+    query contains, case-insensitively."""
+    folded = query.casefold()
+    return next((t.strip() for t in tokens if len(t.strip()) >= 4 and t.strip().casefold() in folded), None)
+
+
+@dataclass(frozen=True)
+class AgentSetup:
+    """What an episode runs with besides the task and provider: the model and its API, the board,
+    the system prompt and the budgets' command-line changes."""
+
+    api: Any  # model_client.ResponsesApi | ChatCompletionsApi
+    board: str
+    system: str
+    budget_changes: dict[str, int] = field(default_factory=dict)
+
+
+def run_agent(task: CodeTask, provider: Provider, backend: str, client: ModelClient, setup: AgentSetup) -> RawResults:
+    """One episode (module docstring)."""
+    started = time.perf_counter()
+    api = setup.api
+    budgets = task.budgets.overridden(setup.budget_changes)
+    episode = Episode(task, provider, backend, setup.board, budgets)
+    history = api.start(setup.system, task.prompt)
+    tools = api.tools(tool_specs(setup.board == BOARD_SEARCH_FETCH))
+    answer, stopped, run_error, turns = "", f"turn budget exhausted ({budgets.turns} turns)", None, 0
+    tokens = [0, 0]
+    trace: list[dict[str, Any]] = []
+    for turn in range(budgets.turns):
+        turns = turn + 1
+        try:
+            reply = api.read(client.ask(api.path, api.body(history, tools)))
+        except ProviderError as exc:
+            run_error, stopped = f"{type(exc).__name__}: {exc}", "run error"
             break
-        messages.append({"role": "assistant", "content": message.get("content"), "tool_calls": calls})
-        for call in calls:
-            function = call.get("function") or {}
-            name = function.get("name", "")
-            result = episode.call_tool(name, function.get("arguments"))
-            episode.trace.append({"turn": turns, "tool": name, "arguments": function.get("arguments"),
-                                  "result_chars": len(result), "budget_exhausted": result == BUDGET_EXHAUSTED})
-            messages.append({"role": "tool", "tool_call_id": call.get("id", ""), "content": result})
-    extra = {"mode": "agent", "board": board, "model": model, "answer": answer, "stopped": stopped,
-             "turns": turns, "searches": episode.searches, "fetches": episode.fetches,
-             "prompt_tokens": usage["prompt_tokens"], "completion_tokens": usage["completion_tokens"],
-             "model_calls": len(chat.calls), "model_seconds": [round(c.seconds, 6) for c in chat.calls],
-             "trace": episode.trace}
-    return RawResults(queries=episode.queries, hits=episode.hits, pages=episode.pages, extra=extra)
+        tokens[0] += reply.input_tokens
+        tokens[1] += reply.output_tokens
+        if not reply.calls:
+            answer, stopped = reply.text.strip(), "answered"
+            trace.append({"turn": turns, "answer_chars": len(answer)})
+            break
+        history.extend(reply.history)
+        for call in reply.calls:
+            result = episode.call(call, turns)
+            trace.append({"turn": turns, "tool": call.name, "arguments": call.arguments,
+                          "result": result.get("error") or "ok"})
+            history.append(api.tool_output(call, json.dumps(result, ensure_ascii=False)))
+    else:
+        episode.notes.append(NO_ANSWER)
+    extra = {
+        "mode": "agent", "board": setup.board, "model": api.model, "model_api": api.name, "backend": backend,
+        "answer": answer, "stopped": stopped, "run_error": run_error, "turns": turns,
+        "searches": len(episode.searches), "fetches": len(episode.fetches),
+        "search_hops": [hop.to_dict() for hop in episode.searches],
+        "fetch_hops": [hop.to_dict() for hop in episode.fetches],
+        "notes": episode.notes, "prompt_tokens": tokens[0], "completion_tokens": tokens[1],
+        "model_calls": len(client.calls), "budgets": budgets.to_dict(),
+        "llm_ms": round(1000 * sum(c.seconds for c in client.calls)),
+        "search_ms": round(1000 * sum(h.seconds for h in episode.searches)),
+        "fetch_ms": round(1000 * sum(h.seconds for h in episode.fetches)),
+        "wall_ms": round(1000 * (time.perf_counter() - started)),
+        "trace": trace,
+    }
+    return RawResults(queries=[hop.query for hop in episode.searches],
+                      hits=[hit for hop in episode.searches for hit in hop.hits],
+                      pages=[hop.page for hop in episode.fetches], extra=extra)

@@ -2,13 +2,19 @@
 
 Run modes (``--wsb-mode``): ``retrieval`` (the default, model-free: the ticket text is the
 query, and on ``--wsb-board=search-fetch`` the top hits are fetched; the item passes when every
-needle shows verbatim in what came back) and ``agent`` (the fixed agent against an
-OpenAI-compatible model, graded by ``grade_code_answer``). ``--wsb-selftest`` checks the suite
-itself instead: every gold passes and every starter fails, grounding off.
+needle shows verbatim in what came back) and ``agent`` (the fixed agent, graded by
+``grade_code_answer``). ``--wsb-selftest`` checks the suite itself instead: every gold passes and
+every starter fails, grounding off.
 
-Each (mode, board, model) gets its own cassettes under the provider's folder, so switching
-modes never makes a cassette stale: ``<provider>/`` (retrieval, search board),
-``<provider>/search-fetch/``, ``<provider>/agent-<model>-<board>/``.
+The agent is the harness's by default (its model, the Responses API, its prompts, budgets and
+tool results; the provider one of its arms, ``providers.presets``). Each option that leaves that
+profile — Chat Completions, a temperature, another system prompt or model, budgets from the
+command line, a provider that is no harness arm — is named on the item's raw results and in the
+summary as "not comparable with the leaderboard".
+
+Each (mode, board, model, model API) gets its own cassettes under the provider's folder, so
+switching never makes a cassette stale: ``<provider>/`` (retrieval, search board),
+``<provider>/search-fetch/``, ``<provider>/agent-<model>-<board>[-chat]/``.
 """
 
 from __future__ import annotations
@@ -16,23 +22,32 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
-from pytest_websearchbench.codebench.model_client import ChatClient, ModelEndpoint
-from pytest_websearchbench.codebench.agent import BOARD_SEARCH, BOARDS, retrieve, run_agent
-from pytest_websearchbench.codebench.scoring import score_agent, score_retrieval, score_selftest
+from pytest_websearchbench.codebench.agent import (
+    BOARD_SEARCH, BOARD_SEARCH_FETCH, BOARDS, AgentSetup, retrieve, run_agent)
+from pytest_websearchbench.codebench.harness_json import write_harness_document
+from pytest_websearchbench.codebench.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
+from pytest_websearchbench.codebench.prompts import system_prompt
+from pytest_websearchbench.codebench.scoring import FAITHFUL, score_agent, score_retrieval, score_selftest
+from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
 from pytest_websearchbench.core.exceptions import ConfigurationError
-from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
-from pytest_websearchbench.providers.retry import RetryPolicy
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
-from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
+from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
+from pytest_websearchbench.providers.presets import ARMS_BY_NAME
 
 MODE_RETRIEVAL = "retrieval"
 MODE_AGENT = "agent"
 MODES = (MODE_RETRIEVAL, MODE_AGENT)
 SELFTEST = "selftest"
-ROW_FIELDS = ("task_id", "vendor", "ticket", "starter_code", "gold_code")
+#: the leaderboard's model (the harness's default)
+HARNESS_MODEL = "gpt-5.6-sol"
+NOT_COMPARABLE = "not comparable with the leaderboard"
+#: command-line budget option → budget
+BUDGET_OPTIONS = {"wsb_max_turns": "turns", "wsb_max_searches": "searches", "wsb_max_fetches": "fetches"}
+_HARNESS_BUDGETS = {"turns": 32, "searches": 5, "fetches": 5}
 
 
 @dataclass(frozen=True)
@@ -41,16 +56,44 @@ class CodeRun:
 
     mode: str = MODE_RETRIEVAL
     board: str = BOARD_SEARCH
-    model: str = ""
+    model: str = HARNESS_MODEL
+    model_api: str = ResponsesApi.name
+    temperature: float | None = None
+    system_prompt_file: Path | None = None
+    system_prompt_text: str = ""
+    budget_changes: dict[str, int] = field(default_factory=dict)
     selftest: bool = False
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
     may_record: bool = True
-    retry: RetryPolicy = field(default_factory=RetryPolicy)  # the run's (--wsb-retries, --wsb-backoff)
+    code_json: Path | None = None
 
     @property
     def label(self) -> str:
         """What the summary and results file call this run of the suite (its ``kind``)."""
         return SELFTEST if self.selftest else f"{self.mode}/{self.board}"
+
+    def departures(self) -> list[str]:
+        """The run's settings that leave the harness's profile (agent mode)."""
+        out = []
+        if self.model != HARNESS_MODEL:
+            out.append(f"model {self.model} (the leaderboard's: {HARNESS_MODEL})")
+        if self.model_api != ResponsesApi.name:
+            out.append("Chat Completions instead of the Responses API")
+        if self.temperature is not None:
+            out.append(f"temperature {self.temperature:g}")
+        if self.system_prompt_file is not None:
+            out.append(f"system prompt from {self.system_prompt_file}")
+        changed = {k: v for k, v in self.budget_changes.items() if _HARNESS_BUDGETS[k] != v}
+        if changed:
+            out.append("budgets " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        return out
+
+    def profile(self, provider: str) -> str:
+        """``faithful``, or why an item of ``provider`` is not comparable with the leaderboard."""
+        reasons = self.departures()
+        if provider not in ARMS_BY_NAME:
+            reasons.append(f"provider {provider} is not a harness arm")
+        return f"{NOT_COMPARABLE}: " + "; ".join(reasons) if reasons else FAITHFUL
 
 
 class CodeFamily(BenchmarkFamily):
@@ -65,14 +108,33 @@ class CodeFamily(BenchmarkFamily):
     @classmethod
     def add_options(cls, options: FamilyOptions) -> None:
         options.add_value("--wsb-mode", "wsb_mode",
-                          "code suites: retrieval (model-free probe, the ticket text as query) or agent (the fixed "
-                          "agent; needs --wsb-model, OPENAI_BASE_URL, OPENAI_API_KEY) (default: retrieval)",
-                          MODE_RETRIEVAL, metavar="MODE", choices=list(MODES))
+                          "code suites: retrieval (model-free probe, the ticket text as query) or agent (the "
+                          "harness's fixed agent; needs OPENAI_API_KEY, or OPENAI_BASE_URL for another server) "
+                          "(default: retrieval)", MODE_RETRIEVAL, metavar="MODE", choices=list(MODES))
         options.add_value("--wsb-board", "wsb_board",
                           "code suites: search (search only) or search-fetch (search and fetch pages) "
                           "(default: search)", BOARD_SEARCH, metavar="BOARD", choices=list(BOARDS))
-        options.add_value("--wsb-model", "wsb_model", "code suites, agent mode: the chat model's name at "
-                          "OPENAI_BASE_URL", "", metavar="NAME")
+        options.add_value("--wsb-model", "wsb_model", "code suites, agent mode: the model's name at "
+                          f"OPENAI_BASE_URL (default: the leaderboard's, {HARNESS_MODEL})", HARNESS_MODEL,
+                          metavar="NAME")
+        options.add_value("--wsb-model-api", "wsb_model_api",
+                          "code suites, agent mode: responses (the OpenAI Responses API, as the harness) or chat "
+                          "(Chat Completions, for any OpenAI-compatible server; not comparable with the "
+                          "leaderboard) (default: responses)", ResponsesApi.name, metavar="API",
+                          choices=list(TRANSPORTS))
+        options.add_value("--wsb-temperature", "wsb_temperature",
+                          "code suites, agent mode: send this temperature (default: none is sent, as the harness; "
+                          "not comparable with the leaderboard)", "", metavar="T")
+        options.add_value("--wsb-system-prompt", "wsb_system_prompt",
+                          "code suites, agent mode: a file whose exact text replaces both boards' system prompts "
+                          "(not comparable with the leaderboard)", "", metavar="FILE")
+        for ini, budget in BUDGET_OPTIONS.items():
+            options.add_value(f"--wsb-max-{budget}", ini,
+                              f"code suites, agent mode: {budget} per ticket, over the catalog's or row's "
+                              f"(harness: {_HARNESS_BUDGETS[budget]})", "", metavar="N")
+        options.add_value("--wsb-code-json", "wsb_code_json",
+                          "code suites, agent mode: also write the results in the harness's own document shape "
+                          "(its eval.py --out) to PATH", "", metavar="PATH")
         options.add_flag("--wsb-selftest", "wsb_selftest",
                          "code suites: check the suite itself instead of a provider: every gold passes and every "
                          "starter fails (grounding off)")
@@ -80,13 +142,35 @@ class CodeFamily(BenchmarkFamily):
     def configure(self, options: OptionReader, settings: Settings) -> "CodeFamily":
         mode = options.choice("wsb_mode", MODES)
         board = options.choice("wsb_board", BOARDS)
-        model = options.value("wsb_model")
+        model = options.value("wsb_model") or HARNESS_MODEL
+        model_api = options.choice("wsb_model_api", tuple(TRANSPORTS))
         selftest = options.flag("wsb_selftest")
-        if mode == MODE_AGENT and not model and not selftest:
-            raise ConfigurationError("--wsb-mode=agent needs --wsb-model (the model's name at OPENAI_BASE_URL)")
-        return CodeFamily(CodeRun(mode=mode, board=board, model=model, selftest=selftest,
-                                  endpoint=ModelEndpoint.from_environ(os.environ),
-                                  may_record=settings.record_mode.may_record, retry=settings.retry))
+        temperature = _number(options.value("wsb_temperature"), "--wsb-temperature", float)
+        changes = {budget: _number(options.value(ini), f"--wsb-max-{budget}", int)
+                   for ini, budget in BUDGET_OPTIONS.items()}
+        prompt_file, prompt_text = _system_prompt(options.value("wsb_system_prompt"))
+        code_json = options.value("wsb_code_json")
+        if code_json and mode != MODE_AGENT and not selftest:
+            raise ConfigurationError("--wsb-code-json writes agent results: it needs --wsb-mode=agent")
+        endpoint = ModelEndpoint.from_environ(os.environ)
+        if mode == MODE_AGENT and not selftest:
+            if settings.record_mode.may_record and not (endpoint.api_key or endpoint.base_url) \
+                    and not any(settings.cassette_dir.glob("*/*/agent-*/*.yaml")):
+                raise ConfigurationError(
+                    "--wsb-mode=agent calls the model: set OPENAI_API_KEY (and OPENAI_BASE_URL for a server other "
+                    "than OpenAI's), or replay recorded episodes with --wsb-record-mode=none")
+            for provider in settings.providers:
+                arm = ARMS_BY_NAME.get(provider)
+                if arm is not None and board not in arm.boards:
+                    raise ConfigurationError(
+                        f"--provider={provider}: the harness runs this arm on the {' and '.join(arm.boards)} "
+                        f"board only; use --wsb-board={arm.boards[0]}")
+        return CodeFamily(CodeRun(
+            mode=mode, board=board, model=model, model_api=model_api, temperature=temperature,
+            system_prompt_file=prompt_file, system_prompt_text=prompt_text,
+            budget_changes={k: v for k, v in changes.items() if v is not None}, selftest=selftest,
+            endpoint=endpoint, may_record=settings.record_mode.may_record,
+            code_json=Path(code_json).resolve() if code_json else None))
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return (SELFTEST,) if self.code_run.selftest else settings.providers
@@ -97,7 +181,8 @@ class CodeFamily(BenchmarkFamily):
     def cassette_folder(self, variant: str) -> str:
         run = self.code_run
         if run.mode == MODE_AGENT:
-            return f"{variant}/agent-{_slug(run.model)}-{run.board}"
+            api = "" if run.model_api == ResponsesApi.name else f"-{run.model_api}"
+            return f"{variant}/agent-{_slug(run.model)}-{run.board}{api}"
         return variant if run.board == BOARD_SEARCH else f"{variant}/{run.board}"
 
     def cassette_aliases(self) -> dict[str, str]:
@@ -111,14 +196,23 @@ class CodeFamily(BenchmarkFamily):
     def record_args(self) -> str:
         run = self.code_run
         args = f" --wsb-board={run.board}" if run.board != BOARD_SEARCH else ""
-        return (f" --wsb-mode=agent --wsb-model={run.model}" + args) if run.mode == MODE_AGENT else args
+        if run.mode != MODE_AGENT:
+            return args
+        args = f" --wsb-mode=agent --wsb-model={run.model}" + args
+        if run.model_api != ResponsesApi.name:
+            args += f" --wsb-model-api={run.model_api}"
+        if run.temperature is not None:
+            args += f" --wsb-temperature={run.temperature:g}"
+        if run.system_prompt_file is not None:
+            args += f" --wsb-system-prompt={run.system_prompt_file}"
+        return args + "".join(f" --wsb-max-{k}={v}" for k, v in run.budget_changes.items())
 
     def recognizes(self, record) -> str | None:
-        """Files without a manifest: published rows, or a catalog whose first item has a task_id."""
+        """Files without a manifest: published rows, or a harness catalog (items with an id)."""
         if isinstance(record, dict) and "task_id" in record and ({"ticket", "gold_code"} & set(record)):
             return ""
         if is_catalog(record) and record["items"] and isinstance(record["items"][0], dict) \
-                and "task_id" in record["items"][0]:
+                and "id" in {**(record.get("defaults") or {}), **record["items"][0]}:
             return ""
         return None
 
@@ -137,11 +231,17 @@ class CodeFamily(BenchmarkFamily):
             return RawResults(extra={"mode": SELFTEST})
         if run.mode == MODE_RETRIEVAL:
             return retrieve(task, ctx.provider, ctx.k, run.board)
-        chat = ChatClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key, retry=run.retry)
+        arm = ARMS_BY_NAME.get(ctx.variant)
+        setup = AgentSetup(api=TRANSPORTS[run.model_api](run.model, run.temperature), board=run.board,
+                           system=run.system_prompt_text or system_prompt(run.board == BOARD_SEARCH_FETCH),
+                           budget_changes=run.budget_changes)
+        client = ModelClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key)
         try:
-            return run_agent(task, ctx.provider, chat, run.model, run.board)
+            raw = run_agent(task, ctx.provider, arm.harness_name if arm else ctx.variant, client, setup)
         finally:
-            chat.close()
+            client.close()
+        raw.extra["profile"] = run.profile(ctx.variant)
+        return raw
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
         run = self.code_run
@@ -160,8 +260,28 @@ class CodeFamily(BenchmarkFamily):
                   MetricColumn("searches", "searches"), MetricColumn("fetches", "fetches")]
         if kind.startswith(MODE_AGENT):
             return common + [MetricColumn("compiled", "compiled"), MetricColumn("turns", "turns"),
-                             MetricColumn("tokens", "tokens"), MetricColumn("leaky_queries", "leaky queries")]
+                             MetricColumn("tokens", "tokens"), MetricColumn("leaky_queries", "leaky queries"),
+                             MetricColumn("run_error", "run errors (failed)")]
         return common + [MetricColumn("leaky_queries", "leaky queries")]
+
+    def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
+        """Whether each provider's numbers mean what the leaderboard's mean."""
+        if self.code_run.selftest:
+            return []
+        if self.code_run.mode != MODE_AGENT:
+            return [("leaderboard", [f"{NOT_COMPARABLE}: model-free retrieval probe" for _ in scores])]
+        cells = []
+        for variant_scores in scores:
+            profiles = {row["profile"] for s in variant_scores for row in s.results[:1] if "profile" in row}
+            cells.append("; ".join(sorted(profiles)) or "-")
+        return [("leaderboard", cells)]
+
+    def write_outputs(self, records) -> None:
+        run = self.code_run
+        if run.code_json is None or run.mode != MODE_AGENT or run.selftest:
+            return
+        items = [r.to_dict() for r in records if r.meta.get("family") == self.name]
+        write_harness_document(run.code_json, items, model=run.model, board=run.board)
 
 
 def _case(task: CodeTask) -> Case:
@@ -171,3 +291,30 @@ def _case(task: CodeTask) -> Case:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-").lower() or "model"
+
+
+def _number(text: str, flag: str, kind):
+    if not text:
+        return None
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ConfigurationError(f"{flag}: expected {'a whole number' if kind is int else 'a number'}, "
+                                 f"got {text!r}") from None
+    if kind is int and value < 1:
+        raise ConfigurationError(f"{flag}: must be at least 1, got {value}")
+    return value
+
+
+def _system_prompt(path_text: str) -> tuple[Path | None, str]:
+    if not path_text:
+        return None, ""
+    path = Path(path_text)
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigurationError(f"--wsb-system-prompt: cannot read {path}: {getattr(exc, 'strerror', None) or exc}") \
+            from None
+    if not text.strip():
+        raise ConfigurationError(f"--wsb-system-prompt: {path} is empty")
+    return path, text

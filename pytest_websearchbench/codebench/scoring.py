@@ -2,7 +2,8 @@
 
 * retrieval probe — the ticket passes when every needle appears verbatim in a title, snippet
   or fetched text that came back (the provider surfaced the answer);
-* agent — ``grade_code_answer`` on the final answer against what the agent saw;
+* agent — ``grade_code_answer`` on the final answer against what the agent saw (search hits,
+  then fetched pages, failed fetches included); an episode that ended in a run error fails;
 * self-check — the gold passes and the starter fails, grounding off.
 
 Every verdict lists the needles with where they came from (``required``, ``query_forbidden``
@@ -16,6 +17,10 @@ from pytest_websearchbench.core.family import RawResults, Score
 from pytest_websearchbench.codebench.tasks import CodeTask
 
 _MAX_CODE_LINES = 40
+#: the harness's verdict of an item whose episode failed (the model or its transport)
+RUN_ERROR = "RUN_ERROR"
+#: an agent run with the harness's settings (``profile`` in the raw results)
+FAITHFUL = "faithful"
 
 
 def seen_texts(raw: RawResults) -> list[tuple[str, str]]:
@@ -61,32 +66,59 @@ def score_retrieval(task: CodeTask, raw: RawResults, k: int) -> Score:
     return Score(False, metrics, "\n".join(lines), rows + _leak_rows(leaks))
 
 
+def seen_urls(raw: RawResults) -> list[str]:
+    """Every URL the agent was shown: search hits, then fetched pages (a failed fetch's URL too)."""
+    return [h.url for h in raw.hits] + [p.url for p in raw.pages]
+
+
+def judge_output(verdict: CodeVerdict) -> str:
+    """The harness's one-line judge output: ``NEEDLES_OK``, ``NEEDLES_FAIL <notes>``, "" for an empty answer."""
+    if verdict.passed:
+        return "NEEDLES_OK"
+    if not verdict.code.strip():
+        return ""
+    return "NEEDLES_FAIL " + "; ".join(verdict.notes)
+
+
 def score_agent(task: CodeTask, raw: RawResults) -> Score:
-    answer = raw.extra.get("answer", "")
-    seen_urls = [h.url for h in raw.hits] + [p.url for p in raw.pages]
-    verdict = grade_code_answer(answer, task.needle_texts, seen_urls=seen_urls,
+    extra = raw.extra
+    leaks = query_leaks(raw.queries, task)
+    profile = extra.get("profile", "")
+    common = {"searches": float(extra.get("searches", 0)), "fetches": float(extra.get("fetches", 0)),
+              "turns": float(extra.get("turns", 0)),
+              "tokens": float(extra.get("prompt_tokens", 0) + extra.get("completion_tokens", 0)),
+              "leaky_queries": float(len(leaks)), "comparable": float(profile == FAITHFUL)}
+    if extra.get("run_error"):
+        # the harness's RUN_ERROR: a failed item, counted in the pass rate
+        judge = {"passed": False, "compiled": False, "output": RUN_ERROR, "notes": [extra["run_error"]]}
+        metrics = {"pass": 0.0, "compiled": 0.0, "needles": float(len(task.needles)), "needles_found": 0.0,
+                   "needle_recall": 0.0, "run_error": 1.0, **common}
+        message = (f"run error ({RUN_ERROR}, counted as failed): {extra['run_error']}\n"
+                   f"episode: turns {extra.get('turns', 0)}, searches {extra.get('searches', 0)}, "
+                   f"fetches {extra.get('fetches', 0)}")
+        return Score(False, metrics, message, [{"judge": judge, "source": "", "profile": profile}])
+    answer = extra.get("answer", "")
+    verdict = grade_code_answer(answer, task.needle_texts, seen_urls=seen_urls(raw),
                                 seen_text=[text for _, text in seen_texts(raw)], cite_urls=task.cite_urls)
+    judge = {"passed": verdict.passed, "compiled": verdict.compiled, "output": judge_output(verdict),
+             "notes": list(verdict.notes)}
     rows = _verdict_rows(task, verdict)
     good = sum(r["ok"] for r in rows)
-    leaks = query_leaks(raw.queries, task)
-    extra = raw.extra
     metrics = {"pass": float(verdict.passed), "compiled": float(verdict.compiled), "needles": float(len(rows)),
                "needles_found": float(good), "needle_recall": good / len(rows) if rows else 0.0,
-               "searches": float(extra.get("searches", 0)), "fetches": float(extra.get("fetches", 0)),
-               "turns": float(extra.get("turns", 0)),
-               "tokens": float(extra.get("prompt_tokens", 0) + extra.get("completion_tokens", 0)),
-               "leaky_queries": float(len(leaks))}
+               "run_error": 0.0, **common}
+    results = [{"judge": judge, "source": verdict.code, "profile": profile}, *rows, *_leak_rows(leaks)]
     if verdict.passed:
-        return Score(True, metrics, "", rows + _leak_rows(leaks))
-    budgets = task.budgets
+        return Score(True, metrics, "", results)
+    budgets = extra.get("budgets") or task.budgets.to_dict()
     lines = ["answer fails: " + ", ".join(verdict.notes)]
     lines += _needle_table(rows)
-    lines.append(f"episode: {extra.get('stopped', '?')}; turns {extra.get('turns', 0)}/{budgets.turns}, "
-                 f"searches {extra.get('searches', 0)}/{budgets.searches}, "
-                 f"fetches {extra.get('fetches', 0)}/{budgets.fetches}; cite_urls={task.cite_urls}")
+    lines.append(f"episode: {extra.get('stopped', '?')}; turns {extra.get('turns', 0)}/{budgets['turns']}, "
+                 f"searches {extra.get('searches', 0)}/{budgets['searches']}, "
+                 f"fetches {extra.get('fetches', 0)}/{budgets['fetches']}; cite_urls={task.cite_urls}")
     lines += _leak_lines(leaks)
     lines += _code_excerpt(verdict.code)
-    return Score(False, metrics, "\n".join(lines), rows + _leak_rows(leaks))
+    return Score(False, metrics, "\n".join(lines), results)
 
 
 def score_selftest(task: CodeTask) -> Score:

@@ -2,39 +2,47 @@
 
 Row format (JSONL, or a JSON array): one ticket per line with ``task_id`` (vendor-prefixed),
 ``vendor``, ``ticket``, ``starter_code``, ``gold_code`` and optionally ``required``,
-``query_forbidden``, ``cite_urls`` (default true), ``budgets``, ``outfile``.
+``query_forbidden``, ``cite_urls`` (default true), ``budgets``, ``outfile``, ``prompt``. The
+model's user message is ``prompt`` when the row has one, else the ticket followed by the starter
+file (``prompts.row_prompt``).
 
-Catalog format (a JSON object)::
+Catalog format (the harness's, ``catalog.json`` or ``catalog.yaml``)::
 
-    {"defaults": {"vendor": "acme", "outfile": "solution.py", "cite_urls": true},
-     "items": [{"task_id": "acme-001", "required": ["..."]}, ...]}
+    {"defaults": {"outfile": "sync.py", "cite_urls": true},
+     "items": [{"id": "sn_incident_resolve", "required": ["..."], "max_searches": 5}, ...]}
 
-Each item's files live in ``<catalog folder>/<dir or task_id>/``: ``prompt.txt`` (the
-ticket), ``starter/<outfile>`` and ``gold/<outfile>``. Item fields override the defaults
-(``budgets`` key by key).
+Each item is ``{**defaults, **item}`` with a required ``id`` and ``outfile``; optional ``vendor``,
+``repo``, ``prompt``, ``required``, ``query_forbidden``, ``cite_urls`` and ``max_turns`` /
+``max_searches`` / ``max_fetches`` (a missing or zero budget is the default, as in the harness).
+Its files live in ``<catalog folder>/<id>/``: ``prompt.txt`` (the user message, unchanged; the
+item's ``prompt`` when there is no file), ``starter/<outfile>`` and ``gold/<outfile>``.
 
-Every problem is a ``SuiteError`` naming the file, line (the item's line in a catalog),
-item and field.
+Every problem is a ``SuiteError`` naming the file, line (the item's line in a catalog), item and field.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.codebench.needles import Needle, case_needles
+from pytest_websearchbench.codebench.prompts import row_prompt
 from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.suites import read_records, require_unique_ids, schema_validator
+from pytest_websearchbench.core.suites import (
+    check_item_id, parse_json, path_inside, read_records, read_suite_text, require_unique_ids, schema_validator)
 
 DEFAULT_OUTFILE = "solution.py"
+CATALOG_SUFFIXES = (".json", ".yaml", ".yml")
+#: catalog field → budget
+CATALOG_BUDGETS = {"max_turns": "turns", "max_searches": "searches", "max_fetches": "fetches"}
 
 
 @dataclass(frozen=True)
 class Budgets:
-    """The fixed agent's budgets (DESIGN §2.1); a row may override any of them."""
+    """The fixed agent's budgets (DESIGN §2.1); a row, a catalog item or the command line may change them."""
 
     turns: int = 32
     searches: int = 5
@@ -50,18 +58,23 @@ class Budgets:
     def to_dict(self) -> dict[str, int]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
+    def overridden(self, changes: dict[str, int]) -> "Budgets":
+        return replace(self, **changes) if changes else self
+
 
 @dataclass(frozen=True)
 class CodeTask:
     task_id: str
     vendor: str
-    ticket: str
+    ticket: str  # the request in words (the retrieval probe's query)
     starter_code: str
     gold_code: str
     needles: tuple[Needle, ...]
+    prompt: str  # the model's user message, exactly
     cite_urls: bool = True
     budgets: Budgets = field(default_factory=Budgets)
     outfile: str = DEFAULT_OUTFILE
+    query_forbidden: tuple[str, ...] = ()  # the harness's "gold token in a query" diagnostic
     where: str = ""  # "file:line", for messages
 
     @property
@@ -74,57 +87,65 @@ def is_catalog(document: Any) -> bool:
 
 
 def load_tasks(path: Path) -> list[CodeTask]:
-    """Tickets of a row file (``.jsonl``, or a ``.json`` array) or a catalog (``.json`` object)."""
+    """Tickets of a row file (``.jsonl``, or a ``.json`` array) or a catalog (``.json`` object, ``.yaml``)."""
+    if path.suffix in (".yaml", ".yml"):
+        return load_catalog(path, *_yaml_catalog(path))
     if path.suffix == ".json" and path.is_file():
-        try:
-            document = json.loads(path.read_text("utf-8"))
-        except json.JSONDecodeError as exc:
-            raise SuiteError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+        text = read_suite_text(path)
+        document = parse_json(text, path)
         if not isinstance(document, list):
-            return load_catalog(path, document)
+            return load_catalog(path, document, _json_item_lines(text))
     return load_rows(path)
 
 
 def load_rows(path: Path) -> list[CodeTask]:
     pairs = read_records(path, "code-row")
     require_unique_ids(pairs, path, key="task_id")
-    return [_task(row, path, line) for line, row in pairs]
+    tasks = []
+    for line, row in pairs:
+        outfile = row.get("outfile", DEFAULT_OUTFILE)
+        prompt = row["prompt"] if "prompt" in row else row_prompt(row["ticket"], row["starter_code"], outfile)
+        tasks.append(_task({**row, "prompt": prompt}, path, line))
+    return tasks
 
 
-def load_catalog(path: Path, document: Any) -> list[CodeTask]:
-    text = path.read_text("utf-8")
-    lines = _item_lines(text)
+def load_catalog(path: Path, document: Any, lines: list[int]) -> list[CodeTask]:
     _validate_catalog(document, path, lines)
-    defaults = document.get("defaults", {})
+    defaults = document.get("defaults") or {}
     tasks: list[CodeTask] = []
-    first_line: dict[str, int] = {}
+    first_line: dict[str, int | None] = {}
     for index, item in enumerate(document["items"]):
         line = lines[index] if index < len(lines) else None
-        merged = {**defaults, **item,
-                  "budgets": {**defaults.get("budgets", {}), **item.get("budgets", {})}}
-        for key in ("task_id", "vendor"):
+        merged = {**defaults, **item}
+        where = f"items.{index}."
+        for key in ("id", "outfile"):
             if key not in merged:
                 raise SuiteError(path, f"'{key}' is a required property (in the item or in defaults)",
-                                 line=line, field=f"items.{index}.{key}", item=merged.get("task_id"))
-        task_id = merged["task_id"]
+                                 line=line, field=where + key, item=merged.get("id"))
+        task_id = merged["id"]
+        check_item_id(task_id, path, line=line, field=where + "id")
         if task_id in first_line:
-            raise SuiteError(path, f"duplicate task_id (first on line {first_line[task_id]})",
-                             line=line, field=f"items.{index}.task_id", item=task_id)
+            raise SuiteError(path, f"duplicate id (first on line {first_line[task_id]})",
+                             line=line, field=where + "id", item=task_id)
         first_line[task_id] = line
-        folder = path.parent / merged.get("dir", task_id)
-        outfile = merged.get("outfile", DEFAULT_OUTFILE)
-        files = {"ticket": folder / "prompt.txt", "starter_code": folder / "starter" / outfile,
-                 "gold_code": folder / "gold" / outfile}
-        for key, file in files.items():
+        folder = path_inside(path.parent, task_id, path, field=where + "id", item=task_id, line=line)
+        outfile = merged["outfile"]
+        texts = {}
+        for key, relative in (("starter_code", f"starter/{outfile}"), ("gold_code", f"gold/{outfile}")):
+            file = path_inside(folder, relative, path, field=where + "outfile", item=task_id, line=line)
             if not file.is_file():
-                raise SuiteError(path, f"{file.relative_to(path.parent).as_posix()} not found (the item's "
-                                 f"{key.replace('_', ' ')})", line=line, field=f"items.{index}.dir", item=task_id)
-            merged[key] = file.read_text("utf-8")
-        merged["ticket"] = merged["ticket"].strip()
-        if not merged["ticket"]:
-            raise SuiteError(path, f"{files['ticket'].name} is empty", line=line, field=f"items.{index}.dir",
-                             item=task_id)
-        tasks.append(_task(merged, path, line, field_prefix=f"items.{index}."))
+                raise SuiteError(path, f"{task_id}/{relative} not found (the item's {key.replace('_', ' ')})",
+                                 line=line, field=where + "outfile", item=task_id)
+            texts[key] = file.read_text("utf-8")
+        prompt_file = folder / "prompt.txt"
+        prompt = prompt_file.read_text("utf-8") if prompt_file.is_file() else str(merged.get("prompt") or "")
+        if not prompt.strip():
+            raise SuiteError(path, f"no prompt: {task_id}/prompt.txt is missing or empty and the item has no "
+                             "'prompt'", line=line, field=where + "prompt", item=task_id)
+        budgets = {name: merged[key] for key, name in CATALOG_BUDGETS.items() if merged.get(key)}
+        row = {**merged, **texts, "task_id": task_id, "vendor": str(merged.get("vendor") or ""),
+               "ticket": prompt.strip(), "prompt": prompt, "budgets": budgets}
+        tasks.append(_task(row, path, line, field_prefix=where))
     return tasks
 
 
@@ -139,12 +160,14 @@ def _task(row: dict[str, Any], path: Path, line: int | None, field_prefix: str =
                          item=task_id) from None
     if not needles:
         what = ("'required' and 'query_forbidden' hold no token of 4 or more characters" if "required" in row
-                else "gold_code adds no identifier or string literal of 4 or more characters over starter_code")
+                else "gold_code adds no API name or literal of 4 or more characters over starter_code")
         raise SuiteError(path, f"no needles: {what}, so no answer could fail", line=line,
                          field=field_prefix + ("required" if "required" in row else "gold_code"), item=task_id)
     return CodeTask(task_id=task_id, vendor=row["vendor"], ticket=row["ticket"], starter_code=row["starter_code"],
-                    gold_code=row["gold_code"], needles=needles, cite_urls=row.get("cite_urls", True),
-                    budgets=Budgets.from_dict(row.get("budgets")), outfile=row.get("outfile", DEFAULT_OUTFILE),
+                    gold_code=row["gold_code"], needles=needles, prompt=row["prompt"],
+                    cite_urls=row.get("cite_urls", True), budgets=Budgets.from_dict(row.get("budgets")),
+                    outfile=row.get("outfile", DEFAULT_OUTFILE),
+                    query_forbidden=tuple(row.get("query_forbidden", ())),
                     where=f"{path}:{line}" if line else str(path))
 
 
@@ -154,40 +177,49 @@ def _validate_catalog(document: Any, path: Path, lines: list[int]) -> None:
         return
     error = errors[0]
     where = list(error.absolute_path)
-    line = lines[where[1]] if len(where) > 1 and where[0] == "items" and where[1] < len(lines) else None
-    item = None
-    if line is not None and isinstance(document["items"][where[1]], dict):
-        item = document["items"][where[1]].get("task_id")
+    in_item = len(where) > 1 and where[0] == "items" and isinstance(where[1], int)
+    line = lines[where[1]] if in_item and where[1] < len(lines) else None
+    item = document["items"][where[1]].get("id") if in_item and isinstance(document["items"][where[1]], dict) else None
     name = ".".join(str(p) for p in where)
     if error.validator == "required" and error.message.count("'") >= 2:
         name = ".".join(filter(None, [name, error.message.split("'")[1]]))
     raise SuiteError(path, error.message, line=line, field=name or None, item=item if isinstance(item, str) else None)
 
 
-def _item_lines(text: str) -> list[int]:
-    """The line each catalog item starts on (the objects directly inside ``"items": [...]``)."""
+def _yaml_catalog(path: Path) -> tuple[Any, list[int]]:
+    """The catalog document and the line each item starts on."""
+    import yaml  # vcrpy's dependency; only YAML catalogs need it
+
+    text = read_suite_text(path)
+    try:
+        document = yaml.safe_load(text)
+        root = yaml.compose(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise SuiteError(path, f"invalid YAML: {getattr(exc, 'problem', None) or exc}",
+                         line=mark.line + 1 if mark else None) from None
+    lines: list[int] = []
+    if isinstance(root, yaml.MappingNode):
+        for key, value in root.value:
+            if key.value == "items" and isinstance(value, yaml.SequenceNode):
+                lines = [node.start_mark.line + 1 for node in value.value]
+    return document, lines
+
+
+def _json_item_lines(text: str) -> list[int]:
+    """The line each catalog item starts on (the values directly inside ``"items": [...]``)."""
     match = re.search(r'"items"\s*:\s*\[', text)
     if match is None:
         return []
-    lines, depth, in_string, escaped = [], 0, False, False
-    for offset in range(match.end(), len(text)):
-        char = text[offset]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-            continue
-        if char == '"':
-            in_string = True
-        elif char in "{[":
-            if depth == 0:
-                lines.append(text.count("\n", 0, offset) + 1)
-            depth += 1
-        elif char in "}]":
-            if depth == 0:
-                break
-            depth -= 1
-    return lines
+    decoder = json.JSONDecoder()
+    lines, offset = [], match.end()
+    while True:
+        while offset < len(text) and text[offset] in " \t\r\n,":
+            offset += 1
+        if offset >= len(text) or text[offset] == "]":
+            return lines
+        lines.append(text.count("\n", 0, offset) + 1)
+        try:
+            _, offset = decoder.raw_decode(text, offset)
+        except ValueError:
+            return lines

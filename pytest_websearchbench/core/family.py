@@ -161,3 +161,7 @@ class BenchmarkFamily(ABC):
         """Extra summary rows (label, one cell per variant) from each variant's item scores;
         none by default."""
         return []
+
+    def write_outputs(self, records: list) -> None:
+        """At the end of the run (on the xdist controller): write the family's own result files
+        from every item's record (``reporting.results.ItemRecord``); none by default."""

@@ -23,8 +23,12 @@ class RunReporter:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         settings = self.state.settings
-        if settings.json_path and not hasattr(self.config, "workerinput"):
+        if hasattr(self.config, "workerinput"):
+            return
+        if settings.json_path:
             write_results(settings.json_path, self.store.records(), settings)
+        for family in self.state.families.values():
+            family.write_outputs(self.store.records())
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         records = self.store.records()

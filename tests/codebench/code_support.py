@@ -66,3 +66,31 @@ def tiny_code_suite(root: Path) -> Path:
     write_jsonl(root / "corpus" / "corpus.jsonl", CORPUS)
     (root / "pytest.ini").write_text("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n", "utf-8")
     return write_jsonl(root / "downloads" / "eval.jsonl", ROWS)
+
+
+PROMPT = "Resolve incidents fixed by a workaround instead of closing them.\r\n\nKeep the engineer's note.\n"
+
+
+def write_catalog(root: Path, items: list[dict], defaults: dict | None = None, *, yaml_format: bool = False,
+                  prompts: bool = True) -> Path:
+    """A harness-style catalog (``catalog.json`` or ``.yaml`` as {defaults, items}) with each item's
+    ``<id>/prompt.txt`` (unless ``prompts`` is false), ``starter/<outfile>`` and ``gold/<outfile>``."""
+    for item in items:
+        folder = root / item["id"]
+        outfile = item.get("outfile", (defaults or {}).get("outfile", "solution.py"))
+        (folder / "starter").mkdir(parents=True, exist_ok=True)
+        (folder / "gold").mkdir(parents=True, exist_ok=True)
+        if prompts:
+            (folder / "prompt.txt").write_bytes(PROMPT.encode())
+        (folder / "starter" / outfile).write_text(ROW["starter_code"])
+        (folder / "gold" / outfile).write_text(ROW["gold_code"])
+    document = {"defaults": defaults or {}, "items": items}
+    if yaml_format:
+        import yaml
+
+        path = root / "catalog.yaml"
+        path.write_text(yaml.safe_dump(document, sort_keys=False))
+    else:
+        path = root / "catalog.json"
+        path.write_text(json.dumps(document, indent=2))
+    return path

@@ -1,38 +1,78 @@
-"""TEST DOUBLE — a scripted chat model, not a model.
+"""TEST DOUBLE — a scripted model server, not a model.
 
-``ScriptedChatModel`` serves ``POST /v1/chat/completions`` on 127.0.0.1 in the
-OpenAI-compatible wire format (assistant messages, ``tool_calls`` with JSON-string
-arguments, ``usage``), so the code family's fixed agent can be exercised end to end —
-through httpx and the item's cassette — without any real model. What it answers is decided
-by a *policy*: a function of the request body returning the assistant message
-(``{"content": ...}`` or ``{"tool_calls": [...]}``). Everything it does is deterministic.
+``ScriptedModel`` serves, on 127.0.0.1, the two wire formats the code family's agent speaks:
+``POST /v1/responses`` (the OpenAI Responses API: ``output`` items of type ``reasoning``,
+``message`` and ``function_call``, ``usage.input_tokens``/``output_tokens``) and
+``POST /v1/chat/completions`` (assistant messages with ``tool_calls``, ``usage.prompt_tokens``),
+so the agent can be exercised end to end — through httpx and the item's cassette — without any
+real model. What it answers is decided by a *policy*: a function of the ``Request`` returning a
+reply spec:
 
-Policies here:
+* ``{"content": text}`` — a final answer;
+* ``{"tool_calls": [{"name": ..., "arguments": {...} or "raw json"}]}`` — tool calls; with
+  ``"reasoning": True`` the Responses reply also carries a reasoning item, and with
+  ``"content"`` a message item beside the calls (the history rule says neither goes back).
 
-* ``search_then_answer``: search once with the ticket's first sentence, optionally fetch the
-  top hit, then answer with a code the test supplies per task, citing the top hit's URL;
-* ``scripted(steps)``: replay a fixed list of messages, one per turn (for budget and error paths).
+Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn) and
+``search_then_answer(codes)`` (search once, maybe fetch the top hit, answer citing it).
 """
 
 from __future__ import annotations
 
 import json
-import re
 import threading
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
 
-Policy = Callable[[dict[str, Any]], dict[str, Any]]
+
+@dataclass
+class Request:
+    api: str  # "responses" | "chat"
+    body: dict[str, Any]
+
+    @property
+    def history(self) -> list[dict[str, Any]]:
+        return self.body["input"] if self.api == "responses" else self.body["messages"]
+
+    @property
+    def user(self) -> str:
+        return self.history[1]["content"]
+
+    @property
+    def turn(self) -> int:
+        """How many model turns came before this request (0 for the first)."""
+        if self.api == "chat":
+            return sum(m.get("role") == "assistant" for m in self.history)
+        turns, previous = 0, ""
+        for item in self.history:
+            kind = item.get("type", "")
+            turns += kind == "function_call" and previous != "function_call"
+            previous = kind
+        return turns
+
+    @property
+    def tool_results(self) -> list[dict[str, Any]]:
+        outputs = [item["output"] if self.api == "responses" else item["content"] for item in self.history
+                   if item.get("type") == "function_call_output" or item.get("role") == "tool"]
+        return [json.loads(text) for text in outputs]
 
 
-class ScriptedChatModel:
-    """Test double of an OpenAI-compatible chat-completions server (see the module docstring)."""
+Policy = Callable[[Request], dict[str, Any]]
+
+
+class ScriptedModel:
+    """Test double of the OpenAI Responses and Chat Completions APIs (see the module docstring)."""
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
-        self.requests: list[dict[str, Any]] = []
+        self.requests: list[Request] = []
         self.headers: list[dict[str, str]] = []
         self._server: ThreadingHTTPServer | None = None
+
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        return [r.body for r in self.requests]
 
     def start(self) -> str:
         double = self
@@ -42,26 +82,16 @@ class ScriptedChatModel:
 
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-                if self.path != "/v1/chat/completions":
+                api = {"/v1/responses": "responses", "/v1/chat/completions": "chat"}.get(self.path)
+                if api is None:
                     return self._reply(404, {"error": {"message": f"no route {self.path}"}})
-                double.requests.append(body)
+                request = Request(api, body)
+                double.requests.append(request)
                 double.headers.append(dict(self.headers))
-                message = double.policy(body)
-                turn = sum(m["role"] == "assistant" for m in body["messages"]) + 1
-                calls = message.get("tool_calls")
-                reply = {"role": "assistant", "content": message.get("content")}
-                if calls:
-                    reply["tool_calls"] = [{"id": f"call_{turn}_{i}", "type": "function",
-                                            "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])
-                                                         if not isinstance(c["arguments"], str) else c["arguments"]}}
-                                           for i, c in enumerate(calls)]
-                prompt = sum(len(str(m.get("content") or "")) for m in body["messages"]) // 4
-                self._reply(200, {
-                    "id": f"chatcmpl-scripted-{turn}", "object": "chat.completion", "created": 1_700_000_000,
-                    "model": body["model"],
-                    "choices": [{"index": 0, "message": reply, "finish_reason": "tool_calls" if calls else "stop"}],
-                    "usage": {"prompt_tokens": prompt, "completion_tokens": 7 * turn,
-                              "total_tokens": prompt + 7 * turn}})
+                spec = double.policy(request)
+                if "status" in spec:
+                    return self._reply(spec["status"], {"error": {"message": spec.get("error", "scripted error")}})
+                self._reply(200, (_responses if api == "responses" else _chat)(request, spec))
 
             def _reply(self, status: int, payload: dict[str, Any]) -> None:
                 data = json.dumps(payload).encode()
@@ -92,46 +122,69 @@ class ScriptedChatModel:
         self.stop()
 
 
+def _arguments(call: dict[str, Any]) -> str:
+    return call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"])
+
+
+def _usage(request: Request) -> tuple[int, int]:
+    return len(json.dumps(request.history)) // 4, 7 * (request.turn + 1)
+
+
+def _responses(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
+    turn = request.turn + 1
+    output: list[dict[str, Any]] = []
+    if spec.get("reasoning"):
+        output.append({"type": "reasoning", "id": f"rs_{turn}", "summary": [], "encrypted_content": "opaque"})
+    if spec.get("content") is not None:
+        output.append({"type": "message", "id": f"msg_{turn}", "role": "assistant", "status": "completed",
+                       "content": [{"type": "output_text", "text": spec["content"], "annotations": []}]})
+    for index, call in enumerate(spec.get("tool_calls") or []):
+        output.append({"type": "function_call", "id": f"fc_{turn}_{index}", "call_id": f"call_{turn}_{index}",
+                       "name": call["name"], "arguments": _arguments(call), "status": "completed"})
+    tokens_in, tokens_out = _usage(request)
+    return {"id": f"resp_scripted_{turn}", "object": "response", "created_at": 1_700_000_000, "status": "completed",
+            "model": request.body["model"], "output": output,
+            "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out, "total_tokens": tokens_in + tokens_out}}
+
+
+def _chat(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
+    turn = request.turn + 1
+    message: dict[str, Any] = {"role": "assistant", "content": spec.get("content")}
+    calls = spec.get("tool_calls")
+    if calls:
+        message["tool_calls"] = [{"id": f"call_{turn}_{i}", "type": "function",
+                                  "function": {"name": c["name"], "arguments": _arguments(c)}}
+                                 for i, c in enumerate(calls)]
+    tokens_in, tokens_out = _usage(request)
+    return {"id": f"chatcmpl-scripted-{turn}", "object": "chat.completion", "created": 1_700_000_000,
+            "model": request.body["model"],
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+            "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out,
+                      "total_tokens": tokens_in + tokens_out}}
+
+
 # --------------------------------------------------------------------------- policies
 
-def _ticket_id(body: dict[str, Any]) -> str:
-    return re.search(r"Ticket (\S+):", body["messages"][1]["content"]).group(1)
-
-
-def _tool_results(body: dict[str, Any]) -> list[dict[str, Any]]:
-    out = []
-    for message in body["messages"]:
-        if message["role"] == "tool" and message["content"].startswith("{"):
-            out.append(json.loads(message["content"]))
-    return out
-
-
-def search_then_answer(codes: dict[str, str], *, fetch: bool = False, query: Callable[[str], str] | None = None
-                       ) -> Policy:
-    """Search once (the ticket's first sentence, or ``query(ticket)``), fetch the top hit when
-    ``fetch``, then answer ``codes[task_id]`` in a fenced block citing the top hit's URL."""
-
-    def policy(body: dict[str, Any]) -> dict[str, Any]:
-        results = _tool_results(body)
-        ticket = body["messages"][1]["content"].split(":\n", 1)[1].split("\n\nStarter code", 1)[0]
-        if not results:
-            text = query(ticket) if query else ticket.split(". ")[0]
-            return {"tool_calls": [{"name": "web_search", "arguments": {"query": text}}]}
-        hits = results[0].get("results", [])
-        if fetch and len(results) == 1 and hits:
-            return {"tool_calls": [{"name": "web_fetch", "arguments": {"url": hits[0]["url"],
-                                                                       "objective": "the current API call"}}]}
-        cite = f"# {hits[0]['url']}\n" if hits else ""
-        return {"content": f"Here is the fix.\n\n```python\n{cite}{codes[_ticket_id(body)]}```\n"}
-
-    return policy
-
-
 def scripted(steps: list[dict[str, Any]]) -> Policy:
-    """One message per turn, in order; the last one repeats."""
+    """One reply per turn, in order; the last one repeats."""
+    return lambda request: steps[min(request.turn, len(steps) - 1)]
 
-    def policy(body: dict[str, Any]) -> dict[str, Any]:
-        turn = sum(m["role"] == "assistant" for m in body["messages"])
-        return steps[min(turn, len(steps) - 1)]
+
+def search_then_answer(codes: dict[str, str], *, fetch: bool = False, objective: str = "the current API call"
+                       ) -> Policy:
+    """Search once with the ticket's first sentence, fetch the top hit when ``fetch``, then answer
+    ``codes[ticket]`` (the ticket the user message starts with) in a fenced block, citing the top hit."""
+
+    def policy(request: Request) -> dict[str, Any]:
+        ticket = next(t for t in codes if request.user.startswith(t))
+        results = request.tool_results
+        if not results:
+            return {"tool_calls": [{"name": "web_search", "arguments": {"query": ticket.split(". ")[0]}}],
+                    "reasoning": True}
+        hits = results[0].get("hits", [])
+        if fetch and len(results) == 1 and hits:
+            return {"tool_calls": [{"name": "web_fetch", "arguments": {"url": hits[0]["url"], "objective": objective}}]}
+        cite = f"# source: {hits[0]['url']}\n" if hits else ""
+        return {"content": f"Here is the file.\n\n```python\n{cite}{codes[ticket]}```\n"}
 
     return policy

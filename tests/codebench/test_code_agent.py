@@ -1,5 +1,6 @@
-"""Agent mode: the fixed agent against a scripted chat model on loopback (a test double), then the
-whole episode recorded into the item's cassette and replayed with neither the model nor its settings."""
+"""Agent mode, as the harness runs it: the Responses API request, the tools, every budget and error
+message, the history rule, how failures count — against a scripted model on loopback (a test
+double); then whole episodes recorded into the item's cassette and replayed with no server."""
 
 from __future__ import annotations
 
@@ -7,13 +8,15 @@ import json
 
 import pytest
 from code_support import ROW, tiny_code_suite, write_rows
-from scripted_model import ScriptedChatModel, scripted, search_then_answer
+from scripted_model import ScriptedModel, scripted, search_then_answer
 
-from pytest_websearchbench.codebench.model_client import CASSETTE_BASE_URL, ChatClient
-from pytest_websearchbench.codebench.agent import BUDGET_EXHAUSTED, run_agent
+from pytest_websearchbench.codebench.agent import AgentSetup, run_agent
+from pytest_websearchbench.codebench.model_client import (
+    CASSETTE_BASE_URL, ChatCompletionsApi, ModelClient, ResponsesApi)
+from pytest_websearchbench.codebench.prompts import SYSTEM_SEARCH, SYSTEM_SEARCH_FETCH, row_prompt
 from pytest_websearchbench.codebench.scoring import score_agent
-from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.codebench.tasks import load_tasks
+from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import Provider
 from pytest_websearchbench.providers.retry import RetryPolicy
@@ -23,24 +26,46 @@ DOC = "https://docs.acme.example/v2/tickets/resolve"
 
 
 class PagesProvider(Provider):
-    """In-memory provider: every search returns the same long hits; fetch knows a few pages."""
+    """In-memory provider: every search returns the same long hits (the 3rd repeats the 1st's URL);
+    fetch knows one page; ``fail_searches`` makes searches fail like a provider that is down."""
 
     name = "pages"
 
-    def __init__(self, hits: int = 12) -> None:
+    def __init__(self, hits: int = 12, fail_searches: bool = False) -> None:
         super().__init__()
         self.searched: list[tuple[str, int]] = []
+        self.fetched: list[tuple] = []
+        self.fail_searches = fail_searches
         self.hits = [Hit(i, f"https://docs.acme.example/p{i}", f"title {i}", "s" * 2000) for i in range(1, hits + 1)]
         self.hits[0] = Hit(1, DOC, "Tickets v2", "call desk.tickets.mark_resolved(id)" + " pad" * 400)
+        if hits > 2:
+            self.hits[2] = Hit(3, DOC, "Tickets v2 again", "a duplicate URL")
 
     def search(self, query, k):
         self.searched.append((query, k))
-        return self.hits[:k]
+        if self.fail_searches:
+            raise ProviderError("pages: HTTP 503 from POST /search (gave up after 4 attempts)", kind="http", status=503)
+        return self.hits[:k + 2]  # more than asked: the agent cuts after de-duplicating
 
     def fetch(self, url):
+        self.fetched.append((url,))
+        return self.page(url)
+
+    def page(self, url):
         if url == DOC:
             return Page(DOC, "Tickets v2", "resolution_code and workaround_applied " + "x" * 20000)
-        raise ProviderError(f"pages: no page {url}", kind="http", status=404)
+        raise ProviderError(f"pages: could not fetch {url}: gone", kind="fetch_failed", status=404)
+
+
+class ObjectiveProvider(PagesProvider):
+    """A provider whose fetch takes the objective (like the Parallel and Tavily arms), with a long-snippet limit."""
+
+    accepts_objective = True
+    snippet_chars = 8000
+
+    def fetch(self, url, objective=""):
+        self.fetched.append((url, objective))
+        return self.page(url)
 
 
 def tool(name, **arguments):
@@ -52,122 +77,235 @@ def task(tmp_path):
     return load_tasks(write_rows(tmp_path / "eval.jsonl", [{}]))[0]
 
 
-ANSWER = f"Fixed.\n```python\n# {DOC}\n" + ROW["gold_code"] + "```"
+ANSWER = f"Fixed.\n```python\n# source: {DOC}\n" + ROW["gold_code"] + "```"
 
 
-def test_the_final_answer_is_the_first_reply_without_a_tool_call(task):
-    model = ScriptedChatModel(scripted([{"tool_calls": [tool("web_search", query="acme resolve ticket")]},
-                                        {"content": ANSWER}, {"content": "never asked"}]))
+def run_steps(task, steps, board="search", provider=None, api=None, budget_changes=None, backend="pages"):
+    model = ScriptedModel(scripted(steps) if isinstance(steps, list) else steps)
     url = model.start()
     try:
-        chat = ChatClient(url, "sk-test")
-        raw = run_agent(task, PagesProvider(), chat, "scripted-1", "search")
-    finally:
-        model.stop()
-    extra = raw.extra
-    assert (extra["answer"], extra["stopped"], extra["turns"], extra["searches"]) == (ANSWER, "answered", 2, 1)
-    assert extra["prompt_tokens"] > 0 and extra["completion_tokens"] == 7 + 14 and extra["model_calls"] == 2
-    assert raw.queries == ["acme resolve ticket"] and len(raw.hits) == 8  # 8 hits a search
-    first, second = model.requests
-    assert first["model"] == "scripted-1" and first["temperature"] == 0
-    assert [t["function"]["name"] for t in first["tools"]] == ["web_search"]  # no fetch on the search board
-    assert first["messages"][0]["role"] == "system" and "Ticket acme-001:" in first["messages"][1]["content"]
-    assert ROW["starter_code"].strip() in first["messages"][1]["content"]
-    assert ROW["gold_code"].strip() not in json.dumps(first)  # gold is never shown to the model
-    assert second["messages"][-1]["role"] == "tool" and second["messages"][-1]["tool_call_id"] == "call_1_0"
-    assert model.headers[0]["Authorization"] == "Bearer sk-test"
-    shown = json.loads(second["messages"][-1]["content"])["results"]
-    assert len(shown) == 8 and all(len(r["snippet"]) <= 1200 for r in shown)  # snippets cut to 1,200
-    assert score_agent(task, raw).passed  # every needle cited to DOC, which a search hit showed
-
-
-def run_steps(task, steps, board="search", provider=None):
-    model = ScriptedChatModel(scripted(steps))
-    url = model.start()
-    try:
-        chat = ChatClient(url, "")
-        raw = run_agent(task, provider or PagesProvider(), chat, "scripted-1", board)
+        client = ModelClient(url, "sk-test", retry=RetryPolicy(retries=0))
+        setup = AgentSetup(api=api or ResponsesApi("scripted-1"), board=board,
+                           system=SYSTEM_SEARCH_FETCH if board == "search-fetch" else SYSTEM_SEARCH,
+                           budget_changes=budget_changes or {})
+        raw = run_agent(task, provider or PagesProvider(), backend, client, setup)
     finally:
         model.stop()
     return raw, model
 
 
-def tool_results(model):
-    return [m["content"] for m in model.requests[-1]["messages"] if m["role"] == "tool"]
+def results_of(model, index=-1):
+    """The tool results (decoded) in the input of request ``index``."""
+    return model.requests[index].tool_results
 
 
-def test_over_budget_the_tool_answers_budget_exhausted(task):
-    searches = [{"tool_calls": [tool("web_search", query=f"q{i}")]} for i in range(7)]
-    raw, model = run_steps(task, [*searches, {"content": ANSWER}])
-    assert raw.extra["searches"] == 5 and len(raw.queries) == 5
-    assert tool_results(model)[5:] == [BUDGET_EXHAUSTED, BUDGET_EXHAUSTED]
-    fetches = [{"tool_calls": [tool("web_fetch", url=DOC, objective="the call")] * 3}] * 2
+# --------------------------------------------------------------------------- the request and the tools
+
+
+def test_the_request_is_the_harnesss_responses_call(task):
+    raw, model = run_steps(task, [{"tool_calls": [tool("web_search", query="acme resolve ticket")]},
+                                  {"content": "  " + ANSWER + "\n\n"}, {"content": "never asked"}])
+    first, second = model.bodies
+    assert set(first) == {"model", "reasoning", "tools", "input", "max_output_tokens", "store"}
+    assert (first["model"], first["reasoning"], first["max_output_tokens"], first["store"]) == (
+        "scripted-1", {"effort": "medium"}, 4000, False)
+    assert "temperature" not in first and "tool_choice" not in first
+    assert first["input"] == [{"role": "system", "content": SYSTEM_SEARCH}, {"role": "user", "content": task.prompt}]
+    assert task.prompt == row_prompt(ROW["ticket"], ROW["starter_code"], "solution.py")
+    assert ROW["gold_code"].strip() not in json.dumps(first)  # gold is never shown to the model
+    assert model.headers[0]["Authorization"] == "Bearer sk-test"
+    assert raw.extra["answer"] == ANSWER.strip() and raw.extra["stopped"] == "answered"  # first reply without calls
+    assert (raw.extra["turns"], raw.extra["searches"], raw.extra["model_calls"]) == (2, 1, 2)
+    assert raw.extra["prompt_tokens"] > 0 and raw.extra["completion_tokens"] == 7 + 14
+    assert score_agent(task, raw).passed  # every needle cited to DOC, which a search hit showed
+
+
+def test_tool_schemas_are_flat_strict_and_closed_and_fetch_is_only_on_its_board(task):
+    _, model = run_steps(task, [{"content": ANSWER}])
+    search_only = model.bodies[0]["tools"]
+    assert search_only == [{"type": "function", "name": "web_search", "description": search_only[0]["description"],
+                            "parameters": {"type": "object", "properties": {"query": {
+                                "type": "string", "description": search_only[0]["parameters"]["properties"]["query"][
+                                    "description"]}}, "required": ["query"], "additionalProperties": False},
+                            "strict": True}]
+    _, model = run_steps(task, [{"content": ANSWER}], board="search-fetch")
+    tools = model.bodies[0]["tools"]
+    assert [t["name"] for t in tools] == ["web_search", "web_fetch"] and all(t["strict"] for t in tools)
+    fetch = tools[1]["parameters"]
+    assert (sorted(fetch["properties"]), fetch["required"], fetch["additionalProperties"]) == (
+        ["objective", "url"], ["url", "objective"], False)
+    assert model.bodies[0]["input"][0]["content"] == SYSTEM_SEARCH_FETCH != SYSTEM_SEARCH
+    for needle in ("web_search", "# source:", "budget", "complete updated file"):
+        assert needle in SYSTEM_SEARCH and needle in SYSTEM_SEARCH_FETCH
+    assert "web_fetch" in SYSTEM_SEARCH_FETCH and "no web_fetch" in SYSTEM_SEARCH
+
+
+def test_tool_call_turns_keep_only_the_calls_in_the_history(task):
+    steps = [{"tool_calls": [tool("web_search", query="a"), tool("web_search", query="b")], "reasoning": True,
+              "content": "Let me look this up."},
+             {"content": ANSWER}]
+    _, model = run_steps(task, steps)
+    history = model.bodies[1]["input"]
+    assert [item.get("type", item.get("role")) for item in history] == [
+        "system", "user", "function_call", "function_call", "function_call_output", "function_call_output"]
+    assert history[2] == {"type": "function_call", "id": "fc_1_0", "call_id": "call_1_0", "name": "web_search",
+                          "arguments": '{"query": "a"}', "status": "completed"}
+    assert [h["call_id"] for h in history[4:]] == ["call_1_0", "call_1_1"]
+    assert "Let me look this up." not in json.dumps(history) and "reasoning" not in json.dumps(history)
+
+
+def test_search_results_are_the_harnesss_json(task):
+    _, model = run_steps(task, [{"tool_calls": [tool("web_search", query="  acme resolve  ")]}, {"content": ANSWER}])
+    output = model.bodies[1]["input"][-1]["output"]
+    result = json.loads(output)
+    assert output == json.dumps(result, ensure_ascii=False)  # json.dumps' own separators
+    assert list(result) == ["backend", "query", "hits"] and result["backend"] == "pages"
+    assert result["query"] == "acme resolve"  # stripped
+    urls = [h["url"] for h in result["hits"]]
+    assert len(urls) == 8 and len(set(urls)) == 8
+    assert urls[:3] == [DOC, "https://docs.acme.example/p2", "https://docs.acme.example/p4"]  # p3 repeated DOC
+    assert all(list(h) == ["url", "title", "snippet"] and len(h["snippet"]) <= 1200 for h in result["hits"])
+
+
+def test_a_provider_may_keep_longer_snippets_and_takes_the_fetch_objective(task):
+    provider = ObjectiveProvider()
+    steps = [{"tool_calls": [tool("web_search", query="q"), tool("web_fetch", url=DOC, objective=" the call ")]},
+             {"content": ANSWER}]
+    raw, model = run_steps(task, steps, board="search-fetch", provider=provider)
+    search, fetch = results_of(model)
+    assert len(search["hits"][0]["snippet"]) == len(provider.hits[0].snippet) > 1200
+    assert provider.fetched == [(DOC, "the call")]
+    assert list(fetch) == ["backend", "url", "title", "content"] and len(fetch["content"]) == 16000
+    assert raw.extra["fetch_hops"][0]["objective"] == "the call"
+
+
+# --------------------------------------------------------------------------- budgets and messages
+
+
+def test_search_budget_then_the_harnesss_message_and_no_call(task):
+    searches = [{"tool_calls": [tool("web_search", query=f"q{i}")]} for i in range(5)]
+    steps = [*searches, {"tool_calls": [tool("web_search", query="q5"), tool("web_search", query="")]},
+             {"content": ANSWER}]
+    provider = PagesProvider()
+    raw, model = run_steps(task, steps, provider=provider)
+    assert raw.extra["searches"] == 5 and len(provider.searched) == 5
+    assert results_of(model)[-2:] == [{"error": "search budget exhausted; answer now"}] * 2  # checked before the query
+    assert raw.extra["notes"] == ["search budget exhausted"] * 2
+
+
+def test_fetch_budget_then_the_harnesss_message(task):
+    fetches = [{"tool_calls": [tool("web_fetch", url=DOC, objective="")] * 3}] * 2
     raw, model = run_steps(task, [*fetches, {"content": ANSWER}], board="search-fetch")
-    assert raw.extra["fetches"] == 5 and len(raw.pages) == 5
-    assert tool_results(model)[5] == BUDGET_EXHAUSTED
-    assert all(len(p.text) == 16000 for p in raw.pages)  # fetched text cut to 16,000
+    assert raw.extra["fetches"] == 5 and len(raw.pages) == 5 and all(len(p.text) == 16000 for p in raw.pages)
+    assert results_of(model)[5] == {"error": "fetch budget exhausted; answer now"}
 
 
-def test_row_budgets_override_the_defaults(tmp_path):
-    task = load_tasks(write_rows(tmp_path / "e.jsonl", [{"budgets": {"searches": 1, "hits_per_search": 2,
-                                                                      "turns": 3}}]))[0]
-    raw, model = run_steps(task, [{"tool_calls": [tool("web_search", query="a"), tool("web_search", query="b")]}])
-    assert raw.extra["searches"] == 1 and len(raw.hits) == 2
-    assert raw.extra["turns"] == 3 and raw.extra["answer"] == ""
-    assert raw.extra["stopped"] == "turn budget exhausted (3 turns)" and len(model.requests) == 3
-
-
-def test_fetch_exists_only_on_the_search_fetch_board(task):
-    step = {"tool_calls": [tool("web_fetch", url=DOC, objective="x")]}
-    raw, model = run_steps(task, [step, {"content": ANSWER}])
-    assert raw.extra["fetches"] == 0 and not raw.pages
-    assert tool_results(model) == ["error: web_fetch is not available on this board; use web_search"]
-    raw, model = run_steps(task, [step, {"content": ANSWER}], board="search-fetch")
-    assert [t["function"]["name"] for t in model.requests[0]["tools"]] == ["web_search", "web_fetch"]
-    assert raw.extra["fetches"] == 1 and raw.pages[0].url == DOC
-
-
-def test_bad_tool_calls_are_answered_not_fatal(task):
-    steps = [{"tool_calls": [tool("web_browse", url=DOC), {"name": "web_search", "arguments": "{not json"},
-                             tool("web_search", query=""),
-                             tool("web_fetch", url="https://docs.acme.example/missing", objective="x")]},
+def test_messages_that_use_no_budget(task):
+    steps = [{"tool_calls": [tool("web_search", query="   "), {"name": "web_search", "arguments": "{not json"},
+                             tool("web_fetch", url="ftp://docs.acme.example/x", objective=""),
+                             tool("web_fetch", url="docs.acme.example/x", objective=""), tool("web_browse", url=DOC)]},
              {"content": ANSWER}]
     raw, model = run_steps(task, steps, board="search-fetch")
-    results = tool_results(model)
-    assert results[0] == "error: unknown tool 'web_browse'; available: web_search, web_fetch"
-    assert results[1].startswith("error: invalid arguments for web_search:")
-    assert results[2] == "error: web_search needs a non-empty string 'query'"
-    assert results[3].startswith("error: fetch failed: pages: no page")  # a missing page is the agent's problem
-    assert raw.extra["searches"] == 0 and raw.extra["fetches"] == 1 and raw.extra["stopped"] == "answered"
+    assert results_of(model) == [{"error": "query is required"}, {"error": "query is required"},
+                                 {"error": "url must be http(s)"}, {"error": "url must be http(s)"},
+                                 {"error": "unknown tool web_browse"}]
+    assert (raw.extra["searches"], raw.extra["fetches"]) == (0, 0)
+    raw, model = run_steps(task, [{"tool_calls": [tool("web_fetch", url=DOC, objective="x")]}, {"content": ANSWER}])
+    assert results_of(model) == [{"error": "web_fetch is not available; search again"}] and raw.extra["fetches"] == 0
 
 
-def test_grading_uses_what_the_agent_saw_and_flags_leaky_queries(task):
-    answer = f"```python\n# {DOC}\n" + ROW["gold_code"] + "```"
-    raw, _ = run_steps(task, [{"tool_calls": [tool("web_search", query="acme mark_resolved")]}, {"content": answer}])
+def test_budgets_come_from_the_row_then_the_command_line(tmp_path):
+    task = load_tasks(write_rows(tmp_path / "e.jsonl", [{"budgets": {"searches": 1, "hits_per_search": 2,
+                                                                      "turns": 3}}]))[0]
+    steps = [{"tool_calls": [tool("web_search", query="a"), tool("web_search", query="b")]}]
+    raw, model = run_steps(task, steps)
+    assert raw.extra["searches"] == 1 and len(raw.hits) == 2
+    assert (raw.extra["turns"], raw.extra["answer"], len(model.requests)) == (3, "", 3)  # turns exhausted: ""
+    assert raw.extra["stopped"] == "turn budget exhausted (3 turns)"
+    assert raw.extra["notes"][-1] == "hit max turns without a final answer"
+    raw, model = run_steps(task, steps, budget_changes={"turns": 2, "searches": 4})
+    assert (raw.extra["turns"], raw.extra["searches"], len(model.requests)) == (2, 4, 2)
+
+
+# --------------------------------------------------------------------------- failures
+
+
+def test_a_provider_failure_is_the_tool_results_error_and_uses_budget(task):
+    raw, model = run_steps(task, [{"tool_calls": [tool("web_search", query="acme")]}, {"content": ANSWER}],
+                           provider=PagesProvider(fail_searches=True))
+    (result,) = results_of(model)
+    assert result == {"backend": "pages", "query": "acme", "hits": [],
+                      "error": "ProviderError: pages: HTTP 503 from POST /search (gave up after 4 attempts)"}
+    assert raw.extra["searches"] == 1 and raw.queries == ["acme"] and raw.extra["run_error"] is None
+
+
+def test_a_failed_fetch_is_an_error_result_whose_url_still_counts_as_seen(task):
+    missing = "https://docs.acme.example/v2/missing"
+    steps = [{"tool_calls": [tool("web_fetch", url=missing, objective="")]},
+             {"content": ANSWER.replace(DOC, missing)}]
+    raw, model = run_steps(task, steps, board="search-fetch")
+    assert results_of(model) == [{"backend": "pages", "url": missing, "title": "", "content": "",
+                                  "error": f"ProviderError: pages: could not fetch {missing}: gone"}]
+    assert raw.extra["fetches"] == 1 and raw.pages == [Page(missing, "", "")]
+    assert score_agent(task, raw).passed  # cited to a URL the agent fetched (the harness counts failed fetches)
+
+
+def test_a_model_failure_is_a_run_error_that_fails_the_item(task):
+    raw, model = run_steps(task, [{"tool_calls": [tool("web_search", query="acme")]},
+                                  {"status": 400, "error": "context length exceeded"}])
+    assert raw.extra["run_error"] == "ProviderError: model: HTTP 400: context length exceeded"
+    assert raw.extra["stopped"] == "run error" and raw.extra["searches"] == 1
+    score = score_agent(task, raw)
+    assert not score.passed and score.metrics["pass"] == 0.0 and score.metrics["run_error"] == 1.0
+    assert score.message.startswith("run error (RUN_ERROR, counted as failed): ProviderError: model: HTTP 400")
+    assert score.results[0]["judge"] == {"passed": False, "compiled": False, "output": "RUN_ERROR",
+                                         "notes": [raw.extra["run_error"]]}
+
+
+def test_the_model_gets_one_retry_and_a_connection_failure_is_a_run_error(task):
+    replies = iter([{"status": 503}, {"content": ANSWER}])
+    model = ScriptedModel(lambda request: next(replies))
+    with model as url:
+        raw = run_agent(task, PagesProvider(), "pages", ModelClient(url, retry=RetryPolicy(retries=1, backoff=0.01)),
+                        AgentSetup(ResponsesApi("m"), "search", SYSTEM_SEARCH))
+    assert raw.extra["answer"] == ANSWER.strip() and len(model.requests) == 2
+    assert ModelClient(url).retry == RetryPolicy(retries=1, backoff=0.5) and ModelClient(url).timeout == 180.0
+    raw = run_agent(task, PagesProvider(), "pages", ModelClient(url, retry=RetryPolicy(retries=0)),
+                    AgentSetup(ResponsesApi("m"), "search", SYSTEM_SEARCH))  # nothing listens any more
+    assert raw.extra["run_error"].startswith("ProviderError: model: connection failed")
+
+
+def test_grading_uses_what_the_agent_saw_and_flags_leaky_queries(tmp_path):
+    task = load_tasks(write_rows(tmp_path / "eval.jsonl", [{"query_forbidden": ["mark_resolved"]}]))[0]
+    raw, _ = run_steps(task, [{"tool_calls": [tool("web_search", query="acme mark_resolved")]}, {"content": ANSWER}])
     score = score_agent(task, raw)
     assert score.passed and score.metrics["leaky_queries"] == 1.0 and score.metrics["needle_recall"] == 1.0
     assert {"leaky_query": "acme mark_resolved", "needles": ["mark_resolved"]} in score.results
-    # the same answer citing a page the agent never saw is ungrounded
-    unseen = answer.replace(DOC, "https://docs.acme.example/v9/secret")
+    assert raw.extra["search_hops"][0]["gold_token"] == "mark_resolved"  # the row's query_forbidden
+    unseen = ANSWER.replace(DOC, "https://docs.acme.example/v9/secret")
     raw, _ = run_steps(task, [{"tool_calls": [tool("web_search", query="acme")]}, {"content": unseen}],
                        provider=PagesProvider(hits=1))
     score = score_agent(task, raw)
-    assert not score.passed
-    assert "answer fails: ungrounded:resolution_code, ungrounded:workaround_applied" in score.message
-    assert "'mark_resolved'" in score.message and "derived" in score.message  # grounded by the snippet text
+    assert not score.passed and "ungrounded:resolution_code" in score.message
+    assert score.results[0]["judge"]["output"].startswith("NEEDLES_FAIL ")
 
 
-def test_a_model_error_is_a_provider_error_with_a_hint(task):
-    model = ScriptedChatModel(scripted([{"content": "x"}]))
-    url = model.start()
-    model.stop()  # nothing listens any more
-    chat = ChatClient(url.replace("/v1", "/nope"), "", retry=RetryPolicy(retries=0))
-    with pytest.raises(ProviderError, match="chat model: connection failed"):
-        run_agent(task, PagesProvider(), chat, "m", "search")
-    with ScriptedChatModel(scripted([{"content": "x"}])) as url:
-        chat = ChatClient(url.replace("/v1", "/v0"), "")
-        with pytest.raises(ProviderError, match=r"chat model: HTTP 404.*check --wsb-model and OPENAI_BASE_URL"):
-            run_agent(task, PagesProvider(), chat, "m", "search")
+# --------------------------------------------------------------------------- Chat Completions (an option)
+
+
+def test_chat_completions_sends_no_temperature_unless_asked_and_keeps_no_text_with_calls(task):
+    steps = [{"tool_calls": [tool("web_search", query="acme")], "content": "thinking aloud"}, {"content": ANSWER}]
+    raw, model = run_steps(task, steps, api=ChatCompletionsApi("local-model"))
+    first, second = model.bodies
+    assert set(first) == {"model", "messages", "tools"} and first["tools"][0]["function"]["strict"] is True
+    assert first["tools"][0]["function"]["parameters"]["additionalProperties"] is False
+    assert second["messages"][2] == {"role": "assistant", "content": None,
+                                     "tool_calls": [{"id": "call_1_0", "type": "function", "function": {
+                                         "name": "web_search", "arguments": '{"query": "acme"}'}}]}
+    assert second["messages"][3]["role"] == "tool" and second["messages"][3]["tool_call_id"] == "call_1_0"
+    assert score_agent(task, raw).passed and raw.extra["model_api"] == "chat"
+    _, model = run_steps(task, [{"content": ANSWER}], api=ChatCompletionsApi("local-model", temperature=0.0))
+    assert model.bodies[0]["temperature"] == 0.0
 
 
 # --------------------------------------------------------------------------- record, then replay (pytester)
@@ -176,23 +314,38 @@ def test_a_model_error_is_a_provider_error_with_a_hint(task):
 def test_agent_episodes_record_into_the_items_cassette_and_replay_whole(pytester, monkeypatch):
     eval_path = tiny_code_suite(pytester.path)
     rows = [json.loads(line) for line in eval_path.read_text().splitlines()]
-    codes = {row["task_id"]: row["gold_code"] for row in rows}
-    args = (*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-model=scripted-1",
-            "--wsb-board=search-fetch")
-    first = pytester.path / "first.json"
-    with ScriptedChatModel(search_then_answer(codes, fetch=True)) as url:
+    codes = {rows[0]["ticket"]: rows[0]["gold_code"], rows[1]["ticket"]: rows[1]["starter_code"]}  # 2nd: wrong
+    args = (*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-board=search-fetch", "-k", "not acme-003")
+    first, harness = pytester.path / "first.json", pytester.path / "harness.json"
+    with ScriptedModel(search_then_answer(codes, fetch=True)) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-never-in-a-cassette")
-        recorded = pytester.runpytest(*args, f"--wsb-json={first}")
-    # acme-003 has cite_urls=false: the judge checks neither citations nor grounding, so it passes
-    recorded.assert_outcomes(passed=3, failed=0)
-    recorded.stdout.fnmatch_lines([
+        recorded = pytester.runpytest(*args, f"--wsb-json={first}", f"--wsb-code-json={harness}")
+    recorded.assert_outcomes(passed=1, failed=1)
+    recorded.stdout.fnmatch_lines(["*eval/acme-002[[]local[]]: answer fails: missing:bulk_onboard*",
                                    "eval  (code/agent/search-fetch, edition unversioned, k=5)",
-                                   "*turns*3.000*", "*tokens*", "*0 replayed · 3 recorded · 0 live*"])
-    folder = pytester.path / "cassettes" / "eval" / "local" / "agent-scripted-1-search-fetch"
+                                   "*turns*3.000*", "*tokens*", "*run errors (failed)*0.000*",
+                                   "*leaderboard*not comparable with the leaderboard: provider local is not a "
+                                   "harness arm*", "*0 replayed · 2 recorded · 0 live*"])
+    folder = pytester.path / "cassettes" / "eval" / "local" / "agent-gpt-5.6-sol-search-fetch"
     text = (folder / "acme-001.yaml").read_text()
-    assert "sk-never-in-a-cassette" not in text and CASSETTE_BASE_URL + "/chat/completions" in text
+    assert "sk-never-in-a-cassette" not in text and CASSETTE_BASE_URL + "/responses" in text
     assert "127.0.0.1" not in text and "/v1/search" in text and "/v1/fetch" in text
+
+    document = json.loads(harness.read_text())
+    assert (document["n"], document["passed"], document["failed"], document["model"], document["fetch_mode"]) == (
+        2, 1, 1, "gpt-5.6-sol", "on")
+    row = document["results"][0]
+    assert (row["id"], row["backend"], row["passed"], row["search_count"], row["fetch_count"]) == (
+        "acme-001", "local+fetch", True, 1, 1)
+    assert row["score"] == {"passed": True, "compiled": True, "output": "NEEDLES_OK", "notes": []}
+    assert set(row["metrics"]) == {"wall_ms", "llm_ms", "search_count", "fetch_count", "search_ms", "fetch_ms",
+                                   "llm_prompt_tokens", "llm_completion_tokens", "gold_token_queries"}
+    assert row["queries"] == [rows[0]["ticket"].split(". ")[0]] and row["error"] is None
+    assert row["fetch_urls"] == ["https://docs.acme.example/v2/tickets/resolve"]
+    assert document["results"][1]["score"] == {"passed": False, "compiled": True,
+                                               "output": "NEEDLES_FAIL missing:bulk_onboard",
+                                               "notes": ["missing:bulk_onboard"]}
 
     # replay: no model server, no OPENAI_* settings, no search server
     from pytest_websearchbench.engine import LocalSearchServer
@@ -202,16 +355,77 @@ def test_agent_episodes_record_into_the_items_cassette_and_replay_whole(pytester
     monkeypatch.setattr(LocalSearchServer, "start", lambda self: pytest.fail("no server in replay"))
     second = pytester.path / "second.json"
     replayed = pytester.runpytest(*args, "--wsb-record-mode=none", f"--wsb-json={second}")
-    replayed.assert_outcomes(passed=3, failed=0)
-    replayed.stdout.fnmatch_lines(["*3 replayed · 0 recorded · 0 live*"])
-    keep = ("answer", "turns", "searches", "fetches", "prompt_tokens", "completion_tokens", "trace")
+    replayed.assert_outcomes(passed=1, failed=1)
+    replayed.stdout.fnmatch_lines(["*2 replayed · 0 recorded · 0 live*"])
+    keep = ("answer", "turns", "searches", "fetches", "prompt_tokens", "completion_tokens", "trace", "search_hops",
+            "fetch_hops", "profile")
     strip = lambda p: [(i["case_id"], i["outcome"], i["metrics"], i["results"],
                         {k: i["raw"]["extra"][k] for k in keep}) for i in json.loads(p.read_text())["items"]]
     assert strip(first) == strip(second)
 
-    # another model has its own cassettes
+    # another model, or Chat Completions, has its own cassettes
     other = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-model=other/model:7b",
-                               "--wsb-record-mode=none", "-k", "acme-001")
+                               "--wsb-model-api=chat", "--wsb-record-mode=none", "-k", "acme-001")
     other.assert_outcomes(errors=1)
-    other.stdout.fnmatch_lines(["*no cassette at */local/agent-other-model-7b-search/acme-001.yaml*",
-                                "*--wsb-mode=agent --wsb-model=other/model:7b --wsb-record-mode=once*"])
+    other.stdout.fnmatch_lines(["*no cassette at */local/agent-other-model-7b-search-chat/acme-001.yaml*",
+                                "*--wsb-mode=agent --wsb-model=other/model:7b --wsb-model-api=chat "
+                                "--wsb-record-mode=once*"])
+
+
+def test_options_that_leave_the_faithful_profile_are_labelled(pytester, monkeypatch, tmp_path):
+    eval_path = tiny_code_suite(pytester.path)
+    rows = [json.loads(line) for line in eval_path.read_text().splitlines()]
+    prompt = tmp_path / "system.txt"
+    prompt.write_text("Answer with the file.")
+    with ScriptedModel(search_then_answer({r["ticket"]: r["gold_code"] for r in rows})) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-model=small",
+                                    "--wsb-model-api=chat", "--wsb-temperature=0", f"--wsb-system-prompt={prompt}",
+                                    "--wsb-max-searches=9", "-k", "acme-002")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*leaderboard*not comparable with the leaderboard: model small (the leaderboard's: "
+                                 "gpt-5.6-sol); Chat Completions instead of the Responses API; temperature 0; "
+                                 f"system prompt from {prompt}; budgets searches=9; provider local is not a harness "
+                                 "arm*"])
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--wsb-provider=exa_fast", "--wsb-board=search-fetch"),
+     "*--provider=exa_fast: the harness runs this arm on the search board only; use --wsb-board=search*"),
+    (("--wsb-temperature=warm",), "*--wsb-temperature: expected a number, got 'warm'*"),
+    (("--wsb-max-turns=0",), "*--wsb-max-turns: must be at least 1, got 0*"),
+    (("--wsb-system-prompt=nowhere.txt",), "*--wsb-system-prompt: cannot read nowhere.txt*"),
+    (("--wsb-model-api=grpc",), "*argument --wsb-model-api: invalid choice: 'grpc'*"),
+])
+def test_bad_agent_options_are_usage_errors(pytester, monkeypatch, args, message):
+    write_rows(pytester.path / "eval.jsonl", [{}])
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-x")
+    monkeypatch.setenv("EXA_API_KEY", "exa-x")
+    args = tuple(a.replace("--wsb-provider", "--provider") for a in args)
+    result = pytester.runpytest(*FAST, "--suite", "eval.jsonl", "--wsb-mode=agent", *args)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([message])
+
+
+def test_agent_mode_without_a_model_key_or_recorded_episodes_is_a_usage_error(pytester, monkeypatch):
+    write_rows(pytester.path / "eval.jsonl", [{}])
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    result = pytester.runpytest(*FAST, "--suite", "eval.jsonl", "--wsb-mode=agent")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--wsb-mode=agent calls the model: set OPENAI_API_KEY*"])
+
+
+def test_a_failed_fetch_is_kept_in_the_cassette_so_the_episode_replays(pytester, monkeypatch):
+    eval_path = tiny_code_suite(pytester.path)
+    missing = "https://docs.acme.example/v2/gone"
+    answer = f"```python\n# source: {missing}\n{ROW['gold_code']}```"
+    steps = [{"tool_calls": [tool("web_fetch", url=missing, objective="")]}, {"content": answer}]
+    args = (*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-board=search-fetch", "-k", "acme-001")
+    with ScriptedModel(scripted(steps)) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        pytester.runpytest(*args).assert_outcomes(passed=1)
+    cassette = pytester.path / "cassettes" / "eval" / "local" / "agent-gpt-5.6-sol-search-fetch" / "acme-001.yaml"
+    assert "code: 404" in cassette.read_text()
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    pytester.runpytest(*args, "--wsb-record-mode=none").assert_outcomes(passed=1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from code_support import ROW, write_jsonl, write_rows
+from code_support import PROMPT, ROW, write_catalog, write_jsonl, write_rows
 
 from pytest_websearchbench.codebench.needles import case_needles, code_tokens, derive_needles
 from pytest_websearchbench.core.exceptions import SuiteError
@@ -29,12 +29,27 @@ def test_needles_are_derived_from_what_gold_has_and_starter_lacks():
     assert [n.source for n in needles] == ["derived"] * 3 + ["query_forbidden"]
 
 
-def test_derivation_reads_identifiers_and_literals_but_not_keywords_docstrings_or_comments():
+def test_derivation_reads_the_api_surface_not_keywords_docstrings_or_comments():
     code = ('import acme.desk as ad\nfrom acme.sdk import Client\n\nclass Helper:\n    """A docstring."""\n'
             '    def run(self, *, token):\n        global LIMIT  # a comment\n        return f"/v2/{token}/resolve"\n')
     tokens = code_tokens(code)
-    assert {"acme", "desk", "sdk", "Client", "Helper", "run", "self", "token", "LIMIT", "/v2/", "/resolve"} <= set(tokens)
+    assert {"acme", "desk", "sdk", "Client", "/v2/", "/resolve"} <= set(tokens)
     assert not {"import", "return", "class", "A docstring.", "a comment"} & set(tokens)
+    assert not {"ad", "Helper", "run", "self", "token", "LIMIT"} & set(tokens)  # bound by the code itself
+
+
+def test_derived_needles_are_api_names_keywords_and_literals_never_names_the_code_binds():
+    starter = ("import requests\n\ndef sync(incident_id, path):\n"
+               "    return requests.post(URL, json={'id': incident_id})\n")
+    gold = ("import requests\n\ndef sync(incident_id, file_path):\n    payload = {'evidence': file_path}\n"
+            "    incidents = desk.cases.upload_evidence(incident_id, payload, visibility='internal_only', "
+            "retries=3)\n    for record in incidents:\n        record.attached = True\n"
+            "    helper(record, record_mode='strict')\n    return requests.post(URL + '/v2/evidence', timeout=30.5)\n\n"
+            "def helper(item, record_mode):\n    return item.attached\n")
+    assert derive_needles(gold, starter) == ["evidence", "cases", "upload_evidence", "visibility", "internal_only",
+                                             "retries", "strict", "/v2/evidence", "timeout", "30.5"]
+    # local names (payload, file_path, incidents, record), the code's own functions and their keywords
+    # (helper, record_mode) and attributes it assigns (attached) are no needles; literals always are
 
 
 def test_a_needle_the_starter_already_contains_is_not_derived():
@@ -94,50 +109,65 @@ def test_invalid_json_on_a_line_is_an_error_naming_it(tmp_path):
 # --------------------------------------------------------------------------- the catalog format
 
 
-def make_catalog(root, items, defaults=None):
-    for item in items:
-        folder = root / item.get("dir", item["task_id"])
-        outfile = item.get("outfile", (defaults or {}).get("outfile", "solution.py"))
-        (folder / "starter").mkdir(parents=True, exist_ok=True)
-        (folder / "gold").mkdir(parents=True, exist_ok=True)
-        (folder / "prompt.txt").write_text("Resolve tickets fixed by a workaround.\n")
-        (folder / "starter" / outfile).write_text(ROW["starter_code"])
-        (folder / "gold" / outfile).write_text(ROW["gold_code"])
-    path = root / "catalog.json"
-    document = {"defaults": defaults or {}, "items": items}
-    path.write_text(json.dumps(document, indent=2))
-    return path
-
-
 def test_catalog_items_read_their_files_and_merge_defaults(tmp_path):
-    path = make_catalog(tmp_path, [{"task_id": "acme-001"}, {"task_id": "acme-002", "dir": "second",
-                                                              "budgets": {"fetches": 1}, "outfile": "fix.py"}],
-                        defaults={"vendor": "Acme Desk", "budgets": {"searches": 3}, "cite_urls": False})
+    path = write_catalog(tmp_path, [{"id": "sn_resolve", "max_searches": 3, "vendor": "Acme Desk"},
+                                    {"id": "sn_second", "outfile": "fix.py", "max_fetches": 1, "max_turns": 0,
+                                     "hops": ["x"], "docs": []}],
+                         defaults={"outfile": "sync.py", "max_searches": 4, "cite_urls": False, "repo": "acme/desk"})
     first, second = load_tasks(path)
-    assert first.ticket == "Resolve tickets fixed by a workaround." and first.vendor == "Acme Desk"
-    assert first.gold_code == ROW["gold_code"] and not first.cite_urls
-    assert first.budgets == Budgets(searches=3) and second.budgets == Budgets(searches=3, fetches=1)
+    assert first.prompt == PROMPT.replace("\r\n", "\n")  # the file's text, unchanged (read as text)
+    assert first.ticket == first.prompt.strip() and first.vendor == "Acme Desk" and second.vendor == ""
+    assert first.gold_code == ROW["gold_code"] and first.outfile == "sync.py" and not first.cite_urls
+    assert first.budgets == Budgets(searches=3) and second.budgets == Budgets(searches=4, fetches=1)  # 0: the default
     assert second.outfile == "fix.py" and second.needle_texts == ["mark_resolved", "resolution_code",
                                                                    "workaround_applied"]
 
 
-def test_catalog_errors_name_the_items_line_and_field(tmp_path):
-    path = make_catalog(tmp_path, [{"task_id": "acme-001"}, {"task_id": "acme-002", "cite_urls": "no"}],
-                        defaults={"vendor": "Acme"})
+def test_a_yaml_catalog_and_an_items_own_prompt(tmp_path):
+    path = write_catalog(tmp_path, [{"id": "sn_resolve", "prompt": "Use the v2 call.", "required": ["mark_resolved"],
+                                     "query_forbidden": ["mark_resolved", "resolution_code"]}],
+                         defaults={"outfile": "solution.py"}, yaml_format=True, prompts=False)
+    (task,) = load_tasks(path)
+    assert (task.prompt, task.needle_texts, task.query_forbidden) == (
+        "Use the v2 call.", ["mark_resolved", "resolution_code"], ("mark_resolved", "resolution_code"))
+    assert task.where == f"{path}:4"
+
+
+@pytest.mark.parametrize("yaml_format", [False, True])
+def test_catalog_errors_name_the_items_line_and_field(tmp_path, yaml_format):
+    path = write_catalog(tmp_path, [{"id": "sn_a"}, {"id": "sn_b", "cite_urls": "no"}],
+                         defaults={"outfile": "s.py"}, yaml_format=yaml_format)
     with pytest.raises(SuiteError) as info:
         load_tasks(path)
     lines = path.read_text().splitlines()
-    line = [n for n, text in enumerate(lines, start=1) if text == "    {"][1]  # the second item's opening brace
-    assert (info.value.line, info.value.field, info.value.item) == (line, "items.1.cite_urls", "acme-002")
+    opening = "    {" if not yaml_format else "- id: sn_b"
+    line = [n for n, text in enumerate(lines, start=1) if text == opening][-1]
+    assert (info.value.line, info.value.field, info.value.item) == (line, "items.1.cite_urls", "sn_b")
 
-    path = make_catalog(tmp_path, [{"task_id": "acme-001"}])  # no vendor anywhere
-    with pytest.raises(SuiteError, match=r"catalog.json:\d+: item 'acme-001' field 'items.0.vendor'"):
+    path = write_catalog(tmp_path / "b", [{"id": "sn_a"}], yaml_format=yaml_format)  # no outfile anywhere
+    with pytest.raises(SuiteError, match=r"item 'sn_a' field 'items.0.outfile': 'outfile' is a required property"):
         load_tasks(path)
 
-    path = make_catalog(tmp_path, [{"task_id": "acme-001", "vendor": "Acme"}])
-    (tmp_path / "acme-001" / "gold" / "solution.py").unlink()
-    with pytest.raises(SuiteError, match=r"field 'items.0.dir': acme-001/gold/solution.py not found"):
+    path = write_catalog(tmp_path / "c", [{"id": "sn_a", "outfile": "s.py"}], yaml_format=yaml_format, prompts=False)
+    with pytest.raises(SuiteError, match=r"field 'items.0.prompt': no prompt: sn_a/prompt.txt is missing"):
         load_tasks(path)
+    (tmp_path / "c" / "sn_a" / "prompt.txt").write_text("Fix it.")
+    (tmp_path / "c" / "sn_a" / "gold" / "s.py").unlink()
+    with pytest.raises(SuiteError, match=r"field 'items.0.outfile': sn_a/gold/s.py not found"):
+        load_tasks(path)
+
+
+def test_an_upstream_catalog_item_without_id_says_so(tmp_path):
+    path = tmp_path / "catalog.json"
+    path.write_text(json.dumps({"items": [{"task_id": "acme-001", "outfile": "s.py"}]}))
+    with pytest.raises(SuiteError, match=r"field 'items.0.id': 'id' is a required property"):
+        load_tasks(path)
+
+
+def test_a_rows_prompt_is_its_own_or_the_ticket_then_the_starter_file(tmp_path):
+    first, second = load_tasks(write_rows(tmp_path / "eval.jsonl", [{}, {"prompt": "Exactly this.\n"}]))
+    assert first.prompt == (f"{ROW['ticket']}\n\nsolution.py:\n```python\n{ROW['starter_code'].rstrip()}\n```\n")
+    assert second.prompt == "Exactly this.\n" and second.ticket == ROW["ticket"]
 
 
 # --------------------------------------------------------------------------- collection (pytester)

@@ -64,3 +64,16 @@ def test_local_cassettes_are_committed_for_every_ticket_and_both_boards(rows):
     for row in rows:
         for folder in ("local", "local/search-fetch"):
             assert (BUNDLED_CASSETTES / "code-sample" / folder / f"{row['task_id']}.yaml").is_file(), (folder, row)
+
+
+def test_derived_needles_agree_with_the_generators_intended_gold_tokens(rows):
+    """The rows without ``required`` derive exactly the tokens the sample generator meant (≥ 95 % of them;
+    today all). Rows with ``required`` name a hand-picked subset and derive nothing."""
+    from pytest_websearchbench.codebench.needles import derive_needles
+    from pytest_websearchbench.sampledata.vendor_apis import OPS
+
+    derived = [(row, op) for row, op in zip(rows, OPS) if "required" not in row]
+    assert len(derived) == sum(op.derived for op in OPS) >= 8
+    agree = [row["task_id"] for row, op in derived
+             if set(derive_needles(row["gold_code"], row["starter_code"])) == set(op.needles)]
+    assert len(agree) / len(derived) >= 0.95, sorted({r["task_id"] for r, _ in derived} - set(agree))
