@@ -6,6 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+# One hypothesis profile for the whole suite: the same examples on every run (a failure in CI
+# replays on any machine) and no per-example deadline (a loaded CI machine is not a bug).
+hypothesis_settings.register_profile("websearchbench", derandomize=True, deadline=None, print_blob=True)
+hypothesis_settings.load_profile("websearchbench")
+
 # Imported once, before any test: pytester's in-process runs restore sys.modules after each run,
 # so a module first imported inside one (httpx imports httpcore lazily; the plugin imports vcr
 # and yaml lazily) would be dropped and imported anew by the next, and exceptions of the old copy
