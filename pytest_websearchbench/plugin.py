@@ -48,6 +48,9 @@ def pytest_configure(config: pytest.Config) -> None:
                 raise ConfigurationError(f"{missing}. Set the key to record, or point --wsb-cassette-dir at "
                                          f"recorded cassettes and replay them with --wsb-record-mode=none")
         baseline = Baseline.load(settings.baseline_path) if settings.baseline_path else None
+        mismatch = baseline.k_mismatch(settings.k, settings.baseline_accept) if baseline else None
+        if mismatch:
+            raise ConfigurationError(mismatch)
         suite_paths = [str(resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir))
                        for spec in settings.suites]
     except WebSearchBenchError as exc:

@@ -1,8 +1,14 @@
 """Recording and replaying one item's HTTP traffic: one vcrpy cassette per (suite, provider, case),
-matched on method, URL, query and body."""
+matched on method, URL, query and body.
+
+Every recorded response carries what produced it (``Provider.produced_by``: the local engine's corpus
+digest, an API's options) in a response header; replaying a cassette under other values is a
+``StaleCassetteError`` saying what differs. Cassettes recorded before the stamp existed are not checked.
+"""
 
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -11,7 +17,11 @@ from typing import Callable, Iterator
 from pytest_websearchbench.cassettes.latency import timed_transport
 from pytest_websearchbench.cassettes.persister import AtomicPersister
 from pytest_websearchbench.cassettes.scrub import SecretFilter
+from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode
+
+#: the response header that carries what produced the answer (JSON object, sorted keys)
+PRODUCED_BY_HEADER = "x-wsb-produced-by"
 
 MATCH_ON = ("method", "scheme", "host", "port", "path", "query", "body")
 
@@ -37,6 +47,16 @@ class CassetteUse:
         return "replayed"
 
 
+class StaleCassetteError(WebSearchBenchError):
+    """A cassette recorded under other settings than this run's."""
+
+    kind = "stale_cassette"
+
+
+def produced_by_stamp(produced_by: dict[str, str]) -> str:
+    return json.dumps(produced_by, sort_keys=True, ensure_ascii=False)
+
+
 def cassette_mismatch_error() -> type[Exception]:
     """vcrpy's error for a request the cassette does not hold while recording is off."""
     from vcr.errors import CannotOverwriteExistingCassetteException
@@ -47,18 +67,21 @@ def cassette_mismatch_error() -> type[Exception]:
 @contextmanager
 def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
                  secrets: list[str],
-                 failed: Callable[[], list[tuple[str, str, bytes]]] | None = None) -> Iterator[CassetteUse]:
+                 failed: Callable[[], list[tuple[str, str, bytes]]] | None = None,
+                 produced_by: dict[str, str] | None = None) -> Iterator[CassetteUse]:
     """Record or replay the block's HTTP traffic in the cassette at ``path``.
 
     Nothing from a failed call is saved: 429/5xx answers are never recorded, answers the provider
     rejected (``failed()`` lists their requests: method, URL, body) are dropped, and if the block
-    raises, nothing it recorded is saved at all.
+    raises, nothing it recorded is saved at all. With ``produced_by``, recorded answers are stamped
+    with it and answers stamped otherwise are refused (StaleCassetteError) before anything replays.
     """
     if mode is CassetteMode.REWRITE:
         path.unlink(missing_ok=True)
     import vcr
 
     filters = SecretFilter(aliases, secrets)
+    stamp = produced_by_stamp(produced_by) if produced_by is not None else None
     recorder = vcr.VCR(
         record_mode="once" if mode is CassetteMode.REWRITE else mode.value,
         match_on=MATCH_ON,
@@ -70,6 +93,8 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
     use = CassetteUse(path)
     with timed_transport(), recorder.use_cassette(str(path)) as cassette:
         before = len(cassette.data)
+        if stamp is not None and mode is not CassetteMode.ALL:  # ALL replays nothing
+            _refuse_stale(path, cassette.data, produced_by)
         try:
             yield use
         except BaseException:
@@ -79,6 +104,9 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
         finally:
             if failed is not None:
                 _drop_failed(cassette, before, failed(), filters)
+            if stamp is not None:  # only what was recorded now (vcr runs its filters on loaded answers too)
+                for _, response in cassette.data[before:]:
+                    response["headers"][PRODUCED_BY_HEADER] = [stamp]
             use.played = cassette.play_count
             use.recorded = len(cassette.data) - before
 
@@ -96,3 +124,21 @@ def _drop_failed(cassette, before: int, failed: list[tuple[str, str, bytes]], fi
                 break
     if len(cassette.data) == before:
         cassette.dirty = False
+
+
+def _refuse_stale(path: Path, interactions, produced_by: dict[str, str]) -> None:
+    """Raise when a stamped answer in the cassette was produced under other settings than ``produced_by``."""
+    for _, response in interactions:
+        values = {name.lower(): value for name, value in (response.get("headers") or {}).items()}.get(PRODUCED_BY_HEADER)
+        if not values:
+            continue  # recorded before answers were stamped: nothing to compare
+        recorded = json.loads(values[0])
+        if recorded == produced_by:
+            continue
+        differs = "; ".join(f"{key} {recorded.get(key, '(unset)')} when recorded, {produced_by.get(key, '(unset)')} now"
+                            for key in sorted(set(recorded) | set(produced_by))
+                            if recorded.get(key) != produced_by.get(key))
+        raise StaleCassetteError(
+            f"the cassette {path} is stale: {differs}. Re-record it with --wsb-record-mode=rewrite (into its "
+            f"own folder with --wsb-cassette-dir to keep this one), or replay it with the settings it was "
+            f"recorded with")

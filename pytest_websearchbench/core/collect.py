@@ -78,6 +78,10 @@ class SuiteModule(pytest.Module):
             family, suite = load_suite(self.path / MANIFEST_NAME if self.path.is_dir() else self.path, state.families)
         except (SuiteError, ConfigurationError) as exc:
             raise self.CollectError(f"invalid suite: {exc}") from None
+        mismatch = state.baseline.suite_mismatch(suite.name, suite.manifest.edition, suite.digest,
+                                                 state.settings.baseline_accept) if state.baseline else None
+        if mismatch:
+            raise self.CollectError(f"--wsb-baseline: {mismatch}")
         variants = family.variants(state.settings)
         for case in suite.cases:
             for variant in variants:

@@ -93,6 +93,9 @@ class Score:
 class MetricColumn:
     key: str
     label: str
+    #: what an errored item counts as in the headline mean (the benchmark's population rule: 0 for
+    #: scores); None leaves errored items out (a count, a cost, a metric that applies to some items only)
+    error_value: float | None = None
 
 
 class BenchmarkFamily(ABC):

@@ -40,11 +40,18 @@ _VALUE_OPTIONS = [
     ("--wsb-k", "N", "wsb_k", "declared result budget k (default: 5)", "5"),
     ("--wsb-record-mode", "MODE", "wsb_record_mode",
      "cassette record mode: " + ", ".join(m.value for m in CassetteMode) + " (default: once)", "once"),
-    ("--wsb-cassette-dir", "PATH", "wsb_cassette_dir", "cassette folder (default: <rootdir>/cassettes)", ""),
+    ("--wsb-cassette-dir", "PATH", "wsb_cassette_dir", "cassette folder (default: cassettes/ beside the config file, else in the current folder)", ""),
     ("--wsb-json", "PATH", "wsb_json", "write results (run metadata and every item) to this JSON file", ""),
     ("--wsb-baseline", "PATH", "wsb_baseline", "results file of an earlier run; regressions fail", ""),
     ("--wsb-tolerance", "X", "wsb_tolerance",
-     "allowed drop of an item's primary metric against the baseline (default: 0.0)", "0.0"),
+     "with a baseline: fail an item whose primary metric dropped by more than X (default: no per-item check)", ""),
+    ("--wsb-alpha", "P", "wsb_alpha",
+     "with a baseline: significance level of the paired test on the primary metric (default: 0.05)", "0.05"),
+    ("--wsb-min-effect", "X", "wsb_min_effect",
+     "with a baseline: smallest mean drop of the primary metric that fails the run (default: 0.01)", "0.01"),
+    ("--wsb-baseline-accept", "WHAT[,WHAT]", "wsb_baseline_accept",
+     "compare with a baseline anyway although its k, edition or digest differ (k, edition, digest); "
+     "the summary then says the figures are not comparable", ""),
     ("--wsb-local-corpus", "PATH", "wsb_local_corpus",
      "corpus (JSONL) the local provider indexes (default: the bundled sample web)", ""),
     ("--wsb-rate", "NAME=RATE[,...]", "wsb_rate",
@@ -59,6 +66,9 @@ _VALUE_OPTIONS = [
      "base of the exponential backoff between retries, with jitter (default: 0.5)", "0.5"),
 ]
 
+
+#: what must match between a run and its baseline (--wsb-baseline-accept names the ones to let pass)
+BASELINE_CHECKS = ("k", "edition", "digest")
 
 _CHOICES = {"wsb_record_mode": [m.value for m in CassetteMode]}
 
@@ -141,24 +151,32 @@ class Settings:
     cassette_dir: Path
     json_path: Path | None
     baseline_path: Path | None
-    tolerance: float
+    tolerance: float | None  # None: no per-item metric check against the baseline
     local_corpus: Path | None
     rates: Mapping[str, Rate] = field(default_factory=dict)
     prices: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     timeout: float = 30.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)
+    alpha: float = 0.05
+    min_effect: float = 0.01
+    baseline_accept: frozenset[str] = frozenset()  # baseline differences accepted knowingly
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> "Settings":
         value = OptionReader(config).value
 
+        # Paths never follow pytest's rootdir guess, which a path-like option value can move
+        # (`--wsb-local-corpus /tmp/x.jsonl` once made /tmp the rootdir and the cassette folder):
+        # the config file's folder anchors ini values and the default cassette folder, else the
+        # folder pytest was started in.
+        anchor = config.inipath.parent if config.inipath else config.invocation_params.dir
+
         def path(ini: str) -> Path | None:
-            # a path on the command line is relative to where pytest was started,
-            # one in the ini file to the rootdir
+            # a path on the command line is relative to where pytest was started, one in the ini file to its folder
             text = value(ini)
             if not text:
                 return None
-            base = config.invocation_params.dir if config.getoption(ini) is not None else config.rootpath
+            base = config.invocation_params.dir if config.getoption(ini) is not None else anchor
             return Path(base, text)
 
         providers = OptionReader(config).names("wsb_provider", "--provider", "provider")
@@ -174,10 +192,14 @@ class Settings:
             raise ConfigurationError(
                 f"wsb_record_mode: {value('wsb_record_mode')!r} is not one of "
                 + ", ".join(m.value for m in CassetteMode)) from None
-        try:
-            tolerance = float(value("wsb_tolerance"))
-        except ValueError:
-            raise ConfigurationError(f"--wsb-tolerance: expected a number, got {value('wsb_tolerance')!r}") from None
+        tolerance = _number(value("wsb_tolerance"), "--wsb-tolerance", minimum=0.0) if value("wsb_tolerance") else None
+        alpha = _number(value("wsb_alpha"), "--wsb-alpha", minimum=0.0)
+        if not 0 < alpha < 1:
+            raise ConfigurationError(f"--wsb-alpha: must be between 0 and 1, got {value('wsb_alpha')}")
+        accept = frozenset(w.strip() for w in value("wsb_baseline_accept").split(",") if w.strip())
+        if accept - set(BASELINE_CHECKS):
+            raise ConfigurationError(f"--wsb-baseline-accept: {', '.join(sorted(accept - set(BASELINE_CHECKS)))} is not "
+                                     f"one of {', '.join(BASELINE_CHECKS)}")
         suites = tuple(config.getoption("wsb_suite") or config.getini("wsb_suite"))
         timeout = _number(value("wsb_timeout"), "--wsb-timeout", minimum=0.001)
         retry = RetryPolicy(retries=int(_number(value("wsb_retries"), "--wsb-retries", minimum=0, whole=True)),
@@ -187,7 +209,7 @@ class Settings:
             suites=suites,
             k=k,
             record_mode=mode,
-            cassette_dir=path("wsb_cassette_dir") or config.rootpath / "cassettes",
+            cassette_dir=path("wsb_cassette_dir") or anchor / "cassettes",
             json_path=path("wsb_json"),
             baseline_path=path("wsb_baseline"),
             tolerance=tolerance,
@@ -196,6 +218,9 @@ class Settings:
             prices=parse_prices(value("wsb_price")),
             timeout=timeout,
             retry=retry,
+            alpha=alpha,
+            min_effect=_number(value("wsb_min_effect"), "--wsb-min-effect", minimum=0.0),
+            baseline_accept=accept,
         )
 
 

@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, cassette_path, use_cassette
+from pytest_websearchbench.cassettes.recorder import (
+    StaleCassetteError, cassette_mismatch_error, cassette_path, use_cassette)
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults, RunContext
 from pytest_websearchbench.core.options import CassetteMode, Settings
 from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.core.suites import MANIFEST_NAME
-from pytest_websearchbench.reporting.baseline import Baseline
+from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 
 
 def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
@@ -43,11 +44,12 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         first_call = len(provider.calls)
         failed = provider.failed_exchanges
         first_failed = len(failed)
+        run["produced_by"] = provider.produced_by()
         try:
             with use_cassette(path, settings.record_mode,
                               aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
                               secrets=[*provider.secrets(), *spec.family.secrets()],
-                              failed=lambda: failed[first_failed:]) as cassette:
+                              failed=lambda: failed[first_failed:], produced_by=run["produced_by"]) as cassette:
                 raw = spec.family.run(spec.suite, spec.case, RunContext(provider, spec.provider, settings))
         finally:
             calls = provider.calls[first_call:]
@@ -58,6 +60,10 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         pytest.fail(f"{spec.label}: a request is not in the cassette {path} (record mode "
                     f"{settings.record_mode.value}); the cassette is stale: re-record it with "
                     f"--wsb-record-mode=rewrite.\n{exc}", pytrace=False)
+    except StaleCassetteError as exc:
+        run["error"] = str(exc)
+        run["error_kind"] = exc.kind
+        raise pytest.fail.Exception(f"{spec.label}: {exc}", pytrace=False) from None
     except WebSearchBenchError as exc:
         run["error"] = str(exc)
         run["error_kind"] = getattr(exc, "kind", "error")
@@ -78,16 +84,21 @@ def _suite_argument(manifest) -> str:
 
 
 def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:
-    """Score the raw results (pure), attach them for the summary, and fail on a gate or regression."""
+    """Score the raw results (pure), attach them for the summary, and judge: a failed gate fails the test,
+    unless the baseline failed it too (a known failure: xfail); a baseline regression fails it."""
     spec = item.spec
     primary = spec.family.columns(spec.kind, settings.k)[0].key
     score = replace(spec.family.score(spec.suite, spec.case, raw, settings.k), primary=primary)
     item.user_properties.append(("wsb_score", score.to_dict()))
-    regression = baseline.regression(spec.metadata(), score.passed, score.metrics.get(primary), primary,
-                                     settings.tolerance) if baseline else None
+    verdict = baseline.judge(spec.metadata(), score.passed, score.metrics.get(primary), primary,
+                             settings.tolerance) if baseline else None
+    if verdict is not None:
+        item.user_properties.append(("wsb_baseline", verdict.to_dict()))
+        if verdict.status == KNOWN:
+            pytest.xfail(f"{spec.label}: {verdict.reason}")
     problems = [score.message] if not score.passed else []
-    if regression:
-        problems.append(f"regressed against the baseline: {regression}")
+    if verdict is not None and verdict.status == REGRESSED:
+        problems.append(f"regressed against the baseline: {verdict.reason}")
     if problems:
         pytest.fail(f"{spec.label}: " + "\n".join(problems), pytrace=False)
 

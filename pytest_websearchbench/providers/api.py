@@ -168,6 +168,13 @@ class ApiProvider(HttpProvider):
     def secrets(self) -> list[str]:
         return [self._key] if self._key else []
 
+    def produced_by(self) -> dict[str, str]:
+        """The options in force (``WSB_<NAME>_*``): they change what the API answers. Endpoints and
+        credentials are left out — a recording made through any endpoint, with any key, replays anywhere."""
+        secrets = set(self.secrets())
+        return {name: str(value) for name, value in sorted(self.settings.items())
+                if value is not None and not name.endswith("base_url") and value not in secrets}
+
     def cassette_aliases(self) -> dict[str, str]:
         """Cassettes name the vendor's own base URL, whatever endpoint (proxy, emulator) served them,
         so a recording replays with any base URL."""

@@ -80,6 +80,11 @@ class Provider(ABC):
         """Run-specific base URLs to write as stable names in cassettes (real → alias)."""
         return {}
 
+    def produced_by(self) -> dict[str, str]:
+        """What makes this provider answer as it does besides the request (the settings that change
+        results, a corpus digest): cassettes carry it, and replaying one under other values is an error."""
+        return {}
+
     def secrets(self) -> list[str]:
         """Values that must never reach a cassette, report or log (API keys)."""
         return []

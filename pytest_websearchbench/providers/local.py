@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
@@ -20,25 +21,36 @@ class LocalProvider(HttpProvider):
     prices = {"search": 0.0, "fetch": 0.0}  # runs on this machine
 
     def __init__(self, base_url: str, server: LocalSearchServer | None = None, *,
-                 http: HttpOptions | None = None) -> None:
+                 http: HttpOptions | None = None, corpus: Path | None = None) -> None:
         super().__init__(base_url, http=http)
         self._server = server
+        self._corpus = corpus  # None: a server someone else runs (WSB_LOCAL_BASE_URL), its corpus unknown
+        self._corpus_digest: str | None = None
 
     @classmethod
     def from_context(cls, context: ProviderContext) -> "LocalProvider":
         override = context.base_url(default="")
         if override:
             return cls(override, http=context.http)
+        corpus = Path(context.resources["local_corpus"])
         if not context.record_mode_may_record:
             # replay only: every request is answered from a cassette, no server is needed
-            return cls(CASSETTE_BASE_URL, http=context.http)
-        corpus = Path(context.resources["local_corpus"])
+            return cls(CASSETTE_BASE_URL, http=context.http, corpus=corpus)
         if not corpus.is_file():
             raise ConfigurationError(
                 f"local provider: corpus {corpus} not found; generate the sample data with "
                 "`python -m pytest_websearchbench.sampledata --out suites` or pass --wsb-local-corpus")
         server = LocalSearchServer(SearchIndex.from_jsonl(corpus))
-        return cls(server.start(), server, http=context.http)
+        return cls(server.start(), server, http=context.http, corpus=corpus)
+
+    def produced_by(self) -> dict[str, str]:
+        """The corpus's digest: the same queries over another corpus are other answers."""
+        if self._corpus is None:
+            return {}
+        if self._corpus_digest is None:
+            self._corpus_digest = (f"sha256:{hashlib.sha256(self._corpus.read_bytes()).hexdigest()}"
+                                   if self._corpus.is_file() else f"missing ({self._corpus})")
+        return {"corpus": self._corpus_digest}
 
     def cassette_aliases(self) -> dict[str, str]:
         return {self.base_url: CASSETTE_BASE_URL} if self._server else {}

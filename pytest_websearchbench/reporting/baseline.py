@@ -1,8 +1,18 @@
-"""Comparing a run with an earlier results file (``--wsb-baseline``)."""
+"""Comparing a run with an earlier results file (``--wsb-baseline``): the vendor's regression check.
+
+Per item: failing in the baseline and still failing is a *known failure* (xfail, with the date it has
+failed since); failing before and passing now is *fixed*; passing before and failing now is a
+*regression* (a failure); a per-item metric drop fails only when ``--wsb-tolerance`` is given. The
+suite-level verdict (a paired test on the primary metric) lives in ``reporting/regression.py``.
+
+A baseline is only compared with a run it can be compared with: same k, and per suite the same
+edition and digest; ``--wsb-baseline-accept`` lets a difference pass knowingly.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -10,53 +20,119 @@ from pytest_websearchbench.core.exceptions import ConfigurationError
 
 ItemKey = tuple[str, str, str]  # (suite, case_id, provider)
 
+#: outcomes of a baseline item that count as "not passing there"
+NOT_PASSING = ("failed", "xfailed", "error")
+
+KNOWN = "known"  # failing there, failing here: xfail
+FIXED = "fixed"  # failing there, passing here
+REGRESSED = "regressed"  # passing there (or within tolerance), failing here
+
 
 def item_key(item: dict[str, Any]) -> ItemKey:
     return item["suite"], item["case_id"], item["provider"]
 
 
-class Baseline:
-    """The items of an earlier ``--wsb-json`` file, by (suite, case, provider)."""
+@dataclass(frozen=True)
+class ItemVerdict:
+    """How one item compares with the baseline."""
 
-    def __init__(self, items: dict[ItemKey, dict[str, Any]], path: str = "") -> None:
+    status: str  # KNOWN | FIXED | REGRESSED
+    reason: str
+    since: str | None = None  # KNOWN: the date of the first run (in a chain of baselines) it failed in
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Baseline:
+    """The items of an earlier ``--wsb-json`` file, by (suite, case, provider), and its run metadata."""
+
+    def __init__(self, items: dict[ItemKey, dict[str, Any]], path: str = "", *, k: int | None = None,
+                 suites: dict[str, dict[str, Any]] | None = None, created: str | None = None,
+                 provider_settings: dict[str, dict[str, str]] | None = None) -> None:
         self.items = items
         self.path = path
+        self.k = k
+        self.suites = suites or {}
+        self.created = created
+        self.provider_settings = provider_settings or {}
 
     @classmethod
     def load(cls, path: Path) -> "Baseline":
         try:
             data = json.loads(Path(path).read_text("utf-8"))
             items = {item_key(item): item for item in data["items"]}
+            return cls(items, str(path), k=data.get("k"), suites=dict(data.get("suites") or {}),
+                       created=data.get("created"), provider_settings=dict(data.get("provider_settings") or {}))
         except FileNotFoundError:
             raise ConfigurationError(f"--wsb-baseline: {path} not found") from None
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ConfigurationError(
                 f"--wsb-baseline: {path} is not a pytest-websearchbench results file ({exc!r})") from None
-        return cls(items, str(path))
 
-    def regression(self, meta: dict[str, Any], passed: bool, value: float | None, metric: str,
-                   tolerance: float) -> str | None:
-        """Why this item regressed, or None: it passed before and fails now, or ``metric`` dropped too far."""
+    # ------------------------------------------------------------------ is it comparable?
+
+    def k_mismatch(self, k: int, accept: frozenset[str]) -> str | None:
+        """Why the whole run cannot be compared (its k differs), or None."""
+        if self.k is None or self.k == k or "k" in accept:
+            return None
+        return (f"--wsb-baseline: {self.path} was made with k={self.k}, this run has k={k}; rerun with "
+                f"--wsb-k={self.k}, or pass --wsb-baseline-accept=k to compare anyway (not comparable)")
+
+    def suite_mismatch(self, suite: str, edition: str, digest: str, accept: frozenset[str]) -> str | None:
+        """Why this suite cannot be compared with the baseline (its edition or digest differs), or None."""
+        old = self.suites.get(suite)
+        if not old:
+            return None
+        now = {"edition": edition, "digest": digest}
+        names = [what for what in now if old.get(what) != now[what] and what not in accept]
+        if not names:
+            return None
+        differs = [f"{what} {old.get(what)!r} in the baseline, {now[what]!r} now" for what in names]
+        return (f"suite {suite!r} differs from the baseline {self.path}: {'; '.join(differs)}. Make a new baseline "
+                f"for the new suite, or pass --wsb-baseline-accept={','.join(names)} to compare anyway (not comparable)")
+
+    def accepted_differences(self, k: int, suite: str, edition: str, digest: str) -> list[str]:
+        """What differs from the baseline for this suite (only ever non-empty when accepted knowingly)."""
+        old = self.suites.get(suite) or {}
+        out = [f"k {self.k} → {k}"] if self.k is not None and self.k != k else []
+        out += [f"{what} changed" for what, now in (("edition", edition), ("digest", digest))
+                if old and old.get(what) != now]
+        return out
+
+    # ------------------------------------------------------------------ one item
+
+    def judge(self, meta: dict[str, Any], passed: bool, value: float | None, metric: str,
+              tolerance: float | None) -> ItemVerdict | None:
+        """How this item compares with its baseline record; None when the baseline lacks it or nothing changed."""
         old = self.items.get(item_key(meta))
         if old is None:
             return None
         old_value = (old.get("metrics") or {}).get(metric)
         values = f"{metric} {_fmt(old_value)} in the baseline, {_fmt(value)} now"
-        if old.get("outcome") == "passed" and not passed:
-            return f"passed in the baseline, fails now ({values})"
-        if old_value is not None and value is not None and old_value - value > tolerance:
-            return f"{values}: dropped by {old_value - value:.4f} > tolerance {tolerance}"
+        old_outcome = old.get("outcome")
+        if not passed:
+            if old_outcome in NOT_PASSING:
+                since = (old.get("baseline") or {}).get("since") or self.created
+                when = f" since {since[:10]}" if since else ""
+                return ItemVerdict(KNOWN, f"known failure: {old_outcome} in the baseline too{when}", since)
+            return ItemVerdict(REGRESSED, f"passed in the baseline, fails now ({values})")
+        if tolerance is not None and old_value is not None and value is not None and old_value - value > tolerance:
+            return ItemVerdict(REGRESSED, f"{values}: dropped by {old_value - value:.4f} > tolerance {tolerance:g}")
+        if old_outcome in NOT_PASSING:
+            return ItemVerdict(FIXED, f"{old_outcome} in the baseline, passes now")
         return None
 
-    def paired_values(self, key_values: dict[ItemKey, float], metric: str) -> tuple[list[float], list[float]]:
-        """(baseline, current) values of ``metric`` for the items both runs scored."""
-        old, new = [], []
-        for key, value in sorted(key_values.items()):
-            old_value = (self.items.get(key, {}).get("metrics") or {}).get(metric)
-            if old_value is not None:
-                old.append(old_value)
-                new.append(value)
-        return old, new
+    def value(self, key: ItemKey, metric: str, error_value: float | None) -> float | None:
+        """The baseline's value of ``metric`` for an item, by the population rule (an errored item
+        counts ``error_value``); None when it has none."""
+        item = self.items.get(key)
+        if item is None:
+            return None
+        found = (item.get("metrics") or {}).get(metric)
+        if found is None and item.get("outcome") == "error":
+            return error_value
+        return found
 
 
 def _fmt(value: float | None) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 from pathlib import Path
 
 from pytest_websearchbench import __version__
@@ -13,19 +14,27 @@ from pytest_websearchbench.reporting.results import ItemRecord
 FORMAT = "pytest-websearchbench/results@1"
 
 
-def results_document(records: list[ItemRecord], settings: Settings) -> dict:
+def results_document(records: list[ItemRecord], settings: Settings, verdicts=()) -> dict:
     suites = {}
+    produced_by: dict[str, dict[str, str]] = {}
     for record in records:
         meta = record.meta
         suites[meta["suite"]] = {key: meta[key] for key in ("family", "kind", "edition", "digest")}
+        if record.run.get("produced_by") is not None:
+            produced_by.setdefault(meta["provider"], record.run["produced_by"])
     return {
         "format": FORMAT,
         "plugin_version": __version__,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "k": settings.k,
         "record_mode": settings.record_mode.value,
         "providers": list(settings.providers),
+        # what produced each provider's answers (a corpus digest, the options that change results)
+        "provider_settings": produced_by,
         "suites": suites,
         "costs": _costs(records),
+        "baseline": {"path": str(settings.baseline_path), "verdicts": [v.to_dict() for v in verdicts]}
+        if settings.baseline_path else None,
         "items": [record.to_dict() for record in records],
     }
 
@@ -46,7 +55,7 @@ def _costs(records: list[ItemRecord]) -> dict:
     return out
 
 
-def write_results(path: Path, records: list[ItemRecord], settings: Settings) -> None:
+def write_results(path: Path, records: list[ItemRecord], settings: Settings, verdicts=()) -> None:
     """Write atomically, so an interrupted run never leaves half a baseline behind."""
-    text = json.dumps(results_document(records, settings), indent=1, ensure_ascii=False, sort_keys=True)
+    text = json.dumps(results_document(records, settings, verdicts), indent=1, ensure_ascii=False, sort_keys=True)
     write_text_atomic(path, text + "\n")

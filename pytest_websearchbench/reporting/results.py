@@ -9,7 +9,7 @@ import pytest
 
 from pytest_websearchbench.core.family import Score
 
-WSB_KEYS = ("wsb_item", "wsb_run", "wsb_score")
+WSB_KEYS = ("wsb_item", "wsb_run", "wsb_score", "wsb_baseline")
 
 
 @dataclass
@@ -22,6 +22,7 @@ class ItemRecord:
     score: Score | None = None  # None until the item was scored (it errored in setup)
     outcome: str = "passed"
     longrepr: str = ""
+    baseline: dict[str, Any] | None = None  # how it compares with --wsb-baseline (ItemVerdict), if given
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -30,6 +31,18 @@ class ItemRecord:
     @property
     def metrics(self) -> dict[str, float]:
         return self.score.metrics if self.score else {}
+
+    @property
+    def errored(self) -> bool:
+        """An item that never got a score because its provider (or agent) failed."""
+        return self.score is None and self.outcome == "error"
+
+    def value(self, metric: str, error_value: float | None) -> float | None:
+        """``metric`` by the population rule: the score's value, ``error_value`` for an errored item
+        (None: the metric leaves errored items out), None when the item has no such metric."""
+        if self.errored:
+            return error_value
+        return self.metrics.get(metric)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -45,6 +58,7 @@ class ItemRecord:
             "calls": self.run.get("calls", []),
             "error": self.run.get("error"),
             "error_kind": self.run.get("error_kind"),
+            "baseline": self.baseline,
         }
 
 
@@ -52,19 +66,23 @@ class ResultStore:
     """Receives test reports (``pytest_runtest_logreport``) and keeps one record per benchmark item."""
 
     def __init__(self) -> None:
-        self._records: dict[str, ItemRecord] = {}
+        # keyed by what the item is, never by its node id: ids depend on pytest's rootdir and can collide
+        self._records: dict[tuple[str, str, str], ItemRecord] = {}
 
     def add(self, report: pytest.TestReport) -> None:
         props = {name: value for name, value in report.user_properties if name in WSB_KEYS}
         if "wsb_item" not in props:
             return
-        record = self._records.setdefault(report.nodeid, ItemRecord(report.nodeid))
-        record.meta = props["wsb_item"]
+        meta = props["wsb_item"]
+        record = self._records.setdefault((meta["suite"], meta["case_id"], meta["provider"]),
+                                          ItemRecord(report.nodeid))
+        record.meta = meta
         record.run = props.get("wsb_run", record.run)
         if "wsb_score" in props:
             record.score = Score.from_dict(props["wsb_score"])
+        record.baseline = props.get("wsb_baseline", record.baseline)
         outcome = _outcome(report)
-        if outcome != "passed" and record.outcome in ("passed", "skipped"):
+        if outcome != "passed" and record.outcome in ("passed", "skipped", "xfailed"):
             record.outcome = outcome
             record.longrepr = _text(report)
 
@@ -74,6 +92,8 @@ class ResultStore:
 
 def _outcome(report: pytest.TestReport) -> str:
     """pytest's words: a failure outside the test body is an error."""
+    if hasattr(report, "wasxfail"):
+        return "xfailed"  # a known failure (it failed in the baseline too)
     if report.skipped:
         return "skipped"
     if report.failed:
@@ -82,6 +102,8 @@ def _outcome(report: pytest.TestReport) -> str:
 
 
 def _text(report: pytest.TestReport) -> str:
+    if hasattr(report, "wasxfail"):
+        return report.wasxfail
     if report.skipped and isinstance(report.longrepr, tuple):
         return str(report.longrepr[2])
     return report.longreprtext

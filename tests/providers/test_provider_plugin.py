@@ -183,7 +183,8 @@ def test_a_planted_key_reaches_no_byte_written(pytester, tiny_suite, emulator, e
     result = pytester.runpytest(
         "suites", "--provider=serper,serpapi", "--wsb-json=out/results.json", "--junitxml=out/junit.xml",
         "--log-file=out/run.log", "--log-file-level=DEBUG", "--log-level=DEBUG", "-rA", "-v")
-    result.assert_outcomes(passed=6, failed=1, errors=1)  # t1[serpapi] met the 401
+    # t1[serpapi] met the 401; t4 fails on both: its grade-3 page is dated (in the grades file) before the window
+    result.assert_outcomes(passed=5, failed=2, errors=1)
     # the keys were really used: the emulator authenticated requests carrying them
     assert any(r.header("x-api-key") == PLANTED["serper"] for r in emulator.seen("serper"))
     assert any(r.query.get("api_key") == PLANTED["serpapi"] for r in emulator.seen("serpapi"))
