@@ -7,6 +7,7 @@ and 9 alike; ``SuiteSelection`` makes that printed id usable as an argument as w
 
 from __future__ import annotations
 
+import os
 import types
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,17 @@ class SuiteModule(pytest.Module):
     It is a ``pytest.Module`` (over a synthetic module object) so that module-scoped fixtures,
     autouse ones from conftest files and other plugins included, work on benchmark items.
     """
+
+    @classmethod
+    def from_parent(cls, parent, *, path: Path, **kwargs):
+        # pytest names a folder outside the rootdir that was given as an argument "" (a bundled suite
+        # named by --suite, say), so two such suites' items would share ids; such a suite's id is its
+        # path relative to the rootdir instead, which stays unique and usable as an argument
+        try:
+            path.relative_to(parent.config.rootpath)
+        except ValueError:
+            kwargs["nodeid"] = os.path.relpath(path, parent.config.rootpath).replace(os.sep, "/")
+        return super().from_parent(parent, path=path, **kwargs)
 
     def _getobj(self):
         return types.ModuleType(f"wsb_suite_{self.path.name}")
