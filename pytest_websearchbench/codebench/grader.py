@@ -21,7 +21,8 @@ Rules, in order:
    needle is present when it is a case-sensitive substring of the code, comments included;
    each absent one adds ``missing:X``.
 5. **Citations** run only when ``cite_urls`` is true, the code compiled, no needle is missing
-   and grounding is on. The code's ``splitlines()`` are walked in order. A line whose text,
+   and grounding is on. The code's ``splitlines()`` are walked in order (so ``\\r``, ``\\x85``,
+   ``\\u2028`` and the like end a line here even where Python sees one line). A line whose text,
    left-stripped, starts with ``#`` is a comment line: its URLs (``http://`` or ``https://``,
    any case, then everything up to whitespace or ``#``; ``).,;"'`` trimmed from the right;
    repeats dropped) make the last of them the current source. A comment line never cites a
