@@ -66,6 +66,7 @@ class CodeRun:
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
     may_record: bool = True
     code_json: Path | None = None
+    strict_grader: bool = False  # also grade with grader_strict, as a diagnostic apart from the verdict
 
     @property
     def label(self) -> str:
@@ -135,6 +136,11 @@ class CodeFamily(BenchmarkFamily):
         options.add_value("--wsb-code-json", "wsb_code_json",
                           "code suites, agent mode: also write the results in the harness's own document shape "
                           "(its eval.py --out) to PATH", "", metavar="PATH")
+        options.add_flag("--wsb-strict-grader", "wsb_strict_grader",
+                         "code suites, agent mode: also grade each answer with the stricter reading (CommonMark "
+                         "fences, comment tokens, grounding required without cite_urls) and report its pass rate "
+                         "as a diagnostic; the verdict stays the judge's (the diagnostic is not comparable with "
+                         "the leaderboard)")
         options.add_flag("--wsb-selftest", "wsb_selftest",
                          "code suites: check the suite itself instead of a provider: every gold passes and every "
                          "starter fails (grounding off)")
@@ -170,7 +176,8 @@ class CodeFamily(BenchmarkFamily):
             system_prompt_file=prompt_file, system_prompt_text=prompt_text,
             budget_changes={k: v for k, v in changes.items() if v is not None}, selftest=selftest,
             endpoint=endpoint, may_record=settings.record_mode.may_record,
-            code_json=Path(code_json).resolve() if code_json else None))
+            code_json=Path(code_json).resolve() if code_json else None,
+            strict_grader=options.flag("wsb_strict_grader")))
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return (SELFTEST,) if self.code_run.selftest else settings.providers
@@ -248,7 +255,7 @@ class CodeFamily(BenchmarkFamily):
         if run.selftest:
             return score_selftest(case.data)
         if run.mode == MODE_AGENT:
-            return score_agent(case.data, raw)
+            return score_agent(case.data, raw, strict=run.strict_grader)
         return score_retrieval(case.data, raw, k)
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
@@ -261,7 +268,9 @@ class CodeFamily(BenchmarkFamily):
         if kind.startswith(MODE_AGENT):
             return common + [MetricColumn("compiled", "compiled"), MetricColumn("turns", "turns"),
                              MetricColumn("tokens", "tokens"), MetricColumn("leaky_queries", "leaky queries"),
-                             MetricColumn("run_error", "run errors (failed)")]
+                             MetricColumn("run_error", "run errors (failed)")] + (
+                [MetricColumn("strict_pass", "strict grader (diagnostic, not comparable)")]
+                if self.code_run.strict_grader else [])
         return common + [MetricColumn("leaky_queries", "leaky queries")]
 
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:

@@ -13,6 +13,7 @@ or ``derived``) in ``Score.results`` and, for failures, in the message.
 from __future__ import annotations
 
 from pytest_websearchbench.codebench.grader import CodeVerdict, grade_code_answer, leaked_needles
+from pytest_websearchbench.codebench.grader_strict import grade_code_answer_strict
 from pytest_websearchbench.core.family import RawResults, Score
 from pytest_websearchbench.codebench.tasks import CodeTask
 
@@ -80,7 +81,9 @@ def judge_output(verdict: CodeVerdict) -> str:
     return "NEEDLES_FAIL " + "; ".join(verdict.notes)
 
 
-def score_agent(task: CodeTask, raw: RawResults) -> Score:
+def score_agent(task: CodeTask, raw: RawResults, *, strict: bool = False) -> Score:
+    """The judge's verdict on the final answer; with ``strict`` also the stricter reading's, as
+    the ``strict_pass`` diagnostic (it never changes the verdict)."""
     extra = raw.extra
     leaks = query_leaks(raw.queries, task)
     profile = extra.get("profile", "")
@@ -92,7 +95,7 @@ def score_agent(task: CodeTask, raw: RawResults) -> Score:
         # the harness's RUN_ERROR: a failed item, counted in the pass rate
         judge = {"passed": False, "compiled": False, "output": RUN_ERROR, "notes": [extra["run_error"]]}
         metrics = {"pass": 0.0, "compiled": 0.0, "needles": float(len(task.needles)), "needles_found": 0.0,
-                   "needle_recall": 0.0, "run_error": 1.0, **common}
+                   "needle_recall": 0.0, "run_error": 1.0, **common, **({"strict_pass": 0.0} if strict else {})}
         message = (f"run error ({RUN_ERROR}, counted as failed): {extra['run_error']}\n"
                    f"episode: turns {extra.get('turns', 0)}, searches {extra.get('searches', 0)}, "
                    f"fetches {extra.get('fetches', 0)}")
@@ -107,6 +110,12 @@ def score_agent(task: CodeTask, raw: RawResults) -> Score:
     metrics = {"pass": float(verdict.passed), "compiled": float(verdict.compiled), "needles": float(len(rows)),
                "needles_found": float(good), "needle_recall": good / len(rows) if rows else 0.0,
                "run_error": 0.0, **common}
+    if strict:
+        strict_verdict = grade_code_answer_strict(answer, task.needle_texts, seen_urls=seen_urls(raw),
+                                                  seen_text=[text for _, text in seen_texts(raw)],
+                                                  cite_urls=task.cite_urls)
+        metrics["strict_pass"] = float(strict_verdict.passed)
+        judge["strict_notes"] = list(strict_verdict.notes)
     results = [{"judge": judge, "source": verdict.code, "profile": profile}, *rows, *_leak_rows(leaks)]
     if verdict.passed:
         return Score(True, metrics, "", results)
