@@ -99,6 +99,7 @@ class CodeRun:
 
 class CodeFamily(BenchmarkFamily):
     name = "code"
+    file_format = "code rows have task_id, vendor, ticket, starter_code, gold_code"
 
     def __init__(self, run: CodeRun | None = None) -> None:
         self.code_run = run or CodeRun()

@@ -143,6 +143,9 @@ class BenchmarkFamily(ABC):
         JSON document) looks like ``record``, or None when it is not this family's."""
         return None
 
+    #: how a suite file of this family given without a manifest is told apart (for error messages)
+    file_format: str = ""
+
     @abstractmethod
     def load(self, manifest: SuiteManifest) -> Suite:
         """Read and validate the suite's files; raise SuiteError naming file, line and field."""

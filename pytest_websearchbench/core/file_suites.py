@@ -45,5 +45,6 @@ def manifest_for_file(path: Path, families: Mapping[str, Any]) -> SuiteManifest:
             stem = re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-._") or "suite"
             return SuiteManifest(path, stem, UNVERSIONED, name, kind, {"items": path.name})
     fields = sorted(record) if isinstance(record, dict) else type(record).__name__
+    formats = "; ".join(f.file_format for f in families.values() if f.file_format)
     raise SuiteError(path, f"no {MANIFEST_NAME} and the first record's fields {fields} match no family's "
-                     "row format (code rows have task_id, vendor, ticket, starter_code, gold_code)", line=1)
+                     f"row format" + (f" ({formats})" if formats else ""), line=1)
