@@ -91,7 +91,8 @@ class SuiteModule(pytest.Module):
         except (SuiteError, ConfigurationError) as exc:
             raise self.CollectError(f"invalid suite: {exc}") from None
         mismatch = state.baseline.suite_mismatch(suite.name, suite.manifest.edition, suite.digest,
-                                                 state.settings.baseline_accept) if state.baseline else None
+                                                 family.run_label(suite), state.settings.baseline_accept
+                                                 ) if state.baseline else None
         if mismatch:
             raise self.CollectError(f"--wsb-baseline: {mismatch}")
         variants = family.variants(state.settings)

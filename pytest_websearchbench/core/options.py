@@ -50,7 +50,8 @@ _VALUE_OPTIONS = [
     ("--wsb-min-effect", "X", "wsb_min_effect",
      "with a baseline: smallest mean drop of the primary metric that fails the run (default: 0.01)", "0.01"),
     ("--wsb-baseline-accept", "WHAT[,WHAT]", "wsb_baseline_accept",
-     "compare with a baseline anyway although its k, edition or digest differ (k, edition, digest); "
+     "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a family's "
+     "mode) differ (k, edition, digest, kind); "
      "the summary then says the figures are not comparable", ""),
     ("--wsb-local-corpus", "PATH", "wsb_local_corpus",
      "corpus (JSONL) the local provider indexes (default: the bundled sample web)", ""),
@@ -68,7 +69,7 @@ _VALUE_OPTIONS = [
 
 
 #: what must match between a run and its baseline (--wsb-baseline-accept names the ones to let pass)
-BASELINE_CHECKS = ("k", "edition", "digest")
+BASELINE_CHECKS = ("k", "edition", "digest", "kind")
 
 _CHOICES = {"wsb_record_mode": [m.value for m in CassetteMode]}
 

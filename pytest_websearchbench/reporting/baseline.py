@@ -6,7 +6,7 @@ failed since); failing before and passing now is *fixed*; passing before and fai
 suite-level verdict (a paired test on the primary metric) lives in ``reporting/regression.py``.
 
 A baseline is only compared with a run it can be compared with: same k, and per suite the same
-edition and digest; ``--wsb-baseline-accept`` lets a difference pass knowingly.
+edition, digest and run kind; ``--wsb-baseline-accept`` lets a difference pass knowingly.
 """
 
 from __future__ import annotations
@@ -79,12 +79,13 @@ class Baseline:
         return (f"--wsb-baseline: {self.path} was made with k={self.k}, this run has k={k}; rerun with "
                 f"--wsb-k={self.k}, or pass --wsb-baseline-accept=k to compare anyway (not comparable)")
 
-    def suite_mismatch(self, suite: str, edition: str, digest: str, accept: frozenset[str]) -> str | None:
-        """Why this suite cannot be compared with the baseline (its edition or digest differs), or None."""
+    def suite_mismatch(self, suite: str, edition: str, digest: str, kind: str, accept: frozenset[str]) -> str | None:
+        """Why this suite cannot be compared with the baseline (its edition, digest or run kind — a family's
+        mode, e.g. another board — differs), or None."""
         old = self.suites.get(suite)
         if not old:
             return None
-        now = {"edition": edition, "digest": digest}
+        now = {"edition": edition, "digest": digest, "kind": kind}
         names = [what for what in now if old.get(what) != now[what] and what not in accept]
         if not names:
             return None
@@ -92,11 +93,11 @@ class Baseline:
         return (f"suite {suite!r} differs from the baseline {self.path}: {'; '.join(differs)}. Make a new baseline "
                 f"for the new suite, or pass --wsb-baseline-accept={','.join(names)} to compare anyway (not comparable)")
 
-    def accepted_differences(self, k: int, suite: str, edition: str, digest: str) -> list[str]:
+    def accepted_differences(self, k: int, suite: str, edition: str, digest: str, kind: str) -> list[str]:
         """What differs from the baseline for this suite (only ever non-empty when accepted knowingly)."""
         old = self.suites.get(suite) or {}
         out = [f"k {self.k} → {k}"] if self.k is not None and self.k != k else []
-        out += [f"{what} changed" for what, now in (("edition", edition), ("digest", digest))
+        out += [f"{what} changed" for what, now in (("edition", edition), ("digest", digest), ("kind", kind))
                 if old and old.get(what) != now]
         return out
 

@@ -67,7 +67,7 @@ def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFa
             if now is not None and before is not None:
                 old.append(before)
                 new.append(now)
-        differences = baseline.accepted_differences(k, suite, meta["edition"], meta["digest"])
+        differences = baseline.accepted_differences(k, suite, meta["edition"], meta["digest"], meta["kind"])
         if not old:
             verdicts.append(SuiteVerdict(suite, provider, column.label, NOTHING_SHARED, not_comparable=differences))
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -106,4 +107,8 @@ def _text(report: pytest.TestReport) -> str:
         return report.wasxfail
     if report.skipped and isinstance(report.longrepr, tuple):
         return str(report.longrepr[2])
-    return report.longreprtext
+    # xdist heads a worker's report with its platform and interpreter path: not the item's, and machine-specific
+    return _WORKER_HEADER.sub("", report.longreprtext)
+
+
+_WORKER_HEADER = re.compile(r"\A\[gw\d+\] [^\n]*\n")

@@ -84,8 +84,8 @@ def test_a_baseline_with_another_k_is_refused_unless_accepted(pytester, tiny_sui
     accepted.stdout.fnmatch_lines(["  tiny [[]local[]]: * nDCG@3 *not comparable: k 5 → 3*"])
 
 
-@pytest.mark.parametrize("field", ["edition", "digest"])
-def test_a_baseline_of_another_suite_edition_or_digest_is_refused(pytester, tiny_suite, field):
+@pytest.mark.parametrize("field", ["edition", "digest", "kind"])
+def test_a_baseline_of_another_suite_edition_digest_or_kind_is_refused(pytester, tiny_suite, field):
     def edit(data, items):
         data["suites"]["tiny"][field] = "other"
 

@@ -24,7 +24,7 @@ def _record(case: str, ndcg: float | None, outcome: str = "passed") -> ItemRecor
 def _baseline(values: dict[str, float]) -> Baseline:
     items = {("s", case, "p"): {"suite": "s", "case_id": case, "provider": "p", "outcome": "passed",
                                 "metrics": {"ndcg": value}} for case, value in values.items()}
-    return Baseline(items, "base.json", k=5, suites={"s": {"edition": "e", "digest": "d"}})
+    return Baseline(items, "base.json", k=5, suites={"s": {"edition": "e", "digest": "d", "kind": "scenario"}})
 
 
 def _verdict(before: dict[str, float], records: list[ItemRecord], **kwargs):
