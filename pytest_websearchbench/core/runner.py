@@ -17,6 +17,7 @@ from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults, RunContext
 from pytest_websearchbench.core.options import CassetteMode, Settings
 from pytest_websearchbench.providers import ProviderPool
+from pytest_websearchbench.core.bundled import BUNDLED_CASSETTES_DIR, BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 
@@ -24,8 +25,7 @@ from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
     """Ask the provider for this item, through the item's cassette; record how it went."""
     spec = item.spec
-    path = cassette_path(settings.cassette_dir, spec.suite.name, spec.family.cassette_folder(spec.provider),
-                         spec.case.id)
+    path = _cassette_for(spec, settings)
     run = {"cassette": None, "cassette_path": str(path), "calls": [], "error": None}
     item.user_properties.append(("wsb_run", run))
     if spec.family.records_traffic and settings.record_mode is CassetteMode.NONE and not path.is_file():
@@ -72,6 +72,19 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         raise pytest.fail.Exception(f"{spec.label}: {who} {spec.provider!r} failed: {exc}", pytrace=False) from None
     run["raw"] = raw.to_dict()
     return raw
+
+
+def _cassette_for(spec, settings: Settings) -> Path:
+    """The item's cassette in the cassette folder; for a suite that ships with the plugin, the
+    cassette shipped beside it when the folder has none and the run may replay it (so an installed
+    plugin replays its bundled suites from any folder, offline)."""
+    folder = spec.family.cassette_folder(spec.provider)
+    path = cassette_path(settings.cassette_dir, spec.suite.name, folder, spec.case.id)
+    if path.is_file() or settings.record_mode not in (CassetteMode.NONE, CassetteMode.ONCE) \
+            or not spec.suite.manifest.folder.resolve().is_relative_to(BUNDLED_SUITES_DIR):
+        return path
+    shipped = cassette_path(BUNDLED_CASSETTES_DIR, spec.suite.name, folder, spec.case.id)
+    return shipped if shipped.is_file() else path
 
 
 def _suite_argument(manifest) -> str:

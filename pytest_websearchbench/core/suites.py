@@ -12,10 +12,10 @@ from typing import Any, Iterator
 
 import jsonschema
 
+from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import SuiteError
 
 MANIFEST_NAME = "suite.json"
-BUNDLED_SUITES_DIR = Path(__file__).resolve().parents[2] / "suites"
 
 
 @lru_cache(maxsize=None)

@@ -1,0 +1,72 @@
+"""Installed from a wheel and run from an empty folder, offline: the wheel carries the bundled
+suites, their cassettes and the sample web, and every bundled suite replays from them.
+
+The fresh virtual environment takes the plugin from the wheel only; its dependencies are the
+running environment's, put on its path by a plain ``.pth`` line (not processed as a site dir, so
+this checkout's editable install stays out of it).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import sysconfig
+import zipfile
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    """A fresh venv with the plugin installed from a wheel built from this checkout; its python."""
+    root = tmp_path_factory.mktemp("wheel")
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(REPO), "--no-deps", "-q", "-w", str(root)],
+                           capture_output=True, text=True)
+    assert built.returncode == 0, built.stderr[-2000:]
+    (wheel,) = root.glob("pytest_websearchbench-*.whl")
+    names = zipfile.ZipFile(wheel).namelist()
+    for needed in ("pytest_websearchbench/_bundled/suites/sample-web/corpus.jsonl",
+                   "pytest_websearchbench/_bundled/suites/lexbench-sample/suite.json",
+                   "pytest_websearchbench/_bundled/cassettes/lexbench-sample/local/q001.yaml",
+                   "pytest_websearchbench/schemas/suite.schema.json"):
+        assert needed in names, needed
+    venv = root / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    Path(purelib, "outer-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                                "--target", purelib, str(wheel)], capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr[-2000:]
+    return python
+
+
+def run_in_empty_folder(python: Path, folder: Path, *args: str) -> subprocess.CompletedProcess:
+    folder.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_", "PYTHON"))}
+    return subprocess.run([str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+                          cwd=folder, capture_output=True, text=True, env=env, timeout=600)
+
+
+def test_the_plugin_comes_from_the_wheel(installed, tmp_path):
+    where = subprocess.run([str(installed), "-c", "import pytest_websearchbench as p; print(p.__file__)"],
+                           capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    assert str(REPO) not in where and "site-packages" in where
+
+
+@pytest.mark.parametrize(("args", "outcome"), [
+    (("--suite", "lexbench-sample", "--wsb-record-mode=none"), "55 passed"),
+    (("--suite", "code-sample", "--wsb-selftest"), "32 passed"),
+    (("--suite", "webbench-sample"), "8 passed"),
+])
+def test_bundled_suites_run_from_an_empty_folder_offline(installed, tmp_path, args, outcome):
+    folder = tmp_path / "empty"
+    result = run_in_empty_folder(installed, folder, *args)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert outcome in result.stdout.splitlines()[-1]
+    assert not any(folder.iterdir()), f"the run wrote into the user's folder: {list(folder.iterdir())}"
