@@ -263,7 +263,8 @@ class CodeFamily(BenchmarkFamily):
         if kind == SELFTEST:
             return [MetricColumn("pass", "self-check"), MetricColumn("gold_pass", "gold passes"),
                     MetricColumn("starter_fail", "starter fails"), MetricColumn("needles", "needles/ticket")]
-        common = [MetricColumn("pass", "solved"), MetricColumn("needle_recall", "needle recall"),
+        # an item whose provider failed counts as unsolved (the harness scores every declared ticket)
+        common = [MetricColumn("pass", "solved", 0.0), MetricColumn("needle_recall", "needle recall", 0.0),
                   MetricColumn("needles_found", "needles found"), MetricColumn("needles", "needles/ticket"),
                   MetricColumn("searches", "searches"), MetricColumn("fetches", "fetches")]
         if kind.startswith(MODE_AGENT):

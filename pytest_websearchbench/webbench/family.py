@@ -77,8 +77,9 @@ class WebBenchFamily(BenchmarkFamily):
                                                          "failure_mode": verdict.failure_mode}])
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
-        return [MetricColumn("webscore", "WebScore"), MetricColumn("pass", "pass"),
-                MetricColumn("strict_pass", "strict_pass"), MetricColumn("steps", "steps")]
+        # an agent that crashed scores 0 on its task: every declared task is in the population
+        return [MetricColumn("webscore", "WebScore", 0.0), MetricColumn("pass", "pass", 0.0),
+                MetricColumn("strict_pass", "strict_pass", 0.0), MetricColumn("steps", "steps")]
 
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
         """Failure modes per agent, most common first."""
