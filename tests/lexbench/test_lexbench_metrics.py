@@ -1,13 +1,13 @@
-"""Ranking metrics: DESIGN §2.2 rules, hand-computed cases, properties, ranx cross-checks."""
+"""Ranking metrics: DESIGN §2.2 rules, hand-computed cases, properties, a trec_eval cross-check."""
 
 from __future__ import annotations
 
 import math
+import random
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from ranx import Qrels, Run, evaluate
 
 from pytest_websearchbench.lexbench.metrics import (
     answer_in_text,
@@ -189,32 +189,50 @@ def test_ndcg_and_precision_ignore_repeats(ranked, grades, k):
     assert precision_at_k(ranked, grades, k) <= precision_at_k(distinct, grades, k)
 
 
-# --- cross-check against ranx ---------------------------------------------------------------
-# ranx drops judgments below rel_lvl (grade-0 qrels gain 2**0 − 1 = 0 here as well), scores an
-# all-zero pool 0 like the DESIGN rule, and cannot take an empty run (ValueError): that case is
-# checked directly. Runs have no duplicate keys (ranx has one score per document), and ranx's
-# ideal is built from all qrels of the query, so the ideal pool here is every grade.
+# --- cross-check against trec_eval (ir-measures over pytrec_eval) -----------------------------
+# trec_eval's own C code, given the custom gains 2**g − 1 so its nDCG is the DESIGN rule; its
+# ideal comes from all qrels of the query (here: every grade), it scores an all-zero pool 0, and
+# a run holds each document once (duplicates are tested above). Queries with an empty run are
+# absent from trec_eval's output and are checked directly. All cases go in one batched call.
 
-@settings(deadline=None, max_examples=150)
-@given(st.lists(_keys, unique=True, max_size=10),
-       st.dictionaries(_keys, st.integers(0, 3), min_size=1), _cutoffs)
-def test_agrees_with_ranx(ranked, grades, k):
-    ours = {
-        f"ndcg_burges@{k}": ndcg_at_k(ranked, grades, grades.values(), k),
-        f"precision@{k}": precision_at_k(ranked, grades, k, threshold=1),
-        f"precision@{k}-l2": precision_at_k(ranked, grades, k),
-        f"precision@{k}-l3": precision_at_k(ranked, grades, k, threshold=3),
-        f"mrr@{k}-l2": reciprocal_rank(ranked, grades, k),
-        f"hit_rate@{k}-l3": success_at_k(ranked, grades, k),
-    }
-    if not ranked:
-        assert set(ours.values()) == {0.0}
-        return
-    qrels = Qrels({"q": dict(grades)})
-    run = Run({"q": {key: float(len(ranked) - i) for i, key in enumerate(ranked)}})
-    theirs = evaluate(qrels, run, list(ours))
-    for metric, value in ours.items():
-        assert value == pytest.approx(float(theirs[metric]), abs=1e-6), metric
+def _cases(count: int, seed: int = 20261201):
+    rng = random.Random(seed)
+    keys = [f"https://site{i}.example/p" for i in range(8)]
+    for number in range(count):
+        graded = rng.sample(keys, rng.randint(1, len(keys)))
+        grades = {key: rng.randint(0, 3) for key in graded}
+        ranked = rng.sample(keys + ["https://new.example/x"], rng.randint(0, 9))
+        yield f"q{number}", ranked, grades, rng.randint(1, 10)
+
+
+def test_agrees_with_trec_eval():
+    ir_measures = pytest.importorskip("ir_measures")
+    from ir_measures import RR, P, Qrel, ScoredDoc, Success, nDCG
+
+    cases = list(_cases(600))
+    ours, measures_by_query = {}, {}
+    qrels, run = [], []
+    for qid, ranked, grades, k in cases:
+        ours[qid] = {"ndcg": ndcg_at_k(ranked, grades, grades.values(), k),
+                     "p1": precision_at_k(ranked, grades, k, threshold=1), "p2": precision_at_k(ranked, grades, k),
+                     "p3": precision_at_k(ranked, grades, k, threshold=3), "rr": reciprocal_rank(ranked, grades, k),
+                     "success": success_at_k(ranked, grades, k)}
+        if not ranked:
+            assert set(ours[qid].values()) == {0.0}
+            continue
+        measures_by_query[qid] = {nDCG(gains={0: 0, 1: 1, 2: 3, 3: 7}) @ k: "ndcg", P(rel=1) @ k: "p1",
+                                  P(rel=2) @ k: "p2", P(rel=3) @ k: "p3", RR(rel=2) @ k: "rr",
+                                  Success(rel=3) @ k: "success"}
+        qrels += [Qrel(qid, key, grade) for key, grade in grades.items()]
+        run += [ScoredDoc(qid, key, float(len(ranked) - i)) for i, key in enumerate(ranked)]
+    every_measure = {m for measures in measures_by_query.values() for m in measures}
+    checked = 0
+    for metric in ir_measures.iter_calc(every_measure, qrels, run):
+        name = measures_by_query[metric.query_id].get(metric.measure)
+        if name is not None:  # each query is asked at its own cutoff
+            assert ours[metric.query_id][name] == pytest.approx(metric.value, abs=1e-9), (metric, name)
+            checked += 1
+    assert checked == 6 * len(measures_by_query) > 3000
 
 
 # --- factual edition: answer in text ----------------------------------------------------------
