@@ -15,7 +15,8 @@ from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.pricing import call_cost
-from pytest_websearchbench.providers.retry import RETRY_STATUSES, HttpOptions, send_with_retries
+from pytest_websearchbench.providers.retry import (RETRY_STATUSES, CircuitBreaker, HttpOptions, Problem,
+                                                   send_with_retries, transport_problem)
 from pytest_websearchbench.core.secrets import scrub
 
 
@@ -97,9 +98,11 @@ class HttpProvider(Provider):
     """A provider reached over HTTP through one ``httpx.Client`` (so cassettes see every call).
 
     Every call is timed out, retried with exponential backoff and jitter on 429, 5xx, timeouts
-    and connection errors (honouring ``Retry-After``), rate limited (``--wsb-rate``), timed and
-    priced. A failure that survives the retries raises ``ProviderError`` with the HTTP status and
-    the provider's own message; keys never appear in it.
+    and connection errors (honouring ``Retry-After``; a host name that does not resolve is not
+    retried), rate limited (``--wsb-rate``), timed and priced. A failure that survives the retries
+    raises ``ProviderError`` with the HTTP status and the provider's own message; keys never appear
+    in it. A provider that cannot be reached on several calls in a row is not called again for a
+    while (``CircuitBreaker``): the rest of its items error at once with one reason.
     """
 
     timeout_seconds = 30.0
@@ -113,6 +116,7 @@ class HttpProvider(Provider):
         self.base_url = base_url.rstrip("/")
         self.client = httpx.Client(base_url=self.base_url, headers=dict(headers or {}),
                                    params=dict(params or {}), timeout=self.http.timeout)
+        self.breaker = CircuitBreaker(self.http.retry)
         self._last_request: httpx.Request | None = None
 
     def price_per_1k(self, kind: str) -> float | None:
@@ -152,20 +156,18 @@ class HttpProvider(Provider):
 
     def _send(self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]) -> httpx.Response:
         return send_with_retries(lambda: self._attempt(method, path, kwargs, state), self.http.retry, self.fail,
-                                 rate_limiter=self.http.rate_limiter, final=self.final_answer)
+                                 rate_limiter=self.http.rate_limiter, final=self.final_answer,
+                                 breaker=self.breaker)
 
     def _attempt(self, method: str, path: str, kwargs: dict[str, Any],
-                 state: dict[str, Any]) -> tuple[httpx.Response | None, tuple[str, str] | None]:
-        """One try: the response, or what went wrong as (message, kind)."""
+                 state: dict[str, Any]) -> tuple[httpx.Response | None, Problem | None]:
+        """One try: the response, or what went wrong."""
         state["attempts"] += 1
         began = time.perf_counter()
         try:
             response = self.client.request(method, path, **kwargs)
-        except httpx.TimeoutException as exc:
-            return None, (f"no answer within {self.http.timeout:g} s ({type(exc).__name__}) on {method} {path}",
-                          "timeout")
-        except (httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-            return None, (f"connection failed on {method} {path}: {type(exc).__name__}: {exc}", "connection")
+        except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
+            return None, transport_problem(exc, f"{method} {path}", self.http.timeout)
         except httpx.HTTPError as exc:  # a malformed URL, an unsupported scheme…: not worth a retry
             raise self.fail(f"{type(exc).__name__} on {method} {path}: {exc}", kind="connection") from None
         finally:
@@ -180,8 +182,8 @@ class HttpProvider(Provider):
             return response, None
         if response.status_code not in RETRY_STATUSES:
             self._forget_last_exchange()  # 4xx answers are recordable: keep them out of the cassette
-        return response, (f"HTTP {response.status_code} from {method} {path}: {_message_of(response)}"
-                          + self.explain_status(response.status_code), "http")
+        return response, Problem(f"HTTP {response.status_code} from {method} {path}: {_message_of(response)}"
+                                 + self.explain_status(response.status_code), "http")
 
     def final_answer(self, response: httpx.Response) -> str | None:
         """Why an answer with a retryable status (429, 5xx) must not be retried, read from its body

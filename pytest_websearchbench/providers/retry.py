@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
+import socket
+import threading
 import time
-from typing import Callable
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Mapping
+from typing import Callable, Mapping, NamedTuple
 
 import httpx
 
@@ -29,6 +30,10 @@ class RetryPolicy:
     retries: int = 3
     backoff: float = 0.5
     max_wait: float = 60.0
+    #: consecutive calls that could not connect before the breaker opens (pybreaker's default fail_max)
+    breaker_failures: int = 5
+    #: seconds an open breaker refuses calls before one may try again (pybreaker's default reset_timeout)
+    breaker_reset: float = 60.0
 
     def delay(self, attempt: int, retry_after: float | None = None,
               rng: random.Random | None = None) -> float:
@@ -68,41 +73,139 @@ class HttpOptions:
     prices: Mapping[str, float] = field(default_factory=dict)
 
 
-#: one try: the response, or what went wrong as (message, kind) — with the response when there was one
-Attempt = Callable[[], "tuple[httpx.Response | None, tuple[str, str] | None]"]
+class Problem(NamedTuple):
+    """What went wrong in one try. ``retry``: another try may help (a name that does not resolve will
+    not resolve a second later); ``reached``: the server was reached (anything but a failed connect)."""
+
+    message: str
+    kind: str
+    retry: bool = True
+    reached: bool = True
+
+
+#: one try: the response, or what went wrong (a Problem, or (message, kind)) — with the response when there was one
+Attempt = Callable[[], "tuple[httpx.Response | None, Problem | tuple[str, str] | None]"]
+
+
+def transport_problem(exc: httpx.TransportError, where: str, timeout: float) -> Problem:
+    """What a failure below HTTP means for retrying. A name that does not resolve is final, as the
+    resolver has already tried its servers; a refused or timed-out connect is retried but counts
+    towards the circuit breaker; a failure after connecting (reset, read timeout) is retried."""
+    name = type(exc).__name__
+    if isinstance(exc, httpx.ConnectTimeout):
+        return Problem(f"no answer within {timeout:g} s ({name}) on {where}", "timeout", reached=False)
+    if isinstance(exc, httpx.TimeoutException):
+        return Problem(f"no answer within {timeout:g} s ({name}) on {where}", "timeout")
+    if isinstance(exc, httpx.ConnectError):
+        if _name_resolution_failed(exc):
+            return Problem(f"connection failed on {where}: the host name {_host_of(exc)!r} does not resolve "
+                           f"({exc}; not retried)", "connection", retry=False, reached=False)
+        return Problem(f"connection failed on {where}: {name}: {exc}", "connection", reached=False)
+    return Problem(f"connection failed on {where}: {name}: {exc}", "connection")
+
+
+def _host_of(exc: httpx.TransportError) -> str:
+    try:
+        return exc.request.url.host
+    except RuntimeError:  # raised without its request
+        return "?"
+
+
+def _name_resolution_failed(exc: BaseException) -> bool:
+    seen = 0
+    cause: BaseException | None = exc
+    while cause is not None and seen < 10:  # httpx.ConnectError ← httpcore.ConnectError ← socket.gaierror
+        if isinstance(cause, socket.gaierror):
+            return True
+        cause, seen = cause.__cause__ or cause.__context__, seen + 1
+    return False
+
+
+class CircuitBreaker:
+    """Stops calling a provider that cannot be reached: after ``policy.breaker_failures`` consecutive
+    calls that never connected (each after its own retries), every call fails at once with the same
+    reason; after ``policy.breaker_reset`` seconds one call may try again (half-open) and an answer of
+    any kind closes it. One per provider instance, i.e. per provider per process (each xdist worker
+    learns it for itself)."""
+
+    def __init__(self, policy: RetryPolicy, clock: Callable[[], float] = time.monotonic) -> None:
+        self.policy = policy
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._failures = 0
+        self._opened_at: float | None = None
+        self.reason = ""
+
+    def refusal(self) -> str | None:
+        """Why the next call must not be made, or None (closed, or time for a trial call)."""
+        with self._lock:
+            if self._opened_at is None or self._clock() - self._opened_at >= self.policy.breaker_reset:
+                return None
+            return self.reason
+
+    def record(self, reached: bool, message: str = "") -> None:
+        """The outcome of one call: the server was reached (any answer), or it never connected."""
+        with self._lock:
+            if reached:
+                self._failures, self._opened_at, self.reason = 0, None, ""
+                return
+            self._failures += 1
+            if self._failures >= self.policy.breaker_failures:
+                if self._opened_at is None:  # the reason stays the same for every refused call
+                    self.reason = (f"not called: the last {self._failures} calls could not connect (the last: "
+                                   f"{message}); further calls in this process fail at once, one is tried "
+                                   f"again every {self.policy.breaker_reset:g} s")
+                self._opened_at = self._clock()
 
 
 def send_with_retries(attempt: Attempt, policy: RetryPolicy, fail: Callable[..., Exception], *,
                       rate_limiter: RateLimiter | None = None,
-                      final: Callable[[httpx.Response], str | None] | None = None) -> httpx.Response:
+                      final: Callable[[httpx.Response], str | None] | None = None,
+                      breaker: CircuitBreaker | None = None) -> httpx.Response:
     """The one retry loop of every HTTP client here (providers and models).
 
     An error status outside ``RETRY_STATUSES`` fails at once (400, 401, 404…: retrying cannot
-    help); timeouts, connection errors and retryable statuses are tried again after
-    ``policy.delay``, honouring ``Retry-After``; ``fail(message, kind=…, status=…)`` makes the
-    exception raised when the attempts run out. ``final(response)`` reads an answer whose status
-    is retryable and names why retrying it cannot help (an account out of credits answers 429 as
-    a rate limit does), or returns None: a reason ends the loop at once and joins the message.
+    help), and so does a problem marked ``retry=False`` (a host name that does not resolve);
+    timeouts, connection errors and retryable statuses are tried again after ``policy.delay``,
+    honouring ``Retry-After``; ``fail(message, kind=…, status=…)`` makes the exception raised when
+    the attempts run out. ``final(response)`` reads an answer whose status is retryable and names
+    why retrying it cannot help (an account out of credits answers 429 as a rate limit does), or
+    returns None: a reason ends the loop at once and joins the message. With a ``breaker``, a call
+    it refuses is not sent, and each call tells it whether the server was reached.
     """
+    if breaker is not None:
+        refusal = breaker.refusal()
+        if refusal:
+            raise fail(refusal, kind="connection")
     attempts = 0
-    while True:
-        attempts += 1
-        if rate_limiter is not None:
-            rate_limiter.acquire()
-        response, problem = attempt()
-        if problem is None:
-            return response
-        message, kind = problem
-        status = response.status_code if response is not None else None
-        if status is not None and status not in RETRY_STATUSES:
-            raise fail(message, kind=kind, status=status)
-        reason = final(response) if final is not None and response is not None else None
-        if reason:
-            raise fail(f"{message} (not retried: {reason})", kind=kind, status=status)
-        retry_after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
-        if attempts > policy.retries:
-            raise fail(f"{message} (gave up after {attempts} attempts)", kind=kind, status=status)
-        if retry_after is not None and retry_after > policy.max_wait:
-            raise fail(f"{message} (it asks to retry after {retry_after:g} s, more than the "
-                       f"{policy.max_wait:g} s this plugin waits)", kind=kind, status=status)
-        time.sleep(policy.delay(attempts, retry_after))
+    reached = False
+    problem: Problem | None = None
+    try:
+        while True:
+            attempts += 1
+            if rate_limiter is not None:
+                rate_limiter.acquire()
+            response, problem = attempt()
+            if problem is None:
+                reached = True
+                return response
+            problem = Problem(*problem)
+            reached = reached or problem.reached
+            status = response.status_code if response is not None else None
+            if status is not None and status not in RETRY_STATUSES:
+                raise fail(problem.message, kind=problem.kind, status=status)
+            reason = final(response) if final is not None and response is not None else None
+            if reason:
+                raise fail(f"{problem.message} (not retried: {reason})", kind=problem.kind, status=status)
+            if not problem.retry:
+                raise fail(problem.message, kind=problem.kind, status=status)
+            retry_after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
+            if attempts > policy.retries:
+                raise fail(f"{problem.message} (gave up after {attempts} attempts)", kind=problem.kind, status=status)
+            if retry_after is not None and retry_after > policy.max_wait:
+                raise fail(f"{problem.message} (it asks to retry after {retry_after:g} s, more than the "
+                           f"{policy.max_wait:g} s this plugin waits)", kind=problem.kind, status=status)
+            time.sleep(policy.delay(attempts, retry_after))
+    finally:  # an attempt that raised (a malformed URL, Ctrl-C) tells the breaker nothing
+        if breaker is not None and (reached or problem is not None):
+            breaker.record(reached, problem.message if problem is not None else "")

@@ -166,7 +166,7 @@ def _mean_ci(values: list[float]) -> str:
 
 
 def _latency(records: list[ItemRecord]) -> str:
-    seconds = [call["seconds"] for r in records for call in r.run.get("calls", [])]
+    seconds = [call["seconds"] for r in records for call in r.run.get("calls", []) if call.get("ok", True)]
     if not seconds:
         return "-"
     return f"{1000 * stats.percentile(seconds, 50):.1f} / {1000 * stats.percentile(seconds, 95):.1f} ms"

@@ -10,27 +10,7 @@ import json
 import pytest
 import yaml
 
-from emulator.testing import PROVIDERS, emulator, emulator_server  # noqa: F401
-
-KEY_VARIABLES = ("SERPER_API_KEY", "TAVILY_API_KEY", "EXA_API_KEY", "BRAVE_SEARCH_API_KEY", "SERPAPI_API_KEY",
-                 "JINA_API_KEY", "FIRECRAWL_API_KEY", "LINKUP_API_KEY", "PARALLEL_API_KEY", "PERPLEXITY_API_KEY",
-                 "YDC_API_KEY", "KAGI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CSE_ID")
-
-
-@pytest.fixture
-def env(monkeypatch, emulator):
-    """Point the given providers at the emulator (and nothing else at anything)."""
-    for variable in KEY_VARIABLES:
-        monkeypatch.delenv(variable, raising=False)
-    for name in PROVIDERS:
-        monkeypatch.delenv(f"WSB_{name.upper().replace('-', '_')}_BASE_URL", raising=False)
-
-    def point(*providers):
-        for provider in providers:
-            for key, value in emulator.env(provider).items():
-                monkeypatch.setenv(key, value)
-    return point
-
+from emulator.testing import PROVIDERS, emulator, emulator_server, env  # noqa: F401
 
 def test_a_real_provider_records_its_cassettes_then_replays_them_without_key(pytester, tiny_suite, emulator, env,
                                                                            monkeypatch):

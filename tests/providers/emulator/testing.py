@@ -41,6 +41,26 @@ def emulator(emulator_server):
     emulator_server.clear()
 
 
+KEY_VARIABLES = ("SERPER_API_KEY", "TAVILY_API_KEY", "EXA_API_KEY", "BRAVE_SEARCH_API_KEY", "SERPAPI_API_KEY",
+                 "JINA_API_KEY", "FIRECRAWL_API_KEY", "LINKUP_API_KEY", "PARALLEL_API_KEY", "PERPLEXITY_API_KEY",
+                 "YDC_API_KEY", "KAGI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CSE_ID")
+
+
+@pytest.fixture
+def env(monkeypatch, emulator):
+    """Point the given providers at the emulator (and nothing else at anything)."""
+    for variable in KEY_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    for name in PROVIDERS:
+        monkeypatch.delenv(f"WSB_{name.upper().replace('-', '_')}_BASE_URL", raising=False)
+
+    def point(*providers):
+        for provider in providers:
+            for key, value in emulator.env(provider).items():
+                monkeypatch.setenv(key, value)
+    return point
+
+
 def make_provider(name: str, environ: Mapping[str, str], *, may_record: bool = True,
                   http: HttpOptions = FAST, ini: Mapping[str, str] | None = None):
     registry = ProviderRegistry()
