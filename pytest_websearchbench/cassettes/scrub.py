@@ -14,7 +14,9 @@ SECRET_HEADERS = frozenset({
     "authorization", "proxy-authorization", "x-api-key", "api-key", "apikey", "x-subscription-token",
     "x-goog-api-key", "cookie", "set-cookie",
 })
-SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "auth", "x-api-key"})
+#: query parameters and JSON fields that carry credentials ("cx": Google's search engine id, private and
+#: absent in a keyless replay, so filtering it by name also lets the replay match)
+SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "auth", "x-api-key", "cx"})
 
 
 class SecretFilter:

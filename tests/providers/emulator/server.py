@@ -4,11 +4,14 @@ Each request is checked the way the vendor would (auth header or parameter, requ
 fields and types) and answered in the vendor's documented shape from a small document set.
 Faults are queued per mount: ``em.fault("serper", "429", retry_after=1)`` makes the next
 request answer 429 with ``Retry-After: 1``; ``times=`` repeats it; ``"exhausted"`` answers as the
-vendor does for an account out of credits (``code=`` picks the vendor's reason).
+vendor does for an account out of credits (``code=`` picks the vendor's reason). The variant
+``"echo_key"`` answers with the request URL and the key in every form a vendor may echo it
+(``echoed_forms``) in the body and in response headers, as APIs that take the key in the query do.
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import threading
@@ -17,7 +20,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
 #: "ok" answers normally: it spaces out a sequence of faults
 FAULT_KINDS = ("ok", "429", "500", "503", "hang", "drop", "invalid_json", "empty", "missing_field", "401_echo",
@@ -44,6 +47,7 @@ class Incoming:
     body: bytes
     at: float
     json: Any = None
+    raw_url: str = ""  # the path and query as the client sent them (percent-encoded)
 
     def header(self, name: str) -> str:
         return self.headers.get(name.lower(), "")
@@ -167,7 +171,8 @@ class Emulator:
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length) if length else b""
         incoming = Incoming(mount, handler.command, "/" + rest, dict(parse_qsl(parts.query, keep_blank_values=True)),
-                            {k.lower(): v for k, v in handler.headers.items()}, body, time.time())
+                            {k.lower(): v for k, v in handler.headers.items()}, body, time.time(),
+                            raw_url=handler.path)
         with self._lock:
             self.requests.append(incoming)
         vendor = self.vendors.get(mount)
@@ -213,6 +218,11 @@ class Emulator:
             return Reply(400, {"error": f"bad request: {exc}"})
         if fault is not None and fault.kind == "missing_field":
             _drop_first(reply.body, vendor.url_key)
+        if self.variants.get(incoming.mount) == "echo_key" and isinstance(reply.body, dict):
+            secrets = [key] + ([self.cse_id] if incoming.mount == "google-cse" else [])
+            forms = [form for secret in secrets for form in echoed_forms(secret).values()]
+            reply.body["echo"] = {"request": incoming.raw_url, "forms": forms}
+            reply.headers.update({"X-Request-Url": incoming.raw_url, "X-Echo": " ".join(forms)})
         return reply
 
     def _next_fault(self, mount: str, kind: str) -> Fault | None:
@@ -241,6 +251,18 @@ class Emulator:
             handler.wfile.write(data)
         except (BrokenPipeError, ConnectionResetError):  # the client timed out meanwhile
             pass
+
+
+def echoed_forms(secret: str) -> dict[str, str]:
+    """A secret as a vendor may echo it: as is, percent-encoded (``quote`` with and without ``/``
+    kept, ``quote_plus``, upper- and lower-case hex) and base64 (standard, URL-safe, unpadded)."""
+    lower = lambda text: re.sub("%[0-9A-F]{2}", lambda m: m.group().lower(), text)  # noqa: E731
+    b64 = base64.b64encode(secret.encode()).decode()
+    forms = {"raw": secret, "quote": quote(secret, safe=""), "quote_path": quote(secret),
+             "quote_plus": quote_plus(secret, safe=""), "base64": b64,
+             "base64_urlsafe": base64.urlsafe_b64encode(secret.encode()).decode(), "base64_unpadded": b64.rstrip("=")}
+    forms.update({f"{name}_lower": lower(forms[name]) for name in ("quote", "quote_path", "quote_plus")})
+    return forms
 
 
 def _drop_first(value: Any, key: str) -> bool:
