@@ -35,6 +35,8 @@ from pytest_websearchbench.core.suites import (
     check_item_id, parse_json, path_inside, read_records, read_suite_text, require_unique_ids, schema_validator)
 
 DEFAULT_OUTFILE = "solution.py"
+#: an outfile names one file (with folders, if any) under starter/ and gold/: a file system's name limit
+MAX_OUTFILE_CHARS = 255
 CATALOG_SUFFIXES = (".json", ".yaml", ".yml")
 #: catalog field → budget
 CATALOG_BUDGETS = {"max_turns": "turns", "max_searches": "searches", "max_fetches": "fetches"}
@@ -129,16 +131,17 @@ def load_catalog(path: Path, document: Any, lines: list[int]) -> list[CodeTask]:
                              line=line, field=where + "id", item=task_id)
         first_line[task_id] = line
         folder = path_inside(path.parent, task_id, path, field=where + "id", item=task_id, line=line)
-        outfile = merged["outfile"]
+        outfile = check_outfile(merged["outfile"], path, line=line, field=where + "outfile", item=task_id)
         texts = {}
         for key, relative in (("starter_code", f"starter/{outfile}"), ("gold_code", f"gold/{outfile}")):
             file = path_inside(folder, relative, path, field=where + "outfile", item=task_id, line=line)
-            if not file.is_file():
-                raise SuiteError(path, f"{task_id}/{relative} not found (the item's {key.replace('_', ' ')})",
-                                 line=line, field=where + "outfile", item=task_id)
-            texts[key] = file.read_text("utf-8")
-        prompt_file = folder / "prompt.txt"
-        prompt = prompt_file.read_text("utf-8") if prompt_file.is_file() else str(merged.get("prompt") or "")
+            texts[key] = _item_file(file, f"{task_id}/{relative}", f"the item's {key.replace('_', ' ')}", path,
+                                    line=line, field=where + "outfile", item=task_id)
+        prompt_file = path_inside(folder, "prompt.txt", path, field=where + "prompt", item=task_id, line=line)
+        prompt = _item_file(prompt_file, f"{task_id}/prompt.txt", "the item's prompt", path, line=line,
+                            field=where + "prompt", item=task_id, missing_ok=True)
+        if prompt is None:
+            prompt = str(merged.get("prompt") or "")
         if not prompt.strip():
             raise SuiteError(path, f"no prompt: {task_id}/prompt.txt is missing or empty and the item has no "
                              "'prompt'", line=line, field=where + "prompt", item=task_id)
@@ -147,6 +150,37 @@ def load_catalog(path: Path, document: Any, lines: list[int]) -> list[CodeTask]:
                "ticket": prompt.strip(), "prompt": prompt, "budgets": budgets}
         tasks.append(_task(row, path, line, field_prefix=where))
     return tasks
+
+
+def check_outfile(value: str, path: Path, *, line: int | None, field: str, item: str) -> str:
+    """The file the model writes (``starter/<outfile>`` and ``gold/<outfile>`` of the item's folder): a
+    relative name, never absolute and never climbing out with ``..``."""
+    parts = re.split(r"[\\/]", value)
+    if value.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", value) or ".." in parts:
+        raise SuiteError(path, f"expected a relative file name (no '..', not absolute), got {value[:80]!r}",
+                         line=line, field=field, item=item)
+    if len(value) > MAX_OUTFILE_CHARS:
+        raise SuiteError(path, f"a file name has at most {MAX_OUTFILE_CHARS} characters; this one has {len(value)}",
+                         line=line, field=field, item=item)
+    return value
+
+
+def _item_file(file: Path, name: str, what: str, path: Path, *, line: int | None, field: str, item: str,
+               missing_ok: bool = False) -> str | None:
+    """The text of a file of a catalog item, read as the harness reads it (text mode: universal
+    newlines); every problem names the catalog's line, item and field."""
+    try:
+        if not file.is_file():
+            if missing_ok:
+                return None
+            raise SuiteError(path, f"{name} not found ({what})", line=line, field=field, item=item)
+        return file.read_text("utf-8")
+    except OSError as exc:
+        raise SuiteError(path, f"cannot read {name} ({what}): {exc.strerror or exc}", line=line, field=field,
+                         item=item) from None
+    except UnicodeDecodeError as exc:
+        raise SuiteError(path, f"{name} ({what}) is not valid UTF-8 (byte {exc.start}: {exc.reason})", line=line,
+                         field=field, item=item) from None
 
 
 def _task(row: dict[str, Any], path: Path, line: int | None, field_prefix: str = "") -> CodeTask:
@@ -198,6 +232,10 @@ def _yaml_catalog(path: Path) -> tuple[Any, list[int]]:
         mark = getattr(exc, "problem_mark", None)
         raise SuiteError(path, f"invalid YAML: {getattr(exc, 'problem', None) or exc}",
                          line=mark.line + 1 if mark else None) from None
+    except RecursionError:
+        raise SuiteError(path, "invalid YAML: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        raise SuiteError(path, f"invalid YAML: {exc}") from None
     lines: list[int] = []
     if isinstance(root, yaml.MappingNode):
         for key, value in root.value:

@@ -157,6 +157,74 @@ def test_catalog_errors_name_the_items_line_and_field(tmp_path, yaml_format):
         load_tasks(path)
 
 
+@pytest.mark.parametrize("outfile", ["../outside.py", "../../outside.py", "sub/../../gold/s.py", "/etc/passwd",
+                                     "C:\\x.py", "sub\\..\\..\\x.py"])
+def test_an_outfile_that_is_absolute_or_climbs_out_is_refused_naming_line_item_and_field(tmp_path, outfile):
+    path = write_catalog(tmp_path, [{"id": "sn_a", "outfile": "s.py"}, {"id": "sn_b", "outfile": "s.py"}])
+    document = json.loads(path.read_text())
+    document["items"][1]["outfile"] = outfile
+    path.write_text(json.dumps(document, indent=2))
+    with pytest.raises(SuiteError) as info:
+        load_tasks(path)
+    line = [n for n, text in enumerate(path.read_text().splitlines(), start=1) if text == "    {"][-1]
+    assert (info.value.path, info.value.line, info.value.item, info.value.field) == (
+        str(path), line, "sn_b", "items.1.outfile")
+    assert "expected a relative file name (no '..', not absolute)" in str(info.value)
+
+
+def test_a_file_outside_the_catalog_never_becomes_a_prompt_or_a_needle(tmp_path):
+    secret = tmp_path / "outside"
+    secret.mkdir()
+    (secret / "prompt.txt").write_text("the private text of a file outside the catalog\n")
+    path = write_catalog(tmp_path / "catalog", [{"id": "sn_a", "outfile": "s.py"}], prompts=False)
+    (path.parent / "sn_a" / "prompt.txt").symlink_to(secret / "prompt.txt")
+    with pytest.raises(SuiteError, match=r"item 'sn_a' field 'items.0.prompt': 'prompt.txt' points outside"):
+        load_tasks(path)
+    (path.parent / "sn_a" / "prompt.txt").unlink()
+    (path.parent / "sn_a" / "prompt.txt").write_text("Fix it.")
+    (secret / "s.py").write_text("client.outside_only_api(token)\n")
+    (path.parent / "sn_a" / "gold" / "s.py").unlink()
+    (path.parent / "sn_a" / "gold" / "s.py").symlink_to(secret / "s.py")
+    with pytest.raises(SuiteError, match=r"item 'sn_a' field 'items.0.outfile': 'gold/s.py' points outside"):
+        load_tasks(path)
+
+
+@pytest.mark.parametrize("damage, message", [
+    (lambda folder: (folder / "prompt.txt").write_bytes(b"Fix \xff it."),
+     r"field 'items.0.prompt': sn_a/prompt.txt \(the item's prompt\) is not valid UTF-8 \(byte 4"),
+    (lambda folder: (folder / "starter" / "s.py").write_bytes(b"x = '\xc3'"),
+     r"field 'items.0.outfile': sn_a/starter/s.py \(the item's starter code\) is not valid UTF-8"),
+    (lambda folder: ((folder / "gold" / "s.py").unlink(), (folder / "gold" / "s.py").mkdir()),
+     r"field 'items.0.outfile': sn_a/gold/s.py not found \(the item's gold code\)"),
+])
+def test_an_unreadable_item_file_is_one_error_naming_the_catalog_line_item_and_field(tmp_path, damage, message):
+    path = write_catalog(tmp_path, [{"id": "sn_a", "outfile": "s.py"}])
+    damage(tmp_path / "sn_a")
+    with pytest.raises(SuiteError, match=message) as info:
+        load_tasks(path)
+    assert info.value.line == 4 and info.value.item == "sn_a"
+
+
+def test_an_outfile_too_long_for_a_file_name_is_an_error_not_an_os_error(tmp_path):
+    path = write_catalog(tmp_path, [{"id": "sn_a", "outfile": "s.py"}])
+    document = json.loads(path.read_text())
+    document["items"][0]["outfile"] = "x" * 5000
+    path.write_text(json.dumps(document))
+    with pytest.raises(SuiteError, match=r"field 'items.0.outfile': a file name has at most 255 characters"):
+        load_tasks(path)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("items:\n- id: sn_a\n  outfile: " + "[" * 3000 + "]" * 3000 + "\n", "nested too deeply"),
+    ("items:\n- id: sn_a\n  max_turns: " + "9" * 5000 + "\n", "Exceeds the limit"),
+])
+def test_a_yaml_catalog_too_deep_or_with_a_huge_number_is_one_error(tmp_path, text, message):
+    path = tmp_path / "catalog.yaml"
+    path.write_text(text)
+    with pytest.raises(SuiteError, match=f"catalog.yaml: invalid YAML: {message}"):
+        load_tasks(path)
+
+
 def test_an_upstream_catalog_item_without_id_says_so(tmp_path):
     path = tmp_path / "catalog.json"
     path.write_text(json.dumps({"items": [{"task_id": "acme-001", "outfile": "s.py"}]}))
