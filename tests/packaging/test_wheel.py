@@ -29,6 +29,10 @@ def installed(tmp_path_factory) -> Path:
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = root.glob("pytest_websearchbench-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
+    # pyproject lists the packages one by one: a package missing from the list is missing here
+    packages = sorted(str(p.parent.relative_to(REPO)) for p in (REPO / "pytest_websearchbench").rglob("__init__.py"))
+    for package in packages:
+        assert f"{package}/__init__.py" in names, f"{package} is not in pyproject's [tool.setuptools] packages"
     for needed in ("pytest_websearchbench/_bundled/suites/sample-web/corpus.jsonl",
                    "pytest_websearchbench/_bundled/suites/lexbench-sample/suite.json",
                    "pytest_websearchbench/_bundled/cassettes/lexbench-sample/local/q001.yaml",
