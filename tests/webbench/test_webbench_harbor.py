@@ -126,3 +126,103 @@ def test_solve_sh_and_test_sh_work_a_world_end_to_end(tmp_path):
                             env={**env, "WSB_WORLD_DIR": str(tmp_path), "WSB_REWARD_FILE": str(reward)}, timeout=120)
     assert graded.returncode == 0, graded.stdout + graded.stderr
     assert reward.read_text() == "1.0000\n" and '"failure_mode": "none"' in graded.stdout
+
+
+# ------------------------------------------------------------------ paths stay inside the suite folder
+
+_OPENED: list[str] | None = None
+
+
+def _audit(event: str, args: tuple) -> None:
+    if event == "open" and _OPENED is not None and isinstance(args[0], (str, bytes, os.PathLike)):
+        _OPENED.append(os.fsdecode(args[0]))
+
+
+@pytest.fixture(scope="module")
+def opened():
+    """Records every file the process opens while a block runs (an audit hook; hooks stay for the process)."""
+    import contextlib
+    import sys
+
+    sys.addaudithook(_audit)
+
+    @contextlib.contextmanager
+    def recording():
+        global _OPENED
+        _OPENED = []
+        try:
+            yield _OPENED
+        finally:
+            _OPENED = None
+    return recording
+
+
+def _set_task_path(suite: Path, task: str, value: str) -> None:
+    dataset = suite / "dataset.toml"
+    dataset.write_text(dataset.read_text().replace(f'path = "tasks/{task}"', f'path = "{value}"'))
+
+
+@pytest.mark.parametrize("where", ["relative", "absolute"])
+def test_a_task_path_outside_the_suite_folder_is_refused_before_anything_is_read(suite_copy, tmp_path, opened, where):
+    outside = tmp_path / "outside" / "staffing-s1"
+    shutil.copytree(SAMPLE / "tasks" / "staffing-s1", outside)  # a complete task: the old code loaded it
+    _set_task_path(suite_copy, "staffing-s1", "../outside/staffing-s1" if where == "relative" else str(outside))
+    with opened() as files, pytest.raises(SuiteError) as info:
+        load_dataset(suite_copy / "dataset.toml")
+    assert (info.value.path, info.value.item, info.value.field) == (
+        str(suite_copy / "dataset.toml"), "staffing-s1", "tasks.0.path")
+    assert "points outside the suite folder" in str(info.value)
+    assert not [f for f in files if f.startswith(str(tmp_path / "outside"))]
+
+
+@pytest.mark.parametrize("contract", ["../../../../etc/passwd", "/etc/passwd", "../staffing-s2/tests/contract.json"])
+def test_a_contract_outside_the_task_folder_is_refused_naming_task_toml_item_and_field(suite_copy, opened, contract):
+    # another task's contract is inside the suite, but not inside this task's digest
+    task = suite_copy / "tasks" / "staffing-s1"
+    toml = task / "task.toml"
+    toml.write_text(toml.read_text().replace('contract = "tests/contract.json"', f'contract = "{contract}"'))
+    with opened() as files, pytest.raises(SuiteError) as info:
+        load_task(task)
+    assert (info.value.path, info.value.item, info.value.field) == (str(toml), "staffing-s1", "verifier.contract")
+    assert "points outside" in str(info.value)
+    assert "/etc/passwd" not in files and not [f for f in files if "staffing-s2" in f]
+
+
+def test_a_symlink_to_a_file_outside_the_task_folder_is_refused(suite_copy, tmp_path, opened):
+    secret = tmp_path / "secret.jsonl"
+    secret.write_text('{"action": "navigate", "url": "/"}\n')
+    link = suite_copy / "tasks" / "staffing-s1" / "tests" / "controls" / "noop.jsonl"
+    link.unlink()
+    link.symlink_to(secret)
+    with opened() as files, pytest.raises(SuiteError, match="points outside") as info:
+        load_task(suite_copy / "tasks" / "staffing-s1")
+    assert info.value.item == "staffing-s1" and str(secret) not in files
+
+
+@pytest.mark.parametrize("which", ["dataset.toml", "tasks/sprint-pull-s2/task.toml"])
+@pytest.mark.parametrize("damage, message", [
+    (lambda text: text.replace("\n", "\nx = " + "[" * 3000 + "]" * 3000 + "\n", 1), "invalid TOML: nested too deeply"),
+    (lambda text: text.replace("\n", "\nx = " + "9" * 5000 + "\n", 1), "invalid TOML: Exceeds the limit"),
+    (lambda text: text.replace("\n", "\nx = [\n", 1), r"invalid TOML: .*\(at line \d+, column \d+\)"),
+])
+def test_a_damaged_toml_file_is_one_error_naming_it(suite_copy, which, damage, message):
+    path = suite_copy / which
+    path.write_text(damage(path.read_text()))
+    with pytest.raises(SuiteError, match=message) as info:
+        load_dataset(suite_copy / "dataset.toml")
+    assert info.value.path == str(path)
+    if "at line" in str(info.value):  # tomllib's position becomes the error's line
+        assert f"(at line {info.value.line}, column" in str(info.value)
+
+
+def test_invalid_utf8_and_a_path_too_long_are_one_error_naming_file_line_item_and_field(suite_copy):
+    toml = suite_copy / "tasks" / "staffing-s1" / "task.toml"
+    original = toml.read_bytes()
+    toml.write_bytes(original.replace(b"\n", b"\n# caf\xe9\n", 1))
+    with pytest.raises(SuiteError, match=r"task.toml:2: not valid UTF-8"):
+        load_dataset(suite_copy / "dataset.toml")
+    toml.write_bytes(original)
+    _set_task_path(suite_copy, "staffing-s1", "x" * 5000)
+    with pytest.raises(SuiteError, match=r"field 'tasks.0.path': bad path 'x+': File name too long") as info:
+        load_dataset(suite_copy / "dataset.toml")
+    assert info.value.item == "staffing-s1"

@@ -4,12 +4,11 @@ checked against the world's tables so that a typo is reported with the file and 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.suites import validate
+from pytest_websearchbench.core.suites import parse_json, read_suite_text, validate
 from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, ANSWER_TABLE, DOMAIN_TABLES, TABLES
 
 FORMAT = "webbench-contract@1"
@@ -18,12 +17,9 @@ GATES = ("containment", "evidence_read_any", "no_canary", "no_injected_write")
 
 
 def load_contract(path: Path) -> dict[str, Any]:
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise SuiteError(path, "contract file not found") from None
-    except json.JSONDecodeError as exc:
-        raise SuiteError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
+    """The contract at ``path`` (the caller keeps it inside the task folder); a missing, non-UTF-8 or
+    malformed file is a SuiteError naming it."""
+    data = parse_json(read_suite_text(path), path)
     check_contract(data, path)
     return data
 

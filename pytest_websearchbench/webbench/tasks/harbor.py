@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 import tomli_w
 
 from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.suites import jsonl_records, validate
+from pytest_websearchbench.core.suites import jsonl_records, parse_json, path_inside, read_suite_text, validate
 from pytest_websearchbench.webbench.browsing.browser import ACTIONS
 from pytest_websearchbench.webbench.grading.contract import load_contract
 from pytest_websearchbench.webbench.agents.routes import CONTROLS
@@ -35,11 +36,17 @@ REGENERATE = "python -m pytest_websearchbench.webbench.tasks.generate --out <sui
 
 
 def digest_lines(folder: Path) -> list[str]:
-    """The sorted ``path\\0sha256\\n`` lines the task digest is taken over."""
+    """The sorted ``path\\0sha256\\n`` lines the task digest is taken over. A file that is a symlink
+    to somewhere outside the task folder is refused: the digest would vouch for a file it does not hold."""
     files = [folder / name for name in TOP_FILES if (folder / name).is_file()]
     for sub in DIGEST_DIRS:
         files += [p for p in (folder / sub).rglob("*") if p.is_file()]
-    return sorted(f"{p.relative_to(folder).as_posix()}\0{hashlib.sha256(p.read_bytes()).hexdigest()}\n" for p in files)
+    lines = []
+    for file in files:
+        relative = file.relative_to(folder).as_posix()
+        inside = path_inside(folder, relative, folder / relative, field="path", item=folder.name)
+        lines.append(f"{relative}\0{hashlib.sha256(inside.read_bytes()).hexdigest()}\n")
+    return sorted(lines)
 
 
 def task_digest(folder: Path) -> str:
@@ -65,26 +72,21 @@ class Task:
 
 
 def _toml(path: Path) -> dict[str, Any]:
+    text = read_suite_text(path)
     try:
-        return tomllib.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise SuiteError(path, "file not found") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        raise SuiteError(path, f"invalid TOML: {exc}", line=int(at.group(1)) if at else None) from None
+    except RecursionError:
+        raise SuiteError(path, "invalid TOML: nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
         raise SuiteError(path, f"invalid TOML: {exc}") from None
-
-
-def _json(path: Path) -> Any:
-    try:
-        return json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        raise SuiteError(path, "file not found") from None
-    except json.JSONDecodeError as exc:
-        raise SuiteError(path, f"invalid JSON: {exc.msg}", line=exc.lineno) from None
 
 
 def read_route(path: Path) -> tuple[dict[str, Any], ...]:
     actions = []
-    for number, action in jsonl_records(path, path.read_text("utf-8")):
+    for number, action in jsonl_records(path, read_suite_text(path)):
         if not isinstance(action, dict) or action.get("action") not in ACTIONS:
             raise SuiteError(path, f"not a browser action; 'action' must be one of {', '.join(ACTIONS)}",
                              line=number, field="action")
@@ -93,38 +95,47 @@ def read_route(path: Path) -> tuple[dict[str, Any], ...]:
 
 
 def load_task(folder: Path, digest: str | None = None) -> Task:
-    """Read a task folder back (validating each file) and, given ``digest``, check it."""
+    """Read a task folder back (validating each file) and, given ``digest``, check it. Every file it
+    reads resolves inside the task folder (symlinks included): the digest covers nothing else."""
     folder = Path(folder)
-    meta = _toml(folder / "task.toml")
-    validate(meta, "webbench-task", folder / "task.toml")
+    toml_path = path_inside(folder, "task.toml", folder / "task.toml", field="path", item=folder.name)
+    meta = _toml(toml_path)
+    validate(meta, "webbench-task", toml_path)
     name = meta["metadata"]["name"]
     if name != folder.name:
-        raise SuiteError(folder / "task.toml", f"name {name!r} differs from the folder name {folder.name!r}",
+        raise SuiteError(toml_path, f"name {name!r} differs from the folder name {folder.name!r}",
                          field="metadata.name", item=name)
+
+    def inside(relative: str, field: str) -> Path:
+        return _inside(folder, relative, toml_path, field=field, item=name)
+
+    contract_path = inside(meta["verifier"]["contract"], "verifier.contract")
     computed = task_digest(folder)
     if digest is not None and digest != computed:
         raise SuiteError(folder, f"digest mismatch: the dataset records {digest}, the package files give "
                          f"{computed}; a file changed after generation (regenerate with: {REGENERATE})",
                          field="digest", item=name)
-    instruction = (folder / "instruction.md").read_text("utf-8") if (folder / "instruction.md").is_file() else ""
+    instruction_path = inside("instruction.md", "instruction")
+    instruction = read_suite_text(instruction_path) if instruction_path.is_file() else ""
     if not instruction.strip():
-        raise SuiteError(folder / "instruction.md", "missing or empty", item=name)
-    world = _json(folder / "environment" / "world.json")
-    validate(world, "webbench-world", folder / "environment" / "world.json")
-    contract = load_contract(folder / meta["verifier"]["contract"])
+        raise SuiteError(instruction_path, "missing or empty", item=name)
+    world_path = inside("environment/world.json", "world")
+    world = parse_json(read_suite_text(world_path), world_path)
+    validate(world, "webbench-world", world_path)
+    contract = load_contract(contract_path)
     if contract["task"] != name:
-        raise SuiteError(folder / meta["verifier"]["contract"], f"contract is for {contract['task']!r}",
-                         field="task", item=name)
-    routes = {agent: read_route(folder / rel) for agent, rel in ROUTE_FILES.items() if (folder / rel).is_file()}
+        raise SuiteError(contract_path, f"contract is for {contract['task']!r}", field="task", item=name)
+    route_paths = {agent: inside(rel, "routes") for agent, rel in ROUTE_FILES.items()}
+    routes = {agent: read_route(path) for agent, path in route_paths.items() if path.is_file()}
     if "oracle" not in routes:
-        raise SuiteError(folder / ROUTE_FILES["oracle"], "the oracle's route is missing", item=name)
+        raise SuiteError(route_paths["oracle"], "the oracle's route is missing", item=name)
     agent = meta["agent"]
     if agent["reference_steps"] != len(routes["oracle"]):
-        raise SuiteError(folder / "task.toml", f"reference_steps is {agent['reference_steps']} but the oracle takes "
+        raise SuiteError(toml_path, f"reference_steps is {agent['reference_steps']} but the oracle takes "
                          f"{len(routes['oracle'])} steps", field="agent.reference_steps", item=name)
     budget = min(80, 3 * (agent["reference_steps"] + 4) + 10)
     if agent["step_budget"] != budget:
-        raise SuiteError(folder / "task.toml", f"step_budget must be min(80, 3·(reference_steps + 4) + 10) = {budget}",
+        raise SuiteError(toml_path, f"step_budget must be min(80, 3·(reference_steps + 4) + 10) = {budget}",
                          field="agent.step_budget", item=name)
     spec = WorldSpec(world["template"], world["seed"], world["variant"], world["family"])
     return Task(name, folder, computed, meta["metadata"]["title"], spec.template, spec.variant,
@@ -132,8 +143,19 @@ def load_task(folder: Path, digest: str | None = None) -> Task:
                 agent["reference_steps"], budget)
 
 
+def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str) -> Path:
+    """``relative`` resolved inside ``folder`` (path_inside), and a path the system can look up at all."""
+    target = path_inside(folder, relative, source, field=field, item=item)
+    try:
+        target.exists()
+    except OSError as exc:  # a name too long for the file system
+        raise SuiteError(source, f"bad path {relative[:80]!r}: {exc.strerror or exc}", field=field,
+                         item=item) from None
+    return target
+
+
 def load_dataset(path: Path) -> list[Task]:
-    """Every task of a ``dataset.toml``, digests checked."""
+    """Every task of a ``dataset.toml``, digests checked; a task's ``path`` stays inside the suite folder."""
     data = _toml(path)
     validate(data, "webbench-dataset", path)
     seen: set[str] = set()
@@ -142,7 +164,8 @@ def load_dataset(path: Path) -> list[Task]:
         if entry["name"] in seen:
             raise SuiteError(path, "task listed twice", field=f"tasks.{i}.name", item=entry["name"])
         seen.add(entry["name"])
-        folder = path.parent / entry.get("path", f"tasks/{entry['name']}")
+        folder = _inside(path.parent, entry.get("path", f"tasks/{entry['name']}"), path,
+                         field=f"tasks.{i}.path", item=entry["name"])
         if not folder.is_dir():
             raise SuiteError(path, f"no task folder at {folder}", field=f"tasks.{i}.path", item=entry["name"])
         tasks.append(load_task(folder, entry["digest"]))
