@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import uuid
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 from pytest_websearchbench import hooks
 from pytest_websearchbench.core.collect import SuiteModule, SuiteSelection
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
+from pytest_websearchbench.core.keys import check_provider_keys, providers_called
 from pytest_websearchbench.core.options import OptionReader, Settings, add_options
 from pytest_websearchbench.core.registry import FAMILIES
 from pytest_websearchbench.core.runner import run_case
@@ -41,18 +41,17 @@ def pytest_configure(config: pytest.Config) -> None:
         config.hook.pytest_websearchbench_add_providers(registry=registry)
         registry.add_entry_points()
         for name in settings.providers:
-            entry = registry.entry(name)  # an unknown provider is one usage error, not one per item
-            will_call = settings.record_mode.may_record and not config.option.collectonly
-            missing = entry.missing_key(os.environ, settings.cassette_dir) if will_call else None
-            if missing:
-                raise ConfigurationError(f"{missing}. Set the key to record, or point --wsb-cassette-dir at "
-                                         f"recorded cassettes and replay them with --wsb-record-mode=none")
+            registry.entry(name)  # an unknown provider is one usage error, not one per item
         baseline = Baseline.load(settings.baseline_path) if settings.baseline_path else None
         mismatch = baseline.k_mismatch(settings.k, settings.baseline_accept) if baseline else None
         if mismatch:
             raise ConfigurationError(mismatch)
-        suite_paths = [str(resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir))
+        suite_paths = [resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
                        for spec in settings.suites]
+        if settings.record_mode.may_record and not config.option.collectonly:
+            only_suites = suite_paths and config.args_source is not pytest.Config.ArgsSource.ARGS
+            check_provider_keys(settings, registry,
+                                providers_called(settings, families, suite_paths if only_suites else None))
     except WebSearchBenchError as exc:
         raise pytest.UsageError(f"pytest-websearchbench: {exc}") from None
     worker = hasattr(config, "workerinput")
@@ -61,7 +60,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if suite_paths:
         # --suite alone runs just the suites; with explicit paths it adds to them
         given = config.args if config.args_source is pytest.Config.ArgsSource.ARGS else []
-        config.args[:] = list(dict.fromkeys([*given, *suite_paths]))
+        config.args[:] = list(dict.fromkeys([*given, *map(str, suite_paths)]))
     config.args[:], selection = SuiteSelection.from_args(config.args, config.invocation_params.dir)
     state = RunState(settings, families, registry, baseline, run_id or uuid.uuid4().hex, selection)
     store_run_state(config, state)
