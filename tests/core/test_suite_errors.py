@@ -135,3 +135,34 @@ def test_ids_are_bounded_and_file_name_safe(pytester, tiny_suite):
 def test_an_empty_suite_is_an_error_not_zero_tests(pytester, tiny_suite):
     (tiny_suite / "items.jsonl").write_text("\n")
     assert_one_clean_error(run_collect(pytester), "*/suites/tiny/items.jsonl: no items: a suite needs at least one*")
+
+
+def test_family_files_naming_paths_outside_are_one_line_collection_errors(pytester):
+    # a WebBench task's contract and a code catalog's outfile: each family's own path-valued fields
+    import shutil
+
+    from conftest import REPO
+
+    webbench = pytester.path / "suites" / "wb"
+    shutil.copytree(REPO / "suites" / "webbench-sample", webbench)
+    manifest = json.loads((webbench / "suite.json").read_text())
+    (webbench / "suite.json").write_text(json.dumps({**manifest, "name": "wb"}))
+    toml = webbench / "tasks" / "staffing-s1" / "task.toml"
+    toml.write_text(toml.read_text().replace('contract = "tests/contract.json"', 'contract = "../../../../etc/passwd"'))
+    catalog = pytester.path / "suites" / "cat"
+    for sub in ("starter", "gold"):
+        (catalog / "t1" / sub).mkdir(parents=True)
+    (catalog / "t1" / "prompt.txt").write_text("Fix it.")
+    (catalog / "catalog.json").write_text(json.dumps({"items": [{"id": "t1", "outfile": "../../outside.py",
+                                                                 "required": ["new_call"]}]}, indent=1))
+    (catalog / "suite.json").write_text(json.dumps({"name": "cat", "edition": "1", "family": "code",
+                                                    "items": "catalog.json"}))
+    result = run_collect(pytester)
+    result.stdout.fnmatch_lines([
+        "*ERROR collecting suites/cat*",
+        "*/suites/cat/catalog.json:3: item 't1' field 'items.0.outfile': expected a relative file name (no '..', "
+        "not absolute), got '../../outside.py'",
+        "*ERROR collecting suites/wb*",
+        "*/suites/wb/tasks/staffing-s1/task.toml: item 'staffing-s1' field 'verifier.contract': "
+        "'../../../../etc/passwd' points outside*"])
+    assert "Traceback" not in result.stdout.str() and "Error:" not in result.stdout.str().replace("ERROR", "")
