@@ -1,0 +1,215 @@
+"""Replay at scale, the engine and WebBench: every figure of issue 13's table in one run.
+
+    python benchmarks/scale_bench.py [--sizes 55 550 2750] [--repeat 5] [--project-tests]
+
+It measures the checkout it lives in (its children run with that checkout first on PYTHONPATH),
+so a second worktree at another commit gives the other column of a before/after table.
+
+* Whole runs, per size: the bundled LexBench suite copied to ``n`` items (``scaled_suite.py``)
+  replayed with ``-n 0`` and ``-n 2``, and the floor: a bare parametrized pytest (this plugin
+  disabled) whose every test only reads and parses one of the same YAML cassettes with the
+  loader vcrpy uses. Repetitions are interleaved (size by size, kind by kind, then again), so
+  a busy machine slows every kind alike; the table gives medians and ratios of medians.
+  Wall is fitted as a + b·n (least squares over the sizes' medians, ``-n 0``); peak RSS is the
+  largest process of the run's tree (``wait4``).
+* The engine: index build pages/s at 500 and 5,000 synthetic pages (``engine_bench.py``), query
+  p50 at 5,000 pages straight through ``SearchIndex.search`` and over loopback HTTP.
+* WebBench: the 8 bundled tasks, each a fresh world, the oracle's route and the verdict.
+* ``--project-tests``: the project's own tests with ``-n 2``, once per repetition.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+# measure this checkout, not whichever one the venv installed
+sys.path.insert(0, str(REPO))
+
+from engine_bench import latencies_ms, make_pages, make_queries  # noqa: E402
+from scaled_suite import make_scaled_suite  # noqa: E402
+
+FLOOR_TEST = '''\
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+try:  # the loader vcrpy's YAML serializer picks
+    from yaml import CLoader as Loader
+except ImportError:
+    from yaml import Loader
+
+CASSETTES = sorted(Path(os.environ["WSB_FLOOR_CASSETTES"]).glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", CASSETTES, ids=[p.stem for p in CASSETTES])
+def test_cassette(path):
+    assert yaml.load(path.read_text("utf-8"), Loader=Loader)["interactions"]
+'''
+
+
+def child_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return env
+
+
+def timed_run(args: list[str], cwd: Path, env: dict[str, str], expect_passed: int) -> tuple[float, float]:
+    """(wall seconds, peak RSS MiB of the process tree) of one pytest run that must pass ``expect_passed``."""
+    with tempfile.TemporaryFile("w+") as out:
+        started = time.perf_counter()
+        process = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+                                   cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        _, status, usage = os.wait4(process.pid, 0)
+        elapsed = time.perf_counter() - started
+        process.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        text = out.read()
+    if process.returncode != 0 or f"{expect_passed} passed" not in text.splitlines()[-1]:
+        raise SystemExit(f"pytest {' '.join(args)} exited {process.returncode}:\n{text[-3000:]}")
+    return elapsed, usage.ru_maxrss / 1024  # Linux reports KiB, the maximum over the tree
+
+
+def whole_runs(sizes: list[int], repeat: int, work: Path) -> dict[tuple[str, int], list[tuple[float, float]]]:
+    """(kind, size) → [(wall s, peak RSS MiB)] per repetition; kinds: floor, n0, n2."""
+    run_dir = work / "run"
+    run_dir.mkdir()
+    (run_dir / "pytest.ini").write_text("[pytest]\n")  # the same empty configuration for every kind
+    (run_dir / "floor_test.py").write_text(FLOOR_TEST)
+    for size in sizes:
+        make_scaled_suite(work, size, REPO)
+    results: dict[tuple[str, int], list[tuple[float, float]]] = {}
+    for rep in range(repeat):
+        for size in sizes:
+            name = f"lexbench-scale-{size}"
+            replay = ["--suite", str(work / "suites" / name), f"--wsb-cassette-dir={work / 'cassettes'}",
+                      "--wsb-record-mode=none"]
+            floor_env = {**child_env(), "WSB_FLOOR_CASSETTES": str(work / "cassettes" / name / "local")}
+            kinds = {"floor": (["-p", "no:websearchbench", "floor_test.py"], floor_env),
+                     "n0": (replay, child_env()), "n2": ([*replay, "-n", "2"], child_env())}
+            for kind, (args, env) in kinds.items():
+                results.setdefault((kind, size), []).append(timed_run(args, run_dir, env, size))
+            print(f"  repetition {rep + 1}/{repeat}, {size} items: " + ", ".join(
+                f"{kind} {results[kind, size][-1][0]:.2f} s" for kind in kinds), file=sys.stderr, flush=True)
+    return results
+
+
+def fit(points: list[tuple[int, float]]) -> tuple[float, float]:
+    """Least-squares a, b of wall = a + b·n."""
+    mean_n = statistics.fmean(n for n, _ in points)
+    mean_w = statistics.fmean(w for _, w in points)
+    b = sum((n - mean_n) * (w - mean_w) for n, w in points) / sum((n - mean_n) ** 2 for n, _ in points)
+    return mean_w - b * mean_n, b
+
+
+def engine_figures(repeat: int) -> tuple[dict[int, float], float, float]:
+    """Build pages/s per corpus size (median), and query p50 ms in-process / over HTTP at 5,000 pages."""
+    import httpx
+
+    from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
+
+    corpora = {size: make_pages(size) for size in (500, 5000)}
+    rates: dict[int, list[float]] = {size: [] for size in corpora}
+    for _ in range(repeat):
+        for size, pages in corpora.items():
+            started = time.perf_counter()
+            index = SearchIndex(pages)
+            rates[size].append(size / (time.perf_counter() - started))
+    queries = make_queries(corpora[5000], 200)
+    direct = latencies_ms(lambda q: index.search(q, k=10), queries)
+    with LocalSearchServer(index) as server, httpx.Client(base_url=server.base_url) as client:
+        over_http = latencies_ms(lambda q: client.post("/v1/search", json={"query": q, "k": 10}).json(), queries)
+    return ({size: statistics.median(r) for size, r in rates.items()},
+            statistics.median(direct), statistics.median(over_http))
+
+
+def webbench_figures(repeat: int) -> tuple[float, float]:
+    """(median ms for all 8 bundled tasks, slowest task's median ms): fresh world → oracle → verdict."""
+    from pytest_websearchbench.webbench.agents.episode import checked_world, run_episode
+    from pytest_websearchbench.webbench.grading.verifier import verify
+    from pytest_websearchbench.webbench.tasks.harbor import load_dataset
+
+    tasks = load_dataset(REPO / "suites" / "webbench-sample" / "dataset.toml")
+    totals, per_task = [], {task.name: [] for task in tasks}
+    for _ in range(repeat):
+        checked_world.cache_clear()  # every repetition builds its worlds, as a fresh process would
+        started = time.perf_counter()
+        for task in tasks:
+            task_started = time.perf_counter()
+            verdict = verify(task.contract, run_episode(task, "oracle").evidence)
+            if not verdict.passed:
+                raise SystemExit(f"WebBench {task.name}: the oracle did not pass:\n{verdict.explain()}")
+            per_task[task.name].append((time.perf_counter() - task_started) * 1000)
+        totals.append((time.perf_counter() - started) * 1000)
+    return statistics.median(totals), max(statistics.median(t) for t in per_task.values())
+
+
+def project_tests(repeat: int) -> float:
+    walls = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider"], cwd=REPO,
+                       env=child_env(), capture_output=True, check=False)
+        walls.append(time.perf_counter() - started)
+    return statistics.median(walls)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[55, 550, 2750])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--project-tests", action="store_true", help="also time the project's tests (-n 2)")
+    options = parser.parse_args()
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory(prefix="wsb-scale-") as tmp:
+        runs = whole_runs(options.sizes, options.repeat, Path(tmp))
+    build, direct_p50, http_p50 = engine_figures(options.repeat)
+    webbench_total, webbench_slowest = webbench_figures(options.repeat)
+    tests_wall = project_tests(options.repeat) if options.project_tests else None
+
+    def wall(kind: str, size: int) -> float:
+        return statistics.median(w for w, _ in runs[kind, size])
+
+    def rss(kind: str, size: int) -> float:
+        return statistics.median(r for _, r in runs[kind, size])
+
+    a, b = fit([(size, wall("n0", size)) for size in options.sizes])
+    sizes = options.sizes
+
+    def each(cell) -> str:
+        return ", ".join(f"{cell(size)} at {size:,}" for size in sizes)
+
+    print(f"commit {_commit()}; medians of {options.repeat} interleaved runs; "
+          f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after\n")
+    print("| what | measured |\n|---|---|")
+    print("| replay ÷ bare pytest reading the same cassettes | "
+          + each(lambda n: f"{wall('n0', n) / wall('floor', n):.2f}× ({wall('n0', n):.1f} s vs {wall('floor', n):.1f} s)") + " |")
+    print(f"| cost per item (fit of wall = a + b·n, -n 0) | a = {a:.2f} s, b = {b * 1000:.2f} ms |")
+    print("| peak RSS MiB, -n 0 (-n 2: largest process) | "
+          + each(lambda n: f"{rss('n0', n):.0f} ({rss('n2', n):.0f})") + " |")
+    print("| -n 0 wall ÷ -n 2 wall (above 1: -n 2 is faster) | "
+          + each(lambda n: f"{wall('n0', n) / wall('n2', n):.2f} ({wall('n2', n):.1f} s)") + " |")
+    print(f"| engine index build | {build[500]:,.0f} pages/s (500), {build[5000]:,.0f} (5,000) |")
+    print(f"| engine query p50, in-process / over HTTP (5,000 pages) | {direct_p50:.2f} / {http_p50:.2f} ms |")
+    print(f"| WebBench, 8 tasks world → oracle → verdict | {webbench_total:.0f} ms in all, "
+          f"slowest task {webbench_slowest:.0f} ms |")
+    if tests_wall is not None:
+        print(f"| the project's own tests, -n 2 | {tests_wall:.1f} s |")
+
+
+def _commit() -> str:
+    done = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=REPO, capture_output=True, text=True)
+    return done.stdout.strip() or "unknown"
+
+
+if __name__ == "__main__":
+    main()
