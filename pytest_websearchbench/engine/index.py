@@ -22,7 +22,7 @@ import tantivy
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import jsonl_records
-from pytest_websearchbench.core.text import Unit as _Unit, analyze, is_cjk as _is_cjk, units as _units
+from pytest_websearchbench.core.text import Unit as _Unit, analyze, analyzed_text, is_cjk as _is_cjk, units as _units
 
 TITLE_BOOST = 2.0
 SNIPPET_CHARS = 240
@@ -192,7 +192,7 @@ class SearchIndex:
         writer = self._index.writer(heap_size=50_000_000, num_threads=1)
         for ordinal, page in enumerate(self._pages):
             writer.add_document(tantivy.Document(
-                title=" ".join(analyze(page["title"])), body=" ".join(analyze(page["text"])), ord=ordinal))
+                title=analyzed_text(page["title"]), body=analyzed_text(page["text"]), ord=ordinal))
         writer.commit()
         writer.wait_merging_threads()
         self._index.reload()

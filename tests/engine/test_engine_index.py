@@ -234,3 +234,23 @@ def test_snippet_never_exceeds_its_length_and_is_deterministic(text, query, max_
 @given(query=st.text(max_size=60))
 def test_any_query_text_is_accepted(index, query):
     assert len(index.search(query, k=3)) <= 3
+
+
+# ASCII pages reach tantivy as their folded text with punctuation spaced out, not as joined tokens;
+# the whitespace tokenizer must read both alike (no empty tokens from runs of spaces: field lengths,
+# hence BM25 scores, would differ)
+PUNCTUATED = [
+    page(f"https://punct.test/{n}", f"  Title {n}: tea, (green) & black!  ",
+         f"{'--' * n}Tea...tea; TEA\t\n water_temp 75C {n} steeps?? {'! ' * n}brew-time: 3m" + " leaf" * (n % 4),
+         published=None)
+    for n in range(12)
+] + CORPUS
+
+
+def test_ascii_pages_index_as_their_joined_tokens_would(monkeypatch):
+    queries = ["tea", "green tea", "water_temp", "75c steeps", "leaf brew", "title 3", "3m time", "搜索", "straße"]
+    fast = SearchIndex(PUNCTUATED)
+    monkeypatch.setattr("pytest_websearchbench.engine.index.analyzed_text", lambda text: " ".join(analyze(text)))
+    joined = SearchIndex(PUNCTUATED)
+    for query in queries:
+        assert fast.search(query, k=20) == joined.search(query, k=20), query
