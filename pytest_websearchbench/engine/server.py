@@ -143,7 +143,9 @@ class LocalSearchServer:
         handler = type("Handler", (_Handler,), {"index": self._index})
         self._server = ThreadingHTTPServer(("127.0.0.1", self._port), handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, name="wsb-search-server", daemon=True)
+        # a 20 ms poll: stop() waits for the loop to notice shutdown (the default is 0.5 s)
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
+                                        name="wsb-search-server", daemon=True)
         self._thread.start()
         return self.base_url
 

@@ -106,7 +106,8 @@ class ScriptedModel:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        # a 20 ms poll: shutdown() waits for the loop to notice (the default 0.5 s, per test)
+        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def stop(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import time
 
 import httpx
 import pytest
@@ -144,6 +145,17 @@ def test_stop_releases_the_port_and_start_twice_is_refused():
         probe.bind(("127.0.0.1", port))
     with pytest.raises(RuntimeError):
         server.base_url
+
+
+def test_stop_is_prompt():
+    # with serve_forever's default 0.5 s poll, a stop right after the start waited the whole poll
+    index = SearchIndex(PAGES)
+    started = time.perf_counter()
+    for _ in range(5):
+        server = LocalSearchServer(index)
+        server.start()
+        server.stop()
+    assert time.perf_counter() - started < 1.0
 
 
 @pytest.mark.parametrize("declared", ["99999999", "-1", "many"])
