@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import ssl
 import subprocess
 import sys
 
@@ -120,3 +121,14 @@ def test_cli_takes_the_same_json_actions():
     assert len(observations) == 4
     assert observations[2]["url"].startswith("/deskline/escalations?q=") and C["esc"] in observations[2]["text"]
     assert "no link or button" in observations[3]["error"]
+
+
+def test_browsers_share_one_tls_context(monkeypatch):
+    # each browser (one per episode) used to load the certificate store anew: 20–50 ms before its first page
+    made = []
+    create = ssl.create_default_context
+    monkeypatch.setattr(ssl, "create_default_context", lambda *a, **k: made.append(1) or create(*a, **k))
+    for _ in range(3):
+        with Browser("http://127.0.0.1:9"):
+            pass
+    assert len(made) <= 1

@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import ssl
 import sys
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
@@ -74,11 +76,18 @@ class Observation:
         return "\n".join(lines) + "\n" + self.text
 
 
+@cache
+def _tls() -> ssl.SSLContext:
+    """httpx's default TLS settings, built once per process: loading the certificates took 20–50 ms,
+    paid by every browser (one per episode) before any page was asked for."""
+    return httpx.create_ssl_context()
+
+
 class Browser:
     def __init__(self, base_url: str, client: httpx.Client | None = None, timeout: float = 10.0) -> None:
         self.base_url = base_url.rstrip("/")
         self._own_client = client is None
-        self.client = client or httpx.Client(timeout=timeout, follow_redirects=True)
+        self.client = client or httpx.Client(timeout=timeout, follow_redirects=True, verify=_tls())
         self.url = ""
         self.status = 0
         self.page = ParsedPage("", "", [], [])
