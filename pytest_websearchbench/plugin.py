@@ -9,6 +9,7 @@ import pytest
 
 from pytest_websearchbench import hooks
 from pytest_websearchbench.core.collect import SuiteModule, SuiteSelection
+from pytest_websearchbench.core.distributed import plugin_for as distributed_plugin
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.keys import check_provider_keys, providers_called
 from pytest_websearchbench.core.options import OptionReader, Settings, add_options
@@ -68,6 +69,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if not worker:
         purge_stale_state()
     config.pluginmanager.register(RunReporter(config, state), "websearchbench-reporter")
+    if (distributed := distributed_plugin(config, settings)) is not None:  # xdist: rate shares, cassettes home
+        config.pluginmanager.register(distributed, "websearchbench-distributed")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

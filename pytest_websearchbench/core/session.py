@@ -5,17 +5,18 @@ and the session's providers built from them."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from pytest_websearchbench.core.distributed import host_rates
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR
 from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
-from pytest_websearchbench.providers.ratelimit import RateLimiter, state_dir
+from pytest_websearchbench.providers.ratelimit import Rate, RateLimiter, state_dir
 from pytest_websearchbench.providers.retry import HttpOptions
 from pytest_websearchbench.reporting.baseline import Baseline
 
@@ -62,13 +63,15 @@ def _provider_context(config: pytest.Config, state: RunState, name: str) -> Prov
     corpus = settings.local_corpus or _default_corpus(config)
     return ProviderContext(name=name, environ=os.environ, ini=lambda key: _raw_ini(config, key),
                            record_mode_may_record=settings.record_mode.may_record,
-                           resources={"local_corpus": corpus}, http=_http_options(state, name))
+                           resources={"local_corpus": corpus},
+                           http=_http_options(state, name, host_rates(config, settings.rates)))
 
 
-def _http_options(state: RunState, name: str) -> HttpOptions:
-    """The provider's timeout, retries, shared rate limit and price overrides."""
+def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> HttpOptions:
+    """The provider's timeout, retries, shared rate limit (``rates``: this host's, see core/distributed.py)
+    and price overrides."""
     settings = state.settings
-    rate = settings.rates.get(name) or settings.rates.get("*")
+    rate = rates.get(name) or rates.get("*")
     limiter = None
     if rate is not None:
         limiter = RateLimiter(state_dir(state.run_id) / f"{name}.next", rate)

@@ -5,6 +5,10 @@ named after the run) and takes an exclusive ``fcntl`` lock to book its next requ
 the file holds the *theoretical arrival time* of the next request (the generic cell rate
 algorithm). A caller books a slot under the lock and sleeps outside it, so the lock is held
 for microseconds and workers queue fairly in booking order.
+
+The file is shared only by workers on one machine, account and temp folder; over xdist gateways
+elsewhere each such group books at its share of the rate, handed out by the controller
+(core/distributed.py).
 """
 
 from __future__ import annotations

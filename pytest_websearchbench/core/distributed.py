@@ -1,0 +1,132 @@
+"""A run spread by pytest-xdist over gateways (``-n``, ``--tx popen//…``, ``--tx ssh=…``, ``--tx socket=…``),
+some perhaps on other machines.
+
+Two things that hold on one machine need the controller there. The ``--wsb-rate`` limiter is a state
+file in the temp folder (providers/ratelimit.py), shared only by workers on the same machine, account
+and temp folder: the controller hands each such group of workers its share of every rate, so the
+groups together keep the run's rate. And a worker writes the cassettes it records into its own
+cassette folder, maybe on another disk: it sends each one (already scrubbed of secrets) with its
+report, and the controller writes it into its own folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Mapping, Sequence
+
+import pytest
+
+from pytest_websearchbench.core.atomic import write_text_atomic
+from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.providers.ratelimit import Rate
+
+#: the worker's share of each --wsb-rate, in ``workerinput``: {provider or "*": [count, per_seconds]}
+_RATES = "wsb_rates"
+#: the cassette a worker recorded for an item, on its setup report: {"path": relative, "text": ...}
+_CASSETTE = "wsb_cassette"
+
+
+def plugin_for(config: pytest.Config, settings: Settings) -> object | None:
+    """The plugin object of this process's role in an xdist run; None when xdist does not distribute."""
+    if hasattr(config, "workerinput"):
+        return _Worker(settings)
+    if (config.getoption("dist", "no") != "no" and config.getoption("tx", None)
+            and not config.option.collectonly):
+        return _Controller(settings)
+    return None
+
+
+def host_rates(config: pytest.Config, rates: Mapping[str, Rate]) -> Mapping[str, Rate]:
+    """The rates this process books its slots at: on an xdist worker its group's share of ``rates``."""
+    shares = getattr(config, "workerinput", {}).get(_RATES)
+    if shares is None:
+        return rates
+    return {name: Rate(count, per_seconds) for name, (count, per_seconds) in shares.items()}
+
+
+def lock_scope(spec) -> tuple:
+    """What makes workers open the same rate-limit state file: the machine and account a gateway (an
+    execnet ``XSpec``) runs on, and its temp folder. Telling apart two gateways that do share a file
+    only lowers the rate, so everything that may change machine, account or temp folder counts."""
+    return (spec.via, spec.ssh, spec.ssh_config, spec.socket, spec.vagrant_ssh,
+            *(spec.env.get(name) for name in ("TMPDIR", "TEMP", "TMP")))
+
+
+def split_rate(rate: Rate, sizes: Sequence[int]) -> list[Rate]:
+    """Each group's share of ``rate``, by its number of workers.
+
+    With a whole number of requests per period and at least one for each group, the shares are whole:
+    one each, the rest in proportion (largest remainders). Then no window of one period holds more
+    slots than the rate allows, whatever the groups' phases (a limiter of k per period books slots a
+    k-th of a period apart). Otherwise the shares are fractions: the long-run rate holds, but a window
+    may hold one slot more per group.
+    """
+    total, count = sum(sizes), float(rate.count)
+    if not count.is_integer() or count < len(sizes):
+        return [Rate(count * size / total, rate.per_seconds) for size in sizes]
+    rest = int(count) - len(sizes)
+    exact = [rest * size / total for size in sizes]
+    counts = [int(share) for share in exact]
+    by_remainder = sorted(range(len(sizes)), key=lambda i: counts[i] - exact[i])  # stable: ties by order
+    for index in by_remainder[:rest - sum(counts)]:
+        counts[index] += 1
+    return [Rate(float(1 + whole), rate.per_seconds) for whole in counts]
+
+
+class _Controller:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.written = 0
+        self.failures: list[str] = []
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_configure_node(self, node) -> None:
+        """Before a worker starts: its group's share of every --wsb-rate (xdist's specs are expanded by now)."""
+        scopes = [lock_scope(spec) for spec in node.nodemanager.specs]
+        groups = list(dict.fromkeys(scopes))
+        mine = groups.index(lock_scope(node.gateway.spec))
+        sizes = [scopes.count(group) for group in groups]
+        node.workerinput[_RATES] = {name: [share.count, share.per_seconds] for name, share in (
+            (name, split_rate(rate, sizes)[mine]) for name, rate in self.settings.rates.items())}
+
+    def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        cassette = getattr(report, _CASSETTE, None)
+        if cassette is None or not self.settings.record_mode.may_record:
+            return
+        folder = self.settings.cassette_dir
+        target = folder / cassette["path"]
+        try:
+            if not target.resolve().is_relative_to(folder.resolve()):
+                raise OSError(f"{cassette['path']!r} is outside the cassette folder")
+            if target.is_file() and target.read_text("utf-8") == cassette["text"]:
+                return  # the worker shares this folder, or recorded what is there already
+            write_text_atomic(target, cassette["text"])
+            self.written += 1
+        except OSError as exc:
+            self.failures.append(f"{target}: {exc}")
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.written:
+            terminalreporter.write_line(f"{self.written} cassettes recorded by xdist workers written to "
+                                        f"{self.settings.cassette_dir}")
+        if self.failures:
+            terminalreporter.write_line(f"{len(self.failures)} cassettes recorded by xdist workers could not be "
+                                        f"written; the first: {self.failures[0]}", red=True)
+
+
+class _Worker:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+        """The setup report of an item that recorded carries its cassette to the controller (a report
+        attribute, not a user property: those also go into JUnit XML)."""
+        report = yield
+        run = next((value for name, value in item.user_properties if name == "wsb_run"), None)
+        if call.when == "setup" and run and run.get("cassette") == "recorded":
+            path = Path(run["cassette_path"])
+            if path.is_relative_to(self.settings.cassette_dir):
+                setattr(report, _CASSETTE, {"path": path.relative_to(self.settings.cassette_dir).as_posix(),
+                                            "text": path.read_text("utf-8")})
+        return report
