@@ -44,7 +44,7 @@ def pytest_configure(config: pytest.Config) -> None:
         for name in settings.providers:
             registry.entry(name)  # an unknown provider is one usage error, not one per item
         baseline = Baseline.load(settings.baseline_path) if settings.baseline_path else None
-        mismatch = baseline.k_mismatch(settings.k, settings.baseline_accept) if baseline else None
+        mismatch = baseline.run_mismatch(settings.k, settings.baseline_accept) if baseline else None
         if mismatch:
             raise ConfigurationError(mismatch)
         suite_paths = [resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)

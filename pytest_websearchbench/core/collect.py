@@ -62,6 +62,38 @@ def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FA
     return family, family.load(manifest)
 
 
+def suite_path_of(nodeid: str, rootpath: Path) -> Path | None:
+    """The suite folder (or suite file without a manifest) a node id belongs to; None when the node is
+    no benchmark item. The rule is the plugin's collection rule, so a process that did not collect
+    (the xdist controller) can tell its run's benchmark items from other tests."""
+    path = Path(rootpath, nodeid.split("::", 1)[0])
+    if (path / MANIFEST_NAME).is_file():
+        return path
+    if path.suffix in (".jsonl", ".json") and path.is_file() and not (path.parent / MANIFEST_NAME).is_file():
+        return path
+    return None
+
+
+def describe_item(config: pytest.Config, nodeid: str) -> dict | None:
+    """What the reports of the benchmark item ``nodeid`` carry (``ItemSpec.metadata``), found from its
+    id by loading its suite again: for an item whose xdist worker died before it reported anything.
+    None when the id names no item of the run."""
+    path = suite_path_of(nodeid, config.rootpath)
+    if path is None or "::" not in nodeid:
+        return None
+    state = run_state(config)
+    try:
+        family, suite = load_suite(path / MANIFEST_NAME if path.is_dir() else path, state.families)
+    except (SuiteError, ConfigurationError):
+        return None
+    name = nodeid.split("::", 1)[1]
+    for case in suite.cases:
+        for variant in family.variants(state.settings):
+            if f"{case.id}[{variant}]" == name:
+                return ItemSpec(family, suite, case, variant).metadata()
+    return None
+
+
 class SuiteModule(pytest.Module):
     """A folder holding ``suite.json`` (or a suite file given without one, e.g. ``--suite eval.jsonl``):
     its items are the suite's cases × the run's providers.

@@ -51,7 +51,7 @@ _VALUE_OPTIONS = [
      "with a baseline: smallest mean drop of the primary metric that fails the run (default: 0.01)", "0.01"),
     ("--wsb-baseline-accept", "WHAT[,WHAT]", "wsb_baseline_accept",
      "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a family's "
-     "mode) differ (k, edition, digest, kind); "
+     "mode) differ, or its run did not complete (k, edition, digest, kind, incomplete); "
      "the summary then says the figures are not comparable", ""),
     ("--wsb-local-corpus", "PATH", "wsb_local_corpus",
      "corpus (JSONL) the local provider indexes (default: the bundled sample web)", ""),
@@ -69,7 +69,7 @@ _VALUE_OPTIONS = [
 
 
 #: what must match between a run and its baseline (--wsb-baseline-accept names the ones to let pass)
-BASELINE_CHECKS = ("k", "edition", "digest", "kind")
+BASELINE_CHECKS = ("k", "edition", "digest", "kind", "incomplete")
 
 _CHOICES = {"wsb_record_mode": [m.value for m in CassetteMode]}
 

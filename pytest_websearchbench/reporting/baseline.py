@@ -5,8 +5,9 @@ failed since); failing before and passing now is *fixed*; passing before and fai
 *regression* (a failure); a per-item metric drop fails only when ``--wsb-tolerance`` is given. The
 suite-level verdict (a paired test on the primary metric) lives in ``reporting/regression.py``.
 
-A baseline is only compared with a run it can be compared with: same k, and per suite the same
-edition, digest and run kind; ``--wsb-baseline-accept`` lets a difference pass knowingly.
+A baseline is only compared with a run it can be compared with: a baseline run that completed, the same
+k, and per suite the same edition, digest and run kind; ``--wsb-baseline-accept`` lets a difference pass
+knowingly.
 """
 
 from __future__ import annotations
@@ -49,13 +50,15 @@ class Baseline:
 
     def __init__(self, items: dict[ItemKey, dict[str, Any]], path: str = "", *, k: int | None = None,
                  suites: dict[str, dict[str, Any]] | None = None, created: str | None = None,
-                 provider_settings: dict[str, dict[str, str]] | None = None) -> None:
+                 provider_settings: dict[str, dict[str, str]] | None = None,
+                 incomplete: str | None = None) -> None:
         self.items = items
         self.path = path
         self.k = k
         self.suites = suites or {}
         self.created = created
         self.provider_settings = provider_settings or {}
+        self.incomplete = incomplete  # why the baseline's run did not complete; None when it did
 
     @classmethod
     def load(cls, path: Path) -> "Baseline":
@@ -63,7 +66,8 @@ class Baseline:
             data = json.loads(Path(path).read_text("utf-8"))
             items = {item_key(item): item for item in data["items"]}
             return cls(items, str(path), k=data.get("k"), suites=dict(data.get("suites") or {}),
-                       created=data.get("created"), provider_settings=dict(data.get("provider_settings") or {}))
+                       created=data.get("created"), provider_settings=dict(data.get("provider_settings") or {}),
+                       incomplete=_incomplete(data))
         except FileNotFoundError:
             raise ConfigurationError(f"--wsb-baseline: {path} not found") from None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -72,8 +76,12 @@ class Baseline:
 
     # ------------------------------------------------------------------ is it comparable?
 
-    def k_mismatch(self, k: int, accept: frozenset[str]) -> str | None:
-        """Why the whole run cannot be compared (its k differs), or None."""
+    def run_mismatch(self, k: int, accept: frozenset[str]) -> str | None:
+        """Why the whole run cannot be compared (the baseline's run did not complete, or its k differs), or None."""
+        if self.incomplete and "incomplete" not in accept:
+            return (f"--wsb-baseline: {self.path} is the results file of a run that did not complete "
+                    f"({self.incomplete}); make a new baseline from a complete run, or pass "
+                    f"--wsb-baseline-accept=incomplete to compare anyway (not comparable)")
         if self.k is None or self.k == k or "k" in accept:
             return None
         return (f"--wsb-baseline: {self.path} was made with k={self.k}, this run has k={k}; rerun with "
@@ -96,7 +104,8 @@ class Baseline:
     def accepted_differences(self, k: int, suite: str, edition: str, digest: str, kind: str) -> list[str]:
         """What differs from the baseline for this suite (only ever non-empty when accepted knowingly)."""
         old = self.suites.get(suite) or {}
-        out = [f"k {self.k} → {k}"] if self.k is not None and self.k != k else []
+        out = ["baseline incomplete"] if self.incomplete else []
+        out += [f"k {self.k} → {k}"] if self.k is not None and self.k != k else []
         out += [f"{what} changed" for what, now in (("edition", edition), ("digest", digest), ("kind", kind))
                 if old and old.get(what) != now]
         return out
@@ -134,6 +143,19 @@ class Baseline:
         if found is None and item.get("outcome") == "error":
             return error_value
         return found
+
+
+def _incomplete(data: dict[str, Any]) -> str | None:
+    """Why the run that wrote ``data`` did not complete, or None (files from before the marking count as complete)."""
+    if data.get("complete", True) is not False:
+        return None
+    missing, declared = data.get("missing_items"), data.get("declared_items")
+    parts = [f"interrupted: {data['interrupted']}"] if data.get("interrupted") else []
+    if missing and declared is not None:
+        parts.append(f"{missing} of {declared} declared items missing")
+    if data.get("suite_errors"):
+        parts.append(f"{data['suite_errors']} suites not collected")
+    return "; ".join(parts) or "incomplete"
 
 
 def _fmt(value: float | None) -> str:

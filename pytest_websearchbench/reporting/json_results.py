@@ -9,12 +9,13 @@ from pathlib import Path
 from pytest_websearchbench import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
-from pytest_websearchbench.reporting.results import ItemRecord
+from pytest_websearchbench.reporting.results import Completeness, ItemRecord
 
 FORMAT = "pytest-websearchbench/results@1"
 
 
-def results_document(records: list[ItemRecord], settings: Settings, verdicts=()) -> dict:
+def results_document(records: list[ItemRecord], settings: Settings, completeness: Completeness,
+                     verdicts=()) -> dict:
     suites = {}
     produced_by: dict[str, dict[str, str]] = {}
     for record in records:
@@ -26,6 +27,8 @@ def results_document(records: list[ItemRecord], settings: Settings, verdicts=())
         "format": FORMAT,
         "plugin_version": __version__,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        # complete, interrupted (why), declared_items, missing_items: an interrupted run's file says so
+        **completeness.to_dict(),
         "k": settings.k,
         "record_mode": settings.record_mode.value,
         "providers": list(settings.providers),
@@ -55,7 +58,9 @@ def _costs(records: list[ItemRecord]) -> dict:
     return out
 
 
-def write_results(path: Path, records: list[ItemRecord], settings: Settings, verdicts=()) -> None:
+def write_results(path: Path, records: list[ItemRecord], settings: Settings, completeness: Completeness,
+                  verdicts=()) -> None:
     """Write atomically, so an interrupted run never leaves half a baseline behind."""
-    text = json.dumps(results_document(records, settings, verdicts), indent=1, ensure_ascii=False, sort_keys=True)
+    text = json.dumps(results_document(records, settings, completeness, verdicts), indent=1, ensure_ascii=False,
+                      sort_keys=True)
     write_text_atomic(path, text + "\n")

@@ -1,14 +1,15 @@
-"""The per-run reporter: gathers every item's record (on the xdist controller too) and writes
-the terminal summary and the results file."""
+"""The per-run reporter: gathers every item's record (on the xdist controller too), tells whether the
+run completed, and writes the terminal summary and the results file."""
 
 from __future__ import annotations
 
 import pytest
 
+from pytest_websearchbench.core.collect import describe_item, suite_path_of
 from pytest_websearchbench.core.session import RunState
 from pytest_websearchbench.reporting.json_results import write_results
 from pytest_websearchbench.reporting.regression import suite_verdicts
-from pytest_websearchbench.reporting.results import ResultStore
+from pytest_websearchbench.reporting.results import CRASH_PHASE, WSB_KEYS, Completeness, ResultStore
 from pytest_websearchbench.reporting.terminal import summary_lines
 
 
@@ -18,20 +19,74 @@ class RunReporter:
         self.state = state
         self.store = ResultStore()
         self.verdicts = []  # with a baseline: one per (suite, provider), judged at the end of the run
+        self.declared: list[str] | None = None  # node ids of the run's benchmark items, once collected
+        self.interrupted: str | None = None
+        self.suite_errors = 0
+        self.stopped_workers: set[str] = set()  # xdist workers that stopped on an interrupt
+        self.completeness: Completeness | None = None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when == CRASH_PHASE and self._stopped(report):
+            return  # interrupted, not crashed: the item stays without a result (the run is incomplete)
         self.store.add(report)
+
+    def _stopped(self, report: pytest.TestReport) -> bool:
+        worker = getattr(getattr(report, "node", None), "gateway", None)  # xdist's crash report names its worker
+        return getattr(worker, "id", None) in self.stopped_workers
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """xdist names the item a worker stopped on by Ctrl-C (or pytest.exit) a crash: remember that worker."""
+        if error == "keyboard-interrupt":
+            self.stopped_workers.add(node.gateway.id)
+
+    def pytest_report_teststatus(self, report: pytest.TestReport):
+        """A benchmark item whose worker crashed is an error (DESIGN §3), not the failure xdist calls it."""
+        if report.when == CRASH_PHASE and not self._stopped(report) and suite_path_of(report.nodeid,
+                                                                                       self.config.rootpath):
+            return "error", "E", "ERROR"
+        return None
+
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        """The run's items (without xdist: the xdist controller collects nothing)."""
+        self.declared = [item.nodeid for item in session.items
+                         if any(name == WSB_KEYS[0] for name, _ in item.user_properties)]
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
+        """On the xdist controller: the items a worker collected (every worker collects the same)."""
+        if self.declared is None:
+            self.declared = [nodeid for nodeid in ids if suite_path_of(nodeid, self.config.rootpath)]
+
+    def pytest_collectreport(self, report: pytest.CollectReport) -> None:
+        if report.failed and suite_path_of(report.nodeid, self.config.rootpath):
+            self.suite_errors += 1
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
+        self.interrupted = _interruption(excinfo)
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         settings = self.state.settings
         if hasattr(self.config, "workerinput"):
             return
+        for nodeid in self.store.crashed_unknown():
+            meta = describe_item(self.config, nodeid)
+            if meta is not None:
+                self.store.add_crashed(nodeid, meta)
+        self.completeness = self._completeness(session)
         self._judge(session)
         if settings.json_path:
-            write_results(settings.json_path, self.store.records(), settings, self.verdicts)
+            write_results(settings.json_path, self.store.records(), settings, self.completeness, self.verdicts)
         for family in self.state.families.values():
             family.write_outputs(self.store.records())
+
+    def _completeness(self, session: pytest.Session) -> Completeness:
+        missing = sum(not self.store.finished(nodeid) for nodeid in self.declared or [])
+        # -x / --maxfail without xdist stop the loop without an interrupt
+        stopped = self.interrupted or session.shouldfail or session.shouldstop or None
+        return Completeness(None if self.declared is None else len(self.declared), missing,
+                            stopped if stopped is None else str(stopped), self.suite_errors)
 
     def _judge(self, session: pytest.Session) -> None:
         """The suite-level verdicts against the baseline; a significant drop fails the run."""
@@ -45,12 +100,29 @@ class RunReporter:
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         records = self.store.records()
-        if not records:
+        done = self.completeness
+        # a --collect-only run runs nothing, and a run without benchmark items has none to miss: no news
+        shown = done is not None and not self.config.option.collectonly and bool(records or self.declared
+                                                                                or done.suite_errors)
+        incomplete = done.text() if shown else ""
+        if not records and not incomplete:
             return
         terminalreporter.write_sep("=", "websearchbench summary")
         settings = self.state.settings
         for line in summary_lines(records, self.state.families, settings.k, self.state.baseline,
                                   self.state.variant_order, self.verdicts, settings.cassette_dir):
             terminalreporter.write_line(line)
+        if incomplete:
+            terminalreporter.write_line(incomplete, red=True, bold=True)
         if self.state.settings.json_path:
-            terminalreporter.write_line(f"results written to {self.state.settings.json_path}")
+            note = " (marked incomplete: a baseline only with --wsb-baseline-accept=incomplete)" if incomplete else ""
+            terminalreporter.write_line(f"results written to {self.state.settings.json_path}{note}")
+
+
+def _interruption(excinfo: pytest.ExceptionInfo) -> str:
+    """Why the run stopped: ``KeyboardInterrupt`` for Ctrl-C, else the reason pytest.exit or pytest and
+    pytest-xdist gave their interrupt (e.g. ``Interrupted: stopping after 1 failures``)."""
+    if type(excinfo.value) is KeyboardInterrupt:
+        return "KeyboardInterrupt"
+    reason = getattr(excinfo.value, "msg", None) or str(excinfo.value)
+    return f"{excinfo.typename}: {reason}" if reason else excinfo.typename

@@ -64,10 +64,11 @@ def test_gains_are_reported_but_never_fail():
 def test_records_are_keyed_by_suite_case_and_provider_not_by_node_id():
     store = ResultStore()
     for suite in ("lexbench-sample", "lexbench-sample-factual"):
-        report = pytest.TestReport(nodeid="../q001[local]", location=("x", 0, "x"), keywords={}, outcome="passed",
-                                   longrepr=None, when="call",
-                                   user_properties=[("wsb_item", {**META, "suite": suite, "case_id": "q001",
-                                                                  "provider": "local"})])
-        store.add(report)
+        for when in ("call", "teardown"):
+            report = pytest.TestReport(nodeid="../q001[local]", location=("x", 0, "x"), keywords={}, outcome="passed",
+                                       longrepr=None, when=when,
+                                       user_properties=[("wsb_item", {**META, "suite": suite, "case_id": "q001",
+                                                                      "provider": "local"})])
+            store.add(report)
     assert [r.key for r in store.records()] == [("lexbench-sample", "q001", "local"),
                                                  ("lexbench-sample-factual", "q001", "local")]
