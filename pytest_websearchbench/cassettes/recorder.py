@@ -15,13 +15,10 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from pytest_websearchbench.cassettes.latency import timed_transport
-from pytest_websearchbench.cassettes.persister import AtomicPersister
+from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister
 from pytest_websearchbench.cassettes.scrub import SecretFilter
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode
-
-#: the response header that carries what produced the answer (JSON object, sorted keys)
-PRODUCED_BY_HEADER = "x-wsb-produced-by"
 
 MATCH_ON = ("method", "scheme", "host", "port", "path", "query", "body")
 

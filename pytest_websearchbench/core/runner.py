@@ -6,11 +6,13 @@ A provider that fails, or a cassette that is missing in replay mode, makes the i
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
 from pytest_websearchbench.cassettes.recorder import (
     StaleCassetteError, cassette_mismatch_error, cassette_path, use_cassette)
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
@@ -20,6 +22,10 @@ from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.core.bundled import BUNDLED_CASSETTES_DIR, BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
+
+
+#: provider failures that come from the content of an answer (not from reaching the provider)
+ANSWER_ERRORS = ("bad_response", "malformed_json")
 
 
 def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
@@ -35,6 +41,7 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
             f"Record it with: pytest --suite {_suite_argument(spec.suite.manifest)} --provider {spec.provider}"
             f"{spec.family.record_args()} "
             f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
+    cassette = calls = None
     try:
         if not spec.family.records_traffic:
             raw = spec.family.run(spec.suite, spec.case, RunContext(None, spec.provider, settings))
@@ -64,9 +71,22 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         run["error"] = str(exc)
         run["error_kind"] = exc.kind
         raise pytest.fail.Exception(f"{spec.label}: {exc}", pytrace=False) from None
-    except WebSearchBenchError as exc:
+    except UnreadableCassetteError as exc:
         run["error"] = str(exc)
-        run["error_kind"] = getattr(exc, "kind", "error")
+        run["error_kind"] = exc.kind
+        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {_rerecord_command(spec)}",
+                                    pytrace=False) from None
+    except WebSearchBenchError as exc:
+        kind = getattr(exc, "kind", "error")
+        if kind in ANSWER_ERRORS and cassette is not None and cassette.played and \
+                cassette.status(len(calls)) == "replayed":
+            # every answer came from the cassette: it is the cassette that holds what the adapter cannot read
+            run["error"] = f"the cassette {path} holds an answer {spec.provider!r} cannot read: {exc}"
+            run["error_kind"] = kind
+            raise pytest.fail.Exception(f"{spec.label}: {run['error']}; re-record it: {_rerecord_command(spec)}",
+                                        pytrace=False) from None
+        run["error"] = str(exc)
+        run["error_kind"] = kind
         # one line: the reason, without the chained provider exception repeated above it
         who = "provider" if spec.family.records_traffic else "agent"
         raise pytest.fail.Exception(f"{spec.label}: {who} {spec.provider!r} failed: {exc}", pytrace=False) from None
@@ -85,6 +105,14 @@ def _cassette_for(spec, settings: Settings) -> Path:
         return path
     shipped = cassette_path(BUNDLED_CASSETTES_DIR, spec.suite.name, folder, spec.case.id)
     return shipped if shipped.is_file() else path
+
+
+def _rerecord_command(spec) -> str:
+    """The command that records this item's cassette anew: the item by its id (``-k`` could match
+    other items, and rewrite deletes the cassettes of all it matches)."""
+    item = f"{_suite_argument(spec.suite.manifest)}::{spec.case.id}[{spec.provider}]"
+    return (f"pytest {shlex.quote(item)} --provider {spec.provider}{spec.family.record_args()} "
+            f"--wsb-record-mode=rewrite")
 
 
 def _suite_argument(manifest) -> str:
