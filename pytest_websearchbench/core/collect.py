@@ -122,6 +122,7 @@ class SuiteModule(pytest.Module):
             family, suite = load_suite(self.path / MANIFEST_NAME if self.path.is_dir() else self.path, state.families)
         except (SuiteError, ConfigurationError) as exc:
             raise self.CollectError(f"invalid suite: {exc}") from None
+        self._claim_name(suite.name)
         mismatch = state.baseline.suite_mismatch(suite.name, suite.manifest.edition, suite.digest,
                                                  family.run_label(suite), state.settings.baseline_accept
                                                  ) if state.baseline else None
@@ -131,6 +132,24 @@ class SuiteModule(pytest.Module):
         for case in suite.cases:
             for variant in variants:
                 yield BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, variant))
+
+    def _claim_name(self, name: str) -> None:
+        """One folder per suite name in a run: results, baselines and cassette paths are keyed by the name,
+        so two folders sharing one would overwrite each other's cassettes and results."""
+        claimed = self.config.stash.setdefault(_SUITE_FOLDERS, {})
+        here = self.path.resolve()
+        first = claimed.setdefault(name, here)
+        if first != here:
+            raise self.CollectError(
+                f"suite name {name!r} is used by two suites in this run: {self._shown(first)} and "
+                f"{self._shown(here)}; they would share results and the cassettes under {name}/. "
+                f"Rename one (\"name\" in its {MANIFEST_NAME}) or run them separately")
+
+    def _shown(self, path: Path) -> str:
+        return os.path.relpath(path, self.config.invocation_params.dir)
+
+
+_SUITE_FOLDERS = pytest.StashKey[dict[str, Path]]()
 
 
 # pytest 9 renamed CallSpec2 (the old name warns); the variant is the call's only parameter id
