@@ -70,19 +70,24 @@ TINY_GRADES = [
 ]
 
 
+def write_lexbench_suite(root: Path, name: str, scenarios: list[dict], grades: list[dict]) -> Path:
+    """``root/suites/<name>`` (manifest, items, grades) over the tiny corpus at ``root/corpus``; the folder."""
+    write_jsonl(root / "corpus" / "corpus.jsonl", TINY_CORPUS)
+    folder = root / "suites" / name
+    write_jsonl(folder / "items.jsonl", scenarios)
+    write_jsonl(folder / "grades.jsonl", grades)
+    (folder / "suite.json").write_text(json.dumps(
+        {"name": name, "edition": "test-1", "family": "lexbench", "kind": "scenario",
+         "items": "items.jsonl", "grades": "grades.jsonl"}), "utf-8")
+    return folder
+
+
 @pytest.fixture
 def tiny_suite(pytester: pytest.Pytester) -> Path:
     """A four-scenario LexBench suite over a five-page corpus, written into the pytester folder.
 
     t1, t2, t3 succeed on a BM25 engine; t4's only grade-3 page is outside its time window.
     """
-    root = pytester.path
-    write_jsonl(root / "corpus" / "corpus.jsonl", TINY_CORPUS)
-    folder = root / "suites" / "tiny"
-    write_jsonl(folder / "items.jsonl", TINY_SCENARIOS)
-    write_jsonl(folder / "grades.jsonl", TINY_GRADES)
-    (folder / "suite.json").write_text(json.dumps(
-        {"name": "tiny", "edition": "test-1", "family": "lexbench", "kind": "scenario",
-         "items": "items.jsonl", "grades": "grades.jsonl"}), "utf-8")
+    folder = write_lexbench_suite(pytester.path, "tiny", TINY_SCENARIOS, TINY_GRADES)
     pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
     return folder

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import TINY_CORPUS, TINY_GRADES, TINY_SCENARIOS, write_jsonl
+from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
 
 # the vendor emulator lives with the provider tests (their folder is on sys.path only once one of them is collected)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
@@ -37,13 +37,7 @@ def _wide_suite(root) -> list[str]:
         case = f"w{index:02d}"
         scenarios.append({**base, "id": case})
         grades += [{**g, "query_id": case} for g in TINY_GRADES if g["query_id"] == base["id"]]
-    write_jsonl(root / "corpus" / "corpus.jsonl", TINY_CORPUS)
-    folder = root / "suites" / "wide"
-    write_jsonl(folder / "items.jsonl", scenarios)
-    write_jsonl(folder / "grades.jsonl", grades)
-    (folder / "suite.json").write_text(json.dumps(
-        {"name": "wide", "edition": "test-1", "family": "lexbench", "kind": "scenario",
-         "items": "items.jsonl", "grades": "grades.jsonl"}), "utf-8")
+    write_lexbench_suite(root, "wide", scenarios, grades)
     return [s["id"] for s in scenarios]
 
 
