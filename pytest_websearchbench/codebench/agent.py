@@ -26,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_websearchbench.codebench.model_client import ModelClient, ToolCall
+from pytest_websearchbench.providers.model_client import ModelClient, ToolCall
 from pytest_websearchbench.codebench.prompts import tool_specs
 from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
 from pytest_websearchbench.core.exceptions import ProviderError

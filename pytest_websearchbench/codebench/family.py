@@ -27,7 +27,7 @@ from pathlib import Path
 from pytest_websearchbench.codebench.agent import (
     BOARD_SEARCH, BOARD_SEARCH_FETCH, BOARDS, AgentSetup, retrieve, run_agent)
 from pytest_websearchbench.codebench.harness_json import write_harness_document
-from pytest_websearchbench.codebench.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
+from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
 from pytest_websearchbench.codebench.prompts import system_prompt
 from pytest_websearchbench.codebench.scoring import FAITHFUL, score_agent, score_retrieval, score_selftest
 from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks

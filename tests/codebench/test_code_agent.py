@@ -11,7 +11,7 @@ from code_support import ROW, tiny_code_suite, write_rows
 from scripted_model import ScriptedModel, scripted, search_then_answer
 
 from pytest_websearchbench.codebench.agent import AgentSetup, run_agent
-from pytest_websearchbench.codebench.model_client import (
+from pytest_websearchbench.providers.model_client import (
     CASSETTE_BASE_URL, ChatCompletionsApi, ModelClient, ResponsesApi)
 from pytest_websearchbench.codebench.prompts import SYSTEM_SEARCH, SYSTEM_SEARCH_FETCH, row_prompt
 from pytest_websearchbench.codebench.scoring import score_agent

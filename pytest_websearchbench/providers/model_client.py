@@ -1,4 +1,5 @@
-"""The fixed agent's model transport, over httpx: the OpenAI Responses API (the harness's) or Chat
+"""The model transport shared by every family that calls a model (the code agent, the LexBench judge,
+the WebBench model agent), over httpx: the OpenAI Responses API (the code harness's) or Chat
 Completions (any OpenAI-compatible server), both through the run's one retry loop.
 
 The base URL and key come from ``OPENAI_BASE_URL`` and ``OPENAI_API_KEY``. Calls happen inside
