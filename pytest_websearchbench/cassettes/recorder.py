@@ -4,12 +4,20 @@ matched on method, URL, query and body.
 Every recorded response carries what produced it (``Provider.produced_by``: the local engine's corpus
 digest, an API's options) in a response header; replaying a cassette under other values is a
 ``StaleCassetteError`` saying what differs. Cassettes recorded before the stamp existed are not checked.
+
+With recording off (``--wsb-record-mode=none``) a cassette is replayed by ``_Replay``: the same files,
+loader, filters and matchers as vcrpy, and vcrpy's own error for a request it does not hold, but one
+patch of httpx's transports instead of vcrpy's thirty-odd patchers per cassette (rebuilt for every item,
+with failed imports of clients the plugin never uses) and no deep copy of every request.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+from collections import Counter
 from contextlib import contextmanager
+from functools import cache
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -75,9 +83,20 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
     """
     if mode is CassetteMode.REWRITE:
         path.unlink(missing_ok=True)
+    filters = SecretFilter(aliases, secrets)
+    if mode is CassetteMode.NONE:  # nothing is recorded, so nothing of a failed call needs dropping
+        replay = _Replay(path, filters)
+        if produced_by is not None:
+            _refuse_stale(path, replay.data, produced_by)
+        use = CassetteUse(path)
+        try:
+            with replay.patched():
+                yield use
+        finally:
+            use.played = sum(replay.played)
+        return
     import vcr
 
-    filters = SecretFilter(aliases, secrets)
     stamp = produced_by_stamp(produced_by) if produced_by is not None else None
     recorder = vcr.VCR(
         record_mode="once" if mode is CassetteMode.REWRITE else mode.value,
@@ -106,6 +125,111 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
                     response["headers"][PRODUCED_BY_HEADER] = [stamp]
             use.played = cassette.play_count
             use.recorded = len(cassette.data) - before
+
+
+@cache
+def _matchers() -> tuple:
+    """vcrpy's matcher functions for MATCH_ON (its names are resolved by its config)."""
+    import vcr
+
+    return tuple(vcr.VCR().matchers[name] for name in MATCH_ON)
+
+
+class _Replay:
+    """A cassette replayed with recording off, as vcrpy replays it in record mode ``none``.
+
+    Loaded through the same persister (unreadable cassettes are the same errors), each interaction
+    through the same filters vcrpy runs on loaded ones (decompression, then SecretFilter); an incoming
+    request is filtered and matched against the interactions not yet played, in order, with vcrpy's
+    matchers; one that matches none raises vcrpy's CannotOverwriteExistingCassetteException.
+    """
+
+    def __init__(self, path: Path, filters: SecretFilter) -> None:
+        from vcr.filters import decode_response
+        from vcr.persisters.filesystem import CassetteNotFoundError
+        from vcr.serializers import yamlserializer
+
+        self.path = path
+        self.filters = filters
+        self.data: list[tuple] = []
+        self.loaded = False
+        try:
+            requests, responses, *_ = AtomicPersister.load_cassette(str(path), serializer=yamlserializer)
+        except CassetteNotFoundError:
+            requests = responses = []
+        else:
+            self.loaded = True
+        for request, response in zip(requests, responses):
+            # freshly loaded, so filtered in place (vcrpy deep-copies both first)
+            response = filters.response(decode_response(response))
+            if response is not None:
+                self.data.append((filters.request(request), response))
+        self.played = [False] * len(self.data)
+
+    def play(self, request, body: bytes):
+        """The recorded httpx response for an httpx request whose body is ``body``."""
+        wanted = self.filters.request(_vcr_request(request, body))
+        matchers = _matchers()
+        from vcr.matchers import requests_match
+
+        for index, (stored, response) in enumerate(self.data):
+            if not self.played[index] and requests_match(wanted, stored, matchers):
+                self.played[index] = True
+                return _httpx_response(response)
+        raise self._not_held(_vcr_request(request, body))
+
+    def _not_held(self, request) -> Exception:
+        """vcrpy's error (and message) for ``request``, from a vcrpy cassette in the state of this one."""
+        from vcr.cassette import Cassette
+        from vcr.record_mode import RecordMode
+
+        cassette = Cassette(str(self.path), record_mode=RecordMode.NONE, match_on=_matchers(),
+                            before_record_request=lambda r: self.filters.request(copy.deepcopy(r)))
+        cassette.data = list(self.data)
+        cassette.play_counts = Counter({index: 1 for index, played in enumerate(self.played) if played})
+        cassette.rewound = self.loaded
+        return cassette_mismatch_error()(cassette=cassette, failed_request=request)
+
+    @contextmanager
+    def patched(self) -> Iterator[None]:
+        """httpx's sync and async transports answer from this cassette while the block runs."""
+        import httpx
+
+        real_sync, real_async = httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request
+
+        def handle(transport, request):
+            body = b"".join(request.stream)
+            request.stream = httpx.ByteStream(body)
+            return self.play(request, body)
+
+        async def handle_async(transport, request):
+            body = b"".join([part async for part in request.stream])
+            request.stream = httpx.ByteStream(body)
+            return self.play(request, body)
+
+        httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request = handle, handle_async
+        try:
+            yield
+        finally:
+            httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request = real_sync, real_async
+
+
+def _vcr_request(request, body: bytes):
+    from vcr.request import Request as VcrRequest
+
+    return VcrRequest(request.method, str(request.url), body, request.headers)
+
+
+def _httpx_response(response: dict):
+    """An httpx response from a recorded one, as vcrpy's httpx stub builds it."""
+    import httpx
+
+    message = response["status"]["message"]
+    return httpx.Response(
+        response["status"]["code"],
+        headers=[(name, value) for name, values in response["headers"].items() for value in values],
+        stream=httpx.ByteStream(response["body"]["string"]),  # a stream, not content: the response stays open
+        extensions={"reason_phrase": message.encode("ascii")} if message else None)
 
 
 def _drop_failed(cassette, before: int, failed: list[tuple[str, str, bytes]], filters: SecretFilter) -> None:
