@@ -31,8 +31,11 @@ def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPr
                 grades[key] = 0
             elif key in pool:
                 grades[key] = pool[key].grade
+        # who gave the grade the metrics used: the grades file's grader (human or model), the eligibility
+        # rule, or nobody yet (None: ungraded, counts 0)
+        grader = "eligibility rule" if not eligible[key] else pool[key].grader if key in pool else None
         rows.append({"rank": hit.rank, "url": hit.url, "title": hit.title, "snippet": hit.snippet,
-                     "grade": grades.get(key), "violations": broken})
+                     "grade": grades.get(key), "grader": grader, "violations": broken})
     ideal = [p.grade for key, p in pool.items()
              if eligible.get(key, not preview_violations(req, p))]
     metrics = {
