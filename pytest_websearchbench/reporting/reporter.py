@@ -24,8 +24,12 @@ class RunReporter:
         self.suite_errors = 0
         self.stopped_workers: set[str] = set()  # xdist workers that stopped on an interrupt
         self.completeness: Completeness | None = None
+        # an xdist worker's reports go to the controller, which keeps the records and reports the run
+        self.worker = hasattr(config, "workerinput")
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if self.worker:
+            return
         if report.when == CRASH_PHASE and self._stopped(report):
             return  # interrupted, not crashed: the item stays without a result (the run is incomplete)
         self.store.add(report)
@@ -67,9 +71,9 @@ class RunReporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        settings = self.state.settings
-        if hasattr(self.config, "workerinput"):
+        if self.worker:
             return
+        settings = self.state.settings
         for nodeid in self.store.crashed_unknown():
             meta = describe_item(self.config, nodeid)
             if meta is not None:
@@ -99,6 +103,8 @@ class RunReporter:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.worker:
+            return
         records = self.store.records()
         done = self.completeness
         # a --collect-only run runs nothing, and a run without benchmark items has none to miss: no news
