@@ -98,6 +98,15 @@ class MetricColumn:
     error_value: float | None = None
 
 
+@dataclass(frozen=True)
+class Drilldown:
+    """An item's drill-down in the HTML report: a Jinja2 template (autoescaped) in the family's own
+    package, and the values it is rendered with, taken from the item's entry in the results file."""
+
+    template: str
+    context: dict[str, Any]
+
+
 class BenchmarkFamily(ABC):
     name: str = ""
     #: False for families whose traffic is local and not worth recording (e.g. a world server)
@@ -167,6 +176,11 @@ class BenchmarkFamily(ABC):
         """Extra summary rows (label, one cell per variant) from each variant's item scores;
         none by default."""
         return []
+
+    def drilldown(self, item: dict[str, Any]) -> Drilldown | None:
+        """The HTML report's view of one item of a results file (an entry of ``--wsb-json``'s ``items``,
+        which may come from an older run: tolerate missing fields); None shows the generic view only."""
+        return None
 
     def write_outputs(self, records: list) -> None:
         """At the end of the run (on the xdist controller): write the family's own result files
