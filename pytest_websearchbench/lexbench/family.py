@@ -56,3 +56,20 @@ class LexBenchFamily(BenchmarkFamily):
                 MetricColumn("success", f"success@{k}", 0.0), MetricColumn("rr", "MRR", 0.0),
                 MetricColumn("known_page_hit", "known-page"), MetricColumn("requirements_met", "req-met"),
                 MetricColumn("duplicate_rate", "dup-rate"), MetricColumn("judged", f"judged@{k}")]
+
+    def drilldown(self, item: dict) -> "Drilldown":
+        """The report's view of a query: each top-k result with its rank, title, snippet, URL, grade, who
+        graded it, requirement violations (factual: whether its preview holds the answer), and the rank of
+        the first result with the same normalised URL when it repeats one (it earned nothing)."""
+        from pytest_websearchbench.core.family import Drilldown
+        from pytest_websearchbench.core.urls import normalize_url
+
+        first: dict[str, object] = {}
+        rows = []
+        for row in item.get("results") or []:
+            rank = first.setdefault(normalize_url(str(row.get("url") or "")), row.get("rank"))
+            rows.append({**row, "duplicate_of": rank if rank != row.get("rank") else None})
+        raw = item.get("raw") or {}
+        return Drilldown("drilldown.html.j2", {
+            "kind": item.get("kind"), "query": (raw.get("queries") or [""])[0], "rows": rows,
+            "returned": len(raw["hits"]) if "hits" in raw else None, "errored": item.get("outcome") == "error"})
