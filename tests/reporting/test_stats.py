@@ -8,9 +8,10 @@ import statistics
 
 import numpy
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_websearchbench.reporting import stats
 from pytest_websearchbench.reporting.stats import bootstrap_ci, mean, paired_randomization_test, percentile
 
 _scores = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
@@ -98,6 +99,31 @@ def test_bootstrap_interval_contains_the_mean(values, rng):
     shuffled = list(values)
     rng.shuffle(shuffled)
     assert bootstrap_ci(shuffled, resamples=300) == (centre, low, high)
+
+
+@settings(derandomize=True, deadline=None, max_examples=60)
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=60), st.integers(1, 500), st.integers(0, 3))
+def test_bootstrap_follows_its_definition(values, resamples, seed):
+    """The documented draw, written out plainly: sorted values, indices ⌊(raw >> 32)·n / 2³²⌋ from
+    PCG64's raw stream, percentiles of the resample means (pins the stream: the digits stay put)."""
+    ordered = sorted(values)
+    n = len(ordered)
+    raw = numpy.random.PCG64(seed).random_raw(resamples * n).tolist()
+    means = [math.fsum(ordered[(r >> 32) * n >> 32] for r in raw[i * n:(i + 1) * n]) / n for i in range(resamples)]
+    centre, low, high = bootstrap_ci(values, resamples=resamples, seed=seed)
+    assert centre == mean(values)
+    if ordered[0] == ordered[-1]:
+        assert low == high == centre
+    else:
+        assert low == pytest.approx(percentile(means, 2.5), rel=1e-12, abs=1e-15)
+        assert high == pytest.approx(percentile(means, 97.5), rel=1e-12, abs=1e-15)
+
+
+def test_bootstrap_draws_in_bounded_chunks_without_changing_the_interval(monkeypatch):
+    values = [float(i % 9) / 8 for i in range(301)]
+    whole = bootstrap_ci(values, resamples=1000)
+    monkeypatch.setattr(stats, "_DRAWS_AT_ONCE", 700)  # 2 resamples a chunk
+    assert bootstrap_ci(values, resamples=1000) == whole
 
 
 # --- paired randomization test --------------------------------------------------------------
