@@ -5,10 +5,15 @@ Scenario and factual editions are separate suites (``kind``), reported apart, ne
 
 from __future__ import annotations
 
-from pytest_websearchbench.core.exceptions import SuiteError
+import dataclasses
+from pathlib import Path
+
+from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
+from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
+from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
 from pytest_websearchbench.lexbench.grades import load_grades
 from pytest_websearchbench.lexbench.items import (
     FACTUAL, SCENARIO, Scenario, factual_case, scenario_case, scenario_from_record)
@@ -17,6 +22,30 @@ from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
 
 class LexBenchFamily(BenchmarkFamily):
     name = "lexbench"
+
+    def __init__(self, grades_files: tuple[Path, ...] = (), replace: bool = False) -> None:
+        self.grades_files = grades_files
+        self.replace = replace
+        self.used: dict[str, GradesUsed] = {}  # suite name → the grades it is scored with
+
+    @classmethod
+    def add_options(cls, options: FamilyOptions) -> None:
+        options.add_value("--wsb-grades", "wsb_grades",
+                          "lexbench scenario suites: new grades files (editions written by the judge or the sheet "
+                          "import), comma-separated, used after the suite's own grades for the pages those leave "
+                          "ungraded (default: none)", "", metavar="FILE[,FILE...]")
+        options.add_flag("--wsb-grades-replace", "wsb_grades_replace",
+                         "lexbench: score with the --wsb-grades files alone, not the suite's grades (not comparable)")
+
+    def configure(self, options: OptionReader, settings: Settings) -> "LexBenchFamily":
+        files = tuple(Path(p.strip()).resolve() for p in options.value("wsb_grades").split(",") if p.strip())
+        for path in files:
+            if not path.is_file():
+                raise ConfigurationError(f"--wsb-grades: no such file {path}")
+        replace = options.flag("wsb_grades_replace")
+        if replace and not files:
+            raise ConfigurationError("--wsb-grades-replace needs --wsb-grades")
+        return LexBenchFamily(files, replace)
 
     def load(self, manifest: SuiteManifest) -> Suite:
         kind = manifest.kind or SCENARIO
@@ -36,6 +65,16 @@ class LexBenchFamily(BenchmarkFamily):
             raise SuiteError(manifest.path, "a scenario suite needs a grades file", field="grades")
         grades = load_grades(grades_path, {s.id for s in scenarios})
         files.append(grades_path)
+        if self.grades_files:
+            # another edition of the grades: its files join the digest (a baseline of other grades is not
+            # comparable) and the edition's name says which grades score it
+            layered = layer_grades(manifest.name, grades, list(self.grades_files), {s.id for s in scenarios},
+                                   replace=self.replace)
+            grades = layered.grades
+            self.used[manifest.name] = layered.used
+            files += list(self.grades_files)
+            manifest = dataclasses.replace(manifest, edition=manifest.edition + "+" + "+".join(
+                f"{p.name}@{file_digest(p)[7:19]}" for p in self.grades_files))
         return Suite(manifest, tuple(scenario_case(s) for s in scenarios), digest_files(files), grades)
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
@@ -46,6 +85,14 @@ class LexBenchFamily(BenchmarkFamily):
         if isinstance(case.data, Scenario):
             return score_scenario(case.data, raw.hits, suite.context.get(case.id, {}), k)
         return score_factual(case.data, raw.hits, k)
+
+    def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
+        if not self.grades_files:
+            return []
+        # an xdist controller collects nothing: it names the files, the workers' summaries count them
+        note = " | ".join(used.note() for used in self.used.values()) or "grades: the suite's, then " + ", ".join(
+            f"{p.name} {file_digest(p)[:15]}…" for p in self.grades_files)
+        return [("grades", [note] + ["same pool and grades"] * (len(scores) - 1))]
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         # an errored query counts 0 in the scores (the benchmark aggregates over every declared query);

@@ -6,6 +6,8 @@
     lexbench-sample/suite.json           scenario suite manifest
     lexbench-sample/items.jsonl          scenarios
     lexbench-sample/grades.jsonl         complete 0-3 grades, one per (scenario, normalised URL)
+    lexbench-sample/grades-model.jsonl   a second edition: the same pool graded by the judge pipeline
+                                         with a scripted stand-in judge (never replaces grades.jsonl)
     lexbench-sample-factual/suite.json   factual suite manifest
     lexbench-sample-factual/items.jsonl  short-answer questions
     code-sample/suite.json               coding-ticket suite manifest (family ``code``)
@@ -66,6 +68,7 @@ def build(seed: int = DEFAULT_SEED) -> dict[str, str]:
         f"{SCENARIO_DIR}/suite.json": _json(lexbench.scenario_manifest()),
         f"{SCENARIO_DIR}/items.jsonl": _jsonl(lex["items"]),
         f"{SCENARIO_DIR}/grades.jsonl": _jsonl(lex["grades"]),
+        f"{SCENARIO_DIR}/grades-model.jsonl": _jsonl(lex["model_grades"]),
         f"{FACTUAL_DIR}/suite.json": _json(lexbench.factual_manifest()),
         f"{FACTUAL_DIR}/items.jsonl": _jsonl(lex["factual"]),
         f"{CODE_DIR}/suite.json": _json(code["manifest"]),

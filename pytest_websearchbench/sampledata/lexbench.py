@@ -912,5 +912,67 @@ def build_lexbench(web: Web, seed: int) -> dict[str, Any]:
     """Everything the two LexBench suites contain, as Python objects."""
     bm25 = BM25(web.pages)
     scenarios = build_scenarios(web, seed)
-    return {"scenarios": scenarios, "items": [s.item(web) for s in scenarios],
-            "grades": build_grades(web, scenarios, bm25), "factual": build_factual(web)}
+    items = [s.item(web) for s in scenarios]
+    grades = build_grades(web, scenarios, bm25)
+    return {"scenarios": scenarios, "items": items, "grades": grades, "factual": build_factual(web),
+            "model_grades": build_model_edition(items, grades)}
+
+
+# -- the model-graded edition ---------------------------------------------------------------------------
+
+MODEL_GRADES = "grades-model.jsonl"
+SAMPLE_JUDGE = "sample-scripted-judge"
+#: the stand-in's answers carry this creation time, so the edition's receipts are the same bytes every time
+SAMPLE_JUDGE_CREATED = 1_764_547_200
+
+
+def sample_judge(answer_key: dict[tuple[str, str, str], int]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """A scripted stand-in for a judge model (not a model): it answers Chat Completions bodies from the
+    rule-made grades (``answer_key``: (query, title, snippet) → grade), deterministically off by one on
+    about one packet in seven, and first in prose (which the judge must ask again) on one in 23."""
+    import hashlib
+    import json as _json
+
+    def ask(body: dict[str, Any]) -> dict[str, Any]:
+        user = body["messages"][1]["content"]
+        packet = _json.loads(user[user.index("{"):])
+        grade = answer_key[packet["query"], packet["title"], packet["snippet"]]
+        spin = int(hashlib.sha256(user.encode("utf-8")).hexdigest()[:8], 16)
+        if spin % 7 == 0:
+            grade = grade - 1 if grade > 1 else grade + 1
+        retried = len(body["messages"]) > 2
+        text = f"I would say this is a {grade}." if spin % 23 == 0 and not retried else _json.dumps({"grade": grade})
+        return {"id": "sample-judge", "object": "chat.completion", "created": SAMPLE_JUDGE_CREATED,
+                "model": body["model"], "choices": [{"index": 0, "finish_reason": "stop",
+                                                     "message": {"role": "assistant", "content": text}}],
+                "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": 6}}
+
+    return ask
+
+
+def build_model_edition(items: list[dict[str, Any]], grades: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The suite's second edition of grades, made the way a pooled run is judged (lexbench.pool →
+    packets → judge → editions), with the scripted stand-in as the judge: the pool is every graded
+    preview of the suite, nothing counts as graded, so each page gets a model (or rule) grade of its
+    own. It never replaces grades.jsonl; score with it through ``--wsb-grades`` (see the README)."""
+    from pytest_websearchbench.lexbench.editions import edition_lines
+    from pytest_websearchbench.lexbench.items import scenario_from_record
+    from pytest_websearchbench.lexbench.judge import ModelJudge
+    from pytest_websearchbench.lexbench.packets import build_packets
+    from pytest_websearchbench.lexbench.pool import Run, RunItem, build_pool
+
+    scenarios = {record["id"]: scenario_from_record(record) for record in items}
+    by_query: dict[str, list[dict[str, Any]]] = {}
+    for line in grades:
+        by_query.setdefault(line["query_id"], []).append(
+            {"rank": len(by_query.get(line["query_id"], ())) + 1, "url": line["url"], "title": line.get("title", ""),
+             "snippet": line.get("snippet", ""), "extra": {"published": line.get("published")}})
+    k = max(len(hits) for hits in by_query.values())
+    run = Run("lexbench-sample", k, tuple(RunItem(qid, "suite-pool", tuple(hits)) for qid, hits in by_query.items()))
+    pools = build_pool(run, scenarios, {})
+    packets = build_packets(run.suite, pools)
+    key = {(scenarios[line["query_id"]].query, line.get("title", ""), line.get("snippet", "")): line["grade"]
+           for line in grades}
+    judge = ModelJudge(SAMPLE_JUDGE, sample_judge(key))
+    verdicts = {packet.id: judge.grade(packet) for packet in packets.packets}
+    return edition_lines(run.suite, pools, packets, verdicts)

@@ -50,7 +50,7 @@ def test_generate_returns_written_paths(root: Path, tmp_path: Path) -> None:
     assert rels == [
         "code-sample/eval.jsonl", "code-sample/suite.json",
         "lexbench-sample-factual/items.jsonl", "lexbench-sample-factual/suite.json",
-        "lexbench-sample/grades.jsonl", "lexbench-sample/items.jsonl", "lexbench-sample/suite.json",
+        "lexbench-sample/grades-model.jsonl", "lexbench-sample/grades.jsonl", "lexbench-sample/items.jsonl", "lexbench-sample/suite.json",
         "sample-web/corpus.jsonl",
     ]
 

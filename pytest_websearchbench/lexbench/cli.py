@@ -1,0 +1,251 @@
+"""The commands of the pool → grade → rescore workflow (README, "LexBench on real providers"):
+
+    python -m pytest_websearchbench.lexbench.pool   RUN.json… [--suite S] [--grades F…]
+    python -m pytest_websearchbench.lexbench.sheet  export RUN.json… --out sheet.csv
+    python -m pytest_websearchbench.lexbench.sheet  import RUN.json… --sheet filled.csv --out grades-human.jsonl
+    python -m pytest_websearchbench.lexbench.judge  RUN.json… --model M --out grades-v2.jsonl
+
+Every command pools the results files, marks what the suite's grades (and any ``--grades`` files)
+already cover, and never writes over them. Bad input is one line naming the file, line and field
+(exit 2); nothing is left half-written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Callable
+
+from pytest_websearchbench.core.exceptions import ProviderError, WebSearchBenchError
+from pytest_websearchbench.core.models import Hit
+from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, resolve_suite_spec
+from pytest_websearchbench.core.urls import normalize_url
+from pytest_websearchbench.lexbench.agreement import Agreement
+from pytest_websearchbench.lexbench.editions import edition_lines, grader_kind, layer_grades, write_edition
+from pytest_websearchbench.lexbench.grades import GradedPreview
+from pytest_websearchbench.lexbench.judge import ModelJudge, Prices, Verdict
+from pytest_websearchbench.lexbench.packets import DEFAULT_SEED, PacketSet, build_packets
+from pytest_websearchbench.lexbench.pool import QueryPool, Run, build_pool, load_runs, pool_report
+from pytest_websearchbench.lexbench.scoring import score_scenario
+from pytest_websearchbench.lexbench.sheet import export_sheet, guide_path, import_sheet
+
+
+class Pooled:
+    """The runs, their suite and grades, and the pool they make."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from pytest_websearchbench.lexbench.family import LexBenchFamily
+
+        self.run: Run = load_runs([Path(p) for p in args.runs])
+        folder = resolve_suite_spec(args.suite or self.run.suite, Path.cwd(), Path.cwd())
+        manifest = SuiteManifest.load(folder / MANIFEST_NAME)
+        if manifest.name != self.run.suite:
+            raise WebSearchBenchError(f"{folder}: suite {manifest.name!r}, but the results are of {self.run.suite!r}")
+        suite = LexBenchFamily().load(manifest)
+        self.scenarios = {case.id: case.data for case in suite.cases}
+        layered = layer_grades(manifest.name, suite.context, [Path(g) for g in args.grades], set(self.scenarios))
+        self.reference: dict[str, dict[str, GradedPreview]] = layered.grades
+        self.pools: dict[str, QueryPool] = build_pool(self.run, self.scenarios, self.reference)
+
+    def packets(self, seed: int, calibrate: bool) -> PacketSet:
+        return build_packets(self.run.suite, self.pools, seed=seed, calibrate=calibrate)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("runs", nargs="+", metavar="RUN.json", help="results files (--wsb-json) of one suite and k")
+    parser.add_argument("--suite", default="", help="the suite folder or bundled name (default: the runs' suite)")
+    parser.add_argument("--grades", action="append", default=[], metavar="FILE",
+                        help="grades files that already count, after the suite's own (repeatable)")
+
+
+def _guarded(body: Callable[[], int]) -> int:
+    try:
+        return body()
+    except (WebSearchBenchError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def pool_main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pytest_websearchbench.lexbench.pool",
+                                     description="Pool collected runs and report what is left to grade.")
+    _common(parser)
+    args = parser.parse_args(argv)
+
+    def body() -> int:
+        pooled = Pooled(args)
+        print("\n".join(pool_report(pooled.run, pooled.pools)))
+        return 0
+    return _guarded(body)
+
+
+def sheet_main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m pytest_websearchbench.lexbench.sheet",
+                                     description="Export the blind packets as a grading sheet, or import it filled.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    export = sub.add_parser("export", help="write the packets left to grade as a CSV or JSONL sheet")
+    _common(export)
+    export.add_argument("--out", required=True, help="the sheet (.csv for a spreadsheet, else JSONL)")
+    export.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the shuffle's seed")
+    export.add_argument("--calibrate", action="store_true", help="also pages already graded")
+    imported = sub.add_parser("import", help="read a filled sheet into a new grades file")
+    _common(imported)
+    imported.add_argument("--sheet", required=True, help="the filled sheet")
+    imported.add_argument("--out", required=True, help="the new grades file (never the suite's)")
+    imported.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    imported.add_argument("--calibrate", action="store_true")
+    args = parser.parse_args(argv)
+
+    def body() -> int:
+        pooled = Pooled(args)
+        packets = pooled.packets(args.seed, args.calibrate)
+        if args.command == "export":
+            export_sheet(Path(args.out), packets.packets)
+            print(f"{len(packets.packets):,} packets written to {args.out} (guide: {guide_path(Path(args.out))})")
+            return 0
+        verdicts = import_sheet(Path(args.sheet), packets.by_id())
+        return _write(pooled, packets, verdicts, Path(args.out))
+    return _guarded(body)
+
+
+def judge_main(argv: list[str] | None = None) -> int:
+    from pytest_websearchbench.core.options import CassetteMode
+    from pytest_websearchbench.core.suites import SuiteError
+
+    parser = argparse.ArgumentParser(
+        prog="python -m pytest_websearchbench.lexbench.judge",
+        description="Grade the pool's blind packets with a model (any OpenAI-compatible endpoint: OPENAI_BASE_URL, "
+                    "OPENAI_API_KEY) through cassettes, into a new grades file.")
+    _common(parser)
+    parser.add_argument("--model", required=True, help="the judge model's name at the endpoint")
+    parser.add_argument("--out", required=True, help="the new grades file (never the suite's)")
+    parser.add_argument("--calibrate", action="store_true",
+                        help="also grade pages already graded, to report agreement (κ, confusion, τ)")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the packets' shuffle seed")
+    parser.add_argument("--record-mode", default="once", choices=[m.value for m in CassetteMode],
+                        help="judge cassettes: none replays offline with no key (default: once)")
+    parser.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
+    parser.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
+    parser.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
+    args = parser.parse_args(argv)
+    if args.out and any(Path(args.out).resolve() == Path(g).resolve() for g in args.grades):
+        parser.error("--out must be a new file, not one of the --grades files")
+
+    def body() -> int:
+        pooled = Pooled(args)
+        if Path(args.out).resolve() in _suite_grade_files(pooled):
+            raise SuiteError(args.out, "that is the suite's own grades file: new grades go to a new file")
+        packets = pooled.packets(args.seed, args.calibrate)
+        prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None \
+            else None
+        verdicts = _judge(pooled.run.suite, packets, args.model, CassetteMode(args.record_mode),
+                          Path(args.cassettes), args.timeout, prices)
+        return _write(pooled, packets, verdicts, Path(args.out))
+    return _guarded(body)
+
+
+def _suite_grade_files(pooled: Pooled) -> set[Path]:
+    folder = resolve_suite_spec(pooled.run.suite, Path.cwd(), Path.cwd())
+    return {p.resolve() for p in folder.glob("*.jsonl")}
+
+
+def _judge(suite: str, packets: PacketSet, model: str, mode, cassettes: Path, timeout: float,
+           prices: Prices | None) -> dict[str, Verdict]:
+    from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, use_cassette
+    from pytest_websearchbench.providers.model_client import ChatCompletionsApi, ModelClient, ModelEndpoint
+
+    endpoint = ModelEndpoint.from_environ(os.environ)
+    client = ModelClient(endpoint.url_for(mode.may_record), endpoint.api_key, timeout=timeout)
+    judge = ModelJudge(model, lambda body: client.ask(ChatCompletionsApi.path, body), prices)
+    folder = cassettes / suite / f"judge-{re.sub(r'[^A-Za-z0-9._-]+', '-', model)}"
+    secrets = [endpoint.api_key] if endpoint.api_key else []
+    verdicts = {}
+    mismatch = cassette_mismatch_error()
+    try:
+        for packet in packets.packets:
+            path = folder / f"{packet.id}.yaml"
+            try:
+                with use_cassette(path, mode, aliases=endpoint.aliases(mode.may_record), secrets=secrets):
+                    verdict = judge.grade(packet)
+            except mismatch:
+                raise WebSearchBenchError(
+                    f"{path}: no recorded judge answer for packet {packet.id} — record it with --record-mode once "
+                    "(OPENAI_BASE_URL, OPENAI_API_KEY)") from None
+            if verdict.grade is None and _fatal(verdict.reason):
+                raise WebSearchBenchError(f"judge {model}: {verdict.reason}")
+            verdicts[packet.id] = verdict
+    finally:
+        client.close()
+    return verdicts
+
+
+def _fatal(reason: str) -> bool:
+    """A wrong key, model or URL fails every call alike: stop at the first instead of recording them all."""
+    return bool(re.search(r"HTTP (401|403|404)\b", reason))
+
+
+def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out: Path) -> int:
+    from pytest_websearchbench.core.atomic import write_text_atomic
+    import json
+
+    lines = edition_lines(pooled.run.suite, pooled.pools, packets, verdicts)
+    digest = write_edition(out, lines)
+    unjudged = [v for v in verdicts.values() if v.grade is None]
+    unjudged_path = out.with_name(out.name + ".unjudged.jsonl")
+    if unjudged:
+        write_text_atomic(unjudged_path, "".join(json.dumps({**v.receipt(), "unjudged": True, "reason": v.reason},
+                                                            ensure_ascii=False, sort_keys=True) + "\n"
+                                                 for v in unjudged))
+    elif unjudged_path.exists():
+        unjudged_path.unlink()
+    print("\n".join(pool_report(pooled.run, pooled.pools)))
+    kinds: dict[str, int] = {}
+    for line in lines:
+        kinds[grader_kind(line["grader"])] = kinds.get(grader_kind(line["grader"]), 0) + 1
+    cost = sum(v.cost_usd or 0.0 for v in verdicts.values())
+    priced = any(v.cost_usd is not None for v in verdicts.values())
+    print(f"packets: {len(packets.packets):,} sent · {sum(v.grade is not None for v in verdicts.values()):,} graded · "
+          f"{len(unjudged):,} unjudged" + (f" (see {unjudged_path})" if unjudged else "")
+          + (f" · cost {cost:.4f} USD" if priced else ""))
+    print(f"new edition: {out} {digest} — " + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
+          + " (the suite's grades are untouched)")
+    agreement = measure_agreement(pooled, lines)
+    if any(grader_kind(line["grader"]) in ("model", "human") for line in lines):
+        print("\n".join(agreement.lines("reference")))
+    return 0
+
+
+def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:
+    """Pairs (reference grade, new grade) over pages both graded, and each provider's mean nDCG@k under the
+    reference grades and under the new ones (new grades where given, the reference elsewhere)."""
+    new = {(line["query_id"], normalize_url(line["url"])): line for line in lines
+           if grader_kind(line["grader"]) in ("model", "human")}
+    pairs = tuple((pooled.reference[q][key].grade, new[q, key]["grade"]) for q, key in sorted(new)
+                  if key in pooled.reference.get(q, {}))
+    replaced: dict[str, dict[str, GradedPreview]] = {q: dict(g) for q, g in pooled.reference.items()}
+    for line in lines:
+        replaced.setdefault(line["query_id"], {})[normalize_url(line["url"])] = GradedPreview(
+            line["url"], line["grade"], line["grader"], line.get("title"), line.get("snippet"), line.get("published"))
+    rankings = {}
+    for provider in pooled.run.providers:
+        answered = {item.case_id: item.hits for item in pooled.run.items if item.provider == provider}
+        means = []
+        for grades in (pooled.reference, replaced):
+            total = 0.0
+            for qid, scenario in pooled.scenarios.items():
+                hits = answered.get(qid)
+                if hits:  # an errored or missing item counts 0, as in the summary
+                    total += score_scenario(scenario, [_hit(h, i) for i, h in enumerate(hits, 1)],
+                                            grades.get(qid, {}), pooled.run.k).metrics["ndcg"]
+            means.append(total / len(pooled.scenarios) if pooled.scenarios else 0.0)
+        rankings[provider] = (means[0], means[1])
+    return Agreement(pairs, rankings, f"nDCG@{pooled.run.k}")
+
+
+def _hit(hit: dict, position: int) -> Hit:
+    return Hit(int(hit.get("rank") or position), hit["url"], str(hit.get("title") or ""), str(hit.get("snippet") or ""),
+               hit.get("extra") if isinstance(hit.get("extra"), dict) else {})
