@@ -294,6 +294,40 @@ class CodeFamily(BenchmarkFamily):
         items = [r.to_dict() for r in records if r.meta.get("family") == self.name]
         write_harness_document(run.code_json, items, model=run.model, board=run.board)
 
+    def drilldown(self, item: dict) -> "Drilldown":
+        """The report's view of a ticket: the judge's verdict and notes, each needle (found where; agent: present,
+        cited, grounded), the extracted code, the searches with the hits they returned and the fetches with
+        the page text, and the budgets used."""
+        from pytest_websearchbench.core.family import Drilldown
+
+        raw = item.get("raw") or {}
+        extra = raw.get("extra") or {}
+        results = item.get("results") or []
+        hits, pages = raw.get("hits") or [], raw.get("pages") or []
+        if "search_hops" in extra:  # the agent: its searches in order, each with the hits it was shown
+            searches, start = [], 0
+            for hop in extra["search_hops"]:
+                count = hop.get("n_hits") or 0
+                searches.append({**hop, "hits": hits[start:start + count]})
+                start += count
+        else:  # the probe: one search, the ticket text as the query
+            searches = [{"query": query, "hits": hits} for query in (raw.get("queries") or [])[:1]]
+        text_of = {page.get("url"): page.get("text") or "" for page in pages}
+        fetches = [{**hop, "text": text_of.get(hop.get("url"), "")} for hop in extra.get("fetch_hops") or []] or (
+            [{"url": p.get("url"), "title": p.get("title"), "chars": len(p.get("text") or ""), "text": p.get("text")}
+             for p in pages] + [{**failed, "text": ""} for failed in extra.get("failed_fetches") or []])
+        budgets = extra.get("budgets")
+        used = {name: extra[name] for name in ("turns", "searches", "fetches") if name in extra}
+        return Drilldown("drilldown.html.j2", {
+            "mode": extra.get("mode", ""), "board": extra.get("board", ""),
+            "judge": next((r["judge"] for r in results if "judge" in r), None),
+            "code": next((r.get("source") for r in results if "judge" in r), None),
+            "profile": next((r.get("profile") for r in results if "judge" in r), None),
+            "needles": [r for r in results if "needle" in r], "leaks": [r for r in results if "leaky_query" in r],
+            "searches": searches, "fetches": fetches, "budgets": budgets, "used": used,
+            "stopped": extra.get("stopped"), "tokens": (extra.get("prompt_tokens"), extra.get("completion_tokens")),
+            "answer": extra.get("answer"), "notes": extra.get("notes") or []})
+
 
 def _case(task: CodeTask) -> Case:
     vendor = re.sub(r"\W+", "_", task.vendor.lower()).strip("_") or "unknown"
