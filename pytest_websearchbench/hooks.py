@@ -1,11 +1,14 @@
-"""The plugin's own hook specifications (pluggy), for third-party providers.
+"""The plugin's own hook specifications (pluggy), for third-party providers and WebBench agents.
 
 A plugin (a conftest.py, or a package with a ``pytest11`` entry point) implements::
 
     def pytest_websearchbench_add_providers(registry):
         registry.add("acme", AcmeProvider.from_context, help="Acme Search API")
 
-Packages may instead expose a factory under the entry-point group
+    def pytest_websearchbench_add_agents(registry):
+        registry.add("my-agent", MyAgent, help="my browser agent")   # then --wsb-agent my-agent
+
+Packages may instead expose a provider factory under the entry-point group
 ``pytest_websearchbench.providers`` (name = provider name).
 """
 
@@ -20,3 +23,9 @@ hookspec = pluggy.HookspecMarker("pytest")
 @hookspec
 def pytest_websearchbench_add_providers(registry) -> None:
     """Register provider factories on ``registry`` (a ``ProviderRegistry``)."""
+
+
+@hookspec
+def pytest_websearchbench_add_agents(registry) -> None:
+    """Register WebBench agents on ``registry`` (a ``webbench.agents.registry.AgentRegistry``): each a
+    factory of objects whose ``work(ctx)`` acts through ``ctx.act(action)``."""
