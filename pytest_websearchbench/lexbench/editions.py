@@ -62,7 +62,9 @@ def edition_lines(suite: str, pools: dict[str, QueryPool], packet_set: PacketSet
             packet = packets[best.packet_id]
             lines.append({"suite": suite, "query_id": qid, "url": entry.url, "grade": best.grade,
                           "title": packet.title, "snippet": packet.snippet,
-                          "published": packet.date if packet.date not in (None, "unknown") else None,
+                          # a date another provider showed for the page is the page's: scoring checks
+                          # an undated hit's time window against it
+                          "published": next((p.published for p in entry.previews if p.published), None),
                           **best.receipt(), "packets": {v.packet_id: v.grade for v in judged}})
     return lines
 

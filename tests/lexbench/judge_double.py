@@ -1,0 +1,84 @@
+"""TEST DOUBLE — a scripted judge model, not a model.
+
+``JudgeDouble`` is the code family's loopback OpenAI-compatible double (``scripted_model.ScriptedModel``)
+with a judge's policy: it reads the packet a Chat Completions request carries and answers
+``{"grade": N}`` from a hidden answer key, (query, title) → grade. It can be told, per title, to
+answer garbage (always, or only the first time), to take too long (a timeout), or to disagree
+(a fixed grade of its own). Every request it received stays in ``requests`` for the blinding scan.
+
+Run as a script it serves an answer key made from a grades file (the README walk-through's judge):
+``python tests/lexbench/judge_double.py --answer-key suites/lexbench-sample/grades.jsonl --url-file judge.url``
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "codebench"))
+from scripted_model import Request, ScriptedModel  # noqa: E402
+
+
+class JudgeDouble(ScriptedModel):
+    def __init__(self, answer_key: dict[tuple[str, str], int]) -> None:
+        super().__init__(self._answer)
+        self.answer_key = answer_key
+        self.garbage: dict[str, str] = {}  # title → "always" | "once"
+        self.slow: dict[str, float] = {}  # title → seconds before answering
+        self.disagree: dict[str, int] = {}  # title → the grade it gives instead
+        self._seen_garbage: set[str] = set()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def packet(request: Request) -> dict[str, Any]:
+        user = request.body["messages"][1]["content"]
+        return json.loads(user[user.index("{"):])
+
+    def _answer(self, request: Request) -> dict[str, Any]:
+        packet = self.packet(request)
+        title = packet["title"]
+        if title in self.slow:
+            time.sleep(self.slow[title])
+        mode = self.garbage.get(title)
+        with self._lock:
+            first = title not in self._seen_garbage
+            self._seen_garbage.add(title)
+        if mode == "always" or (mode == "once" and first):
+            return {"content": "Well, it depends on what the user wants; maybe a two?"}
+        grade = self.disagree.get(title, self.answer_key[packet["query"], title])
+        return {"content": json.dumps({"grade": grade})}
+
+
+def answer_key_from_grades(items: Path, grades: Path) -> dict[tuple[str, str], int]:
+    queries = {}
+    for line in items.read_text("utf-8").splitlines():
+        if line.strip():
+            record = json.loads(line)
+            queries[record["id"]] = record["query"]
+    key = {}
+    for line in grades.read_text("utf-8").splitlines():
+        if line.strip():
+            record = json.loads(line)
+            key[queries[record["query_id"]], record.get("title", "")] = record["grade"]
+    return key
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Serve the scripted judge double until killed.")
+    parser.add_argument("--answer-key", required=True, help="a suite's grades file (titles → grades)")
+    parser.add_argument("--url-file", required=True, help="where to write the base URL once serving")
+    args = parser.parse_args()
+    grades = Path(args.answer_key)
+    double = JudgeDouble(answer_key_from_grades(grades.with_name("items.jsonl"), grades))
+    url = double.start()
+    Path(args.url_file).write_text(url, "utf-8")
+    threading.Event().wait()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,229 @@
+"""Pool → blind packets → model judge → new edition → rescore, end to end: three providers (``local``
+and two emulated vendors answering differently) collect the tiny suite through the plugin, the judge
+CLI grades the pool through a scripted judge double (a loopback OpenAI-compatible server grading from
+a hidden answer key), and everything it sent is scanned for what a blind grader must not see."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import TINY_CORPUS
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from emulator.testing import emulator, emulator_server, env  # noqa: E402, F401
+from judge_double import JudgeDouble  # noqa: E402
+from pytest_websearchbench.lexbench.cli import judge_main, pool_main  # noqa: E402
+from pytest_websearchbench.lexbench.judge import PROMPT_SHA256  # noqa: E402
+
+PROVIDERS = ("local", "serper", "tavily")
+T = {d["url"]: d["title"] for d in TINY_CORPUS}
+GREEN, BLACK, MIRROR = ("https://tea.example/green-tea-brewing", "https://tea.example/black-tea",
+                        "https://www.mirror.example/green-tea-brewing")
+BIKE, LVCHA = "https://bike.example/tyre-pressure", "https://cha.example/lvcha"
+
+#: the double's hidden answer key: (query, title) → grade
+ANSWERS = {
+    ("green tea brewing temperature", T[GREEN]): 3, ("green tea brewing temperature", T[BLACK]): 1,
+    ("green tea brewing temperature", T[MIRROR]): 3, ("green tea brewing temperature", T[BIKE]): 0,
+    ("road bike tyre pressure", T[BIKE]): 3, ("road bike tyre pressure", T[GREEN]): 0,
+    ("road bike tyre pressure", T[BLACK]): 0, ("road bike tyre pressure", T[MIRROR]): 0,
+    ("绿茶 冲泡", T[LVCHA]): 3, ("black tea boiling water", T[BLACK]): 3, ("black tea boiling water", T[GREEN]): 1,
+    ("black tea boiling water", T[MIRROR]): 1,
+}
+
+
+@pytest.fixture
+def collected(pytester, emulator, env):
+    """run.json: the tiny suite answered by local, serper and tavily (tavily in reverse order), with
+    no grades but t1's two tea.example pages, so most of the pool is left to grade."""
+    from conftest import TINY_SCENARIOS, write_lexbench_suite
+
+    write_lexbench_suite(pytester.path, "tiny", TINY_SCENARIOS, [
+        {"query_id": "t1", "url": GREEN, "grade": 3, "grader": "human:ann"},
+        {"query_id": "t1", "url": BLACK, "grade": 2, "grader": "human:ann"}])
+    pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
+    env("serper", "tavily")
+    emulator.variants["tavily"] = "reverse"
+    run = pytester.path / "run.json"
+    result = pytester.runpytest("suites", f"--provider={','.join(PROVIDERS)}", f"--wsb-json={run}", "-p", "no:randomly")
+    assert result.ret in (0, 1), result.stdout.str()
+    return run
+
+
+@pytest.fixture
+def judge(monkeypatch):
+    double = JudgeDouble(ANSWERS)
+    monkeypatch.setenv("OPENAI_BASE_URL", double.start())
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-SECRET-0123456789")
+    yield double
+    double.stop()
+
+
+def _lines(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
+def test_the_pool_report_counts_each_querys_pages_grades_rules_and_work_left(collected, capsys):
+    assert pool_main([str(collected)]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:] if re.match(r"  t\d ", line)}
+    # t1 pools green, black and the mirror (off the required site: 0 by rule); the two tea.example pages are graded
+    assert rows["t1"] == ["3", "2", "1", "100%", "0"]
+    # t2: the bike page, and the tea pages tavily's reversed list puts in its top 5 need a grade each preview
+    assert rows["t2"][0] == str(len(_pool_urls(collected, "t2"))) and rows["t2"][1:3] == ["0", "0"]
+    assert "pool of tiny at k=5 from 3 providers (local, serper, tavily)" in out
+
+
+def _pool_urls(run: Path, case: str) -> set[str]:
+    from pytest_websearchbench.core.urls import normalize_url
+
+    items = json.loads(run.read_text())["items"]
+    return {normalize_url(h["url"]) for i in items if i["case_id"] == case for h in i["raw"]["hits"][:5]}
+
+
+def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_receipts(collected, judge, capsys):
+    suite_grades = (collected.parent / "suites" / "tiny" / "grades.jsonl").read_bytes()
+    out = collected.parent / "grades-v2.jsonl"
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--price-in", "2.5",
+                       "--price-out", "10"]) == 0
+    printed = capsys.readouterr().out
+    assert (collected.parent / "suites" / "tiny" / "grades.jsonl").read_bytes() == suite_grades  # never over them
+
+    # blinding: no request carries a provider name, a rank, a URL or a host of a pooled page
+    sent = json.dumps([r.body for r in judge.requests], ensure_ascii=False)
+    for name in PROVIDERS:
+        assert name not in sent
+    for doc in TINY_CORPUS:
+        assert doc["url"] not in sent and doc["site"] not in sent
+    assert "http" not in sent and '"rank"' not in sent and "position" not in sent
+    for request in judge.requests:
+        packet = JudgeDouble.packet(request)
+        assert set(packet) <= {"query", "information_need", "title", "snippet", "date"}
+        assert request.body["temperature"] == 0
+        assert ("date" in packet) == (packet["query"] == "black tea boiling water")  # t4 alone has a time window
+
+    # eligibility before judging: the mirror is off t1's required site, so nobody was asked about it
+    assert not any(JudgeDouble.packet(r)["query"] == "green tea brewing temperature" for r in judge.requests)
+    lines = _lines(out)
+    by_page = {(line["query_id"], line["url"]): line for line in lines}
+    rule = by_page["t1", MIRROR]
+    assert rule["grade"] == 0 and rule["grader"] == "rule:site" and rule["packet"] is None
+
+    # one packet per (query, distinct preview): previews that differ between providers are all graded
+    packets = {tuple(sorted(JudgeDouble.packet(r).items())) for r in judge.requests}
+    assert len(packets) == len(judge.requests)
+    # t4's black-tea page: local and serper date it 2019 (outside the window: not sent), tavily shows no date
+    dated = [JudgeDouble.packet(r) for r in judge.requests if JudgeDouble.packet(r)["title"] == T[BLACK]
+             and JudgeDouble.packet(r)["query"] == "black tea boiling water"]
+    assert [p["date"] for p in dated] == ["unknown"]
+
+    # receipts on every model grade
+    models = [line for line in lines if line["grader"] == "model:judge-x"]
+    assert models and len(models) + 1 == len(lines)
+    for line in models:
+        assert line["prompt_sha256"] == PROMPT_SHA256 and line["packet"].startswith("pk-")
+        assert json.loads(line["raw"]) == {"grade": line["grade"]}
+        assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", line["graded_at"])
+        assert line["cost_usd"] > 0
+        assert line["grade"] == ANSWERS[_query(line["query_id"]), line["title"]]
+    assert by_page["t2", BIKE]["grade"] == 3
+    assert by_page["t4", BLACK]["grade"] == 3 and by_page["t4", BLACK]["published"] == "2019-01-10"
+    assert "sk-judge-SECRET" not in out.read_text() and "sk-judge-SECRET" not in printed
+    assert "new edition: " in printed and "sha256:" in printed and "(the suite's grades are untouched)" in printed
+
+    # the cassettes hold every call, without the key, and replay offline with no endpoint and no key
+    cassettes = sorted((collected.parent / "cassettes" / "tiny" / "judge-judge-x").glob("pk-*.yaml"))
+    assert len(cassettes) == len(judge.requests)
+    for cassette in cassettes:
+        text = cassette.read_text()
+        assert "sk-judge-SECRET" not in text
+        assert yaml.safe_load(text)["interactions"][0]["request"]["uri"] == "http://chat-model.invalid/chat/completions"
+    before = out.read_bytes()
+    out.unlink()
+    judge.stop()
+    served = len(judge.requests)
+    import os
+    del os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--record-mode", "none",
+                       "--price-in", "2.5", "--price-out", "10"]) == 0
+    assert out.read_bytes() == before and len(judge.requests) == served
+
+
+def _query(qid: str) -> str:
+    from conftest import TINY_SCENARIOS
+
+    return next(s["query"] for s in TINY_SCENARIOS if s["id"] == qid)
+
+
+def test_garbage_is_asked_again_once_then_unjudged_and_a_timeout_is_unjudged_never_guessed(collected, judge, capsys):
+    judge.garbage[T[BIKE]] = "always"  # t2's bike page: never a readable answer
+    judge.garbage[T[LVCHA]] = "once"  # t3's page: readable the second time
+    judge.slow[T[BLACK]] = 1.0  # every black-tea packet outlives the client's timeout
+    out = collected.parent / "grades-v2.jsonl"
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--timeout", "0.3"]) == 0
+    printed = capsys.readouterr().out
+    lines = {(line["query_id"], line["url"]): line for line in _lines(out)}
+    assert ("t2", BIKE) not in lines and ("t4", BLACK) not in lines and ("t2", BLACK) not in lines
+    assert lines["t3", LVCHA]["grade"] == 3 and "\n---\n" in lines["t3", LVCHA]["raw"]
+    unjudged = _lines(out.with_name(out.name + ".unjudged.jsonl"))
+    reasons = {u["reason"].split(":")[0] for u in unjudged}
+    assert reasons == {"unparseable answer twice", "model call failed"}
+    bike = [u for u in unjudged if u["reason"].startswith("unparseable")]
+    assert bike and all(u["raw"].count("maybe a two") == 2 for u in bike)
+    assert all(u["grader"] == "model:judge-x" and u["prompt_sha256"] == PROMPT_SHA256 for u in unjudged)
+    bike_requests = [r for r in judge.requests if JudgeDouble.packet(r)["title"] == T[BIKE]]
+    assert len(bike_requests) == 2 * len(bike)  # asked once more, never a third time
+    assert re.search(r"packets: \d+ sent · \d+ graded · " + str(len(unjudged)) + " unjudged", printed)
+
+
+def test_a_wrong_key_stops_the_judge_at_the_first_call_with_one_line(collected, judge, capsys):
+    judge.policy = lambda request: {"status": 401, "error": "invalid api key"}
+    out = collected.parent / "grades-v2.jsonl"
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "HTTP 401" in err and "OPENAI_API_KEY" in err
+    assert len(judge.requests) <= 2 and not out.exists()
+
+
+def test_replay_without_a_recorded_answer_names_the_cassette(collected, capsys):
+    out = collected.parent / "grades-v2.jsonl"
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--record-mode", "none"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "judge-judge-x/pk-" in err and "--record-mode once" in err
+
+
+def test_the_judge_refuses_to_write_over_the_suites_grades(collected, judge, capsys):
+    suite_grades = collected.parent / "suites" / "tiny" / "grades.jsonl"
+    before = suite_grades.read_bytes()
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(suite_grades)]) == 2
+    assert "new grades go to a new file" in capsys.readouterr().err
+    assert suite_grades.read_bytes() == before and judge.requests == []
+
+
+def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same_pool(collected, judge, pytester,
+                                                                                       capsys):
+    out = pytester.path / "grades-v2.jsonl"
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out)]) == 0
+    capsys.readouterr()
+    rescored = pytester.runpytest("suites", f"--provider={','.join(PROVIDERS)}", "--wsb-record-mode=none",
+                                  f"--wsb-grades={out}", "--wsb-json=rescored.json")
+    text = rescored.stdout.str()
+    models = sum(line["grader"].startswith("model:") for line in _lines(out))
+    assert f"grades: 2 human · {models} model (judge-x, prompt {PROMPT_SHA256[:15]}…) · 1 rule" in text
+    assert "every provider scored against this same frozen pool" in text and "same pool and grades" in text
+    assert "0 recorded" in text
+    data = json.loads((pytester.path / "rescored.json").read_text())
+    assert data["suites"]["tiny"]["edition"].startswith("test-1+grades-v2.jsonl@")
+    judged = [i["metrics"]["judged"] for i in data["items"] if i["outcome"] != "error"]
+    assert judged and all(j == 1.0 for j in judged)  # every pooled page now has a grade
+    # tavily shows t4's black-tea page undated: the date another provider showed (in the edition) rules it out
+    row = next(r for i in data["items"] if (i["case_id"], i["provider"]) == ("t4", "tavily") for r in i["results"]
+               if r["url"] == BLACK)
+    assert row["violations"] == ["time"] and row["grade"] == 0
