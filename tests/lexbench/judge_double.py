@@ -13,6 +13,7 @@ Run as a script it serves an answer key made from a grades file (the README walk
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import threading
@@ -31,6 +32,7 @@ class JudgeDouble(ScriptedModel):
         self.garbage: dict[str, str] = {}  # title → "always" | "once"
         self.slow: dict[str, float] = {}  # title → seconds before answering
         self.disagree: dict[str, int] = {}  # title → the grade it gives instead
+        self.disagree_every = 0  # also one grade off on every n-th packet (by a digest of its text)
         self._seen_garbage: set[str] = set()
         self._lock = threading.Lock()
 
@@ -51,6 +53,9 @@ class JudgeDouble(ScriptedModel):
         if mode == "always" or (mode == "once" and first):
             return {"content": "Well, it depends on what the user wants; maybe a two?"}
         grade = self.disagree.get(title, self.answer_key[packet["query"], title])
+        digest = int(hashlib.sha256(json.dumps(packet, sort_keys=True).encode()).hexdigest()[:8], 16)
+        if self.disagree_every and digest % self.disagree_every == 0:
+            grade = grade - 1 if grade > 1 else grade + 1
         return {"content": json.dumps({"grade": grade})}
 
 
@@ -64,7 +69,9 @@ def answer_key_from_grades(items: Path, grades: Path) -> dict[tuple[str, str], i
     for line in grades.read_text("utf-8").splitlines():
         if line.strip():
             record = json.loads(line)
-            key[queries[record["query_id"]], record.get("title", "")] = record["grade"]
+            # a title shared by several pages (a mirror, a stale copy) answers with the best of their grades
+            title = queries[record["query_id"]], record.get("title", "")
+            key[title] = max(key.get(title, 0), record["grade"])
     return key
 
 
@@ -72,9 +79,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Serve the scripted judge double until killed.")
     parser.add_argument("--answer-key", required=True, help="a suite's grades file (titles → grades)")
     parser.add_argument("--url-file", required=True, help="where to write the base URL once serving")
+    parser.add_argument("--disagree-every", type=int, default=0, help="one grade off on every n-th packet")
     args = parser.parse_args()
     grades = Path(args.answer_key)
     double = JudgeDouble(answer_key_from_grades(grades.with_name("items.jsonl"), grades))
+    double.disagree_every = args.disagree_every
     url = double.start()
     Path(args.url_file).write_text(url, "utf-8")
     threading.Event().wait()

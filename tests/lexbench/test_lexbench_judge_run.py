@@ -227,3 +227,33 @@ def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same
     row = next(r for i in data["items"] if (i["case_id"], i["provider"]) == ("t4", "tavily") for r in i["results"]
                if r["url"] == BLACK)
     assert row["violations"] == ["time"] and row["grade"] == 0
+
+
+def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_tau(collected, judge, capsys):
+    human = collected.parent / "grades-human.jsonl"
+    human.write_text("".join(json.dumps(line) + "\n" for line in [
+        {"query_id": "t2", "url": BIKE, "grade": 3, "grader": "human:bo"},
+        {"query_id": "t3", "url": LVCHA, "grade": 3, "grader": "human:bo"},
+        {"query_id": "t4", "url": BLACK, "grade": 3, "grader": "human:bo", "published": "2019-01-10"},
+        {"query_id": "t4", "url": GREEN, "grade": 1, "grader": "human:bo"},
+        {"query_id": "t4", "url": MIRROR, "grade": 1, "grader": "human:bo"}]))
+    judge.disagree[T[BIKE]] = 1
+    out = collected.parent / "grades-v2.jsonl"
+    assert judge_main([str(collected), "--grades", str(human), "--model", "judge-x", "--calibrate",
+                       "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    # (reference, model) on the pages both graded: t1 green (3,3), t1 black (2,1: the suite says 2, the key 1),
+    # t2 bike (3,1: the double disagrees), t3 (3,3), t4 black (3,3), t4 green (1,1), t4 mirror (1,1).
+    # rows r = [0, 2, 1, 4], columns c = [0, 4, 0, 3]; observed Σw = (1 + 4)/9 / 7; expected
+    # Σ rᵢcⱼ(i-j)² = 2·3·4 + 1·4·1 + 1·3·1 + 4·4·4 = 95, / (9 · 49); κ = 1 − (5/63)/(95/441) = 12/19
+    assert "on 7 pages both graded" in printed
+    assert f"Cohen's κ, quadratic weights: {12 / 19:.3f}" in printed
+    assert re.search(r"\n  1 +0 +2 +0 +0\n  2 +0 +1 +0 +0\n  3 +0 +1 +0 +3\n", printed)
+    ranking = re.findall(r"\n    (local|serper|tavily) +([\d.]+) +([\d.]+)", printed)
+    assert sorted(name for name, *_ in ranking) == sorted(PROVIDERS)
+    scipy_stats = pytest.importorskip("scipy.stats")
+    tau = scipy_stats.kendalltau([float(a) for _, a, _ in ranking], [float(b) for *_, b in ranking]).statistic
+    shown = re.search(r"Kendall's τ-b between the two rankings: (\S+) \(3 providers\)", printed).group(1)
+    assert shown == ("nan" if tau != tau else f"{tau:.3f}")
+    # the calibration grades sit in the new edition, but scoring keeps the reference grades first
+    assert {line["grader"] for line in _lines(out)} == {"model:judge-x", "rule:site"}
