@@ -90,8 +90,10 @@ class LexBenchFamily(BenchmarkFamily):
         if not self.grades_files:
             return []
         # an xdist controller collects nothing: it names the files, the workers' summaries count them
-        note = " | ".join(used.note() for used in self.used.values()) or "grades: the suite's, then " + ", ".join(
-            f"{p.name} {file_digest(p)[:15]}…" for p in self.grades_files)
+        note = " | ".join(used.note() for used in self.used.values()) or (
+            ("grades: only " if self.replace else "grades: the suite's, then ")
+            + ", ".join(f"{p.name} {file_digest(p)[:15]}…" for p in self.grades_files)
+            + (" (not comparable)" if self.replace else "") + "; every provider scored against this same frozen pool")
         return [("grades", [note] + ["same pool and grades"] * (len(scores) - 1))]
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
