@@ -90,19 +90,19 @@ class Agreement:
         providers = list(self.rankings)
         return kendall_tau_b([self.rankings[p][0] for p in providers], [self.rankings[p][1] for p in providers])
 
-    def lines(self, reference: str = "reference") -> list[str]:
+    def lines(self, reference: str = "reference", new: str = "model") -> list[str]:
         n = len(self.pairs)
         exact = sum(a == b for a, b in self.pairs)
-        out = [f"agreement of the model judge with the {reference} grades on {n:,} pages both graded"]
+        out = [f"agreement of the {new} grades with the {reference} grades on {n:,} pages both graded"]
         if not n:
-            return out + ["  (no page has both grades: judge with --calibrate to measure agreement)"]
+            return out + ["  (no page has both grades: grade with --calibrate to measure agreement)"]
         out.append(f"  Cohen's κ, quadratic weights: {self.kappa:.3f}   (linear: {self.linear_kappa:.3f}; "
                    f"exact agreement {exact / n:.1%})")
-        out.append(f"  {reference + ' ↓ / model →':<22}" + "".join(f"{g:>7}" for g in GRADES))
+        out.append(f"  {reference + ' ↓ / ' + new + ' →':<22}" + "".join(f"{g:>7}" for g in GRADES))
         for grade, row in zip(GRADES, confusion(self.pairs)):
             out.append(f"  {grade:<22}" + "".join(f"{c:>7}" for c in row))
         if len(self.rankings) >= 2:
-            out.append(f"  provider ranking by mean {self.metric}: {reference} grades vs model grades")
+            out.append(f"  provider ranking by mean {self.metric}: {reference} grades vs {new} grades")
             for provider, (ref, model) in sorted(self.rankings.items(), key=lambda kv: -kv[1][0]):
                 out.append(f"    {provider:<20} {ref:.3f}   {model:.3f}")
             out.append(f"  Kendall's τ-b between the two rankings: {self.tau:.3f} ({len(self.rankings)} providers)")

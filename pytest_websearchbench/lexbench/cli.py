@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from pytest_websearchbench.core.exceptions import ProviderError, WebSearchBenchError
+from pytest_websearchbench.core.exceptions import SuiteError, WebSearchBenchError
 from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, resolve_suite_spec
 from pytest_websearchbench.core.urls import normalize_url
@@ -41,6 +41,7 @@ class Pooled:
 
         self.run: Run = load_runs([Path(p) for p in args.runs])
         folder = resolve_suite_spec(args.suite or self.run.suite, Path.cwd(), Path.cwd())
+        self.folder = folder
         manifest = SuiteManifest.load(folder / MANIFEST_NAME)
         if manifest.name != self.run.suite:
             raise WebSearchBenchError(f"{folder}: suite {manifest.name!r}, but the results are of {self.run.suite!r}")
@@ -102,6 +103,8 @@ def sheet_main(argv: list[str] | None = None) -> int:
     def body() -> int:
         pooled = Pooled(args)
         packets = pooled.packets(args.seed, args.calibrate)
+        if args.command == "import":
+            _check_out(pooled, Path(args.out), args.grades)
         if args.command == "export":
             export_sheet(Path(args.out), packets.packets)
             print(f"{len(packets.packets):,} packets written to {args.out} (guide: {guide_path(Path(args.out))})")
@@ -113,7 +116,6 @@ def sheet_main(argv: list[str] | None = None) -> int:
 
 def judge_main(argv: list[str] | None = None) -> int:
     from pytest_websearchbench.core.options import CassetteMode
-    from pytest_websearchbench.core.suites import SuiteError
 
     parser = argparse.ArgumentParser(
         prog="python -m pytest_websearchbench.lexbench.judge",
@@ -132,13 +134,10 @@ def judge_main(argv: list[str] | None = None) -> int:
     parser.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
     parser.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
     args = parser.parse_args(argv)
-    if args.out and any(Path(args.out).resolve() == Path(g).resolve() for g in args.grades):
-        parser.error("--out must be a new file, not one of the --grades files")
 
     def body() -> int:
         pooled = Pooled(args)
-        if Path(args.out).resolve() in _suite_grade_files(pooled):
-            raise SuiteError(args.out, "that is the suite's own grades file: new grades go to a new file")
+        _check_out(pooled, Path(args.out), args.grades)
         packets = pooled.packets(args.seed, args.calibrate)
         prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None \
             else None
@@ -148,9 +147,11 @@ def judge_main(argv: list[str] | None = None) -> int:
     return _guarded(body)
 
 
-def _suite_grade_files(pooled: Pooled) -> set[Path]:
-    folder = resolve_suite_spec(pooled.run.suite, Path.cwd(), Path.cwd())
-    return {p.resolve() for p in folder.glob("*.jsonl")}
+def _check_out(pooled: Pooled, out: Path, grades: list[str]) -> None:
+    """New grades go to a new file: never into the suite's folder, never over a grades file in use."""
+    if out.resolve().parent == pooled.folder.resolve() or out.resolve() in {Path(g).resolve() for g in grades}:
+        raise SuiteError(out, "that is where grades in use live: new grades go to a new file outside the suite's "
+                         "folder", field="--out")
 
 
 def _judge(suite: str, packets: PacketSet, model: str, mode, cassettes: Path, timeout: float,
@@ -213,9 +214,9 @@ def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out
           + (f" · cost {cost:.4f} USD" if priced else ""))
     print(f"new edition: {out} {digest} — " + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
           + " (the suite's grades are untouched)")
-    agreement = measure_agreement(pooled, lines)
-    if any(grader_kind(line["grader"]) in ("model", "human") for line in lines):
-        print("\n".join(agreement.lines("reference")))
+    new = {grader_kind(line["grader"]) for line in lines} & {"model", "human"}
+    if new:
+        print("\n".join(measure_agreement(pooled, lines).lines("reference", " and ".join(sorted(new)))))
     return 0
 
 

@@ -58,7 +58,6 @@ class Verdict:
     cost_usd: float | None = None
     prompt_sha256: str | None = None
     reason: str = ""
-    calls: int = 0
 
     def receipt(self) -> dict[str, Any]:
         return {"grader": self.grader, "packet": self.packet_id, "prompt_sha256": self.prompt_sha256,
@@ -144,7 +143,7 @@ class ModelJudge:
                  reason: str, calls: int) -> Verdict:
         cost = self.prices.cost(*tokens) if self.prices and calls else None
         return Verdict(packet.id, grade, self.grader, "\n---\n".join(raws), when or _now(),
-                       round(cost, 8) if cost is not None else None, PROMPT_SHA256, reason, calls)
+                       round(cost, 8) if cost is not None else None, PROMPT_SHA256, reason)
 
 
 def _read(reply: Any) -> tuple[str, int, int, str]:
