@@ -46,7 +46,7 @@ class ItemSpec:
         manifest = self.suite.manifest
         return {"suite": self.suite.name, "case_id": self.case.id, "provider": self.provider,
                 "family": self.family.name, "kind": self.kind, "edition": manifest.edition,
-                "digest": self.suite.digest}
+                "digest": self.suite.digest, "tags": list(self.case.markers)}  # -m's words: language, vendor…
 
 
 def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES

@@ -42,6 +42,8 @@ _VALUE_OPTIONS = [
      "cassette record mode: " + ", ".join(m.value for m in CassetteMode) + " (default: once)", "once"),
     ("--wsb-cassette-dir", "PATH", "wsb_cassette_dir", "cassette folder (default: cassettes/ beside the config file, else in the current folder)", ""),
     ("--wsb-json", "PATH", "wsb_json", "write results (run metadata and every item) to this JSON file", ""),
+    ("--wsb-html", "PATH", "wsb_html",
+     "write a self-contained HTML report (overview, charts, per-item drill-down) to this file", ""),
     ("--wsb-baseline", "PATH", "wsb_baseline", "results file of an earlier run; regressions fail", ""),
     ("--wsb-tolerance", "X", "wsb_tolerance",
      "with a baseline: fail an item whose primary metric dropped by more than X (default: no per-item check)", ""),
@@ -161,6 +163,7 @@ class Settings:
     alpha: float = 0.05
     min_effect: float = 0.01
     baseline_accept: frozenset[str] = frozenset()  # baseline differences accepted knowingly
+    html_path: Path | None = None
 
     @classmethod
     def from_config(cls, config: pytest.Config) -> "Settings":
@@ -222,6 +225,7 @@ class Settings:
             alpha=alpha,
             min_effect=_number(value("wsb_min_effect"), "--wsb-min-effect", minimum=0.0),
             baseline_accept=accept,
+            html_path=path("wsb_html"),
         )
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Iterable, Mapping
 
 from pytest_websearchbench import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.core.secrets import scrub
+from pytest_websearchbench.providers.model_client import ModelEndpoint
+from pytest_websearchbench.providers.registry import ProviderRegistry
 from pytest_websearchbench.reporting.results import Completeness, ItemRecord
 
 FORMAT = "pytest-websearchbench/results@1"
@@ -38,7 +42,9 @@ def results_document(records: list[ItemRecord], settings: Settings, completeness
         "costs": _costs(records),
         "baseline": {"path": str(settings.baseline_path), "verdicts": [v.to_dict() for v in verdicts]}
         if settings.baseline_path else None,
-        "items": [record.to_dict() for record in records],
+        # tags: the case's markers (a query's language and family, a ticket's vendor, a task's template),
+        # which the HTML report filters by
+        "items": [{**record.to_dict(), "tags": list(record.meta.get("tags") or [])} for record in records],
     }
 
 
@@ -58,9 +64,17 @@ def _costs(records: list[ItemRecord]) -> dict:
     return out
 
 
-def write_results(path: Path, records: list[ItemRecord], settings: Settings, completeness: Completeness,
-                  verdicts=()) -> None:
-    """Write atomically, so an interrupted run never leaves half a baseline behind."""
-    text = json.dumps(results_document(records, settings, completeness, verdicts), indent=1, ensure_ascii=False,
-                      sort_keys=True)
-    write_text_atomic(path, text + "\n")
+def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:
+    """Write atomically, so an interrupted run never leaves half a baseline behind; no key reaches the file
+    (a provider may echo one back in what it returns)."""
+    text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
+    write_text_atomic(path, scrub(text, list(secrets)) + "\n")
+
+
+def run_secrets(registry: ProviderRegistry, families: Iterable, environ: Mapping[str, str]) -> list[str]:
+    """Every key this process may hold: each known provider's key variables, the model endpoint's and the
+    families' own (the scrubber also knows every key a provider registered when it was created)."""
+    keys = [environ.get(var, "") for name in registry.names() for var in registry.entry(name).key_env]
+    keys.append(ModelEndpoint.from_environ(environ).api_key)
+    keys += [secret for family in families for secret in family.secrets()]
+    return [key for key in dict.fromkeys(keys) if key]

@@ -1,13 +1,15 @@
 """The per-run reporter: gathers every item's record (on the xdist controller too), tells whether the
-run completed, and writes the terminal summary and the results file."""
+run completed, and writes the terminal summary, the results file and the HTML report."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 
 from pytest_websearchbench.core.collect import describe_item, suite_path_of
 from pytest_websearchbench.core.session import RunState
-from pytest_websearchbench.reporting.json_results import write_results
+from pytest_websearchbench.reporting.json_results import results_document, run_secrets, write_document
 from pytest_websearchbench.reporting.regression import suite_verdicts
 from pytest_websearchbench.reporting.results import CRASH_PHASE, WSB_KEYS, Completeness, ResultStore
 from pytest_websearchbench.reporting.terminal import summary_lines
@@ -80,8 +82,17 @@ class RunReporter:
                 self.store.add_crashed(nodeid, meta)
         self.completeness = self._completeness(session)
         self._judge(session)
-        if settings.json_path:
-            write_results(settings.json_path, self.store.records(), settings, self.completeness, self.verdicts)
+        if settings.json_path or settings.html_path:
+            document = results_document(self.store.records(), settings, self.completeness, self.verdicts)
+            secrets = run_secrets(self.state.registry, self.state.families.values(), os.environ)
+            if settings.json_path:
+                write_document(settings.json_path, document, secrets)
+            if settings.html_path:
+                # matplotlib and Jinja2 load only when a report is asked for
+                from pytest_websearchbench.reporting.html import Source, write_report
+
+                label = settings.json_path.name if settings.json_path else "this run"
+                write_report(settings.html_path, [Source(label, document)], self.state.families, secrets=secrets)
         for family in self.state.families.values():
             family.write_outputs(self.store.records())
 
@@ -123,6 +134,8 @@ class RunReporter:
         if self.state.settings.json_path:
             note = " (marked incomplete: a baseline only with --wsb-baseline-accept=incomplete)" if incomplete else ""
             terminalreporter.write_line(f"results written to {self.state.settings.json_path}{note}")
+        if self.state.settings.html_path:
+            terminalreporter.write_line(f"HTML report written to {self.state.settings.html_path}")
 
 
 def _interruption(excinfo: pytest.ExceptionInfo) -> str:

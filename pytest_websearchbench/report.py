@@ -1,0 +1,138 @@
+"""Rebuild the HTML report from results files, without running anything.
+
+    python -m pytest_websearchbench.report results.json [more.json ...] -o report.html
+
+Several files make one comparison report (a provider that several files name for one suite is told
+apart by its file's name). A file that cannot be used is one line naming the file, the item and the field.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from pytest_websearchbench.core.registry import FAMILIES
+from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
+from pytest_websearchbench.reporting.html import Source, write_report
+from pytest_websearchbench.reporting.json_results import FORMAT, run_secrets
+
+_FORMAT_NAME = FORMAT.split("@")[0] + "@"
+
+
+class ReportInputError(Exception):
+    """A results file the report cannot use: the message is the whole line."""
+
+
+def load_source(path: Path) -> Source:
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        raise ReportInputError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportInputError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReportInputError(f"{path}, line {exc.lineno}, column {exc.colno}: not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise ReportInputError(f"{path}: not JSON (nested too deeply)") from None
+    check_document(document, str(path))
+    return Source(path.name, document)
+
+
+def check_document(document: Any, where: str) -> None:
+    """The fields the report reads, with their types (a results file of any plugin version has them)."""
+    if not isinstance(document, dict) or not str(document.get("format", "")).startswith(_FORMAT_NAME):
+        found = document.get("format") if isinstance(document, dict) else type(document).__name__
+        raise ReportInputError(f"{where}: not a pytest-websearchbench results file (format {found!r}; "
+                               f"expected {FORMAT!r}, as --wsb-json writes)")
+    if not isinstance(document.get("items"), list):
+        raise ReportInputError(f"{where}: field 'items': expected a list of items")
+    if not isinstance(document.get("k"), int) or isinstance(document.get("k"), bool):
+        raise ReportInputError(f"{where}: field 'k': expected a whole number, got {document.get('k')!r}")
+    _expect(document, "providers", list, where, optional=True)
+    _expect(document, "suites", dict, where, optional=True)
+    baseline = _expect(document, "baseline", dict, where, optional=True)
+    for index, verdict in enumerate((baseline or {}).get("verdicts") or []):
+        if not isinstance(verdict, dict) or not all(isinstance(verdict.get(f), str) for f in ("suite", "provider")):
+            raise ReportInputError(f"{where}: baseline.verdicts[{index}]: expected an object with suite and provider")
+    for index, item in enumerate(document["items"]):
+        _check_item(item, f"{where}, item {index}")
+
+
+def _check_item(item: Any, where: str) -> None:
+    if not isinstance(item, dict):
+        raise ReportInputError(f"{where}: expected an object, got {type(item).__name__}")
+    for name in ("suite", "case_id", "provider", "family", "outcome"):
+        if not isinstance(item.get(name), str) or not item[name]:
+            raise ReportInputError(f"{where}: field {name!r}: expected a non-empty string, got {item.get(name)!r}")
+    where = f"{where} ({item['suite']}/{item['case_id']}[{item['provider']}])"
+    metrics = _expect(item, "metrics", dict, where, optional=True) or {}
+    for name, value in metrics.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or math.isnan(value):
+            raise ReportInputError(f"{where}: field 'metrics.{name}': expected a number, got {value!r}")
+    for name in ("results", "calls", "tags"):
+        for position, entry in enumerate(_expect(item, name, list, where, optional=True) or []):
+            wanted = str if name == "tags" else dict
+            if not isinstance(entry, wanted):
+                raise ReportInputError(f"{where}: field '{name}[{position}]': expected "
+                                       f"{'a string' if wanted is str else 'an object'}, got {entry!r:.60}")
+    for position, call in enumerate(item.get("calls") or []):
+        seconds = call.get("seconds")
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float))):
+            raise ReportInputError(f"{where}: field 'calls[{position}].seconds': expected a number, got {seconds!r}")
+    raw = _expect(item, "raw", dict, where, optional=True) or {}
+    for name in ("queries", "hits", "pages"):
+        _expect(raw, name, list, f"{where}: raw", optional=True)
+    _expect(raw, "extra", dict, f"{where}: raw", optional=True)
+    _expect(item, "baseline", dict, where, optional=True)
+
+
+def _expect(data: dict, name: str, kind: type, where: str, *, optional: bool = False):
+    value = data.get(name)
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind):
+        noun = {list: "a list", dict: "an object"}[kind]
+        raise ReportInputError(f"{where}: field {name!r}: expected {noun}, got {value!r:.60}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m pytest_websearchbench.report",
+        description="Build the HTML report from results files (--wsb-json); several files make one comparison.")
+    parser.add_argument("results", nargs="+", type=Path, help="results files written by --wsb-json")
+    parser.add_argument("-o", "--output", type=Path, default=Path("report.html"),
+                        help="the report to write (default: report.html)")
+    args = parser.parse_args(argv)
+    try:
+        sources = [load_source(path) for path in args.results]
+    except ReportInputError as exc:
+        print(f"report: {exc}", file=sys.stderr)
+        return 2
+    labels = [source.label for source in sources]
+    if len(set(labels)) != len(labels):  # the label tells apart a provider that several files name
+        sources = [Source(str(path), source.document) for path, source in zip(args.results, sources)]
+    registry = ProviderRegistry()
+    register_builtin_providers(registry)
+    registry.add_entry_points()
+    secrets = run_secrets(registry, FAMILIES.values(), os.environ)
+    try:
+        size = write_report(args.output, sources, FAMILIES, secrets=secrets)
+    except OSError as exc:
+        print(f"report: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    items = sum(len(source.document["items"]) for source in sources)
+    print(f"report written to {args.output} ({size:,} bytes; {items} items from {len(sources)} "
+          f"file{'s' if len(sources) != 1 else ''})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

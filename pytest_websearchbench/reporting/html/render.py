@@ -1,0 +1,123 @@
+"""Rendering the report: one self-contained HTML file from one or several results files.
+
+Everything goes through Jinja2 with autoescape on; the only markup inserted as is comes from this
+package (its own script and stylesheet) and from matplotlib's SVG writer (which escapes its text). The
+page's Content-Security-Policy allows no network at all and only the report's own script (by its hash),
+so even text that escaped escaping could neither run nor load anything. Every registered secret, and
+every key the caller names, is scrubbed from the documents before rendering and from the page after.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+from urllib.parse import urlsplit
+
+import jinja2
+from markupsafe import Markup
+
+from pytest_websearchbench import __version__
+from pytest_websearchbench.core.atomic import write_text_atomic
+from pytest_websearchbench.core.family import BenchmarkFamily
+from pytest_websearchbench.core.secrets import scrub
+from pytest_websearchbench.reporting.html import charts
+from pytest_websearchbench.reporting.html.model import (
+    OUTCOMES, Item, Source, build_items, suite_summaries)
+
+_HERE = Path(__file__).parent
+_TEMPLATES = _HERE / "templates"
+
+
+def scrub_document(document: dict[str, Any], secrets: Iterable[str]) -> dict[str, Any]:
+    """``document`` with every secret scrubbed from its text (in the JSON forms too)."""
+    return json.loads(scrub(json.dumps(document, ensure_ascii=False), list(secrets)))
+
+
+def _environment(families: Mapping[str, BenchmarkFamily]) -> jinja2.Environment:
+    # a family's drill-down templates live in its own package: "<family>/<template>"
+    family_dirs = {name: jinja2.FileSystemLoader(Path(sys.modules[type(family).__module__].__file__).parent)
+                   for name, family in families.items()}
+    env = jinja2.Environment(
+        loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(_TEMPLATES), jinja2.PrefixLoader(family_dirs)]),
+        # results files of other versions may lack a field: a missing one renders empty
+        autoescape=True, undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["num"] = _number
+    env.filters["href"] = _href
+    env.filters["ms"] = lambda value: "-" if value is None else f"{value:.1f}"
+    return env
+
+
+def _number(value: Any, digits: int = 3) -> str:
+    if isinstance(value, bool) or value is None:
+        return "-" if value is None else ("yes" if value else "no")
+    if isinstance(value, (int, float)):
+        if value != value:  # nan
+            return "-"
+        return f"{value:.{digits}f}" if isinstance(value, float) and value != int(value) else f"{value:g}"
+    return str(value)
+
+
+def _href(url: Any) -> str | None:
+    """A link target only for web URLs: a provider's ``javascript:`` or ``data:`` URL is shown, never linked."""
+    if not isinstance(url, str):
+        return None
+    try:
+        return url if urlsplit(url.strip()).scheme.lower() in ("http", "https") else None
+    except ValueError:
+        return None
+
+
+def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily], *,
+                  secrets: Iterable[str] = ()) -> str:
+    """The report's HTML (one page, nothing to fetch)."""
+    secrets = [s for s in secrets if s]
+    sources = [Source(s.label, scrub_document(s.document, secrets)) for s in sources]
+    env = _environment(families)
+    items = build_items(sources)
+    suites = suite_summaries(sources, items, families)
+    charts_of = {}
+    for index, suite in enumerate(suites):
+        charts_of[suite.name] = [Markup(svg) for svg in (  # matplotlib's SVG: its text is XML-escaped
+            charts.metric_chart(suite, f"m{index}"), charts.latency_chart(suite, f"l{index}")) if svg]
+    labels = {c.key: c.label for suite in suites for c in suite.columns}
+    script = (_TEMPLATES / "report.js").read_text("utf-8")
+    page = env.get_template("report.html.j2").render(
+        sources=sources, suites=suites, items=items, charts=charts_of,
+        drilldowns=[_drilldown(env, families, item) for item in items],
+        metric_labels=labels, outcomes=[o for o in OUTCOMES if any(i.record.outcome == o for i in items)],
+        variants=list(dict.fromkeys(i.variant for s in suites for v in s.variants for i in v.items)),
+        families=sorted({i.data["family"] for i in items}),
+        tags=sorted({t for i in items for t in i.data.get("tags") or []}),
+        version=__version__, built=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        style=Markup((_TEMPLATES / "report.css").read_text("utf-8")), script=Markup(script),
+        script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"))
+    return scrub(page, secrets)
+
+
+def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily], item: Item) -> Markup:
+    family = families.get(item.data["family"])
+    if family is None:
+        return Markup("")
+    try:
+        view = family.drilldown(item.data)
+        if view is None:
+            return Markup("")
+        # the family's template is autoescaped like the page: its output is markup
+        return Markup(env.get_template(f"{family.name}/{view.template}").render(**view.context))
+    except (TypeError, AttributeError, KeyError, ValueError, jinja2.UndefinedError) as exc:
+        # an item of another shape (a hand-edited or foreign file) loses its drill-down, not the report
+        return Markup(env.get_template("drilldown_error.html.j2").render(family=family.name,
+                                                                          error=f"{type(exc).__name__}: {exc}"))
+
+
+def write_report(path: Path, sources: list[Source], families: Mapping[str, BenchmarkFamily], *,
+                 secrets: Iterable[str] = ()) -> int:
+    """Write the report atomically; its size in bytes."""
+    text = render_report(sources, families, secrets=secrets)
+    write_text_atomic(path, text)
+    return len(text.encode("utf-8"))
