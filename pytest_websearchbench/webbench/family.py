@@ -2,14 +2,21 @@
 
 A suite is a folder of Harbor task packages listed in ``dataset.toml`` (digests checked on load).
 Each item is (task × agent): ``run`` starts a fresh world on its own port and lets the agent
-(``--wsb-agent``: the oracle, the alternative-path oracle or a control) work it through the
-browser; ``score`` is the verifier's verdict on the server-side evidence. The item passes when
-every gate holds and every state-row and answer-field leaf is right (the verdict's ``pass``).
+(``--wsb-agent``: the oracle, the alternative-path oracle, a control, the model agent, a program
+``cmd:…`` or an agent a plugin registered) work it through the browser (``--wsb-browser``: the text
+browser or headless Chromium); ``score`` is the verifier's verdict on the server-side evidence. The
+item passes when every gate holds and every state-row and answer-field leaf is right (the verdict's
+``pass``). ``--wsb-repeat N`` makes N items (episodes) of every task; the summary's calibration rows
+give per template the pass rate with a Wilson 80 % interval, mean WebScore, strict pass, mean steps
+and the majority failure mode.
 """
 
 from __future__ import annotations
 
+import os
 from collections import Counter
+from pathlib import Path
+
 import pytest
 
 from pytest_websearchbench.core.family import (
@@ -18,30 +25,71 @@ from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 
+BROWSERS = ("text", "chromium")
+REPEAT_MARK = "@"  # case id of the n-th episode of a task under --wsb-repeat: <task>@<n>
+
 
 class WebBenchFamily(BenchmarkFamily):
     name = "webbench"
-    records_traffic = False  # the world server is local and fresh per item: nothing worth a cassette
+    records_traffic = False  # the world server is local and fresh per item; the model agent keeps its own cassette
 
-    def __init__(self, agents: tuple[str, ...] = ("oracle",)) -> None:
+    def __init__(self, agents: tuple[str, ...] = ("oracle",), setup=None, repeat: int = 1) -> None:
+        from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
+
         self.agents = agents
+        self.setup = setup or AgentSetup()
+        self.repeat = repeat
 
     @classmethod
     def add_options(cls, options: FamilyOptions) -> None:
-        options.add_value("--wsb-agent", "wsb_agent", "WebBench: who works each task: oracle, alt-oracle or a "
-                          "control, comma-separated (default: oracle)", "oracle", metavar="NAME[,NAME...]")
+        options.add_value("--wsb-agent", "wsb_agent", "WebBench: who works each task: oracle, alt-oracle, a "
+                          "control, model (the model agent: --wsb-model, --wsb-model-api, OPENAI_BASE_URL), "
+                          "cmd:COMMAND (a program acting through the browser command) or an agent a plugin "
+                          "registered; comma-separated (default: oracle)", "oracle", metavar="NAME[,NAME...]")
+        options.add_value("--wsb-browser", "wsb_browser", "WebBench: the agents' browser: text (the text browser) "
+                          "or chromium (headless Chromium through Playwright; same actions and observation) "
+                          "(default: text)", "text", metavar="BROWSER", choices=list(BROWSERS))
+        options.add_value("--wsb-repeat", "wsb_repeat", "WebBench: episodes per task (each its own item and "
+                          "cassette); the summary gives per template the pass rate with a Wilson 80 % interval "
+                          "(default: 1)", "1", metavar="N")
+        options.add_value("--wsb-agent-time-limit", "wsb_agent_time_limit", "WebBench: wall-clock seconds a "
+                          "program agent (cmd:) may run per episode before it is killed (default: 600)", "600",
+                          metavar="SECONDS")
 
     def configure(self, options: OptionReader, settings: Settings) -> "WebBenchFamily":
-        from pytest_websearchbench.webbench.agents.catalog import AGENTS
+        from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelEndpoint
+        from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
+        from pytest_websearchbench.webbench.agents.registry import MODEL, AgentRegistry
 
+        registry = AgentRegistry()
+        # the agents hook is the run's, like the providers'; OptionReader is what a family gets of the config
+        options._config.hook.pytest_websearchbench_add_agents(registry=registry)  # noqa: SLF001
         agents = options.names("wsb_agent", "--wsb-agent", "agent")
-        unknown = [a for a in agents if a not in AGENTS]
-        if unknown:
-            raise ConfigurationError(f"--wsb-agent: unknown agent {unknown[0]!r}; agents: {', '.join(AGENTS)}")
-        return WebBenchFamily(agents)
+        for agent in agents:
+            registry.check(agent)
+        browser = options.choice("wsb_browser", BROWSERS)
+        if browser == "chromium":
+            from pytest_websearchbench.webbench.browsing.chromium import chromium_missing
+
+            problem = chromium_missing()
+            if problem:
+                raise ConfigurationError(f"--wsb-browser chromium: {problem}")
+        repeat = _number(options.value("wsb_repeat"), "--wsb-repeat", int, 1)
+        time_limit = _number(options.value("wsb_agent_time_limit"), "--wsb-agent-time-limit", float, 0.001)
+        temperature = 0.0
+        if MODEL in agents and options.value("wsb_temperature"):
+            temperature = _number(options.value("wsb_temperature"), "--wsb-temperature", float, 0.0)
+        setup = AgentSetup(registry=registry, browser=browser, time_limit=time_limit,
+                           model=options.value("wsb_model"), model_api=options.choice("wsb_model_api", tuple(TRANSPORTS)),
+                           temperature=temperature, endpoint=ModelEndpoint.from_environ(os.environ),
+                           record_mode=settings.record_mode, cassette_dir=settings.cassette_dir, base=Path.cwd())
+        return WebBenchFamily(agents, setup, repeat)
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return self.agents
+
+    def secrets(self) -> list[str]:
+        return [self.setup.endpoint.api_key] if self.setup.endpoint.api_key else []
 
     def load(self, manifest: SuiteManifest) -> Suite:
         from pytest_websearchbench.webbench.tasks.harbor import load_dataset
@@ -50,31 +98,40 @@ class WebBenchFamily(BenchmarkFamily):
         if dataset is None or dataset.suffix != ".toml":
             raise SuiteError(manifest.path, "a webbench suite's items is its dataset.toml", field="items")
         tasks = load_dataset(dataset)
-        cases = tuple(Case(t.name, t, markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
-                                               "webbench_feasible" if t.feasible else "webbench_infeasible"),
-                           keywords=(t.template, t.variant)) for t in tasks)
+        cases = tuple(Case(t.name if self.repeat == 1 else f"{t.name}{REPEAT_MARK}{n}", t,
+                           markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
+                                    "webbench_feasible" if t.feasible else "webbench_infeasible"),
+                           keywords=(t.template, t.variant))
+                      for t in tasks for n in range(1, self.repeat + 1))
         return Suite(manifest, cases, digest_files([manifest.path, dataset]))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         from pytest_websearchbench.webbench.agents.catalog import NotApplicable
-        from pytest_websearchbench.webbench.agents.episode import run_episode
+        from pytest_websearchbench.webbench.agents.dispatch import run_agent
 
         try:
-            episode = run_episode(case.data, ctx.variant)
+            episode = run_agent(case.data, ctx.variant, self.setup, suite.name, case.id)
         except NotApplicable as exc:
             pytest.skip(str(exc))
         return RawResults(extra=episode.to_dict())
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
-        from pytest_websearchbench.webbench.grading.verifier import verify
+        from pytest_websearchbench.webbench.agents.failure import classify
+        from pytest_websearchbench.webbench.grading.verifier import latest_decision, verify
 
         verdict = verify(case.data.contract, raw.extra["evidence"])
+        episode_failure = classify(verdict=verdict.to_dict(), stopped=raw.extra["stopped"], log=raw.extra["log"],
+                                   contract=case.data.contract,
+                                   decision=latest_decision(raw.extra["evidence"]["changed"]))
         metrics = {"webscore": verdict.webscore, "pass": float(verdict.passed),
                    "strict_pass": float(verdict.strict_pass), "steps": float(raw.extra["steps"])}
         message = "" if verdict.passed else (
-            f"{case.id} [{raw.extra['agent']}, {raw.extra['steps']}/{raw.extra['budget']} steps]: " + verdict.explain())
+            f"{case.id} [{raw.extra['agent']}, {raw.extra['steps']}/{raw.extra['budget']} steps, stopped: "
+            f"{raw.extra['stopped']}, episode failure: {episode_failure}]: " + verdict.explain())
         return Score(verdict.passed, metrics, message, [{"verdict": verdict.to_dict(), "agent": raw.extra["agent"],
-                                                         "failure_mode": verdict.failure_mode}])
+                                                         "failure_mode": verdict.failure_mode,
+                                                         "episode_failure": episode_failure,
+                                                         "template": case.data.template}])
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         # an agent that crashed scores 0 on its task: every declared task is in the population
@@ -82,23 +139,35 @@ class WebBenchFamily(BenchmarkFamily):
                 MetricColumn("strict_pass", "strict_pass", 0.0), MetricColumn("steps", "steps")]
 
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
-        """Failure modes per agent, most common first."""
-        cells = []
+        """Per agent: the verdicts' failure modes (first failing gate, else leaf kind), the episodes'
+        (step cap, looping, …), and per template the calibration row."""
+        from pytest_websearchbench.webbench.agents.calibration import Episode, table
+
+        def histogram(key: str, variant_scores: list[Score]) -> str:
+            modes = Counter(r[key] for s in variant_scores for r in s.results[:1] if key in r)
+            return " · ".join(f"{mode} {n}" for mode, n in sorted(modes.items(), key=lambda m: (-m[1], m[0]))) or "-"
+
+        rows = [("failure modes", [histogram("failure_mode", v) for v in scores]),
+                ("episode failure modes", [histogram("episode_failure", v) for v in scores])]
+        per_variant = []
         for variant_scores in scores:
-            modes = Counter(r["failure_mode"] for s in variant_scores for r in s.results if "failure_mode" in r)
-            cells.append(" · ".join(f"{mode} {n}" for mode, n in sorted(modes.items(), key=lambda m: (-m[1], m[0])))
-                         or "-")
-        return [("failure modes", cells)]
+            episodes = [Episode(r["template"], s.passed, bool(s.metrics.get("strict_pass")), s.metrics["webscore"],
+                                int(s.metrics["steps"]), r["episode_failure"])
+                        for s in variant_scores for r in s.results[:1] if "template" in r]
+            per_variant.append({row.template: row.text() for row in table(episodes)})
+        for template in sorted({t for cells in per_variant for t in cells}):
+            rows.append((f"calibration {template}", [cells.get(template, "-") for cells in per_variant]))
+        if self.setup.browser != "text":
+            rows.append(("browser", [self.setup.browser for _ in scores]))
+        return rows
 
-    def drilldown(self, item: dict) -> "Drilldown":
-        """The report's view of a task: WebScore, every gate and leaf with its value, weight and detail, the
-        failure mode, and the steps the agent took (its browser actions)."""
-        from pytest_websearchbench.core.family import Drilldown
 
-        extra = (item.get("raw") or {}).get("extra") or {}
-        row = next((r for r in item.get("results") or [] if "verdict" in r), {})
-        return Drilldown("drilldown.html.j2", {
-            "verdict": row.get("verdict"), "failure_mode": row.get("failure_mode"),
-            "agent": extra.get("agent") or row.get("agent"), "steps": extra.get("steps"),
-            "budget": extra.get("budget"), "stopped": extra.get("stopped"), "log": extra.get("log") or [],
-            "seconds": extra.get("seconds")})
+def _number(text: str, flag: str, kind, minimum):
+    try:
+        value = kind(text)
+    except ValueError:
+        raise ConfigurationError(f"{flag}: expected {'a whole number' if kind is int else 'a number'}, "
+                                 f"got {text!r}") from None
+    if value < minimum or value != value:
+        raise ConfigurationError(f"{flag}: must be at least {minimum:g}, got {text}")
+    return value

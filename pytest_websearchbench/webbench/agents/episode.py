@@ -1,7 +1,10 @@
 """One episode: a fresh world on its own port, an agent working it, the server-side evidence back.
 
     world.db (regenerated, content digest checked) → WorldServer on 127.0.0.1:<free port>
-    → agent route through the Browser (step budget) → server stopped → load_evidence
+    → a route through the browser, or an agent's ``work`` on a Session (step budget)
+    → server stopped → load_evidence
+
+The browser is the text browser or a page of the worker's headless Chromium (``--wsb-browser``).
 """
 
 from __future__ import annotations
@@ -11,10 +14,11 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, FEASIBLE_ONLY, AgentError, NotApplicable, replay
+from pytest_websearchbench.webbench.agents.session import Session
 from pytest_websearchbench.webbench.browsing.browser import Browser
 from pytest_websearchbench.webbench.tasks.harbor import ROUTE_FILES, Task
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
@@ -34,11 +38,13 @@ class Episode:
     evidence: dict[str, Any]
     log: list[dict[str, Any]] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    browser: str = "text"
+    details: dict[str, Any] = field(default_factory=dict)  # what the agent adds (model turns, program exit)
 
     def to_dict(self) -> dict[str, Any]:
         return {"task": self.task, "agent": self.agent, "steps": self.steps, "budget": self.budget,
-                "stopped": self.stopped, "base_url": self.base_url, "seconds": self.seconds, "log": self.log,
-                "evidence": self.evidence}
+                "stopped": self.stopped, "base_url": self.base_url, "browser": self.browser,
+                "seconds": self.seconds, "log": self.log, "details": self.details, "evidence": self.evidence}
 
 
 @lru_cache(maxsize=32)
@@ -61,19 +67,40 @@ def route_for(task: Task, agent: str) -> tuple[dict[str, Any], ...]:
     return task.routes[agent]
 
 
-def run_episode(task: Task, agent: str, keep: Path | None = None) -> Episode:
-    """Run ``agent`` on a fresh world of ``task``; the world folder is removed unless ``keep`` is given
-    (a temporary one left by a killed process is swept by the next run: ``webapps.folders``)."""
-    actions = route_for(task, agent)
+#: an agent's work: (session, the world's base URL, the world folder) → details for the record
+Work = Callable[[Session, str, Path], "dict[str, Any] | None"]
+
+
+def open_browser(kind: str, base_url: str) -> Any:
+    if kind == "chromium":
+        from pytest_websearchbench.webbench.browsing.chromium import ChromiumBrowser
+
+        return ChromiumBrowser(base_url)
+    return Browser(base_url)
+
+
+def run_episode(task: Task, agent: str, keep: Path | None = None, *, browser: str = "text",
+                work: Work | None = None) -> Episode:
+    """Run ``agent`` on a fresh world of ``task``: its route, or ``work`` when given. The world folder is
+    removed unless ``keep`` is given (a temporary one left by a killed process is swept by the next
+    run: ``webapps.folders``)."""
+    actions = route_for(task, agent) if work is None else ()
     started = time.perf_counter()
     folder = Path(keep) if keep else new_world_folder(task.name)
     folder.mkdir(parents=True, exist_ok=True)
+    details: dict[str, Any] = {}
     try:
         (folder / WORLD_DB).write_bytes(checked_world(task.world, task.world_digest))
         world_ready = time.perf_counter()
-        with WorldServer(folder) as server, Browser(server.base_url) as browser:
+        with WorldServer(folder) as server, open_browser(browser, server.base_url) as page:
             base_url = server.base_url
-            run = replay(browser, actions, task.step_budget, f"{task.name}[{agent}]")
+            if work is None:
+                run = replay(page, actions, task.step_budget, f"{task.name}[{agent}]")
+                steps, stopped, log = run.steps, run.stopped, run.log
+            else:
+                session = Session(page, task.step_budget, folder)
+                details = work(session, base_url, folder) or {}
+                steps, stopped, log = session.steps, session.stopped, session.log
         worked = time.perf_counter()
         evidence = load_evidence(folder, task.contract)
     finally:
@@ -82,4 +109,5 @@ def run_episode(task: Task, agent: str, keep: Path | None = None) -> Episode:
     done = time.perf_counter()
     seconds = {"world": round(world_ready - started, 4), "agent": round(worked - world_ready, 4),
                "evidence": round(done - worked, 4), "total": round(done - started, 4)}
-    return Episode(task.name, agent, run.steps, task.step_budget, run.stopped, base_url, evidence, run.log, seconds)
+    return Episode(task.name, agent, steps, task.step_budget, stopped, base_url, evidence, log, seconds,
+                   browser, details)

@@ -1,0 +1,112 @@
+"""One episode of any agent: a route (oracle, controls), the model agent (inside the item's cassette),
+a program (``cmd:``) or an agent a plugin registered; all through the same world, budget and evidence."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pytest_websearchbench.cassettes.recorder import cassette_path, use_cassette
+from pytest_websearchbench.core.exceptions import WebSearchBenchError
+from pytest_websearchbench.core.options import CassetteMode
+from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
+from pytest_websearchbench.webbench.agents.catalog import AGENTS as ROUTE_AGENTS
+from pytest_websearchbench.webbench.agents.episode import Episode, run_episode
+from pytest_websearchbench.webbench.agents.model_agent import run_model_agent
+from pytest_websearchbench.webbench.agents.program_agent import run_program
+from pytest_websearchbench.webbench.agents.registry import (
+    MODEL, PROGRAM_PREFIX, AgentRegistry, EpisodeContext, program_command)
+from pytest_websearchbench.webbench.agents.session import Session
+
+DEFAULT_TIME_LIMIT = 600.0
+
+
+class MissingEpisodeCassette(WebSearchBenchError):
+    kind = "missing_cassette"
+
+
+@dataclass(frozen=True)
+class AgentSetup:
+    """The run's choices for the agents (from the family's options)."""
+
+    registry: AgentRegistry = field(default_factory=AgentRegistry)
+    browser: str = "text"
+    time_limit: float = DEFAULT_TIME_LIMIT
+    model: str = ""
+    model_api: str = ResponsesApi.name
+    temperature: float | None = 0.0
+    endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
+    record_mode: CassetteMode = CassetteMode.ONCE
+    cassette_dir: Path = Path("cassettes")
+    base: Path = Path(".")  # where a cmd: agent's relative path starts
+
+    def model_folder(self) -> str:
+        """The model agent's cassettes: one folder per model and API, so switching never makes one stale."""
+        slug = re.sub(r"[^A-Za-z0-9._]+", "-", self.model).strip("-").lower() or "model"
+        return f"{MODEL}-{slug}" + ("" if self.model_api == ResponsesApi.name else f"-{self.model_api}")
+
+    def produced_by(self) -> dict[str, str]:
+        return {"webbench_agent": MODEL, "model": self.model, "model_api": self.model_api,
+                "temperature": "none" if self.temperature is None else f"{self.temperature:g}"}
+
+
+def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str) -> Episode:
+    label = f"{suite}/{case_id}[{agent}]"
+    if agent in ROUTE_AGENTS:
+        return run_episode(task, agent, browser=setup.browser)
+    if agent == MODEL:
+        return _model_episode(task, setup, suite, case_id, label)
+    if agent.startswith(PROGRAM_PREFIX):
+        command = program_command(agent, setup.base)
+
+        def program(session: Session, base_url: str, world: Path) -> dict[str, Any]:
+            with tempfile.TemporaryDirectory(prefix="wsb-agent-") as workdir:
+                return run_program(session, command, task.instruction, base_url, Path(workdir),
+                                   setup.time_limit).to_dict()
+
+        return run_episode(task, agent, browser=setup.browser, work=program)
+    factory = setup.registry.entries[agent].factory
+
+    def plugin(session: Session, base_url: str, world: Path) -> dict[str, Any] | None:
+        workdir = Path(tempfile.mkdtemp(prefix="wsb-agent-"))
+        try:
+            return factory().work(EpisodeContext(task, session, base_url, task.instruction, workdir, label))
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    return run_episode(task, agent, browser=setup.browser, work=plugin)
+
+
+def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label: str) -> Episode:
+    path = cassette_path(setup.cassette_dir, suite, setup.model_folder(), case_id)
+    may_record = setup.record_mode.may_record
+    if not may_record and not path.is_file():
+        raise MissingEpisodeCassette(
+            f"no cassette at {path} and --wsb-record-mode=none forbids recording; record it with: pytest "
+            f"--suite {suite} --wsb-agent model --wsb-model {setup.model} --wsb-model-api {setup.model_api} "
+            f"--wsb-record-mode=once -k '{case_id}'")
+    api = TRANSPORTS[setup.model_api](setup.model, setup.temperature)
+    client = ModelClient(setup.endpoint.url_for(may_record), setup.endpoint.api_key)
+    details: dict[str, Any] = {}
+
+    def model(session: Session, base_url: str, world: Path) -> dict[str, Any]:
+        run = run_model_agent(session, task.instruction, base_url, client, api)
+        details.update(turns=run.turns, input_tokens=run.input_tokens, output_tokens=run.output_tokens,
+                       final_text=run.final_text[:2000], temperature=run.temperature, notes=run.notes,
+                       model=setup.model, model_api=setup.model_api)
+        return details
+
+    try:
+        with use_cassette(path, setup.record_mode, aliases=setup.endpoint.aliases(may_record),
+                          secrets=[setup.endpoint.api_key] if setup.endpoint.api_key else [],
+                          produced_by=setup.produced_by()) as cassette:
+            episode = run_episode(task, MODEL, browser=setup.browser, work=model)
+    finally:
+        client.close()
+    episode.details["cassette"] = cassette.status(len(client.calls))
+    episode.details["cassette_path"] = str(path)
+    return episode

@@ -1,0 +1,166 @@
+"""The program agent (``--wsb-agent "cmd:./my_agent.sh"``): any executable, run the way Harbor runs
+terminal agents.
+
+The program is started in a fresh working folder holding ``instruction.md`` (the brief), with
+``WSB_BRIEF`` (the brief's text), ``WSB_BRIEF_FILE``, ``WSB_WORKSPACE_URL`` (the world's URL),
+``WSB_STEP_BUDGET`` and ``browser`` first on its ``PATH``. It acts only through ``browser``
+(``agents.browser_cli``), whose every action the plugin carries out on the episode's
+:class:`~pytest_websearchbench.webbench.agents.session.Session`: the action after the last allowed
+one answers an error. Actions are carried out on the thread that waits for the program (a Playwright
+browser serves one thread). At the wall-clock limit the program's process group is killed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import secrets
+import shlex
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from pytest_websearchbench.webbench.agents import browser_cli
+from pytest_websearchbench.webbench.agents.session import TIME, Session
+
+OUTPUT_TAIL = 2000  # characters of the program's stdout/stderr kept in the record
+
+
+@dataclass
+class ProgramRun:
+    command: str
+    exit_code: int | None  # None: killed at the time limit
+    seconds: float
+    stdout: str
+    stderr: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"command": self.command, "exit_code": self.exit_code, "seconds": round(self.seconds, 3),
+                "stdout_tail": self.stdout, "stderr_tail": self.stderr}
+
+
+class _SessionServer:
+    """``POST /<token>`` with one action → its observation; the action is queued for the main thread."""
+
+    def __init__(self) -> None:
+        self.token = secrets.token_hex(16)
+        self.requests: queue.Queue[tuple[Any, queue.Queue]] = queue.Queue()
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+                if self.path != f"/{outer.token}":
+                    return self._reply(404, {"error": "no such session"})
+                try:
+                    action = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+                except json.JSONDecodeError:
+                    action = None
+                answer: queue.Queue = queue.Queue(maxsize=1)
+                outer.requests.put((action, answer))
+                self._reply(200, answer.get())
+
+            def _reply(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.httpd.server_address[1]}/{self.token}"
+
+    def __enter__(self) -> "_SessionServer":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def install_browser_command(folder: Path) -> Path:
+    """A ``browser`` executable in ``folder/bin`` that runs the CLI with this interpreter."""
+    bin_dir = folder / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    script = bin_dir / "browser"
+    script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(browser_cli.__file__)} \"$@\"\n")
+    script.chmod(0o755)
+    return bin_dir
+
+
+def run_program(session: Session, command: list[str], brief: str, base_url: str, workdir: Path,
+                time_limit: float) -> ProgramRun:
+    """Run the program until it exits or ``time_limit`` seconds pass, serving its browser actions."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    brief_file = workdir / "instruction.md"
+    brief_file.write_text(brief, "utf-8")
+    bin_dir = install_browser_command(workdir / ".wsb")
+    out_path, err_path = workdir / ".wsb" / "stdout.txt", workdir / ".wsb" / "stderr.txt"
+    started = time.monotonic()
+    session.deadline = started + time_limit
+    with _SessionServer() as server, open(out_path, "wb") as out, open(err_path, "wb") as err:
+        env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+               "WSB_BRIEF": brief, "WSB_BRIEF_FILE": str(brief_file), "WSB_WORKSPACE_URL": base_url,
+               "WSB_STEP_BUDGET": str(session.budget), browser_cli.SESSION_ENV: server.url}
+        process = subprocess.Popen(command, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                   start_new_session=True)
+        exit_code: int | None = None
+        try:
+            while True:
+                exit_code = process.poll()
+                if exit_code is not None:
+                    break
+                if time.monotonic() > session.deadline:
+                    session.stopped = TIME
+                    break
+                try:
+                    action, answer = server.requests.get(timeout=0.02)
+                except queue.Empty:
+                    continue
+                observation = session.act(action)
+                answer.put({"observation": observation.to_dict(), "text": observation.to_text()})
+        finally:
+            if exit_code is None:
+                _kill(process)
+            _drain(server, session)
+    seconds = time.monotonic() - started
+    return ProgramRun(shlex.join(command), exit_code, seconds, _tail(out_path), _tail(err_path))
+
+
+def _kill(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    process.wait()
+
+
+def _drain(server: _SessionServer, session: Session) -> None:
+    """Answer actions still queued when the program ended (their threads wait for an answer)."""
+    while True:
+        try:
+            _, answer = server.requests.get_nowait()
+        except queue.Empty:
+            return
+        observation = session.browser.observe(error="the episode is over")
+        answer.put({"observation": observation.to_dict(), "text": observation.to_text()})
+
+
+def _tail(path: Path) -> str:
+    return path.read_bytes()[-OUTPUT_TAIL:].decode("utf-8", "replace")

@@ -1,0 +1,106 @@
+"""Who can work a WebBench task (``--wsb-agent``): the routes (oracles and controls), the model agent,
+program agents (``cmd:COMMAND``), and agents that plugins register through the
+``pytest_websearchbench_add_agents`` hook::
+
+    def pytest_websearchbench_add_agents(registry):
+        registry.add("my-agent", MyAgent, help="my browser agent")
+
+``MyAgent()`` is made once per episode; its ``work(ctx)`` acts only through ``ctx.act(action)``
+(the text browser's actions; each counts against the step budget) and may return a JSON-able dict
+that joins the episode's record. ``ctx`` also gives the brief, the workspace URL and the task.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from pytest_websearchbench.core.exceptions import ConfigurationError
+from pytest_websearchbench.webbench.agents.catalog import AGENTS as ROUTE_AGENTS
+from pytest_websearchbench.webbench.agents.session import Session
+from pytest_websearchbench.webbench.browsing.browser import Observation
+
+MODEL = "model"
+PROGRAM_PREFIX = "cmd:"
+
+
+@dataclass
+class EpisodeContext:
+    """What an in-process agent gets for one episode."""
+
+    task: Any  # tasks.harbor.Task
+    session: Session
+    base_url: str
+    brief: str
+    workdir: Path
+    label: str  # suite/case[agent], for messages
+
+    def act(self, action: dict[str, Any]) -> Observation:
+        return self.session.act(action)
+
+    @property
+    def budget(self) -> int:
+        return self.session.budget
+
+
+@dataclass(frozen=True)
+class Entry:
+    name: str
+    factory: Callable[[], Any]
+    help: str = ""
+
+
+@dataclass
+class AgentRegistry:
+    """Agent names → factories of objects with ``work(ctx)``; the routes are built in."""
+
+    entries: dict[str, Entry] = field(default_factory=dict)
+
+    def add(self, name: str, factory: Callable[[], Any], help: str = "") -> None:
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name) or name in ROUTE_AGENTS or name == MODEL:
+            raise ConfigurationError(f"pytest_websearchbench_add_agents: cannot register an agent named {name!r} "
+                                     "(a built-in name, or not letters, digits, '.', '_', '-')")
+        if name in self.entries:
+            raise ConfigurationError(f"pytest_websearchbench_add_agents: the agent {name!r} is registered twice")
+        self.entries[name] = Entry(name, factory, help)
+
+    def known(self) -> tuple[str, ...]:
+        return (*ROUTE_AGENTS, MODEL, f"{PROGRAM_PREFIX}COMMAND", *self.entries)
+
+    def check(self, name: str) -> None:
+        if name in ROUTE_AGENTS or name == MODEL or name in self.entries:
+            return
+        if name.startswith(PROGRAM_PREFIX):
+            program_command(name)
+            return
+        raise ConfigurationError(f"--wsb-agent: unknown agent {name!r}; agents: {', '.join(self.known())}")
+
+
+def program_command(name: str, base: Path | None = None) -> list[str]:
+    """``cmd:./my_agent.sh --fast`` → the argv; the program must exist and be executable."""
+    try:
+        argv = shlex.split(name[len(PROGRAM_PREFIX):])
+    except ValueError as exc:
+        raise ConfigurationError(f"--wsb-agent {name!r}: cannot split the command: {exc}") from None
+    if not argv:
+        raise ConfigurationError(f"--wsb-agent {name!r}: give a command after {PROGRAM_PREFIX!r}")
+    program = argv[0]
+    if "/" in program:
+        path = (Path(base or Path.cwd()) / program).resolve()
+        if not path.is_file():
+            raise ConfigurationError(f"--wsb-agent {name!r}: no program at {path}")
+        if not shutil.which(str(path)):
+            raise ConfigurationError(f"--wsb-agent {name!r}: {path} is not executable (chmod +x)")
+        argv[0] = str(path)
+    elif shutil.which(program) is None:
+        raise ConfigurationError(f"--wsb-agent {name!r}: {program!r} is not on PATH")
+    return argv
+
+
+def variant_name(agent: str) -> str:
+    """The agent's name as a cassette folder (``cmd:./x.sh --y`` is no folder name)."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", agent).strip("-") or "agent"

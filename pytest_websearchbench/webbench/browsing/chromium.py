@@ -1,0 +1,168 @@
+"""``--wsb-browser chromium``: the same actions and observation, carried out by a real headless Chromium.
+
+Chromium (Debian's, through Playwright: its own browser download is not used) loads the pages,
+clicks, types, selects, submits forms (``requestSubmit``: the browser builds and sends the form
+data) and goes back through its history. The observation is built by the text browser's page rules
+(:func:`~pytest_websearchbench.webbench.browsing.pageparse.parse`) applied to the DOM Chromium
+holds after loading, so element ids, visible text and the 40-line window are the text browser's,
+and an app that works in one works in the other. Each interactive element is tagged with its id in
+the DOM (``data-wsb-id``, in the parser's order) so that an action reaches the element it names.
+
+One Chromium process per worker process, started on first use and closed at exit; every episode
+gets its own browser context (no cookie or cache crosses worlds).
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+from typing import Any
+
+from pytest_websearchbench.core.exceptions import ConfigurationError
+from pytest_websearchbench.webbench.browsing.browser import ActionError, Browser, Observation
+from pytest_websearchbench.webbench.browsing.pageparse import Element, parse
+
+CHROMIUM_ENV = "WSB_CHROMIUM"
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+INSTALL_HINT = "install it with: sudo apt-get install -y chromium (or set WSB_CHROMIUM to a chromium binary)"
+TIMEOUT_MS = 15_000
+#: tags the parser's interactive elements, in document order (pageparse._Parser: links with href,
+#: inputs that are not hidden, buttons, text areas, drop-downs), and gives back the DOM (one round trip)
+_TAG_SCRIPT = """() => {
+  const found = document.querySelectorAll('a[href], input, button, textarea, select');
+  let n = 0;
+  for (const el of found) {
+    if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'hidden') continue;
+    n += 1;
+    el.setAttribute('data-wsb-id', 'e' + n);
+  }
+  return [n, document.documentElement.outerHTML];
+}"""
+
+_shared: dict[str, Any] = {}
+
+
+def chromium_path() -> str:
+    return os.environ.get(CHROMIUM_ENV) or DEFAULT_CHROMIUM
+
+
+def chromium_missing() -> str | None:
+    """Why Chromium cannot be driven here (None: it can)."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Playwright is not installed (pip install 'playwright>=1.40')"
+    path = chromium_path()
+    if not (os.path.isfile(path) and os.access(path, os.X_OK)) and shutil.which(path) is None:
+        return f"no chromium at {path}; {INSTALL_HINT}"
+    return None
+
+
+def _browser() -> Any:
+    """The process's one headless Chromium, launched on first use."""
+    if "browser" not in _shared:
+        problem = chromium_missing()
+        if problem:
+            raise ConfigurationError(f"--wsb-browser chromium: {problem}")
+        from playwright.sync_api import sync_playwright
+
+        driver = sync_playwright().start()
+        _shared["driver"] = driver
+        _shared["browser"] = driver.chromium.launch(executable_path=chromium_path(), headless=True,
+                                                    args=["--no-sandbox"])
+        atexit.register(close_shared)
+    return _shared["browser"]
+
+
+def close_shared() -> None:
+    browser, driver = _shared.pop("browser", None), _shared.pop("driver", None)
+    if browser is not None:
+        browser.close()
+    if driver is not None:
+        driver.stop()
+
+
+class ChromiumBrowser(Browser):
+    """The text browser's actions and observation over a page of the process's Chromium."""
+
+    def __init__(self, base_url: str) -> None:
+        super().__init__(base_url)
+        self._context = _browser().new_context(java_script_enabled=True)
+        self._context.set_default_timeout(TIMEOUT_MS)
+        # a favicon request would join the world's web trace; the text browser never asks for one
+        self._context.route("**/favicon.ico", lambda route: route.abort())
+        self.tab = self._context.new_page()
+
+    def close(self) -> None:
+        self._context.close()
+        super().close()
+
+    # ------------------------------------------------------------------------ actions
+    def navigate(self, url: str) -> Observation:
+        target = self._absolute(url)
+        return self._load(lambda: self.tab.goto(target, wait_until="domcontentloaded"), target)
+
+    def click(self, element: Element) -> Observation:
+        if element.kind == "link":
+            target = self._absolute(element.href or "")  # refuses a link out of the world, as the text browser
+            return self._load(lambda: self._navigating(lambda: self._node(element).click()), target)
+        return super().click(element)  # a button: its form is submitted (_submit)
+
+    def fill(self, element: Element, value: str) -> Observation:
+        observation = super().fill(element, value)
+        self._node(element).fill(value)
+        return observation
+
+    def select(self, element: Element, value: str) -> Observation:
+        observation = super().select(element, value)
+        self._node(element).select_option(value=self.values[element.id])
+        return observation
+
+    def scroll(self, direction: str) -> Observation:
+        observation = super().scroll(direction)
+        total = max(1, observation.total_lines)
+        self.tab.evaluate("f => window.scrollTo(0, f * document.documentElement.scrollHeight)",
+                          self.scroll_line / total)
+        return observation
+
+    def back(self) -> Observation:
+        if not self.history:
+            raise ActionError("no previous page")
+        self.history.pop()
+        return self._load(lambda: self.tab.go_back(wait_until="domcontentloaded"), "the previous page", remember=False)
+
+    # ------------------------------------------------------------------------ internals
+    def _submit(self, form_index: int, button: Element | None) -> Observation:
+        if button is not None:
+            return self._load(lambda: self._navigating(lambda: self._node(button).click()), "the form's target")
+        return self._load(lambda: self._navigating(
+            lambda: self.tab.evaluate("i => document.forms[i].requestSubmit()", form_index)), "the form's target")
+
+    def _navigating(self, act: Any) -> Any:
+        with self.tab.expect_navigation(wait_until="domcontentloaded") as navigation:
+            act()
+        return navigation.value
+
+    def _node(self, element: Element) -> Any:
+        return self.tab.locator(f'[data-wsb-id="{element.id}"]')
+
+    def _load(self, go: Any, what: str, remember: bool = True) -> Observation:
+        from playwright.sync_api import Error as PlaywrightError
+
+        previous = self.url
+        try:
+            response = go()
+        except PlaywrightError as exc:
+            raise ActionError(f"could not load {what}: {str(exc).splitlines()[0]}") from None
+        if remember and previous:
+            self.history.append(previous)
+        self.url = self.tab.url
+        self.status = response.status if response is not None else 0
+        tagged, html = self.tab.evaluate(_TAG_SCRIPT)
+        self.page = parse("<!DOCTYPE html>" + html)
+        if tagged != len(self.page.elements):  # the parser's rules and the tagging must agree, or ids mislead
+            raise ActionError(f"{self.url}: Chromium has {tagged} interactive elements, the page rules "
+                              f"{len(self.page.elements)}")
+        self.values, self.focus, self.scroll_line = {}, None, 0
+        return self.observe()
