@@ -2,7 +2,8 @@
 the query, the information need, the preview's title and snippet, and its date when the scenario has
 a time window. No provider, rank or URL.
 
-A packet's id is a digest of the suite, the query id and the preview's text, so it says nothing a
+A URL written out in a title or snippet (some providers put the link in the snippet) is shown as
+``[link]``. A packet's id is a digest of the suite, the query id and the preview's text, so it says nothing a
 grader could use (the same preview of two URLs is one packet, graded once); the packets are shuffled
 with a fixed seed so their order does not follow any provider's ranking either.
 """
@@ -11,11 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 from dataclasses import dataclass
 
-from pytest_websearchbench.lexbench.pool import Preview, QueryPool
+from pytest_websearchbench.lexbench.pool import QueryPool
 
 DEFAULT_SEED = 14
+_URL = re.compile(r"(?i)\b(?:https?://|www\.)\S+")
 
 
 @dataclass(frozen=True)
@@ -48,8 +51,12 @@ class PacketSet:
         return {p.id: p for p in self.packets}
 
 
-def packet_id(suite: str, query_id: str, preview: Preview, dated: bool) -> str:
-    text = "\0".join([suite, query_id, preview.title, preview.snippet, (preview.published or "") if dated else ""])
+def blind(text: str) -> str:
+    return _URL.sub("[link]", text)
+
+
+def packet_id(suite: str, query_id: str, title: str, snippet: str, date: str | None) -> str:
+    text = "\0".join([suite, query_id, title, snippet, date or ""])
     return "pk-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
@@ -67,9 +74,11 @@ def build_packets(suite: str, pools: dict[str, QueryPool], *, seed: int = DEFAUL
             if calibrate and entry.grade is not None:
                 previews = [p for p in entry.previews if not entry.violations.get(p)]
             for preview in previews:
-                pid = packet_id(suite, qid, preview, dated)
-                packets.setdefault(pid, Packet(pid, qid, scenario.query, scenario.information_need, preview.title,
-                                               preview.snippet, (preview.published or "unknown") if dated else None))
+                title, snippet = blind(preview.title), blind(preview.snippet)
+                date = (preview.published or "unknown") if dated else None
+                pid = packet_id(suite, qid, title, snippet, date)
+                packets.setdefault(pid, Packet(pid, qid, scenario.query, scenario.information_need, title, snippet,
+                                               date))
                 if (qid, entry.key) not in targets.setdefault(pid, []):
                     targets[pid].append((qid, entry.key))
     ordered = sorted(packets.values(), key=lambda p: p.id)

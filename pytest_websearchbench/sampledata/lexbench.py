@@ -928,7 +928,7 @@ SAMPLE_JUDGE_CREATED = 1_764_547_200
 
 def sample_judge(answer_key: dict[tuple[str, str, str], int]) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """A scripted stand-in for a judge model (not a model): it answers Chat Completions bodies from the
-    rule-made grades (``answer_key``: (query, title, snippet) → grade), deterministically off by one on
+    rule-made grades (``answer_key``: (query, title, snippet) as a packet shows them → grade), deterministically off by one on
     about one packet in seven, and first in prose (which the judge must ask again) on one in 23."""
     import hashlib
     import json as _json
@@ -958,7 +958,7 @@ def build_model_edition(items: list[dict[str, Any]], grades: list[dict[str, Any]
     from pytest_websearchbench.lexbench.editions import edition_lines
     from pytest_websearchbench.lexbench.items import scenario_from_record
     from pytest_websearchbench.lexbench.judge import ModelJudge
-    from pytest_websearchbench.lexbench.packets import build_packets
+    from pytest_websearchbench.lexbench.packets import blind, build_packets
     from pytest_websearchbench.lexbench.pool import Run, RunItem, build_pool
 
     scenarios = {record["id"]: scenario_from_record(record) for record in items}
@@ -971,8 +971,8 @@ def build_model_edition(items: list[dict[str, Any]], grades: list[dict[str, Any]
     run = Run("lexbench-sample", k, tuple(RunItem(qid, "suite-pool", tuple(hits)) for qid, hits in by_query.items()))
     pools = build_pool(run, scenarios, {})
     packets = build_packets(run.suite, pools)
-    key = {(scenarios[line["query_id"]].query, line.get("title", ""), line.get("snippet", "")): line["grade"]
-           for line in grades}
+    key = {(scenarios[line["query_id"]].query, blind(line.get("title", "")), blind(line.get("snippet", ""))):
+           line["grade"] for line in grades}
     judge = ModelJudge(SAMPLE_JUDGE, sample_judge(key))
     verdicts = {packet.id: judge.grade(packet) for packet in packets.packets}
     return edition_lines(run.suite, pools, packets, verdicts)

@@ -9,6 +9,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import TINY_SCENARIOS, write_lexbench_suite
 from pytest_websearchbench.lexbench.cli import sheet_main
@@ -168,3 +170,30 @@ def test_runs_of_another_suite_or_k_are_refused_in_one_line(run, capsys):
     assert sheet_main(["export", str(run), str(other), "--out", "s.csv"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "other.json" in err and "k=10" in err and "field 'k'" in err
+
+
+_HOSTS = st.from_regex(r"[a-z]{3,8}\.(example|test)", fullmatch=True)
+_PATHS = st.from_regex(r"(/[a-z0-9]{1,6}){0,3}", fullmatch=True)
+_WORDS = st.lists(st.sampled_from(["tyre", "bar", "pressure", "guide", "road", "bike", "six", "the"]), max_size=8)
+
+
+@settings(derandomize=True, deadline=None, max_examples=60)
+@given(st.lists(st.tuples(st.sampled_from(["acmesearch", "zetafind", "quokka-api"]), _HOSTS, _PATHS, _WORDS,
+                          st.booleans()), min_size=1, max_size=12))
+def test_no_packet_carries_a_provider_a_rank_or_a_url(answers):
+    from pytest_websearchbench.lexbench.pool import Run, RunItem
+
+    items: dict[str, list[dict]] = {}
+    for provider, host, path, words, link_in_snippet in answers:
+        url = f"https://{host}{path}"
+        snippet = " ".join(words) + (f" see {url} or www.{host}{path}" if link_in_snippet else "")
+        hits = items.setdefault(provider, [])
+        hits.append({"rank": len(hits) + 1, "url": url, "title": " ".join(reversed(words)), "snippet": snippet})
+    run = Run("tiny", 5, tuple(RunItem("t2", p, tuple(h)) for p, h in items.items()))
+    scenarios = {s["id"]: scenario_from_record(s) for s in TINY_SCENARIOS}
+    packets = build_packets("tiny", build_pool(run, scenarios, {}))
+    for packet in packets.packets:
+        shown = json.dumps(packet.shown(), ensure_ascii=False) + packet.id
+        assert set(packet.shown()) == {"query", "information_need", "title", "snippet"}
+        for provider, host, path, *_ in answers:
+            assert provider not in shown and f"{host}{path}" not in shown and "http" not in shown
