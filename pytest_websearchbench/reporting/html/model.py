@@ -122,10 +122,12 @@ class SuiteSummary:
         return [c for c in self.columns if any(c.key in v.paired for v in self.variants[1:])]
 
 
-def item_record(data: Mapping[str, Any]) -> ItemRecord:
-    """The ``ItemRecord`` a results file's item was written from (``ItemRecord.to_dict``), so the report
-    values items by the same population rule as the summary; an item that was never scored has no score."""
+def item_record(data: Mapping[str, Any], suite: Mapping[str, Any] | None = None) -> ItemRecord:
+    """The ``ItemRecord`` a results file's item was written from (``ItemRecord.to_dict``; ``suite``: the file's
+    entry for its suite), so the report values items by the same population rule as the summary; an item
+    that was never scored has no score."""
     meta = {key: data.get(key) for key in ("suite", "case_id", "provider", "family", "kind")}
+    meta.update({key: (suite or {}).get(key, "") for key in ("edition", "digest")})
     score = None
     if data.get("primary_metric") is not None or data.get("metrics"):
         score = Score(data.get("outcome") in ("passed", "xfailed"), dict(data.get("metrics") or {}),
@@ -148,7 +150,8 @@ def build_items(sources: list[Source]) -> list[Item]:
             variant = data["provider"]
             if len(files_of[data["suite"], variant]) > 1:
                 variant = f"{variant} ({source.label})"
-            items.append(Item(len(items), variant, source.label, data, item_record(data)))
+            suite = (source.document.get("suites") or {}).get(data["suite"])
+            items.append(Item(len(items), variant, source.label, data, item_record(data, suite)))
     return items
 
 

@@ -1,0 +1,200 @@
+"""The HTML report without a browser: its figures are the terminal summary's, it escapes and scrubs what
+providers send, the CLI rebuilds it from results files (one line per bad file), and --wsb-html writes it
+at the end of a run with the baseline's verdicts and per-item changes."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+
+import pytest
+from html_support import (  # noqa: F401  (bundled_run is a fixture)
+    INJECTED, PLANTED_KEY, build_with_cli, bundled_run, first_scenario, planted, write_json)
+
+from conftest import REPO
+from pytest_websearchbench import report as cli
+from pytest_websearchbench.core.registry import FAMILIES
+from pytest_websearchbench.reporting.html import Source, render_report
+from pytest_websearchbench.reporting.html.model import build_items, suite_summaries
+from pytest_websearchbench.reporting.terminal import summary_lines
+
+
+def _with_second_provider(document: dict) -> dict:
+    """The bundled run plus a second provider, ``other``: worse on some items, errored on one."""
+    doc = copy.deepcopy(document)
+    others = []
+    for index, item in enumerate(document["items"]):
+        if item["family"] != "lexbench":
+            continue
+        other = copy.deepcopy(item)
+        other["provider"] = "other"
+        other["metrics"] = {k: (v * 0.5 if index % 3 == 0 else v) for k, v in other["metrics"].items()}
+        for call in other["calls"]:
+            call["seconds"] = call["seconds"] * 40 + index / 1000
+        if (item["suite"], item["case_id"]) == ("lexbench-sample", "q005"):
+            other.update(outcome="error", metrics={}, primary_metric=None, results=[], error="boom", raw=None)
+        others.append(other)
+    doc["items"] += others
+    doc["providers"] = ["local", "other"]
+    return doc
+
+
+def _terminal_tables(lines: list[str]) -> dict[str, dict[str, list[str]]]:
+    """The summary's tables: suite → row label → cells (cells are separated by two spaces or more)."""
+    tables: dict[str, dict[str, list[str]]] = {}
+    current = None
+    for line in lines:
+        if line and not line.startswith(" "):
+            current = tables.setdefault(line.split()[0], {})
+        elif current is not None and line.strip():
+            label, *cells = re.split(r"\s{2,}", line.strip())
+            current[label] = cells
+    return tables
+
+
+def test_the_figures_are_the_terminal_summarys(bundled_run):
+    document = _with_second_provider(json.loads(bundled_run["results"].read_text("utf-8")))
+    sources = [Source("results.json", document)]
+    items = build_items(sources)
+    suites = suite_summaries(sources, items, FAMILIES)
+    tables = _terminal_tables(summary_lines([i.record for i in items], FAMILIES, document["k"], order=("local", "other")))
+    page = render_report(sources, FAMILIES)
+    checked = 0
+    for suite in suites:
+        table = tables[suite.name]
+        for position, variant in enumerate(suite.variants):
+            expected = {"pass rate": variant.pass_rate, "population": variant.population}
+            for key, stat in variant.metrics.items():
+                expected[stat.column.label] = f"{stat.mean:.3f} [{stat.low:.3f}, {stat.high:.3f}]"
+            if suite.traffic:
+                expected["latency p50/p95"] = f"{variant.p50_ms:.1f} / {variant.p95_ms:.1f} ms"
+                expected["cost (USD)"] = variant.cost
+            for key, paired in variant.paired.items():
+                label = next(c.label for c in suite.columns if c.key == key)
+                expected[f"Δ {label} vs local"] = f"{paired.delta:+.3f} (p={paired.p:.3f}, n={paired.n})"
+            for label, value in expected.items():
+                assert table[label][position] == value, (suite.name, variant.name, label)
+                checked += 1
+            for stat in variant.metrics.values():  # and the page shows them
+                assert f"{stat.mean:.3f} <span class=\"ci\">[{stat.low:.3f}, {stat.high:.3f}]</span>" in page
+    assert checked > 60
+    other = next(v for v in next(s for s in suites if s.name == "lexbench-sample").variants if v.name == "other")
+    assert other.errors == 1 and "1 error counted as 0" in other.population and other.paired
+
+
+def test_provider_text_is_escaped_links_only_web_urls_and_keys_are_scrubbed(bundled_run, tmp_path):
+    document = planted(json.loads(bundled_run["results"].read_text("utf-8")))
+    document["items"][0]["message"] = "failed: </pre><script>window.__wsbInjected = 4</script>"
+    hostile = copy.deepcopy(first_scenario(document))
+    hostile.update(provider="<script>alert(1)</script>", case_id="q<b>x</b>")
+    document["items"].append(hostile)
+    results = write_json(tmp_path / "planted.json", document)
+    done = build_with_cli([results], tmp_path / "report.html", env={"SERPER_API_KEY": PLANTED_KEY})
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "report.html").read_text("utf-8")
+    # one script element: the report's own (the provider's markup is text)
+    assert len(re.findall(r"<script", page)) == 1 and "<img" not in page and "<b>x" not in page
+    assert "Snippet &lt;script&gt;window.__wsbInjected = 1&lt;/script&gt;" in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the provider's name, in the tables and the chart
+    assert 'href="javascript:' not in page and "javascript:window.__wsbInjected=3" in page
+    assert PLANTED_KEY not in page and PLANTED_KEY.replace("-", "%2D") not in page
+    assert page.count("&lt;FILTERED&gt;") >= 3
+    # the page may load nothing and run only its own script
+    policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
+    directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
+    assert directives["default-src"] == "'none'" and re.fullmatch(r"'sha256-[A-Za-z0-9+/=]+'", directives["script-src"])
+
+
+def test_a_key_never_reaches_the_results_file_of_a_run(pytester, tiny_suite, monkeypatch):
+    # the key is in a query, so the provider's request and the item's raw results carry it
+    items = tiny_suite / "items.jsonl"
+    items.write_text(items.read_text("utf-8").replace("road bike tyre pressure", f"road bike tyre pressure {PLANTED_KEY}"),
+                     "utf-8")
+    monkeypatch.setenv("SERPER_API_KEY", PLANTED_KEY)
+    pytester.runpytest("suites", "--wsb-json=r.json", "--wsb-html=r.html")
+    for name in ("r.json", "r.html"):
+        text = (pytester.path / name).read_text("utf-8")
+        assert PLANTED_KEY not in text and "road bike tyre pressure &lt;FILTERED&gt;" in text.replace(
+            "<FILTERED>", "&lt;FILTERED&gt;"), name
+
+
+def test_the_cli_names_file_item_and_field_of_a_bad_results_file(bundled_run, tmp_path, capsys):
+    good = json.loads(bundled_run["results"].read_text("utf-8"))
+    cases = {
+        "not-json.json": ("{\n  \"items\": [,]\n}", "not-json.json, line 2, column 13: not JSON"),
+        "other.json": (json.dumps({"format": "something/else", "items": []}), "not a pytest-websearchbench results file"),
+        "no-suite.json": (json.dumps({**good, "items": [{**good["items"][3], "suite": None}]}),
+                          "no-suite.json, item 0: field 'suite': expected a non-empty string, got None"),
+        "metric.json": (json.dumps({**good, "items": good["items"][:2] + [{**good["items"][2], "metrics": {"ndcg": "high"}}]}),
+                        f"metric.json, item 2 (code-sample/{good['items'][2]['case_id']}[local]): field 'metrics.ndcg': "
+                        "expected a number, got 'high'"),
+        "hits.json": (json.dumps({**good, "items": [{**good["items"][0], "raw": {"hits": {"a": 1}}}]}),
+                      "field 'hits': expected a list"),
+    }
+    for name, (text, message) in cases.items():
+        (tmp_path / name).write_text(text, "utf-8")
+        assert cli.main([str(tmp_path / name), "-o", str(tmp_path / "out.html")]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("report: ") and message in err, err
+    assert cli.main([str(tmp_path / "missing.json")]) == 2 and "missing.json: no such file" in capsys.readouterr().err
+    assert not (tmp_path / "out.html").exists()
+
+
+def test_an_item_of_another_shape_loses_its_drill_down_not_the_report(bundled_run, tmp_path):
+    document = json.loads(bundled_run["results"].read_text("utf-8"))
+    code = next(i for i in document["items"] if i["family"] == "code")
+    code["raw"]["extra"]["search_hops"] = [7]
+    page = render_report([Source("r.json", document)], FAMILIES)
+    assert page.count("drill-down cannot be shown: AttributeError") == 1
+    assert page.count('class="family-drilldown lexbench"') == sum(i["family"] == "lexbench" for i in document["items"])
+
+
+def test_an_older_results_file_renders(tmp_path):
+    """The committed baseline was written before items had tags and graders: the report still shows it."""
+    done = build_with_cli([REPO / "suites" / "baseline-local.json"], tmp_path / "old.html")
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "old.html").read_text("utf-8")
+    assert "graded by" in page and "report written to" in done.stdout
+
+
+def test_several_files_make_one_comparison(bundled_run, tmp_path):
+    document = json.loads(bundled_run["results"].read_text("utf-8"))
+    later = copy.deepcopy(document)
+    for item in later["items"]:
+        item["metrics"] = {k: v * 0.9 for k, v in item["metrics"].items()}
+    first, second = write_json(tmp_path / "monday.json", document), write_json(tmp_path / "tuesday.json", later)
+    done = build_with_cli([first, second], tmp_path / "both.html")
+    assert done.returncode == 0, done.stderr
+    assert f"{2 * len(document['items'])} items from 2 files" in done.stdout
+    page = (tmp_path / "both.html").read_text("utf-8")
+    assert "local (monday.json) <small>(reference)</small>" in page and "Δ nDCG@5 vs local (monday.json)" in page
+    assert 'data-variant="local (tuesday.json)"' in page
+
+
+@pytest.fixture
+def baseline_run(pytester, tiny_suite):
+    """The tiny suite run once for a results file, which is then edited into a baseline where t1 failed (fixed
+    now) and t4 passed (a regression now), and run again with it, -n 2, writing the report."""
+    pytester.runpytest("suites", "--wsb-json=first.json").assert_outcomes(passed=3, failed=1)
+    data = json.loads((pytester.path / "first.json").read_text("utf-8"))
+    for item in data["items"]:
+        if item["case_id"] == "t1":
+            item["outcome"] = "failed"
+        if item["case_id"] == "t4":
+            item["outcome"], item["metrics"] = "passed", {**item["metrics"], "ndcg": 1.0}
+    write_json(pytester.path / "baseline.json", data)
+    result = pytester.runpytest("suites", "-n", "2", "--wsb-record-mode=none", "--wsb-baseline=baseline.json",
+                                "--wsb-html=report.html")
+    return result, (pytester.path / "report.html").read_text("utf-8")
+
+
+def test_wsb_html_writes_the_report_with_the_baselines_verdict_and_changes(baseline_run):
+    result, page = baseline_run
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*HTML report written to *report.html"])
+    verdict = re.search(r"tiny \[local\]: (.+)", result.stdout.str()).group(1)
+    assert f"<td class=\"\">{verdict}</td>" in page.replace("−", "−") or verdict.replace("'", "&#39;") in page
+    assert re.search(r"<strong>regressed \(1\):</strong>\s*<a href=\"#open=tiny%3A%3At4%5Blocal%5D\"", page)
+    assert re.search(r"<strong>fixed since the baseline \(1\):</strong>\s*<a href=\"#open=tiny%3A%3At1%5Blocal%5D\"", page)
+    assert page.count('<tbody class="item"') == 4 and "passed in the baseline, fails now" in page
