@@ -26,6 +26,10 @@ from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 
 #: provider failures that come from the content of an answer (not from reaching the provider)
 ANSWER_ERRORS = ("bad_response", "malformed_json")
+#: what an item's reports carry beside its name (wsb_item), each only on the report of the phase that made
+#: it (the run: setup; the score and the baseline verdict: call): pytest copies an item's user properties
+#: into all three of its reports, and xdist sends each one to the controller
+_PAYLOAD = ("wsb_run", "wsb_score", "wsb_baseline")
 
 
 def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
@@ -34,6 +38,7 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
     path = _cassette_for(spec, settings)
     run = {"cassette": None, "cassette_path": str(path), "calls": [], "error": None}
     item.user_properties.append(("wsb_run", run))
+    item.addfinalizer(lambda: _drop_properties(item, _PAYLOAD))  # runs before the teardown report is made
     if spec.family.records_traffic and settings.record_mode is CassetteMode.NONE and not path.is_file():
         run["error"] = f"no cassette at {path}"
         pytest.fail(
@@ -128,6 +133,7 @@ def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | N
     """Score the raw results (pure), attach them for the summary, and judge: a failed gate fails the test,
     unless the baseline failed it too (a known failure: xfail); a baseline regression fails it."""
     spec = item.spec
+    _drop_properties(item, ("wsb_run",))  # the setup report carried it
     primary = spec.family.columns(spec.kind, settings.k)[0].key
     score = replace(spec.family.score(spec.suite, spec.case, raw, settings.k), primary=primary)
     item.user_properties.append(("wsb_score", score.to_dict()))
@@ -142,6 +148,10 @@ def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | N
         problems.append(f"regressed against the baseline: {verdict.reason}")
     if problems:
         pytest.fail(f"{spec.label}: " + "\n".join(problems), pytrace=False)
+
+
+def _drop_properties(item, names: tuple[str, ...]) -> None:
+    item.user_properties[:] = [(name, value) for name, value in item.user_properties if name not in names]
 
 
 def benchmark_test(request, wsb_raw, wsb_settings, wsb_baseline) -> None:
