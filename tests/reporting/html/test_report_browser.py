@@ -1,0 +1,199 @@
+"""The bundled suites' report in a real browser: Debian's chromium, headless, driven by Playwright.
+
+One browser for the test process and one report, built once: the bundled suites replayed with --wsb-json
+and --wsb-html, then rebuilt by the CLI from that results file with hostile markup and a key planted in a
+LexBench snippet. Screenshots of each section are kept under ``$WSB_REPORT_ARTIFACTS`` when set (CI keeps
+that folder), else under the test's temporary folder. Without chromium these tests skip, naming the
+command that installs it; with CI=true they fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+from html_support import (  # noqa: F401  (bundled_run is a fixture)
+    PLANTED_KEY, build_with_cli, bundled_run, first_scenario, planted, write_json)
+
+CHROMIUM = "/usr/bin/chromium"
+INSTALL = "sudo apt-get install -y chromium"
+
+
+def _browser_missing() -> str | None:
+    if not Path(CHROMIUM).is_file():
+        return f"chromium is not installed at {CHROMIUM}: {INSTALL}"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed: python -m pip install -e '.[test]'"
+    return None
+
+
+@pytest.fixture(scope="session")
+def browser():
+    missing = _browser_missing()
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and the HTML report cannot be tested in a browser: {missing}")
+        pytest.skip(missing)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture(scope="session")
+def report(bundled_run, tmp_path_factory) -> dict:
+    """The report with hostile text in it (built by the CLI from the run's results file), and what it shows."""
+    folder = tmp_path_factory.mktemp("report")
+    document = planted(json.loads(bundled_run["results"].read_text("utf-8")))
+    results = write_json(folder / "results.json", document)
+    done = build_with_cli([results], folder / "report.html", env={"SERPER_API_KEY": PLANTED_KEY})
+    assert done.returncode == 0, done.stderr
+    return {"path": folder / "report.html", "document": document, "run": bundled_run["report"]}
+
+
+@pytest.fixture(scope="session")
+def artifacts(tmp_path_factory) -> Path:
+    folder = os.environ.get("WSB_REPORT_ARTIFACTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        return Path(folder)
+    return tmp_path_factory.mktemp("report-screenshots")
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console messages, page errors and every request it makes."""
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    tab = context.new_page()
+    tab.wsb_console, tab.wsb_requests = [], []
+    tab.on("console", lambda message: tab.wsb_console.append((message.type, message.text)))
+    tab.on("pageerror", lambda error: tab.wsb_console.append(("pageerror", str(error))))
+
+    def intercept(route):
+        tab.wsb_requests.append(route.request.url)
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            route.abort()
+
+    tab.route("**/*", intercept)
+    yield tab
+    context.close()
+
+
+def _open(page, path: Path, fragment: str = "") -> None:
+    page.goto(path.as_uri() + fragment)
+    page.wait_for_load_state("load")
+
+
+def _visible_items(page) -> list[str]:
+    return page.eval_on_selector_all("tbody.item:not([hidden])", "bodies => bodies.map(b => b.dataset.key)")
+
+
+def _key(item: dict) -> str:
+    return f"{item['suite']}::{item['case_id']}[{item['provider']}]"
+
+
+def test_both_reports_load_without_errors_or_requests_and_draw_every_chart(page, report, artifacts):
+    document = report["document"]
+    suites = sorted({i["suite"] for i in document["items"]})
+    with_latency = {i["suite"] for i in document["items"] if any(c.get("ok", True) for c in i["calls"])}
+    for path in (report["run"], report["path"]):
+        page.wsb_console.clear()
+        page.wsb_requests.clear()
+        _open(page, path)
+        assert page.wsb_console == [], (path.name, page.wsb_console)
+        assert page.wsb_requests == [path.as_uri()], page.wsb_requests  # the file itself, nothing else
+        assert page.locator("article.suite").count() == len(suites)
+        assert page.locator("figure.metric-chart svg").count() == len(suites)
+        assert page.locator("figure.latency-chart svg").count() == len(with_latency)
+        sizes = page.eval_on_selector_all("figure.chart svg", """svgs => svgs.map(s => {
+            const box = s.getBoundingClientRect();
+            return [box.width, box.height, s.querySelectorAll('path, rect, line, use').length]; })""")
+        assert sizes and all(w > 100 and h > 50 and shapes > 10 for w, h, shapes in sizes), sizes
+    page.locator("#overview").screenshot(path=str(artifacts / "report-overview.png"))
+    page.locator("article.suite").nth(suites.index("lexbench-sample")).screenshot(
+        path=str(artifacts / "report-overview-lexbench.png"))
+    assert (artifacts / "report-overview.png").stat().st_size > 10_000
+
+
+def test_a_drill_down_opens_with_the_items_top_k_and_the_planted_script_stays_text(page, report, artifacts):
+    item = first_scenario(report["document"])
+    _open(page, report["path"])
+    body = page.locator(f'tbody.item[data-key="{_key(item)}"]')
+    assert body.locator("tr.drill").is_hidden()
+    body.locator("button.open").click()
+    drill = body.locator("tr.drill")
+    assert drill.is_visible() and f"open={quote(_key(item), safe='')}" in page.url
+    rows = drill.locator("table.topk tbody tr")
+    assert rows.count() == len(item["results"]) == report["document"]["k"]
+    for position, result in enumerate(item["results"]):
+        cells = rows.nth(position).locator("td")
+        assert cells.nth(0).inner_text() == str(result["rank"])
+        assert cells.nth(1).locator(".title").inner_text() == result["title"]
+        assert cells.nth(1).locator(".url").inner_text() == result["url"]
+        assert cells.nth(2).inner_text() == str(result["grade"])
+        assert cells.nth(3).inner_text() == (result.get("grader") or ("-" if result["grade"] is None else "not recorded"))
+    # the planted markup is on screen as text, and none of it ran or loaded
+    assert "<script>window.__wsbInjected = 1</script>" in rows.nth(0).inner_text()
+    assert page.evaluate("window.__wsbInjected") is None
+    assert drill.locator("script, img").count() == 0
+    assert rows.nth(1).locator("a").count() == 0  # the javascript: URL is shown, not linked
+    assert PLANTED_KEY not in page.content() and "<FILTERED>" in rows.nth(2).inner_text()
+    assert [url for url in page.wsb_requests if not url.startswith("file://")] == []
+    drill.screenshot(path=str(artifacts / "report-drilldown.png"))
+    # the fragment keeps the view: a fresh page on the same link opens the same item
+    link = page.url
+    _open(page, report["path"])
+    page.goto(link)
+    page.reload()
+    assert page.locator(f'tbody.item[data-key="{_key(item)}"] tr.drill').is_visible()
+    assert page.wsb_console == []
+
+
+def test_filters_and_sorting_change_the_visible_rows_and_stay_in_the_link(page, report, artifacts):
+    items = report["document"]["items"]
+    _open(page, report["path"])
+    assert len(_visible_items(page)) == len(items)
+    page.select_option("select[name=suite]", "lexbench-sample")
+    expected = [_key(i) for i in items if i["suite"] == "lexbench-sample"]
+    assert sorted(_visible_items(page)) == sorted(expected)
+    assert page.locator("#shown").inner_text() == f"{len(expected)} of {len(items)} items"
+    page.select_option("select[name=sort]", "ndcg")
+    page.select_option("select[name=order]", "asc")
+    shown = _visible_items(page)
+    by_key = {_key(i): i for i in items}
+    values = [by_key[key]["metrics"]["ndcg"] for key in shown]
+    assert values == sorted(values) and values[0] < values[-1]
+    failing = [i for i in items if i["outcome"] == "failed"]
+    page.select_option("select[name=suite]", "")
+    page.select_option("select[name=outcome]", "failed")
+    assert sorted(_visible_items(page)) == sorted(_key(i) for i in failing)
+    tag = next(t for i in items for t in i.get("tags") or [] if t.startswith("lang_"))
+    page.select_option("select[name=outcome]", "")
+    page.select_option("select[name=tag]", tag)
+    assert sorted(_visible_items(page)) == sorted(_key(i) for i in items if tag in (i.get("tags") or []))
+    page.locator("#items").screenshot(path=str(artifacts / "report-items.png"))
+    link = page.url
+    assert "tag=" in link and "sort=ndcg" in link and "order=asc" in link
+    page.goto("about:blank")
+    page.goto(link)
+    assert sorted(_visible_items(page)) == sorted(_key(i) for i in items if tag in (i.get("tags") or []))
+    assert page.locator("select[name=tag]").input_value() == tag
+    assert page.wsb_console == []
+
+
+def test_the_bundled_report_is_one_small_file_that_loads_nothing(report):
+    size = report["run"].stat().st_size
+    assert size < 2_000_000, f"the bundled suites' report is {size:,} bytes"
+    text = report["run"].read_text("utf-8")
+    # nothing to fetch: no stylesheet or script file, no source attribute, no CSS import or url()
+    assert not re.search(r"<link\b|\ssrc=|@import|url\((?!#)", text)
