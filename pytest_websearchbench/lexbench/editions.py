@@ -104,14 +104,11 @@ class GradesUsed:
         return " · ".join(parts)
 
     def note(self) -> str:
-        """One line for the summary: what the frozen pool is made of, for every provider alike."""
-        files = ", ".join(f"{name} {digest[:15]}…" for name, digest in self.files)
-        text = f"grades: {self.text()}"
-        if files:
-            text += f" — {'only ' if self.replace else 'suite grades, then '}{files}"
-        if self.replace and self.counts.get("model"):
-            text += " — model grades are not human ground truth: not comparable with the suite's edition"
-        return text + "; every provider scored against this same frozen pool"
+        """The summary's cell: what the frozen pool every provider is scored against is made of."""
+        if not self.replace:
+            return self.text()
+        why = "model grades are not human ground truth" if self.counts.get("model") else "not the suite's grades"
+        return f"{self.text()} · the edition alone: not comparable ({why})"
 
 
 @dataclass

@@ -89,12 +89,12 @@ class LexBenchFamily(BenchmarkFamily):
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
         if not self.grades_files:
             return []
-        # an xdist controller collects nothing: it names the files, the workers' summaries count them
+        # an xdist controller collects nothing: it names the files (the title's edition has their digests)
         note = " | ".join(used.note() for used in self.used.values()) or (
-            ("grades: only " if self.replace else "grades: the suite's, then ")
-            + ", ".join(f"{p.name} {file_digest(p)[:15]}…" for p in self.grades_files)
-            + (" (not comparable)" if self.replace else "") + "; every provider scored against this same frozen pool")
-        return [("grades", [note] + ["same pool and grades"] * (len(scores) - 1))]
+            ("the edition alone (not comparable): " if self.replace else "the suite's, then ")
+            + ", ".join(p.name for p in self.grades_files))
+        # the same frozen pool for every provider: the first column says what it is, the others say so
+        return [("grades (same for all)", [note] + ["the same"] * (len(scores) - 1))]
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         # an errored query counts 0 in the scores (the benchmark aggregates over every declared query);

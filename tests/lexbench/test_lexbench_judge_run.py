@@ -52,7 +52,7 @@ def collected(pytester, emulator, env):
     env("serper", "tavily")
     emulator.variants["tavily"] = "reverse"
     run = pytester.path / "run.json"
-    result = pytester.runpytest("suites", f"--provider={','.join(PROVIDERS)}", f"--wsb-json={run}", "-p", "no:randomly")
+    result = pytester.runpytest("suites", f"--provider={','.join(PROVIDERS)}", f"--wsb-json={run}")
     assert result.ret in (0, 1), result.stdout.str()
     return run
 
@@ -216,11 +216,14 @@ def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same
                                   f"--wsb-grades={out}", "--wsb-json=rescored.json")
     text = rescored.stdout.str()
     models = sum(line["grader"].startswith("model:") for line in _lines(out))
-    assert f"grades: 2 human · {models} model (judge-x, prompt {PROMPT_SHA256[:15]}…) · 1 rule" in text
-    assert "every provider scored against this same frozen pool" in text and "same pool and grades" in text
+    row = next(line for line in rescored.outlines if line.startswith("  grades (same for all)"))
+    assert row.split()[4:] == [*f"2 human · {models} model (judge-x, prompt {PROMPT_SHA256[:15]}…) · 1 rule".split(),
+                               "the", "same", "the", "same"]
     assert "0 recorded" in text
     data = json.loads((pytester.path / "rescored.json").read_text())
     assert data["suites"]["tiny"]["edition"].startswith("test-1+grades-v2.jsonl@")
+    before = [i["metrics"]["judged"] for i in json.loads(collected.read_text())["items"]]
+    assert sum(before) / len(before) < 0.5  # collected against the suite's grades alone, most results were ungraded
     judged = [i["metrics"]["judged"] for i in data["items"] if i["outcome"] != "error"]
     assert judged and all(j == 1.0 for j in judged)  # every pooled page now has a grade
     # tavily shows t4's black-tea page undated: the date another provider showed (in the edition) rules it out

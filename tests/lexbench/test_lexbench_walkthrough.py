@@ -30,12 +30,13 @@ def test_the_readme_walkthrough_runs_as_written_and_prints_what_the_readme_says(
     assert out.count("packets: 202 sent · 202 graded · 0 unjudged") == 2  # recorded, then replayed offline
     assert "differ" not in out + done.stderr  # cmp: the replay wrote the same bytes
     assert out.count("Cohen's κ, quadratic weights: 0.924") == 2 and "on 215 pages both graded" in out
-    assert "grades: 2,834 generator — suite grades, then grades-v2.jsonl sha256:" in out
-    assert re.search(r"grades: 215 model \(scripted-judge, prompt sha256:[0-9a-f]{8}…\) — only grades-v2.jsonl", out)
+    assert re.search(r"\n  grades \(same for all\) +2,834 generator\n", out)  # the suite's grades came first
+    assert re.search(r"\n  grades \(same for all\) +215 model \(scripted-judge, prompt sha256:[0-9a-f]{8}…\) · the "
+                     r"edition alone: not comparable \(model grades are not human ground truth\)\n", out)
     assert re.search(r"success@5 +0\.818 ", out)
     assert "not comparable" in out
     readme = (REPO / "README.md").read_text("utf-8")
     for quoted in ("259 pages over 55 queries", "`packets: 202 sent · 202 graded ·\n0 unjudged`",
-                   "κ 0.924 quadratic on 215 pages", "215 model grades alone (success@5 0.818)"):
+                   "κ 0.924 quadratic on 215 pages", "215 model grades alone\n(success@5 0.818, *not comparable*)"):
         assert quoted in readme
     assert not (REPO / "run.json").exists() and not (REPO / "grades-v2.jsonl").exists()  # it ran in a scratch folder
