@@ -7,6 +7,7 @@ Every option is also an ini key (``wsb_*``) so a project can pin its choices in
 from __future__ import annotations
 
 import enum
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -214,7 +215,7 @@ class Settings:
             k=k,
             record_mode=mode,
             cassette_dir=path("wsb_cassette_dir") or anchor / "cassettes",
-            json_path=path("wsb_json"),
+            json_path=_output(path("wsb_json"), "--wsb-json"),
             baseline_path=path("wsb_baseline"),
             tolerance=tolerance,
             local_corpus=path("wsb_local_corpus"),
@@ -225,8 +226,22 @@ class Settings:
             alpha=alpha,
             min_effect=_number(value("wsb_min_effect"), "--wsb-min-effect", minimum=0.0),
             baseline_accept=accept,
-            html_path=path("wsb_html"),
+            html_path=_output(path("wsb_html"), "--wsb-html"),
         )
+
+
+def _output(path: Path | None, flag: str) -> Path | None:
+    """A file the run writes at its end: refused now if it cannot be written then (not after an hour's run)."""
+    if path is None:
+        return None
+    if path.is_dir():
+        raise ConfigurationError(f"{flag}: {path} is a folder; give a file name")
+    folder = path.parent
+    while not folder.exists():  # the writer creates missing folders under the nearest existing one
+        folder = folder.parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
+        raise ConfigurationError(f"{flag}: cannot write {path}: {folder} is not a writable folder")
+    return path
 
 
 def _number(text: str, flag: str, *, minimum: float, whole: bool = False) -> float:

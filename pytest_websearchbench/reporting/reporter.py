@@ -26,6 +26,7 @@ class RunReporter:
         self.suite_errors = 0
         self.stopped_workers: set[str] = set()  # xdist workers that stopped on an interrupt
         self.completeness: Completeness | None = None
+        self.write_error = ""  # why the results file or the report could not be written
         # an xdist worker's reports go to the controller, which keeps the records and reports the run
         self.worker = hasattr(config, "workerinput")
 
@@ -83,18 +84,27 @@ class RunReporter:
         self.completeness = self._completeness(session)
         self._judge(session)
         if settings.json_path or settings.html_path:
-            document = results_document(self.store.records(), settings, self.completeness, self.verdicts)
-            secrets = run_secrets(self.state.registry, self.state.families.values(), os.environ)
-            if settings.json_path:
-                write_document(settings.json_path, document, secrets)
-            if settings.html_path:
-                # matplotlib and Jinja2 load only when a report is asked for
-                from pytest_websearchbench.reporting.html import Source, write_report
-
-                label = settings.json_path.name if settings.json_path else "this run"
-                write_report(settings.html_path, [Source(label, document)], self.state.families, secrets=secrets)
+            try:
+                self._write_files(settings)
+            except OSError as exc:  # the folder was checked at the start; it can still vanish or fill up
+                self.write_error = f"cannot write {exc.filename or 'an output file'}: {exc.strerror or exc}"
+                if session.exitstatus == pytest.ExitCode.OK:
+                    session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
         for family in self.state.families.values():
             family.write_outputs(self.store.records())
+
+    def _write_files(self, settings) -> None:
+        """The results file and the HTML report, from one document; no key reaches either."""
+        document = results_document(self.store.records(), settings, self.completeness, self.verdicts)
+        secrets = run_secrets(self.state.registry, self.state.families.values(), os.environ)
+        if settings.json_path:
+            write_document(settings.json_path, document, secrets)
+        if settings.html_path:
+            # matplotlib and Jinja2 load only when a report is asked for
+            from pytest_websearchbench.reporting.html import Source, write_report
+
+            label = settings.json_path.name if settings.json_path else "this run"
+            write_report(settings.html_path, [Source(label, document)], self.state.families, secrets=secrets)
 
     def _completeness(self, session: pytest.Session) -> Completeness:
         missing = sum(not self.store.finished(nodeid) for nodeid in self.declared or [])
@@ -131,6 +141,9 @@ class RunReporter:
             terminalreporter.write_line(line)
         if incomplete:
             terminalreporter.write_line(incomplete, red=True, bold=True)
+        if self.write_error:
+            terminalreporter.write_line(self.write_error, red=True, bold=True)
+            return
         if self.state.settings.json_path:
             note = " (marked incomplete: a baseline only with --wsb-baseline-accept=incomplete)" if incomplete else ""
             terminalreporter.write_line(f"results written to {self.state.settings.json_path}{note}")
