@@ -20,7 +20,8 @@ def wilson(successes: int, n: int, z: float = Z80) -> tuple[float, float]:
     p = successes / n
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # at 0 and n the bounds are exactly 0 and 1 (the float sum leaves a few 1e-18 over)
+    return (0.0 if successes == 0 else centre - half), (1.0 if successes == n else centre + half)
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,3 @@ def program_command(name: str, base: Path | None = None) -> list[str]:
         raise ConfigurationError(f"--wsb-agent {name!r}: {program!r} is not on PATH")
     return argv
 
-
-def variant_name(agent: str) -> str:
-    """The agent's name as a cassette folder (``cmd:./x.sh --y`` is no folder name)."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", agent).strip("-") or "agent"

@@ -1,0 +1,162 @@
+"""Program agents (``--wsb-agent "cmd:…"``) and agents registered through the plugin hook: a shell
+script replaying the oracle's route through the ``browser`` CLI scores 100 on every bundled task; one
+that goes on acting is stopped at the step cap (the action after the last allowed one answers an
+error); one that outlives the wall-clock limit is killed; ``--wsb-repeat`` makes the calibration rows."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import textwrap
+
+import pytest
+
+from wb_support import sample_tasks
+from pytest_websearchbench.webbench.agents.calibration import wilson
+
+FAST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
+
+
+def _script(folder, name: str, body: str):
+    path = folder / name
+    path.write_text("#!/bin/sh\n" + textwrap.dedent(body))
+    path.chmod(0o755)
+    return path
+
+
+def _items(path) -> dict:
+    return {i["case_id"]: i for i in json.loads(path.read_text())["items"]}
+
+
+def test_a_shell_script_replaying_the_oracle_through_the_cli_scores_100_everywhere(pytester, monkeypatch):
+    routes = pytester.path / "routes"
+    routes.mkdir()
+    tasks = sample_tasks()
+    for task in tasks:  # the script finds its route by the brief it is given
+        digest = hashlib.sha256(task.instruction.encode()).hexdigest()
+        (routes / f"{digest}.jsonl").write_text("".join(json.dumps(a) + "\n" for a in task.routes["oracle"]))
+    monkeypatch.setenv("ROUTES", str(routes))
+    _script(pytester.path, "replay.sh", """\
+        set -eu
+        printf '%s' "$WSB_BRIEF" | cmp -s - "$WSB_BRIEF_FILE"  # the brief, as a variable and as a file
+        case "$WSB_WORKSPACE_URL" in http://127.0.0.1:*) ;; *) exit 9 ;; esac
+        browser < "$ROUTES/$(sha256sum "$WSB_BRIEF_FILE" | cut -d' ' -f1).jsonl" > /dev/null
+    """)
+    results = pytester.path / "r.json"
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./replay.sh", "-n", "2",
+                                f"--wsb-json={results}")
+    result.assert_outcomes(passed=len(tasks))
+    result.stdout.fnmatch_lines([f"*episode failure modes*none {len(tasks)}*"])
+    items = _items(results)
+    for task in tasks:
+        item = items[task.name]
+        extra = item["raw"]["extra"]
+        assert item["metrics"]["webscore"] == 100.0 and extra["steps"] == task.reference_steps
+        assert extra["stopped"] == "decided" and extra["details"]["exit_code"] == 0
+
+
+def test_a_script_that_goes_on_is_stopped_at_the_step_cap(pytester):
+    task = min(sample_tasks(), key=lambda t: t.step_budget)
+    _script(pytester.path, "busy.sh", """\
+        i=0
+        while [ $i -lt $((WSB_STEP_BUDGET + 3)) ]; do
+            browser navigate url=/ > /dev/null || echo refused
+            i=$((i + 1))
+        done
+    """)
+    results = pytester.path / "r.json"
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./busy.sh",
+                                "-k", f"{task.name}[", f"--wsb-json={results}")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"*{task.step_budget}/{task.step_budget} steps, stopped: budget, "
+                                 "episode failure: step cap*"])
+    extra = _items(results)[task.name]["raw"]["extra"]
+    assert extra["steps"] == task.step_budget and len(extra["log"]) == task.step_budget
+    assert extra["details"]["stdout_tail"].split() == ["refused"] * 3  # every action past the cap was refused
+
+
+def test_a_program_that_outlives_the_time_limit_is_killed(pytester):
+    task = sample_tasks()[0]
+    _script(pytester.path, "slow.sh", """\
+        browser navigate url=/ > /dev/null
+        sleep 60
+    """)
+    results = pytester.path / "r.json"
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./slow.sh",
+                                "--wsb-agent-time-limit", "1.5", "-k", f"{task.name}[", f"--wsb-json={results}")
+    result.assert_outcomes(failed=1)
+    extra = _items(results)[task.name]["raw"]["extra"]
+    assert extra["stopped"] == "time" and extra["details"]["exit_code"] is None and extra["steps"] == 1
+    assert extra["details"]["seconds"] < 10
+    assert _items(results)[task.name]["results"][0]["episode_failure"] == "time limit"
+
+
+@pytest.mark.parametrize("agent, message", [
+    ("cmd:./missing.sh", "--wsb-agent 'cmd:./missing.sh': no program at */missing.sh"),
+    ("cmd:", "--wsb-agent 'cmd:': give a command after 'cmd:'"),
+    ("cmd:no-such-program-anywhere", "*'no-such-program-anywhere' is not on PATH"),
+    ("gpt", "--wsb-agent: unknown agent 'gpt'; agents: oracle, *, model, cmd:COMMAND*"),
+])
+def test_bad_agents_are_one_usage_error(pytester, agent, message):
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", agent)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"*{message}*"])
+
+
+def test_an_agent_registered_through_the_hook_works_every_task(pytester):
+    pytester.makeconftest("""
+        class Replayer:
+            def work(self, ctx):
+                assert ctx.brief == ctx.task.instruction and ctx.base_url.startswith("http://127.0.0.1:")
+                for action in ctx.task.routes["oracle"]:
+                    ctx.act(action)
+                return {"budget": ctx.budget}
+
+        def pytest_websearchbench_add_agents(registry):
+            registry.add("replayer", Replayer, help="replays the oracle in-process")
+    """)
+    results = pytester.path / "r.json"
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "replayer",
+                                f"--wsb-json={results}")
+    result.assert_outcomes(passed=len(sample_tasks()))
+    for task in sample_tasks():
+        assert _items(results)[task.name]["raw"]["extra"]["details"] == {"budget": task.step_budget}
+
+
+def test_a_hook_cannot_take_a_built_in_name(pytester):
+    pytester.makeconftest("""
+        def pytest_websearchbench_add_agents(registry):
+            registry.add("oracle", object)
+    """)
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*cannot register an agent named 'oracle'*"])
+
+
+def test_repeat_runs_episodes_per_task_and_the_summary_gives_the_calibration_rows(pytester):
+    tasks = sample_tasks()
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "oracle,noop",
+                                "--wsb-repeat", "2", "-n", "2")
+    result.assert_outcomes(passed=2 * len(tasks), failed=2 * len(tasks))
+    result.stdout.fnmatch_lines(["*episode failure modes*none %d*premature termination %d*"
+                                 % (2 * len(tasks), 2 * len(tasks))])
+    for template in sorted({t.template for t in tasks}):
+        n = 2 * sum(t.template == template for t in tasks)
+        low, high = wilson(n, n)
+        low0, high0 = wilson(0, n)
+        result.stdout.fnmatch_lines([
+            f"*calibration {template}*pass {n}/{n} = 1.00 [[]80% {low:.2f}, {high:.2f}[]] · WebScore 100.0 · "
+            f"strict 1.00 · steps *majority failure: none*"
+            f"pass 0/{n} = 0.00 [[]80% {low0:.2f}, {high0:.2f}[]] · WebScore 0.0*majority failure: "
+            f"premature termination*"])
+    collected = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-repeat", "2", "--co", "-q")
+    collected.stdout.fnmatch_lines([f"*::{tasks[0].name}@1[[]oracle[]]", f"*::{tasks[0].name}@2[[]oracle[]]",
+                                    f"{2 * len(tasks)} tests collected*"])
+
+
+def test_chromium_that_is_not_there_is_one_usage_error_with_the_install_command(pytester, monkeypatch):
+    monkeypatch.setenv("WSB_CHROMIUM", str(pytester.path / "no-chromium"))
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-browser", "chromium")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--wsb-browser chromium: no chromium at */no-chromium; install it with: "
+                                 "sudo apt-get install -y chromium*"])
