@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -86,11 +86,10 @@ def grader_kind(grader: str) -> str:
 
 @dataclass(frozen=True)
 class GradesUsed:
-    """Which grades a scoring run used: counts by grader kind, the judges and prompts, the files."""
+    """Which grades a scoring run used: counts by grader kind, the judges and their prompts."""
 
     counts: dict[str, int]
     judges: dict[str, tuple[str, ...]]  # model name → prompt digests
-    files: tuple[tuple[str, str], ...] = ()  # (file name, digest) of each --wsb-grades file
     replace: bool = False
 
     def text(self) -> str:
@@ -111,11 +110,10 @@ class GradesUsed:
         return f"{self.text()} · the edition alone: not comparable ({why})"
 
 
-@dataclass
+@dataclass(frozen=True)
 class LayeredGrades:
     grades: dict[str, dict[str, GradedPreview]]
     used: GradesUsed
-    files: list[Path] = field(default_factory=list)
 
 
 def layer_grades(suite_name: str, suite_grades: dict[str, dict[str, GradedPreview]], paths: list[Path],
@@ -123,7 +121,6 @@ def layer_grades(suite_name: str, suite_grades: dict[str, dict[str, GradedPrevie
     """The suite's grades (unless ``replace``), then each edition file's, the first grade of a page winning."""
     merged: dict[str, dict[str, GradedPreview]] = {} if replace else {q: dict(g) for q, g in suite_grades.items()}
     judges: dict[str, set[str]] = {}
-    digests = []
     for path in paths:
         for line, record in read_records(path, "lexbench-grade"):
             named = record.get("suite")
@@ -136,10 +133,9 @@ def layer_grades(suite_name: str, suite_grades: dict[str, dict[str, GradedPrevie
             target = merged.setdefault(qid, {})
             for key, preview in pages.items():
                 target.setdefault(key, preview)
-        digests.append((path.name, file_digest(path)))
     counts = Counter(grader_kind(p.grader) for pages in merged.values() for p in pages.values())
     used_models = {p.grader.split(":", 1)[1] for pages in merged.values() for p in pages.values()
                    if grader_kind(p.grader) == "model"}
     used = GradesUsed(dict(counts), {m: tuple(sorted(d for d in judges.get(m, ()) if d)) for m in used_models},
-                      tuple(digests), replace)
-    return LayeredGrades(merged, used, list(paths))
+                      replace)
+    return LayeredGrades(merged, used)

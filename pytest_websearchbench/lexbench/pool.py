@@ -215,13 +215,6 @@ def pool_report(run: Run, pools: dict[str, QueryPool]) -> list[str]:
     return lines
 
 
-def pool_summary(pools: dict[str, QueryPool]) -> dict[str, Any]:
-    """The report's figures as data (for tests and the judge's own output)."""
-    return {qid: {"pool": len(p.entries), "graded": p.graded, "ineligible": p.ineligible,
-                  "judged_share": p.judged_share, "to_grade": p.work_left} for qid, p in pools.items()}
-
-
-
 if __name__ == "__main__":
     import sys
 
