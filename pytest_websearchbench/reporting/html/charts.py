@@ -72,10 +72,14 @@ def metric_chart(suite: SuiteSummary, salt: str) -> str | None:
             for spine in ("top", "right"):
                 ax.spines[spine].set_visible(False)
             top = max([m + e for m, e in zip(means, errors[1])] + [1e-9])
-            ax.set_xlim(0, top * 1.25 if top > 1 else 1.05 if top > 0 else 1)
-            for yy, mean, label in zip(y, means, labels):
-                ax.annotate(label, (0, yy), xytext=(2, 0), textcoords="offset points", va="center",
-                            fontsize=7, color="white" if mean > top * 0.2 else "#222222")
+            right = top * 1.25 if top > 1 else 1.05
+            ax.set_xlim(0, right)
+            for yy, mean, high, label in zip(y, means, errors[1], labels):
+                # inside a long bar in white, else after its interval in black
+                inside = mean > 0.3 * right
+                ax.annotate(label, (0 if inside else mean + high, yy), xytext=(2 if inside else 3, 0),
+                            textcoords="offset points", va="center", fontsize=7,
+                            color="white" if inside else "#222222")
         for index in range(len(columns), rows * cols):
             axes[index // cols][index % cols].set_visible(False)
         return _svg(figure, salt)
@@ -106,7 +110,7 @@ def latency_chart(suite: SuiteSummary, salt: str) -> str | None:
             ax.xaxis.set_minor_formatter(FuncFormatter(
                 lambda value, _: f"{value:g}" if math.log10(high / low) < 1.5 else ""))
         ax.set_xlabel("latency per provider call (ms)", fontsize=8)
-        ax.tick_params(axis="x", labelsize=7)
+        ax.tick_params(axis="x", which="both", labelsize=7)
         for spine in ("top", "right"):
             ax.spines[spine].set_visible(False)
         return _svg(figure, salt)

@@ -249,7 +249,7 @@ def _cost(records: list[ItemRecord]) -> str:
     priced = [call["cost_usd"] for call in calls if call.get("cost_usd") is not None]
     unpriced = len(calls) - len(priced)
     if not priced:
-        return f"unpriced ({unpriced} calls)"
+        return f"unpriced ({unpriced} calls; set --wsb-price)"
     return f"{math.fsum(priced):.4f} ({len(priced)} calls)" + (f" + {unpriced} unpriced" if unpriced else "")
 
 
