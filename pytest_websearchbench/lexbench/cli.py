@@ -39,12 +39,17 @@ class Pooled:
     def __init__(self, args: argparse.Namespace) -> None:
         from pytest_websearchbench.lexbench.family import LexBenchFamily
 
-        self.run: Run = load_runs([Path(p) for p in args.runs])
-        folder = resolve_suite_spec(args.suite or self.run.suite, Path.cwd(), Path.cwd())
-        self.folder = folder
-        manifest = SuiteManifest.load(folder / MANIFEST_NAME)
+        runs = [Path(p) for p in args.runs]
+        if args.suite:  # it also picks the suite out of results files that hold several
+            self.folder = resolve_suite_spec(args.suite, Path.cwd(), Path.cwd())
+            manifest = SuiteManifest.load(self.folder / MANIFEST_NAME)
+            self.run: Run = load_runs(runs, manifest.name)
+        else:
+            self.run = load_runs(runs)
+            self.folder = resolve_suite_spec(self.run.suite, Path.cwd(), Path.cwd())
+            manifest = SuiteManifest.load(self.folder / MANIFEST_NAME)
         if manifest.name != self.run.suite:
-            raise WebSearchBenchError(f"{folder}: suite {manifest.name!r}, but the results are of {self.run.suite!r}")
+            raise WebSearchBenchError(f"{self.folder}: suite {manifest.name!r}, but the results are of {self.run.suite!r}")
         suite = LexBenchFamily().load(manifest)
         self.scenarios = {case.id: case.data for case in suite.cases}
         layered = layer_grades(manifest.name, suite.context, [Path(g) for g in args.grades], set(self.scenarios))

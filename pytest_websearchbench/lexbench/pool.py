@@ -103,8 +103,9 @@ class QueryPool:
         return (self.graded + self.ineligible) / len(self.entries) if self.entries else 1.0
 
 
-def load_runs(paths: list[Path]) -> Run:
-    """The scenario items of ``paths``; files of other suites or another k are refused (one line)."""
+def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
+    """The scenario items of ``paths`` (of ``suite_name`` where a file holds several scenario suites);
+    files of other suites or another k are refused (one line)."""
     suite = k = None
     first: Path | None = None
     items: list[RunItem] = []
@@ -117,9 +118,11 @@ def load_runs(paths: list[Path]) -> Run:
         run_k = doc.get("k")
         lex = [name for name, meta in (doc.get("suites") or {}).items()
                if isinstance(meta, dict) and meta.get("family") == "lexbench" and meta.get("kind") == "scenario"]
+        if suite_name is not None and suite_name in lex:
+            lex = [suite_name]
         if len(lex) != 1:
-            raise SuiteError(path, f"expected the results of exactly one LexBench scenario suite, found "
-                             f"{len(lex)} ({', '.join(lex) or 'none'})", field="suites")
+            raise SuiteError(path, f"expected the results of one LexBench scenario suite{' (--suite)' if lex else ''}, "
+                             f"found {len(lex)} ({', '.join(lex) or 'none'})", field="suites")
         if suite is not None and (lex[0], run_k) != (suite, k):
             raise SuiteError(path, f"suite {lex[0]} at k={run_k} cannot be pooled with {first} "
                              f"(suite {suite} at k={k}): a pool is one suite at one declared budget",

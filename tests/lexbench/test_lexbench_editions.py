@@ -119,6 +119,15 @@ def test_results_files_are_refused_in_one_line_naming_file_item_and_field(tmp_pa
     other = _results(tmp_path / "other.json", [], suite="tiny-2")
     with pytest.raises(SuiteError, match=r"other.json: field 'suites': suite tiny-2 at k=5 cannot be pooled with"):
         load_runs([one, other])
+    both = json.loads(one.read_text())
+    both["suites"]["tiny-b"] = {"family": "lexbench", "kind": "scenario"}
+    both["items"].append({**_item("t1", "serper", [{"rank": 1, "url": BIKE}]), "suite": "tiny-b"})
+    (tmp_path / "both.json").write_text(json.dumps(both))
+    with pytest.raises(SuiteError, match=r"both.json: field 'suites': expected the results of one LexBench scenario "
+                                         r"suite \(--suite\), found 2 \(tiny, tiny-b\)"):
+        load_runs([tmp_path / "both.json"])
+    picked = load_runs([tmp_path / "both.json"], "tiny-b")
+    assert picked.suite == "tiny-b" and [i.hits[0]["url"] for i in picked.items] == [BIKE]
     errored = _results(tmp_path / "errored.json", [{**_item("t2", "brave", []), "outcome": "error", "raw": None}])
     assert load_runs([one, errored]).items[1].hits is None  # an errored item pools nothing and is reported
 
