@@ -16,6 +16,7 @@ import argparse
 import os
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -136,6 +137,8 @@ def judge_main(argv: list[str] | None = None) -> int:
                         help="judge cassettes: none replays offline with no key (default: once)")
     parser.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
     parser.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
+    parser.add_argument("--no-temperature", action="store_true",
+                        help="send no temperature (for a model that refuses one; the default sends 0)")
     parser.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
     parser.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
     args = parser.parse_args(argv)
@@ -146,8 +149,8 @@ def judge_main(argv: list[str] | None = None) -> int:
         packets = pooled.packets(args.seed, args.calibrate)
         prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None \
             else None
-        verdicts = _judge(pooled.run.suite, packets, args.model, CassetteMode(args.record_mode),
-                          Path(args.cassettes), args.timeout, prices)
+        verdicts = _judge(pooled.run.suite, packets, ModelSpec(args.model, prices, None if args.no_temperature else 0),
+                          CassetteMode(args.record_mode), Path(args.cassettes), args.timeout)
         return _write(pooled, packets, verdicts, Path(args.out))
     return _guarded(body)
 
@@ -159,15 +162,22 @@ def _check_out(pooled: Pooled, out: Path, grades: list[str]) -> None:
                          "folder", field="--out")
 
 
-def _judge(suite: str, packets: PacketSet, model: str, mode, cassettes: Path, timeout: float,
-           prices: Prices | None) -> dict[str, Verdict]:
+@dataclass(frozen=True)
+class ModelSpec:
+    name: str
+    prices: Prices | None
+    temperature: float | None
+
+
+def _judge(suite: str, packets: PacketSet, spec: ModelSpec, mode, cassettes: Path, timeout: float
+           ) -> dict[str, Verdict]:
     from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, use_cassette
     from pytest_websearchbench.providers.model_client import ChatCompletionsApi, ModelClient, ModelEndpoint
 
     endpoint = ModelEndpoint.from_environ(os.environ)
     client = ModelClient(endpoint.url_for(mode.may_record), endpoint.api_key, timeout=timeout)
-    judge = ModelJudge(model, lambda body: client.ask(ChatCompletionsApi.path, body), prices)
-    folder = cassettes / suite / f"judge-{re.sub(r'[^A-Za-z0-9._-]+', '-', model)}"
+    judge = ModelJudge(spec.name, lambda body: client.ask(ChatCompletionsApi.path, body), spec.prices, spec.temperature)
+    folder = cassettes / suite / f"judge-{re.sub(r'[^A-Za-z0-9._-]+', '-', spec.name)}"
     secrets = [endpoint.api_key] if endpoint.api_key else []
     verdicts = {}
     mismatch = cassette_mismatch_error()
@@ -182,7 +192,7 @@ def _judge(suite: str, packets: PacketSet, model: str, mode, cassettes: Path, ti
                     f"{path}: no recorded judge answer for packet {packet.id} — record it with --record-mode once "
                     "(OPENAI_BASE_URL, OPENAI_API_KEY)") from None
             if verdict.grade is None and _fatal(verdict.reason):
-                raise WebSearchBenchError(f"judge {model}: {verdict.reason}")
+                raise WebSearchBenchError(f"judge {spec.name}: {verdict.reason}")
             verdicts[packet.id] = verdict
     finally:
         client.close()

@@ -1,5 +1,5 @@
-"""The model judge: one blind packet per Chat Completions call, temperature 0, answered on the 0–3
-scale and parsed strictly.
+"""The model judge: one blind packet per Chat Completions call, temperature 0 (none sent for a model
+that refuses one), answered on the 0–3 scale and parsed strictly.
 
 The answer must be exactly one JSON object ``{"grade": N}`` with N in 0..3 (optionally with a short
 ``"reason"`` string). Anything else is asked again once, with what was wrong; a second unreadable
@@ -83,10 +83,13 @@ def parse_grade(text: str) -> int:
     return grade
 
 
-def first_request(model: str, packet: Packet) -> dict[str, Any]:
+def first_request(model: str, packet: Packet, temperature: float | None = 0) -> dict[str, Any]:
     user = USER_TEMPLATE.format(packet=json.dumps(packet.shown(), ensure_ascii=False, indent=1))
-    return {"model": model, "temperature": 0,
-            "messages": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]}
+    body: dict[str, Any] = {"model": model, "messages": [{"role": "system", "content": SYSTEM_PROMPT},
+                                                         {"role": "user", "content": user}]}
+    if temperature is not None:
+        body["temperature"] = temperature
+    return body
 
 
 @dataclass(frozen=True)
@@ -106,17 +109,18 @@ Ask = Callable[[dict[str, Any]], Any]  # one Chat Completions request body → t
 class ModelJudge:
     """Grades packets with ``model`` through ``ask`` (a ModelClient's, or any stand-in of the API)."""
 
-    def __init__(self, model: str, ask: Ask, prices: Prices | None = None) -> None:
+    def __init__(self, model: str, ask: Ask, prices: Prices | None = None, temperature: float | None = 0) -> None:
         self.model = model
         self.ask = ask
         self.prices = prices
+        self.temperature = temperature
 
     @property
     def grader(self) -> str:
         return f"model:{self.model}"
 
     def grade(self, packet: Packet) -> Verdict:
-        body = first_request(self.model, packet)
+        body = first_request(self.model, packet, self.temperature)
         raws: list[str] = []
         tokens = [0, 0]
         when = ""

@@ -260,3 +260,9 @@ def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_ta
     assert shown == ("nan" if tau != tau else f"{tau:.3f}")
     # the calibration grades sit in the new edition, but scoring keeps the reference grades first
     assert {line["grader"] for line in _lines(out)} == {"model:judge-x", "rule:site"}
+
+
+def test_a_model_that_refuses_a_temperature_is_sent_none(collected, judge, capsys):
+    out = collected.parent / "grades-v2.jsonl"
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--no-temperature"]) == 0
+    assert judge.requests and all("temperature" not in r.body for r in judge.requests)
