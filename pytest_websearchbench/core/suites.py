@@ -217,15 +217,21 @@ def path_inside(folder: Path, value: Any, source: Path, *, field: str, item: str
 
 def read_records(path: Path, schema: str) -> list[tuple[int, dict[str, Any]]]:
     """(line, record) pairs of a JSONL file, or of a JSON array (line = item's position)."""
+    return list(iter_records(path, schema))
+
+
+def iter_records(path: Path, schema: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """``read_records`` one record at a time, each validated before it is handed out, so a caller that
+    keeps less than the whole record (grades: a slotted preview) never holds every line's dict at once.
+    A caller that must report bad lines first, wherever they are, reads to the end before its own errors."""
     if path.suffix == ".json":
         data = parse_json(read_suite_text(path), path)
         if not isinstance(data, list):
             raise SuiteError(path, "expected a JSON array of items")
-        pairs = list(enumerate(data, start=1))
-        for line, record in pairs:
+        for line, record in enumerate(data, start=1):
             validate(record, schema, path, line=line)
-        return pairs
-    pairs = []
+        yield from enumerate(data, start=1)
+        return
     number = 0  # lines as jsonl_records counts them (str.splitlines)
     try:
         # read a line at a time, so a grades file of many MB is never held as text beside its records
@@ -235,20 +241,21 @@ def read_records(path: Path, schema: str) -> list[tuple[int, dict[str, Any]]]:
                 text = _decode(piece, path, offset=offset, line=newlines + 1)
                 offset += len(piece)
                 newlines += 1
+                records = []
                 try:
                     for raw in text.splitlines():
                         number += 1
                         if raw.strip():
                             record = parse_json(raw, path, line=number)
                             validate(record, schema, path, line=number)
-                            pairs.append((number, record))
+                            records.append((number, record))
                 except SuiteError:
                     # the whole file used to be decoded first, so invalid UTF-8 further on is the error to report
                     _decode(handle.read(), path, offset=offset, line=newlines + 1)
                     raise
+                yield from records
     except OSError as exc:
         raise _read_error(path, exc) from None
-    return pairs
 
 
 def jsonl_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:
@@ -311,7 +318,9 @@ def digest_files(paths: list[Path]) -> str:
     """SHA-256 over each file's name and bytes, in the given order."""
     total = hashlib.sha256()
     for path in paths:
-        total.update(path.name.encode() + b"\0" + hashlib.sha256(path.read_bytes()).hexdigest().encode() + b"\n")
+        with open(path, "rb") as handle:  # in pieces: a grades file can be tens of MB
+            digest = hashlib.file_digest(handle, "sha256").hexdigest()
+        total.update(path.name.encode() + b"\0" + digest.encode() + b"\n")
     return "sha256:" + total.hexdigest()
 
 
