@@ -79,9 +79,15 @@ class WebBenchFamily(BenchmarkFamily):
         temperature = 0.0
         if MODEL in agents and options.value("wsb_temperature"):
             temperature = _number(options.value("wsb_temperature"), "--wsb-temperature", float, 0.0)
+        endpoint = ModelEndpoint.from_environ(os.environ)
+        if MODEL in agents and settings.record_mode.may_record and not (endpoint.api_key or endpoint.base_url) \
+                and not any(settings.cassette_dir.glob(f"*/{MODEL}-*/*.yaml")):
+            raise ConfigurationError(
+                "--wsb-agent model calls the model: set OPENAI_API_KEY (and OPENAI_BASE_URL for a server other than "
+                "OpenAI's), or replay recorded episodes with --wsb-record-mode=none")
         setup = AgentSetup(registry=registry, browser=browser, time_limit=time_limit,
                            model=options.value("wsb_model"), model_api=options.choice("wsb_model_api", tuple(TRANSPORTS)),
-                           temperature=temperature, endpoint=ModelEndpoint.from_environ(os.environ),
+                           temperature=temperature, endpoint=endpoint,
                            record_mode=settings.record_mode, cassette_dir=settings.cassette_dir, base=Path.cwd())
         return WebBenchFamily(agents, setup, repeat)
 

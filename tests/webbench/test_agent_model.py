@@ -156,3 +156,11 @@ def test_replay_without_a_cassette_says_how_to_record(pytester):
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines([f"*no cassette at */webbench-sample/model-m/{task.name}.yaml*"
                                  f"--wsb-agent model --wsb-model m*--wsb-record-mode=once*"])
+
+
+def test_no_key_no_server_and_nothing_recorded_is_one_usage_error(pytester, monkeypatch):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--wsb-agent model calls the model: set OPENAI_API_KEY*"])

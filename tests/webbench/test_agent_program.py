@@ -160,3 +160,19 @@ def test_chromium_that_is_not_there_is_one_usage_error_with_the_install_command(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--wsb-browser chromium: no chromium at */no-chromium; install it with: "
                                  "sudo apt-get install -y chromium*"])
+
+
+def test_a_key_the_program_prints_never_reaches_the_results_file(pytester, monkeypatch):
+    task = sample_tasks()[0]
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value-0123456789")
+    _script(pytester.path, "leaky.sh", """\
+        echo "my key is $OPENAI_API_KEY"
+        echo "and again $OPENAI_API_KEY" >&2
+    """)
+    results = pytester.path / "r.json"
+    pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./leaky.sh", "-k", f"{task.name}[",
+                       f"--wsb-json={results}")
+    text = results.read_text()
+    assert "sk-secret-value-0123456789" not in text
+    details = _items(results)[task.name]["raw"]["extra"]["details"]
+    assert details["stdout_tail"] == "my key is <FILTERED>\n" and details["stderr_tail"] == "and again <FILTERED>\n"

@@ -13,6 +13,7 @@ from typing import Any
 from pytest_websearchbench.cassettes.recorder import cassette_path, use_cassette
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode
+from pytest_websearchbench.core.secrets import scrub
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
 from pytest_websearchbench.webbench.agents.catalog import AGENTS as ROUTE_AGENTS
 from pytest_websearchbench.webbench.agents.episode import Episode, run_episode
@@ -65,8 +66,11 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
 
         def program(session: Session, base_url: str, world: Path) -> dict[str, Any]:
             with tempfile.TemporaryDirectory(prefix="wsb-agent-") as workdir:
-                return run_program(session, command, task.instruction, base_url, Path(workdir),
-                                   setup.time_limit).to_dict()
+                done = run_program(session, command, task.instruction, base_url, Path(workdir), setup.time_limit)
+            record = done.to_dict()  # the program's output joins the results file: no key in it
+            for stream in ("stdout_tail", "stderr_tail"):
+                record[stream] = scrub(record[stream], [setup.endpoint.api_key])
+            return record
 
         return run_episode(task, agent, browser=setup.browser, work=program)
     factory = setup.registry.entries[agent].factory
