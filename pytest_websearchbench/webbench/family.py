@@ -33,10 +33,12 @@ class WebBenchFamily(BenchmarkFamily):
     name = "webbench"
     records_traffic = False  # the world server is local and fresh per item; the model agent keeps its own cassette
 
-    def __init__(self, agents: tuple[str, ...] = ("oracle",), setup=None, repeat: int = 1) -> None:
+    def __init__(self, agents: tuple[str, ...] = ("oracle",), setup=None, repeat: int = 1,
+                 named: dict[str, str] | None = None) -> None:
         from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
 
-        self.agents = agents
+        self.agents = agents  # the items' variant names
+        self.named = named or {a: a for a in agents}  # variant name → the agent as given (cmd:…)
         self.setup = setup or AgentSetup()
         self.repeat = repeat
 
@@ -59,14 +61,20 @@ class WebBenchFamily(BenchmarkFamily):
     def configure(self, options: OptionReader, settings: Settings) -> "WebBenchFamily":
         from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelEndpoint
         from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
-        from pytest_websearchbench.webbench.agents.registry import MODEL, AgentRegistry
+        from pytest_websearchbench.webbench.agents.registry import MODEL, AgentRegistry, variant_name
 
         registry = AgentRegistry()
         # the agents hook is the run's, like the providers'; OptionReader is what a family gets of the config
         options._config.hook.pytest_websearchbench_add_agents(registry=registry)  # noqa: SLF001
         agents = options.names("wsb_agent", "--wsb-agent", "agent")
+        named: dict[str, str] = {}  # the items' variant name → the agent as given
         for agent in agents:
             registry.check(agent)
+            variant = variant_name(agent)
+            if variant in named:
+                raise ConfigurationError(f"--wsb-agent: {named[variant]!r} and {agent!r} would both be named "
+                                         f"{variant!r}; rename one")
+            named[variant] = agent
         browser = options.choice("wsb_browser", BROWSERS)
         if browser == "chromium":
             from pytest_websearchbench.webbench.browsing.chromium import chromium_missing
@@ -89,7 +97,7 @@ class WebBenchFamily(BenchmarkFamily):
                            model=options.value("wsb_model"), model_api=options.choice("wsb_model_api", tuple(TRANSPORTS)),
                            temperature=temperature, endpoint=endpoint,
                            record_mode=settings.record_mode, cassette_dir=settings.cassette_dir, base=Path.cwd())
-        return WebBenchFamily(agents, setup, repeat)
+        return WebBenchFamily(tuple(named), setup, repeat, named)
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return self.agents
@@ -116,7 +124,7 @@ class WebBenchFamily(BenchmarkFamily):
         from pytest_websearchbench.webbench.agents.dispatch import run_agent
 
         try:
-            episode = run_agent(case.data, ctx.variant, self.setup, suite.name, case.id)
+            episode = run_agent(case.data, self.named[ctx.variant], self.setup, suite.name, case.id)
         except NotApplicable as exc:
             pytest.skip(str(exc))
         return RawResults(extra=episode.to_dict())

@@ -47,7 +47,9 @@ def test_a_shell_script_replaying_the_oracle_through_the_cli_scores_100_everywhe
                                 f"--wsb-json={results}")
     result.assert_outcomes(passed=len(tasks))
     result.stdout.fnmatch_lines([f"*episode failure modes*none {len(tasks)}*"])
+    assert "PytestUnknownMarkWarning" not in result.stdout.str()
     items = _items(results)
+    assert {i["provider"] for i in items.values()} == {"cmd-replay-sh"}  # a safe name for ids and markers
     for task in tasks:
         item = items[task.name]
         extra = item["raw"]["extra"]
@@ -176,3 +178,12 @@ def test_a_key_the_program_prints_never_reaches_the_results_file(pytester, monke
     assert "sk-secret-value-0123456789" not in text
     details = _items(results)[task.name]["raw"]["extra"]["details"]
     assert details["stdout_tail"] == "my key is <FILTERED>\n" and details["stderr_tail"] == "and again <FILTERED>\n"
+
+
+def test_two_programs_that_would_share_an_item_name_are_a_usage_error(pytester):
+    _script(pytester.path, "x.sh", "exit 0\n")
+    (pytester.path / "other").mkdir()
+    _script(pytester.path / "other", "x.sh", "exit 0\n")
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./x.sh,cmd:other/x.sh")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*'cmd:./x.sh' and 'cmd:other/x.sh' would both be named 'cmd-x-sh'; rename one*"])

@@ -100,3 +100,12 @@ def program_command(name: str, base: Path | None = None) -> list[str]:
         raise ConfigurationError(f"--wsb-agent {name!r}: {program!r} is not on PATH")
     return argv
 
+
+def variant_name(agent: str) -> str:
+    """The name an agent's items carry (``staffing-s1[cmd-my_agent-sh]``): ids and markers stay
+    filesystem- and marker-safe, so ``cmd:./my_agent.sh`` becomes ``cmd-my_agent-sh``."""
+    if not agent.startswith(PROGRAM_PREFIX):
+        return agent
+    words = shlex.split(agent[len(PROGRAM_PREFIX):])
+    text = " ".join([Path(words[0]).name, *words[1:]]) if words else ""
+    return "cmd-" + (re.sub(r"[^A-Za-z0-9_]+", "-", text).strip("-") or "program")
