@@ -156,6 +156,7 @@ class WebBenchFamily(BenchmarkFamily):
         """Per agent: the verdicts' failure modes (first failing gate, else leaf kind), the episodes'
         (step cap, looping, …), and per template the calibration row."""
         from pytest_websearchbench.webbench.agents.calibration import Episode, table
+        from pytest_websearchbench.webbench.agents.registry import MODEL
 
         def histogram(key: str, variant_scores: list[Score]) -> str:
             modes = Counter(r[key] for s in variant_scores for r in s.results[:1] if key in r)
@@ -173,7 +174,17 @@ class WebBenchFamily(BenchmarkFamily):
             rows.append((f"calibration {template}", [cells.get(template, "-") for cells in per_variant]))
         if self.setup.browser != "text":
             rows.append(("browser", [self.setup.browser for _ in scores]))
+        if MODEL in self.agents:
+            rows.append(("model agent", [self._model_profile() if agent == MODEL else "-" for agent in self.agents]))
         return rows
+
+
+    def _model_profile(self) -> str:
+        setup = self.setup
+        text = f"{setup.model} via {setup.model_api}"
+        if setup.temperature == 0:
+            return text + ", temperature 0 (unless the model refuses one)"
+        return text + f", temperature {setup.temperature:g}: not comparable (the benchmark's agent sends 0)"
 
 
 def _number(text: str, flag: str, kind, minimum):

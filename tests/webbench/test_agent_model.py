@@ -164,3 +164,15 @@ def test_no_key_no_server_and_nothing_recorded_is_one_usage_error(pytester, monk
     result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--wsb-agent model calls the model: set OPENAI_API_KEY*"])
+
+
+def test_the_summary_names_the_model_and_a_temperature_that_is_not_the_benchmarks(pytester, monkeypatch):
+    task = sample_tasks()[0]
+    with ScriptedModel(follow("oracle")) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "oracle,model",
+                                    "--wsb-model", "m", "--wsb-model-api", "chat", "--wsb-temperature", "0.7",
+                                    "-k", f"{task.name}[")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*model agent*-*m via chat, temperature 0.7: not comparable (the benchmark's "
+                                 "agent sends 0)*"])
