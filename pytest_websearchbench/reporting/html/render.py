@@ -29,8 +29,8 @@ from pytest_websearchbench.reporting.html import charts
 from pytest_websearchbench.reporting.html.model import (
     OUTCOMES, Item, Source, build_items, suite_summaries)
 
-_HERE = Path(__file__).parent
-_TEMPLATES = _HERE / "templates"
+#: the page's template, stylesheet and script: package data beside this module
+_TEMPLATES = Path(__file__).parent
 
 
 def scrub_document(document: dict[str, Any], secrets: Iterable[str]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from pathlib import Path
 from urllib.parse import quote
 
@@ -33,13 +34,18 @@ def _browser_missing() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def browser():
+def _require_browser() -> None:
+    """Skip without chromium (naming the command that installs it); in CI, fail instead."""
     missing = _browser_missing()
     if missing:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true and the HTML report cannot be tested in a browser: {missing}")
         pytest.skip(missing)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    _require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -197,3 +203,13 @@ def test_the_bundled_report_is_one_small_file_that_loads_nothing(report):
     text = report["run"].read_text("utf-8")
     # nothing to fetch: no stylesheet or script file, no source attribute, no CSS import or url()
     assert not re.search(r"<link\b|\ssrc=|@import|url\((?!#)", text)
+
+
+def test_without_chromium_these_tests_skip_naming_the_install_command_and_fail_in_ci(monkeypatch, tmp_path):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="sudo apt-get install -y chromium"):
+        _require_browser()
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI=true .*sudo apt-get install -y chromium"):
+        _require_browser()
