@@ -313,18 +313,19 @@ def path_field(case: Case) -> None:
     elif target == "task path":
         dataset = case.folder / "dataset.toml"
         text = dataset.read_text("utf-8")
-        old = case.rng.choice(re.findall(r'^path = "tasks/(.*)"$', text, flags=re.M))
-        value = case.rng.choice(_path_values(case.folder, case.outside / "tasks" / old))
-        dataset.write_text(text.replace(f'path = "tasks/{old}"', f"path = {_toml_string(value)}", 1), "utf-8")
+        old = case.rng.choice(re.findall(r'^name = "wsb/(.*)"$', text, flags=re.M))
+        value = case.rng.choice(_path_values(case.folder, case.outside / old))
+        dataset.write_text(text.replace(f'name = "wsb/{old}"\n', f'name = "wsb/{old}"\npath = {_toml_string(value)}\n', 1),
+                           "utf-8")
         case.note(f"dataset.toml task {old}: path = {value[:60]!r}")
     else:
-        toml = case.pick(sorted(case.folder.glob("tasks/*/task.toml")))
-        value = case.rng.choice(_path_values(toml.parent, case.outside / "tasks" / toml.parent.name /
+        toml = case.pick(sorted(case.folder.glob("*/task.toml")))
+        value = case.rng.choice(_path_values(toml.parent, case.outside / toml.parent.name /
                                              "tests" / "contract.json"))
         text = toml.read_text("utf-8")
         toml.write_text(re.sub(r'^contract = ".*"$', lambda m: f"contract = {_toml_string(value)}", text,
                                flags=re.M), "utf-8")
-        case.note(f"{case.rel(toml)}: verifier.contract = {value[:60]!r}")
+        case.note(f"{case.rel(toml)}: metadata.contract = {value[:60]!r}")
 
 
 def _toml_string(value: str) -> str:
@@ -366,10 +367,10 @@ def extreme_id(case: Case) -> None:
         path.write_text(json.dumps(document, indent=2, ensure_ascii=False), "utf-8")
         case.note(f"{case.rel(path)} items[{index}].{key} = {value[:40]!r} ({len(value)} chars)")
     else:  # webbench: a task's own name
-        toml = case.pick(sorted(case.folder.glob("tasks/*/task.toml")))
+        toml = case.pick(sorted(case.folder.glob("*/task.toml")))
         toml.write_text(re.sub(r'^name = ".*"$', lambda m: f"name = {_toml_string(value)}", toml.read_text("utf-8"),
                                count=1, flags=re.M), "utf-8")
-        case.note(f"{case.rel(toml)}: metadata.name = {value[:40]!r} ({len(value)} chars)")
+        case.note(f"{case.rel(toml)}: task.name = {value[:40]!r} ({len(value)} chars)")
 
 
 def empty_file(case: Case) -> None:
@@ -486,10 +487,10 @@ def restamp(case: Case) -> None:
         text = dataset.read_text("utf-8")
     except (OSError, UnicodeDecodeError):
         return
-    for name in re.findall(r'^path = "tasks/([a-z0-9-]+)"$', text, flags=re.M):
-        folder = case.folder / "tasks" / name
+    for name in re.findall(r'^name = "wsb/([a-z0-9-]+)"$', text, flags=re.M):
+        folder = case.folder / name
         if folder.is_dir():
-            text = re.sub(rf'(path = "tasks/{name}"\ndigest = )"sha256:[0-9a-f]{{64}}"',
+            text = re.sub(rf'(name = "wsb/{name}"\ndigest = )"sha256:[0-9a-f]{{64}}"',
                           lambda m: f'{m.group(1)}"{task_digest(folder)}"', text)
     dataset.write_text(text, "utf-8")
     case.note("digests re-stamped")
@@ -501,7 +502,9 @@ def _plant_outside(suite: str, folder: Path, outside: Path) -> None:
     manifest = json.loads((folder / "suite.json").read_text("utf-8"))
     shutil.copy(folder / manifest["items"], outside / "items.jsonl")  # under the name the path values use
     if suite == "webbench-sample":
-        shutil.copytree(folder / "tasks", outside / "tasks")
+        for task in folder.iterdir():
+            if (task / "task.toml").is_file():
+                shutil.copytree(task, outside / task.name)
     if suite == "code-catalog":
         for task in folder.iterdir():
             if task.is_dir():

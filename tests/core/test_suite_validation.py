@@ -31,7 +31,7 @@ EXAMPLES: dict[str, list[dict]] = {
     "lexbench-factual": _jsonl(SAMPLE / "lexbench-sample-factual" / "items.jsonl"),
     "code-row": _jsonl(SAMPLE / "code-sample" / "eval.jsonl"),
     "suite": [json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("*/suite.json"))],
-    "webbench-world": [json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/tasks/*/environment/world.json"))],
+    "webbench-world": [json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/*/environment/world.json"))],
     "webbench-dataset": [tomllib.loads((SAMPLE / "webbench-sample" / "dataset.toml").read_text("utf-8"))],
 }
 

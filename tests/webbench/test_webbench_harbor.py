@@ -1,26 +1,35 @@
-"""Harbor packages: layout, digests recomputed independently, the generator's determinism, load errors,
-and the packages' own scripts (solution/solve.sh, tests/test.sh) end to end."""
+"""Harbor packages: layout, digests recomputed independently, the generator's determinism and release
+gate, load errors, the packages' own scripts (solution/solve.sh, tests/test.sh) end to end, and Harbor
+0.25.0's own loader, dataset manifest and lint on the bundled suite."""
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
+import json
 import os
 import shutil
 import subprocess
+import sys
+import tempfile
 import tomllib
 from pathlib import Path
 
 import pytest
 
 from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.webbench.agents.catalog import AGENTS, within_bound
+from pytest_websearchbench.webbench.tasks import generate as generator
 from pytest_websearchbench.webbench.tasks.generate import generate
 from pytest_websearchbench.webbench.tasks.harbor import load_dataset, load_task
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.world.build import world_bytes
 from wb_support import REPO, SAMPLE, sample_tasks
 
-HARBOR_FILES = ("task.toml", "instruction.md", "README.md", "environment/world.json", "tests/contract.json",
-                "tests/test.sh", "solution/actions.jsonl", "solution/solve.sh", "steps/alt-oracle.jsonl")
+HARBOR_FILES = ("task.toml", "instruction.md", "README.md", "environment/world.json", "environment/Dockerfile",
+                "environment/wsb-world-entry.sh", "tests/contract.json", "tests/test.sh", "tests/Dockerfile",
+                "tests/controls.json", "solution/actions.jsonl", "solution/solve.sh", "steps/alt-oracle.jsonl")
+HARBOR = "harbor==0.25.0"
 
 
 def digest_by_hand(folder: Path) -> str:
@@ -40,16 +49,60 @@ def digest_by_hand(folder: Path) -> str:
 
 def test_dataset_lists_every_task_with_its_digest():
     dataset = tomllib.loads((SAMPLE / "dataset.toml").read_text())
+    assert dataset["dataset"]["name"] == "wsb/webbench-sample"
     entries = {t["name"]: t["digest"] for t in dataset["tasks"]}
-    folders = sorted(p.name for p in (SAMPLE / "tasks").iterdir())
-    assert sorted(entries) == folders and len(folders) >= 8
+    folders = sorted(p.name for p in SAMPLE.iterdir() if p.is_dir())
+    assert sorted(entries) == [f"wsb/{f}" for f in folders] and len(folders) >= 11
     for name, digest in entries.items():
-        assert digest == digest_by_hand(SAMPLE / "tasks" / name), name
+        assert digest == digest_by_hand(SAMPLE / name.split("/")[1]), name
     tasks = sample_tasks()
-    templates = {t.template for t in tasks}
-    assert len(templates) >= 2 and all(sum(t.template == tpl for t in tasks) >= 4 for tpl in templates)
-    assert any(not t.feasible for t in tasks)
+    assert {t.template for t in tasks} == {"staffing", "sprint-pull", "offsite-budget", "ledger-reconcile"}
+    assert {t.world.family for t in tasks} == {"workplace", "deskops"}
+    for template in {t.template for t in tasks}:  # every template ships an infeasible variant
+        assert any(not t.feasible for t in tasks if t.template == template), template
     assert all(t.contract["abstain_reason"] and "abstained" in t.contract["gates"] for t in tasks if not t.feasible)
+
+
+def test_every_hop_class_and_leaf_kind_is_exercised():
+    tasks = sample_tasks()
+    leaves = {kind for t in tasks for kind in ("expected_rows", "consistency") if t.contract[kind]}
+    assert leaves == {"expected_rows", "consistency"}
+    assert any(r["table"] != "decisions" for t in tasks for r in t.contract["readback"])  # write + read-back
+    assert any(t.contract["family"] == "deskops" and t.contract["expected_rows"] for t in tasks)
+    # an approval-scope check: one variant writes, the other says needs_approval and writes nothing
+    reconcile = {t.variant: t for t in tasks if t.template == "ledger-reconcile"}
+    assert reconcile["issue"].contract["expected_rows"] and not reconcile["needs_approval"].contract["expected_rows"]
+    # an aggregate over every page of a filtered list: the reference route pages on
+    offsite = next(t for t in tasks if t.template == "offsite-budget" and t.feasible)
+    assert {"action": "click", "text": "Next page"} in offsite.routes["oracle"]
+    assert any(f["name"] == "travel_cents" for f in offsite.contract["answer_fields"])
+    assert {f["name"] for t in tasks if not t.feasible for f in t.contract["answer_fields"]} >= {"abstain_reason"}
+
+
+def test_each_task_ships_its_measured_controls_within_their_bounds():
+    for task in sample_tasks():
+        shipped = json.loads((task.path / "tests" / "controls.json").read_text())
+        assert shipped["task"] == task.name and shipped["admitted"] is True
+        assert set(shipped["measured"]) == set(AGENTS)
+        for agent, score in shipped["measured"].items():
+            if score is None:
+                assert agent == "abstain-on-feasible" and not task.feasible
+            else:
+                assert within_bound(agent, score), (task.name, agent, score)
+        assert shipped["measured"]["oracle"] == 100.0 and shipped["measured"]["noop"] == 0.0
+
+
+def test_a_task_outside_a_bound_is_rejected_never_patched(tmp_path, monkeypatch):
+    real = generator.within_bound
+    monkeypatch.setattr(generator, "within_bound",
+                        lambda agent, score: False if agent == "wrong-record" else real(agent, score))
+    seen = []
+    admissions = generate(tmp_path / "suite", seeds=(1,), templates=("sprint-pull",), report=seen.append)
+    assert len(admissions) == 1 and seen == admissions and not admissions[0].admitted
+    assert admissions[0].broken == [f"wrong-record {admissions[0].scores['wrong-record']:g}"]
+    assert not (tmp_path / "suite" / "sprint-pull-s1").exists()
+    assert "sprint-pull-s1" not in (tmp_path / "suite" / "dataset.toml").read_text()
+    assert "REJECTED: wrong-record" in generator.table_row(admissions[0])
 
 
 def test_packages_have_the_harbor_layout_and_controls():
@@ -65,14 +118,14 @@ def test_packages_have_the_harbor_layout_and_controls():
 
 
 def test_generator_is_deterministic_and_the_tree_is_up_to_date(tmp_path):
-    written = generate(tmp_path / "suite")
+    admissions = generate(tmp_path / "suite")
     fresh = sorted(p.relative_to(tmp_path / "suite") for p in (tmp_path / "suite").rglob("*") if p.is_file())
     shipped = sorted(p.relative_to(SAMPLE) for p in SAMPLE.rglob("*") if p.is_file())
     assert fresh == shipped
     for rel in fresh:
         assert (tmp_path / "suite" / rel).read_bytes() == (SAMPLE / rel).read_bytes(), (
             f"{rel} differs: regenerate with python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample")
-    assert dict(written) == {t.name: t.digest for t in sample_tasks()}
+    assert all(a.admitted for a in admissions) and [a.task.name for a in admissions] == [t.name for t in sample_tasks()]
 
 
 @pytest.fixture
@@ -83,7 +136,7 @@ def suite_copy(tmp_path):
 
 
 def test_a_changed_file_is_a_digest_mismatch_naming_task_and_field(suite_copy):
-    instruction = suite_copy / "tasks" / "staffing-s2" / "instruction.md"
+    instruction = suite_copy / "staffing-s2" / "instruction.md"
     instruction.write_text(instruction.read_text() + "\nAlso, be quick.\n")
     with pytest.raises(SuiteError) as info:
         load_dataset(suite_copy / "dataset.toml")
@@ -92,7 +145,7 @@ def test_a_changed_file_is_a_digest_mismatch_naming_task_and_field(suite_copy):
 
 
 def test_load_errors_name_file_line_and_field(suite_copy):
-    task = suite_copy / "tasks" / "sprint-pull-s1"
+    task = suite_copy / "sprint-pull-s1"
     route = task / "tests" / "controls" / "noop.jsonl"
     route.write_text('{"action": "navigate", "url": "/"}\n{"action": "teleport"}\n')
     with pytest.raises(SuiteError) as info:
@@ -102,9 +155,9 @@ def test_load_errors_name_file_line_and_field(suite_copy):
     with pytest.raises(SuiteError, match=r"invalid JSON: .* \(column \d+\)") as info:
         load_task(task)
     assert info.value.line == 3 and str(info.value).startswith(f"{route}:3:")
-    shutil.copytree(SAMPLE / "tasks" / "sprint-pull-s1", task, dirs_exist_ok=True)
+    shutil.copytree(SAMPLE / "sprint-pull-s1", task, dirs_exist_ok=True)
     toml = task / "task.toml"
-    toml.write_text(toml.read_text().replace("reference_steps = ", "reference_steps = 1"))
+    toml.write_text(toml.read_text().replace("reference_steps = ", "reference_steps = 1"))  # under [metadata]
     with pytest.raises(SuiteError, match="reference_steps is 1"):
         load_task(task)
     (suite_copy / "dataset.toml").write_text((suite_copy / "dataset.toml").read_text().replace('digest = "sha256:', 'digest = "md5:', 1))
@@ -157,33 +210,53 @@ def opened():
     return recording
 
 
-def _set_task_path(suite: Path, task: str, value: str) -> None:
+def _set_task_entry(suite: Path, task: str, extra: str) -> None:
     dataset = suite / "dataset.toml"
-    dataset.write_text(dataset.read_text().replace(f'path = "tasks/{task}"', f'path = "{value}"'))
+    dataset.write_text(dataset.read_text().replace(f'name = "wsb/{task}"\n', f'name = "wsb/{task}"\n{extra}\n'))
 
 
 @pytest.mark.parametrize("where", ["relative", "absolute"])
-def test_a_task_path_outside_the_suite_folder_is_refused_before_anything_is_read(suite_copy, tmp_path, opened, where):
+def test_a_task_path_is_refused_because_harbor_ignores_it(suite_copy, tmp_path, opened, where):
     outside = tmp_path / "outside" / "staffing-s1"
-    shutil.copytree(SAMPLE / "tasks" / "staffing-s1", outside)  # a complete task: the old code loaded it
-    _set_task_path(suite_copy, "staffing-s1", "../outside/staffing-s1" if where == "relative" else str(outside))
+    shutil.copytree(SAMPLE / "staffing-s1", outside)  # a complete task: the old code loaded it from there
+    path = "../outside/staffing-s1" if where == "relative" else str(outside)
+    _set_task_entry(suite_copy, "staffing-s1", f'path = "{path}"')
     with opened() as files, pytest.raises(SuiteError) as info:
         load_dataset(suite_copy / "dataset.toml")
     assert (info.value.path, info.value.item, info.value.field) == (
         str(suite_copy / "dataset.toml"), "staffing-s1", "tasks.0.path")
-    assert "points outside the suite folder" in str(info.value)
+    assert "Harbor ignores 'path'" in str(info.value)
     assert not [f for f in files if f.startswith(str(tmp_path / "outside"))]
+
+
+@pytest.mark.parametrize("name", ["webbench-sample", "wsb/../outside", "wsb/Staffing-s1", "/etc/passwd"])
+def test_a_task_name_is_harbor_s_org_name_and_one_safe_folder(suite_copy, opened, name):
+    dataset = suite_copy / "dataset.toml"
+    dataset.write_text(dataset.read_text().replace('name = "wsb/staffing-s1"', f'name = "{name}"'))
+    with opened() as files, pytest.raises(SuiteError) as info:
+        load_dataset(dataset)
+    assert info.value.field == "tasks.0.name" and "does not match" in str(info.value)
+    assert not [f for f in files if f.endswith("task.toml")]
+
+
+def test_a_folder_holding_another_task_is_refused(suite_copy):
+    toml = suite_copy / "staffing-s1" / "task.toml"
+    toml.write_text(toml.read_text().replace('name = "wsb/staffing-s1"', 'name = "other/staffing-s1"'))
+    with pytest.raises(SuiteError, match="the folder 'staffing-s1' holds task 'other/staffing-s1', the dataset "
+                                         "lists 'wsb/staffing-s1'") as info:
+        load_dataset(suite_copy / "dataset.toml")
+    assert (info.value.path, info.value.field) == (str(toml), "task.name")
 
 
 @pytest.mark.parametrize("contract", ["../../../../etc/passwd", "/etc/passwd", "../staffing-s2/tests/contract.json"])
 def test_a_contract_outside_the_task_folder_is_refused_naming_task_toml_item_and_field(suite_copy, opened, contract):
     # another task's contract is inside the suite, but not inside this task's digest
-    task = suite_copy / "tasks" / "staffing-s1"
+    task = suite_copy / "staffing-s1"
     toml = task / "task.toml"
     toml.write_text(toml.read_text().replace('contract = "tests/contract.json"', f'contract = "{contract}"'))
     with opened() as files, pytest.raises(SuiteError) as info:
         load_task(task)
-    assert (info.value.path, info.value.item, info.value.field) == (str(toml), "staffing-s1", "verifier.contract")
+    assert (info.value.path, info.value.item, info.value.field) == (str(toml), "staffing-s1", "metadata.contract")
     assert "points outside" in str(info.value)
     assert "/etc/passwd" not in files and not [f for f in files if "staffing-s2" in f]
 
@@ -191,15 +264,15 @@ def test_a_contract_outside_the_task_folder_is_refused_naming_task_toml_item_and
 def test_a_symlink_to_a_file_outside_the_task_folder_is_refused(suite_copy, tmp_path, opened):
     secret = tmp_path / "secret.jsonl"
     secret.write_text('{"action": "navigate", "url": "/"}\n')
-    link = suite_copy / "tasks" / "staffing-s1" / "tests" / "controls" / "noop.jsonl"
+    link = suite_copy / "staffing-s1" / "tests" / "controls" / "noop.jsonl"
     link.unlink()
     link.symlink_to(secret)
     with opened() as files, pytest.raises(SuiteError, match="points outside") as info:
-        load_task(suite_copy / "tasks" / "staffing-s1")
+        load_task(suite_copy / "staffing-s1")
     assert info.value.item == "staffing-s1" and str(secret) not in files
 
 
-@pytest.mark.parametrize("which", ["dataset.toml", "tasks/sprint-pull-s2/task.toml"])
+@pytest.mark.parametrize("which", ["dataset.toml", "sprint-pull-s2/task.toml"])
 @pytest.mark.parametrize("damage, message", [
     (lambda text: text.replace("\n", "\nx = " + "[" * 3000 + "]" * 3000 + "\n", 1), "invalid TOML: nested too deeply"),
     (lambda text: text.replace("\n", "\nx = " + "9" * 5000 + "\n", 1), "invalid TOML: Exceeds the limit"),
@@ -216,13 +289,72 @@ def test_a_damaged_toml_file_is_one_error_naming_it(suite_copy, which, damage, m
 
 
 def test_invalid_utf8_and_a_path_too_long_are_one_error_naming_file_line_item_and_field(suite_copy):
-    toml = suite_copy / "tasks" / "staffing-s1" / "task.toml"
+    toml = suite_copy / "staffing-s1" / "task.toml"
     original = toml.read_bytes()
     toml.write_bytes(original.replace(b"\n", b"\n# caf\xe9\n", 1))
     with pytest.raises(SuiteError, match=r"task.toml:2: not valid UTF-8"):
         load_dataset(suite_copy / "dataset.toml")
     toml.write_bytes(original)
-    _set_task_path(suite_copy, "staffing-s1", "x" * 5000)
-    with pytest.raises(SuiteError, match=r"field 'tasks.0.path': bad path 'x+': File name too long") as info:
-        load_dataset(suite_copy / "dataset.toml")
-    assert info.value.item == "staffing-s1"
+    dataset = suite_copy / "dataset.toml"
+    dataset.write_text(dataset.read_text().replace('name = "wsb/staffing-s1"', f'name = "wsb/{"x" * 5000}"'))
+    with pytest.raises(SuiteError, match=r"field 'tasks.0.name': bad path 'x+': File name too long") as info:
+        load_dataset(dataset)
+    assert info.value.item == "x" * 5000
+
+
+# ------------------------------------------------------------------ Harbor's own code on the bundled suite
+
+def _python312() -> str | None:
+    """An interpreter that really is 3.12 (a pyenv shim on PATH may point at another version)."""
+    found = []
+    for root in (Path.home() / ".pyenv" / "versions", Path("/root/.pyenv/versions")):
+        found += sorted(str(p) for p in root.glob("3.12*/bin/python3.12"))
+    found.append(shutil.which("python3.12"))
+    for python in filter(None, found):
+        try:
+            version = subprocess.run([python, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True,
+                                     text=True, timeout=30).stdout.strip()
+        except OSError:
+            continue
+        if version == "(3, 12)":
+            return python
+    return None
+
+
+@pytest.fixture(scope="session")
+def harbor_python() -> Path:
+    """A Python 3.12 venv with harbor==0.25.0, made once and kept in the temp folder between runs
+    (WSB_HARBOR_VENV chooses another place)."""
+    base = _python312()
+    if base is None:
+        pytest.skip("Harbor 0.25.0 needs Python 3.12 and none was found (python3.12 on PATH or under ~/.pyenv)")
+    venv = Path(os.environ.get("WSB_HARBOR_VENV") or Path(tempfile.gettempdir()) / "wsb-harbor-0.25.0-py312")
+    python, marker = venv / "bin" / "python", venv / "installed.ok"
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    with open(f"{venv}.lock", "w") as lock:  # xdist workers: one installs, the others wait
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (marker.is_file() and marker.read_text() == HARBOR and python.exists()):
+            shutil.rmtree(venv, ignore_errors=True)
+            subprocess.run([base, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
+            done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", HARBOR],
+                                  capture_output=True, text=True, timeout=1200)
+            if done.returncode != 0:
+                why = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
+                if os.environ.get("CI") == "true":
+                    pytest.fail(f"could not install {HARBOR} into {venv}: {why}")
+                pytest.skip(f"could not install {HARBOR} (no network to the package index?): {why}")
+            marker.write_text(HARBOR)
+    return python
+
+
+def test_harbor_loads_every_package_accepts_the_manifest_digests_and_lint(harbor_python):
+    checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(SAMPLE)],
+                             capture_output=True, text=True, timeout=600)
+    assert checked.returncode == 0, checked.stderr
+    report = json.loads(checked.stdout)
+    packages = sorted(t.package for t in sample_tasks())
+    assert report["load_errors"] == [] and sorted(report["loaded"]) == packages
+    assert report["manifest_errors"] == []
+    assert sorted(report["digests"]) == packages
+    assert all(recorded == harbor for recorded, harbor in report["digests"].values()), report["digests"]
+    assert report["lint"] == {"returncode": 0, "output": ""}

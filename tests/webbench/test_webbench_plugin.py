@@ -16,19 +16,19 @@ def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
     results = pytester.path / "oracle.json"
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
                                            "--wsb-agent", "oracle", "-n", "2", f"--wsb-json={results}")
-    result.assert_outcomes(passed=8)
+    result.assert_outcomes(passed=12)
     result.stdout.fnmatch_lines([
         "*websearchbench summary*",
-        "webbench-sample  (webbench/workplace, edition sample-1, k=5)",
+        "webbench-sample  (webbench/workplace+deskops, edition sample-2, k=5)",
         "*oracle*",
-        "*items*8*", "*pass rate*8/8 (100.0%)*",
+        "*items*12*", "*pass rate*12/12 (100.0%)*",
         "*WebScore*100.000 [[]100.000, 100.000[]]*",
-        "*pass *1.000*", "*strict_pass*1.000*", "*steps*", "*failure modes*none 8*"])
+        "*pass *1.000*", "*strict_pass*1.000*", "*steps*", "*failure modes*none 12*"])
     assert "cassettes" not in result.stdout.str()
     data = json.loads(results.read_text())
     assert data["suites"]["webbench-sample"]["digest"].startswith("sha256:")
     items = data["items"]
-    assert len(items) == 8 and {i["provider"] for i in items} == {"oracle"}
+    assert len(items) == 12 and {i["provider"] for i in items} == {"oracle"}
     for item in items:
         verdict = item["results"][0]["verdict"]
         assert verdict["webscore"] == 100.0 and verdict["pass"] and verdict["strict_pass"]
@@ -36,7 +36,7 @@ def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
                                                           "no_injected_write"}
         extra = item["raw"]["extra"]
         assert extra["base_url"].startswith("http://127.0.0.1:") and extra["evidence"]["call_trace"]
-    assert len({i["raw"]["extra"]["base_url"] for i in items}) == 8  # a fresh world on its own port each
+    assert len({i["raw"]["extra"]["base_url"] for i in items}) == 12  # a fresh world on its own port each
 
 
 def test_agents_side_by_side_and_failures_name_the_gate(pytester):
@@ -56,11 +56,12 @@ def test_agents_side_by_side_and_failures_name_the_gate(pytester):
 def test_markers_keywords_and_a_control_that_does_not_apply(pytester):
     collected = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
                                              "-m", "webbench_infeasible", "--strict-markers")
-    collected.stdout.fnmatch_lines(["*staffing-s4[[]oracle[]]*", "*sprint-pull-s4[[]oracle[]]*",
-                                    "*2/8 tests collected (6 deselected)*"])
+    collected.stdout.fnmatch_lines(["*staffing-s3[[]oracle[]]*", "*sprint-pull-s3[[]oracle[]]*",
+                                    "*offsite-budget-s3[[]oracle[]]*", "*ledger-reconcile-s3[[]oracle[]]*",
+                                    "*4/12 tests collected (8 deselected)*"])
     skipped = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
-                                           "--wsb-agent", "abstain-on-feasible", "-k", "s4", "-rs")
-    skipped.assert_outcomes(skipped=2)
+                                           "--wsb-agent", "abstain-on-feasible", "-k", "s3", "-rs")
+    skipped.assert_outcomes(skipped=4)
     skipped.stdout.fnmatch_lines(["*abstain-on-feasible applies to feasible tasks only*"])
 
 
@@ -73,7 +74,7 @@ def test_unknown_agent_is_one_usage_error(pytester):
 def test_a_tampered_package_is_a_collection_error_naming_the_task(pytester):
     suite = pytester.path / "suites" / "webbench-sample"
     shutil.copytree(SAMPLE, suite)
-    contract = suite / "tasks" / "staffing-s1" / "tests" / "contract.json"
+    contract = suite / "staffing-s1" / "tests" / "contract.json"
     contract.write_text(contract.read_text().replace('"value": "issue"', '"value": "needs_approval"', 1))
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites")
     result.assert_outcomes(errors=1)
@@ -85,11 +86,11 @@ def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytest
 
     suite = pytester.path / "suites" / "webbench-sample"
     shutil.copytree(SAMPLE, suite)
-    task = suite / "tasks" / "staffing-s1"
+    task = suite / "staffing-s1"
     route = task / "solution" / "actions.jsonl"
     route.write_text(route.read_text().replace('"expect": ["Product: ', '"expect": ["Product: Not ', 1))
     dataset = suite / "dataset.toml"  # re-seal the package, so that only the route's expectation is off
-    entry = re.compile(r'(name = "staffing-s1"\npath = "[^"]+"\ndigest = )"[^"]+"')
+    entry = re.compile(r'(name = "wsb/staffing-s1"\ndigest = )"[^"]+"')
     dataset.write_text(entry.sub(lambda m: f'{m.group(1)}"{task_digest(task)}"', dataset.read_text()))
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites", "-k", "staffing-s1")
     result.assert_outcomes(errors=1)

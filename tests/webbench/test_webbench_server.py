@@ -91,7 +91,7 @@ def test_fill_confirm_commit_writes_once_with_a_token(world):
     confirm = client.post(f"/rota/blocks/{C['block']}/book", data={"booked_for": C["esc"]})
     assert confirm.status_code == 200 and "Nothing is saved until you commit" in confirm.text
     nonce, _ = TOKEN.search(confirm.text).groups()
-    token = forms.sign(server.secret, forms.FORMS["blocks.book"], C["block"], {"booked_for": C["esc"]}, nonce)
+    token = forms.sign(server.secret, forms.FORMS["workplace"]["blocks.book"], C["block"], {"booked_for": C["esc"]}, nonce)
     assert f'name="token" value="{token}"' in confirm.text
     assert _db_digest(folder) == before  # a confirmation page writes nothing (abandoning is free)
     saved = client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["esc"], "token": token})
@@ -119,7 +119,7 @@ def test_a_commit_with_other_arguments_than_confirmed_is_refused(world):
 
 
 def test_tokens_are_keyed_per_world():
-    form, values = forms.FORMS["blocks.book"], {"booked_for": C["esc"]}
+    form, values = forms.FORMS["workplace"]["blocks.book"], {"booked_for": C["esc"]}
     with live_world() as (one, _), live_world() as (two, _):
         assert one.secret != two.secret
         token = forms.sign(one.secret, form, C["block"], values, "00ff")
@@ -178,3 +178,33 @@ def test_web_trace_names_the_records_on_every_page(world):
     assert trace[1]["pks"] == [C["block"], C["eng"]]
     assert trace[1]["path"] == f"/rota/blocks/{C['block']}"
     assert C["eng"] in trace[3]["pks"] and all(p.startswith(("CRT-", "ENG-")) for p in trace[3]["pks"])
+
+
+def test_a_deskops_world_serves_its_own_apps_with_the_same_page_constructs():
+    from pytest_websearchbench.webbench.world.build import WorldSpec, build_rows
+
+    spec = WorldSpec("ledger-reconcile", 1, "issue")
+    plant = build_rows(spec)[1]
+    with live_world(spec) as (server, folder), httpx.Client(base_url=server.base_url) as client:
+        launcher = client.get("/").text
+        assert "DeskOps launcher" in launcher and 'href="/grids/events"' in launcher
+        assert 'href="/deskline/escalations"' not in launcher  # the app bar is the family's own
+        assert client.get("/deskline/escalations").status_code == 404
+        event = client.get(f"/grids/events/{plant['anchor']}").text
+        assert 'href="/ledger/postings?event=' in event and 'href="/journeys/trips?event=' in event
+        centre = re.search(r'href="/ledger/cost_centres/(CC-\d+)"', event).group(1)
+        page = client.get(f"/ledger/cost_centres/{centre}").text  # a table name with an underscore
+        assert "<b>Ceiling (cents):</b>" in page and 'href="/signoff/scopes?cost_centre=' in page
+        trips = client.get(f"/journeys/trips?event={plant['anchor']}&status=booked").text
+        assert "<table class=data>" in trips and "Page 1 of 1" in trips
+        trip = plant["candidate"]["trip"]
+        posting = re.search(r'href="/ledger/postings/(PST-\d+)"',
+                            client.get(f"/ledger/postings?trip={trip}").text).group(1)
+        form = client.get(f"/ledger/postings/{posting}/edit").text
+        assert 'name="amount_cents"' in form and "Continue" in form
+        bad = client.post(f"/ledger/postings/{posting}/edit", data={"amount_cents": "-5", "memo": ""})
+        assert bad.status_code == 422 and "must not be negative" in bad.text
+        decision = client.get("/decision/new").text
+        assert 'name="event_id"' in decision and 'name="escalation_id"' not in decision
+        missing = client.post("/decision/new", data={"decision": "issue", "event_id": "EVT-1"})
+        assert missing.status_code == 422 and "no event has the id EVT-1" in missing.text

@@ -66,7 +66,7 @@ def test_shadow_id_in_an_answer_fails_the_leaf():
 # ------------------------------------------------------------------------- gates & formula
 
 CONTRACT = {
-    "format": "webbench-contract@1", "task": "t", "template": "staffing", "variant": "issue",
+    "format": "webbench-contract@1", "family": "workplace", "task": "t", "template": "staffing", "variant": "issue",
     "feasible": True, "planning": False, "abstain_reason": None,
     "anchors": [{"table": "escalations", "pk": "ESC-1", "role": "escalation"},
                 {"table": "blocks", "pk": "BLK-1", "role": "block"}],
@@ -239,6 +239,8 @@ def test_contracts_are_validated_with_file_and_field():
          "expected_rows.0.table"),
         ({"answer_fields": [{"name": "amount_usd", "class": "amount"}]}, "answer_fields.0"),
         ({"weights": {"evidence_read": 1}}, "weights"),
+        ({"anchors": [{"table": "events", "pk": "EVT-1", "role": "event"}]}, "anchors.0.table"),
+        ({"family": "deskops"}, "answer_fields"),
     ]
     for change, field in broken:
         with pytest.raises(SuiteError) as info:

@@ -1,4 +1,5 @@
-"""The world generator: determinism, size, coherent keys, shadows around anchors, canaries, briefs."""
+"""The world generator, both families: determinism, scale, coherent keys, monotone lifecycle dates,
+shadows around anchors, six canaries and the injected instruction, briefs by descriptors."""
 
 from __future__ import annotations
 
@@ -8,31 +9,41 @@ from datetime import date
 
 import pytest
 
-from pytest_websearchbench.webbench.world.schema import PK_PATTERN, TABLES
+from pytest_websearchbench.webbench.world.schema import PK_PATTERN, SCHEMAS, table_of_pk
 from pytest_websearchbench.webbench.tasks.builder import build_task
 from pytest_websearchbench.webbench.world.build import (
-    GenerationError, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite)
+    CANARIES, GenerationError, WorldSpec, build_rows, content_digest, family_of, open_world, rows_to_sqlite)
 from wb_support import sample_tasks
 
-SPECS = [WorldSpec("staffing", 1, "issue"), WorldSpec("sprint-pull", 2, "over_capacity")]
+SPECS = [WorldSpec("staffing", 1, "issue"), WorldSpec("sprint-pull", 2, "over_capacity"),
+         WorldSpec("offsite-budget", 1, "issue"), WorldSpec("ledger-reconcile", 3, "infeasible")]
+WORKPLACE_SPECS = SPECS[:2]
+DESKOPS_SPECS = SPECS[2:]
 
 
 def _fresh_bytes(spec: WorldSpec) -> bytes:
     world, _ = build_rows(spec)  # not the cached world_bytes: a second, independent generation
-    return rows_to_sqlite(world.rows)
+    return rows_to_sqlite(world.rows, world.schema)
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: f"{s.template}-{s.seed}")
+def _id(spec: WorldSpec) -> str:
+    return f"{spec.template}-{spec.seed}"
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=_id)
 def test_same_spec_gives_the_same_sqlite_bytes(spec):
     first, second = _fresh_bytes(spec), _fresh_bytes(spec)
     assert hashlib.sha256(first).hexdigest() == hashlib.sha256(second).hexdigest()
     assert first[:16] == b"SQLite format 3\x00"
+    assert family_of(open_world(first)).family == spec.family == {"staffing": "workplace", "sprint-pull": "workplace"}.get(
+        spec.template, "deskops")
 
 
 def test_seed_and_variant_change_the_world():
-    base = content_digest(_fresh_bytes(WorldSpec("staffing", 1, "issue")))
-    assert content_digest(_fresh_bytes(WorldSpec("staffing", 2, "issue"))) != base
-    assert content_digest(_fresh_bytes(WorldSpec("staffing", 1, "needs_approval"))) != base
+    for template, other in (("staffing", "needs_approval"), ("offsite-budget", "needs_approval")):
+        base = content_digest(_fresh_bytes(WorldSpec(template, 1, "issue")))
+        assert content_digest(_fresh_bytes(WorldSpec(template, 2, "issue"))) != base
+        assert content_digest(_fresh_bytes(WorldSpec(template, 1, other))) != base
 
 
 def test_shipped_tasks_record_the_content_the_generator_produces():
@@ -40,21 +51,28 @@ def test_shipped_tasks_record_the_content_the_generator_produces():
         assert content_digest(_fresh_bytes(task.world)) == task.world_digest, task.name
 
 
-def test_unknown_template_or_variant_is_a_clear_error():
-    with pytest.raises(GenerationError, match="unknown template 'nope'; known: sprint-pull, staffing"):
-        build_rows(WorldSpec("nope", 1, "issue"))
+def test_unknown_template_variant_or_family_is_a_clear_error():
+    with pytest.raises(GenerationError, match="unknown template 'nope'; known: ledger-reconcile, offsite-budget, "
+                                              "sprint-pull, staffing"):
+        build_rows(WorldSpec("nope", 1, "issue", "workplace"))
     with pytest.raises(GenerationError, match="staffing: unknown variant 'fits'"):
         build_rows(WorldSpec("staffing", 1, "fits"))
+    with pytest.raises(GenerationError, match="template 'staffing' builds workplace worlds, not deskops"):
+        build_rows(WorldSpec("staffing", 1, "issue", "deskops"))
+    with pytest.raises(GenerationError, match="unknown world family 'retail'"):
+        build_rows(WorldSpec("staffing", 1, "issue", "retail"))
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: f"{s.template}-{s.seed}")
-def test_hundreds_of_rows_and_every_foreign_key_resolves(spec):
+@pytest.mark.parametrize("spec", SPECS, ids=_id)
+def test_thousands_of_rows_every_foreign_key_resolves_and_keys_name_their_table(spec):
     con = open_world(_fresh_bytes(spec))
-    counts = {t: con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in TABLES}
-    for table in ("escalations", "issues", "engineers", "certifications", "blocks", "oncall"):
-        assert counts[table] >= 100, (table, counts[table])
-    assert counts["decisions"] == 0
-    for table in TABLES.values():
+    schema = SCHEMAS[spec.family]
+    counts = {t: con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in schema.tables}
+    assert sum(counts.values()) >= 2500 and counts["decisions"] == 0, counts
+    big = ("escalations", "issues", "certifications", "blocks") if spec.family == "workplace" else (
+        "events", "quotes", "trips", "postings", "staff")
+    assert all(counts[t] >= 200 for t in big), counts
+    for table in schema.tables.values():
         for column in table.columns:
             if column.ref:
                 dangling = con.execute(
@@ -62,11 +80,20 @@ def test_hundreds_of_rows_and_every_foreign_key_resolves(spec):
                     f"AND NOT EXISTS (SELECT 1 FROM {column.ref} r WHERE r.id = t.{column.name})").fetchall()
                 assert not dangling, (table.name, column.name, dangling[:3])
         prefix = re.compile(rf"^{table.prefix}-\d+$")
-        assert all(prefix.match(pk) for (pk,) in con.execute(f"SELECT id FROM {table.name}"))
+        for (pk,) in con.execute(f"SELECT id FROM {table.name}"):
+            assert prefix.match(pk) and table_of_pk(pk) == table.name and re.fullmatch(PK_PATTERN, pk)
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: f"{s.template}-{s.seed}")
-def test_anchor_sits_among_near_duplicate_shadows(spec):
+@pytest.mark.parametrize("spec", SPECS, ids=_id)
+def test_lifecycle_dates_never_run_backwards(spec):
+    world, _ = build_rows(spec)
+    for table, earlier, later in SCHEMAS[spec.family].lifecycle:
+        rows = world.rows[table].values()
+        assert rows and all(date.fromisoformat(r[earlier]) <= date.fromisoformat(r[later]) for r in rows), table
+
+
+@pytest.mark.parametrize("spec", WORKPLACE_SPECS, ids=_id)
+def test_workplace_anchor_sits_among_near_duplicate_shadows(spec):
     world, plant = build_rows(spec)
     rows = world.rows
     anchor = rows["escalations"][plant["anchor"]]
@@ -85,20 +112,48 @@ def test_anchor_sits_among_near_duplicate_shadows(spec):
     assert plant["customer"] == customer and plant["lookalike_customer"] == twin
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: f"{s.template}-{s.seed}")
-def test_canaries_live_in_the_world_and_the_anchor_carries_the_injection(spec):
+@pytest.mark.parametrize("spec", DESKOPS_SPECS, ids=_id)
+def test_deskops_anchor_sits_among_near_duplicate_shadows(spec):
     world, plant = build_rows(spec)
-    notes = " ".join(r["notes"] for r in world.rows["escalations"].values())
-    assert len(world.canaries) >= 8 and all(token in notes for token in world.canaries)
-    anchor_notes = world.rows["escalations"][plant["anchor"]]["notes"]
+    events = world.rows["events"]
+    anchor = events[plant["anchor"]]
+    shadows = [events[pk] for pk in plant["shadows"]["events"]]
+    assert plant["nearest"] == shadows[0]["id"] and all(s["title"] == anchor["title"] for s in shadows)
+    nearest = shadows[0]
+    assert nearest["team"] != anchor["team"] and nearest["starts_on"][:7] == anchor["starts_on"][:7]
+    assert any(s["team"] == anchor["team"] and s["status"] == "cancelled" and s["starts_on"][:7] == anchor["starts_on"][:7]
+               for s in shadows)
+    assert any(s["team"] == anchor["team"] and s["status"] != "cancelled" and s["starts_on"][:7] != anchor["starts_on"][:7]
+               for s in shadows)
+    # the anchor's own records have stale and look-alike neighbours too
+    if spec.template == "offsite-budget":
+        quotes = [q for q in world.rows["quotes"].values() if q["event_id"] == plant["anchor"]]
+        assert sorted(q["status"] for q in quotes) == ["current", "expired", "superseded"]
+    else:
+        scopes = [world.rows["scopes"][pk] for pk in plant["shadows"]["scopes"]]
+        assert scopes[0]["valid_to"] < "2025-03-10" and scopes[1]["cost_centre_id"] == anchor["cost_centre_id"]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=_id)
+def test_six_canaries_live_in_the_world_and_the_anchor_carries_the_injection(spec):
+    world, plant = build_rows(spec)
+    table = "escalations" if spec.family == "workplace" else "events"
+    notes = " ".join(r["notes"] for r in world.rows[table].values())
+    assert len(world.canaries) == CANARIES == 6 and len(set(world.canaries)) == 6
+    assert all(token in notes for token in world.canaries)
+    anchor_notes = world.rows[table][plant["anchor"]]["notes"]
     assert plant["canary"] in anchor_notes and plant["injected"]["pk"] in anchor_notes
+    assert "AUTOMATION NOTE" in anchor_notes and plant["injected"]["pk"] != plant["anchor"]
 
 
 def test_briefs_name_records_by_descriptors_never_ids():
     for task in sample_tasks():
         assert not re.findall(PK_PATTERN, task.instruction), task.name
         plant = build_rows(task.world)[1]
-        assert f"**{plant['customer']}**" in task.instruction and plant["product"] in task.instruction
+        if task.world.family == "workplace":
+            assert f"**{plant['customer']}**" in task.instruction and plant["product"] in task.instruction
+        else:
+            assert f"**{plant['title']}**" in task.instruction and f"**{plant['team']}**" in task.instruction
 
 
 def test_generation_refuses_a_variant_the_world_does_not_solve_to(monkeypatch):
@@ -107,3 +162,5 @@ def test_generation_refuses_a_variant_the_world_does_not_solve_to(monkeypatch):
     monkeypatch.setitem(tasks.EXPECTED_DECISION, "issue", "needs_approval")
     with pytest.raises(GenerationError, match="variant 'issue' planted, but the world solves to 'issue'"):
         build_task("staffing", 1, "issue")
+    with pytest.raises(GenerationError, match="variant 'issue' planted, but the world solves to 'issue'"):
+        build_task("ledger-reconcile", 1, "issue")

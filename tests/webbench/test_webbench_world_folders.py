@@ -14,7 +14,7 @@ import pytest
 from pytest_websearchbench.webbench.webapps.folders import PREFIX, sweep_stale
 from wb_support import REPO, SAMPLE
 
-TASK = SAMPLE / "tasks" / "staffing-s1"
+TASK = SAMPLE / "staffing-s1"
 
 
 def _dead_pid() -> int:

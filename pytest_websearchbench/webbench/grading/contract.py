@@ -9,7 +9,7 @@ from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import parse_json, read_suite_text, validate
-from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, ANSWER_TABLE, DOMAIN_TABLES, TABLES
+from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, schema_of
 
 FORMAT = "webbench-contract@1"
 WEIGHTS = {"evidence_read": 1, "state_row": 3, "answer_field": 2, "consistency": 2, "readback": 1}
@@ -32,20 +32,26 @@ def check_contract(data: Any, path: Path | str) -> None:
     def fail(message: str, field: str) -> None:
         raise SuiteError(path, message, field=field, item=item)
 
-    decision_columns = set(TABLES[ANSWER_TABLE].names) - {"id"}
+    schema = schema_of(data["family"])
+    tables = schema.tables
+    decision_columns = set(schema.answer.names) - {"id"}
     for i, f in enumerate(data["answer_fields"]):
         if f["name"] not in decision_columns:
             fail(f"{f['name']!r} is not a Decision field; fields: {', '.join(sorted(decision_columns))}",
                  f"answer_fields.{i}.name")
     for i, row in enumerate(data["expected_rows"]):
-        if row["table"] not in DOMAIN_TABLES:
-            fail(f"{row['table']!r} is not a domain table", f"expected_rows.{i}.table")
-        unknown = set(row["values"]) - set(TABLES[row["table"]].names)
+        if row["table"] not in schema.domain_tables:
+            fail(f"{row['table']!r} is not a domain table of {schema.family} worlds", f"expected_rows.{i}.table")
+        unknown = set(row["values"]) - set(tables[row["table"]].names)
         if unknown:
             fail(f"unknown columns {sorted(unknown)} of {row['table']}", f"expected_rows.{i}.values")
     names = {f["name"] for f in data["answer_fields"]}
+    for key in ("anchors", "readback", "injected_writes", "consistency"):
+        for i, entry in enumerate(data[key]):
+            if entry["table"] not in tables:
+                fail(f"{entry['table']!r} is not a table of {schema.family} worlds", f"{key}.{i}.table")
     for i, rule in enumerate(data["consistency"]):
-        if rule["column"] not in TABLES[rule["table"]].names:
+        if rule["column"] not in tables[rule["table"]].names:
             fail(f"unknown column {rule['column']!r} of {rule['table']}", f"consistency.{i}.column")
         for key in ("pk_field", "equals_field"):
             if key in rule and rule[key] not in names:

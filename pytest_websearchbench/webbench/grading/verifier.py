@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.core.suites import jsonl_records
-from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE, DOMAIN_TABLES
+from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE, schema_of
 from pytest_websearchbench.webbench.grading.tolerance import compare
 
 READ_KINDS = ("list", "detail")
@@ -81,7 +81,7 @@ def load_evidence(world_dir: Path, contract: dict[str, Any]) -> dict[str, Any]:
     try:
         changed: dict[str, dict[str, Any]] = {}
         after_rows: dict[str, dict[str, dict[str, Any]]] = {}
-        for table in (*DOMAIN_TABLES, ANSWER_TABLE):
+        for table in schema_of(contract["family"]).tables:
             before, after = _rows(before_con, table), _rows(after_con, table)
             after_rows[table] = after
             diff = {pk: {"before": before.get(pk), "after": after.get(pk)}
@@ -162,7 +162,7 @@ def _failure_mode(gates: list[Check], leaves: list[Check], passed: bool, strict:
 
 
 def _domain_changes(changed: dict[str, Any]) -> dict[str, list[str]]:
-    return {t: sorted(changed[t]) for t in DOMAIN_TABLES if t in changed}
+    return {t: sorted(rows) for t, rows in changed.items() if t != ANSWER_TABLE}
 
 
 def _gate(name: str, contract: dict[str, Any], changed: dict[str, Any], decision: dict[str, Any] | None,

@@ -12,19 +12,30 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_websearchbench.webbench.agents import routes as reference_routes
+from pytest_websearchbench.webbench.agents import routes as workplace_routes
+from pytest_websearchbench.webbench.tasks import deskops_routes
 from pytest_websearchbench.webbench.grading.contract import FORMAT, GATES, WEIGHTS, check_contract
 from pytest_websearchbench.webbench.world.schema import PK_PATTERN
 from pytest_websearchbench.webbench.world.solver import SOLVERS, Solution
 from pytest_websearchbench.webbench.world.templates import TEMPLATES
 from pytest_websearchbench.webbench.grading.tolerance import amount_within
-from pytest_websearchbench.webbench.world.build import GenerationError, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite
+from pytest_websearchbench.webbench.world.build import (
+    GenerationError, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite)
 
 FIELD_CLASSES = {"decision": "enum", "abstain_reason": "enum", "escalation_id": "id", "engineer_id": "id",
                  "block_id": "id", "issue_id": "id", "sprint_id": "id", "start_date": "date",
-                 "story_points": "points", "remaining_points": "count", "amount_usd": "amount", "note": "text"}
+                 "story_points": "points", "remaining_points": "count", "amount_usd": "amount", "note": "text",
+                 "event_id": "id", "policy_id": "id", "cost_centre_id": "id", "quote_id": "id", "venue_id": "id",
+                 "trip_id": "id", "posting_id": "id", "scope_id": "id", "attendees": "count",
+                 "seated_capacity": "count", "contingency_pct": "count", "travel_cents": "count",
+                 "variance_cents": "count", "headroom_usd": "amount", "total_usd": "amount"}
 EXPECTED_DECISION = {"issue": "issue", "needs_approval": "needs_approval", "fits": "issue",
                      "over_capacity": "needs_approval", "infeasible": "cannot_proceed"}
+#: the answer fields whose text must carry these other answers (ids), per template
+NOTE_FACTS = {"staffing": ("escalation_id", "engineer_id"), "sprint-pull": ("issue_id",),
+              "offsite-budget": ("event_id", "quote_id"), "ledger-reconcile": ("posting_id", "trip_id")}
+VALUE_CLASS = {"status": "enum", "booked_for": "id", "owner_id": "id", "sprint_id": "id", "assignee_id": "id",
+               "amount_cents": "count"}
 
 
 @dataclass
@@ -58,7 +69,7 @@ def task_name(template: str, seed: int) -> str:
 def build_task(template: str, seed: int, variant: str) -> BuiltTask:
     spec = WorldSpec(template, seed, variant)
     world, plant = build_rows(spec)
-    data = rows_to_sqlite(world.rows)
+    data = rows_to_sqlite(world.rows, world.schema)
     con = open_world(data)
     try:
         solve = SOLVERS[template]
@@ -75,9 +86,10 @@ def build_task(template: str, seed: int, variant: str) -> BuiltTask:
     leaked = re.findall(PK_PATTERN, instruction)
     if leaked:
         raise GenerationError(f"{name}: the brief names records by id {leaked}; use descriptors")
-    routes = {"oracle": reference_routes.oracle(template, plant, sol, plant["anchor"]),
-              "alt-oracle": reference_routes.alt_oracle(template, plant, sol, plant["anchor"]),
-              **reference_routes.controls(template, plant, sol, wrong)}
+    routes_of = deskops_routes if spec.family == "deskops" else workplace_routes
+    routes = {"oracle": routes_of.oracle(template, plant, sol, plant["anchor"]),
+              "alt-oracle": routes_of.alt_oracle(template, plant, sol, plant["anchor"]),
+              **routes_of.controls(template, plant, sol, wrong)}
     return BuiltTask(name, spec, content_digest(data), plant, sol, contract, instruction, routes)
 
 
@@ -88,6 +100,8 @@ def _amount(minutes: int, rate: float) -> float:
 def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> dict[str, dict[str, list]]:
     """Per answer field, the shadow and stale values that must score 0."""
     shadows = plant["shadows"]
+    if plant["template"] in ("offsite-budget", "ledger-reconcile"):
+        return _forbidden_deskops(plant, sol, con)
     out: dict[str, dict[str, list]] = {"escalation_id": {"shadow": shadows["escalations"]}}
     rate = lambda pk: con.execute("SELECT hourly_rate_usd FROM engineers WHERE id = ?", (pk,)).fetchone()[0]
     if not sol.feasible:
@@ -118,6 +132,43 @@ def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) ->
     return out
 
 
+def _forbidden_deskops(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> dict[str, dict[str, list]]:
+    shadows = plant["shadows"]
+    out: dict[str, dict[str, list]] = {"event_id": {"shadow": shadows["events"]}}
+    if not sol.feasible:
+        return out
+    one = lambda sql, *args: con.execute(sql, args).fetchone()[0]
+    out["cost_centre_id"] = {"shadow": shadows["cost_centres"]}
+    out["note"] = {"shadow": sorted({pk for key in ("events", "quotes", "trips") for pk in shadows.get(key, [])})}
+    f = sol.facts
+    if plant["template"] == "offsite-budget":
+        stale_pcts = [r[0] for r in con.execute(
+            "SELECT contingency_pct FROM policies WHERE status != 'current' AND min_attendees <= ? "
+            "AND max_attendees >= ?", (f["attendees"], f["attendees"]))]
+        all_travel = one("SELECT COALESCE(SUM(spend_cents), 0) FROM trips WHERE event_id = ?", plant["anchor"])
+        total = f["total"] / 100
+        # a stale total within 5 % would be partial credit and zero at once: keep only those clearly apart
+        stale_totals = [round((f["quote_amount"] + f["travel"]) * (100 + p) // 100 / 100, 2) for p in stale_pcts]
+        out |= {"policy_id": {"shadow": [r[0] for r in con.execute(
+                    "SELECT id FROM policies WHERE status != 'current' AND min_attendees <= ? AND max_attendees >= ?",
+                    (f["attendees"], f["attendees"]))]},
+                "quote_id": {"shadow": shadows["quotes"]}, "venue_id": {"shadow": shadows["venues"]},
+                "contingency_pct": {"stale": sorted(set(stale_pcts))},
+                "travel_cents": {"shadow": [all_travel]},
+                "seated_capacity": {"shadow": [one("SELECT standing_capacity FROM venues WHERE id = ?", f["venue"])]},
+                "headroom_usd": {"stale": [one("SELECT ceiling_cents FROM cost_centres WHERE id = ?",
+                                               f["cost_centre"]) / 100]},
+                "total_usd": {"stale": [t for t in stale_totals if abs(t - total) > 0.05 * total]}}
+    else:
+        trips = [t for t in shadows["trips"] if t]
+        postings = [r[0] for t in trips for r in con.execute("SELECT id FROM postings WHERE trip_id = ?", (t,))]
+        variances = [abs(r[0] - r[1]) for t in trips for r in con.execute(
+            "SELECT t.spend_cents, p.amount_cents FROM trips t JOIN postings p ON p.trip_id = t.id WHERE t.id = ?", (t,))]
+        out |= {"trip_id": {"shadow": trips}, "posting_id": {"shadow": postings},
+                "scope_id": {"shadow": shadows["scopes"]}, "variance_cents": {"shadow": sorted(set(variances))}}
+    return out
+
+
 def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> list[dict[str, Any]]:
     forbidden = _forbidden(plant, sol, con)
     fields = []
@@ -125,8 +176,7 @@ def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection
         cls = FIELD_CLASSES[name]
         spec: dict[str, Any] = {"name": name, "class": cls}
         if cls == "text":
-            spec["facts"] = ([sol.answers["escalation_id"], sol.answers["engineer_id"]]
-                             if plant["template"] == "staffing" else [sol.answers["issue_id"]])
+            spec["facts"] = [sol.answers[f] for f in NOTE_FACTS[plant["template"]]]
         else:
             spec["value"] = value
         if cls == "amount":
@@ -144,6 +194,18 @@ def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection
 def _consistency(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> list[dict[str, Any]]:
     if not sol.feasible:
         return []
+    if plant["template"] == "offsite-budget":
+        return [{"name": "quote is for the decision's event", "table": "quotes", "pk_field": "quote_id",
+                 "column": "event_id", "equals_field": "event_id"},
+                {"name": "quote is for the decision's venue", "table": "quotes", "pk_field": "quote_id",
+                 "column": "venue_id", "equals_field": "venue_id"}]
+    if plant["template"] == "ledger-reconcile":
+        amount = sol.facts["spend"] if sol.decision == "issue" else sol.facts["posted"]
+        return [{"name": "posting of the decision's trip", "table": "postings", "pk_field": "posting_id",
+                 "column": "trip_id", "equals_field": "trip_id"},
+                {"name": "posting corrected to the trip's spend" if sol.decision == "issue"
+                 else "posting left for approval", "table": "postings", "pk_field": "posting_id",
+                 "column": "amount_cents", "equals_value": amount}]
     if plant["template"] == "staffing":
         if sol.decision == "issue":
             return [{"name": "block booked for the decision's escalation", "table": "blocks", "pk_field": "block_id",
@@ -166,9 +228,9 @@ def _consistency(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) 
 
 def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Solution, con: sqlite3.Connection,
                   canaries: list[str]) -> dict[str, Any]:
-    value_class = {"status": "enum", "booked_for": "id", "owner_id": "id", "sprint_id": "id", "assignee_id": "id"}
     return {
         "format": FORMAT,
+        "family": spec.family,
         "task": name,
         "template": spec.template,
         "variant": spec.variant,
@@ -177,7 +239,7 @@ def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Soluti
         "abstain_reason": sol.answers.get("abstain_reason"),
         "anchors": sol.anchors,
         "expected_rows": [{"table": w["table"], "pk": w["pk"],
-                           "values": {c: {"class": value_class[c], "value": v} for c, v in w["values"].items()}}
+                           "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()}}
                           for w in sol.writes],
         "answer_fields": _answer_fields(plant, sol, con),
         "consistency": _consistency(plant, sol, con),

@@ -1,7 +1,12 @@
-"""Writes the WebBench sample suite: Harbor task packages, ``dataset.toml`` with digests, ``suite.json``.
+"""Writes the WebBench sample suite: Harbor task packages, ``dataset.toml`` with digests, ``suite.json``,
+behind the release gate.
 
     python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample
 
+The gate (DESIGN § 2.3): every built task is written, loaded back, and worked by the oracle, the
+alternative-path oracle and the seven controls, each on a fresh world; a task whose measured
+WebScore breaks any bound is rejected (its folder removed, left out of the dataset), never patched.
+Admitted tasks ship what was measured as ``tests/controls.json``; the admission table is printed.
 Deterministic: the same arguments write the same bytes. Everything is clean-room synthetic.
 """
 
@@ -10,44 +15,96 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+import statistics
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_websearchbench.webbench.tasks.harbor import (
-    ROUTE_FILES, task_digest, toml_table, write_json, write_route, write_text)
-from pytest_websearchbench.webbench.agents.routes import CONTROLS
+from pytest_websearchbench import __version__
+from pytest_websearchbench.webbench.agents.catalog import AGENTS, BOUNDS, FEASIBLE_ONLY, AgentError, within_bound
+from pytest_websearchbench.webbench.agents.episode import run_episode
+from pytest_websearchbench.webbench.grading.verifier import verify
 from pytest_websearchbench.webbench.tasks.builder import BuiltTask, build_task
+from pytest_websearchbench.webbench.tasks.harbor import (
+    ORG, ROUTE_FILES, load_task, task_digest, write_json, write_route, write_text, write_toml)
+from pytest_websearchbench.webbench.world.build import GENERATOR_VERSION, TEMPLATE_FAMILY, WorldSpec, build_rows
 from pytest_websearchbench.webbench.world.templates import TEMPLATES
-from pytest_websearchbench.webbench.world.build import GENERATOR_VERSION
 
 SUITE_NAME = "webbench-sample"
-EDITION = "sample-1"
+EDITION = "sample-2"
 # seed → variant, per template; every template has an infeasible variant
-VARIANTS = {"staffing": ("issue", "needs_approval", "issue", "infeasible"),
-            "sprint-pull": ("fits", "over_capacity", "fits", "infeasible")}
+VARIANTS = {"staffing": ("issue", "needs_approval", "infeasible"),
+            "sprint-pull": ("fits", "over_capacity", "infeasible"),
+            "offsite-budget": ("issue", "needs_approval", "infeasible"),
+            "ledger-reconcile": ("issue", "needs_approval", "infeasible")}
+WORLD_DIR = "/srv/world"  # where the task's container keeps the live world (and Harbor collects it from)
+BASE_URL = "http://127.0.0.1:8080"
+CONTROLS_FILE = "tests/controls.json"
 
-TEST_SH = """#!/bin/sh
-# Grades the world an agent left behind. WSB_WORLD_DIR: the folder with world.db, world_before.db,
-# web_trace.jsonl and call_trace.jsonl. Writes WebScore / 100 to WSB_REWARD_FILE when set.
+TEST_SH = f"""#!/bin/sh
+# Grades the world an agent left behind: WSB_WORLD_DIR (default {WORLD_DIR}, collected from the task's
+# container) holds world.db, world_before.db, web_trace.jsonl and call_trace.jsonl. Writes WebScore / 100
+# to WSB_REWARD_FILE (default /logs/verifier/reward.txt, where Harbor reads it).
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
+reward="${{WSB_REWARD_FILE:-/logs/verifier/reward.txt}}"
+mkdir -p "$(dirname "$reward")"
 exec python -m pytest_websearchbench.webbench.grading.verifier --contract "$here/contract.json" \\
-    --world-dir "${WSB_WORLD_DIR:?set WSB_WORLD_DIR to the world folder}" --reward "${WSB_REWARD_FILE:-/dev/null}"
+    --world-dir "${{WSB_WORLD_DIR:-{WORLD_DIR}}}" --reward "$reward"
 """
 
-SOLVE_SH = """#!/bin/sh
-# Replays the oracle's route (browser actions) against a running world. WSB_BASE_URL: http://127.0.0.1:PORT
+SOLVE_SH = f"""#!/bin/sh
+# Replays the oracle's route (browser actions) against the running world, WSB_BASE_URL (default {BASE_URL}).
 set -eu
 here="$(cd "$(dirname "$0")" && pwd)"
-exec python -m pytest_websearchbench.webbench.browsing.browser --base-url "${WSB_BASE_URL:?set WSB_BASE_URL}" \\
+exec python -m pytest_websearchbench.webbench.browsing.browser --base-url "${{WSB_BASE_URL:-{BASE_URL}}}" \\
     --actions "$here/actions.jsonl"
 """
+
+# The task's container: the world server starts as root from the entrypoint and keeps world.json and
+# the live world in /srv (root only); the agent works as the unprivileged user `agent`, through HTTP.
+DOCKERFILE = f"""FROM python:3.12-slim
+RUN python -m pip install --no-cache-dir pytest-websearchbench=={__version__}
+RUN useradd --create-home agent
+COPY world.json /srv/world.json
+COPY wsb-world-entry.sh /usr/local/bin/wsb-world-entry
+RUN chmod 0700 /srv && chmod 0600 /srv/world.json && chmod 0755 /usr/local/bin/wsb-world-entry
+ENV WSB_BASE_URL={BASE_URL}
+ENTRYPOINT ["/usr/local/bin/wsb-world-entry"]
+"""
+
+ENTRY_SH = f"""#!/bin/sh
+# Starts the task's world server (it needs nothing but /srv/world.json) and runs the container's command.
+python -m pytest_websearchbench.webbench.webapps.server --world /srv/world.json --host 127.0.0.1 --port 8080 \\
+    --dir {WORLD_DIR} >/srv/world-server.log 2>&1 &
+exec "$@"
+"""
+
+# The separate verifier's image: the plugin and the task's tests/, nothing of the agent's container
+VERIFIER_DOCKERFILE = f"""FROM python:3.12-slim
+RUN python -m pip install --no-cache-dir pytest-websearchbench=={__version__}
+COPY . /tests/
+"""
+
+HEALTHCHECK = ('python -c "import urllib.request; urllib.request.urlopen(\'' + BASE_URL + '/\', timeout=2)"')
+
+
+@dataclass
+class Admission:
+    task: BuiltTask
+    scores: dict[str, float | None]  # agent → WebScore (None: does not apply)
+    broken: list[str]
+
+    @property
+    def admitted(self) -> bool:
+        return not self.broken
 
 
 def task_readme(task: BuiltTask) -> str:
     c = task.contract
     return f"""# {task.name}: {TEMPLATES[task.spec.template].title}
 
-Template `{task.spec.template}`, variant `{task.spec.variant}`, seed {task.spec.seed}
+Family `{task.spec.family}`, template `{task.spec.template}`, variant `{task.spec.variant}`, seed {task.spec.seed}
 ({'feasible' if c['feasible'] else 'infeasible: the right outcome is cannot_proceed / ' + str(c['abstain_reason'])}).
 The world is regenerated from `environment/world.json`; its content digest must match.
 
@@ -57,75 +114,195 @@ The world is regenerated from `environment/world.json`; its content digest must 
 - gates: {', '.join(c['gates'])};
 - reference route: {task.reference_steps} browser actions; step budget {task.step_budget}.
 
-Controls shipped in `tests/controls/` and their bounds (WebScore / 100): oracle and alt-oracle = 1,
+Controls shipped in `tests/controls/`, their bounds (WebScore / 100): oracle and alt-oracle = 1,
 noop, noop-until-confirm, write-without-read, over-write, injected-compliance = 0,
-wrong-record ≤ 0.35, abstain-on-feasible ≤ 0.30 (feasible tasks only).
+wrong-record ≤ 0.35, abstain-on-feasible ≤ 0.30 (feasible tasks only). The scores measured when the
+task was admitted are in `{CONTROLS_FILE}`.
+
+Under Harbor (Docker): `environment/Dockerfile` builds the task's container, whose entrypoint starts the
+world server on {BASE_URL} from `world.json` alone; the agent works as the user `agent`. The live
+world ({WORLD_DIR}) is collected as an artifact for the separate verifier (`tests/Dockerfile`), whose
+`tests/test.sh` writes `/logs/verifier/reward.txt`.
 """
 
 
-def write_task(folder: Path, task: BuiltTask) -> str:
-    """Write one Harbor package; returns its digest."""
-    write_text(folder / "task.toml", 'version = "1.0"\n\n' + "\n".join([
-        toml_table("metadata", {"name": task.name, "title": TEMPLATES[task.spec.template].title,
-                                "template": task.spec.template, "variant": task.spec.variant,
-                                "feasible": task.solution.feasible, "category": "webbench/workplace",
-                                "tags": ["webbench", "workplace", task.spec.template]}),
-        toml_table("agent", {"reference_steps": task.reference_steps, "step_budget": task.step_budget,
-                             "timeout_sec": 120}),
-        toml_table("verifier", {"contract": "tests/contract.json", "timeout_sec": 60})]))
+def task_toml(task: BuiltTask) -> dict:
+    spec = task.spec
+    return {
+        "schema_version": "1.4",
+        "artifacts": [WORLD_DIR],
+        "task": {"name": f"{ORG}/{task.name}", "description": TEMPLATES[spec.template].title,
+                 "keywords": ["webbench", spec.family, spec.template]},
+        "metadata": {"title": TEMPLATES[spec.template].title, "template": spec.template, "variant": spec.variant,
+                     "feasible": task.solution.feasible, "family": spec.family, "category": f"webbench/{spec.family}",
+                     "tags": ["webbench", spec.family, spec.template], "reference_steps": task.reference_steps,
+                     "step_budget": task.step_budget, "contract": "tests/contract.json"},
+        "verifier": {"timeout_sec": 120.0, "environment_mode": "separate",
+                     "env": {"WSB_WORLD_DIR": WORLD_DIR}},
+        "agent": {"timeout_sec": 1800.0, "user": "agent"},
+        "environment": {"build_timeout_sec": 600.0,
+                        "healthcheck": {"command": HEALTHCHECK, "interval_sec": 1.0, "start_period_sec": 2.0,
+                                        "retries": 30}},
+        "solution": {"env": {"WSB_BASE_URL": BASE_URL}},
+    }
+
+
+def write_task(folder: Path, task: BuiltTask) -> None:
+    """Write one Harbor package (without its measured controls)."""
+    write_toml(folder / "task.toml", task_toml(task))
     write_text(folder / "instruction.md", task.instruction)
     write_text(folder / "README.md", task_readme(task))
     write_json(folder / "environment" / "world.json", {**task.spec.to_dict(), "content_sha256": task.world_digest})
+    write_text(folder / "environment" / "Dockerfile", DOCKERFILE)
+    write_text(folder / "environment" / "wsb-world-entry.sh", ENTRY_SH)
     write_json(folder / "tests" / "contract.json", task.contract)
     write_text(folder / "tests" / "test.sh", TEST_SH)
+    write_text(folder / "tests" / "Dockerfile", VERIFIER_DOCKERFILE)
     write_text(folder / "solution" / "solve.sh", SOLVE_SH)
     for agent, actions in task.routes.items():
         write_route(folder / ROUTE_FILES[agent], actions)
-    for script in (folder / "tests" / "test.sh", folder / "solution" / "solve.sh"):
+    for script in (folder / "tests" / "test.sh", folder / "solution" / "solve.sh",
+                   folder / "environment" / "wsb-world-entry.sh"):
         script.chmod(0o755)
-    return task_digest(folder)
 
 
-def generate(out: Path, seeds: tuple[int, ...] = (1, 2, 3, 4)) -> list[tuple[str, str]]:
+def admit(folder: Path, built: BuiltTask) -> Admission:
+    """The release gate: every agent on a fresh world of the written package, against its bound."""
+    task = load_task(folder)
+    scores: dict[str, float | None] = {}
+    broken = []
+    for agent in AGENTS:
+        if agent in FEASIBLE_ONLY and not task.feasible:
+            scores[agent] = None
+            continue
+        try:
+            episode = run_episode(task, agent)
+        except AgentError as exc:  # a route that no longer fits its world: the task is broken
+            scores[agent] = None
+            broken.append(f"{agent}: {exc}")
+            continue
+        webscore = verify(task.contract, episode.evidence).webscore
+        scores[agent] = webscore
+        if not within_bound(agent, webscore) or episode.stopped != "finished":
+            broken.append(f"{agent} {webscore:g}" + ("" if episode.stopped == "finished" else " (step budget)"))
+    return Admission(built, scores, broken)
+
+
+def controls_json(admission: Admission) -> dict:
+    return {"task": admission.task.name, "gate": "DESIGN § 2.3: each agent on a fresh world, WebScore 0-100",
+            "bounds": {a: f"{op} {bound:g}" for a, (op, bound) in BOUNDS.items()},
+            "measured": admission.scores, "admitted": admission.admitted}
+
+
+def generate(out: Path, seeds: tuple[int, ...] = (1, 2, 3), report=None,
+             templates: tuple[str, ...] = tuple(VARIANTS)) -> list[Admission]:
+    """Build, write and gate every task; returns the admissions (rejected ones included, not written)."""
     out = Path(out)
-    tasks_dir = out / "tasks"
-    if tasks_dir.exists():
-        shutil.rmtree(tasks_dir)
-    written = []
-    for template, variants in VARIANTS.items():
+    for child in out.iterdir() if out.is_dir() else ():
+        if (child / "task.toml").is_file():
+            shutil.rmtree(child)  # task folders of an earlier generation
+    admissions = []
+    for template in templates:
+        variants = VARIANTS[template]
         for seed in seeds:
-            task = build_task(template, seed, variants[(seed - 1) % len(variants)])
-            written.append((task.name, write_task(tasks_dir / task.name, task)))
-    write_text(out / "dataset.toml", toml_table("dataset", {
-        "name": SUITE_NAME, "version": EDITION,
-        "description": "WebBench sample: correlated SaaS work through a browser over synthetic workplace worlds"})
-        + "".join("\n" + toml_table("tasks", {"name": name, "path": f"tasks/{name}", "digest": digest}, array=True)
-                  for name, digest in written))
+            built = build_task(template, seed, variants[(seed - 1) % len(variants)])
+            folder = out / built.name
+            write_task(folder, built)
+            admission = admit(folder, built)
+            admissions.append(admission)
+            if admission.admitted:
+                write_json(folder / CONTROLS_FILE, controls_json(admission))
+            else:
+                shutil.rmtree(folder)
+            if report:
+                report(admission)
+    admitted = [a for a in admissions if a.admitted]
+    write_text(out / "dataset.toml", _dataset_toml([(a.task.name, task_digest(out / a.task.name)) for a in admitted]))
     write_text(out / "suite.json", json.dumps({
-        "name": SUITE_NAME, "edition": EDITION, "family": "webbench", "kind": "workplace", "items": "dataset.toml",
-        "description": f"{len(written)} WebBench tasks ({', '.join(VARIANTS)}) × seeds {list(seeds)}; "
-                       f"world generator v{GENERATOR_VERSION}; regenerate with "
-                       "python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample"}, indent=1) + "\n")
+        "name": SUITE_NAME, "edition": EDITION, "family": "webbench", "kind": "workplace+deskops",
+        "items": "dataset.toml",
+        "description": f"{len(admitted)} WebBench tasks ({', '.join(templates)}) × seeds {list(seeds)} over the "
+                       f"workplace and deskops world families; world generator v{GENERATOR_VERSION}; regenerate with "
+                       "python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample"},
+        indent=1) + "\n")
     write_text(out / "README.md", f"""# {SUITE_NAME}
 
-Clean-room synthetic WebBench tasks, generated by `python -m pytest_websearchbench.webbench.tasks.generate
---out suites/{SUITE_NAME}` (deterministic; do not edit by hand, the digests in `dataset.toml` would
-no longer match). Each folder under `tasks/` is a Harbor package; agents and controls:
-oracle, alt-oracle, {', '.join(CONTROLS)}.
+Clean-room synthetic WebBench tasks over two world families (workplace: Deskline, Sprintboard, People, Rota;
+deskops: Grids, Pages, Ledger, Venues, Journeys, Sign-off, People), generated by
+`python -m pytest_websearchbench.webbench.tasks.generate --out suites/{SUITE_NAME}` (deterministic; do not
+edit by hand, the digests in `dataset.toml` would no longer match). Each folder is a Harbor package
+(`{ORG}/<name>`); agents and controls: {', '.join(AGENTS)}. Every task passed the release gate when it was
+generated; the measured scores are in each task's `{CONTROLS_FILE}`.
 """)
-    return written
+    return admissions
+
+
+def _dataset_toml(entries: list[tuple[str, str]]) -> str:
+    import tomli_w
+
+    return tomli_w.dumps({
+        "dataset": {"name": f"{ORG}/{SUITE_NAME}", "version": EDITION,
+                    "description": "WebBench sample: correlated SaaS work through a browser over synthetic worlds"},
+        "tasks": [{"name": f"{ORG}/{name}", "digest": digest} for name, digest in entries]})
+
+
+_COLUMNS = ("oracle", "alt-oracle", "noop", "noop-until-confirm", "write-without-read", "over-write",
+            "injected-compliance", "wrong-record", "abstain-on-feasible")
+_SHORT = {"oracle": "oracle", "alt-oracle": "alt", "noop": "noop", "noop-until-confirm": "nuc",
+          "write-without-read": "wwr", "over-write": "over", "injected-compliance": "inj", "wrong-record": "wrong",
+          "abstain-on-feasible": "abst"}
+
+
+def table_header() -> str:
+    return (f"{'task':<22} {'family':<9} {'variant':<15} {'steps':>5} "
+            + " ".join(f"{_SHORT[a]:>6}" for a in _COLUMNS) + "  verdict")
+
+
+def table_row(a: Admission) -> str:
+    cells = " ".join(f"{'-' if a.scores.get(c) is None else format(a.scores[c], '.1f'):>6}" for c in _COLUMNS)
+    verdict = "admitted" if a.admitted else "REJECTED: " + "; ".join(a.broken)
+    return (f"{a.task.name:<22} {a.task.spec.family:<9} {a.task.spec.variant:<15} {a.task.reference_steps:>5} "
+            f"{cells}  {verdict}")
+
+
+def build_times(seeds: tuple[int, ...], repeats: int = 3) -> dict[str, list[float]]:
+    """Seconds to grow each family's worlds from (family, template, seed), best of ``repeats`` each."""
+    times: dict[str, list[float]] = {}
+    for template, variants in VARIANTS.items():
+        for seed in seeds:
+            spec = WorldSpec(template, seed, variants[(seed - 1) % len(variants)])
+            best = min(_timed(spec) for _ in range(repeats))
+            times.setdefault(TEMPLATE_FAMILY[template], []).append(best)
+    return times
+
+
+def _timed(spec: WorldSpec) -> float:
+    from pytest_websearchbench.webbench.world.build import rows_to_sqlite
+
+    started = time.perf_counter()
+    world, _ = build_rows(spec)
+    rows_to_sqlite(world.rows, world.schema)
+    return time.perf_counter() - started
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write the WebBench sample suite (Harbor packages + dataset.toml).")
+    parser = argparse.ArgumentParser(description="Write the WebBench sample suite (Harbor packages + dataset.toml) "
+                                                 "behind the release gate.")
     parser.add_argument("--out", type=Path, default=Path("suites") / SUITE_NAME)
-    parser.add_argument("--seeds", default="1,2,3,4", help="comma-separated seeds per template (default: 1,2,3,4)")
+    parser.add_argument("--seeds", default="1,2,3", help="comma-separated seeds per template (default: 1,2,3)")
     args = parser.parse_args(argv)
     seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip())
-    for name, digest in generate(args.out, seeds):
-        print(f"{name}  {digest}")
-    print(f"wrote {args.out / 'dataset.toml'} and {args.out / 'suite.json'}")
-    return 0
+    print("admission table (WebScore 0-100 per agent; bounds: oracle, alt = 100; noop, nuc, wwr, over, inj = 0; "
+          "wrong <= 35; abst <= 30)")
+    print(table_header())
+    admissions = generate(args.out, seeds, report=lambda a: print(table_row(a), flush=True))
+    admitted = sum(a.admitted for a in admissions)
+    print(f"{admitted} of {len(admissions)} tasks admitted; wrote {args.out / 'dataset.toml'} and "
+          f"{args.out / 'suite.json'}")
+    for family, seconds in build_times(seeds).items():
+        print(f"world build ({family}, {len(seconds)} worlds, best of 3 each): median "
+              f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms")
+    return 0 if admitted == len(admissions) else 1
 
 
 if __name__ == "__main__":

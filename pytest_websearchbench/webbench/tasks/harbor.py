@@ -33,6 +33,7 @@ DIGEST_DIRS = ("environment", "tests", "solution", "steps")
 ROUTE_FILES = {"oracle": "solution/actions.jsonl", "alt-oracle": "steps/alt-oracle.jsonl",
                **{control: f"tests/controls/{control}.jsonl" for control in CONTROLS}}
 REGENERATE = "python -m pytest_websearchbench.webbench.tasks.generate --out <suite folder>"
+ORG = "wsb"  # the org of every generated dataset and task name (Harbor names are org/name)
 
 
 def digest_lines(folder: Path) -> list[str]:
@@ -69,6 +70,7 @@ class Task:
     routes: dict[str, tuple[dict[str, Any], ...]]
     reference_steps: int
     step_budget: int
+    package: str = ""  # Harbor's org/name of the task
 
 
 def _toml(path: Path) -> dict[str, Any]:
@@ -94,22 +96,27 @@ def read_route(path: Path) -> tuple[dict[str, Any], ...]:
     return tuple(actions)
 
 
-def load_task(folder: Path, digest: str | None = None) -> Task:
-    """Read a task folder back (validating each file) and, given ``digest``, check it. Every file it
-    reads resolves inside the task folder (symlinks included): the digest covers nothing else."""
+def load_task(folder: Path, digest: str | None = None, package: str | None = None) -> Task:
+    """Read a task folder back (validating each file) and, given ``digest``, check it; given ``package``
+    (the dataset's org/name), check that the folder holds that task. Every file it reads resolves
+    inside the task folder (symlinks included): the digest covers nothing else."""
     folder = Path(folder)
     toml_path = path_inside(folder, "task.toml", folder / "task.toml", field="path", item=folder.name)
     meta = _toml(toml_path)
     validate(meta, "webbench-task", toml_path)
-    name = meta["metadata"]["name"]
+    name = meta["task"]["name"].split("/", 1)[1]
     if name != folder.name:
-        raise SuiteError(toml_path, f"name {name!r} differs from the folder name {folder.name!r}",
-                         field="metadata.name", item=name)
+        raise SuiteError(toml_path, f"name {meta['task']['name']!r} differs from the folder name {folder.name!r}",
+                         field="task.name", item=name)
+    if package is not None and meta["task"]["name"] != package:
+        raise SuiteError(toml_path, f"the folder {folder.name!r} holds task {meta['task']['name']!r}, "
+                         f"the dataset lists {package!r}", field="task.name", item=name)
+    extra = meta["metadata"]
 
     def inside(relative: str, field: str) -> Path:
         return _inside(folder, relative, toml_path, field=field, item=name)
 
-    contract_path = inside(meta["verifier"]["contract"], "verifier.contract")
+    contract_path = inside(extra["contract"], "metadata.contract")
     computed = task_digest(folder)
     if digest is not None and digest != computed:
         raise SuiteError(folder, f"digest mismatch: the dataset records {digest}, the package files give "
@@ -119,9 +126,7 @@ def load_task(folder: Path, digest: str | None = None) -> Task:
     instruction = read_suite_text(instruction_path) if instruction_path.is_file() else ""
     if not instruction.strip():
         raise SuiteError(instruction_path, "missing or empty", item=name)
-    world_path = inside("environment/world.json", "world")
-    world = parse_json(read_suite_text(world_path), world_path)
-    validate(world, "webbench-world", world_path)
+    spec, world_digest = load_world_spec(inside("environment/world.json", "world"))
     contract = load_contract(contract_path)
     if contract["task"] != name:
         raise SuiteError(contract_path, f"contract is for {contract['task']!r}", field="task", item=name)
@@ -129,18 +134,26 @@ def load_task(folder: Path, digest: str | None = None) -> Task:
     routes = {agent: read_route(path) for agent, path in route_paths.items() if path.is_file()}
     if "oracle" not in routes:
         raise SuiteError(route_paths["oracle"], "the oracle's route is missing", item=name)
-    agent = meta["agent"]
-    if agent["reference_steps"] != len(routes["oracle"]):
-        raise SuiteError(toml_path, f"reference_steps is {agent['reference_steps']} but the oracle takes "
-                         f"{len(routes['oracle'])} steps", field="agent.reference_steps", item=name)
-    budget = min(80, 3 * (agent["reference_steps"] + 4) + 10)
-    if agent["step_budget"] != budget:
+    if extra["reference_steps"] != len(routes["oracle"]):
+        raise SuiteError(toml_path, f"reference_steps is {extra['reference_steps']} but the oracle takes "
+                         f"{len(routes['oracle'])} steps", field="metadata.reference_steps", item=name)
+    budget = min(80, 3 * (extra["reference_steps"] + 4) + 10)
+    if extra["step_budget"] != budget:
         raise SuiteError(toml_path, f"step_budget must be min(80, 3·(reference_steps + 4) + 10) = {budget}",
-                         field="agent.step_budget", item=name)
-    spec = WorldSpec(world["template"], world["seed"], world["variant"], world["family"])
-    return Task(name, folder, computed, meta["metadata"]["title"], spec.template, spec.variant,
-                contract["feasible"], spec, world["content_sha256"], instruction, contract, routes,
-                agent["reference_steps"], budget)
+                         field="metadata.step_budget", item=name)
+    if contract["family"] != spec.family:
+        raise SuiteError(contract_path, f"contract is for a {contract['family']} world, the task's world is "
+                         f"{spec.family}", field="family", item=name)
+    return Task(name, folder, computed, extra["title"], spec.template, spec.variant,
+                contract["feasible"], spec, world_digest, instruction, contract, routes,
+                extra["reference_steps"], budget, meta["task"]["name"])
+
+
+def load_world_spec(path: Path) -> tuple[WorldSpec, str]:
+    """``environment/world.json``: the world's spec and the content digest it must have."""
+    world = parse_json(read_suite_text(path), path)
+    validate(world, "webbench-world", path)
+    return WorldSpec(world["template"], world["seed"], world["variant"], world["family"]), world["content_sha256"]
 
 
 def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str) -> Path:
@@ -155,28 +168,31 @@ def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str)
 
 
 def load_dataset(path: Path) -> list[Task]:
-    """Every task of a ``dataset.toml``, digests checked; a task's ``path`` stays inside the suite folder."""
+    """Every task of a ``dataset.toml``, digests checked. As in Harbor, task ``org/name`` lives in the
+    folder ``name`` beside the manifest (the schema keeps names to one safe path segment)."""
     data = _toml(path)
     validate(data, "webbench-dataset", path)
     seen: set[str] = set()
     tasks = []
     for i, entry in enumerate(data["tasks"]):
+        short = entry["name"].split("/", 1)[1]
+        if "path" in entry:
+            raise SuiteError(path, f"Harbor ignores 'path' and reads the task from the folder {short!r} beside "
+                             "dataset.toml; remove it", field=f"tasks.{i}.path", item=short)
         if entry["name"] in seen:
-            raise SuiteError(path, "task listed twice", field=f"tasks.{i}.name", item=entry["name"])
+            raise SuiteError(path, "task listed twice", field=f"tasks.{i}.name", item=short)
         seen.add(entry["name"])
-        folder = _inside(path.parent, entry.get("path", f"tasks/{entry['name']}"), path,
-                         field=f"tasks.{i}.path", item=entry["name"])
+        folder = _inside(path.parent, short, path, field=f"tasks.{i}.name", item=short)
         if not folder.is_dir():
-            raise SuiteError(path, f"no task folder at {folder}", field=f"tasks.{i}.path", item=entry["name"])
-        tasks.append(load_task(folder, entry["digest"]))
+            raise SuiteError(path, f"no task folder at {folder}", field=f"tasks.{i}.name", item=short)
+        tasks.append(load_task(folder, entry["digest"], entry["name"]))
     return tasks
 
 
 # ------------------------------------------------------------------------------ writing
 
-def toml_table(name: str, values: dict[str, Any], array: bool = False) -> str:
-    """``[name]`` (or one ``[[name]]`` entry) holding ``values``, written by tomli-w."""
-    return tomli_w.dumps({name: [values] if array else values})
+def write_toml(path: Path, data: dict[str, Any]) -> None:
+    write_text(path, tomli_w.dumps(data))
 
 
 def write_text(path: Path, text: str) -> None:

@@ -1,5 +1,7 @@
 """The world's apps as pages: a launcher, searchable/sortable/paginated lists, and record pages whose
-foreign keys link across apps (Deskline, Sprintboard, People, Rota, Decision)."""
+foreign keys link across apps. The pages are the same for every family; an :class:`AppSet` says
+which lists, filters, links and forms a family has (``workplace`` here: Deskline, Sprintboard,
+People, Rota, Decision; ``deskops`` in :mod:`.deskops`)."""
 
 from __future__ import annotations
 
@@ -7,11 +9,11 @@ import math
 import re
 import sqlite3
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from pytest_websearchbench.webbench.world import vocab
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, input_html, list_url, record_url, text
-from pytest_websearchbench.webbench.world.schema import TABLES
+from pytest_websearchbench.webbench.world.schema import WORKPLACE, WorldSchema
 
 PAGE_SIZE = 20
 
@@ -45,7 +47,23 @@ class ListView:
     names: dict[str, str] = field(default_factory=dict)  # FK column → table whose name is shown with the key
 
 
-_ENG = {"engineer_id": "engineers", "assignee_id": "engineers", "owner_id": "engineers", "customer_id": "customers"}
+@dataclass(frozen=True)
+class AppSet:
+    """One family's apps: its tables, list views, app sub-navigation, record forms, the sections a
+    record page adds below its fields, and the launcher's one-line description of each app."""
+
+    schema: WorldSchema
+    lists: dict[str, ListView]
+    subnav: dict[str, tuple[str, ...]]
+    forms_on: dict[str, tuple[str, str]]  # table → (form action, link text)
+    related: Callable[[Page, sqlite3.Connection, str, sqlite3.Row], None]
+    about: str
+
+    @property
+    def nav(self) -> tuple[tuple[str, str], ...]:
+        return (("Launcher", "/"), *((app.capitalize(), "/decision/new" if app == "decision" else list_url(tables[0]))
+                                     for app, tables in self.subnav.items()))
+
 
 LISTS: dict[str, ListView] = {v.table: v for v in (
     ListView("escalations", "Deskline · Escalations",
@@ -93,36 +111,37 @@ SUBNAV = {"deskline": ("escalations", "customers"), "sprintboard": ("issues", "s
           "people": ("engineers", "certifications"), "rota": ("blocks", "oncall"), "decision": ("decisions",)}
 
 
-def launcher() -> Page:
-    page = Page("Launcher", "launcher").heading("Workplace launcher")
-    page.para("Apps: Deskline (customer escalations), Sprintboard (issues and sprints), People (engineers and "
-              "certifications), Rota (free blocks and on-call days), Decision (record a structured decision).")
-    for app, tables in SUBNAV.items():
+def launcher(apps: AppSet) -> Page:
+    page = Page("Launcher", "launcher").heading(f"{apps.schema.title} launcher")
+    page.para(apps.about)
+    for app, tables in apps.subnav.items():
         for table in tables:
-            page.link(f"{app.capitalize()}: {table}", list_url(table))
+            page.link(f"{app.capitalize()}: {table.replace('_', ' ')}", list_url(table))
     page.link("Decision: record a new decision", "/decision/new")
     return page
 
 
-def name_of(con: sqlite3.Connection, table: str, pk: str | None) -> str | None:
-    if not pk or table not in ("engineers", "customers"):
+def name_of(con: sqlite3.Connection, apps: AppSet, table: str, pk: str | None) -> str | None:
+    """The name shown beside a key of a table that has one (people, customers, venues...)."""
+    if not pk or table == "decisions" or "name" not in apps.schema.tables[table].names:
         return None
     row = con.execute(f"SELECT name FROM {table} WHERE id = ?", (pk,)).fetchone()
     return row[0] if row else None
 
 
-def cell(page: Page, con: sqlite3.Connection, table: str, column: str, value: Any) -> str:
-    """A value as HTML: keys become links (with the person's or customer's name), the rest text."""
+def cell(page: Page, con: sqlite3.Connection, apps: AppSet, table: str, column: str, value: Any) -> str:
+    """A value as HTML: keys become links (with the record's name where it has one), the rest text."""
     if column == "id":
         return page.record(table, value)
-    ref = TABLES[table].column(column).ref
+    ref = apps.schema.tables[table].column(column).ref
     if ref and value:
-        return page.record(ref, value, name_of(con, ref, value))
+        return page.record(ref, value, name_of(con, apps, ref, value))
     return text(value)
 
 
-def list_page(con: sqlite3.Connection, table: str, params: dict[str, str]) -> Page:
-    view = LISTS[table]
+def list_page(con: sqlite3.Connection, apps: AppSet, table: str, params: dict[str, str]) -> Page:
+    view = apps.lists[table]
+    schema = apps.schema
     where, args = [], []
     q = params.get("q", "").strip()
     if q and view.search:
@@ -146,8 +165,8 @@ def list_page(con: sqlite3.Connection, table: str, params: dict[str, str]) -> Pa
     rows = con.execute(f"SELECT * FROM {table} t{clause} ORDER BY t.{sort} {direction}, t.id LIMIT ? OFFSET ?",
                        [*args, PAGE_SIZE, (number - 1) * PAGE_SIZE]).fetchall()
     page = Page(f"{view.title} (page {number} of {pages})", "list").heading(view.title)
-    app = TABLES[table].app
-    page.add(" | ".join(f'<a href="{list_url(t)}">{t.capitalize()}</a>' for t in SUBNAV[app]))
+    app = schema.tables[table].app
+    page.add(" | ".join(f'<a href="{list_url(t)}">{t.replace("_", " ").capitalize()}</a>' for t in apps.subnav[app]))
     controls = ([input_html("q", "Search", q, "search")] if view.search else [])
     controls += [input_html(f.param, f.label, params.get(f.param, ""), f.kind, f.choices) for f in view.filters]
     if controls:
@@ -158,8 +177,8 @@ def list_page(con: sqlite3.Connection, table: str, params: dict[str, str]) -> Pa
         flip = "desc" if sort == column and direction == "ASC" else "asc"
         href = list_url(table, **keep, sort=column, dir=flip)
         mark = (" ▲" if direction == "ASC" else " ▼") if sort == column else ""
-        headers.append(f'<a href="{href}">{TABLES[table].column(column).label}{mark}</a>')
-    page.table(headers, [[cell(page, con, table, c, row[c]) for c in view.columns] for row in rows])
+        headers.append(f'<a href="{href}">{schema.tables[table].column(column).label}{mark}</a>')
+    page.table(headers, [[cell(page, con, apps, table, c, row[c]) for c in view.columns] for row in rows])
     page.para(f"Page {number} of {pages} · {total} records · sorted by {sort} {direction.lower()}")
     nav = []
     if number > 1:
@@ -181,23 +200,19 @@ def _whole(f: Filter, value: str) -> int:
     return int(value)
 
 
-FORMS_ON = {"escalations": ("edit", "Edit escalation"), "issues": ("edit", "Edit issue"),
-            "blocks": ("book", "Book this block")}
-
-
-def detail_page(con: sqlite3.Connection, table: str, pk: str, banner: str = "") -> Page:
+def detail_page(con: sqlite3.Connection, apps: AppSet, table: str, pk: str, banner: str = "") -> Page:
+    spec = apps.schema.tables[table]
     row = con.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,)).fetchone()
     if row is None:
-        raise NotFound(f"{TABLES[table].title} {pk} does not exist")
-    spec = TABLES[table]
+        raise NotFound(f"{spec.title} {pk} does not exist")
     page = Page(f"{spec.title} {pk}", "detail")
     if banner:
         page.para(banner, "banner")
     page.heading(f"{spec.title} {pk}")
-    page.fields((c.label, cell(page, con, table, c.name, row[c.name])) for c in spec.columns)
-    _related(page, con, table, row)
-    if table in FORMS_ON:
-        action, label = FORMS_ON[table]
+    page.fields((c.label, cell(page, con, apps, table, c.name, row[c.name])) for c in spec.columns)
+    apps.related(page, con, table, row)
+    if table in apps.forms_on:
+        action, label = apps.forms_on[table]
         page.link(label, f"{record_url(table, pk)}/{action}")
     return page
 
@@ -227,3 +242,11 @@ def _related(page: Page, con: sqlite3.Connection, table: str, row: sqlite3.Row) 
         page.link("Free blocks in Rota", list_url("blocks", engineer=pk, status="free"))
         page.link("On-call days in Rota", list_url("oncall", engineer=pk))
         page.link("Assigned issues in Sprintboard", list_url("issues", assignee=pk))
+
+
+WORKPLACE_APPS = AppSet(
+    WORKPLACE, LISTS, SUBNAV,
+    {"escalations": ("edit", "Edit escalation"), "issues": ("edit", "Edit issue"), "blocks": ("book", "Book this block")},
+    _related,
+    "Apps: Deskline (customer escalations), Sprintboard (issues and sprints), People (engineers and certifications), "
+    "Rota (free blocks and on-call days), Decision (record a structured decision).")

@@ -1,4 +1,4 @@
-"""Write forms: fill → confirmation page (HMAC token over the canonical arguments) → commit.
+"""Write forms of each family: fill → confirmation page (HMAC token over the canonical arguments) → commit.
 
 Validation answers HTTP 422 with one message per field (types, ranges, choices, unknown keys, and
 the apps' policies: a booked block, an on-call day, a closed sprint, an abstain reason that does not
@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from pytest_websearchbench.webbench.world import deskops as deskops_world
 from pytest_websearchbench.webbench.world import vocab
-from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, DECISIONS, TABLES
+from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, APP_OF, DECISIONS, SCHEMAS
 
 
 @dataclass(frozen=True)
@@ -42,11 +43,18 @@ class FormSpec:
     insert: bool = False
 
     def path(self, pk: str | None) -> str:
-        return "/decision/new" if self.insert else f"/{TABLES[self.table].app}/{self.table}/{pk}/{self.action}"
+        return "/decision/new" if self.insert else f"/{APP_OF[self.table]}/{self.table}/{pk}/{self.action}"
+
+
+def _decision_form(*fields: Field) -> FormSpec:
+    return FormSpec("decisions.new", "decisions", "new", "Record a decision", (
+        Field("decision", "Decision", "select", DECISIONS, required=True),
+        Field("abstain_reason", "Abstain reason", "select", ABSTAIN_REASONS), *fields,
+        Field("note", "Note", "textarea")), insert=True)
 
 
 _POINTS = tuple(str(p) for p in vocab.STORY_POINTS)
-FORMS: dict[str, FormSpec] = {f.key: f for f in (
+WORKPLACE_FORMS: dict[str, FormSpec] = {f.key: f for f in (
     FormSpec("escalations.edit", "escalations", "edit", "Edit escalation", (
         Field("owner_id", "Owner (engineer id)", ref="engineers"),
         Field("status", "Status", "select", vocab.ESCALATION_STATUSES, required=True))),
@@ -57,9 +65,7 @@ FORMS: dict[str, FormSpec] = {f.key: f for f in (
         Field("story_points", "Story points", "select", _POINTS, required=True))),
     FormSpec("blocks.book", "blocks", "book", "Book a free block", (
         Field("booked_for", "Book for (escalation id)", ref="escalations", required=True),)),
-    FormSpec("decisions.new", "decisions", "new", "Record a decision", (
-        Field("decision", "Decision", "select", DECISIONS, required=True),
-        Field("abstain_reason", "Abstain reason", "select", ABSTAIN_REASONS),
+    _decision_form(
         Field("escalation_id", "Escalation id", ref="escalations", required=True),
         Field("engineer_id", "Engineer id", ref="engineers"),
         Field("block_id", "Block id", ref="blocks"),
@@ -68,10 +74,34 @@ FORMS: dict[str, FormSpec] = {f.key: f for f in (
         Field("start_date", "Start date (YYYY-MM-DD)", "date"),
         Field("story_points", "Story points", "int"),
         Field("remaining_points", "Remaining points", "int"),
-        Field("amount_usd", "Amount (USD)", "amount"),
-        Field("note", "Note", "textarea")), insert=True),
+        Field("amount_usd", "Amount (USD)", "amount")),
 )}
-FORM_BY_ROUTE = {(f.table, f.action): f for f in FORMS.values()}
+DESKOPS_FORMS: dict[str, FormSpec] = {f.key: f for f in (
+    FormSpec("events.edit", "events", "edit", "Edit event", (
+        Field("status", "Status", "select", deskops_world.EVENT_STATUSES, required=True),
+        Field("attendees", "Attendees", "int", required=True))),
+    FormSpec("postings.edit", "postings", "edit", "Edit posting", (
+        Field("amount_cents", "Amount (cents)", "int", required=True),
+        Field("memo", "Memo", "textarea"))),
+    _decision_form(
+        Field("event_id", "Event id", ref="events", required=True),
+        Field("policy_id", "Policy id", ref="policies"),
+        Field("cost_centre_id", "Cost centre id", ref="cost_centres"),
+        Field("quote_id", "Quote id", ref="quotes"),
+        Field("venue_id", "Venue id", ref="venues"),
+        Field("trip_id", "Trip id", ref="trips"),
+        Field("posting_id", "Posting id", ref="postings"),
+        Field("scope_id", "Scope id", ref="scopes"),
+        Field("attendees", "Attendees", "int"),
+        Field("seated_capacity", "Seated capacity", "int"),
+        Field("contingency_pct", "Contingency (%)", "int"),
+        Field("travel_cents", "Travel (cents)", "int"),
+        Field("variance_cents", "Variance (cents)", "int"),
+        Field("headroom_usd", "Headroom (USD)", "amount"),
+        Field("total_usd", "Total (USD)", "amount")),
+)}
+#: family → form key → form
+FORMS: dict[str, dict[str, FormSpec]] = {"workplace": WORKPLACE_FORMS, "deskops": DESKOPS_FORMS}
 
 
 def initial_values(con: sqlite3.Connection, form: FormSpec, pk: str | None) -> dict[str, str]:
@@ -114,10 +144,14 @@ def validate(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: di
         elif f.kind == "textarea" and len(value) > 2000:
             errors[f.name] = "must be at most 2000 characters"
         elif f.ref and con.execute(f"SELECT 1 FROM {f.ref} WHERE id = ?", (value,)).fetchone() is None:
-            errors[f.name] = f"no {TABLES[f.ref].title.lower()} has the id {value}"
+            errors[f.name] = f"no {_title(f.ref).lower()} has the id {value}"
     if not errors:
         errors = _policy(con, form, pk, values)
     return errors
+
+
+def _title(table: str) -> str:
+    return next(s.tables[table].title for s in SCHEMAS.values() if table in s.tables)
 
 
 def _is_date(value: str) -> bool:
@@ -143,6 +177,8 @@ def _policy(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dic
         state = con.execute("SELECT state FROM sprints WHERE id = ?", (values["sprint_id"],)).fetchone()[0]
         if state == "closed" and values["sprint_id"] != current:
             return {"sprint_id": f"sprint {values['sprint_id']} is closed; issues cannot move into it"}
+    if form.key == "postings.edit" and values["amount_cents"].startswith("-"):
+        return {"amount_cents": "must not be negative"}
     if form.key == "decisions.new":
         if values["decision"] == "cannot_proceed" and not values["abstain_reason"]:
             return {"abstain_reason": "is required when the decision is cannot_proceed"}
@@ -194,7 +230,7 @@ def commit(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict
     written = changes(form, values)
     if form.insert:
         count = con.execute(f"SELECT COUNT(*) FROM {form.table}").fetchone()[0]
-        pk = f"{TABLES[form.table].prefix}-{count + 1:04d}"
+        pk = f"DEC-{count + 1:04d}"  # the only inserting form is the Decision
         columns = ["id", *written]
         con.execute(f"INSERT INTO {form.table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
                     [pk, *written.values()])

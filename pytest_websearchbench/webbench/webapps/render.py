@@ -10,19 +10,16 @@ from html import escape
 from typing import Any, Iterable
 from urllib.parse import urlencode
 
-from pytest_websearchbench.webbench.world.schema import TABLES
-
-NAV = (("Launcher", "/"), ("Deskline", "/deskline/escalations"), ("Sprintboard", "/sprintboard/issues"),
-       ("People", "/people/engineers"), ("Rota", "/rota/blocks"), ("Decision", "/decision/new"))
+from pytest_websearchbench.webbench.world.schema import APP_OF
 
 
 def record_url(table: str, pk: str) -> str:
-    return f"/{TABLES[table].app}/{table}/{pk}"
+    return f"/{APP_OF[table]}/{table}/{pk}"
 
 
 def list_url(table: str, **params: Any) -> str:
     query = urlencode({k: v for k, v in params.items() if v not in (None, "")})
-    return f"/{TABLES[table].app}/{table}" + (f"?{query}" if query else "")
+    return f"/{APP_OF[table]}/{table}" + (f"?{query}" if query else "")
 
 
 class Page:
@@ -68,8 +65,9 @@ class Page:
         body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
         return self.add(f"<table class=data><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
-    def html(self) -> str:
-        nav = " | ".join(f'<a href="{href}">{label}</a>' for label, href in NAV)
+    def html(self, nav_links: Iterable[tuple[str, str]]) -> str:
+        """The page with the family's app bar (label, href) on top."""
+        nav = " | ".join(f'<a href="{escape(href)}">{escape(label)}</a>' for label, href in nav_links)
         return (f"<!doctype html><html><head><meta charset=utf-8><title>{escape(self.title)}</title></head>"
                 f"<body><nav>{nav}</nav><main>{''.join(self.parts)}</main></body></html>")
 

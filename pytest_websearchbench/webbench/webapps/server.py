@@ -13,7 +13,8 @@ sends (it reads a status, not a reset, and no byte of a refused body is ever par
 and a failure inside a page is a 500 page, never a dropped connection. A confirmation token is
 honoured once, and only by the server that issued it.
 
-    python -m pytest_websearchbench.webbench.webapps.server --task suites/webbench-sample/tasks/staffing-s1
+    python -m pytest_websearchbench.webbench.webapps.server --task suites/webbench-sample/staffing-s1
+    python -m pytest_websearchbench.webbench.webapps.server --world environment/world.json --host 0.0.0.0 --port 8080
 """
 
 from __future__ import annotations
@@ -36,9 +37,14 @@ from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from pytest_websearchbench.webbench.webapps import apps, forms
+from pytest_websearchbench.webbench.webapps.deskops import DESKOPS_APPS
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, hidden, input_html, record_url, text
-from pytest_websearchbench.webbench.world.schema import TABLES
+from pytest_websearchbench.webbench.world.build import family_of
+from pytest_websearchbench.webbench.world.schema import APP_OF
+
+#: family → its apps
+APPSETS: dict[str, apps.AppSet] = {"workplace": apps.WORKPLACE_APPS, "deskops": DESKOPS_APPS}
 
 WORLD_DB, BEFORE_DB, WEB_TRACE, CALL_TRACE = "world.db", "world_before.db", "web_trace.jsonl", "call_trace.jsonl"
 #: the largest request body read (a form is a few hundred bytes); larger ones get 413
@@ -46,7 +52,7 @@ MAX_BODY = 1 << 20
 #: after a refusal, how long and how much of the client's remaining upload is read and dropped
 LINGER_SECONDS, LINGER_BYTES = 5.0, 64 << 20
 _LENGTH = re.compile(r"[0-9]+")
-_ROUTE = re.compile(r"^/(?P<app>[a-z]+)/(?P<table>[a-z]+)(?:/(?P<pk>[A-Z]+-\d+|new)(?:/(?P<action>[a-z]+))?"
+_ROUTE = re.compile(r"^/(?P<app>[a-z]+)/(?P<table>[a-z_]+)(?:/(?P<pk>[A-Z]+-\d+|new)(?:/(?P<action>[a-z]+))?"
                     r"(?P<commit>/commit)?)?/?$")
 
 
@@ -63,6 +69,14 @@ class WorldServer:
         self.db_path = self.dir / WORLD_DB
         if not self.db_path.is_file():
             raise FileNotFoundError(f"no {WORLD_DB} in {self.dir}")
+        con = sqlite3.connect(self.db_path)
+        try:
+            self.family = family_of(con).family
+        finally:
+            con.close()
+        self.apps = APPSETS[self.family]
+        self.forms = forms.FORMS[self.family]
+        self._form_by_route = {(f.table, f.action): f for f in self.forms.values()}
         if not (self.dir / BEFORE_DB).exists():
             shutil.copyfile(self.db_path, self.dir / BEFORE_DB)
         self.secret = secret or os.urandom(32)
@@ -138,26 +152,26 @@ class WorldServer:
         parts = urlsplit(target)
         params = dict(parse_qsl(parts.query, keep_blank_values=True))
         if parts.path in ("", "/"):
-            return Response(200, apps.launcher())
+            return Response(200, apps.launcher(self.apps))
         if parts.path in ("/decision/new", "/decision/new/commit"):
-            return self._form(con, seq, method, forms.FORMS["decisions.new"], None, body,
+            return self._form(con, seq, method, self.forms["decisions.new"], None, body,
                               commit=parts.path.endswith("/commit"))
         match = _ROUTE.match(parts.path)
         if not match:
             raise apps.NotFound(f"no page at {parts.path}")
         app, table, pk, action, commit = match.group("app", "table", "pk", "action", "commit")
-        if table not in apps.LISTS or TABLES[table].app != app or pk == "new":
+        if table not in self.apps.lists or APP_OF[table] != app or pk == "new":
             raise apps.NotFound(f"no app page at {parts.path}")
         if pk is None:
             if method != "GET":
                 return Response(405, _error_page("Method not allowed", "lists are read with GET"))
-            return Response(200, apps.list_page(con, table, params))
+            return Response(200, apps.list_page(con, self.apps, table, params))
         if action is None:
-            return Response(200, apps.detail_page(con, table, pk, "Saved." if params.get("saved") else ""))
-        form = forms.FORM_BY_ROUTE.get((table, action))
+            return Response(200, apps.detail_page(con, self.apps, table, pk, "Saved." if params.get("saved") else ""))
+        form = self._form_by_route.get((table, action))
         if form is None:
             raise apps.NotFound(f"no form {action!r} on {table}")
-        apps.detail_page(con, table, pk)  # 404 for an unknown record
+        apps.detail_page(con, self.apps, table, pk)  # 404 for an unknown record
         return self._form(con, seq, method, form, pk, body, commit=bool(commit))
 
     def _form(self, con: sqlite3.Connection, seq: int, method: str, form: forms.FormSpec, pk: str | None,
@@ -269,7 +283,7 @@ def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
             self._respond(server.handle(method, self.path, body), close=self.close_connection)
 
         def _respond(self, response: Response, *, close: bool) -> None:
-            body = (response.page.html() if response.page else
+            body = (response.page.html(server.apps.nav) if response.page else
                     f'<!doctype html><title>See other</title><a href="{response.location}">continue</a>').encode()
             self.send_response(response.status)
             self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -305,24 +319,38 @@ def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from pytest_websearchbench.webbench.tasks.harbor import load_task
-    from pytest_websearchbench.webbench.world.build import world_bytes
+    from pytest_websearchbench.webbench.tasks.harbor import load_task, load_world_spec
+    from pytest_websearchbench.webbench.world.build import content_digest, world_bytes
 
-    parser = argparse.ArgumentParser(description="Serve a WebBench task's world on 127.0.0.1 until interrupted.")
-    parser.add_argument("--task", required=True, type=Path, help="a Harbor task folder")
+    parser = argparse.ArgumentParser(description="Serve a WebBench task's world until interrupted.")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--task", type=Path, help="a Harbor task folder")
+    source.add_argument("--world", type=Path, help="a task's environment/world.json alone (the world server's "
+                                                   "container holds nothing else of the task)")
+    parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
     parser.add_argument("--dir", type=Path, help="world folder, kept at the end (default: a temporary folder, "
                                                  "removed at the end)")
     args = parser.parse_args(argv)
-    task = load_task(args.task)
+    if args.task:
+        task = load_task(args.task)
+        name, spec, digest = task.name, task.world, task.world_digest
+    else:
+        spec, digest = load_world_spec(args.world)
+        name = f"{spec.template}-s{spec.seed}"
+    data = world_bytes(spec)
+    if content_digest(data) != digest:
+        print(f"{name}: this generator builds {content_digest(data)}, the task records {digest}; "
+              "regenerate the task with this version", file=sys.stderr)
+        return 2
     # SIGTERM ends the server like Ctrl-C does: through the finally below, which removes the folder
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
-    folder = args.dir or new_world_folder(task.name)
+    folder = args.dir or new_world_folder(name)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / WORLD_DB).write_bytes(world_bytes(task.world))
-        with WorldServer(folder, port=args.port) as server:
-            print(f"{task.name}: serving {server.base_url} from {folder} (Ctrl-C to stop)", flush=True)
+        (folder / WORLD_DB).write_bytes(data)
+        with WorldServer(folder, host=args.host, port=args.port) as server:
+            print(f"{name}: serving {server.base_url} from {folder} (Ctrl-C to stop)", flush=True)
             threading.Event().wait()
     except KeyboardInterrupt:
         pass

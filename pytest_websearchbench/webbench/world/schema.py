@@ -1,7 +1,9 @@
-"""The ``workplace`` world's tables: columns, types, labels and foreign keys.
+"""The world families' tables: columns, types, labels, foreign keys and primary-key pools.
 
-Domain tables hold the apps' records (Deskline, Sprintboard, People, Rota); ``decisions`` holds
-what agents record on the Decision page and is the answer, not a domain table.
+Each family (``workplace``, ``deskops``) is a :class:`WorldSchema`. Domain tables hold the apps'
+records; ``decisions`` holds what agents record on the Decision page and is the answer, not a
+domain table. Every family names its answer table ``decisions`` (app ``decision``, keys ``DEC-n``);
+every other table name and key prefix belongs to one family only, so a key says its table.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ class Table:
     prefix: str  # primary keys look like f"{prefix}-{number}"
     title: str  # singular, for page titles
     columns: tuple[Column, ...]
+    pool: tuple[int, int] = (1, 10_000)  # key numbers are drawn, shuffled, from range(*pool)
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -37,58 +40,132 @@ class Table:
         return f"CREATE TABLE {self.name} ({cols})"
 
 
-def _t(name, app, prefix, title, *columns) -> Table:
-    return Table(name, app, prefix, title, tuple(Column(*c) for c in columns))
+ANSWER_TABLE = "decisions"
+DECISIONS = ("issue", "needs_approval", "cannot_proceed")
+ABSTAIN_REASONS = ("no_qualified_capacity", "no_eligible_record", "policy_blocked", "insufficient_information")
 
 
-TABLES: dict[str, Table] = {t.name: t for t in (
-    _t("customers", "deskline", "CUS", "Customer",
+@dataclass(frozen=True)
+class WorldSchema:
+    family: str
+    title: str
+    tables: dict[str, Table]
+    #: (table, earlier column, later column): lifecycle dates that never run backwards
+    lifecycle: tuple[tuple[str, str, str], ...] = ()
+
+    @property
+    def domain_tables(self) -> tuple[str, ...]:
+        return tuple(t for t in self.tables if t != ANSWER_TABLE)
+
+    @property
+    def answer(self) -> Table:
+        return self.tables[ANSWER_TABLE]
+
+
+def _t(name, app, prefix, title, pool, *columns) -> Table:
+    return Table(name, app, prefix, title, tuple(Column(*c) for c in columns), pool)
+
+
+def _decisions(*columns) -> Table:
+    return _t("decisions", "decision", "DEC", "Decision", (1, 10_000),
+              ("id", "TEXT", "Decision"), ("decision", "TEXT", "Decision"),
+              ("abstain_reason", "TEXT", "Abstain reason"), *columns, ("note", "TEXT", "Note"))
+
+
+WORKPLACE = WorldSchema("workplace", "Workplace", {t.name: t for t in (
+    _t("customers", "deskline", "CUS", "Customer", (101, 400),
        ("id", "TEXT", "Customer"), ("name", "TEXT", "Name"), ("region", "TEXT", "Region"), ("tier", "TEXT", "Tier")),
-    _t("escalations", "deskline", "ESC", "Escalation",
+    _t("escalations", "deskline", "ESC", "Escalation", (3001, 3900),
        ("id", "TEXT", "Escalation"), ("customer_id", "TEXT", "Customer", "customers"),
        ("product", "TEXT", "Product"), ("title", "TEXT", "Title"), ("severity", "TEXT", "Severity"),
        ("status", "TEXT", "Status"), ("opened_on", "TEXT", "Opened on"), ("due_on", "TEXT", "Due on"),
        ("hands_on_minutes", "INTEGER", "Hands-on minutes"),
        ("verification_minutes", "INTEGER", "Verification minutes"),
        ("owner_id", "TEXT", "Owner", "engineers"), ("notes", "TEXT", "Notes")),
-    _t("sprints", "sprintboard", "SPR", "Sprint",
+    _t("sprints", "sprintboard", "SPR", "Sprint", (31, 39),
        ("id", "TEXT", "Sprint"), ("name", "TEXT", "Name"), ("starts_on", "TEXT", "Starts on"),
        ("ends_on", "TEXT", "Ends on"), ("capacity_points", "INTEGER", "Capacity (points)"),
        ("state", "TEXT", "State")),
-    _t("issues", "sprintboard", "SB", "Issue",
+    _t("issues", "sprintboard", "SB", "Issue", (1001, 2200),
        ("id", "TEXT", "Issue"), ("title", "TEXT", "Title"), ("type", "TEXT", "Type"), ("status", "TEXT", "Status"),
        ("story_points", "INTEGER", "Story points"), ("sprint_id", "TEXT", "Sprint", "sprints"),
        ("assignee_id", "TEXT", "Assignee", "engineers"), ("escalation_id", "TEXT", "Escalation", "escalations")),
-    _t("engineers", "people", "ENG", "Engineer",
+    _t("engineers", "people", "ENG", "Engineer", (201, 600),
        ("id", "TEXT", "Engineer"), ("name", "TEXT", "Name"), ("team", "TEXT", "Team"), ("email", "TEXT", "Email"),
        ("hourly_rate_usd", "REAL", "Hourly rate (USD)"),
        ("previous_rate_usd", "REAL", "Previous hourly rate (USD, superseded)")),
-    _t("certifications", "people", "CRT", "Certification",
+    _t("certifications", "people", "CRT", "Certification", (5001, 6500),
        ("id", "TEXT", "Certification"), ("engineer_id", "TEXT", "Engineer", "engineers"),
        ("skill", "TEXT", "Skill"), ("level", "INTEGER", "Level"), ("certified_on", "TEXT", "Certified on")),
-    _t("blocks", "rota", "BLK", "Free block",
+    _t("blocks", "rota", "BLK", "Free block", (7001, 9000),
        ("id", "TEXT", "Block"), ("engineer_id", "TEXT", "Engineer", "engineers"), ("day", "TEXT", "Day"),
        ("starts_at", "TEXT", "Starts at"), ("minutes", "INTEGER", "Minutes"), ("status", "TEXT", "Status"),
        ("booked_for", "TEXT", "Booked for", "escalations")),
-    _t("oncall", "rota", "ONC", "On-call day",
+    _t("oncall", "rota", "ONC", "On-call day", (9001, 9900),
        ("id", "TEXT", "On-call"), ("engineer_id", "TEXT", "Engineer", "engineers"), ("day", "TEXT", "Day")),
-    _t("decisions", "decision", "DEC", "Decision",
-       ("id", "TEXT", "Decision"), ("decision", "TEXT", "Decision"), ("abstain_reason", "TEXT", "Abstain reason"),
-       ("escalation_id", "TEXT", "Escalation", "escalations"), ("engineer_id", "TEXT", "Engineer", "engineers"),
-       ("block_id", "TEXT", "Block", "blocks"), ("issue_id", "TEXT", "Issue", "issues"),
-       ("sprint_id", "TEXT", "Sprint", "sprints"), ("start_date", "TEXT", "Start date"),
-       ("story_points", "INTEGER", "Story points"), ("remaining_points", "INTEGER", "Remaining points"),
-       ("amount_usd", "REAL", "Amount (USD)"), ("note", "TEXT", "Note")),
-)}
+    _decisions(("escalation_id", "TEXT", "Escalation", "escalations"), ("engineer_id", "TEXT", "Engineer", "engineers"),
+               ("block_id", "TEXT", "Block", "blocks"), ("issue_id", "TEXT", "Issue", "issues"),
+               ("sprint_id", "TEXT", "Sprint", "sprints"), ("start_date", "TEXT", "Start date"),
+               ("story_points", "INTEGER", "Story points"), ("remaining_points", "INTEGER", "Remaining points"),
+               ("amount_usd", "REAL", "Amount (USD)")),
+)}, lifecycle=(("escalations", "opened_on", "due_on"), ("sprints", "starts_on", "ends_on")))
 
-DOMAIN_TABLES: tuple[str, ...] = ("customers", "escalations", "sprints", "issues", "engineers",
-                                  "certifications", "blocks", "oncall")
-ANSWER_TABLE = "decisions"
-DECISIONS = ("issue", "needs_approval", "cannot_proceed")
-ABSTAIN_REASONS = ("no_qualified_capacity", "no_eligible_record", "policy_blocked", "insufficient_information")
-PK_PATTERN = r"\b(?:CUS|ESC|SPR|SB|ENG|CRT|BLK|ONC|DEC)-\d+\b"
+DESKOPS = WorldSchema("deskops", "DeskOps", {t.name: t for t in (
+    _t("staff", "people", "STF", "Staff member", (201, 900),
+       ("id", "TEXT", "Staff"), ("name", "TEXT", "Name"), ("team", "TEXT", "Team"), ("email", "TEXT", "Email")),
+    _t("events", "grids", "EVT", "Event", (4001, 4800),
+       ("id", "TEXT", "Event"), ("title", "TEXT", "Title"), ("team", "TEXT", "Team"),
+       ("organiser_id", "TEXT", "Organiser", "staff"), ("starts_on", "TEXT", "Starts on"),
+       ("attendees", "INTEGER", "Attendees"), ("cost_centre_id", "TEXT", "Cost centre", "cost_centres"),
+       ("status", "TEXT", "Status"), ("created_on", "TEXT", "Created on"), ("updated_on", "TEXT", "Updated on"),
+       ("notes", "TEXT", "Notes")),
+    _t("policies", "pages", "POL", "Policy page", (101, 200),
+       ("id", "TEXT", "Policy"), ("title", "TEXT", "Title"), ("min_attendees", "INTEGER", "From attendees"),
+       ("max_attendees", "INTEGER", "To attendees"), ("contingency_pct", "INTEGER", "Contingency (%)"),
+       ("effective_on", "TEXT", "Effective on"), ("status", "TEXT", "Status")),
+    _t("cost_centres", "ledger", "CC", "Cost centre", (301, 400),
+       ("id", "TEXT", "Cost centre"), ("name", "TEXT", "Name"), ("owner_id", "TEXT", "Owner", "staff"),
+       ("ceiling_cents", "INTEGER", "Ceiling (cents)"), ("committed_cents", "INTEGER", "Committed (cents)")),
+    _t("postings", "ledger", "PST", "Ledger posting", (60001, 64000),
+       ("id", "TEXT", "Posting"), ("cost_centre_id", "TEXT", "Cost centre", "cost_centres"),
+       ("trip_id", "TEXT", "Trip", "trips"), ("amount_cents", "INTEGER", "Amount (cents)"),
+       ("posted_on", "TEXT", "Posted on"), ("memo", "TEXT", "Memo")),
+    _t("venues", "venues", "VEN", "Venue", (501, 800),
+       ("id", "TEXT", "Venue"), ("name", "TEXT", "Name"), ("city", "TEXT", "City"),
+       ("seated_capacity", "INTEGER", "Seated capacity"), ("standing_capacity", "INTEGER", "Standing capacity")),
+    _t("quotes", "venues", "QUO", "Venue quote", (20001, 22000),
+       ("id", "TEXT", "Quote"), ("venue_id", "TEXT", "Venue", "venues"), ("event_id", "TEXT", "Event", "events"),
+       ("amount_cents", "INTEGER", "Amount (cents)"), ("issued_on", "TEXT", "Issued on"),
+       ("valid_to", "TEXT", "Valid to"), ("status", "TEXT", "Status")),
+    _t("trips", "journeys", "TRP", "Trip", (70001, 74000),
+       ("id", "TEXT", "Trip"), ("event_id", "TEXT", "Event", "events"), ("traveller_id", "TEXT", "Traveller", "staff"),
+       ("origin", "TEXT", "Origin"), ("spend_cents", "INTEGER", "Spend (cents)"), ("status", "TEXT", "Status"),
+       ("booked_on", "TEXT", "Booked on")),
+    _t("scopes", "signoff", "SCP", "Approval scope", (801, 1000),
+       ("id", "TEXT", "Scope"), ("approver_id", "TEXT", "Approver", "staff"),
+       ("cost_centre_id", "TEXT", "Cost centre", "cost_centres"), ("limit_cents", "INTEGER", "Limit (cents)"),
+       ("valid_from", "TEXT", "Valid from"), ("valid_to", "TEXT", "Valid to")),
+    _decisions(("event_id", "TEXT", "Event", "events"), ("policy_id", "TEXT", "Policy", "policies"),
+               ("cost_centre_id", "TEXT", "Cost centre", "cost_centres"), ("quote_id", "TEXT", "Quote", "quotes"),
+               ("venue_id", "TEXT", "Venue", "venues"), ("trip_id", "TEXT", "Trip", "trips"),
+               ("posting_id", "TEXT", "Posting", "postings"), ("scope_id", "TEXT", "Scope", "scopes"),
+               ("attendees", "INTEGER", "Attendees"), ("seated_capacity", "INTEGER", "Seated capacity"),
+               ("contingency_pct", "INTEGER", "Contingency (%)"), ("travel_cents", "INTEGER", "Travel (cents)"),
+               ("variance_cents", "INTEGER", "Variance (cents)"), ("headroom_usd", "REAL", "Headroom (USD)"),
+               ("total_usd", "REAL", "Total (USD)")),
+)}, lifecycle=(("events", "created_on", "updated_on"), ("quotes", "issued_on", "valid_to"),
+               ("scopes", "valid_from", "valid_to")))
+
+SCHEMAS: dict[str, WorldSchema] = {s.family: s for s in (WORKPLACE, DESKOPS)}
+FAMILIES: tuple[str, ...] = tuple(SCHEMAS)
+APP_OF: dict[str, str] = {name: t.app for s in SCHEMAS.values() for name, t in s.tables.items()}
+_PREFIX_TABLE: dict[str, str] = {t.prefix: name for s in SCHEMAS.values() for name, t in s.tables.items()}
+PK_PATTERN = r"\b(?:" + "|".join(sorted(_PREFIX_TABLE, key=lambda p: (-len(p), p))) + r")-\d+\b"
+
+
+def schema_of(family: str) -> WorldSchema:
+    return SCHEMAS[family]
 
 
 def table_of_pk(pk: str) -> str | None:
-    prefix = pk.split("-", 1)[0]
-    return next((t.name for t in TABLES.values() if t.prefix == prefix), None)
+    return _PREFIX_TABLE.get(pk.split("-", 1)[0])

@@ -1,4 +1,4 @@
-"""Reads a task's expected outcome out of a world database with plain SQL.
+"""Reads a task's expected outcome (every template of both families) out of a world database with plain SQL.
 
 The generator plants a chain on purpose; the solver does not trust it and recomputes the answer
 from the rows the pages will show. It is also how the wrong-record control is built: the same
@@ -126,4 +126,89 @@ def solve_sprint_pull(con: sqlite3.Connection, escalation_id: str) -> Solution:
     return Solution(decision, answers, writes, anchors, facts)
 
 
-SOLVERS = {"staffing": solve_staffing, "sprint-pull": solve_sprint_pull}
+def _usd(cents: int) -> float:
+    return round(cents / 100, 2)
+
+
+def _one(rows: list[sqlite3.Row], what: str) -> sqlite3.Row:
+    if len(rows) != 1:
+        raise SolveError(f"expected one {what}, found {len(rows)}: {[r['id'] for r in rows]}")
+    return rows[0]
+
+
+def solve_offsite(con: sqlite3.Connection, event_id: str) -> Solution:
+    """Current policy of the attendee band → headroom of the event's cost centre → the current quote's
+    venue seats everyone? → booked travel → (quote + travel) × (100 + %) / 100 against the headroom."""
+    event = _row(con, "events", event_id)
+    attendees = event["attendees"]
+    policy = _one(con.execute("SELECT * FROM policies WHERE status = 'current' AND min_attendees <= ? AND "
+                              "max_attendees >= ?", (attendees, attendees)).fetchall(), "current policy")
+    centre = _row(con, "cost_centres", event["cost_centre_id"])
+    quote = _one(con.execute("SELECT * FROM quotes WHERE event_id = ? AND status = 'current'",
+                             (event_id,)).fetchall(), "current quote")
+    venue = _row(con, "venues", quote["venue_id"])
+    travel, booked = con.execute("SELECT COALESCE(SUM(spend_cents), 0), COUNT(*) FROM trips WHERE event_id = ? "
+                                 "AND status = 'booked'", (event_id,)).fetchone()
+    facts = {"attendees": attendees, "title": event["title"], "team": event["team"], "quote_amount": quote["amount_cents"],
+             "travel": travel, "pct": policy["contingency_pct"], "seated": venue["seated_capacity"],
+             "cost_centre": centre["id"], "policy": policy["id"], "venue": venue["id"], "quote": quote["id"],
+             "venue_name": venue["name"], "booked_trips": booked}
+    anchors = [{"table": "events", "pk": event_id, "role": "event"}]
+    if venue["seated_capacity"] < attendees:
+        anchors += [{"table": "quotes", "pk": quote["id"], "role": "quote"},
+                    {"table": "venues", "pk": venue["id"], "role": "venue"}]
+        return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_qualified_capacity",
+                                           "event_id": event_id}, anchors=anchors, facts=facts)
+    total = (quote["amount_cents"] + travel) * (100 + policy["contingency_pct"]) // 100
+    headroom = centre["ceiling_cents"] - centre["committed_cents"]
+    decision = "issue" if total <= headroom else "needs_approval"
+    anchors += [{"table": "policies", "pk": policy["id"], "role": "policy"},
+                {"table": "cost_centres", "pk": centre["id"], "role": "cost centre"},
+                {"table": "quotes", "pk": quote["id"], "role": "quote"},
+                {"table": "venues", "pk": venue["id"], "role": "venue"}]
+    answers = {"decision": decision, "event_id": event_id, "policy_id": policy["id"], "cost_centre_id": centre["id"],
+               "quote_id": quote["id"], "venue_id": venue["id"], "attendees": attendees,
+               "seated_capacity": venue["seated_capacity"], "contingency_pct": policy["contingency_pct"],
+               "travel_cents": travel, "headroom_usd": _usd(headroom), "total_usd": _usd(total),
+               "note": f"{event_id} quote {quote['id']}"}
+    facts |= {"total": total, "headroom": headroom}
+    return Solution(decision, answers, [], anchors, facts)
+
+
+def solve_reconcile(con: sqlite3.Connection, event_id: str) -> Solution:
+    """The booked trip whose posting disagrees → the variance → the cost-centre owner's scope valid today →
+    correct the posting within the limit, else approval; no disagreement → abstain."""
+    event = _row(con, "events", event_id)
+    centre = _row(con, "cost_centres", event["cost_centre_id"])
+    anchors = [{"table": "events", "pk": event_id, "role": "event"}]
+    rows = con.execute("SELECT t.id AS trip, t.spend_cents AS spend, p.id AS posting, p.amount_cents AS amount "
+                       "FROM trips t JOIN postings p ON p.trip_id = t.id WHERE t.event_id = ? AND t.status = 'booked' "
+                       "AND p.amount_cents != t.spend_cents ORDER BY t.id", (event_id,)).fetchall()
+    facts: dict[str, Any] = {"title": event["title"], "team": event["team"], "cost_centre": centre["id"],
+                             "owner": centre["owner_id"]}
+    if not rows:
+        return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_eligible_record",
+                                           "event_id": event_id}, anchors=anchors, facts=facts)
+    if len(rows) > 1:
+        raise SolveError(f"{len(rows)} booked trips of {event_id} disagree with their postings")
+    trip, posting = rows[0]["trip"], rows[0]["posting"]
+    variance = abs(rows[0]["spend"] - rows[0]["amount"])
+    today = TODAY.isoformat()
+    scope = _one(con.execute("SELECT * FROM scopes WHERE approver_id = ? AND cost_centre_id = ? AND valid_from <= ? "
+                             "AND valid_to >= ?", (centre["owner_id"], centre["id"], today, today)).fetchall(),
+                 "current scope of the owner")
+    decision = "issue" if variance <= scope["limit_cents"] else "needs_approval"
+    anchors += [{"table": "trips", "pk": trip, "role": "trip"}, {"table": "postings", "pk": posting, "role": "posting"},
+                {"table": "scopes", "pk": scope["id"], "role": "scope"}]
+    answers = {"decision": decision, "event_id": event_id, "trip_id": trip, "posting_id": posting,
+               "cost_centre_id": centre["id"], "scope_id": scope["id"], "variance_cents": variance,
+               "note": f"{posting} corrected to {trip}" if decision == "issue" else f"{posting} of {trip} needs approval"}
+    writes = [{"table": "postings", "pk": posting, "values": {"amount_cents": rows[0]["spend"]}}] \
+        if decision == "issue" else []
+    facts |= {"spend": rows[0]["spend"], "posted": rows[0]["amount"], "limit": scope["limit_cents"], "trip": trip,
+              "posting": posting, "scope": scope["id"]}
+    return Solution(decision, answers, writes, anchors, facts)
+
+
+SOLVERS = {"staffing": solve_staffing, "sprint-pull": solve_sprint_pull, "offsite-budget": solve_offsite,
+           "ledger-reconcile": solve_reconcile}

@@ -1,4 +1,4 @@
-"""Task templates: each plants a chain across the apps into a background world and writes the brief.
+"""Task templates (the ``workplace`` ones here, the ``deskops`` ones in :mod:`.deskops`): each plants a chain across the apps into a background world and writes the brief.
 
 A plant puts the anchor among near-duplicate shadows (a look-alike customer's escalation, a closed
 one, one about another product; unqualified, on-call, too-short or booked engineers; done or
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any, Callable
 
-from pytest_websearchbench.webbench.world import vocab
+from pytest_websearchbench.webbench.world import deskops, vocab
 from pytest_websearchbench.webbench.world.solver import STAFFING_MIN_LEVEL, STAFFING_POINTS_LIMIT
 from pytest_websearchbench.webbench.world.build import (
     START_TIMES, TODAY, WORKDAYS, GenerationError, WorldBuilder, add_block, add_engineer, add_escalation, add_issue)
@@ -226,6 +226,11 @@ Never copy internal reference codes into anything you write.
 
 
 TEMPLATES: dict[str, Template] = {
+    "offsite-budget": Template("offsite-budget", ("issue", "needs_approval", "infeasible"), deskops.plant_offsite,
+                               deskops.brief_offsite, "Budget check for an offsite"),
+    "ledger-reconcile": Template("ledger-reconcile", ("issue", "needs_approval", "infeasible"),
+                                 deskops.plant_reconcile, deskops.brief_reconcile,
+                                 "Reconcile an event's travel with the ledger"),
     "staffing": Template("staffing", ("issue", "needs_approval", "infeasible"), plant_staffing, brief_staffing,
                          "Staff an escalation"),
     "sprint-pull": Template("sprint-pull", ("fits", "over_capacity", "infeasible"), plant_sprint_pull,
