@@ -52,7 +52,7 @@ class WebBenchFamily(BenchmarkFamily):
                           "or chromium (headless Chromium through Playwright; same actions and observation) "
                           "(default: text)", "text", metavar="BROWSER", choices=list(BROWSERS))
         options.add_value("--wsb-repeat", "wsb_repeat", "WebBench: episodes per task (each its own item and "
-                          "cassette); the summary gives per template the pass rate with a Wilson 80 % interval "
+                          "cassette); the summary gives per template the pass rate with a Wilson 80 %% interval "
                           "(default: 1)", "1", metavar="N")
         options.add_value("--wsb-agent-time-limit", "wsb_agent_time_limit", "WebBench: wall-clock seconds a "
                           "program agent (cmd:) may run per episode before it is killed (default: 600)", "600",

@@ -59,8 +59,13 @@ def chromium_missing() -> str | None:
     return None
 
 
-def _browser() -> Any:
-    """The process's one headless Chromium, launched on first use."""
+def shared_browser() -> Any:
+    """The process's one headless Chromium, launched on first use.
+
+    Playwright's sync API allows one running driver per thread (a second ``sync_playwright()`` fails
+    with 'using Playwright Sync API inside the asyncio loop'), so everything in a process that drives
+    Chromium (``--wsb-browser chromium``, the HTML report's browser tests) shares this one.
+    """
     if "browser" not in _shared:
         problem = chromium_missing()
         if problem:
@@ -88,7 +93,7 @@ class ChromiumBrowser(Browser):
 
     def __init__(self, base_url: str) -> None:
         super().__init__(base_url)
-        self._context = _browser().new_context(java_script_enabled=True)
+        self._context = shared_browser().new_context(java_script_enabled=True)
         self._context.set_default_timeout(TIMEOUT_MS)
         self.tab = self._context.new_page()
         # a favicon request would join the world's web trace (the text browser never asks for one); blocked

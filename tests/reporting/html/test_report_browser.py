@@ -20,6 +20,8 @@ import pytest
 from html_support import (  # noqa: F401  (bundled_run is a fixture)
     PLANTED_KEY, build_with_cli, bundled_run, first_scenario, planted, write_json)
 
+from pytest_websearchbench.webbench.browsing.chromium import shared_browser
+
 CHROMIUM = "/usr/bin/chromium"
 INSTALL = "sudo apt-get install -y chromium"
 
@@ -45,13 +47,9 @@ def _require_browser() -> None:
 
 @pytest.fixture(scope="session")
 def browser():
+    """The process's one Chromium (--wsb-browser chromium's: Playwright allows one sync driver a thread)."""
     _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
-        yield browser
-        browser.close()
+    return shared_browser()
 
 
 @pytest.fixture(scope="session")
