@@ -14,7 +14,7 @@ so a second worktree at another commit gives the other column of a before/after 
   largest process of the run's tree (``wait4``).
 * The engine: index build pages/s at 500 and 5,000 synthetic pages (``engine_bench.py``), query
   p50 at 5,000 pages straight through ``SearchIndex.search`` and over loopback HTTP.
-* WebBench: the 8 bundled tasks, each a fresh world, the oracle's route and the verdict.
+* WebBench: every bundled task, each a fresh world, the oracle's route and the verdict.
 * ``--project-tests``: the project's own tests with ``-n 2``, once per repetition.
 """
 
@@ -132,8 +132,8 @@ def engine_figures(repeat: int) -> tuple[dict[int, float], float, float]:
             statistics.median(direct), statistics.median(over_http))
 
 
-def webbench_figures(repeat: int) -> tuple[float, float]:
-    """(median ms for all 8 bundled tasks, slowest task's median ms): fresh world → oracle → verdict."""
+def webbench_figures(repeat: int) -> tuple[int, float, float]:
+    """(tasks, median ms for all bundled tasks, slowest task's median ms): fresh world → oracle → verdict."""
     from pytest_websearchbench.webbench.agents.episode import checked_world, run_episode
     from pytest_websearchbench.webbench.grading.verifier import verify
     from pytest_websearchbench.webbench.tasks.harbor import load_dataset
@@ -150,7 +150,7 @@ def webbench_figures(repeat: int) -> tuple[float, float]:
                 raise SystemExit(f"WebBench {task.name}: the oracle did not pass:\n{verdict.explain()}")
             per_task[task.name].append((time.perf_counter() - task_started) * 1000)
         totals.append((time.perf_counter() - started) * 1000)
-    return statistics.median(totals), max(statistics.median(t) for t in per_task.values())
+    return len(tasks), statistics.median(totals), max(statistics.median(t) for t in per_task.values())
 
 
 def project_tests(repeat: int) -> float:
@@ -173,7 +173,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="wsb-scale-") as tmp:
         runs = whole_runs(options.sizes, options.repeat, Path(tmp))
     build, direct_p50, http_p50 = engine_figures(options.repeat)
-    webbench_total, webbench_slowest = webbench_figures(options.repeat)
+    webbench_tasks, webbench_total, webbench_slowest = webbench_figures(options.repeat)
     tests_wall = project_tests(options.repeat) if options.project_tests else None
 
     def wall(kind: str, size: int) -> float:
@@ -200,7 +200,7 @@ def main() -> None:
           + each(lambda n: f"{wall('n0', n) / wall('n2', n):.2f} ({wall('n2', n):.1f} s)") + " |")
     print(f"| engine index build | {build[500]:,.0f} pages/s (500), {build[5000]:,.0f} (5,000) |")
     print(f"| engine query p50, in-process / over HTTP (5,000 pages) | {direct_p50:.2f} / {http_p50:.2f} ms |")
-    print(f"| WebBench, 8 tasks world → oracle → verdict | {webbench_total:.0f} ms in all, "
+    print(f"| WebBench, {webbench_tasks} tasks world → oracle → verdict | {webbench_total:.0f} ms in all, "
           f"slowest task {webbench_slowest:.0f} ms |")
     if tests_wall is not None:
         print(f"| the project's own tests, -n 2 | {tests_wall:.1f} s |")
