@@ -110,12 +110,12 @@ def _suite_table(records: list[ItemRecord], families: Mapping[str, BenchmarkFami
     traffic = family.records_traffic and any(r.run.get("calls") or r.run.get("cassette") for r in records)
     if traffic:
         rows.append(("latency p50/p95", [_latency(by_provider[p]) for p in providers]))
-        rows.append(("cost (USD)", [_cost(by_provider[p]) for p in providers]))
+        rows.append(("cost (USD)", [cost_text(by_provider[p]) for p in providers]))
     empty = [_empty_answers(by_provider[p]) for p in providers]
     if any(n for n in empty):
         rows.append(("empty answers", [f"{n} (scored 0)" if n else "0" for n in empty]))
     if traffic:
-        rows.append(("cassettes", [_cassettes(by_provider[p]) for p in providers]))
+        rows.append(("cassettes", [cassettes_text(by_provider[p]) for p in providers]))
     paired = _paired_rows(providers, by_provider, columns) if len(providers) > 1 else []
     rows += paired
     if verdicts:
@@ -172,13 +172,15 @@ def _latency(records: list[ItemRecord]) -> str:
     return f"{1000 * stats.percentile(seconds, 50):.1f} / {1000 * stats.percentile(seconds, 95):.1f} ms"
 
 
-def _cassettes(records: list[ItemRecord]) -> str:
+def cassettes_text(records: list[ItemRecord]) -> str:
+    """How the items' calls were answered (the summary's and the HTML report's cassettes row)."""
     counts = {state: sum(r.run.get("cassette") == state for r in records) for state in CASSETTE_STATES}
     return " · ".join(f"{counts[state]} {state}" for state in CASSETTE_STATES)
 
 
-def _cost(records: list[ItemRecord]) -> str:
-    """Total USD of the provider's calls at the price table's rates (replayed calls count at list price)."""
+def cost_text(records: list[ItemRecord]) -> str:
+    """Total USD of the provider's calls at the price table's rates (replayed calls count at list price);
+    the summary's and the HTML report's cost row."""
     calls = [call for r in records for call in r.run.get("calls", []) if call.get("ok", True)]
     if not calls:
         return "-"

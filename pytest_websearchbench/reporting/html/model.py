@@ -8,7 +8,6 @@ verdicts as the run judged them (``reporting/regression.py``, stored in the resu
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -16,7 +15,7 @@ from typing import Any, Mapping
 from pytest_websearchbench.core.family import BenchmarkFamily, MetricColumn, Score
 from pytest_websearchbench.reporting import stats
 from pytest_websearchbench.reporting.results import ItemRecord
-from pytest_websearchbench.reporting.terminal import CASSETTE_STATES
+from pytest_websearchbench.reporting.terminal import cassettes_text, cost_text
 
 OUTCOMES = ("passed", "failed", "xfailed", "error", "skipped")
 
@@ -236,21 +235,8 @@ def _variant(name: str, items: list[Item], columns: list[MetricColumn],
         population=population, metrics=metrics, latencies_ms=latencies,
         p50_ms=stats.percentile(latencies, 50) if latencies else None,
         p95_ms=stats.percentile(latencies, 95) if latencies else None,
-        cost=_cost(records), cassettes=" · ".join(
-            f"{sum(r.run.get('cassette') == state for r in records)} {state}" for state in CASSETTE_STATES),
+        cost=cost_text(records), cassettes=cassettes_text(records),
         verdict=verdict)
-
-
-def _cost(records: list[ItemRecord]) -> str:
-    """Total USD at the price table's rates, as the summary states it."""
-    calls = [call for r in records for call in r.run.get("calls", []) if call.get("ok", True)]
-    if not calls:
-        return "-"
-    priced = [call["cost_usd"] for call in calls if call.get("cost_usd") is not None]
-    unpriced = len(calls) - len(priced)
-    if not priced:
-        return f"unpriced ({unpriced} calls; set --wsb-price)"
-    return f"{math.fsum(priced):.4f} ({len(priced)} calls)" + (f" + {unpriced} unpriced" if unpriced else "")
 
 
 def _pair(summaries: list[VariantSummary], columns: list[MetricColumn]) -> None:
