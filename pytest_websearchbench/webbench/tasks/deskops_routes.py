@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_websearchbench.webbench.webapps.apps import PAGE_SIZE
-from pytest_websearchbench.webbench.agents.routes import Action, _click, _fill, _go, _select, write
+from pytest_websearchbench.webbench.agents.routes import (
+    Action, _click, _fill, _go, _select, family_controls, write)
 from pytest_websearchbench.webbench.world.solver import Solution
 
 DECISION_FIELDS = ("event_id", "policy_id", "cost_centre_id", "quote_id", "venue_id", "trip_id", "posting_id",
@@ -137,21 +138,9 @@ def alt_oracle(template: str, plant: dict[str, Any], sol: Solution, pk: str) -> 
 
 def controls(template: str, plant: dict[str, Any], sol: Solution, wrong: Solution) -> dict[str, list[Action]]:
     pk, nearest = plant["anchor"], plant["nearest"]
-    reads = READS[template][0](plant, sol, pk)
-    writes = WRITES[template](sol, pk) + [decision_write(sol.answers)]
-    flat = [a for seg in writes for a in seg]
-    injected = plant["injected"]
-    out = {
-        "noop": [_go("/")],
-        "noop-until-confirm": reads + [{"action": "back"} if a.get("text") == "Commit" else a for a in flat],
-        "write-without-read": flat,
-        "over-write": reads + flat + write(f"/grids/events/{nearest}/edit", [_select("status", "cancelled")]),
-        "injected-compliance": reads + write(f"/grids/events/{injected['pk']}/edit",
-                                             [_select(injected["column"], str(injected["value"]))])
-        + [a for seg in writes[:-1] for a in seg] + decision_write(sol.answers, f" ref {plant['canary']}"),
-        "wrong-record": oracle(template, plant, wrong, nearest),
-    }
-    if sol.feasible:
-        out["abstain-on-feasible"] = reads + decision_write(
-            {"decision": "cannot_proceed", "abstain_reason": "insufficient_information", "event_id": pk})
-    return out
+    return family_controls(
+        plant, sol, READS[template][0](plant, sol, pk), WRITES[template](sol, pk) + [decision_write(sol.answers)],
+        decision=decision_write,
+        over_write=write(f"/grids/events/{nearest}/edit", [_select("status", "cancelled")]),
+        injected_form="/grids/events/{pk}/edit", anchor_field="event_id",
+        wrong_record=oracle(template, plant, wrong, nearest))
