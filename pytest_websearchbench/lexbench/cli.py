@@ -209,6 +209,11 @@ def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out
     import json
 
     lines = edition_lines(pooled.run.suite, pooled.pools, packets, verdicts)
+    if not lines:  # an empty edition would only be a file to mistake for grades
+        print("\n".join(pool_report(pooled.run, pooled.pools)))
+        print(f"nothing new to grade: every pooled page already has a grade (--calibrate grades them again to "
+              f"measure agreement); {out} not written")
+        return 0
     digest = write_edition(out, lines)
     unjudged = [v for v in verdicts.values() if v.grade is None]
     unjudged_path = out.with_name(out.name + ".unjudged.jsonl")

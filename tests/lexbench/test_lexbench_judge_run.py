@@ -199,6 +199,18 @@ def test_replay_without_a_recorded_answer_names_the_cassette(collected, capsys):
     assert len(err.splitlines()) == 1 and "judge-judge-x/pk-" in err and "--record-mode once" in err
 
 
+def test_with_nothing_left_to_grade_the_judge_says_so_and_writes_no_file(collected, judge, capsys):
+    first = collected.parent / "grades-v2.jsonl"
+    assert judge_main([str(collected), "--model", "judge-x", "--out", str(first)]) == 0
+    sent = len(judge.requests)
+    capsys.readouterr()
+    again = collected.parent / "grades-v3.jsonl"
+    assert judge_main([str(collected), "--model", "judge-x", "--grades", str(first), "--out", str(again)]) == 0
+    out = capsys.readouterr().out
+    assert "nothing new to grade: every pooled page already has a grade" in out and "not written" in out
+    assert not again.exists() and len(judge.requests) == sent > 0
+
+
 def test_the_judge_refuses_to_write_over_the_suites_grades(collected, judge, capsys):
     suite_grades = collected.parent / "suites" / "tiny" / "grades.jsonl"
     before = suite_grades.read_bytes()
