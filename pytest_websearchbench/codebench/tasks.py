@@ -37,7 +37,6 @@ from pytest_websearchbench.core.suites import (
 DEFAULT_OUTFILE = "solution.py"
 #: an outfile names one file (with folders, if any) under starter/ and gold/: a file system's name limit
 MAX_OUTFILE_CHARS = 255
-CATALOG_SUFFIXES = (".json", ".yaml", ".yml")
 #: catalog field → budget
 CATALOG_BUDGETS = {"max_turns": "turns", "max_searches": "searches", "max_fetches": "fetches"}
 

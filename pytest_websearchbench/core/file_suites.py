@@ -14,7 +14,6 @@ from typing import Any, Mapping
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, jsonl_records, parse_json, read_suite_text
 
-SUFFIXES = (".jsonl", ".json")
 UNVERSIONED = "unversioned"
 
 

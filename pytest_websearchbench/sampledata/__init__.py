@@ -31,7 +31,6 @@ CORPUS = "sample-web/corpus.jsonl"
 SCENARIO_DIR = "lexbench-sample"
 FACTUAL_DIR = "lexbench-sample-factual"
 CODE_DIR = "code-sample"
-GENERATED_DIRS = ("sample-web", SCENARIO_DIR, FACTUAL_DIR, CODE_DIR)
 
 
 def dumps_line(obj: Any) -> str:
@@ -68,7 +67,7 @@ def build(seed: int = DEFAULT_SEED) -> dict[str, str]:
         f"{SCENARIO_DIR}/suite.json": _json(lexbench.scenario_manifest()),
         f"{SCENARIO_DIR}/items.jsonl": _jsonl(lex["items"]),
         f"{SCENARIO_DIR}/grades.jsonl": _jsonl(lex["grades"]),
-        f"{SCENARIO_DIR}/grades-model.jsonl": _jsonl(lex["model_grades"]),
+        f"{SCENARIO_DIR}/{lexbench.MODEL_GRADES}": _jsonl(lex["model_grades"]),
         f"{FACTUAL_DIR}/suite.json": _json(lexbench.factual_manifest()),
         f"{FACTUAL_DIR}/items.jsonl": _jsonl(lex["factual"]),
         f"{CODE_DIR}/suite.json": _json(code["manifest"]),
