@@ -111,6 +111,8 @@ class BenchmarkFamily(ABC):
     name: str = ""
     #: False for families whose traffic is local and not worth recording (e.g. a world server)
     records_traffic: bool = True
+    #: False for families whose items have no result cutoff (the summary's title then shows no k)
+    uses_k: bool = True
 
     @classmethod
     def add_options(cls, options: FamilyOptions) -> None:

@@ -121,7 +121,8 @@ def _suite_table(records: list[ItemRecord], families: Mapping[str, BenchmarkFami
     if verdicts:
         rows.append(("vs baseline", [verdicts[meta["suite"], p].text() if (meta["suite"], p) in verdicts else "-"
                                      for p in providers]))
-    title = f"{meta['suite']}  ({meta['family']}/{meta['kind'] or '-'}, edition {meta['edition']}, k={k})"
+    title = f"{meta['suite']}  ({meta['family']}/{meta['kind'] or '-'}, edition {meta['edition']}" + (
+        f", k={k})" if family.uses_k else ")")
     label_width = max(len(label) for label, _ in rows)
     widths = [max(len(p), *(len(cells[i]) for _, cells in rows)) for i, p in enumerate(providers)]
 

@@ -31,6 +31,7 @@ REPEAT_MARK = "@"  # case id of the n-th episode of a task under --wsb-repeat: <
 
 class WebBenchFamily(BenchmarkFamily):
     name = "webbench"
+    uses_k = False  # a task is graded on the world it leaves, not on a ranked list
     records_traffic = False  # the world server is local and fresh per item; the model agent keeps its own cassette
 
     def __init__(self, agents: tuple[str, ...] = ("oracle",), setup=None, repeat: int = 1,

@@ -19,7 +19,7 @@ def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
     result.assert_outcomes(passed=12)
     result.stdout.fnmatch_lines([
         "*websearchbench summary*",
-        "webbench-sample  (webbench/workplace+deskops, edition sample-2, k=5)",
+        "webbench-sample  (webbench/workplace+deskops, edition sample-2)",
         "*oracle*",
         "*items*12*", "*pass rate*12/12 (100.0%)*",
         "*WebScore*100.000 [[]100.000, 100.000[]]*",

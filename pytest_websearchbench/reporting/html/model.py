@@ -99,7 +99,7 @@ class SuiteSummary:
     family: str
     kind: str
     edition: str
-    k: int
+    k: int | None  # None for a family whose items have no result cutoff (WebBench)
     columns: list[MetricColumn]
     variants: list[VariantSummary]
     population_note: str
@@ -193,7 +193,8 @@ def suite_summaries(sources: list[Source], items: list[Item], families: Mapping[
                 + "; other metrics leave it out)") if population else "items (errors excluded)"
         changes = {status: [i for i in group if (i.data.get("baseline") or {}).get("status") == status]
                    for status in ("regressed", "fixed", "known")}
-        out.append(SuiteSummary(name, first["family"], first.get("kind") or "", _edition(sources, name), k, columns,
+        shown_k = k if family is None or family.uses_k else None
+        out.append(SuiteSummary(name, first["family"], first.get("kind") or "", _edition(sources, name), shown_k, columns,
                                 summaries, note, traffic, changes))
     return out
 

@@ -79,6 +79,10 @@ def test_the_figures_are_the_terminal_summarys(bundled_run):
             for stat in variant.metrics.values():  # and the page shows them
                 assert f"{stat.mean:.3f} <span class=\"ci\">[{stat.low:.3f}, {stat.high:.3f}]</span>" in page
     assert checked > 60
+    # the heading names the cutoff only where the family has one (a WebBench task is no ranked list)
+    heading = {name: re.search(rf"<h2>{name} <small>([^<]*)</small>", page).group(1)
+               for name in ("lexbench-sample", "webbench-sample")}
+    assert heading["lexbench-sample"].endswith(f", k={document['k']}") and "k=" not in heading["webbench-sample"]
     other = next(v for v in next(s for s in suites if s.name == "lexbench-sample").variants if v.name == "other")
     assert other.errors == 1 and "1 error counted as 0" in other.population and other.paired
 
