@@ -129,9 +129,13 @@ class SuiteModule(pytest.Module):
         if mismatch:
             raise self.CollectError(f"--wsb-baseline: {mismatch}")
         variants = family.variants(state.settings)
+        fixtureinfo = None  # every item of a suite sees the same fixtures: worked out once, as pytest's parametrize does
         for case in suite.cases:
             for variant in variants:
-                yield BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, variant))
+                item = BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, variant),
+                                                 fixtureinfo=fixtureinfo)
+                fixtureinfo = item._fixtureinfo
+                yield item
 
     def _claim_name(self, name: str) -> None:
         """One folder per suite name in a run: results, baselines and cassette paths are keyed by the name,

@@ -25,6 +25,31 @@ def test_markers_and_keywords_select_what_users_expect(pytester, tiny_suite):
     result.stdout.fnmatch_lines(["suites/tiny::t2[[]local[]]", "*1/4 tests collected*"])
 
 
+def test_a_users_conftest_fixtures_reach_every_benchmark_item(pytester, tiny_suite):
+    """Autouse fixtures of every scope from a conftest apply to benchmark items as to any test (the items
+    of a suite share one fixture closure, worked out once)."""
+    pytester.makeconftest("""
+import pytest
+
+SEEN = []
+
+@pytest.fixture(scope="module", autouse=True)
+def once_per_suite():
+    SEEN.append("module")
+
+@pytest.fixture(autouse=True)
+def each_item(request):
+    SEEN.append(request.node.nodeid)
+
+def pytest_sessionfinish(session):
+    print("seen:", " ".join(SEEN))
+""")
+    result = pytester.runpytest("suites", "--wsb-record-mode=rewrite", "-s", "-q")
+    result.assert_outcomes(passed=3, failed=1)
+    result.stdout.fnmatch_lines(["*seen: module suites/tiny::t1[[]local[]] suites/tiny::t2[[]local[]] "
+                                 "suites/tiny::t3[[]local[]] suites/tiny::t4[[]local[]]"])
+
+
 def test_record_then_replay_without_server(pytester, tiny_suite, monkeypatch):
     results = pytester.path / "run1.json"
     recorded = pytester.runpytest("suites", f"--wsb-json={results}")
