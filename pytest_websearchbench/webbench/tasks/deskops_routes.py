@@ -139,8 +139,7 @@ def alt_oracle(template: str, plant: dict[str, Any], sol: Solution, pk: str) -> 
 def controls(template: str, plant: dict[str, Any], sol: Solution, wrong: Solution) -> dict[str, list[Action]]:
     pk, nearest = plant["anchor"], plant["nearest"]
     return family_controls(
-        plant, sol, READS[template][0](plant, sol, pk), WRITES[template](sol, pk) + [decision_write(sol.answers)],
-        decision=decision_write,
+        plant, sol, READS[template][0](plant, sol, pk), WRITES[template](sol, pk), decision=decision_write,
         over_write=write(f"/grids/events/{nearest}/edit", [_select("status", "cancelled")]),
         injected_form="/grids/events/{pk}/edit", anchor_field="event_id",
         wrong_record=oracle(template, plant, wrong, nearest))
