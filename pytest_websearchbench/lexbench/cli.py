@@ -209,8 +209,8 @@ def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out
     import json
 
     lines = edition_lines(pooled.run.suite, pooled.pools, packets, verdicts)
+    print("\n".join(pool_report(pooled.run, pooled.pools)))
     if not lines:  # an empty edition would only be a file to mistake for grades
-        print("\n".join(pool_report(pooled.run, pooled.pools)))
         print(f"nothing new to grade: every pooled page already has a grade (--calibrate grades them again to "
               f"measure agreement); {out} not written")
         return 0
@@ -223,7 +223,6 @@ def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out
                                                  for v in unjudged))
     elif unjudged_path.exists():
         unjudged_path.unlink()
-    print("\n".join(pool_report(pooled.run, pooled.pools)))
     kinds: dict[str, int] = {}
     for line in lines:
         kinds[grader_kind(line["grader"])] = kinds.get(grader_kind(line["grader"]), 0) + 1
