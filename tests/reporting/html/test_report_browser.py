@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from pathlib import Path
 from urllib.parse import quote
 
@@ -20,25 +19,12 @@ import pytest
 from html_support import (  # noqa: F401  (bundled_run is a fixture)
     PLANTED_KEY, build_with_cli, bundled_run, first_scenario, planted, write_json)
 
-from pytest_websearchbench.webbench.browsing.chromium import shared_browser
-
-CHROMIUM = "/usr/bin/chromium"
-INSTALL = "sudo apt-get install -y chromium"
-
-
-def _browser_missing() -> str | None:
-    if not Path(CHROMIUM).is_file():
-        return f"chromium is not installed at {CHROMIUM}: {INSTALL}"
-    try:
-        import playwright.sync_api  # noqa: F401
-    except ImportError:
-        return "playwright is not installed: python -m pip install -e '.[test]'"
-    return None
+from pytest_websearchbench.webbench.browsing.chromium import CHROMIUM_ENV, chromium_missing, shared_browser
 
 
 def _require_browser() -> None:
     """Skip without chromium (naming the command that installs it); in CI, fail instead."""
-    missing = _browser_missing()
+    missing = chromium_missing()  # the check --wsb-browser chromium makes, on the binary it launches
     if missing:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true and the HTML report cannot be tested in a browser: {missing}")
@@ -204,7 +190,7 @@ def test_the_bundled_report_is_one_small_file_that_loads_nothing(report):
 
 
 def test_without_chromium_these_tests_skip_naming_the_install_command_and_fail_in_ci(monkeypatch, tmp_path):
-    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setenv(CHROMIUM_ENV, str(tmp_path / "no-chromium"))
     monkeypatch.delenv("CI", raising=False)
     with pytest.raises(pytest.skip.Exception, match="sudo apt-get install -y chromium"):
         _require_browser()
