@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,18 @@ import vcr  # noqa: F401
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED_CASSETTES = REPO / "cassettes"
+
+
+def require_chromium(what: str) -> None:
+    """Skip a test that needs Debian's chromium when it cannot be driven here (the message names the
+    install command); with CI=true, fail instead: CI installs it, so its absence there is a fault."""
+    from pytest_websearchbench.webbench.browsing.chromium import chromium_missing
+
+    missing = chromium_missing()
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and {what}: {missing}")
+        pytest.skip(missing)
 
 
 def write_jsonl(path: Path, records: list[dict]) -> Path:

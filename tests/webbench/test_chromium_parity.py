@@ -7,26 +7,21 @@ Without chromium these tests skip (saying how to install it); with CI=true they 
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
 
+from conftest import require_chromium
 from wb_support import live_world, sample_tasks
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, FEASIBLE_ONLY
 from pytest_websearchbench.webbench.agents.episode import run_episode
 from pytest_websearchbench.webbench.browsing.browser import Browser
-from pytest_websearchbench.webbench.browsing.chromium import ChromiumBrowser, chromium_missing
+from pytest_websearchbench.webbench.browsing.chromium import ChromiumBrowser
 from pytest_websearchbench.webbench.grading.verifier import verify
-
-MISSING = chromium_missing()
 
 
 @pytest.fixture(autouse=True)
 def _needs_chromium():
-    if MISSING:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and chromium cannot be driven: {MISSING}")
-        pytest.skip(MISSING)
+    require_chromium("chromium cannot be driven")
 
 
 CASES = [(task.name, agent) for task in sample_tasks() for agent in AGENTS

@@ -19,16 +19,12 @@ import pytest
 from html_support import (  # noqa: F401  (bundled_run is a fixture)
     PLANTED_KEY, build_with_cli, bundled_run, first_scenario, planted, write_json)
 
-from pytest_websearchbench.webbench.browsing.chromium import CHROMIUM_ENV, chromium_missing, shared_browser
+from conftest import require_chromium
+from pytest_websearchbench.webbench.browsing.chromium import CHROMIUM_ENV, shared_browser
 
 
 def _require_browser() -> None:
-    """Skip without chromium (naming the command that installs it); in CI, fail instead."""
-    missing = chromium_missing()  # the check --wsb-browser chromium makes, on the binary it launches
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and the HTML report cannot be tested in a browser: {missing}")
-        pytest.skip(missing)
+    require_chromium("the HTML report cannot be tested in a browser")
 
 
 @pytest.fixture(scope="session")
