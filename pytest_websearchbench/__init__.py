@@ -1,7 +1,16 @@
 """pytest-websearchbench: web-search and web-agent benchmarks as pytest suites."""
 
-from pytest_websearchbench.codebench.grader import CodeVerdict, grade_code_answer
 from pytest_websearchbench.core.models import Hit, Page
+from pytest_websearchbench.core.version import __version__
 
-__version__ = "0.1.0"
 __all__ = ["CodeVerdict", "Hit", "Page", "__version__", "grade_code_answer"]
+
+
+def __getattr__(name: str):
+    # the code judge is imported on first use: `import pytest_websearchbench` (every pytest start, through
+    # the plugin) stays cheap and the package's face imports no family
+    if name in ("CodeVerdict", "grade_code_answer"):
+        from pytest_websearchbench.codebench import grader
+
+        return getattr(grader, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

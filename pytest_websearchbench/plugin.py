@@ -8,24 +8,28 @@ from pathlib import Path
 import pytest
 
 from pytest_websearchbench import hooks
-from pytest_websearchbench.core.collect import SuiteModule, SuiteSelection
-from pytest_websearchbench.core.distributed import plugin_for as distributed_plugin
+from pytest_websearchbench.run.collect import SuiteModule, SuiteSelection
+from pytest_websearchbench.run.distributed import plugin_for as distributed_plugin
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
-from pytest_websearchbench.core.keys import check_provider_keys, providers_called
+from pytest_websearchbench.run.keys import check_provider_keys, providers_called
 from pytest_websearchbench.core.options import OptionReader, Settings, add_options
-from pytest_websearchbench.core.registry import FAMILIES
-from pytest_websearchbench.core.runner import run_case
-from pytest_websearchbench.core.session import RunState, provider_pool, run_state, store_run_state
+from pytest_websearchbench.run.registry import FAMILIES
+from pytest_websearchbench.run.runner import run_case
+from pytest_websearchbench.run.session import RunState, provider_pool, run_state, store_run_state
 from pytest_websearchbench.core.suites import MANIFEST_NAME, resolve_suite_spec
 from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
+from pytest_websearchbench.providers.catalog import builtin_ini_keys
 from pytest_websearchbench.providers.ratelimit import purge_stale_state
 from pytest_websearchbench.core.secrets import install_log_scrubber
 from pytest_websearchbench.reporting.baseline import Baseline
-from pytest_websearchbench.reporting.reporter import RunReporter
+from pytest_websearchbench.run.reporter import RunReporter
+
+#: items named by id under a suite folder (``suites/x::q017[local]``), read from the arguments at configure
+_SELECTION = pytest.StashKey[SuiteSelection]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    add_options(parser, FAMILIES.values())
+    add_options(parser, FAMILIES.values(), builtin_ini_keys())
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -63,7 +67,8 @@ def pytest_configure(config: pytest.Config) -> None:
         given = config.args if config.args_source is pytest.Config.ArgsSource.ARGS else []
         config.args[:] = list(dict.fromkeys([*given, *map(str, suite_paths)]))
     config.args[:], selection = SuiteSelection.from_args(config.args, config.invocation_params.dir)
-    state = RunState(settings, families, registry, baseline, run_id or uuid.uuid4().hex, selection)
+    state = RunState(settings, families, registry, baseline, run_id or uuid.uuid4().hex)
+    config.stash[_SELECTION] = selection
     store_run_state(config, state)
     install_log_scrubber()  # API keys never reach a log record
     if not worker:
@@ -74,7 +79,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    deselected = run_state(config).selection.deselect(items)
+    deselected = config.stash[_SELECTION].deselect(items)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
 

@@ -16,9 +16,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_websearchbench.core.registry import FAMILIES
+from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
-from pytest_websearchbench.reporting.html import Source, write_report
+from pytest_websearchbench.reporting.html.model import Source
+from pytest_websearchbench.reporting.html.render import write_report
 from pytest_websearchbench.reporting.json_results import FORMAT, run_secrets
 
 _FORMAT_NAME = FORMAT.split("@")[0] + "@"

@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
-from pytest_websearchbench.providers.base import Provider
 from pytest_websearchbench.core.suites import SuiteManifest
+
+
+class SearchProvider(Protocol):
+    """What a family asks of the provider under test (``providers.base.Provider`` is one): the core
+    names the shape, so it need not import the providers it sits under."""
+
+    name: str
+    calls: list
+
+    def search(self, query: str, k: int) -> list[Hit]: ...
+
+    def fetch(self, url: str) -> Page: ...
 
 
 @dataclass(frozen=True)
@@ -57,7 +68,7 @@ class RunContext:
     """What ``run`` may use: the provider under test (None for families that need none),
     the item's variant (the provider's or agent's name) and the run's settings."""
 
-    provider: Provider | None
+    provider: SearchProvider | None
     variant: str
     settings: Settings
 

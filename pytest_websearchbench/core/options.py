@@ -15,9 +15,7 @@ from typing import Mapping
 import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
-from pytest_websearchbench.providers.pricing import parse_prices
-from pytest_websearchbench.providers.ratelimit import Rate, parse_rates
-from pytest_websearchbench.providers.retry import RetryPolicy
+from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rates
 
 
 class CassetteMode(str, enum.Enum):
@@ -126,8 +124,9 @@ class OptionReader:
         return names
 
 
-def add_options(parser: pytest.Parser, families) -> None:
-    """The core's options, then each family's (``families``: the registry's prototypes)."""
+def add_options(parser: pytest.Parser, families, provider_ini_keys) -> None:
+    """The core's options, then each family's (``families``: the registry's prototypes), then the
+    providers' ini keys (``provider_ini_keys``: (key, help) pairs, ``wsb_<name>_<option>``)."""
     group = parser.getgroup("websearchbench", "web-search benchmarks (pytest-websearchbench)")
     group.addoption("--suite", action="append", default=[], dest="wsb_suite", metavar="SPEC",
                     help="suite folder, manifest or bundled suite name (repeatable)")
@@ -138,9 +137,7 @@ def add_options(parser: pytest.Parser, families) -> None:
     declared = FamilyOptions(group, parser)
     for family in families:
         family.add_options(declared)
-    from pytest_websearchbench.providers.catalog import builtin_ini_keys
-
-    for ini, help_text in builtin_ini_keys():  # provider options: wsb_<name>_<option>
+    for ini, help_text in provider_ini_keys:
         parser.addini(ini, help_text, default="")
 
 

@@ -23,7 +23,8 @@ import httpx
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
-from pytest_websearchbench.providers.retry import RetryPolicy, send_with_retries
+from pytest_websearchbench.core.policies import RetryPolicy
+from pytest_websearchbench.providers.retry import send_with_retries
 
 CASSETTE_BASE_URL = "http://chat-model.invalid"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"

@@ -8,64 +8,22 @@ for microseconds and workers queue fairly in booking order.
 
 The file is shared only by workers on one machine, account and temp folder; over xdist gateways
 elsewhere each such group books at its share of the rate, handed out by the controller
-(core/distributed.py).
+(run/distributed.py).
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
-import re
 import shutil
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from pytest_websearchbench.core.exceptions import ConfigurationError
+from pytest_websearchbench.core.policies import Rate
 
-_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0,
-          "h": 3600.0, "hour": 3600.0}
-_RATE = re.compile(r"^\s*(?P<count>\d+(?:\.\d+)?)\s*(?:/\s*(?P<unit>[a-z]+))?\s*$")
 STATE_ROOT_PREFIX = "pytest-websearchbench-rate-"
-
-
-@dataclass(frozen=True)
-class Rate:
-    """``count`` requests per ``per_seconds``."""
-
-    count: float
-    per_seconds: float
-
-    @property
-    def interval(self) -> float:
-        return self.per_seconds / self.count
-
-    def __str__(self) -> str:
-        unit = {1.0: "s", 60.0: "min", 3600.0: "h"}.get(self.per_seconds, f"{self.per_seconds:g}s")
-        return f"{self.count:g}/{unit}"
-
-
-def parse_rate(text: str, *, where: str = "--wsb-rate") -> Rate:
-    """``5/s``, ``300/min``, ``1000/h`` or a bare number (per second)."""
-    match = _RATE.match(text.lower())
-    unit = (match.group("unit") or "s") if match else ""
-    if not match or unit not in _UNITS or float(match.group("count")) <= 0:
-        raise ConfigurationError(
-            f"{where}: {text!r} is not a rate; write e.g. 5/s, 300/min or 1000/h")
-    return Rate(float(match.group("count")), _UNITS[unit])
-
-
-def parse_rates(text: str) -> dict[str, Rate]:
-    """``serper=5/s,tavily=60/min`` → {name: Rate}; ``*=2/s`` applies to every provider."""
-    rates: dict[str, Rate] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        name, sep, value = part.partition("=")
-        if not sep or not name.strip():
-            raise ConfigurationError(f"--wsb-rate: {part!r} should read NAME=RATE, e.g. serper=5/s")
-        rates[name.strip()] = parse_rate(value, where=f"--wsb-rate {name.strip()}")
-    return rates
 
 
 class RateLimiter:

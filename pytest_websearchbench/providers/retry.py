@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import socket
 import threading
 import time
@@ -12,36 +11,11 @@ from typing import Callable, Mapping, NamedTuple
 
 import httpx
 
+from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.ratelimit import RateLimiter
 
 #: statuses worth another try: a request timeout, too early, rate limited, or a server-side failure
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """Exponential backoff with "equal jitter": attempt n waits U(b·2ⁿ⁻¹/2, b·2ⁿ⁻¹), capped.
-
-    ``retries`` is the number of extra attempts after the first. A ``Retry-After`` header is
-    honoured as a lower bound on the wait; one longer than ``max_wait`` ends the retries
-    at once (the message says so) rather than stalling the run.
-    """
-
-    retries: int = 3
-    backoff: float = 0.5
-    max_wait: float = 60.0
-    #: consecutive calls that could not connect before the breaker opens (pybreaker's default fail_max)
-    breaker_failures: int = 5
-    #: seconds an open breaker refuses calls before one may try again (pybreaker's default reset_timeout)
-    breaker_reset: float = 60.0
-
-    def delay(self, attempt: int, retry_after: float | None = None,
-              rng: random.Random | None = None) -> float:
-        ceiling = min(self.max_wait, self.backoff * 2 ** (attempt - 1))
-        wait = (rng or random).uniform(ceiling / 2, ceiling)
-        if retry_after is not None:
-            wait = max(wait, retry_after)
-        return wait
 
 
 def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:

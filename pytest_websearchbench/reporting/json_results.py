@@ -7,7 +7,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Iterable, Mapping
 
-from pytest_websearchbench import __version__
+from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.secrets import scrub

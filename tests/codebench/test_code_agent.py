@@ -19,7 +19,7 @@ from pytest_websearchbench.codebench.tasks import load_tasks
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import Provider
-from pytest_websearchbench.providers.retry import RetryPolicy
+from pytest_websearchbench.core.policies import RetryPolicy
 
 FAST = ("-p", "no:hypothesispytest")
 DOC = "https://docs.acme.example/v2/tickets/resolve"

@@ -194,7 +194,7 @@ def test_rule5_queries_do_not_count(tmp_path):
     from code_support import write_rows
 
     from pytest_websearchbench.codebench.scoring import score_agent
-    from pytest_websearchbench.core.registry import RawResults
+    from pytest_websearchbench.run.registry import RawResults
     from pytest_websearchbench.codebench.tasks import load_rows
 
     task = load_rows(write_rows(tmp_path / "eval.jsonl", [{"required": ["mark_resolved"]}]))[0]

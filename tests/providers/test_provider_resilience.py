@@ -14,9 +14,9 @@ import yaml
 
 from emulator.testing import emulator, emulator_server, make_provider, recording  # noqa: F401
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
-from pytest_websearchbench.providers.pricing import parse_prices
-from pytest_websearchbench.providers.ratelimit import Rate, RateLimiter, parse_rate, parse_rates
-from pytest_websearchbench.providers.retry import HttpOptions, RetryPolicy, parse_retry_after
+from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rate, parse_rates
+from pytest_websearchbench.providers.ratelimit import RateLimiter
+from pytest_websearchbench.providers.retry import HttpOptions, parse_retry_after
 
 QUERY = "green tea brewing temperature"
 

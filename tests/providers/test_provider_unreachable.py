@@ -13,8 +13,8 @@ import pytest
 
 from emulator.testing import emulator, emulator_server, env, make_provider  # noqa: F401
 from pytest_websearchbench.core.exceptions import ProviderError
-from pytest_websearchbench.providers.retry import (CircuitBreaker, HttpOptions, RetryPolicy, send_with_retries,
-                                                   transport_problem)
+from pytest_websearchbench.core.policies import RetryPolicy
+from pytest_websearchbench.providers.retry import CircuitBreaker, HttpOptions, send_with_retries, transport_problem
 
 QUERY = "green tea brewing temperature"
 #: RFC 6761: names under .invalid never resolve, and fail fast without a network

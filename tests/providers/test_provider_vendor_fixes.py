@@ -10,7 +10,8 @@ import pytest
 
 from emulator.testing import emulator, emulator_server, make_provider, recording  # noqa: F401
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
-from pytest_websearchbench.providers.retry import RetryPolicy, send_with_retries
+from pytest_websearchbench.core.policies import RetryPolicy
+from pytest_websearchbench.providers.retry import send_with_retries
 
 QUERY = "green tea brewing temperature"
 PAGE = "https://tea.example/green-tea-brewing"

@@ -8,7 +8,7 @@ import hashlib
 import json
 
 from conftest import BUNDLED_CASSETTES, REPO
-from pytest_websearchbench.core.collect import load_suite
+from pytest_websearchbench.run.collect import load_suite
 
 BASELINE = REPO / "suites" / "baseline-local.json"
 REGENERATE = "regenerate it: pytest suites -n auto --wsb-record-mode=none --wsb-json=suites/baseline-local.json"

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 import jinja2
 from markupsafe import Markup
 
-from pytest_websearchbench import __version__
+from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.secrets import scrub

@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pytest_websearchbench import __version__
+from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, BOUNDS, FEASIBLE_ONLY, AgentError, within_bound
 from pytest_websearchbench.webbench.agents.episode import run_episode
 from pytest_websearchbench.webbench.grading.verifier import verify

@@ -12,7 +12,8 @@ from pytest_websearchbench.cassettes.recorder import use_cassette
 from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.providers import ProviderContext, ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.providers.catalog import BUILTIN_ADAPTERS
-from pytest_websearchbench.providers.retry import HttpOptions, RetryPolicy
+from pytest_websearchbench.core.policies import RetryPolicy
+from pytest_websearchbench.providers.retry import HttpOptions
 
 PROVIDERS = [name for name, *_ in BUILTIN_ADAPTERS]
 FETCHERS = ["tavily", "exa", "jina", "firecrawl", "linkup", "parallel", "you"]

@@ -14,9 +14,9 @@ from html_support import (  # noqa: F401  (bundled_run is a fixture)
 
 from conftest import REPO
 from pytest_websearchbench import report as cli
-from pytest_websearchbench.core.registry import FAMILIES
-from pytest_websearchbench.reporting.html import Source, render_report
-from pytest_websearchbench.reporting.html.model import build_items, suite_summaries
+from pytest_websearchbench.run.registry import FAMILIES
+from pytest_websearchbench.reporting.html.model import Source, build_items, suite_summaries
+from pytest_websearchbench.reporting.html.render import render_report
 from pytest_websearchbench.reporting.terminal import summary_lines
 
 

@@ -22,9 +22,10 @@ from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
 # the vendor emulator lives with the provider tests (their folder is on sys.path only once one of them is collected)
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
 from emulator.testing import emulator, emulator_server, env  # noqa: E402, F401
-from pytest_websearchbench.core.distributed import _Controller, host_rates, lock_scope, split_rate  # noqa: E402
+from pytest_websearchbench.run.distributed import _Controller, host_rates, lock_scope, split_rate  # noqa: E402
 from pytest_websearchbench.core.options import CassetteMode, Settings  # noqa: E402
-from pytest_websearchbench.providers.ratelimit import Rate, RateLimiter  # noqa: E402
+from pytest_websearchbench.core.policies import Rate  # noqa: E402
+from pytest_websearchbench.providers.ratelimit import RateLimiter  # noqa: E402
 
 ITEMS = 20
 

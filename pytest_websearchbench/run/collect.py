@@ -18,10 +18,10 @@ import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import BenchmarkFamily, Case, Suite
-from pytest_websearchbench.core.file_suites import manifest_for_file
-from pytest_websearchbench.core.registry import FAMILIES
-from pytest_websearchbench.core.runner import benchmark_test
-from pytest_websearchbench.core.session import run_state
+from pytest_websearchbench.run.file_suites import manifest_for_file
+from pytest_websearchbench.run.registry import FAMILIES
+from pytest_websearchbench.run.runner import benchmark_test
+from pytest_websearchbench.run.session import run_state
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 CONFTEST = '''
 import os
 
-import pytest_websearchbench.reporting.reporter as reporter
+import pytest_websearchbench.run.reporter as reporter
 
 _real = reporter.summary_lines
 _role = []

@@ -18,7 +18,7 @@ import pytest
 
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
-from pytest_websearchbench.providers.ratelimit import Rate
+from pytest_websearchbench.core.policies import Rate
 
 #: the worker's share of each --wsb-rate, in ``workerinput``: {provider or "*": [count, per_seconds]}
 _RATES = "wsb_rates"

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from pytest_websearchbench.core.collect import describe_item, suite_path_of
-from pytest_websearchbench.core.session import RunState
+from pytest_websearchbench.run.collect import describe_item, suite_path_of
+from pytest_websearchbench.run.session import RunState
 from pytest_websearchbench.reporting.json_results import results_document, run_secrets, write_document
 from pytest_websearchbench.reporting.regression import suite_verdicts
 from pytest_websearchbench.reporting.results import CRASH_PHASE, WSB_KEYS, Completeness, ResultStore
@@ -101,7 +101,8 @@ class RunReporter:
             write_document(settings.json_path, document, secrets)
         if settings.html_path:
             # matplotlib and Jinja2 load only when a report is asked for
-            from pytest_websearchbench.reporting.html import Source, write_report
+            from pytest_websearchbench.reporting.html.model import Source
+            from pytest_websearchbench.reporting.html.render import write_report
 
             label = settings.json_path.name if settings.json_path else "this run"
             write_report(settings.html_path, [Source(label, document)], self.state.families, secrets=secrets)

@@ -10,7 +10,7 @@ from typing import Mapping
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.family import BenchmarkFamily
-from pytest_websearchbench.core.file_suites import manifest_for_file
+from pytest_websearchbench.run.file_suites import manifest_for_file
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 

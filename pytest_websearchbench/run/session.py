@@ -5,23 +5,21 @@ and the session's providers built from them."""
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from pytest_websearchbench.core.distributed import host_rates
+from pytest_websearchbench.run.distributed import host_rates
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR
 from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
-from pytest_websearchbench.providers.ratelimit import Rate, RateLimiter, state_dir
+from pytest_websearchbench.core.policies import Rate
+from pytest_websearchbench.providers.ratelimit import RateLimiter, state_dir
 from pytest_websearchbench.providers.retry import HttpOptions
 from pytest_websearchbench.reporting.baseline import Baseline
-
-if TYPE_CHECKING:  # collect imports this module
-    from pytest_websearchbench.core.collect import SuiteSelection
 
 
 @dataclass(frozen=True)
@@ -31,8 +29,6 @@ class RunState:
     registry: ProviderRegistry
     baseline: Baseline | None
     run_id: str  # shared by a run's xdist workers, so a --wsb-rate limit holds across them
-    #: items named by id under a suite folder (core.collect.SuiteSelection), set once the arguments are read
-    selection: "SuiteSelection | None" = None
 
     @property
     def variant_order(self) -> tuple[str, ...]:
@@ -68,7 +64,7 @@ def _provider_context(config: pytest.Config, state: RunState, name: str) -> Prov
 
 
 def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> HttpOptions:
-    """The provider's timeout, retries, shared rate limit (``rates``: this host's, see core/distributed.py)
+    """The provider's timeout, retries, shared rate limit (``rates``: this host's, see run/distributed.py)
     and price overrides."""
     settings = state.settings
     rate = rates.get(name) or rates.get("*")

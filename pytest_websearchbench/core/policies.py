@@ -1,0 +1,102 @@
+"""The HTTP policies a run sets for its providers, as values: the retry policy, request rates and
+price overrides, parsed from their options. providers/ applies them (retry.py, ratelimit.py, pricing.py)."""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from pytest_websearchbench.core.exceptions import ConfigurationError
+
+_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0,
+          "h": 3600.0, "hour": 3600.0}
+_RATE = re.compile(r"^\s*(?P<count>\d+(?:\.\d+)?)\s*(?:/\s*(?P<unit>[a-z]+))?\s*$")
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff with "equal jitter": attempt n waits U(b·2ⁿ⁻¹/2, b·2ⁿ⁻¹), capped.
+
+    ``retries`` is the number of extra attempts after the first. A ``Retry-After`` header is
+    honoured as a lower bound on the wait; one longer than ``max_wait`` ends the retries
+    at once (the message says so) rather than stalling the run.
+    """
+
+    retries: int = 3
+    backoff: float = 0.5
+    max_wait: float = 60.0
+    #: consecutive calls that could not connect before the breaker opens (pybreaker's default fail_max)
+    breaker_failures: int = 5
+    #: seconds an open breaker refuses calls before one may try again (pybreaker's default reset_timeout)
+    breaker_reset: float = 60.0
+
+    def delay(self, attempt: int, retry_after: float | None = None,
+              rng: random.Random | None = None) -> float:
+        ceiling = min(self.max_wait, self.backoff * 2 ** (attempt - 1))
+        wait = (rng or random).uniform(ceiling / 2, ceiling)
+        if retry_after is not None:
+            wait = max(wait, retry_after)
+        return wait
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``count`` requests per ``per_seconds``."""
+
+    count: float
+    per_seconds: float
+
+    @property
+    def interval(self) -> float:
+        return self.per_seconds / self.count
+
+    def __str__(self) -> str:
+        unit = {1.0: "s", 60.0: "min", 3600.0: "h"}.get(self.per_seconds, f"{self.per_seconds:g}s")
+        return f"{self.count:g}/{unit}"
+
+
+def parse_rate(text: str, *, where: str = "--wsb-rate") -> Rate:
+    """``5/s``, ``300/min``, ``1000/h`` or a bare number (per second)."""
+    match = _RATE.match(text.lower())
+    unit = (match.group("unit") or "s") if match else ""
+    if not match or unit not in _UNITS or float(match.group("count")) <= 0:
+        raise ConfigurationError(
+            f"{where}: {text!r} is not a rate; write e.g. 5/s, 300/min or 1000/h")
+    return Rate(float(match.group("count")), _UNITS[unit])
+
+
+def parse_rates(text: str) -> dict[str, Rate]:
+    """``serper=5/s,tavily=60/min`` → {name: Rate}; ``*=2/s`` applies to every provider."""
+    rates: dict[str, Rate] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise ConfigurationError(f"--wsb-rate: {part!r} should read NAME=RATE, e.g. serper=5/s")
+        rates[name.strip()] = parse_rate(value, where=f"--wsb-rate {name.strip()}")
+    return rates
+
+
+#: what a price applies to: --wsb-price NAME=USD is the search price, NAME.fetch=USD the fetch price
+PRICE_KINDS = ("search", "fetch")
+
+
+def parse_prices(text: str) -> dict[str, dict[str, float]]:
+    """``serper=1.0,tavily.fetch=1.6`` → {"serper": {"search": 1.0}, "tavily": {"fetch": 1.6}}."""
+    prices: dict[str, dict[str, float]] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        name, dot, kind = key.strip().partition(".")
+        kind = kind if dot else "search"
+        if not sep or not name or kind not in PRICE_KINDS:
+            raise ConfigurationError(
+                f"--wsb-price: {part!r} should read NAME=USD or NAME.fetch=USD (USD per 1,000 requests), "
+                "e.g. serper=1.0")
+        try:
+            usd = float(value)
+        except ValueError:
+            raise ConfigurationError(f"--wsb-price: {value.strip()!r} in {part!r} is not a number") from None
+        if usd < 0:
+            raise ConfigurationError(f"--wsb-price: a price cannot be negative ({part!r})")
+        prices.setdefault(name, {})[kind] = usd
+    return prices
