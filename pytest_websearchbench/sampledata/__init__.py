@@ -25,12 +25,15 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
-DEFAULT_SEED = 20261130
+from pytest_websearchbench.sampledata.code_sample import build_code_sample
+from pytest_websearchbench.sampledata.layout import (
+    CODE_DIR, CODE_ROWS, CORPUS, FACTUAL_DIR, FACTUAL_ITEMS, GRADES, MANIFEST, MODEL_GRADES, SCENARIO_DIR,
+    SCENARIO_ITEMS)
+from pytest_websearchbench.sampledata.lexbench import build_lexbench, factual_manifest, scenario_manifest
+from pytest_websearchbench.sampledata.validate import validate
+from pytest_websearchbench.sampledata.web import build_web
 
-CORPUS = "sample-web/corpus.jsonl"
-SCENARIO_DIR = "lexbench-sample"
-FACTUAL_DIR = "lexbench-sample-factual"
-CODE_DIR = "code-sample"
+DEFAULT_SEED = 20261130
 
 
 def dumps_line(obj: Any) -> str:
@@ -55,23 +58,19 @@ def _json(obj: Any) -> str:
 
 def build(seed: int = DEFAULT_SEED) -> dict[str, str]:
     """All generated files as ``{relative posix path: text}`` (nothing written)."""
-    from pytest_websearchbench.sampledata import lexbench
-    from pytest_websearchbench.sampledata.code_sample import build_code_sample
-    from pytest_websearchbench.sampledata.web import build_web
-
     web = build_web(seed)
-    lex = lexbench.build_lexbench(web, seed)
+    lex = build_lexbench(web, seed)
     code = build_code_sample()
     return {
         CORPUS: _jsonl(web.records()),
-        f"{SCENARIO_DIR}/suite.json": _json(lexbench.scenario_manifest()),
-        f"{SCENARIO_DIR}/items.jsonl": _jsonl(lex["items"]),
-        f"{SCENARIO_DIR}/grades.jsonl": _jsonl(lex["grades"]),
-        f"{SCENARIO_DIR}/{lexbench.MODEL_GRADES}": _jsonl(lex["model_grades"]),
-        f"{FACTUAL_DIR}/suite.json": _json(lexbench.factual_manifest()),
-        f"{FACTUAL_DIR}/items.jsonl": _jsonl(lex["factual"]),
-        f"{CODE_DIR}/suite.json": _json(code["manifest"]),
-        f"{CODE_DIR}/eval.jsonl": _jsonl(code["rows"]),
+        f"{SCENARIO_DIR}/{MANIFEST}": _json(scenario_manifest()),
+        SCENARIO_ITEMS: _jsonl(lex["items"]),
+        GRADES: _jsonl(lex["grades"]),
+        MODEL_GRADES: _jsonl(lex["model_grades"]),
+        f"{FACTUAL_DIR}/{MANIFEST}": _json(factual_manifest()),
+        FACTUAL_ITEMS: _jsonl(lex["factual"]),
+        f"{CODE_DIR}/{MANIFEST}": _json(code["manifest"]),
+        CODE_ROWS: _jsonl(code["rows"]),
     }
 
 
@@ -81,7 +80,5 @@ def generate(out_dir: Path, seed: int = DEFAULT_SEED) -> list[Path]:
     files = build(seed)
     return [_write(out_dir / rel, files[rel]) for rel in sorted(files)]
 
-
-from pytest_websearchbench.sampledata.validate import validate  # noqa: E402
 
 __all__ = ["DEFAULT_SEED", "build", "generate", "validate"]

@@ -16,15 +16,15 @@ from typing import Any
 
 from pytest_websearchbench.codebench.grader import grade_code_answer, leaked_needles
 from pytest_websearchbench.codebench.needles import derive_needles
+from pytest_websearchbench.sampledata.layout import CODE_DIR
 from pytest_websearchbench.sampledata.sites_vendors import changelog_url, code_of, v1_url, v2_url
 from pytest_websearchbench.sampledata.vendor_apis import OPS, VENDORS, Op
 
-DIR = "code-sample"
 EDITION = "2026.11-synthetic"
 
 
 def manifest() -> dict[str, Any]:
-    return {"name": DIR, "edition": EDITION, "family": "code", "items": "eval.jsonl",
+    return {"name": CODE_DIR, "edition": EDITION, "family": "code", "items": "eval.jsonl",
             "corpus": "../sample-web/corpus.jsonl",
             "description": ("Clean-room synthetic coding tickets in the published row format for three invented "
                             "enterprise vendors (IT service desk, HR/payroll, ERP); every gold token lives on "

@@ -37,8 +37,10 @@ from typing import Any, Callable
 
 from pytest_websearchbench.core.text import CJK_CHAR, analyze, is_cjk
 from pytest_websearchbench.core.urls import host_matches_site
-from pytest_websearchbench.sampledata import sites_city, sites_food, sites_tech
-from pytest_websearchbench.sampledata.web import PageSpec, Web
+from pytest_websearchbench.sampledata.layout import FACTUAL_DIR, SCENARIO_DIR
+from pytest_websearchbench.sampledata.pages import PageSpec, slugify
+from pytest_websearchbench.sampledata.sites_food import EN_DISHES, ES_DISHES
+from pytest_websearchbench.sampledata.web import Web
 
 EDITION = "2026.11-synthetic"
 SNIPPET_CHARS = 200
@@ -234,7 +236,7 @@ def _one(web: Web, entity: str, aspect: str | None = None) -> PageSpec:
 
 
 def _en_dish(name: str) -> tuple:
-    return next(d for d in sites_food.EN_DISHES if d[0] == name)
+    return next(d for d in EN_DISHES if d[0] == name)
 
 
 def recipe_general(dish: str, form: int) -> Tpl:
@@ -242,7 +244,7 @@ def recipe_general(dish: str, form: int) -> Tpl:
         d = _en_dish(dish)
         q0, q1 = d[9]
         query = [f"{q0} with {q1}", f"how to make {q0} with {q1}", f"easy {q0} with {q1}"][form]
-        ent = f"recipes/{sites_food.slugify(dish)}"
+        ent = f"recipes/{slugify(dish)}"
         return Scenario("recipe-dish", query, "en", "general",
                         f"The user wants a recipe for {dish.lower()} with ingredients and cooking times.",
                         "recipes", frozenset({ent}), frozenset({"main"}), groups=frozenset({f"recipes/{d[1]}"}))
@@ -253,7 +255,7 @@ def recipe_diet(dish: str, term: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         d = _en_dish(dish)
         q0, q1 = d[9]
-        ent = f"recipes/{sites_food.slugify(dish)}"
+        ent = f"recipes/{slugify(dish)}"
         return Scenario("recipe-diet", f"{term} {q0} recipe with {q1}", "en", "general",
                         f"The user wants a {term} recipe for {q0}; the page must say it is {term}.",
                         "recipes", frozenset({ent}), frozenset({"main"}), requirements={"content_terms": [term]},
@@ -264,7 +266,7 @@ def recipe_diet(dish: str, term: str) -> Tpl:
 def recipe_named(dish: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         d = _en_dish(dish)
-        ent = f"recipes/{sites_food.slugify(dish)}"
+        ent = f"recipes/{slugify(dish)}"
         page = _one(web, ent, "main")
         brand = page.attrs["brand"]
         return Scenario("recipe-named-site", f"{brand} {d[9][0]} {d[9][1]}", "en", "named-site",
@@ -276,7 +278,7 @@ def recipe_named(dish: str) -> Tpl:
 
 def garden_spacing(plant: str, form: int) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"gardening/{sites_food.slugify(plant)}"
+        ent = f"gardening/{slugify(plant)}"
         query = [f"how far apart to plant {plant}", f"{plant} spacing and planting depth"][form]
         group = _one(web, ent, "main").group
         return Scenario("garden-spacing", query, "en", "general",
@@ -287,7 +289,7 @@ def garden_spacing(plant: str, form: int) -> Tpl:
 
 def garden_problem(plant: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"gardening/{sites_food.slugify(plant)}"
+        ent = f"gardening/{slugify(plant)}"
         pest = _one(web, ent, "pests")
         return Scenario("garden-problem", f"{plant} leaves turning yellow", "en", "general",
                         f"The user's {plant} have yellowing leaves and wants likely causes and fixes.",
@@ -297,19 +299,19 @@ def garden_problem(plant: str) -> Tpl:
 
 def garden_cultivar(cv: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"gardening/variety/{sites_food.slugify(cv)}"
+        ent = f"gardening/variety/{slugify(cv)}"
         page = _one(web, ent)
         plant = page.attrs["plant"]
         return Scenario("garden-variety", f"{cv} {plant} how far apart", "en", "vertical",
                         f"The user grows the {cv} variety of {plant} and wants its specific spacing.",
                         "gardening", frozenset({ent}), frozenset({"main"}),
-                        support=frozenset({f"gardening/{sites_food.slugify(plant)}"}), lookalike_grade=0)
+                        support=frozenset({f"gardening/{slugify(plant)}"}), lookalike_grade=0)
     return make
 
 
 def garden_named(plant: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"gardening/{sites_food.slugify(plant)}"
+        ent = f"gardening/{slugify(plant)}"
         page = _one(web, ent, "main")
         return Scenario("garden-named-site", f"Meadowfield Gardening {plant} planting depth", "en", "named-site",
                         f"The user wants Meadowfield Gardening's advice on how deep to plant {plant}.",
@@ -361,7 +363,7 @@ def insurance_term(slug: str, query: str) -> Tpl:
 
 def insurance_plan(plan: str, fact: str, named: bool) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"insurance/cedarline/{sites_tech.slugify(plan)}"
+        ent = f"insurance/cedarline/{slugify(plan)}"
         page = _one(web, ent)
         words = {"oop": "out-of-pocket maximum", "copay": "specialist copay", "deductible": "deductible"}[fact]
         req: dict[str, Any] = {"after": "2025-10-01"}
@@ -407,7 +409,7 @@ def transit_route(rid: str, named: bool) -> Tpl:
 
 def transit_station(web_station: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"transit/harbourton/station/{sites_city.slugify(web_station)}"
+        ent = f"transit/harbourton/station/{slugify(web_station)}"
         return Scenario("transit-accessibility", f"step-free access {web_station} station", "en", "vertical",
                         f"The user uses a wheelchair and needs to know whether {web_station} has step-free access.",
                         "transit", frozenset({ent}), frozenset({"main"}),
@@ -425,7 +427,7 @@ def transit_bikes() -> Tpl:
 
 def device_spec(device: str, fact: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"electronics/{sites_tech.slugify(device)}"
+        ent = f"electronics/{slugify(device)}"
         page = _one(web, ent, "specs")
         words = {"battery": "battery capacity", "weight": "weight in kg", "screen": "screen size"}[fact]
         return Scenario("device-spec", f"Corvane {device} {words}", "en", "vertical",
@@ -437,7 +439,7 @@ def device_spec(device: str, fact: str) -> Tpl:
 
 def device_review(device: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"electronics/{sites_tech.slugify(device)}"
+        ent = f"electronics/{slugify(device)}"
         page = _one(web, ent, "review")
         return Scenario("device-review-named-site", f"Voltaic Reviews {device} battery test verdict", "en", "named-site",
                         f"The user wants Voltaic Reviews' verdict and battery test of the {device}.",
@@ -498,7 +500,7 @@ def software_window(product: str) -> Tpl:
 
 def library_hours(branch: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"library/harbourton/branch/{sites_city.slugify(branch)}"
+        ent = f"library/harbourton/branch/{slugify(branch)}"
         return Scenario("library-hours-current", f"{branch} library Sunday opening hours", "en", "vertical",
                         f"The user wants this year's Sunday opening hours of the {branch} branch library.",
                         "library", frozenset({ent}), frozenset({"main"}), requirements={"after": "2026-01-01"},
@@ -537,7 +539,7 @@ def sports_course() -> Tpl:
 
 def de_garden(plant: str, form: int, named: bool = False) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"gardening/de/{sites_food.slugify(plant)}"
+        ent = f"gardening/de/{slugify(plant)}"
         page = _one(web, ent, "main")
         if named:
             query = f"Gartenkreis {plant} Pflanzabstand"
@@ -564,7 +566,7 @@ def de_tarif() -> Tpl:
 
 def de_barrierefrei(halt: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"transit/lindenfeld/halt/{sites_city.slugify(halt)}"
+        ent = f"transit/lindenfeld/halt/{slugify(halt)}"
         return Scenario("transit-accessibility-de", f"Haltestelle {halt} Lindenfeld barrierefrei Aufzug", "de", "vertical",
                         f"Der Nutzer braucht einen barrierefreien Zugang an der Haltestelle {halt}.",
                         "transit", frozenset({ent}), frozenset({"main"}), requirements={"content_terms": ["barrierefrei"]})
@@ -583,8 +585,8 @@ def de_verein() -> Tpl:
 
 def es_recipe(slug_name: str, form: int, named: bool = False, term: str | None = None) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        d = next(x for x in sites_food.ES_DISHES if x[0] == slug_name)
-        ent = f"recipes/es/{sites_food.slugify(slug_name)}"
+        d = next(x for x in ES_DISHES if x[0] == slug_name)
+        ent = f"recipes/es/{slugify(slug_name)}"
         page = _one(web, ent, "main")
         q0, q1 = d[9]
         req: dict[str, Any] = {}
@@ -652,7 +654,7 @@ def zh_recipe(name: str, named: bool = False) -> Tpl:
 
 def zh_device(device: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"electronics/{sites_tech.slugify(device)}"
+        ent = f"electronics/{slugify(device)}"
         page = next(p for p in _main(web, ent) if p.language == "zh")
         return Scenario("device-spec-zh", f"{page.attrs['name']}电池容量多大", "zh", "vertical",
                         f"用户想知道{page.attrs['name']}的电池容量，而不是相似型号的。", "electronics",
@@ -662,7 +664,7 @@ def zh_device(device: str) -> Tpl:
 
 def zh_device_release(device: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        ent = f"electronics/{sites_tech.slugify(device)}"
+        ent = f"electronics/{slugify(device)}"
         page = next(p for p in _main(web, ent) if p.language == "zh")
         return Scenario("device-release-zh", f"{page.attrs['name']}什么时候开售", "zh", "vertical",
                         f"用户想知道{page.attrs['name']}的开售日期。", "electronics",
@@ -820,7 +822,7 @@ def _facts(web: Web) -> list[Fact]:
     tomato = _one(web, "gardening/tomatoes", "main").attrs
     garlic_de = _one(web, "gardening/de/knoblauch", "main").attrs
     lentil = _en_dish("Smoked paprika red lentil soup")
-    bizcocho = next(d for d in sites_food.ES_DISHES if d[0].startswith("Bizcocho de naranja"))
+    bizcocho = next(d for d in ES_DISHES if d[0].startswith("Bizcocho de naranja"))
     corvina = _one(web, "travel/isla-corvina/getting-there").attrs
     dongua = next(p for p in web.find(topic="recipes", language="zh", aspect="main", kind="original")
                   if p.attrs["name"] == "冬瓜排骨汤")
@@ -866,7 +868,7 @@ def _facts(web: Web) -> list[Fact]:
         Fact("¿Cuántos libros puedo llevarme a la vez de la Biblioteca Municipal de Sierraluz?",
              f"{pres['limit']} libros", "library/sierraluz/prestamo", language="es"),
         Fact("¿A qué temperatura se hornea el bizcocho de naranja y aceite de oliva?", f"{bizcocho[6]} °C",
-             f"recipes/es/{sites_food.slugify(bizcocho[0])}", "main", language="es"),
+             f"recipes/es/{slugify(bizcocho[0])}", "main", language="es"),
         Fact("冬瓜排骨汤需要炖多长时间？", f"{dongua.attrs['minutes']}分钟", dongua.entity, "main", language="zh"),
         Fact("云岚X5的电池容量是多少？", x5zh["battery"], "electronics/nimbus-x5", "review", language="zh"),
     ]
@@ -893,7 +895,7 @@ def build_factual(web: Web) -> list[dict[str, Any]]:
 # --------------------------------------------------------------------------- suites
 
 def scenario_manifest() -> dict[str, Any]:
-    return {"name": "lexbench-sample", "edition": EDITION, "family": "lexbench", "kind": "scenario",
+    return {"name": SCENARIO_DIR, "edition": EDITION, "family": "lexbench", "kind": "scenario",
             "items": "items.jsonl", "grades": "grades.jsonl", "corpus": "../sample-web/corpus.jsonl",
             "description": ("Clean-room synthetic LexBench-style search scenarios (general, named-site and "
                             "vertical; en/de/es/zh) over the generated sample web, with complete rule-made "
@@ -901,7 +903,7 @@ def scenario_manifest() -> dict[str, Any]:
 
 
 def factual_manifest() -> dict[str, Any]:
-    return {"name": "lexbench-sample-factual", "edition": EDITION, "family": "lexbench", "kind": "factual",
+    return {"name": FACTUAL_DIR, "edition": EDITION, "family": "lexbench", "kind": "factual",
             "items": "items.jsonl", "corpus": "../sample-web/corpus.jsonl",
             "description": ("Clean-room synthetic short-answer questions over the generated sample web; each "
                             "answer string appears verbatim in every supporting page, and some stale copies "
@@ -920,7 +922,6 @@ def build_lexbench(web: Web, seed: int) -> dict[str, Any]:
 
 # -- the model-graded edition ---------------------------------------------------------------------------
 
-MODEL_GRADES = "grades-model.jsonl"
 SAMPLE_JUDGE = "sample-scripted-judge"
 #: the stand-in's answers carry this creation time, so the edition's receipts are the same bytes every time
 SAMPLE_JUDGE_CREATED = 1_764_547_200
@@ -968,7 +969,7 @@ def build_model_edition(items: list[dict[str, Any]], grades: list[dict[str, Any]
             {"rank": len(by_query.get(line["query_id"], ())) + 1, "url": line["url"], "title": line.get("title", ""),
              "snippet": line.get("snippet", ""), "extra": {"published": line.get("published")}})
     k = max(len(hits) for hits in by_query.values())
-    run = Run("lexbench-sample", k, tuple(RunItem(qid, "suite-pool", tuple(hits)) for qid, hits in by_query.items()))
+    run = Run(SCENARIO_DIR, k, tuple(RunItem(qid, "suite-pool", tuple(hits)) for qid, hits in by_query.items()))
     pools = build_pool(run, scenarios, {})
     packets = build_packets(run.suite, pools)
     key = {(scenarios[line["query_id"]].query, blind(line.get("title", "")), blind(line.get("snippet", ""))):

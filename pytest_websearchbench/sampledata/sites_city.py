@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from pytest_websearchbench.sampledata.web import (
-    PageSpec, Site, compose, en_list, money, rand_date, register_site, site_builder, slugify, snapshot_url,
+from pytest_websearchbench.sampledata.pages import (
+    PageSpec, Site, SiteFamily, compose, en_list, money, rand_date, slugify, snapshot_url,
 )
 
 # =========================================================================== transit (en)
 
-HTRANSIT = register_site(Site("transit.harbourton.example", "Harbourton Transit", "en", "transit"))
+HTRANSIT = Site("transit.harbourton.example", "Harbourton Transit", "en", "transit")
 
 # id, mode, from, to, via, peak minutes, evening minutes, first, last, look-alike key
 H_ROUTES = [
@@ -66,7 +66,6 @@ def _fares(rng: random.Random) -> list[dict]:
     return tables
 
 
-@site_builder("transit-en")
 def transit_en(rng: random.Random) -> list[PageSpec]:
     pages = []
     S = HTRANSIT
@@ -184,7 +183,7 @@ def transit_en(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== transit (de)
 
-LVB = register_site(Site("www.lindenfeld-verkehr.example", "Lindenfelder Verkehrsbetriebe", "de", "transit"))
+LVB = Site("www.lindenfeld-verkehr.example", "Lindenfelder Verkehrsbetriebe", "de", "transit")
 
 DE_LINES = [
     ("1", "Straßenbahn", "Hauptbahnhof", "Nordpark", ("Marktplatz", "Schillerstraße"), 7, "ring"),
@@ -213,7 +212,6 @@ DE_TRANSIT_FILLERS = [
 ]
 
 
-@site_builder("transit-de")
 def transit_de(rng: random.Random) -> list[PageSpec]:
     pages = []
     S = LVB
@@ -283,7 +281,7 @@ def transit_de(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== library (en)
 
-HLIB = register_site(Site("library.harbourton.example", "Harbourton Public Library", "en", "library"))
+HLIB = Site("library.harbourton.example", "Harbourton Public Library", "en", "library")
 
 H_BRANCHES = ["Quayside", "Northgate", "Elm Hill", "Saltmarsh", "Foundry Lane"]
 EN_LIBRARY_FILLERS = [
@@ -304,7 +302,6 @@ EN_LIBRARY_FILLERS = [
 ]
 
 
-@site_builder("library-en")
 def library_en(rng: random.Random) -> list[PageSpec]:
     pages = []
     S = HLIB
@@ -398,7 +395,7 @@ def library_en(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== library (es)
 
-BSIERRA = register_site(Site("www.biblioteca-sierraluz.example", "Biblioteca Municipal de Sierraluz", "es", "library"))
+BSIERRA = Site("www.biblioteca-sierraluz.example", "Biblioteca Municipal de Sierraluz", "es", "library")
 ES_LIBRARY_FILLERS = [
     "El acceso a la wifi es gratuito en todas las salas.",
     "El personal te ayuda a encontrar libros y a usar los ordenadores.",
@@ -415,7 +412,6 @@ ES_LIBRARY_FILLERS = [
 ]
 
 
-@site_builder("library-es")
 def library_es(rng: random.Random) -> list[PageSpec]:
     S = BSIERRA
     limit = rng.choice([10, 12, 15])
@@ -478,9 +474,9 @@ def library_es(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== sports clubs
 
-ROWING = register_site(Site("www.riverside-rowing.example", "Riverside Rowing Club", "en", "sports"))
-HARRIERS = register_site(Site("www.northgate-harriers.example", "Northgate Harriers", "en", "sports"))
-AHORNBACH = register_site(Site("www.fc-ahornbach.example", "FC Ahornbach 1921", "de", "sports"))
+ROWING = Site("www.riverside-rowing.example", "Riverside Rowing Club", "en", "sports")
+HARRIERS = Site("www.northgate-harriers.example", "Northgate Harriers", "en", "sports")
+AHORNBACH = Site("www.fc-ahornbach.example", "FC Ahornbach 1921", "de", "sports")
 
 EN_CLUB_FILLERS = [
     "New members are always welcome, whatever their experience.",
@@ -498,7 +494,6 @@ EN_CLUB_FILLERS = [
 ]
 
 
-@site_builder("sports")
 def sports(rng: random.Random) -> list[PageSpec]:
     pages = []
     S = ROWING
@@ -616,9 +611,9 @@ def sports(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== travel
 
-WAYFARER = register_site(Site("www.wayfarer-atlas.example", "Wayfarer Atlas", "en", "travel"))
-BRUJULA = register_site(Site("www.viajes-brujula.example", "Viajes Brújula", "es", "travel"))
-LVXING = register_site(Site("www.lvxing-zhinan.example", "旅行指南网", "zh", "travel"))
+WAYFARER = Site("www.wayfarer-atlas.example", "Wayfarer Atlas", "en", "travel")
+BRUJULA = Site("www.viajes-brujula.example", "Viajes Brújula", "es", "travel")
+LVXING = Site("www.lvxing-zhinan.example", "旅行指南网", "zh", "travel")
 
 # key, English name, Spanish name, Chinese name, kind, sight, sight ticket, ferry/train info, best months
 DESTINATIONS = [
@@ -653,7 +648,6 @@ EN_TRAVEL_FILLERS = [
 ]
 
 
-@site_builder("travel")
 def travel(rng: random.Random) -> list[PageSpec]:
     pages = []
     W = WAYFARER
@@ -746,3 +740,9 @@ def travel(rng: random.Random) -> list[PageSpec]:
                 attrs={"name": zh, "mode": zh_mode[mode], "origin": zh_origin[origin], "mins": mins,
                        "brand": L.brand}))
     return pages
+
+
+FAMILY = SiteFamily(
+    sites=(HTRANSIT, LVB, HLIB, BSIERRA, ROWING, HARRIERS, AHORNBACH, WAYFARER, BRUJULA, LVXING),
+    builders={"transit-en": transit_en, "transit-de": transit_de, "library-en": library_en, "library-es": library_es,
+              "sports": sports, "travel": travel})

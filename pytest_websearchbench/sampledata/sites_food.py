@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from pytest_websearchbench.sampledata.web import (
-    PageSpec, Site, compose, en_list, rand_date, register_site, site_builder, slugify,
+from pytest_websearchbench.sampledata.pages import (
+    PageSpec, Site, SiteFamily, compose, en_list, rand_date, slugify,
 )
 
 # =========================================================================== recipes (en)
 
-COPPERPOT = register_site(Site("www.copperpot-kitchen.example", "Copperpot Kitchen", "en", "recipes"))
-SALT_EMBER = register_site(Site("www.saltandember.example", "Salt & Ember", "en", "recipes"))
+COPPERPOT = Site("www.copperpot-kitchen.example", "Copperpot Kitchen", "en", "recipes")
+SALT_EMBER = Site("www.saltandember.example", "Salt & Ember", "en", "recipes")
 
 # name, group, (main0, main1), (extra0, extra1, extra2), diet, minutes, temp, serves, look-alike, query phrases
 EN_DISHES = [
@@ -139,7 +139,6 @@ def _en_recipe_ctx(d: tuple, site: Site) -> dict:
             "adj": ["comforting", "bright", "hearty", "fragrant", "simple", "thrifty", "colourful"]}
 
 
-@site_builder("recipes-en")
 def recipes_en(rng: random.Random) -> list[PageSpec]:
     pages: list[PageSpec] = []
     on_site: dict[str, list[tuple[str, str]]] = {COPPERPOT.name: [], SALT_EMBER.name: []}
@@ -205,7 +204,7 @@ def recipes_en(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== recipes (es)
 
-COCINA = register_site(Site("www.cocina-lumbre.example", "Cocina Lumbre", "es", "recipes"))
+COCINA = Site("www.cocina-lumbre.example", "Cocina Lumbre", "es", "recipes")
 
 # nombre, grupo, (principal0, principal1), (extra0, extra1, extra2), dieta, minutos, temp, raciones, parecido, consulta
 ES_DISHES = [
@@ -263,7 +262,6 @@ ES_FILLERS = [
 ]
 
 
-@site_builder("recipes-es")
 def recipes_es(rng: random.Random) -> list[PageSpec]:
     pages = []
     for d in ES_DISHES:
@@ -296,7 +294,7 @@ def recipes_es(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== recipes (zh)
 
-XIANGWEI = register_site(Site("www.xiangwei-chufang.example", "香味厨房", "zh", "recipes"))
+XIANGWEI = Site("www.xiangwei-chufang.example", "香味厨房", "zh", "recipes")
 
 # 名称, 分类, (主料0, 主料1), (配料…), 分钟, 做法动词, 相似, 查询词
 ZH_DISHES = [
@@ -337,7 +335,6 @@ ZH_FILLERS = [
 ]
 
 
-@site_builder("recipes-zh")
 def recipes_zh(rng: random.Random) -> list[PageSpec]:
     pages = []
     for d in ZH_DISHES:
@@ -370,8 +367,8 @@ def recipes_zh(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== gardening (en)
 
-MEADOWFIELD = register_site(Site("www.meadowfield-gardening.example", "Meadowfield Gardening", "en", "gardening"))
-ALLOTMENT = register_site(Site("www.allotment-notes.example.org", "Allotment Notes", "en", "gardening"))
+MEADOWFIELD = Site("www.meadowfield-gardening.example", "Meadowfield Gardening", "en", "gardening")
+ALLOTMENT = Site("www.allotment-notes.example.org", "Allotment Notes", "en", "gardening")
 
 # plant, group, sow month, spacing cm, depth cm, weeks to harvest/flower, position, (pest0, pest1), yellowing cause
 EN_PLANTS = [
@@ -433,7 +430,6 @@ def _garden_ctx(p: tuple) -> dict:
             "cause": cause, "brand": MEADOWFIELD.brand}
 
 
-@site_builder("gardening-en")
 def gardening_en(rng: random.Random) -> list[PageSpec]:
     pages = []
     for p in EN_PLANTS:
@@ -512,7 +508,7 @@ def gardening_en(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== gardening (de)
 
-GARTENKREIS = register_site(Site("www.gartenkreis.example", "Gartenkreis", "de", "gardening"))
+GARTENKREIS = Site("www.gartenkreis.example", "Gartenkreis", "de", "gardening")
 
 # Pflanze, Gruppe, Monat, Abstand cm, Tiefe cm, Wochen, (Schädling0, Schädling1)
 DE_PLANTS = [
@@ -550,7 +546,6 @@ DE_FILLERS = [
 ]
 
 
-@site_builder("gardening-de")
 def gardening_de(rng: random.Random) -> list[PageSpec]:
     pages = []
     for p in DE_PLANTS:
@@ -591,3 +586,8 @@ def gardening_de(rng: random.Random) -> list[PageSpec]:
             mentions=tuple(f"gardening/de/{slugify(x)}" for x in due)))
     return pages
 
+
+FAMILY = SiteFamily(
+    sites=(COPPERPOT, SALT_EMBER, COCINA, XIANGWEI, MEADOWFIELD, ALLOTMENT, GARTENKREIS),
+    builders={"recipes-en": recipes_en, "recipes-es": recipes_es, "recipes-zh": recipes_zh,
+              "gardening-en": gardening_en, "gardening-de": gardening_de})

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import random
 
-from pytest_websearchbench.sampledata.web import (
-    PageSpec, Site, compose, money, rand_date, register_site, site_builder, slugify, snapshot_url,
+from pytest_websearchbench.sampledata.pages import (
+    PageSpec, Site, SiteFamily, compose, money, rand_date, slugify, snapshot_url,
 )
 
 # =========================================================================== consumer electronics
 
-CORVANE = register_site(Site("www.corvane.example", "Corvane", "en", "electronics"))
-VOLTAIC = register_site(Site("www.voltaic-reviews.example", "Voltaic Reviews", "en", "electronics"))
-SHUMA = register_site(Site("www.shuma-pingce.example", "数码评测网", "zh", "electronics"))
+CORVANE = Site("www.corvane.example", "Corvane", "en", "electronics")
+VOLTAIC = Site("www.voltaic-reviews.example", "Voltaic Reviews", "en", "electronics")
+SHUMA = Site("www.shuma-pingce.example", "数码评测网", "zh", "electronics")
 
 # name, zh name, category, look-alike, battery, unit, screen, weight, storage, release window, launch price
 DEVICES = [
@@ -80,7 +80,6 @@ def _device_facts(rng: random.Random, d: tuple) -> dict:
             "launch": f"${launch}", "price": f"${current}", "look": look}
 
 
-@site_builder("electronics")
 def electronics(rng: random.Random) -> list[PageSpec]:
     pages = []
     facts_by = {d[0]: _device_facts(rng, d) for d in DEVICES}
@@ -178,8 +177,8 @@ def electronics(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== software release notes
 
-LARKSPUR = register_site(Site("www.larkspur-notes.example", "Larkspur Notes", "en", "software"))
-ORBITFOLD = register_site(Site("www.orbitfold.example", "Orbitfold", "en", "software"))
+LARKSPUR = Site("www.larkspur-notes.example", "Larkspur Notes", "en", "software")
+ORBITFOLD = Site("www.orbitfold.example", "Orbitfold", "en", "software")
 
 LARKSPUR_FEATURES = [
     "scheduled dark mode", "offline editing for shared notebooks", "PDF annotation", "handwriting search",
@@ -226,7 +225,6 @@ def _release_dates(rng: random.Random, n: int, start: str) -> list[str]:
     return out
 
 
-@site_builder("software")
 def software(rng: random.Random) -> list[PageSpec]:
     pages = []
     for site, product, major, n, feats, fixes, start, look in (
@@ -283,7 +281,7 @@ def software(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== forum
 
-FORUM = register_site(Site("forum.tinkerers-hall.example", "Tinkerers' Hall", "en", "forum"))
+FORUM = Site("forum.tinkerers-hall.example", "Tinkerers' Hall", "en", "forum")
 
 # title, entity it discusses, topic, group, question, answer
 THREADS = [
@@ -358,7 +356,6 @@ FORUM_FILLERS = [
 ]
 
 
-@site_builder("forum")
 def forum(rng: random.Random) -> list[PageSpec]:
     pages = []
     for i, (title, entity, topic, group, q, a) in enumerate(THREADS):
@@ -372,8 +369,8 @@ def forum(rng: random.Random) -> list[PageSpec]:
 
 # =========================================================================== health insurance
 
-CEDARLINE = register_site(Site("www.cedarline-health.example", "Cedarline Health", "en", "insurance"))
-PLANCOMPASS = register_site(Site("www.plancompass.example.org", "PlanCompass", "en", "insurance"))
+CEDARLINE = Site("www.cedarline-health.example", "Cedarline Health", "en", "insurance")
+PLANCOMPASS = Site("www.plancompass.example.org", "PlanCompass", "en", "insurance")
 
 # name, tier, look-alike, deductible options, out-of-pocket options, primary care copay, specialist copay
 PLANS = [
@@ -417,7 +414,6 @@ EN_INSURANCE_FILLERS = [
 ]
 
 
-@site_builder("insurance")
 def insurance(rng: random.Random) -> list[PageSpec]:
     pages = []
     C = CEDARLINE
@@ -477,3 +473,7 @@ def insurance(rng: random.Random) -> list[PageSpec]:
             attrs={"brand": PLANCOMPASS.brand}))
     return pages
 
+
+FAMILY = SiteFamily(
+    sites=(CORVANE, VOLTAIC, SHUMA, LARKSPUR, ORBITFOLD, FORUM, CEDARLINE, PLANCOMPASS),
+    builders={"electronics": electronics, "software": software, "forum": forum, "insurance": insurance})

@@ -13,12 +13,12 @@ import random
 
 from pytest_websearchbench.sampledata.vendor_apis import (
     COMMUNITY_BRAND, COMMUNITY_HOST, OPS, VENDORS, Op, Vendor)
-from pytest_websearchbench.sampledata.web import PageSpec, Site, rand_date, register_site, site_builder, slugify
+from pytest_websearchbench.sampledata.pages import PageSpec, Site, SiteFamily, rand_date, slugify
 
 TOPIC = "vendor-docs"
 V1_RETIRED = "2026-06-30"
-SITES = {key: register_site(Site(v.host, f"{v.brand} Developers", "en", TOPIC)) for key, v in VENDORS.items()}
-COMMUNITY = register_site(Site(COMMUNITY_HOST, COMMUNITY_BRAND, "en", "forum"))
+SITES = {key: Site(v.host, f"{v.brand} Developers", "en", TOPIC) for key, v in VENDORS.items()}
+COMMUNITY = Site(COMMUNITY_HOST, COMMUNITY_BRAND, "en", "forum")
 
 COMMUNITY_FILLERS = (
     "Posting this here because the official docs were hard to find at the time.",
@@ -143,9 +143,13 @@ def community_pages(rng: random.Random, by_url: dict[str, PageSpec]) -> list[Pag
     return pages
 
 
-@site_builder("vendor-docs")
 def build_vendor_docs(rng: random.Random) -> list[PageSpec]:
     pages: list[PageSpec] = []
     for key in sorted(VENDORS):
         pages += vendor_pages(rng, VENDORS[key])
     return pages + community_pages(rng, {p.url: p for p in pages})
+
+
+FAMILY = SiteFamily(
+    sites=(*SITES.values(), COMMUNITY),
+    builders={"vendor-docs": build_vendor_docs})
