@@ -179,6 +179,18 @@ class WebBenchFamily(BenchmarkFamily):
             rows.append(("model agent", [self._model_profile() if agent == MODEL else "-" for agent in self.agents]))
         return rows
 
+    def drilldown(self, item: dict) -> "Drilldown":
+        """The report's view of a task: WebScore, every gate and leaf with its value, weight and detail, the
+        failure mode, and the steps the agent took (its browser actions)."""
+        from pytest_websearchbench.core.family import Drilldown
+
+        extra = (item.get("raw") or {}).get("extra") or {}
+        row = next((r for r in item.get("results") or [] if "verdict" in r), {})
+        return Drilldown("drilldown.html.j2", {
+            "verdict": row.get("verdict"), "failure_mode": row.get("failure_mode"),
+            "agent": extra.get("agent") or row.get("agent"), "steps": extra.get("steps"),
+            "budget": extra.get("budget"), "stopped": extra.get("stopped"), "log": extra.get("log") or [],
+            "seconds": extra.get("seconds")})
 
     def _model_profile(self) -> str:
         setup = self.setup

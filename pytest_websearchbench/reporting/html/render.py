@@ -101,10 +101,15 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
 
 def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily], item: Item) -> Markup:
     family = families.get(item.data["family"])
-    if family is None:
-        return Markup("")
+    return Markup("") if family is None else render_drilldown(family, item.data, env)
+
+
+def render_drilldown(family: BenchmarkFamily, data: Mapping[str, Any], env: jinja2.Environment | None = None) -> Markup:
+    """The family's view of one item of a results file (``data``), as the report shows it; empty when the
+    family has none."""
+    env = env or _environment({family.name: family})
     try:
-        view = family.drilldown(item.data)
+        view = family.drilldown(dict(data))
         if view is None:
             return Markup("")
         # the family's template is autoescaped like the page: its output is markup

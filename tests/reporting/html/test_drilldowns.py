@@ -1,0 +1,106 @@
+"""Every family's drill-down, drawn from a real run of that family (the bundled suites, replayed): a family
+that stops providing one, or whose view loses what it shows, fails here (the WebBench view once went
+missing for a whole release and only a reader of the report would have noticed)."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+import pytest
+from html_support import bundled_run  # noqa: F401  (a fixture)
+
+from pytest_websearchbench.reporting.html.render import render_drilldown
+from pytest_websearchbench.run.registry import FAMILIES
+
+
+class _Rows(HTMLParser):
+    """The body rows of each table, by the table's class, and the text of the fragment."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: dict[str, list[list[str]]] = {}
+        self.text: list[str] = []
+        self._table: list[str] = []
+        self._in_head = False
+        self._cells: list[str] | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "table":
+            self._table.append(attrs.get("class") or "")
+        elif tag == "thead":
+            self._in_head = True
+        elif tag == "tr" and self._table and not self._in_head:
+            self._cells = []
+            self.rows.setdefault(self._table[-1], []).append(self._cells)
+        elif tag == "td" and self._cells is not None:
+            self._cells.append("")
+
+    def handle_endtag(self, tag):
+        if tag == "table" and self._table:
+            self._table.pop()
+        elif tag == "thead":
+            self._in_head = False
+        elif tag == "tr":
+            self._cells = None
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self._cells:
+            self._cells[-1] += data
+
+
+def _drawn(family: str, item: dict) -> _Rows:
+    html = render_drilldown(FAMILIES[family], item)
+    assert f'class="family-drilldown' in html, f"{family} draws no drill-down for {item['case_id']}"
+    assert "drill-down unavailable" not in html and "error" not in re.findall(r'class="([^"]*)"', html)
+    parsed = _Rows()
+    parsed.feed(str(html))
+    return parsed
+
+
+@pytest.fixture(scope="module")
+def items_by_family(bundled_run) -> dict[str, list[dict]]:  # noqa: F811
+    document = json.loads(bundled_run["results"].read_text("utf-8"))
+    found: dict[str, list[dict]] = {}
+    for item in document["items"]:
+        found.setdefault(item["family"], []).append(item)
+    return found
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+def test_every_family_ships_a_bundled_suite_and_a_drill_down(items_by_family, family):
+    assert items_by_family.get(family), f"the bundled suites hold no {family} item: a family ships one"
+    for item in items_by_family[family]:
+        _drawn(family, item)
+
+
+def test_a_webbench_task_shows_its_webscore_every_gate_and_leaf_and_every_step(items_by_family):
+    for item in items_by_family["webbench"]:
+        verdict = item["results"][0]["verdict"]
+        drawn = _drawn("webbench", item)
+        text = " ".join("".join(drawn.text).split())
+        assert f"WebScore {verdict['webscore']:.1f}" in text or f"WebScore {verdict['webscore']:g}" in text
+        parts = [[p["kind"], p["name"]] for p in verdict["gates"] + verdict["leaves"]]
+        assert [row[:2] for row in drawn.rows["gates"]] == parts
+        assert len(drawn.rows["steps"]) == len(item["raw"]["extra"]["log"]) == item["metrics"]["steps"]
+        assert [row[1] for row in drawn.rows["steps"]] == [s["action"] for s in item["raw"]["extra"]["log"]]
+
+
+def test_a_lexbench_query_shows_each_scored_result(items_by_family):
+    for item in items_by_family["lexbench"]:
+        drawn = _drawn("lexbench", item)
+        assert len(drawn.rows.get("topk", [])) == len(item["results"])
+        text = "".join(drawn.text)
+        assert all(row["url"] in text for row in item["results"])
+
+
+def test_a_code_ticket_shows_every_needle_with_where_it_was_found(items_by_family):
+    for item in items_by_family["code"]:
+        drawn = _drawn("code", item)
+        needles = [row for row in item["results"] if "needle" in row]
+        assert [row[0] for row in drawn.rows["needles"]] == [row["needle"] for row in needles]
+        assert [row[2] for row in drawn.rows["needles"]] == ["yes" if row["found"] else "no" for row in needles]
+        assert "budgets used: fetches 0, searches 1" in " ".join("".join(drawn.text).split())
