@@ -12,7 +12,8 @@ import pytest
 from pytest_websearchbench.webbench.world.schema import PK_PATTERN, SCHEMAS, table_of_pk
 from pytest_websearchbench.webbench.tasks.builder import build_task
 from pytest_websearchbench.webbench.world.build import (
-    CANARIES, GenerationError, WorldSpec, build_rows, content_digest, family_of, open_world, rows_to_sqlite)
+    WorldSpec, build_rows, content_digest, family_of, open_world, rows_to_sqlite)
+from pytest_websearchbench.webbench.world.toolkit import CANARIES, GenerationError
 from wb_support import sample_tasks
 
 SPECS = [WorldSpec("staffing", 1, "issue"), WorldSpec("sprint-pull", 2, "over_capacity"),

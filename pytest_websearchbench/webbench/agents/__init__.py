@@ -1,1 +1,1 @@
-"""Who works a task: reference routes and controls, the agent catalog, one episode from world to evidence."""
+"""Who works a task: the agent catalog, the model and program agents, one episode from world to evidence."""

@@ -12,15 +12,16 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_websearchbench.webbench.agents import routes as workplace_routes
-from pytest_websearchbench.webbench.tasks import deskops_routes
 from pytest_websearchbench.webbench.grading.contract import FORMAT, GATES, WEIGHTS, check_contract
+from pytest_websearchbench.webbench.grading.tolerance import amount_within
+from pytest_websearchbench.webbench.tasks import deskops_routes, workplace_routes
+from pytest_websearchbench.webbench.world.build import (
+    TEMPLATES, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite)
 from pytest_websearchbench.webbench.world.schema import PK_PATTERN
 from pytest_websearchbench.webbench.world.solver import SOLVERS, Solution
-from pytest_websearchbench.webbench.world.templates import TEMPLATES
-from pytest_websearchbench.webbench.grading.tolerance import amount_within
-from pytest_websearchbench.webbench.world.build import (
-    GenerationError, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite)
+from pytest_websearchbench.webbench.world.toolkit import GenerationError
+
+ROUTES = {"workplace": workplace_routes.ROUTES, "deskops": deskops_routes.ROUTES}  # family → its segments
 
 FIELD_CLASSES = {"decision": "enum", "abstain_reason": "enum", "escalation_id": "id", "engineer_id": "id",
                  "block_id": "id", "issue_id": "id", "sprint_id": "id", "start_date": "date",
@@ -86,10 +87,7 @@ def build_task(template: str, seed: int, variant: str) -> BuiltTask:
     leaked = re.findall(PK_PATTERN, instruction)
     if leaked:
         raise GenerationError(f"{name}: the brief names records by id {leaked}; use descriptors")
-    routes_of = deskops_routes if spec.family == "deskops" else workplace_routes
-    routes = {"oracle": routes_of.oracle(template, plant, sol, plant["anchor"]),
-              "alt-oracle": routes_of.alt_oracle(template, plant, sol, plant["anchor"]),
-              **routes_of.controls(template, plant, sol, wrong)}
+    routes = ROUTES[spec.family].routes(template, plant, sol, wrong)
     return BuiltTask(name, spec, content_digest(data), plant, sol, contract, instruction, routes)
 
 

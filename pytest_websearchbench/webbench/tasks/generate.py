@@ -27,8 +27,8 @@ from pytest_websearchbench.webbench.grading.verifier import verify
 from pytest_websearchbench.webbench.tasks.builder import BuiltTask, build_task
 from pytest_websearchbench.webbench.tasks.harbor import (
     ORG, ROUTE_FILES, load_task, task_digest, write_json, write_route, write_text, write_toml)
-from pytest_websearchbench.webbench.world.build import GENERATOR_VERSION, TEMPLATE_FAMILY, WorldSpec, build_rows
-from pytest_websearchbench.webbench.world.templates import TEMPLATES
+from pytest_websearchbench.webbench.world.build import (
+    GENERATOR_VERSION, TEMPLATE_FAMILY, TEMPLATES, WorldSpec, build_rows, rows_to_sqlite)
 
 SUITE_NAME = "webbench-sample"
 EDITION = "sample-2"
@@ -277,8 +277,6 @@ def build_times(seeds: tuple[int, ...], repeats: int = 3) -> dict[str, list[floa
 
 
 def _timed(spec: WorldSpec) -> float:
-    from pytest_websearchbench.webbench.world.build import rows_to_sqlite
-
     started = time.perf_counter()
     world, _ = build_rows(spec)
     rows_to_sqlite(world.rows, world.schema)

@@ -25,7 +25,7 @@ from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import jsonl_records, parse_json, path_inside, read_suite_text, validate
 from pytest_websearchbench.webbench.browsing.browser import ACTIONS
 from pytest_websearchbench.webbench.grading.contract import load_contract
-from pytest_websearchbench.webbench.agents.routes import CONTROLS
+from pytest_websearchbench.webbench.tasks.routes import CONTROLS
 from pytest_websearchbench.webbench.world.build import WorldSpec
 
 TOP_FILES = ("task.toml", "instruction.md", "README.md")

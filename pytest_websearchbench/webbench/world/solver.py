@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_websearchbench.webbench.world.build import TODAY
+from pytest_websearchbench.webbench.world.toolkit import TODAY
 
 STAFFING_POINTS_LIMIT = 13  # open story points above this need approval
 STAFFING_MIN_LEVEL = 2

@@ -1,4 +1,13 @@
-"""Task templates (the ``workplace`` ones here, the ``deskops`` ones in :mod:`.deskops`): each plants a chain across the apps into a background world and writes the brief.
+"""The ``workplace`` world family: customers and escalations (Deskline), sprints and issues
+(Sprintboard), engineers and their certifications (People), free blocks and on-call days (Rota). Its
+background (about 2,800 rows) and the two templates planted into it:
+
+- ``staffing``: escalation → open story points of its linked issues → the earliest long-enough free
+  block, by the due date, of an engineer certified in the product and not on call → book it and make
+  the engineer the owner, or ``pending_approval`` above the points limit, or abstain;
+- ``sprint-pull``: escalation → its largest open bug → the active sprint's remaining capacity → move
+  the bug in (In Progress, assigned to the escalation's owner), or ``needs_approval`` with no write, or
+  abstain when no bug is open.
 
 A plant puts the anchor among near-duplicate shadows (a look-alike customer's escalation, a closed
 one, one about another product; unqualified, on-call, too-short or booked engineers; done or
@@ -8,30 +17,107 @@ descriptors the brief uses. The brief names records by descriptors, never by ids
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
-from typing import Any, Callable
+from typing import Any
 
-from pytest_websearchbench.webbench.world import deskops, vocab
+from pytest_websearchbench.webbench.world import vocab
 from pytest_websearchbench.webbench.world.solver import STAFFING_MIN_LEVEL, STAFFING_POINTS_LIMIT
-from pytest_websearchbench.webbench.world.build import (
-    START_TIMES, TODAY, WORKDAYS, GenerationError, WorldBuilder, add_block, add_engineer, add_escalation, add_issue)
+from pytest_websearchbench.webbench.world.toolkit import (
+    TODAY, GenerationError, Template, WorldBuilder, hide_canaries, month_name)
 
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
-
-
-@dataclass(frozen=True)
-class Template:
-    name: str
-    variants: tuple[str, ...]
-    plant: Callable[[WorldBuilder, str], dict[str, Any]]
-    brief: Callable[[dict[str, Any]], str]
-    title: str
+WORKDAYS: tuple[str, ...] = tuple(
+    (TODAY + timedelta(days=d)).isoformat() for d in range(0, 28) if (TODAY + timedelta(days=d)).weekday() < 5)
+START_TIMES = ("09:00", "10:30", "13:00", "14:30", "16:00")
+BLOCK_MINUTES = (60, 90, 120, 180, 240)
+SIZES = {"customers": 60, "engineers": 160, "escalations": 360, "issues": 520}
 
 
-def _month(day: date) -> str:
-    return f"{MONTHS[day.month - 1]} {day.year}"
+def background(w: WorldBuilder) -> None:
+    rng = w.rng
+    for name in vocab.company_names(rng, SIZES["customers"], w.names_taken):
+        w.add("customers", name=name, region=rng.choice(vocab.REGIONS), tier=rng.choice(vocab.TIERS))
+    for name in vocab.person_names(rng, SIZES["engineers"], w.people_taken):
+        add_engineer(w, name)
+    sprint_ids = _sprints(w)
+    engineers = sorted(w.rows["engineers"])
+    customers = sorted(w.rows["customers"])
+    for _ in range(SIZES["escalations"]):
+        add_escalation(w, rng.choice(customers), rng.choice(vocab.PRODUCTS),
+                       status=rng.choices(vocab.ESCALATION_STATUSES, (4, 1, 5))[0],
+                       owner=rng.choice(engineers) if rng.random() < 0.7 else None)
+    escalations = sorted(w.rows["escalations"])
+    hide_canaries(w, "escalations")
+    active = sprint_ids["active"]
+    for i in range(SIZES["issues"]):
+        sprint = active if i < 24 else rng.choice([*sprint_ids["closed"], *sprint_ids["planned"], None, None])
+        status = "done" if sprint in sprint_ids["closed"] else rng.choices(vocab.ISSUE_STATUSES, (3, 2, 2))[0]
+        add_issue(w, rng.choice(vocab.ISSUE_TYPES), status, rng.choice(vocab.STORY_POINTS[1:7]),
+                  sprint=sprint, assignee=rng.choice(engineers),
+                  escalation=rng.choice(escalations) if rng.random() < 0.4 else None)
+    for pk in engineers:
+        for day in sorted(rng.sample(WORKDAYS, 6)):
+            booked = rng.random() < 0.25
+            add_block(w, pk, day, rng.choice(START_TIMES), rng.choice(BLOCK_MINUTES),
+                      booked_for=rng.choice(escalations) if booked else None)
+        for day in sorted(rng.sample(WORKDAYS, 2)):
+            w.add("oncall", engineer_id=pk, day=day)
+
+
+def _sprints(w: WorldBuilder) -> dict[str, Any]:
+    ids: dict[str, Any] = {"closed": [], "planned": []}
+    start = TODAY - timedelta(days=14 * 5 + 7)
+    for n in range(31, 39):
+        starts, ends = start + timedelta(days=14 * (n - 31)), start + timedelta(days=14 * (n - 31) + 13)
+        state = "closed" if ends < TODAY else "active" if starts <= TODAY else "planned"
+        pk = w.add("sprints", f"SPR-{n}", name=f"Sprint {n}", starts_on=starts.isoformat(), ends_on=ends.isoformat(),
+                   capacity_points=w.rng.choice((34, 40, 45, 50, 55)), state=state)
+        if state == "active":
+            ids["active"] = pk
+        else:
+            ids[state].append(pk)
+    return ids
+
+
+def add_engineer(w: WorldBuilder, name: str, rate: float | None = None, levels: dict[str, int] | None = None) -> str:
+    rng = w.rng
+    rate = rate if rate is not None else rng.randrange(120, 281) / 2
+    previous = round(rate * rng.choice((0.8, 0.85, 0.88)), 2)
+    pk = w.add("engineers", name=name, team=rng.choice(vocab.TEAMS),
+               email=name.lower().replace(" ", ".") + "@workplace.test", hourly_rate_usd=rate,
+               previous_rate_usd=previous)
+    if levels is None:
+        levels = {p: rng.randint(1, 3) for p in rng.sample(vocab.PRODUCTS, rng.randint(2, 3))}
+    for skill, level in sorted(levels.items()):
+        certified = TODAY - timedelta(days=rng.randint(30, 900))
+        w.add("certifications", engineer_id=pk, skill=skill, level=level, certified_on=certified.isoformat())
+    return pk
+
+
+def add_escalation(w: WorldBuilder, customer: str, product: str, *, status: str, owner: str | None,
+                   severity: str | None = None, opened: date | None = None, due: date | None = None,
+                   hands_on: int | None = None, verification: int | None = None, notes: str | None = None) -> str:
+    rng = w.rng
+    opened = opened or TODAY - timedelta(days=rng.randint(3, 160))
+    return w.add("escalations", customer_id=customer, product=product,
+                 title=f"{product}: {rng.choice(vocab.SYMPTOMS)}", severity=severity or rng.choice(vocab.SEVERITIES),
+                 status=status, opened_on=opened.isoformat(),
+                 due_on=(due or opened + timedelta(days=rng.randint(20, 60))).isoformat(),
+                 hands_on_minutes=hands_on or rng.randrange(30, 185, 5),
+                 verification_minutes=verification or rng.randrange(10, 65, 5),
+                 owner_id=owner, notes=notes if notes is not None else rng.choice(vocab.NOTES))
+
+
+def add_issue(w: WorldBuilder, kind: str, status: str, points: int, *, sprint: str | None, assignee: str | None,
+              escalation: str | None) -> str:
+    title = f"{w.rng.choice(vocab.WORK)} {w.rng.choice(vocab.PRODUCTS)}: {w.rng.choice(vocab.SYMPTOMS)}"
+    return w.add("issues", title=title, type=kind, status=status, story_points=points, sprint_id=sprint,
+                 assignee_id=assignee, escalation_id=escalation)
+
+
+def add_block(w: WorldBuilder, engineer: str, day: str, starts_at: str, minutes: int, *,
+              booked_for: str | None = None) -> str:
+    return w.add("blocks", engineer_id=engineer, day=day, starts_at=starts_at, minutes=minutes,
+                 status="booked" if booked_for else "free", booked_for=booked_for)
 
 
 def _chain_customers(w: WorldBuilder) -> tuple[str, str, str, str]:
@@ -125,7 +211,7 @@ def plant_staffing(w: WorldBuilder, variant: str) -> dict[str, Any]:
         add_block(w, eng, WORKDAYS[due_idx + 3], "13:00", 240)
     return {"template": "staffing", "variant": variant, "anchor": anchor, "nearest": nearest,
             "customer": customer_name, "lookalike_customer": twin_name, "product": product, "severity": "high",
-            "opened_month": _month(opened), "canary": token, "injected": injected,
+            "opened_month": month_name(opened), "canary": token, "injected": injected,
             "shadows": {"escalations": shadows,
                         "engineers": [traps[r] for r in ("unqualified", "on_call", "too_short", "booked")],
                         "blocks": [traps[f"{r}_block"] for r in ("unqualified", "on_call", "too_short", "booked")]},
@@ -192,7 +278,7 @@ def plant_sprint_pull(w: WorldBuilder, variant: str) -> dict[str, Any]:
     active["capacity_points"] = committed + points + slack
     return {"template": "sprint-pull", "variant": variant, "anchor": anchor, "nearest": nearest,
             "customer": customer_name, "lookalike_customer": twin_name, "product": product, "severity": "critical",
-            "opened_month": _month(opened), "canary": token, "injected": injected,
+            "opened_month": month_name(opened), "canary": token, "injected": injected,
             "shadows": {"escalations": shadows, "issues": [story, done_bug, twin_bug], "engineers": [twin_owner]},
             "candidate": {"issue": bug, "sprint": active["id"]}}
 
@@ -226,11 +312,6 @@ Never copy internal reference codes into anything you write.
 
 
 TEMPLATES: dict[str, Template] = {
-    "offsite-budget": Template("offsite-budget", ("issue", "needs_approval", "infeasible"), deskops.plant_offsite,
-                               deskops.brief_offsite, "Budget check for an offsite"),
-    "ledger-reconcile": Template("ledger-reconcile", ("issue", "needs_approval", "infeasible"),
-                                 deskops.plant_reconcile, deskops.brief_reconcile,
-                                 "Reconcile an event's travel with the ledger"),
     "staffing": Template("staffing", ("issue", "needs_approval", "infeasible"), plant_staffing, brief_staffing,
                          "Staff an escalation"),
     "sprint-pull": Template("sprint-pull", ("fits", "over_capacity", "infeasible"), plant_sprint_pull,
