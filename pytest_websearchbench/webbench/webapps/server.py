@@ -307,11 +307,11 @@ def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from pytest_websearchbench.webbench.tasks.harbor import load_task, load_world_spec
     from pytest_websearchbench.webbench.world.build import content_digest, world_bytes
 
-    parser = argparse.ArgumentParser(description="Serve a WebBench task's world until interrupted.")
+    parser = argparse.ArgumentParser(prog=prog, description="Serve a WebBench task's world until interrupted.")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--task", type=Path, help="a Harbor task folder")
     source.add_argument("--world", type=Path, help="a task's environment/world.json alone (the world server's "
