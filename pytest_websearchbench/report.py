@@ -1,6 +1,6 @@
-"""Rebuild the HTML report from results files, without running anything.
+"""Rebuild the HTML report from results files, without running anything: the ``wsb-report`` command.
 
-    python -m pytest_websearchbench.report results.json [more.json ...] -o report.html
+    wsb-report results.json [more.json ...] -o report.html     # or python -m pytest_websearchbench.report
 
 Several files make one comparison report (a provider that several files name for one suite is told
 apart by its file's name). A file that cannot be used is one line naming the file, the item and the field.
@@ -104,9 +104,9 @@ def _expect(data: dict, name: str, kind: type, where: str, *, optional: bool = F
     return value
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pytest_websearchbench.report",
+        prog=prog,
         description="Build the HTML report from results files (--wsb-json); several files make one comparison.")
     parser.add_argument("results", nargs="+", type=Path, help="results files written by --wsb-json")
     parser.add_argument("-o", "--output", type=Path, default=Path("report.html"),
@@ -136,4 +136,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="python -m pytest_websearchbench.report"))

@@ -1,4 +1,4 @@
-"""Serve a corpus by hand: ``python -m pytest_websearchbench.engine --corpus pages.jsonl``.
+"""Serve a corpus by hand: ``wsb-engine --corpus pages.jsonl`` (or ``python -m pytest_websearchbench.engine``).
 
 Useful to poke the embedded provider with curl or to point another tool at it.
 """
@@ -13,17 +13,17 @@ from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 from pytest_websearchbench.core.exceptions import SuiteError
 
 
-def _arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m pytest_websearchbench.engine",
+def _arguments(argv: list[str] | None, prog: str | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=prog,
                                      description="Serve a JSON-lines page corpus on 127.0.0.1.")
     parser.add_argument("--corpus", required=True, help="JSON-lines file of pages")
     parser.add_argument("--port", type=int, default=0, help="port to bind (default: one the OS chooses)")
     return parser.parse_args(argv)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     """Serve until Ctrl-C; exit status 2 when the corpus or the port is unusable."""
-    args = _arguments(argv)
+    args = _arguments(argv, prog)
     try:
         index = SearchIndex.from_jsonl(args.corpus)
     except SuiteError as exc:
@@ -45,4 +45,4 @@ def main(argv: list[str] | None = None) -> int:
         server.stop()
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(prog="python -m pytest_websearchbench.engine"))

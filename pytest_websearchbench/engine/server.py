@@ -7,12 +7,11 @@ APIs, so the same httpx client, cassettes, retries and latency measurement apply
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
 
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.engine.index import SearchIndex
 
 MAX_BODY_BYTES = 1 << 20
@@ -75,7 +74,7 @@ ROUTES: dict[str, tuple[str, Route]] = {
 }
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     """Dispatches every method through ROUTES so 404 and 405 are decided in one place."""
 
     protocol_version = "HTTP/1.1"  # keep-alive: one TCP connection per client, not per call
@@ -123,9 +122,6 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(data)
 
-    def log_message(self, format: str, *args: Any) -> None:
-        """Silent: a benchmark run makes thousands of calls and stderr is for problems."""
-
 
 class LocalSearchServer:
     """Serves a SearchIndex on 127.0.0.1 from a daemon thread; a context manager."""
@@ -133,36 +129,28 @@ class LocalSearchServer:
     def __init__(self, index: SearchIndex, port: int = 0) -> None:
         self._index = index
         self._port = port
-        self._server: ThreadingHTTPServer | None = None
-        self._thread: threading.Thread | None = None
+        self._server: LoopbackServer | None = None
 
     def start(self) -> str:
         """Bind (port 0 lets the OS choose), start serving, and return the base URL."""
         if self._server is not None:
             raise RuntimeError("server already started")
         handler = type("Handler", (_Handler,), {"index": self._index})
-        self._server = ThreadingHTTPServer(("127.0.0.1", self._port), handler)
-        self._server.daemon_threads = True
-        # a 20 ms poll: stop() waits for the loop to notice shutdown (the default is 0.5 s)
-        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02},
-                                        name="wsb-search-server", daemon=True)
-        self._thread.start()
+        self._server = LoopbackServer(handler, port=self._port, name="wsb-search-server").start()
         return self.base_url
 
     def stop(self) -> None:
         """Stop serving and release the port; a no-op when not running."""
         if self._server is None:
             return
-        self._server.shutdown()
-        self._server.server_close()
-        self._thread.join()
-        self._server = self._thread = None
+        self._server.close()
+        self._server = None
 
     @property
     def base_url(self) -> str:
         if self._server is None:
             raise RuntimeError("server not started")
-        return f"http://127.0.0.1:{self._server.server_address[1]}"
+        return self._server.url
 
     def __enter__(self) -> LocalSearchServer:
         self.start()

@@ -1,10 +1,11 @@
 """The commands of the pool → grade → rescore workflow (README, "LexBench on real providers"):
 
-    python -m pytest_websearchbench.lexbench.pool   RUN.json… [--suite S] [--grades F…]
-    python -m pytest_websearchbench.lexbench.sheet  export RUN.json… --out sheet.csv
-    python -m pytest_websearchbench.lexbench.sheet  import RUN.json… --sheet filled.csv --out grades-human.jsonl
-    python -m pytest_websearchbench.lexbench.judge  RUN.json… --model M --out grades-v2.jsonl
+    wsb-lexbench pool   RUN.json… [--suite S] [--grades F…]
+    wsb-lexbench sheet  export RUN.json… --out sheet.csv
+    wsb-lexbench sheet  import RUN.json… --sheet filled.csv --out grades-human.jsonl
+    wsb-lexbench judge  RUN.json… --model M --out grades-v2.jsonl
 
+(``python -m pytest_websearchbench.lexbench`` is the same command.)
 Every command pools the results files, marks what the suite's grades (and any ``--grades`` files)
 already cover, and never writes over them. Bad input is one line naming the file, line and field
 (exit 2); nothing is left half-written.
@@ -18,10 +19,10 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from pytest_websearchbench.core.exceptions import SuiteError, WebSearchBenchError
 from pytest_websearchbench.core.models import Hit
+from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, resolve_suite_spec
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.lexbench.agreement import Agreement
@@ -68,91 +69,91 @@ def _common(parser: argparse.ArgumentParser) -> None:
                         help="grades files that already count, after the suite's own (repeatable)")
 
 
-def _guarded(body: Callable[[], int]) -> int:
-    try:
-        return body()
-    except (WebSearchBenchError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=prog, description="LexBench's pool → grade → rescore workflow.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{pool,sheet,judge}")
 
+    pool = commands.add_parser("pool", help="pool collected runs and report what is left to grade",
+                               description="Pool collected runs and report what is left to grade.")
+    _common(pool)
+    pool.set_defaults(body=_pool_command)
 
-def pool_main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pytest_websearchbench.lexbench.pool",
-                                     description="Pool collected runs and report what is left to grade.")
-    _common(parser)
-    args = parser.parse_args(argv)
-
-    def body() -> int:
-        pooled = Pooled(args)
-        print("\n".join(pool_report(pooled.run, pooled.pools)))
-        return 0
-    return _guarded(body)
-
-
-def sheet_main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m pytest_websearchbench.lexbench.sheet",
-                                     description="Export the blind packets as a grading sheet, or import it filled.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    export = sub.add_parser("export", help="write the packets left to grade as a CSV or JSONL sheet")
+    sheet = commands.add_parser("sheet", help="export the blind packets as a grading sheet, or import it filled",
+                                description="Export the blind packets as a grading sheet, or import it filled.")
+    directions = sheet.add_subparsers(dest="direction", required=True)
+    export = directions.add_parser("export", help="write the packets left to grade as a CSV or JSONL sheet")
     _common(export)
     export.add_argument("--out", required=True, help="the sheet (.csv for a spreadsheet, else JSONL)")
     export.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the shuffle's seed")
     export.add_argument("--calibrate", action="store_true", help="also pages already graded")
-    imported = sub.add_parser("import", help="read a filled sheet into a new grades file")
+    imported = directions.add_parser("import", help="read a filled sheet into a new grades file")
     _common(imported)
     imported.add_argument("--sheet", required=True, help="the filled sheet")
     imported.add_argument("--out", required=True, help="the new grades file (never the suite's)")
     imported.add_argument("--seed", type=int, default=DEFAULT_SEED)
     imported.add_argument("--calibrate", action="store_true")
-    args = parser.parse_args(argv)
+    sheet.set_defaults(body=_sheet_command)
 
-    def body() -> int:
-        pooled = Pooled(args)
-        packets = pooled.packets(args.seed, args.calibrate)
-        if args.command == "import":
-            _check_out(pooled, Path(args.out), args.grades)
-        if args.command == "export":
-            export_sheet(Path(args.out), packets.packets)
-            print(f"{len(packets.packets):,} packets written to {args.out} (guide: {guide_path(Path(args.out))})")
-            return 0
-        verdicts = import_sheet(Path(args.sheet), packets.by_id())
-        return _write(pooled, packets, verdicts, Path(args.out))
-    return _guarded(body)
-
-
-def judge_main(argv: list[str] | None = None) -> int:
-    from pytest_websearchbench.core.options import CassetteMode
-
-    parser = argparse.ArgumentParser(
-        prog="python -m pytest_websearchbench.lexbench.judge",
+    judge = commands.add_parser(
+        "judge", help="grade the pool's blind packets with a model into a new grades file",
         description="Grade the pool's blind packets with a model (any OpenAI-compatible endpoint: OPENAI_BASE_URL, "
                     "OPENAI_API_KEY) through cassettes, into a new grades file.")
-    _common(parser)
-    parser.add_argument("--model", required=True, help="the judge model's name at the endpoint")
-    parser.add_argument("--out", required=True, help="the new grades file (never the suite's)")
-    parser.add_argument("--calibrate", action="store_true",
-                        help="also grade pages already graded, to report agreement (κ, confusion, τ)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the packets' shuffle seed")
-    parser.add_argument("--record-mode", default="once", choices=[m.value for m in CassetteMode],
-                        help="judge cassettes: none replays offline with no key (default: once)")
-    parser.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
-    parser.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
-    parser.add_argument("--no-temperature", action="store_true",
-                        help="send no temperature (for a model that refuses one; the default sends 0)")
-    parser.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
-    parser.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
-    args = parser.parse_args(argv)
+    _common(judge)
+    judge.add_argument("--model", required=True, help="the judge model's name at the endpoint")
+    judge.add_argument("--out", required=True, help="the new grades file (never the suite's)")
+    judge.add_argument("--calibrate", action="store_true",
+                       help="also grade pages already graded, to report agreement (κ, confusion, τ)")
+    judge.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the packets' shuffle seed")
+    judge.add_argument("--record-mode", default="once", choices=[m.value for m in CassetteMode],
+                       help="judge cassettes: none replays offline with no key (default: once)")
+    judge.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
+    judge.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
+    judge.add_argument("--no-temperature", action="store_true",
+                       help="send no temperature (for a model that refuses one; the default sends 0)")
+    judge.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
+    judge.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
+    judge.set_defaults(body=_judge_command)
+    return parser
 
-    def body() -> int:
-        pooled = Pooled(args)
+
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """The ``wsb-lexbench`` command; bad input is one line on stderr and exit status 2."""
+    args = build_parser(prog).parse_args(argv)
+    try:
+        return args.body(args)
+    except (WebSearchBenchError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _pool_command(args: argparse.Namespace) -> int:
+    pooled = Pooled(args)
+    print("\n".join(pool_report(pooled.run, pooled.pools)))
+    return 0
+
+
+def _sheet_command(args: argparse.Namespace) -> int:
+    pooled = Pooled(args)
+    packets = pooled.packets(args.seed, args.calibrate)
+    if args.direction == "import":
         _check_out(pooled, Path(args.out), args.grades)
-        packets = pooled.packets(args.seed, args.calibrate)
-        prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None \
-            else None
-        verdicts = _judge(pooled.run.suite, packets, ModelSpec(args.model, prices, None if args.no_temperature else 0),
-                          CassetteMode(args.record_mode), Path(args.cassettes), args.timeout)
-        return _write(pooled, packets, verdicts, Path(args.out))
-    return _guarded(body)
+    if args.direction == "export":
+        export_sheet(Path(args.out), packets.packets)
+        print(f"{len(packets.packets):,} packets written to {args.out} (guide: {guide_path(Path(args.out))})")
+        return 0
+    verdicts = import_sheet(Path(args.sheet), packets.by_id())
+    return _write(pooled, packets, verdicts, Path(args.out))
+
+
+def _judge_command(args: argparse.Namespace) -> int:
+    pooled = Pooled(args)
+    _check_out(pooled, Path(args.out), args.grades)
+    packets = pooled.packets(args.seed, args.calibrate)
+    prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None \
+        else None
+    verdicts = _judge(pooled.run.suite, packets, ModelSpec(args.model, prices, None if args.no_temperature else 0),
+                      CassetteMode(args.record_mode), Path(args.cassettes), args.timeout)
+    return _write(pooled, packets, verdicts, Path(args.out))
 
 
 def _check_out(pooled: Pooled, out: Path, grades: list[str]) -> None:

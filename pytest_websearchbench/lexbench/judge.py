@@ -7,14 +7,13 @@ answer, or a call that failed after the transport's retries, is recorded ``unjud
 a grade is never guessed. Every verdict keeps its receipt: the grader, the prompt template's digest,
 the packet id, the raw answer, when it was given and what it cost.
 
-``python -m pytest_websearchbench.lexbench.judge RUN.json… --model M --out grades-v2.jsonl`` (cli.py).
+``wsb-lexbench judge RUN.json… --model M --out grades-v2.jsonl`` (cli.py).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable
@@ -163,9 +162,3 @@ def _read(reply: Any) -> tuple[str, int, int, str]:
 
 def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-if __name__ == "__main__":
-    from pytest_websearchbench.lexbench.cli import judge_main
-
-    sys.exit(judge_main())

@@ -216,11 +216,3 @@ def pool_report(run: Run, pools: dict[str, QueryPool]) -> list[str]:
     lines.append(f"  {len(pools)} queries; pool = distinct normalised URLs in the top {run.k}; judged = graded "
                  "or 0 by rule (a preview breaking a site, time or content requirement is never sent to a grader)")
     return lines
-
-
-if __name__ == "__main__":
-    import sys
-
-    from pytest_websearchbench.lexbench.cli import pool_main
-
-    sys.exit(pool_main())

@@ -106,11 +106,3 @@ def _rows(path: Path):
         if not isinstance(record, dict):
             raise SuiteError(path, "expected a JSON object", line=line)
         yield line, record
-
-
-if __name__ == "__main__":
-    import sys
-
-    from pytest_websearchbench.lexbench.cli import sheet_main
-
-    sys.exit(sheet_main())

@@ -20,10 +20,10 @@ Everything it does is deterministic. Policies here: ``scripted(steps)`` (one rep
 from __future__ import annotations
 
 import json
-import threading
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable
+
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 
 
 @dataclass
@@ -68,7 +68,7 @@ class ScriptedModel:
         self.policy = policy
         self.requests: list[Request] = []
         self.headers: list[dict[str, str]] = []
-        self._server: ThreadingHTTPServer | None = None
+        self._server: LoopbackServer | None = None
 
     @property
     def bodies(self) -> list[dict[str, Any]]:
@@ -77,7 +77,7 @@ class ScriptedModel:
     def start(self) -> str:
         double = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
 
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
@@ -101,19 +101,12 @@ class ScriptedModel:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        # a 20 ms poll: shutdown() waits for the loop to notice (the default 0.5 s, per test)
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
-        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+        self._server = LoopbackServer(Handler, name="scripted-model").start()
+        return f"{self._server.url}/v1"
 
     def stop(self) -> None:
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            self._server.close()
             self._server = None
 
     def __enter__(self) -> str:

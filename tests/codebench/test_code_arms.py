@@ -5,12 +5,12 @@ episode is the faithful profile, records, and replays with neither server nor ke
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from code_support import CORPUS, ROW, write_rows
 from scripted_model import ScriptedModel, search_then_answer
+
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 
 FAST = ("-p", "no:hypothesispytest")
 
@@ -35,7 +35,7 @@ class ExaDouble:
     def __enter__(self) -> str:
         double = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
 
             def do_POST(self) -> None:  # noqa: N802
@@ -47,16 +47,11 @@ class ExaDouble:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def log_message(self, *args) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.server = LoopbackServer(Handler, name="exa-double").start()
+        return self.server.url
 
     def __exit__(self, *exc) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.server.close()
 
 
 def test_an_arm_runs_the_faithful_profile_records_and_replays(pytester, monkeypatch):

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from emulator.testing import emulator, emulator_server, env  # noqa: E402, F401
 from judge_double import JudgeDouble  # noqa: E402
-from pytest_websearchbench.lexbench.cli import judge_main, pool_main  # noqa: E402
+from pytest_websearchbench.lexbench.cli import main  # noqa: E402
 from pytest_websearchbench.lexbench.judge import PROMPT_SHA256  # noqa: E402
 
 PROVIDERS = ("local", "serper", "tavily")
@@ -71,7 +71,7 @@ def _lines(path: Path) -> list[dict]:
 
 
 def test_the_pool_report_counts_each_querys_pages_grades_rules_and_work_left(collected, capsys):
-    assert pool_main([str(collected)]) == 0
+    assert main(["pool", str(collected)]) == 0
     out = capsys.readouterr().out
     rows = {line.split()[0]: line.split()[1:] for line in out.splitlines()[2:] if re.match(r"  t\d ", line)}
     # t1 pools green, black and the mirror (off the required site: 0 by rule); the two tea.example pages are graded
@@ -91,7 +91,7 @@ def _pool_urls(run: Path, case: str) -> set[str]:
 def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_receipts(collected, judge, capsys):
     suite_grades = (collected.parent / "suites" / "tiny" / "grades.jsonl").read_bytes()
     out = collected.parent / "grades-v2.jsonl"
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--price-in", "2.5",
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--price-in", "2.5",
                        "--price-out", "10"]) == 0
     printed = capsys.readouterr().out
     assert (collected.parent / "suites" / "tiny" / "grades.jsonl").read_bytes() == suite_grades  # never over them
@@ -151,7 +151,7 @@ def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_
     served = len(judge.requests)
     import os
     del os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--record-mode", "none",
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--record-mode", "none",
                        "--price-in", "2.5", "--price-out", "10"]) == 0
     assert out.read_bytes() == before and len(judge.requests) == served
 
@@ -167,7 +167,7 @@ def test_garbage_is_asked_again_once_then_unjudged_and_a_timeout_is_unjudged_nev
     judge.garbage[T[LVCHA]] = "once"  # t3's page: readable the second time
     judge.slow[T[BLACK]] = 1.0  # every black-tea packet outlives the client's timeout
     out = collected.parent / "grades-v2.jsonl"
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--timeout", "0.3"]) == 0
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--timeout", "0.3"]) == 0
     printed = capsys.readouterr().out
     lines = {(line["query_id"], line["url"]): line for line in _lines(out)}
     assert ("t2", BIKE) not in lines and ("t4", BLACK) not in lines and ("t2", BLACK) not in lines
@@ -186,7 +186,7 @@ def test_garbage_is_asked_again_once_then_unjudged_and_a_timeout_is_unjudged_nev
 def test_a_wrong_key_stops_the_judge_at_the_first_call_with_one_line(collected, judge, capsys):
     judge.policy = lambda request: {"status": 401, "error": "invalid api key"}
     out = collected.parent / "grades-v2.jsonl"
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out)]) == 2
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "HTTP 401" in err and "OPENAI_API_KEY" in err
     assert len(judge.requests) <= 2 and not out.exists()
@@ -194,18 +194,18 @@ def test_a_wrong_key_stops_the_judge_at_the_first_call_with_one_line(collected, 
 
 def test_replay_without_a_recorded_answer_names_the_cassette(collected, capsys):
     out = collected.parent / "grades-v2.jsonl"
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--record-mode", "none"]) == 2
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--record-mode", "none"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "judge-judge-x/pk-" in err and "--record-mode once" in err
 
 
 def test_with_nothing_left_to_grade_the_judge_says_so_and_writes_no_file(collected, judge, capsys):
     first = collected.parent / "grades-v2.jsonl"
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(first)]) == 0
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(first)]) == 0
     sent = len(judge.requests)
     capsys.readouterr()
     again = collected.parent / "grades-v3.jsonl"
-    assert judge_main([str(collected), "--model", "judge-x", "--grades", str(first), "--out", str(again)]) == 0
+    assert main(["judge", str(collected), "--model", "judge-x", "--grades", str(first), "--out", str(again)]) == 0
     out = capsys.readouterr().out
     assert "nothing new to grade: every pooled page already has a grade" in out and "not written" in out
     assert not again.exists() and len(judge.requests) == sent > 0
@@ -214,7 +214,7 @@ def test_with_nothing_left_to_grade_the_judge_says_so_and_writes_no_file(collect
 def test_the_judge_refuses_to_write_over_the_suites_grades(collected, judge, capsys):
     suite_grades = collected.parent / "suites" / "tiny" / "grades.jsonl"
     before = suite_grades.read_bytes()
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(suite_grades)]) == 2
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(suite_grades)]) == 2
     assert "new grades go to a new file" in capsys.readouterr().err
     assert suite_grades.read_bytes() == before and judge.requests == []
 
@@ -222,7 +222,7 @@ def test_the_judge_refuses_to_write_over_the_suites_grades(collected, judge, cap
 def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same_pool(collected, judge, pytester,
                                                                                        capsys):
     out = pytester.path / "grades-v2.jsonl"
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out)]) == 0
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out)]) == 0
     capsys.readouterr()
     rescored = pytester.runpytest("suites", f"--provider={','.join(PROVIDERS)}", "--wsb-record-mode=none",
                                   f"--wsb-grades={out}", "--wsb-json=rescored.json")
@@ -254,7 +254,7 @@ def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_ta
         {"query_id": "t4", "url": MIRROR, "grade": 1, "grader": "human:bo"}]))
     judge.disagree[T[BIKE]] = 1
     out = collected.parent / "grades-v2.jsonl"
-    assert judge_main([str(collected), "--grades", str(human), "--model", "judge-x", "--calibrate",
+    assert main(["judge", str(collected), "--grades", str(human), "--model", "judge-x", "--calibrate",
                        "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     # (reference, model) on the pages both graded: t1 green (3,3), t1 black (2,1: the suite says 2, the key 1),
@@ -276,5 +276,5 @@ def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_ta
 
 def test_a_model_that_refuses_a_temperature_is_sent_none(collected, judge, capsys):
     out = collected.parent / "grades-v2.jsonl"
-    assert judge_main([str(collected), "--model", "judge-x", "--out", str(out), "--no-temperature"]) == 0
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--no-temperature"]) == 0
     assert judge.requests and all("temperature" not in r.body for r in judge.requests)

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import TINY_SCENARIOS, write_lexbench_suite
-from pytest_websearchbench.lexbench.cli import sheet_main
+from pytest_websearchbench.lexbench.cli import main
 from pytest_websearchbench.lexbench.packets import build_packets
 from pytest_websearchbench.lexbench.pool import build_pool, load_runs
 from pytest_websearchbench.lexbench.items import scenario_from_record
@@ -102,7 +102,7 @@ def _fill(sheet: Path, grades: dict[str, tuple[str, str]]) -> list[dict]:
 
 def test_a_filled_csv_sheet_imports_into_a_new_grades_file_with_human_receipts(run, capsys):
     sheet = run.parent / "sheet.csv"
-    assert sheet_main(["export", str(run), "--out", str(sheet)]) == 0
+    assert main(["sheet", "export", str(run), "--out", str(sheet)]) == 0
     assert (run.parent / "sheet.csv.guide.txt").read_text().startswith("Grade each row")
     header = sheet.read_text("utf-8").splitlines()[0]
     assert header == "packet_id,query,information_need,title,snippet,date,grade,grader,note"
@@ -110,7 +110,7 @@ def test_a_filled_csv_sheet_imports_into_a_new_grades_file_with_human_receipts(r
     _fill(sheet, {"Black tea basics": ("1", "ann"), "Tyre pressure guide": ("3", "bo"),
                   "Road bike tyre pressure": ("2", "bo"), "Brewing green tea": ("1", "ann")})
     out = run.parent / "grades-human.jsonl"
-    assert sheet_main(["import", str(run), "--sheet", str(sheet), "--out", str(out)]) == 0
+    assert main(["sheet", "import", str(run), "--sheet", str(sheet), "--out", str(out)]) == 0
     lines = {(line["query_id"], line["url"]): line for line in map(json.loads, out.read_text().splitlines())}
     assert lines["t2", BIKE]["grade"] == 3  # the page's two previews: 3 and 2, the page takes the higher
     assert lines["t2", BIKE]["packets"] and sorted(lines["t2", BIKE]["packets"].values()) == [2, 3]
@@ -134,7 +134,7 @@ def test_a_filled_csv_sheet_imports_into_a_new_grades_file_with_human_receipts(r
 ])
 def test_a_bad_row_is_one_line_naming_file_line_and_field(run, capsys, edit, field, words):
     sheet = run.parent / "sheet.csv"
-    assert sheet_main(["export", str(run), "--out", str(sheet)]) == 0
+    assert main(["sheet", "export", str(run), "--out", str(sheet)]) == 0
     rows = list(csv.DictReader(sheet.open(encoding="utf-8", newline="")))
     edit(rows)
     with sheet.open("w", encoding="utf-8", newline="") as handle:
@@ -142,7 +142,7 @@ def test_a_bad_row_is_one_line_naming_file_line_and_field(run, capsys, edit, fie
         writer.writeheader()
         writer.writerows(rows)
     out = run.parent / "grades-human.jsonl"
-    assert sheet_main(["import", str(run), "--sheet", str(sheet), "--out", str(out)]) == 2
+    assert main(["sheet", "import", str(run), "--sheet", str(sheet), "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1, err
     assert re.search(r"sheet\.csv:\d+: ", err) and f"field '{field}'" in err and words in err
@@ -151,13 +151,13 @@ def test_a_bad_row_is_one_line_naming_file_line_and_field(run, capsys, edit, fie
 
 def test_duplicates_that_agree_are_one_grade_and_a_jsonl_sheet_works_too(run):
     sheet = run.parent / "sheet.jsonl"
-    assert sheet_main(["export", str(run), "--out", str(sheet)]) == 0
+    assert main(["sheet", "export", str(run), "--out", str(sheet)]) == 0
     rows = [json.loads(line) for line in sheet.read_text("utf-8").splitlines()]
     rows[0].update(grade=2, grader="ann")
     rows.append({**rows[0], "grader": "bo"})
     sheet.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), "utf-8")
     out = run.parent / "grades-human.jsonl"
-    assert sheet_main(["import", str(run), "--sheet", str(sheet), "--out", str(out)]) == 0
+    assert main(["sheet", "import", str(run), "--sheet", str(sheet), "--out", str(out)]) == 0
     graded = [json.loads(line) for line in out.read_text().splitlines() if '"human:' in line]
     assert len(graded) == 1 and graded[0]["grade"] == 2 and graded[0]["grader"] == "human:ann"
 
@@ -167,7 +167,7 @@ def test_runs_of_another_suite_or_k_are_refused_in_one_line(run, capsys):
     doc = json.loads(run.read_text())
     doc["k"] = 10
     other.write_text(json.dumps(doc))
-    assert sheet_main(["export", str(run), str(other), "--out", "s.csv"]) == 2
+    assert main(["sheet", "export", str(run), str(other), "--out", "s.csv"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "other.json" in err and "k=10" in err and "field 'k'" in err
 

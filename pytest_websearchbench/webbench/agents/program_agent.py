@@ -20,13 +20,12 @@ import shlex
 import signal
 import subprocess
 import sys
-import threading
 import time
 from dataclasses import dataclass
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.webbench.agents import browser_cli
 from pytest_websearchbench.webbench.agents.session import TIME, Session
 
@@ -54,7 +53,7 @@ class _SessionServer:
         self.requests: queue.Queue[tuple[Any, queue.Queue]] = queue.Queue()
         outer = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
                 if self.path != f"/{outer.token}":
                     return self._reply(404, {"error": "no such session"})
@@ -74,24 +73,18 @@ class _SessionServer:
                 self.end_headers()
                 self.wfile.write(data)
 
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
+        self.http = LoopbackServer(Handler, name="wsb-browser-session")
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.httpd.server_address[1]}/{self.token}"
+        return f"{self.http.url}/{self.token}"
 
     def __enter__(self) -> "_SessionServer":
-        self.thread.start()
+        self.http.start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.http.close()
 
 
 def install_browser_command(folder: Path) -> Path:

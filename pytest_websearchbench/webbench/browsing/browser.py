@@ -281,8 +281,8 @@ def _required(action: dict[str, Any], key: str) -> Any:
     return action[key]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Drive a WebBench world with JSON actions, one per line.")
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=prog, description="Drive a WebBench world with JSON actions, one per line.")
     parser.add_argument("--base-url", required=True, help="the world server, e.g. http://127.0.0.1:8765")
     parser.add_argument("--actions", type=argparse.FileType("r"), default=sys.stdin,
                         help="JSON lines of actions (default: standard input)")

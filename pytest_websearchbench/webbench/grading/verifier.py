@@ -255,10 +255,10 @@ def _readback(target: dict[str, Any], decision: dict[str, Any] | None, reads: li
                  else "not read after the last write")
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from pytest_websearchbench.webbench.grading.contract import load_contract
 
-    parser = argparse.ArgumentParser(description="Grade a finished WebBench world against a task contract.")
+    parser = argparse.ArgumentParser(prog=prog, description="Grade a finished WebBench world against a task contract.")
     parser.add_argument("--contract", required=True, type=Path)
     parser.add_argument("--world-dir", required=True, type=Path,
                         help="folder with world.db, world_before.db, web_trace.jsonl, call_trace.jsonl")

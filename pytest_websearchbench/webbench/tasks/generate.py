@@ -283,8 +283,8 @@ def _timed(spec: WorldSpec) -> float:
     return time.perf_counter() - started
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Write the WebBench sample suite (Harbor packages + dataset.toml) "
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    parser = argparse.ArgumentParser(prog=prog, description="Write the WebBench sample suite (Harbor packages + dataset.toml) "
                                                  "behind the release gate.")
     parser.add_argument("--out", type=Path, default=Path("suites") / SUITE_NAME)
     parser.add_argument("--seeds", default="1,2,3", help="comma-separated seeds per template (default: 1,2,3)")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.webbench.webapps import apps, forms
 from pytest_websearchbench.webbench.webapps.deskops import DESKOPS_APPS
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
@@ -83,25 +84,18 @@ class WorldServer:
         self._lock = threading.Lock()
         self._seq = 0
         self._open_confirmations: set[str] = set()  # nonces issued on confirmation pages, not yet committed
-        self._httpd = _HTTPServer((host, port), _handler(self))
-        self._thread: threading.Thread | None = None
+        self._http = LoopbackServer(_handler(self), host=host, port=port, name="wsb-world", server_class=_HTTPServer)
 
     @property
     def base_url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return self._http.url
 
     def start(self) -> "WorldServer":
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.02},
-                                        name="wsb-world", daemon=True)
-        self._thread.start()
+        self._http.start()
         return self
 
     def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        if self._thread:
-            self._thread.join(timeout=5)
+        self._http.close()
 
     def __enter__(self) -> "WorldServer":
         return self.start()
@@ -236,8 +230,6 @@ def _confirm_page(form: forms.FormSpec, pk: str | None, values: dict[str, str], 
 
 
 class _HTTPServer(ThreadingHTTPServer):
-    daemon_threads = True
-
     def handle_error(self, request: Any, client_address: Any) -> None:
         """One line instead of socketserver's traceback; a client that hung up is not worth one."""
         exc = sys.exc_info()[1]
@@ -261,7 +253,7 @@ def _framing_problem(headers: Any) -> tuple[int, str, str] | None:
 
 
 def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):  # the web trace is the log
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True  # headers and body go out as separate writes
         timeout = 60  # an idle keep-alive connection does not hold its thread forever
@@ -312,17 +304,14 @@ def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
             except OSError:  # the client is gone, or went quiet
                 pass
 
-        def log_message(self, format: str, *args: Any) -> None:  # the web trace is the log
-            pass
-
     return Handler
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from pytest_websearchbench.webbench.tasks.harbor import load_task, load_world_spec
     from pytest_websearchbench.webbench.world.build import content_digest, world_bytes
 
-    parser = argparse.ArgumentParser(description="Serve a WebBench task's world until interrupted.")
+    parser = argparse.ArgumentParser(prog=prog, description="Serve a WebBench task's world until interrupted.")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--task", type=Path, help="a Harbor task folder")
     source.add_argument("--world", type=Path, help="a task's environment/world.json alone (the world server's "

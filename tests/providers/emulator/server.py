@@ -18,9 +18,11 @@ import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
+
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 
 #: "ok" answers normally: it spaces out a sequence of faults
 FAULT_KINDS = ("ok", "429", "500", "503", "hang", "drop", "invalid_json", "empty", "missing_field", "401_echo",
@@ -79,14 +81,14 @@ class Emulator:
         self._faults: dict[str, deque[Fault]] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
+        self._server: LoopbackServer | None = None
 
     # -- life cycle ------------------------------------------------------------------------------
 
     def start(self) -> "Emulator":
         emulator = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True  # headers and body leave at once: latencies stay realistic
 
@@ -95,24 +97,17 @@ class Emulator:
 
             do_POST = do_GET
 
-            def log_message(self, *args):
-                pass
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        # a 20 ms poll: shutdown() waits for the loop to notice (the default 0.5 s, per test)
-        threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True).start()
+        self._server = LoopbackServer(Handler, name="vendor-emulator").start()
         return self
 
     def stop(self) -> None:
         self._stop.set()
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
+            self._server.close()
 
     @property
     def port(self) -> int:
-        return self._server.server_address[1]
+        return self._server.port
 
     def base_url(self, mount: str) -> str:
         return f"http://127.0.0.1:{self.port}/{mount}"

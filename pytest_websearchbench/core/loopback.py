@@ -1,0 +1,66 @@
+"""The one threaded HTTP server on a daemon thread: the embedded engine's, the WebBench world's, the
+program agents' session server and the tests' doubles all serve through it. Standard library only.
+"""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+#: how often the serving loop looks for a stop: close() waits for it (socketserver's default is 0.5 s)
+POLL_SECONDS = 0.02
+
+
+class QuietHandler(BaseHTTPRequestHandler):
+    """A request handler that logs nothing: a run makes thousands of calls and stderr is for problems."""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+class LoopbackServer:
+    """``handler`` served on ``host`` (127.0.0.1 unless told) from a daemon thread; a context manager.
+
+    The socket is bound on construction (port 0 lets the OS choose), so a port in use fails here and
+    ``url`` is known before serving starts; ``start`` serves, ``close`` stops serving, releases the
+    port and waits for the serving thread. Request threads are daemons: a hung client never holds up
+    the process's exit.
+    """
+
+    def __init__(self, handler: type[BaseHTTPRequestHandler], *, host: str = "127.0.0.1", port: int = 0,
+                 name: str = "wsb-loopback", server_class: type[ThreadingHTTPServer] = ThreadingHTTPServer) -> None:
+        self.httpd = server_class((host, port), handler)
+        self.httpd.daemon_threads = True
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": POLL_SECONDS},
+                                        name=name, daemon=True)
+        self._closed = False
+
+    @property
+    def port(self) -> int:
+        return self.httpd.server_address[1]
+
+    @property
+    def url(self) -> str:
+        """``http://host:port``, no trailing slash."""
+        return f"http://{self.httpd.server_address[0]}:{self.port}"
+
+    def start(self) -> LoopbackServer:
+        self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving and release the port; a second call does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._thread.is_alive():  # shutdown() waits for a serving loop: never started, it would wait forever
+            self.httpd.shutdown()
+            self._thread.join()
+        self.httpd.server_close()
+
+    def __enter__(self) -> LoopbackServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
