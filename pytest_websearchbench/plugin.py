@@ -8,13 +8,13 @@ from pathlib import Path
 import pytest
 
 from pytest_websearchbench import hooks
-from pytest_websearchbench.run.collect import SuiteModule, SuiteSelection
+from pytest_websearchbench.run.collect import BenchmarkItem, SuiteModule, SuiteSelection
 from pytest_websearchbench.run.distributed import plugin_for as distributed_plugin
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.run.keys import check_provider_keys, providers_called
 from pytest_websearchbench.core.options import OptionReader, Settings, add_options
 from pytest_websearchbench.run.registry import FAMILIES
-from pytest_websearchbench.run.runner import run_case
+from pytest_websearchbench.run.runner import attach_payload, run_case
 from pytest_websearchbench.run.session import RunState, provider_pool, run_state, store_run_state
 from pytest_websearchbench.core.suites import MANIFEST_NAME, resolve_suite_spec
 from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
@@ -82,6 +82,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     deselected = config.stash[_SELECTION].deselect(items)
     if deselected:
         config.hook.pytest_deselected(items=deselected)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if isinstance(item, BenchmarkItem):
+        attach_payload(item, report)
+    return report
 
 
 @pytest.hookimpl(tryfirst=True)

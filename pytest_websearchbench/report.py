@@ -20,7 +20,7 @@ from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.reporting.html.model import Source
 from pytest_websearchbench.reporting.html.render import write_report
-from pytest_websearchbench.reporting.json_results import FORMAT, run_secrets
+from pytest_websearchbench.reporting.json_results import FORMAT, RunResults, run_secrets
 
 _FORMAT_NAME = FORMAT.split("@")[0] + "@"
 
@@ -43,7 +43,7 @@ def load_source(path: Path) -> Source:
     except RecursionError:
         raise ReportInputError(f"{path}: not JSON (nested too deeply)") from None
     check_document(document, str(path))
-    return Source(path.name, document)
+    return Source(path.name, RunResults.from_dict(document))
 
 
 def check_document(document: Any, where: str) -> None:
@@ -58,6 +58,7 @@ def check_document(document: Any, where: str) -> None:
         raise ReportInputError(f"{where}: field 'k': expected a whole number, got {document.get('k')!r}")
     _expect(document, "providers", list, where, optional=True)
     _expect(document, "suites", dict, where, optional=True)
+    _expect(document, "provider_settings", dict, where, optional=True)
     baseline = _expect(document, "baseline", dict, where, optional=True)
     for index, verdict in enumerate((baseline or {}).get("verdicts") or []):
         if not isinstance(verdict, dict) or not all(isinstance(verdict.get(f), str) for f in ("suite", "provider")):
@@ -119,7 +120,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         return 2
     labels = [source.label for source in sources]
     if len(set(labels)) != len(labels):  # the label tells apart a provider that several files name
-        sources = [Source(str(path), source.document) for path, source in zip(args.results, sources)]
+        sources = [Source(str(path), source.results) for path, source in zip(args.results, sources)]
     registry = ProviderRegistry()
     register_builtin_providers(registry)
     registry.add_entry_points()
@@ -129,7 +130,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except OSError as exc:
         print(f"report: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    items = sum(len(source.document["items"]) for source in sources)
+    items = sum(len(source.results.records) for source in sources)
     print(f"report written to {args.output} ({size:,} bytes; {items} items from {len(sources)} "
           f"file{'s' if len(sources) != 1 else ''})")
     return 0

@@ -291,7 +291,7 @@ class CodeFamily(BenchmarkFamily):
         run = self.code_run
         if run.code_json is None or run.mode != MODE_AGENT or run.selftest:
             return
-        items = [r.to_dict() for r in records if r.meta.get("family") == self.name]
+        items = [r.to_dict() for r in records if r.meta.family == self.name]
         write_harness_document(run.code_json, items, model=run.model, board=run.board)
 
     def drilldown(self, item: dict) -> "Drilldown":

@@ -19,7 +19,7 @@ from typing import Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
 
-ItemKey = tuple[str, str, str]  # (suite, case_id, provider)
+ItemKey = tuple[str, str, str]  # (suite, case_id, variant)
 
 #: outcomes of a baseline item that count as "not passing there"
 NOT_PASSING = ("failed", "xfailed", "error")
@@ -44,9 +44,13 @@ class ItemVerdict:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "ItemVerdict":
+        return cls(data.get("status", ""), data.get("reason", ""), data.get("since"))
+
 
 class Baseline:
-    """The items of an earlier ``--wsb-json`` file, by (suite, case, provider), and its run metadata."""
+    """The items of an earlier ``--wsb-json`` file, by (suite, case, variant), and its run metadata."""
 
     def __init__(self, items: dict[ItemKey, dict[str, Any]], path: str = "", *, k: int | None = None,
                  suites: dict[str, dict[str, Any]] | None = None, created: str | None = None,
@@ -112,10 +116,10 @@ class Baseline:
 
     # ------------------------------------------------------------------ one item
 
-    def judge(self, meta: dict[str, Any], passed: bool, value: float | None, metric: str,
+    def judge(self, key: ItemKey, passed: bool, value: float | None, metric: str,
               tolerance: float | None) -> ItemVerdict | None:
-        """How this item compares with its baseline record; None when the baseline lacks it or nothing changed."""
-        old = self.items.get(item_key(meta))
+        """How the item ``key`` compares with its baseline record; None when the baseline lacks it or nothing changed."""
+        old = self.items.get(key)
         if old is None:
             return None
         old_value = (old.get("metrics") or {}).get(metric)

@@ -1,11 +1,12 @@
-"""``--wsb-json``: run metadata and every item, reusable as a baseline."""
+"""``--wsb-json``: run metadata and every item, reusable as a baseline; the HTML report reads it back."""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
@@ -13,55 +14,76 @@ from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.secrets import scrub
 from pytest_websearchbench.providers.model_client import ModelEndpoint
 from pytest_websearchbench.providers.registry import ProviderRegistry
-from pytest_websearchbench.reporting.results import Completeness, ItemRecord
+from pytest_websearchbench.reporting.figures import cost_of
+from pytest_websearchbench.reporting.regression import SuiteVerdict
+from pytest_websearchbench.reporting.results import Completeness, ItemRecord, variant_settings
 
 FORMAT = "pytest-websearchbench/results@1"
 
 
-def results_document(records: list[ItemRecord], settings: Settings, completeness: Completeness,
-                     verdicts=()) -> dict:
-    suites = {}
-    produced_by: dict[str, dict[str, str]] = {}
-    for record in records:
-        meta = record.meta
-        suites[meta["suite"]] = {key: meta[key] for key in ("family", "kind", "edition", "digest")}
-        if record.run.get("produced_by") is not None:
-            produced_by.setdefault(meta["provider"], record.run["produced_by"])
-    return {
-        "format": FORMAT,
-        "plugin_version": __version__,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        # complete, interrupted (why), declared_items, missing_items: an interrupted run's file says so
-        **completeness.to_dict(),
-        "k": settings.k,
-        "record_mode": settings.record_mode.value,
-        "providers": list(settings.providers),
-        # what produced each provider's answers (a corpus digest, the options that change results)
-        "provider_settings": produced_by,
-        "suites": suites,
-        "costs": _costs(records),
-        "baseline": {"path": str(settings.baseline_path), "verdicts": [v.to_dict() for v in verdicts]}
-        if settings.baseline_path else None,
-        # tags: the case's markers (a query's language and family, a ticket's vendor, a task's template),
-        # which the HTML report filters by
-        "items": [{**record.to_dict(), "tags": list(record.meta.get("tags") or [])} for record in records],
-    }
+@dataclass
+class RunResults:
+    """A run's results: what ``--wsb-json`` writes (``to_dict``, the results document) and what the HTML
+    report is built from, in the run or from results files (``from_dict``; older files lack fields)."""
 
+    records: list[ItemRecord]
+    k: int
+    providers: list[str] = field(default_factory=list)  # the --provider list: the first is the reference
+    record_mode: str | None = None
+    completeness: Completeness | None = None  # None: a file written before runs said whether they completed
+    baseline_path: str | None = None
+    verdicts: list[SuiteVerdict] = field(default_factory=list)  # the suites' against the baseline
+    created: str | None = None
+    plugin_version: str | None = None
 
-def _costs(records: list[ItemRecord]) -> dict:
-    """Per provider: calls made, the USD they cost at the price table's rates, and unpriced calls."""
-    out: dict[str, dict] = {}
-    for record in records:
-        entry = out.setdefault(record.meta["provider"], {"calls": 0, "usd": 0.0, "unpriced_calls": 0})
-        for call in record.run.get("calls", []):
-            if not call.get("ok", True):
-                continue
-            entry["calls"] += 1
-            if call.get("cost_usd") is None:
-                entry["unpriced_calls"] += 1
-            else:
-                entry["usd"] += call["cost_usd"]
-    return out
+    @classmethod
+    def of_run(cls, records: list[ItemRecord], settings: Settings, completeness: Completeness,
+               verdicts: Iterable[SuiteVerdict] = ()) -> "RunResults":
+        return cls(records, settings.k, list(settings.providers), settings.record_mode.value, completeness,
+                   str(settings.baseline_path) if settings.baseline_path else None, list(verdicts),
+                   datetime.now(timezone.utc).isoformat(timespec="seconds"), __version__)
+
+    def to_dict(self) -> dict[str, Any]:
+        suites = {}
+        for record in self.records:
+            meta = record.meta
+            suites[meta.suite] = {"family": meta.family, "kind": meta.kind, "edition": meta.edition,
+                                  "digest": meta.digest}
+        variants = dict.fromkeys(record.meta.variant for record in self.records)
+        return {
+            "format": FORMAT,
+            "plugin_version": self.plugin_version,
+            "created": self.created,
+            # complete, interrupted (why), declared_items, missing_items: an interrupted run's file says so
+            **(self.completeness.to_dict() if self.completeness else {}),
+            "k": self.k,
+            "record_mode": self.record_mode,
+            "providers": self.providers,
+            # what produced each provider's answers (a corpus digest, the options that change results)
+            "provider_settings": variant_settings(self.records),
+            "suites": suites,
+            # per variant: calls made, the USD they cost at the price table's rates, and unpriced calls
+            "costs": {variant: cost_of(r for r in self.records if r.meta.variant == variant).to_dict()
+                      for variant in variants},
+            "baseline": {"path": self.baseline_path, "verdicts": [v.to_dict() for v in self.verdicts]}
+            if self.baseline_path else None,
+            # tags: the case's markers (a query's language and family, a ticket's vendor, a task's template),
+            # which the HTML report filters by
+            "items": [record.to_dict() for record in self.records],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RunResults":
+        """A results document (``report.check_document`` checked the fields it reads)."""
+        suites = data.get("suites") or {}
+        settings = data.get("provider_settings") or {}
+        records = [ItemRecord.from_dict(item, suites.get(item["suite"]), settings.get(item["provider"]))
+                   for item in data["items"]]
+        baseline = data.get("baseline") or {}
+        return cls(records, data["k"], list(data.get("providers") or []), data.get("record_mode"),
+                   Completeness.from_dict(data) if "complete" in data else None, baseline.get("path"),
+                   [SuiteVerdict.from_dict(v) for v in baseline.get("verdicts") or []], data.get("created"),
+                   data.get("plugin_version"))
 
 
 def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:

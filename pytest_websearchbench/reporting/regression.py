@@ -23,7 +23,7 @@ NOTHING_SHARED = "no items shared with the baseline"
 @dataclass(frozen=True)
 class SuiteVerdict:
     suite: str
-    provider: str
+    variant: str  # the provider (or agent)
     metric: str  # the primary metric's label, e.g. nDCG@5
     status: str
     delta: float = 0.0  # mean(now) − mean(baseline)
@@ -45,21 +45,28 @@ class SuiteVerdict:
         return f"{self.status} {self.metric} {delta} ({p}, n={self.n}){note}"
 
     def to_dict(self) -> dict:
-        return {"suite": self.suite, "provider": self.provider, "metric": self.metric, "status": self.status,
+        # "provider": the results file's (published) name of the variant
+        return {"suite": self.suite, "provider": self.variant, "metric": self.metric, "status": self.status,
                 "delta": self.delta, "p": self.p, "n": self.n, "not_comparable": self.not_comparable,
                 "text": self.text()}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "SuiteVerdict":
+        """A verdict as a results file holds it (``text`` is derived, so not read)."""
+        return cls(data["suite"], data["provider"], data.get("metric", ""), data.get("status", ""),
+                   data.get("delta", 0.0), data.get("p", 1.0), data.get("n", 0), list(data.get("not_comparable") or []))
 
 
 def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int, baseline: Baseline,
                    *, alpha: float, min_effect: float) -> list[SuiteVerdict]:
-    """One verdict per (suite, provider) of this run, in record order."""
+    """One verdict per (suite, variant) of this run, in record order."""
     groups: dict[tuple[str, str], list[ItemRecord]] = {}
     for record in records:
-        groups.setdefault((record.meta["suite"], record.meta["provider"]), []).append(record)
+        groups.setdefault((record.meta.suite, record.meta.variant), []).append(record)
     verdicts = []
-    for (suite, provider), group in groups.items():
+    for (suite, variant), group in groups.items():
         meta = group[0].meta
-        column = families[meta["family"]].columns(meta["kind"], k)[0]
+        column = families[meta.family].columns(meta.kind, k)[0]
         old, new = [], []
         for record in group:
             now = record.value(column.key, column.error_value)
@@ -67,14 +74,12 @@ def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFa
             if now is not None and before is not None:
                 old.append(before)
                 new.append(now)
-        differences = baseline.accepted_differences(k, suite, meta["edition"], meta["digest"], meta["kind"])
+        differences = baseline.accepted_differences(k, suite, meta.edition, meta.digest, meta.kind)
         if not old:
-            verdicts.append(SuiteVerdict(suite, provider, column.label, NOTHING_SHARED, not_comparable=differences))
+            verdicts.append(SuiteVerdict(suite, variant, column.label, NOTHING_SHARED, not_comparable=differences))
             continue
-        delta = stats.mean(new) - stats.mean(old)
-        # identical pairs: every sign flip ties, p = 1 (skips 10,000 resamples)
-        p = 1.0 if new == old else stats.paired_randomization_test(new, old)
+        delta, p = stats.paired_difference(new, old)
         significant = p < alpha and abs(delta) > min_effect
         status = NO_CHANGE if not significant else REGRESSION if delta < 0 else IMPROVEMENT
-        verdicts.append(SuiteVerdict(suite, provider, column.label, status, delta, p, len(old), differences))
+        verdicts.append(SuiteVerdict(suite, variant, column.label, status, delta, p, len(old), differences))
     return verdicts

@@ -1,20 +1,88 @@
-"""Collecting every item's record from test reports (on the xdist controller too)."""
+"""An item's typed payload and its record, and collecting the records from test reports (on the xdist
+controller too).
+
+What each phase of an item produced travels on its test report as a report attribute (``REPORT_PAYLOAD``,
+the ``to_dict`` forms: xdist and pytest-reportlog serialize reports), never as a user property (those are
+the JUnit XML's: ``reporting/junit.py``).
+"""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 import pytest
 
 from pytest_websearchbench.core.family import Score
+from pytest_websearchbench.providers.base import CallRecord
+from pytest_websearchbench.reporting.baseline import ItemVerdict
 
-WSB_KEYS = ("wsb_item", "wsb_run", "wsb_score", "wsb_baseline")
+#: the report attribute holding what one phase of a benchmark item produced (``report_payload``)
+REPORT_PAYLOAD = "wsb_item"
 
 #: the phase pytest-xdist gives the report it makes for the item a crashed worker was running
 #: (``DSession.handle_crashitem``): no later report of that item will come
 CRASH_PHASE = "???"
+
+
+@dataclass(frozen=True)
+class ItemMeta:
+    """Which item: a case of a suite against one variant (a provider, or WebBench's agent), and what the
+    suite is; ``tags`` are the case's markers (-m's words: language, vendor, template…)."""
+
+    suite: str
+    case_id: str
+    variant: str
+    family: str
+    kind: str = ""
+    edition: str = ""
+    digest: str = ""
+    tags: tuple[str, ...] = ()
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.suite, self.case_id, self.variant
+
+    @property
+    def label(self) -> str:
+        return f"{self.suite}/{self.case_id}[{self.variant}]"
+
+    def to_dict(self) -> dict[str, Any]:
+        # "provider": the results file's (published) name of the variant
+        return {"suite": self.suite, "case_id": self.case_id, "provider": self.variant, "family": self.family,
+                "kind": self.kind, "edition": self.edition, "digest": self.digest, "tags": list(self.tags)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ItemMeta":
+        return cls(data["suite"], data["case_id"], data["provider"], data["family"], data.get("kind") or "",
+                   data.get("edition") or "", data.get("digest") or "", tuple(data.get("tags") or ()))
+
+
+@dataclass
+class ItemRun:
+    """What running one item (its setup) produced: how its cassette answered, the provider calls, the raw
+    results (``RawResults.to_dict``) or the error that stopped it, and what produced the answers."""
+
+    cassette_path: str | None = None
+    cassette: str | None = None  # replayed | recorded | live; None: no cassette answered (an error, no traffic)
+    calls: list[CallRecord] = field(default_factory=list)
+    error: str | None = None
+    error_kind: str | None = None
+    raw: dict[str, Any] | None = None
+    produced_by: dict[str, str] | None = None  # Provider.produced_by: a corpus digest, the options that change results
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"cassette_path": self.cassette_path, "cassette": self.cassette,
+                "calls": [call.to_dict() for call in self.calls], "error": self.error, "error_kind": self.error_kind,
+                "raw": self.raw, "produced_by": self.produced_by}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "ItemRun":
+        """A run as ``to_dict`` wrote it, or as a results file's item holds it (without its cassette path)."""
+        return cls(data.get("cassette_path"), data.get("cassette"),
+                   [CallRecord.from_dict(call) for call in data.get("calls") or []], data.get("error"),
+                   data.get("error_kind"), data.get("raw"), data.get("produced_by"))
 
 
 @dataclass
@@ -22,21 +90,26 @@ class ItemRecord:
     """Everything one benchmark item produced, merged from its setup/call/teardown reports."""
 
     nodeid: str
-    meta: dict[str, Any] = field(default_factory=dict)
-    run: dict[str, Any] = field(default_factory=dict)
+    meta: ItemMeta
+    run: ItemRun = field(default_factory=ItemRun)
     score: Score | None = None  # None until the item was scored (it errored in setup)
     outcome: str = "passed"
-    longrepr: str = ""
-    baseline: dict[str, Any] | None = None  # how it compares with --wsb-baseline (ItemVerdict), if given
+    message: str = ""  # pytest's report of a test that did not pass
+    baseline: ItemVerdict | None = None  # how it compares with --wsb-baseline, if given
     finished: bool = False  # its last report (teardown, or the crash report of its worker) arrived
 
     @property
     def key(self) -> tuple[str, str, str]:
-        return self.meta["suite"], self.meta["case_id"], self.meta["provider"]
+        return self.meta.key
 
     @property
     def metrics(self) -> dict[str, float]:
         return self.score.metrics if self.score else {}
+
+    @property
+    def primary(self) -> str | None:
+        """The key of the metric a baseline compares (the family's first column); None when unscored."""
+        return self.score.primary if self.score else None
 
     @property
     def errored(self) -> bool:
@@ -51,21 +124,63 @@ class ItemRecord:
         return self.metrics.get(metric)
 
     def to_dict(self) -> dict[str, Any]:
+        """The item's entry in the results file (its suite's edition and digest are the file's ``suites``)."""
+        meta = self.meta.to_dict()
         return {
-            **{k: self.meta[k] for k in ("suite", "case_id", "provider", "family", "kind")},
+            **{key: meta[key] for key in ("suite", "case_id", "provider", "family", "kind", "tags")},
             "nodeid": self.nodeid,
             "outcome": self.outcome,
-            "message": self.longrepr,
+            "message": self.message,
             "metrics": self.metrics,
-            "primary_metric": self.score.primary if self.score else None,
+            "primary_metric": self.primary,
             "results": self.score.results if self.score else [],
-            "raw": self.run.get("raw"),
-            "cassette": self.run.get("cassette"),
-            "calls": self.run.get("calls", []),
-            "error": self.run.get("error"),
-            "error_kind": self.run.get("error_kind"),
-            "baseline": self.baseline,
+            "raw": self.run.raw,
+            "cassette": self.run.cassette,
+            "calls": [call.to_dict() for call in self.run.calls],
+            "error": self.run.error,
+            "error_kind": self.run.error_kind,
+            "baseline": self.baseline.to_dict() if self.baseline else None,
         }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], suite: Mapping[str, Any] | None = None,
+                  produced_by: dict[str, str] | None = None) -> "ItemRecord":
+        """The record a results file's item was written from (``suite``: the file's entry for its suite;
+        ``produced_by``: the file's provider settings of its variant). Fields an older file lacks are
+        empty; an item without metrics or primary metric was never scored."""
+        meta = ItemMeta.from_dict({**data, "edition": (suite or {}).get("edition"),
+                                   "digest": (suite or {}).get("digest")})
+        score = None
+        if data.get("primary_metric") is not None or data.get("metrics"):
+            score = Score(data.get("outcome") in ("passed", "xfailed"), dict(data.get("metrics") or {}),
+                          data.get("message") or "", list(data.get("results") or []), data.get("primary_metric") or "")
+        run = ItemRun.from_dict({**data, "produced_by": produced_by})
+        baseline = ItemVerdict.from_dict(data["baseline"]) if data.get("baseline") else None
+        return cls(data.get("nodeid", ""), meta, run, score, data.get("outcome", "passed"), data.get("message") or "",
+                   baseline, True)
+
+
+def variant_settings(records: Iterable[ItemRecord]) -> dict[str, dict[str, str]]:
+    """What produced each variant's answers (``Provider.produced_by``), as its first item recorded it."""
+    out: dict[str, dict[str, str]] = {}
+    for record in records:
+        if record.run.produced_by is not None:
+            out.setdefault(record.meta.variant, record.run.produced_by)
+    return out
+
+
+def report_payload(meta: ItemMeta, run: ItemRun | None = None, score: Score | None = None,
+                   verdict: ItemVerdict | None = None) -> dict[str, Any]:
+    """What a report carries (``REPORT_PAYLOAD``): the item it belongs to, and what its phase produced —
+    the run on the setup report, the score and the baseline verdict on the call report."""
+    payload: dict[str, Any] = {"item": meta.to_dict()}
+    if run is not None:
+        payload["run"] = run.to_dict()
+    if score is not None:
+        payload["score"] = score.to_dict()
+    if verdict is not None:
+        payload["baseline"] = verdict.to_dict()
+    return payload
 
 
 class ResultStore:
@@ -86,22 +201,23 @@ class ResultStore:
         if report.when == CRASH_PHASE:
             self._crashed(report.nodeid, _text(report))
             return
-        props = {name: value for name, value in report.user_properties if name in WSB_KEYS}
-        if "wsb_item" not in props:
+        payload = getattr(report, REPORT_PAYLOAD, None)
+        if payload is None:
             return
-        meta = props["wsb_item"]
-        key = meta["suite"], meta["case_id"], meta["provider"]
-        self._keys[report.nodeid] = key
-        record = self._records.setdefault(key, ItemRecord(report.nodeid))
+        meta = ItemMeta.from_dict(payload["item"])
+        self._keys[report.nodeid] = meta.key
+        record = self._records.setdefault(meta.key, ItemRecord(report.nodeid, meta))
         record.meta = meta
-        record.run = props.get("wsb_run", record.run)
-        if "wsb_score" in props:
-            record.score = Score.from_dict(props["wsb_score"])
-        record.baseline = props.get("wsb_baseline", record.baseline)
+        if "run" in payload:
+            record.run = ItemRun.from_dict(payload["run"])
+        if "score" in payload:
+            record.score = Score.from_dict(payload["score"])
+        if "baseline" in payload:
+            record.baseline = ItemVerdict.from_dict(payload["baseline"])
         outcome = _outcome(report)
         if outcome != "passed" and record.outcome in ("passed", "skipped", "xfailed"):
             record.outcome = outcome
-            record.longrepr = _text(report)
+            record.message = _text(report)
         record.finished = record.finished or report.when == "teardown"
 
     def _crashed(self, nodeid: str, reason: str) -> None:
@@ -111,19 +227,18 @@ class ResultStore:
             return
         record = self._records[key]
         record.outcome = "error"
-        record.longrepr = reason
-        record.run = {**record.run, "error": reason, "error_kind": "worker_crashed"}
+        record.message = reason
+        record.run.error, record.run.error_kind = reason, "worker_crashed"
         record.finished = True
 
     def crashed_unknown(self) -> list[str]:
         """Node ids of crashed items the store has no description of yet (their worker died in setup)."""
         return [nodeid for nodeid in self._crashes if nodeid not in self._keys]
 
-    def add_crashed(self, nodeid: str, meta: dict[str, Any]) -> None:
+    def add_crashed(self, nodeid: str, meta: ItemMeta) -> None:
         """The record of a crashed item described by ``meta`` (what its own reports would have carried)."""
-        key = meta["suite"], meta["case_id"], meta["provider"]
-        self._keys[nodeid] = key
-        self._records[key] = ItemRecord(nodeid, meta)
+        self._keys[nodeid] = meta.key
+        self._records[meta.key] = ItemRecord(nodeid, meta)
         self._crashed(nodeid, self._crashes.pop(nodeid))
 
     def finished(self, nodeid: str) -> bool:
@@ -152,6 +267,11 @@ class Completeness:
     def to_dict(self) -> dict[str, Any]:
         return {"complete": self.complete, "interrupted": self.interrupted, "declared_items": self.declared,
                 "missing_items": self.missing, "suite_errors": self.suite_errors}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Completeness":
+        return cls(data.get("declared_items"), data.get("missing_items") or 0, data.get("interrupted"),
+                   data.get("suite_errors") or 0)
 
     def text(self) -> str:
         """One line for the summary of an incomplete run ("" for a complete one)."""

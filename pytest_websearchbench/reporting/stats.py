@@ -99,6 +99,13 @@ def paired_randomization_test(a: Sequence[float], b: Sequence[float], *, resampl
     return (count + 1) / (resamples + 1)
 
 
+def paired_difference(new: Sequence[float], old: Sequence[float]) -> tuple[float, float]:
+    """(mean(new) − mean(old), p): the mean paired difference and its two-sided randomization test's p.
+    Identical pairs skip the resamples: every sign flip ties, so p is 1."""
+    p = 1.0 if list(new) == list(old) else paired_randomization_test(new, old)
+    return mean(new) - mean(old), p
+
+
 def _flipped_sum(magnitudes: Sequence[float], signs: int) -> float:
     """|Σ ±mᵢ| where bit i of `signs` set means mᵢ is negated."""
     return abs(math.fsum(-m if signs >> i & 1 else m for i, m in enumerate(magnitudes)))

@@ -1,4 +1,4 @@
-"""Suites become pytest items: one ``pytest.Function`` per (case, provider).
+"""Suites become pytest items: one ``pytest.Function`` per (case, variant).
 
 An item is a parametrized call as far as pytest is concerned (``q017[local]``: the case, then the
 variant as its parameter), so the id pytest prints is the id ``--lf``/``--ff`` look up, on pytest 8
@@ -17,7 +17,10 @@ import _pytest.python
 import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
-from pytest_websearchbench.core.family import BenchmarkFamily, Case, Suite
+from pytest_websearchbench.core.family import BenchmarkFamily, Case, Score, Suite
+from pytest_websearchbench.reporting.baseline import ItemVerdict
+from pytest_websearchbench.reporting.junit import identity_properties
+from pytest_websearchbench.reporting.results import ItemMeta, ItemRun
 from pytest_websearchbench.run.file_suites import manifest_for_file
 from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.run.runner import benchmark_test
@@ -27,26 +30,24 @@ from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 
 @dataclass(frozen=True)
 class ItemSpec:
-    """What one benchmark test runs: a case of a suite, against one provider (or agent: the variant)."""
+    """What one benchmark test runs: a case of a suite, against one variant (a provider, or WebBench's agent)."""
 
     family: BenchmarkFamily
     suite: Suite
     case: Case
-    provider: str
+    variant: str
 
     @property
     def label(self) -> str:
-        return f"{self.suite.name}/{self.case.id}[{self.provider}]"
+        return self.metadata().label
 
     @property
     def kind(self) -> str:
         return self.family.run_label(self.suite)
 
-    def metadata(self) -> dict:
-        manifest = self.suite.manifest
-        return {"suite": self.suite.name, "case_id": self.case.id, "provider": self.provider,
-                "family": self.family.name, "kind": self.kind, "edition": manifest.edition,
-                "digest": self.suite.digest, "tags": list(self.case.markers)}  # -m's words: language, vendor…
+    def metadata(self) -> ItemMeta:
+        return ItemMeta(self.suite.name, self.case.id, self.variant, self.family.name, self.kind,
+                        self.suite.manifest.edition, self.suite.digest, self.case.markers)
 
 
 def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES
@@ -74,7 +75,7 @@ def suite_path_of(nodeid: str, rootpath: Path) -> Path | None:
     return None
 
 
-def describe_item(config: pytest.Config, nodeid: str) -> dict | None:
+def describe_item(config: pytest.Config, nodeid: str) -> ItemMeta | None:
     """What the reports of the benchmark item ``nodeid`` carry (``ItemSpec.metadata``), found from its
     id by loading its suite again: for an item whose xdist worker died before it reported anything.
     None when the id names no item of the run."""
@@ -96,7 +97,7 @@ def describe_item(config: pytest.Config, nodeid: str) -> dict | None:
 
 class SuiteModule(pytest.Module):
     """A folder holding ``suite.json`` (or a suite file given without one, e.g. ``--suite eval.jsonl``):
-    its items are the suite's cases × the run's providers.
+    its items are the suite's cases × the run's variants.
 
     It is a ``pytest.Module`` (over a synthetic module object) so that module-scoped fixtures,
     autouse ones from conftest files and other plugins included, work on benchmark items.
@@ -162,14 +163,19 @@ _CallSpec = getattr(_pytest.python, "CallSpec", None) or _pytest.python.CallSpec
 
 class BenchmarkItem(pytest.Function):
     def __init__(self, *, spec: ItemSpec, **kwargs) -> None:
-        super().__init__(name=f"{spec.case.id}[{spec.provider}]", originalname=spec.case.id,
-                         callspec=_CallSpec(_idlist=(spec.provider,)), callobj=benchmark_test, **kwargs)
+        super().__init__(name=f"{spec.case.id}[{spec.variant}]", originalname=spec.case.id,
+                         callspec=_CallSpec(_idlist=(spec.variant,)), callobj=benchmark_test, **kwargs)
         self.spec = spec
-        for marker in (*spec.case.markers, f"provider_{spec.provider.replace('-', '_')}"):
+        self.wsb_meta = spec.metadata()
+        # what its phases produce (run/runner.py), each put on its phase's report (run.runner.attach_payload)
+        self.wsb_run: ItemRun | None = None
+        self.wsb_score: Score | None = None
+        self.wsb_verdict: ItemVerdict | None = None
+        for marker in (*spec.case.markers, f"provider_{spec.variant.replace('-', '_')}"):
             _register_marker(self.config, marker)
             self.add_marker(marker)
-        self.extra_keyword_matches.update((*spec.case.keywords, spec.provider, spec.suite.name))
-        self.user_properties.append(("wsb_item", spec.metadata()))
+        self.extra_keyword_matches.update((*spec.case.keywords, spec.variant, spec.suite.name))
+        self.user_properties += identity_properties(self.wsb_meta)  # JUnit XML's (reporting/junit.py)
 
     def reportinfo(self):
         # a line number (0: the suite folder itself) is required when a run skips from its fixture

@@ -123,9 +123,9 @@ class _Worker:
         """The setup report of an item that recorded carries its cassette to the controller (a report
         attribute, not a user property: those also go into JUnit XML)."""
         report = yield
-        run = next((value for name, value in item.user_properties if name == "wsb_run"), None)
-        if call.when == "setup" and run and run.get("cassette") == "recorded":
-            path = Path(run["cassette_path"])
+        run = getattr(item, "wsb_run", None)  # a benchmark item's (run/runner.py), after its setup
+        if call.when == "setup" and run is not None and run.cassette == "recorded":
+            path = Path(run.cassette_path)
             if path.is_relative_to(self.settings.cassette_dir):
                 setattr(report, _CASSETTE, {"path": path.relative_to(self.settings.cassette_dir).as_posix(),
                                             "text": path.read_text("utf-8")})

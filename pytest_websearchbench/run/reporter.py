@@ -1,5 +1,5 @@
 """The per-run reporter: gathers every item's record (on the xdist controller too), tells whether the
-run completed, and writes the terminal summary, the results file and the HTML report."""
+run completed, and writes the terminal summary (the suites' figures), the results file and the HTML report."""
 
 from __future__ import annotations
 
@@ -7,11 +7,12 @@ import os
 
 import pytest
 
-from pytest_websearchbench.run.collect import describe_item, suite_path_of
+from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
 from pytest_websearchbench.run.session import RunState
-from pytest_websearchbench.reporting.json_results import results_document, run_secrets, write_document
+from pytest_websearchbench.reporting.figures import run_figures
+from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
 from pytest_websearchbench.reporting.regression import suite_verdicts
-from pytest_websearchbench.reporting.results import CRASH_PHASE, WSB_KEYS, Completeness, ResultStore
+from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ResultStore
 from pytest_websearchbench.reporting.terminal import summary_lines
 
 
@@ -20,7 +21,7 @@ class RunReporter:
         self.config = config
         self.state = state
         self.store = ResultStore()
-        self.verdicts = []  # with a baseline: one per (suite, provider), judged at the end of the run
+        self.verdicts = []  # with a baseline: one per (suite, variant), judged at the end of the run
         self.declared: list[str] | None = None  # node ids of the run's benchmark items, once collected
         self.interrupted: str | None = None
         self.suite_errors = 0
@@ -56,8 +57,7 @@ class RunReporter:
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         """The run's items (without xdist: the xdist controller collects nothing)."""
-        self.declared = [item.nodeid for item in session.items
-                         if any(name == WSB_KEYS[0] for name, _ in item.user_properties)]
+        self.declared = [item.nodeid for item in session.items if isinstance(item, BenchmarkItem)]
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
@@ -94,18 +94,18 @@ class RunReporter:
             family.write_outputs(self.store.records())
 
     def _write_files(self, settings) -> None:
-        """The results file and the HTML report, from one document; no key reaches either."""
-        document = results_document(self.store.records(), settings, self.completeness, self.verdicts)
+        """The results file and the HTML report, from the run's results; no key reaches either."""
+        results = RunResults.of_run(self.store.records(), settings, self.completeness, self.verdicts)
         secrets = run_secrets(self.state.registry, self.state.families.values(), os.environ)
         if settings.json_path:
-            write_document(settings.json_path, document, secrets)
+            write_document(settings.json_path, results.to_dict(), secrets)
         if settings.html_path:
             # matplotlib and Jinja2 load only when a report is asked for
             from pytest_websearchbench.reporting.html.model import Source
             from pytest_websearchbench.reporting.html.render import write_report
 
             label = settings.json_path.name if settings.json_path else "this run"
-            write_report(settings.html_path, [Source(label, document)], self.state.families, secrets=secrets)
+            write_report(settings.html_path, [Source(label, results)], self.state.families, secrets=secrets)
 
     def _completeness(self, session: pytest.Session) -> Completeness:
         missing = sum(not self.store.finished(nodeid) for nodeid in self.declared or [])
@@ -137,8 +137,10 @@ class RunReporter:
             return
         terminalreporter.write_sep("=", "websearchbench summary")
         settings = self.state.settings
-        for line in summary_lines(records, self.state.families, settings.k, self.state.baseline,
-                                  self.state.variant_order, self.verdicts, settings.cassette_dir):
+        figures = run_figures(records, self.state.families, settings.k, order=self.state.variant_order,
+                              verdicts=self.verdicts)
+        for line in summary_lines(figures, self.state.families, self.state.baseline, self.verdicts,
+                                  settings.cassette_dir):
             terminalreporter.write_line(line)
         if incomplete:
             terminalreporter.write_line(incomplete, red=True, bold=True)

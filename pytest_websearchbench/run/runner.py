@@ -22,63 +22,57 @@ from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.core.bundled import BUNDLED_CASSETTES_DIR, BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
+from pytest_websearchbench.reporting.junit import metric_properties
+from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload
 
 
 #: provider failures that come from the content of an answer (not from reaching the provider)
 ANSWER_ERRORS = ("bad_response", "malformed_json")
-#: what an item's reports carry beside its name (wsb_item), each only on the report of the phase that made
-#: it (the run: setup; the score and the baseline verdict: call): pytest copies an item's user properties
-#: into all three of its reports, and xdist sends each one to the controller
-_PAYLOAD = ("wsb_run", "wsb_score", "wsb_baseline")
 
 
 def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
-    """Ask the provider for this item, through the item's cassette; record how it went."""
+    """Ask the provider for this item, through the item's cassette; record how it went (``item.wsb_run``,
+    filled as it goes: a failure leaves what happened so far)."""
     spec = item.spec
     path = _cassette_for(spec, settings)
-    run = {"cassette": None, "cassette_path": str(path), "calls": [], "error": None}
-    item.user_properties.append(("wsb_run", run))
-    item.addfinalizer(lambda: _drop_properties(item, _PAYLOAD))  # runs before the teardown report is made
+    run = item.wsb_run = ItemRun(cassette_path=str(path))
     if spec.family.records_traffic and settings.record_mode is CassetteMode.NONE and not path.is_file():
-        run["error"] = f"no cassette at {path}"
+        run.error = f"no cassette at {path}"
         pytest.fail(
             f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
-            f"Record it with: pytest --suite {_suite_argument(spec.suite.manifest)} --provider {spec.provider}"
+            f"Record it with: pytest --suite {_suite_argument(spec.suite.manifest)} --provider {spec.variant}"
             f"{spec.family.record_args()} "
             f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
     cassette = calls = None
     try:
         if not spec.family.records_traffic:
-            raw = spec.family.run(spec.suite, spec.case, RunContext(None, spec.provider, settings))
-            run["raw"] = raw.to_dict()
+            raw = spec.family.run(spec.suite, spec.case, RunContext(None, spec.variant, settings))
+            run.raw = raw.to_dict()
             return raw
-        provider = pool.get(spec.provider)
+        provider = pool.get(spec.variant)
         first_call = len(provider.calls)
         failed = provider.failed_exchanges
         first_failed = len(failed)
-        run["produced_by"] = provider.produced_by()
+        run.produced_by = provider.produced_by()
         try:
             with use_cassette(path, settings.record_mode,
                               aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
                               secrets=[*provider.secrets(), *spec.family.secrets()],
-                              failed=lambda: failed[first_failed:], produced_by=run["produced_by"]) as cassette:
-                raw = spec.family.run(spec.suite, spec.case, RunContext(provider, spec.provider, settings))
+                              failed=lambda: failed[first_failed:], produced_by=run.produced_by) as cassette:
+                raw = spec.family.run(spec.suite, spec.case, RunContext(provider, spec.variant, settings))
         finally:
-            calls = provider.calls[first_call:]
-            run["calls"] = [c.to_dict() for c in calls]
-        run["cassette"] = cassette.status(len(calls))
+            calls = run.calls = provider.calls[first_call:]
+        run.cassette = cassette.status(len(calls))
     except cassette_mismatch_error() as exc:
-        run["error"] = f"request not in cassette {path}"
+        run.error = f"request not in cassette {path}"
         pytest.fail(f"{spec.label}: a request is not in the cassette {path} (record mode "
                     f"{settings.record_mode.value}); the cassette is stale: re-record it with "
                     f"--wsb-record-mode=rewrite.\n{exc}", pytrace=False)
     except StaleCassetteError as exc:
-        run["error"] = str(exc)
-        run["error_kind"] = exc.kind
+        run.error, run.error_kind = str(exc), exc.kind
         raise pytest.fail.Exception(f"{spec.label}: {exc}", pytrace=False) from None
     except UnreadableCassetteError as exc:
-        run["error"] = str(exc)
-        run["error_kind"] = exc.kind
+        run.error, run.error_kind = str(exc), exc.kind
         raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {_rerecord_command(spec)}",
                                     pytrace=False) from None
     except WebSearchBenchError as exc:
@@ -86,16 +80,15 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         if kind in ANSWER_ERRORS and cassette is not None and cassette.played and \
                 cassette.status(len(calls)) == "replayed":
             # every answer came from the cassette: it is the cassette that holds what the adapter cannot read
-            run["error"] = f"the cassette {path} holds an answer {spec.provider!r} cannot read: {exc}"
-            run["error_kind"] = kind
-            raise pytest.fail.Exception(f"{spec.label}: {run['error']}; re-record it: {_rerecord_command(spec)}",
+            run.error = f"the cassette {path} holds an answer {spec.variant!r} cannot read: {exc}"
+            run.error_kind = kind
+            raise pytest.fail.Exception(f"{spec.label}: {run.error}; re-record it: {_rerecord_command(spec)}",
                                         pytrace=False) from None
-        run["error"] = str(exc)
-        run["error_kind"] = kind
+        run.error, run.error_kind = str(exc), kind
         # one line: the reason, without the chained provider exception repeated above it
         who = "provider" if spec.family.records_traffic else "agent"
-        raise pytest.fail.Exception(f"{spec.label}: {who} {spec.provider!r} failed: {exc}", pytrace=False) from None
-    run["raw"] = raw.to_dict()
+        raise pytest.fail.Exception(f"{spec.label}: {who} {spec.variant!r} failed: {exc}", pytrace=False) from None
+    run.raw = raw.to_dict()
     return raw
 
 
@@ -103,7 +96,7 @@ def _cassette_for(spec, settings: Settings) -> Path:
     """The item's cassette in the cassette folder; for a suite that ships with the plugin, the
     cassette shipped beside it when the folder has none and the run may replay it (so an installed
     plugin replays its bundled suites from any folder, offline)."""
-    folder = spec.family.cassette_folder(spec.provider)
+    folder = spec.family.cassette_folder(spec.variant)
     path = cassette_path(settings.cassette_dir, spec.suite.name, folder, spec.case.id)
     if path.is_file() or settings.record_mode not in (CassetteMode.NONE, CassetteMode.ONCE) \
             or not spec.suite.manifest.folder.resolve().is_relative_to(BUNDLED_SUITES_DIR):
@@ -115,8 +108,8 @@ def _cassette_for(spec, settings: Settings) -> Path:
 def _rerecord_command(spec) -> str:
     """The command that records this item's cassette anew: the item by its id (``-k`` could match
     other items, and rewrite deletes the cassettes of all it matches)."""
-    item = f"{_suite_argument(spec.suite.manifest)}::{spec.case.id}[{spec.provider}]"
-    return (f"pytest {shlex.quote(item)} --provider {spec.provider}{spec.family.record_args()} "
+    item = f"{_suite_argument(spec.suite.manifest)}::{spec.case.id}[{spec.variant}]"
+    return (f"pytest {shlex.quote(item)} --provider {spec.variant}{spec.family.record_args()} "
             f"--wsb-record-mode=rewrite")
 
 
@@ -130,19 +123,16 @@ def _suite_argument(manifest) -> str:
 
 
 def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:
-    """Score the raw results (pure), attach them for the summary, and judge: a failed gate fails the test,
+    """Score the raw results (pure), keep them for the summary, and judge: a failed gate fails the test,
     unless the baseline failed it too (a known failure: xfail); a baseline regression fails it."""
     spec = item.spec
-    _drop_properties(item, ("wsb_run",))  # the setup report carried it
     primary = spec.family.columns(spec.kind, settings.k)[0].key
-    score = replace(spec.family.score(spec.suite, spec.case, raw, settings.k), primary=primary)
-    item.user_properties.append(("wsb_score", score.to_dict()))
-    verdict = baseline.judge(spec.metadata(), score.passed, score.metrics.get(primary), primary,
-                             settings.tolerance) if baseline else None
-    if verdict is not None:
-        item.user_properties.append(("wsb_baseline", verdict.to_dict()))
-        if verdict.status == KNOWN:
-            pytest.xfail(f"{spec.label}: {verdict.reason}")
+    score = item.wsb_score = replace(spec.family.score(spec.suite, spec.case, raw, settings.k), primary=primary)
+    item.user_properties += metric_properties(score)  # JUnit XML's (reporting/junit.py)
+    verdict = item.wsb_verdict = baseline.judge(item.wsb_meta.key, score.passed, score.metrics.get(primary), primary,
+                                                settings.tolerance) if baseline else None
+    if verdict is not None and verdict.status == KNOWN:
+        pytest.xfail(f"{spec.label}: {verdict.reason}")
     problems = [score.message] if not score.passed else []
     if verdict is not None and verdict.status == REGRESSED:
         problems.append(f"regressed against the baseline: {verdict.reason}")
@@ -150,8 +140,14 @@ def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | N
         pytest.fail(f"{spec.label}: " + "\n".join(problems), pytrace=False)
 
 
-def _drop_properties(item, names: tuple[str, ...]) -> None:
-    item.user_properties[:] = [(name, value) for name, value in item.user_properties if name not in names]
+def attach_payload(item, report: pytest.TestReport) -> None:
+    """Put on a benchmark item's report what its phase produced (setup: the run; call: the score and the
+    baseline verdict), and which item it is on every report: the controller's ``ResultStore`` rebuilds the
+    item's record from them, on an xdist controller too."""
+    setup, call = report.when == "setup", report.when == "call"
+    setattr(report, REPORT_PAYLOAD, report_payload(item.wsb_meta, item.wsb_run if setup else None,
+                                                   item.wsb_score if call else None,
+                                                   item.wsb_verdict if call else None))
 
 
 def benchmark_test(request, wsb_raw, wsb_settings, wsb_baseline) -> None:

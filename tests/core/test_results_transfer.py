@@ -1,6 +1,7 @@
-"""Each part of an item's result travels once: the run (with the raw answers) on its setup report, the
-score and the baseline verdict on its call report; every report names the item. pytest copies an item's
-user properties into all three of its reports, and xdist sent every copy to the controller."""
+"""Each part of an item's result travels once, on the report of the phase that made it: the run (with the raw
+answers) on its setup report, the score and the baseline verdict on its call report; every report names
+the item. It travels as a report attribute, so xdist carries it to the controller and JUnit XML never
+sees it (an item's user properties are its JUnit properties)."""
 
 from __future__ import annotations
 
@@ -8,16 +9,21 @@ import json
 
 import pytest
 
+from pytest_websearchbench.reporting.results import REPORT_PAYLOAD
+
 
 class _Reports:
-    """The wsb_* properties of every report the (controller's) session receives."""
+    """What every benchmark report the (controller's) session receives carries."""
 
     def __init__(self) -> None:
         self.seen: dict[tuple[str, str], list[str]] = {}
+        self.properties: dict[tuple[str, str], list[str]] = {}
 
     def pytest_runtest_logreport(self, report) -> None:
-        self.seen[report.nodeid, report.when] = sorted(name for name, _ in report.user_properties
-                                                       if name.startswith("wsb_"))
+        payload = getattr(report, REPORT_PAYLOAD, None)
+        if payload is not None:
+            self.seen[report.nodeid, report.when] = sorted(payload)
+            self.properties[report.nodeid, report.when] = [name for name, _ in report.user_properties]
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["n0", "n2"])
@@ -28,9 +34,9 @@ def test_each_part_of_a_result_travels_once(pytester, tiny_suite, workers):
     reports = _Reports()
     pytester.runpytest(*args, "--wsb-json=out.json", *workers, plugins=[reports]).assert_outcomes(passed=3, failed=1)
     assert len(reports.seen) == 12
-    for (nodeid, when), names in reports.seen.items():
-        assert names == {"setup": ["wsb_item", "wsb_run"], "call": ["wsb_item", "wsb_score"],
-                         "teardown": ["wsb_item"]}[when], (nodeid, when)
+    for (nodeid, when), parts in reports.seen.items():
+        assert parts == {"setup": ["item", "run"], "call": ["item", "score"], "teardown": ["item"]}[when], (nodeid, when)
+        assert all(name.startswith("wsb.") for name in reports.properties[nodeid, when]), (nodeid, when)
     # nothing the results file held is lost: the same items as a run that never left one process
     single, out = (_items(pytester.path / name) for name in ("single.json", "out.json"))
     assert out == single and out[0]["raw"] and out[0]["results"] and out[0]["calls"]

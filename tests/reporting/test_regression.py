@@ -10,15 +10,18 @@ from pytest_websearchbench.core.family import Score
 from pytest_websearchbench.lexbench.family import LexBenchFamily
 from pytest_websearchbench.reporting.baseline import Baseline
 from pytest_websearchbench.reporting.regression import REGRESSION, suite_verdicts
-from pytest_websearchbench.reporting.results import ItemRecord, ResultStore
+from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemMeta, ItemRecord, ResultStore, report_payload
 
 FAMILIES = {"lexbench": LexBenchFamily()}
-META = {"suite": "s", "provider": "p", "family": "lexbench", "kind": "scenario", "edition": "e", "digest": "d"}
+
+
+def _meta(case: str, suite: str = "s", variant: str = "p") -> ItemMeta:
+    return ItemMeta(suite, case, variant, "lexbench", "scenario", "e", "d")
 
 
 def _record(case: str, ndcg: float | None, outcome: str = "passed") -> ItemRecord:
     score = None if ndcg is None else Score(outcome == "passed", {"ndcg": ndcg})
-    return ItemRecord(f"s::{case}[p]", {**META, "case_id": case}, score=score, outcome=outcome)
+    return ItemRecord(f"s::{case}[p]", _meta(case), score=score, outcome=outcome)
 
 
 def _baseline(values: dict[str, float]) -> Baseline:
@@ -67,8 +70,7 @@ def test_records_are_keyed_by_suite_case_and_provider_not_by_node_id():
         for when in ("call", "teardown"):
             report = pytest.TestReport(nodeid="../q001[local]", location=("x", 0, "x"), keywords={}, outcome="passed",
                                        longrepr=None, when=when,
-                                       user_properties=[("wsb_item", {**META, "suite": suite, "case_id": "q001",
-                                                                      "provider": "local"})])
+                                       **{REPORT_PAYLOAD: report_payload(_meta("q001", suite, "local"))})
             store.add(report)
     assert [r.key for r in store.records()] == [("lexbench-sample", "q001", "local"),
                                                  ("lexbench-sample-factual", "q001", "local")]

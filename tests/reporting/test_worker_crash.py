@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from pytest_websearchbench.reporting.results import CRASH_PHASE, ResultStore
+from pytest_websearchbench.reporting.results import CRASH_PHASE, REPORT_PAYLOAD, ItemMeta, ItemRun, ResultStore, \
+    report_payload
 
 # the item kills its own worker: t2 before any of its reports was sent (in setup), t3 after its setup
 # report said "passed" (in call); the hooks run for the suite folder given as the argument
@@ -53,25 +54,25 @@ def test_a_killed_worker_makes_its_item_an_error_in_summary_and_results(pytester
     assert data["complete"] is True and data["missing_items"] == 0 and data["declared_items"] == 4
 
 
-def _report(when: str, outcome: str = "passed", props=None) -> pytest.TestReport:
+def _report(when: str, outcome: str = "passed", payload=None) -> pytest.TestReport:
+    extra = {REPORT_PAYLOAD: payload} if payload is not None else {}
     return pytest.TestReport(nodeid="suites/tiny::t2[local]", location=("suites/tiny", 0, "tiny/t2[local]"),
                              keywords={}, outcome=outcome, longrepr=None if outcome == "passed" else
-                             "worker 'gw0' crashed while running 'suites/tiny::t2[local]'", when=when,
-                             user_properties=props or [])
+                             "worker 'gw0' crashed while running 'suites/tiny::t2[local]'", when=when, **extra)
 
 
-META = {"suite": "tiny", "case_id": "t2", "provider": "local", "family": "lexbench", "kind": "scenario",
-        "edition": "e", "digest": "d"}
+META = ItemMeta("tiny", "t2", "local", "lexbench", "scenario", "e", "d")
 
 
 def test_the_crash_report_is_final_after_a_passed_setup():
     store = ResultStore()
-    store.add(_report("setup", props=[("wsb_item", META), ("wsb_run", {"calls": [], "cassette": None})]))
+    store.add(_report("setup", payload=report_payload(META, ItemRun(cassette_path="c.yaml"))))
     assert store.records() == []  # not finished: no teardown yet
     store.add(_report(CRASH_PHASE, "failed"))
     [record] = store.records()
     assert record.outcome == "error" and record.errored and record.metrics == {}
-    assert record.run["error"] == "worker 'gw0' crashed while running 'suites/tiny::t2[local]'"
+    assert record.run.error == "worker 'gw0' crashed while running 'suites/tiny::t2[local]'"
+    assert record.run.error_kind == "worker_crashed" and record.run.cassette_path == "c.yaml"
 
 
 def test_a_crash_before_any_report_waits_for_its_description():

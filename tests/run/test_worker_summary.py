@@ -1,5 +1,5 @@
-"""Under xdist only the controller keeps records and writes the summary: each worker once computed a
-summary (bootstraps included) from its own share and threw it away."""
+"""Under xdist only the controller keeps records and computes the summary's figures: each worker once
+computed them (bootstraps included) from its own share and threw them away."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import os
 
 import pytest_websearchbench.run.reporter as reporter
 
-_real = reporter.summary_lines
+_real = reporter.run_figures
 _role = []
 
 
@@ -22,11 +22,11 @@ def _counted(*args, **kwargs):
     return _real(*args, **kwargs)
 
 
-reporter.summary_lines = _counted
+reporter.run_figures = _counted
 '''
 
 
-def test_only_the_xdist_controller_computes_the_summary(pytester, tiny_suite, monkeypatch):
+def test_only_the_xdist_controller_computes_the_figures(pytester, tiny_suite, monkeypatch):
     pytester.runpytest("suites").assert_outcomes(passed=3, failed=1)  # records the cassettes
     marks = pytester.path / "summaries.txt"
     monkeypatch.setenv("WSB_SUMMARIES", str(marks))

@@ -16,7 +16,7 @@ from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter
 
-from pytest_websearchbench.reporting.html.model import SuiteSummary
+from pytest_websearchbench.reporting.figures import SuiteFigures
 
 _PALETTE = ("#3366aa", "#ee8833", "#449944", "#cc3333", "#8866bb", "#886655", "#dd77bb", "#777777")
 _PANELS_PER_ROW = 4
@@ -34,7 +34,7 @@ def _svg(figure: Figure, salt: str) -> str:
     return text[text.index("<svg"):]  # the element alone: no XML declaration or DOCTYPE inside HTML
 
 
-def metric_chart(suite: SuiteSummary, salt: str) -> str | None:
+def metric_chart(suite: SuiteFigures, salt: str) -> str | None:
     """One panel per metric: each variant's mean as a bar with its 95 % interval as error bars."""
     columns = [c for c in suite.columns if any(c.key in v.metrics for v in suite.variants)]
     if not columns:
@@ -85,7 +85,7 @@ def metric_chart(suite: SuiteSummary, salt: str) -> str | None:
         return _svg(figure, salt)
 
 
-def latency_chart(suite: SuiteSummary, salt: str) -> str | None:
+def latency_chart(suite: SuiteFigures, salt: str) -> str | None:
     """The distribution of provider call latencies per variant: a box plot over every call (log scale)."""
     data = [(v.name, v.latencies_ms) for v in suite.variants if v.latencies_ms]
     if not data:

@@ -1,17 +1,17 @@
-"""Rendering the report: one self-contained HTML file from one or several results files.
+"""Rendering the report: one self-contained HTML file from one or several runs' results.
 
 Everything goes through Jinja2 with autoescape on; the only markup inserted as is comes from this
 package (its own script and stylesheet) and from matplotlib's SVG writer (which escapes its text). The
 page's Content-Security-Policy allows no network at all and only the report's own script (by its hash),
 so even text that escaped escaping could neither run nor load anything. Every registered secret, and
-every key the caller names, is scrubbed from the documents before rendering and from the page after.
+every key the caller names, is scrubbed from each value before it is escaped into the page, and from
+the page after.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -26,26 +26,23 @@ from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.secrets import scrub
 from pytest_websearchbench.reporting.html import charts
-from pytest_websearchbench.reporting.html.model import (
-    OUTCOMES, Item, Source, build_items, suite_summaries)
+from pytest_websearchbench.reporting.html.model import OUTCOMES, Item, Source, build_items, changes, report_figures
 
 #: the page's template, stylesheet and script: package data beside this module
 _TEMPLATES = Path(__file__).parent
 
 
-def scrub_document(document: dict[str, Any], secrets: Iterable[str]) -> dict[str, Any]:
-    """``document`` with every secret scrubbed from its text (in the JSON forms too)."""
-    return json.loads(scrub(json.dumps(document, ensure_ascii=False), list(secrets)))
-
-
-def _environment(families: Mapping[str, BenchmarkFamily]) -> jinja2.Environment:
+def _environment(families: Mapping[str, BenchmarkFamily], secrets: list[str]) -> jinja2.Environment:
     # a family's drill-down templates live in its own package: "<family>/<template>"
     family_dirs = {name: jinja2.FileSystemLoader(Path(sys.modules[type(family).__module__].__file__).parent)
                    for name, family in families.items()}
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(_TEMPLATES), jinja2.PrefixLoader(family_dirs)]),
         # results files of other versions may lack a field: a missing one renders empty
-        autoescape=True, undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True)
+        autoescape=True, undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True,
+        # a value's text is scrubbed before it is escaped (escaping could change a key's characters); markup
+        # (this package's, matplotlib's, a rendered drill-down's) is scrubbed with the page
+        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets))
     env.filters["num"] = _number
     env.filters["href"] = _href
     env.filters["ms"] = lambda value: "-" if value is None else f"{value:.1f}"
@@ -76,10 +73,9 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
                   secrets: Iterable[str] = ()) -> str:
     """The report's HTML (one page, nothing to fetch)."""
     secrets = [s for s in secrets if s]
-    sources = [Source(s.label, scrub_document(s.document, secrets)) for s in sources]
-    env = _environment(families)
+    env = _environment(families, secrets)
     items = build_items(sources)
-    suites = suite_summaries(sources, items, families)
+    suites = report_figures(sources, items, families)
     charts_of = {}
     for index, suite in enumerate(suites):
         charts_of[suite.name] = [Markup(svg) for svg in (  # matplotlib's SVG: its text is XML-escaped
@@ -87,12 +83,12 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
     labels = {c.key: c.label for suite in suites for c in suite.columns}
     script = (_TEMPLATES / "report.js").read_text("utf-8")
     page = env.get_template("report.html.j2").render(
-        sources=sources, suites=suites, items=items, charts=charts_of,
+        sources=sources, suites=suites, changes=changes(items), items=items, charts=charts_of,
         drilldowns=[_drilldown(env, families, item) for item in items],
         metric_labels=labels, outcomes=[o for o in OUTCOMES if any(i.record.outcome == o for i in items)],
-        variants=list(dict.fromkeys(i.variant for s in suites for v in s.variants for i in v.items)),
-        families=sorted({i.data["family"] for i in items}),
-        tags=sorted({t for i in items for t in i.data.get("tags") or []}),
+        variants=list(dict.fromkeys(v.name for s in suites for v in s.variants)),
+        families=sorted({i.record.meta.family for i in items}),
+        tags=sorted({t for i in items for t in i.record.meta.tags}),
         version=__version__, built=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         style=Markup((_TEMPLATES / "report.css").read_text("utf-8")), script=Markup(script),
         script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"))
@@ -100,8 +96,8 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
 
 
 def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily], item: Item) -> Markup:
-    family = families.get(item.data["family"])
-    return Markup("") if family is None else render_drilldown(family, item.data, env)
+    family = families.get(item.record.meta.family)
+    return Markup("") if family is None else render_drilldown(family, item.record.to_dict(), env)
 
 
 def render_drilldown(family: BenchmarkFamily, data: Mapping[str, Any], env: jinja2.Environment | None = None) -> Markup:

@@ -1,10 +1,11 @@
-"""The HTML report without a browser: its figures are the terminal summary's, it escapes and scrubs what
+"""The HTML report without a browser: it shows the figures the terminal summary shows, it escapes and scrubs what
 providers send, the CLI rebuilds it from results files (one line per bad file), and --wsb-html writes it
 at the end of a run with the baseline's verdicts and per-item changes."""
 
 from __future__ import annotations
 
 import copy
+import html
 import json
 import re
 
@@ -15,8 +16,11 @@ from html_support import (  # noqa: F401  (bundled_run is a fixture)
 from conftest import REPO
 from pytest_websearchbench import report as cli
 from pytest_websearchbench.run.registry import FAMILIES
-from pytest_websearchbench.reporting.html.model import Source, build_items, suite_summaries
+from pytest_websearchbench.reporting import stats
+from pytest_websearchbench.reporting.figures import Cost, PairedFigure, run_figures
+from pytest_websearchbench.reporting.html.model import Source
 from pytest_websearchbench.reporting.html.render import render_report
+from pytest_websearchbench.reporting.json_results import RunResults
 from pytest_websearchbench.reporting.terminal import summary_lines
 
 
@@ -53,38 +57,76 @@ def _terminal_tables(lines: list[str]) -> dict[str, dict[str, list[str]]]:
     return tables
 
 
-def test_the_figures_are_the_terminal_summarys(bundled_run):
+def _page_tables(page: str) -> dict[str, dict[str, list[str]]]:
+    """The page's summary tables: suite → row label → cells, as text."""
+    def text(markup: str) -> str:
+        return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
+
+    tables = {}
+    for suite, table in re.findall(r'<article class="suite" data-suite="([^"]+)">.*?<table class="summary">(.*?)</table>',
+                                   page, re.S):
+        rows = re.findall(r"<tr[^>]*><th>(.*?)</th>(.*?)</tr>", table, re.S)
+        tables[html.unescape(suite)] = {text(label): [text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)]
+                                        for label, cells in rows}
+    return tables
+
+
+def test_the_summary_and_the_page_format_the_same_figures(bundled_run):
     document = _with_second_provider(json.loads(bundled_run["results"].read_text("utf-8")))
-    sources = [Source("results.json", document)]
-    items = build_items(sources)
-    suites = suite_summaries(sources, items, FAMILIES)
-    tables = _terminal_tables(summary_lines([i.record for i in items], FAMILIES, document["k"], order=("local", "other")))
-    page = render_report(sources, FAMILIES)
+    results = RunResults.from_dict(document)
+    suites = run_figures(results.records, FAMILIES, results.k, order=results.providers)
+    terminal = _terminal_tables(summary_lines(suites, FAMILIES))
+    page = render_report([Source("results.json", results)], FAMILIES)
+    shown = _page_tables(page)
     checked = 0
     for suite in suites:
-        table = tables[suite.name]
         for position, variant in enumerate(suite.variants):
-            expected = {"pass rate": variant.pass_rate, "population": variant.population}
+            both = {"pass rate": variant.pass_rate, "population": variant.population_text,
+                    "errors": str(variant.errors)}
             for key, stat in variant.metrics.items():
-                expected[stat.column.label] = f"{stat.mean:.3f} [{stat.low:.3f}, {stat.high:.3f}]"
+                both[stat.column.label] = f"{stat.mean:.3f} [{stat.low:.3f}, {stat.high:.3f}]"
             if suite.traffic:
-                expected["latency p50/p95"] = f"{variant.p50_ms:.1f} / {variant.p95_ms:.1f} ms"
-                expected["cost (USD)"] = variant.cost
+                both["cost (USD)"] = variant.cost.text
+                both["cassettes"] = variant.cassettes_text
+                assert terminal[suite.name]["latency p50/p95"][position] == \
+                    f"{variant.p50_ms:.1f} / {variant.p95_ms:.1f} ms"
+                assert shown[suite.name]["latency p50 / p95 (ms)"][position] == \
+                    f"{variant.p50_ms:.1f} / {variant.p95_ms:.1f}"
             for key, paired in variant.paired.items():
                 label = next(c.label for c in suite.columns if c.key == key)
-                expected[f"Δ {label} vs local"] = f"{paired.delta:+.3f} (p={paired.p:.3f}, n={paired.n})"
-            for label, value in expected.items():
-                assert table[label][position] == value, (suite.name, variant.name, label)
+                both[f"Δ {label} vs local"] = f"{paired.delta:+.3f} (p={paired.p:.3f}, n={paired.n})"
+            for label, value in both.items():
+                assert terminal[suite.name][label][position] == value, (suite.name, variant.name, label, "terminal")
+                assert shown[suite.name][label][position] == value, (suite.name, variant.name, label, "page")
                 checked += 1
-            for stat in variant.metrics.values():  # and the page shows them
-                assert f"{stat.mean:.3f} <span class=\"ci\">[{stat.low:.3f}, {stat.high:.3f}]</span>" in page
     assert checked > 60
     # the heading names the cutoff only where the family has one (a WebBench task is no ranked list)
     heading = {name: re.search(rf"<h2>{name} <small>([^<]*)</small>", page).group(1)
                for name in ("lexbench-sample", "webbench-sample")}
     assert heading["lexbench-sample"].endswith(f", k={document['k']}") and "k=" not in heading["webbench-sample"]
-    other = next(v for v in next(s for s in suites if s.name == "lexbench-sample").variants if v.name == "other")
-    assert other.errors == 1 and "1 error counted as 0" in other.population and other.paired
+
+
+def test_the_figures_follow_the_population_rule_and_pair_by_case(bundled_run):
+    """The errored item counts 0 in nDCG@5 and leaves the diagnostics; the paired test is over the items both
+    variants scored; latency is over each answered call."""
+    document = _with_second_provider(json.loads(bundled_run["results"].read_text("utf-8")))
+    results = RunResults.from_dict(document)
+    suite = next(s for s in run_figures(results.records, FAMILIES, results.k, order=["other", "local"])
+                 if s.name == "lexbench-sample")
+    other, local = suite.variants  # the order asked for: "other" is the reference
+    assert (suite.reference, other.errors, other.population, other.errored) == ("other", 1, 55, 1)
+    assert other.population_text == "55 · 1 error counted as 0"
+    ndcg = [r.metrics.get("ndcg", 0.0) for r in other.records]
+    assert other.metrics["ndcg"].mean == stats.mean(ndcg) and other.metrics["ndcg"].n == 55
+    assert other.metrics["judged"].n == 54 and other.answered.n == 54  # a diagnostic, the answered mean: without it
+    pairs = [(r.metrics["ndcg"], o.metrics["ndcg"]) for r in local.records for o in other.records
+             if r.meta.case_id == o.meta.case_id and o.outcome != "error"]
+    assert local.paired["ndcg"] == PairedFigure(*stats.paired_difference(*zip(*pairs)), len(pairs)) and len(pairs) == 54
+    seconds = sorted(c.seconds for r in other.records for c in r.run.calls if c.ok)
+    assert other.p50_ms == 1000 * stats.percentile(seconds, 50) and len(other.latencies_ms) == len(seconds)
+    assert other.cost == Cost(len(seconds), 0.0, 0) and other.cost.text == f"0.0000 ({len(seconds)} calls)"
+    rows = _terminal_tables(summary_lines([suite], FAMILIES))["lexbench-sample"]
+    assert rows["nDCG@5 answered"][0] == f"{other.answered.mean:.3f} [{other.answered.low:.3f}, {other.answered.high:.3f}]"
 
 
 def test_provider_text_is_escaped_links_only_web_urls_and_keys_are_scrubbed(bundled_run, tmp_path):
@@ -149,7 +191,7 @@ def test_an_item_of_another_shape_loses_its_drill_down_not_the_report(bundled_ru
     document = json.loads(bundled_run["results"].read_text("utf-8"))
     code = next(i for i in document["items"] if i["family"] == "code")
     code["raw"]["extra"]["search_hops"] = [7]
-    page = render_report([Source("r.json", document)], FAMILIES)
+    page = render_report([Source("r.json", RunResults.from_dict(document))], FAMILIES)
     assert page.count("drill-down cannot be shown: AttributeError") == 1
     assert page.count('class="family-drilldown lexbench"') == sum(i["family"] == "lexbench" for i in document["items"])
 

@@ -1,0 +1,232 @@
+"""Every figure a suite shows, computed once from its item records: the terminal summary, the HTML
+report, the results file's summary block (costs, verdicts) only format them.
+
+The rules: means with 95 % bootstrap intervals over the declared population (``ItemRecord.value``: an
+errored item counts as its column says, or is left out); latency percentiles over the provider calls
+that answered; cost at the price table's rates; each variant against the reference (the first in the
+run's order) by the mean paired difference over the items both scored and a two-sided paired
+randomization test; the baseline's verdict as ``reporting/regression.py`` judged it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from typing import Iterable, Mapping, Sequence
+
+from pytest_websearchbench.core.family import BenchmarkFamily, MetricColumn
+from pytest_websearchbench.reporting import stats
+from pytest_websearchbench.reporting.regression import SuiteVerdict
+from pytest_websearchbench.reporting.results import ItemRecord
+
+CASSETTE_STATES = ("replayed", "recorded", "live")
+
+
+@dataclass(frozen=True)
+class MetricFigure:
+    """A metric's mean with its 95 % bootstrap interval, over ``n`` values."""
+
+    column: MetricColumn
+    mean: float
+    low: float
+    high: float
+    n: int
+
+
+@dataclass(frozen=True)
+class PairedFigure:
+    """A variant against the reference on one metric: mean paired difference, p, pairs."""
+
+    delta: float
+    p: float
+    n: int
+
+
+@dataclass(frozen=True)
+class Cost:
+    """The answered provider calls and what they cost at the price table's rates (replayed calls count at
+    list price); a call without a price is unpriced."""
+
+    calls: int
+    usd: float  # the priced calls' total
+    unpriced: int
+
+    @property
+    def text(self) -> str:
+        if not self.calls:
+            return "-"
+        if self.unpriced == self.calls:
+            return f"unpriced ({self.unpriced} calls; set --wsb-price)"
+        text = f"{self.usd:.4f} ({self.calls - self.unpriced} calls)"
+        return text + (f" + {self.unpriced} unpriced" if self.unpriced else "")
+
+    def to_dict(self) -> dict:
+        return {"calls": self.calls, "usd": self.usd, "unpriced_calls": self.unpriced}
+
+
+def cost_of(records: Iterable[ItemRecord]) -> Cost:
+    calls = [call for record in records for call in record.run.calls if call.ok]
+    priced = [call.cost_usd for call in calls if call.cost_usd is not None]
+    return Cost(len(calls), math.fsum(priced), len(calls) - len(priced))
+
+
+@dataclass
+class VariantFigures:
+    """One variant's column of a suite's table."""
+
+    name: str
+    records: list[ItemRecord]
+    passed: int
+    errors: int  # items whose outcome is an error
+    xfailed: int
+    population: int  # the declared items the means are over: scored, or errored (the population rule)
+    errored: int  # of them, errored (never scored)
+    metrics: dict[str, MetricFigure]  # metric key → figure, for the metrics it has values of
+    latencies_ms: list[float]  # each answered provider call's
+    p50_ms: float | None
+    p95_ms: float | None
+    cost: Cost
+    cassettes: dict[str, int]  # cassette state → items
+    empty_answers: int  # calls answered with no result (they score 0)
+    error_reasons: list[tuple[str, int]]  # each distinct reason of its errored items, most frequent first
+    verdict: SuiteVerdict | None  # against the baseline
+    answered: MetricFigure | None = None  # the primary metric over the answered items, when some errored
+    paired: dict[str, PairedFigure] = field(default_factory=dict)  # metric key → against the reference
+
+    @property
+    def items(self) -> int:
+        return len(self.records)
+
+    @property
+    def pass_rate(self) -> str:
+        return f"{self.passed}/{self.items} ({100 * self.passed / self.items:.1f}%)"
+
+    @property
+    def population_text(self) -> str:
+        """How many items the headline means are over, and how many of them errored."""
+        errors = self.errored
+        return f"{self.population}" + (f" · {errors} error{'s' if errors != 1 else ''} counted as 0" if errors else "")
+
+    @property
+    def cassettes_text(self) -> str:
+        """How the items' calls were answered."""
+        return " · ".join(f"{self.cassettes[state]} {state}" for state in CASSETTE_STATES)
+
+
+@dataclass
+class SuiteFigures:
+    name: str
+    family: str
+    kind: str
+    edition: str
+    k: int | None  # None for a family whose items have no result cutoff (WebBench)
+    columns: list[MetricColumn]
+    records: list[ItemRecord]  # every item of the suite, in record order
+    variants: list[VariantFigures]  # the first is the reference
+    traffic: bool  # some item asked a provider (a self-check of a suite asks none)
+
+    @property
+    def reference(self) -> str:
+        return self.variants[0].name
+
+    @property
+    def counted_columns(self) -> list[MetricColumn]:
+        """The metrics an errored item counts in (its column's error value); the others leave it out."""
+        return [c for c in self.columns if c.error_value is not None]
+
+    @property
+    def shown_columns(self) -> list[MetricColumn]:
+        """The metrics some variant has a value of."""
+        return [c for c in self.columns if any(c.key in v.metrics for v in self.variants)]
+
+    @property
+    def paired_columns(self) -> list[MetricColumn]:
+        """The metrics some variant was compared with the reference on."""
+        return [c for c in self.columns if any(c.key in v.paired for v in self.variants[1:])]
+
+
+def run_figures(records: Sequence[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int, *,
+                order: Sequence[str] = (), verdicts: Iterable[SuiteVerdict] = ()) -> list[SuiteFigures]:
+    """Each suite's figures, by suite name (see ``suite_figures``)."""
+    by_suite: dict[str, list[ItemRecord]] = defaultdict(list)
+    for record in records:
+        by_suite[record.meta.suite].append(record)
+    verdicts = list(verdicts)
+    return [suite_figures(by_suite[name], families.get(by_suite[name][0].meta.family), k, order=order,
+                          verdicts=verdicts) for name in sorted(by_suite)]
+
+
+def suite_figures(records: Sequence[ItemRecord], family: BenchmarkFamily | None, k: int, *,
+                  order: Sequence[str] = (), verdicts: Iterable[SuiteVerdict] = ()) -> SuiteFigures:
+    """The figures of one suite's records: variants in ``order`` (the first is the reference), then the
+    others as they come; ``family`` None (one this installation does not know): its metrics as they come,
+    errored items left out; ``verdicts``: the baseline's, matched by suite and variant."""
+    first = records[0].meta
+    columns = family.columns(first.kind, k) if family is not None else _columns_of(records)
+    present = dict.fromkeys(r.meta.variant for r in records)
+    names = [v for v in order if v in present] + [v for v in present if v not in order]
+    judged = {v.variant: v for v in verdicts if v.suite == first.suite}
+    variants = [_variant(name, [r for r in records if r.meta.variant == name], columns, judged.get(name))
+                for name in names]
+    counted = [c for c in columns if c.error_value is not None]
+    if counted and any(r.errored for r in records):  # the primary metric over the answered items too
+        primary = columns[0]
+        for variant in variants:
+            variant.answered = _mean(primary, [r.metrics[primary.key] for r in variant.records
+                                               if primary.key in r.metrics])
+    _pair(variants, columns)
+    traffic = (family is None or family.records_traffic) and any(r.run.calls or r.run.cassette for r in records)
+    return SuiteFigures(first.suite, first.family, first.kind, first.edition,
+                        k if family is None or family.uses_k else None, columns, list(records), variants, traffic)
+
+
+def _columns_of(records: Sequence[ItemRecord]) -> list[MetricColumn]:
+    keys = dict.fromkeys(key for record in records for key in record.metrics)
+    return [MetricColumn(key, key) for key in keys]
+
+
+def _mean(column: MetricColumn, values: list[float]) -> MetricFigure | None:
+    if not values:
+        return None
+    mean, low, high = stats.bootstrap_ci(values)
+    return MetricFigure(column, mean, low, high, len(values))
+
+
+def _variant(name: str, records: list[ItemRecord], columns: list[MetricColumn],
+             verdict: SuiteVerdict | None) -> VariantFigures:
+    metrics = {}
+    for column in columns:
+        figure = _mean(column, [v for v in (r.value(column.key, column.error_value) for r in records)
+                                if v is not None])
+        if figure is not None:
+            metrics[column.key] = figure
+    seconds = [call.seconds for r in records for call in r.run.calls if call.ok and call.seconds is not None]
+    declared = [r for r in records if r.score is not None or r.errored]
+    reasons = Counter(r.run.error for r in records if r.outcome == "error" and r.run.error)
+    return VariantFigures(
+        name, records, passed=sum(r.outcome == "passed" for r in records),
+        errors=sum(r.outcome == "error" for r in records), xfailed=sum(r.outcome == "xfailed" for r in records),
+        population=len(declared), errored=sum(r.errored for r in declared), metrics=metrics,
+        latencies_ms=[1000 * s for s in seconds],
+        p50_ms=1000 * stats.percentile(seconds, 50) if seconds else None,
+        p95_ms=1000 * stats.percentile(seconds, 95) if seconds else None,
+        cost=cost_of(records), cassettes={state: sum(r.run.cassette == state for r in records)
+                                          for state in CASSETTE_STATES},
+        empty_answers=sum(call.outcome == "empty" for r in records for call in r.run.calls),
+        error_reasons=reasons.most_common(), verdict=verdict)
+
+
+def _pair(variants: list[VariantFigures], columns: list[MetricColumn]) -> None:
+    """Each variant against the first, paired by case over the items both scored."""
+    if len(variants) < 2:
+        return
+    first = {r.meta.case_id: r.metrics for r in variants[0].records if r.outcome != "error"}
+    for variant in variants[1:]:
+        for column in columns:
+            pairs = [(r.metrics[column.key], first[r.meta.case_id][column.key]) for r in variant.records
+                     if r.outcome != "error" and column.key in r.metrics
+                     and column.key in first.get(r.meta.case_id, {})]
+            if pairs:
+                delta, p = stats.paired_difference([a for a, _ in pairs], [b for _, b in pairs])
+                variant.paired[column.key] = PairedFigure(delta, p, len(pairs))

@@ -1,0 +1,44 @@
+"""JUnit XML of a bundled run (under xdist: the controller writes it from the workers' reports): each test
+case carries flat properties, its identity and each metric of its item by its key as a JSON number, the
+numbers the results file holds; nothing else of the plugin's reaches the XML."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+from conftest import BUNDLED_CASSETTES, REPO
+
+IDENTITY = ("wsb.suite", "wsb.case", "wsb.variant", "wsb.family")
+
+
+def test_a_bundled_runs_junit_xml_has_flat_identity_and_numeric_metric_properties(tmp_path):
+    junit, results = tmp_path / "junit.xml", tmp_path / "results.json"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
+    done = subprocess.run([sys.executable, "-m", "pytest", str(REPO / "suites"), "-n", "2", "-q", "-p", "no:cacheprovider",
+                           "--wsb-record-mode=none", f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
+                           f"--junitxml={junit}", f"--wsb-json={results}"],
+                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
+    assert junit.is_file() and results.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    items = {(i["suite"], i["case_id"], i["provider"]): i for i in json.loads(results.read_text("utf-8"))["items"]}
+    cases = ET.parse(junit).getroot().iter("testcase")
+    seen = set()
+    for case in cases:
+        properties = [(p.get("name"), p.get("value")) for p in case.iterfind("properties/property")]
+        names = [name for name, _ in properties]
+        assert names[:4] == list(IDENTITY) and len(set(names)) == len(names), names
+        values = dict(properties)
+        key = values["wsb.suite"], values["wsb.case"], values["wsb.variant"]
+        item = items[key]
+        assert values["wsb.family"] == item["family"] and case.get("name") == f"{key[1]}[{key[2]}]"
+        metrics = {name.removeprefix("wsb.metric."): json.loads(value) for name, value in properties[4:]}
+        assert all(name.startswith("wsb.metric.") for name in names[4:]), names
+        assert all(isinstance(v, float) and math.isfinite(v) for v in metrics.values())
+        assert metrics == item["metrics"], key  # the item's metrics, every one, as numbers
+        seen.add(key)
+    assert seen == set(items) and len(seen) == 125
+    assert any(item["family"] == "webbench" and item["metrics"]["webscore"] for item in items.values())
