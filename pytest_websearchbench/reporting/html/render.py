@@ -103,7 +103,7 @@ def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily],
 def render_drilldown(family: BenchmarkFamily, data: Mapping[str, Any], env: jinja2.Environment | None = None) -> Markup:
     """The family's view of one item of a results file (``data``), as the report shows it; empty when the
     family has none."""
-    env = env or _environment({family.name: family})
+    env = env or _environment({family.name: family}, [])
     try:
         view = family.drilldown(dict(data))
         if view is None:
