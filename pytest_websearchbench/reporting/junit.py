@@ -1,5 +1,6 @@
 """What a benchmark item writes into JUnit XML (``--junitxml``): flat properties that junitparser,
-GitLab and Jenkins read as they are — the item's identity, and each metric of its score by its key.
+GitLab and Jenkins read as they are — the item's identity (``suite``, ``case``, ``variant``, ``family``), and
+each metric of its score by the name the summary shows, lower-cased (``ndcg@5``, ``success@5``, ``webscore``).
 
 They are the item's ``user_properties``, which pytest's junitxml writes from the teardown report as
 ``str(value)``: a metric is written as its JSON text, so ``json.loads`` gives the number back.
@@ -9,19 +10,19 @@ from __future__ import annotations
 
 import json
 
-from pytest_websearchbench.core.family import Score
+from pytest_websearchbench.core.family import MetricColumn, Score
 from pytest_websearchbench.reporting.results import ItemMeta
 
-#: prefix of the property a metric is written to: ``wsb.metric.ndcg``
-METRIC_PREFIX = "wsb.metric."
+IDENTITY = ("suite", "case", "variant", "family")
 
 
 def identity_properties(meta: ItemMeta) -> list[tuple[str, str]]:
     """Which item a test case is: its suite, case, variant (provider or agent) and family."""
-    return [("wsb.suite", meta.suite), ("wsb.case", meta.case_id), ("wsb.variant", meta.variant),
-            ("wsb.family", meta.family)]
+    return list(zip(IDENTITY, (meta.suite, meta.case_id, meta.variant, meta.family)))
 
 
-def metric_properties(score: Score) -> list[tuple[str, str]]:
-    """Each metric of a scored item, by its key, as a JSON number."""
-    return [(METRIC_PREFIX + key, json.dumps(float(value))) for key, value in score.metrics.items()]
+def metric_properties(score: Score, columns: list[MetricColumn]) -> list[tuple[str, str]]:
+    """Each metric of a scored item, as a JSON number, named by its summary label (``columns``: the family's;
+    a metric no column shows goes by its key)."""
+    label = {column.key: column.label.lower() for column in columns}
+    return [(label.get(key, key), json.dumps(float(value))) for key, value in score.metrics.items()]

@@ -126,9 +126,10 @@ def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | N
     """Score the raw results (pure), keep them for the summary, and judge: a failed gate fails the test,
     unless the baseline failed it too (a known failure: xfail); a baseline regression fails it."""
     spec = item.spec
-    primary = spec.family.columns(spec.kind, settings.k)[0].key
+    columns = spec.family.columns(spec.kind, settings.k)
+    primary = columns[0].key
     score = item.wsb_score = replace(spec.family.score(spec.suite, spec.case, raw, settings.k), primary=primary)
-    item.user_properties += metric_properties(score)  # JUnit XML's (reporting/junit.py)
+    item.user_properties += metric_properties(score, columns)  # JUnit XML's (reporting/junit.py)
     verdict = item.wsb_verdict = baseline.judge(item.wsb_meta.key, score.passed, score.metrics.get(primary), primary,
                                                 settings.tolerance) if baseline else None
     if verdict is not None and verdict.status == KNOWN:

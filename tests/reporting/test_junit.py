@@ -1,5 +1,6 @@
 """JUnit XML of a bundled run (under xdist: the controller writes it from the workers' reports): each test
-case carries flat properties, its identity and each metric of its item by its key as a JSON number, the
+case carries flat properties, its identity and each metric of its item by its summary label (lower-cased) as a
+JSON number, the
 numbers the results file holds; nothing else of the plugin's reaches the XML."""
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ import sys
 import xml.etree.ElementTree as ET
 
 from conftest import BUNDLED_CASSETTES, REPO
+from pytest_websearchbench.run.registry import FAMILIES
 
-IDENTITY = ("wsb.suite", "wsb.case", "wsb.variant", "wsb.family")
+IDENTITY = ("suite", "case", "variant", "family")
 
 
 def test_a_bundled_runs_junit_xml_has_flat_identity_and_numeric_metric_properties(tmp_path):
@@ -32,13 +34,15 @@ def test_a_bundled_runs_junit_xml_has_flat_identity_and_numeric_metric_propertie
         names = [name for name, _ in properties]
         assert names[:4] == list(IDENTITY) and len(set(names)) == len(names), names
         values = dict(properties)
-        key = values["wsb.suite"], values["wsb.case"], values["wsb.variant"]
+        key = values["suite"], values["case"], values["variant"]
         item = items[key]
-        assert values["wsb.family"] == item["family"] and case.get("name") == f"{key[1]}[{key[2]}]"
-        metrics = {name.removeprefix("wsb.metric."): json.loads(value) for name, value in properties[4:]}
-        assert all(name.startswith("wsb.metric.") for name in names[4:]), names
+        assert values["family"] == item["family"] and case.get("name") == f"{key[1]}[{key[2]}]"
+        key_of = {c.label.lower(): c.key for c in FAMILIES[item["family"]].columns(item["kind"], 5)}
+        metrics = {key_of.get(name, name): json.loads(value) for name, value in properties[4:]}
         assert all(isinstance(v, float) and math.isfinite(v) for v in metrics.values())
         assert metrics == item["metrics"], key  # the item's metrics, every one, as numbers
         seen.add(key)
     assert seen == set(items) and len(seen) == 125
     assert any(item["family"] == "webbench" and item["metrics"]["webscore"] for item in items.values())
+    lexbench = next(c for c in ET.parse(junit).getroot().iter("testcase") if c.get("name") == "q001[local]")
+    assert {"ndcg@5", "success@5", "p@5"} <= {p.get("name") for p in lexbench.iterfind("properties/property")}
