@@ -1,19 +1,33 @@
-"""Recorded latency: each real HTTP exchange is stamped with its answer time, so a replayed call
-reports the latency it had when it was recorded, not the disk's."""
+"""Recorded answer times: each real HTTP exchange is stamped with how long the answer took and when it
+was received, so a replayed call reports the latency it had when it was recorded, not the disk's, and
+a provider's relative dates ("3 days ago") resolve to the same day in every replay."""
 
 from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from typing import Iterator
+from datetime import datetime, timezone
+from typing import Iterator, Mapping
 
-#: the response header that carries the stamp (seconds to the response headers)
+from pytest_websearchbench.core.dates import parse_instant
+
+#: the response header that carries the latency stamp (seconds to the response headers)
 RECORDED_SECONDS_HEADER = "x-wsb-recorded-seconds"
+#: the response header that carries when the answer was received (ISO 8601, UTC, whole seconds)
+RECEIVED_AT_HEADER = "x-wsb-received-at"
+
+
+def received_at(headers: Mapping[str, str]) -> datetime:
+    """When an answer was received: its stamp, else (a cassette recorded before the stamp) the server's
+    ``Date`` header, else now (a live answer that no recorder saw, from a server without a clock)."""
+    return (parse_instant(headers.get(RECEIVED_AT_HEADER)) or parse_instant(headers.get("date"))
+            or datetime.now(timezone.utc).replace(microsecond=0))
 
 
 @contextmanager
 def timed_transport() -> Iterator[None]:
-    """Time each real HTTP exchange (to its response headers) and stamp the response with it.
+    """Time each real HTTP exchange (to its response headers) and stamp the response with it and with
+    the moment it was received.
 
     The stamp is added at httpcore's connection pool, underneath httpx's transport where vcrpy
     records, so it is written into the cassette and comes back when the call is replayed.
@@ -26,6 +40,8 @@ def timed_transport() -> Iterator[None]:
         began = time.perf_counter()
         response = real(pool, request)
         response.headers.append((RECORDED_SECONDS_HEADER.encode(), f"{time.perf_counter() - began:.6f}".encode()))
+        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        response.headers.append((RECEIVED_AT_HEADER.encode(), stamp.encode()))
         return response
 
     httpcore.ConnectionPool.handle_request = timed

@@ -9,8 +9,9 @@ import math
 from pathlib import Path
 from typing import Any
 
-from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
+from pytest_websearchbench.cassettes.latency import RECEIVED_AT_HEADER, RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.atomic import write_text_atomic
+from pytest_websearchbench.core.dates import parse_instant
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 
 #: the response header that carries what produced the answer (JSON object, sorted keys; see recorder.py)
@@ -197,8 +198,15 @@ def _produced_by_problem(values: list[str]) -> str | None:
     return None if isinstance(stamp, dict) else f"{_short(values[0])} is not a JSON object"
 
 
+def _received_at_problem(values: list[str]) -> str | None:
+    if len(values) != 1:
+        return f"holds {len(values)} values, expected one ISO 8601 date-time"
+    return None if parse_instant(values[0]) else f"{_short(values[0])} is not an ISO 8601 date-time"
+
+
 #: the headers the plugin stamps on recorded answers, and how each must look
-_STAMPS = {RECORDED_SECONDS_HEADER: _seconds_problem, PRODUCED_BY_HEADER: _produced_by_problem}
+_STAMPS = {RECORDED_SECONDS_HEADER: _seconds_problem, RECEIVED_AT_HEADER: _received_at_problem,
+           PRODUCED_BY_HEADER: _produced_by_problem}
 
 
 def _a(value: Any) -> str:

@@ -1,7 +1,7 @@
 """URL keys for pooling, duplicate detection and site checks.
 
 `normalize_url` maps every spelling of one web address to one key:
-``https://`` + lower-case host without ``www.`` and default port + path (case kept,
+``https://`` + lower-case host without ``www.``, user info or default port + path (case kept,
 no trailing ``/``) + sorted query without ``utm_*`` parameters, no fragment.
 ``http`` and ``https`` give the same key, always spelled ``https://`` so that a key
 stays a clickable URL. A string without ``scheme://`` is read as a web address
@@ -9,6 +9,23 @@ stays a clickable URL. A string without ``scheme://`` is read as a web address
 stripped and inner whitespace percent-encoded (``a b`` → ``a%20b``); a string that
 cannot be parsed comes back only so prepared. The function never raises and is
 idempotent.
+
+Where readings of "the same address" disagree, the key decides so (RFC 3986 §6.2.2 for the
+syntax, the web's form encoding for the query):
+
+- **percent-encoding**: an escaped unreserved character is that character (``%31`` = ``1``,
+  ``%7E`` = ``~``, RFC 3986 §2.3) in the path and the query; the other escapes keep their
+  meaning and are spelled with upper-case hex (``%2f`` = ``%2F``, never ``/``);
+- **``+`` and ``%20`` in a web query** are both a space (HTML form encoding), spelled ``%20``;
+  a literal plus is ``%2B`` and stays apart; in a path ``+`` is itself, not a space;
+- **``?z`` and ``?z=``** are one parameter with an empty value, spelled ``z``;
+- **user info** (``https://user:secret@host/``) is dropped from web keys: HTTP deprecates it
+  (RFC 9110 §4.2.4), the page is the host's whoever the URL names, and a credential has no
+  place in a pool or a report. Other schemes keep it (an FTP account selects other files);
+- **other schemes** are never a web address: ``ftp://host/a`` keeps its scheme (host and path
+  rules apply, its own default ports are not known here), and a scheme without ``//``
+  (``mailto:``, ``urn:``, ``javascript:``: letters, digits, ``+`` or ``-`` before a colon that
+  does not start a port) is a key of its own, scheme lower-cased and the rest as written.
 
 `host_path_key` is the coarser key of DESIGN §2.1 step 6 (grounding a cited URL): the
 lower-cased address without scheme, query, fragment, leading ``www.`` or trailing ``/``s.
@@ -21,6 +38,11 @@ import re
 from urllib.parse import SplitResult, quote, urlsplit
 
 _SCHEME_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
+# a scheme without "//" (mailto:, urn:): no dot in its name, and its colon does not start a port
+# (``localhost:8000/a``, ``example.org:/a`` stay web addresses)
+_OPAQUE_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+\-]*):(?!\d*(?:[/?#]|$))")
+_ESCAPE = re.compile(r"%([0-9A-Fa-f]{2})")
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _WHITESPACE = re.compile(r"\s")
 _PORT_SUFFIX = re.compile(r"(?::[0-9]*)+$")
 _WEB_SCHEMES = frozenset({"http", "https"})
@@ -34,7 +56,7 @@ _QUERY_OR_FRAGMENT = re.compile(r"[?#]")
 def _prepared(url: str) -> str:
     """`url` stripped, inner whitespace percent-encoded, the web scheme added if none."""
     text = _WHITESPACE.sub(lambda space: quote(space.group()), url.strip())
-    if not text or _SCHEME_PREFIX.match(text):
+    if not text or _SCHEME_PREFIX.match(text) or _OPAQUE_SCHEME.match(text):
         return text
     return f"{_WEB_SCHEME_KEY}://{text.lstrip('/')}"
 
@@ -89,26 +111,48 @@ def _parameter_order(parameter: str) -> tuple[str, str, str]:
     return name, value, parameter
 
 
-def _canonical_query(query: str) -> str:
-    """Query without empty and ``utm_*`` parameters, the rest sorted; raw spelling kept."""
-    kept = [p for p in query.split("&") if p and not _is_tracking_parameter(p)]
+def _canonical_escapes(text: str) -> str:
+    """Escaped unreserved characters decoded, the other escapes in upper-case hex."""
+    def one(escape: re.Match[str]) -> str:
+        char = chr(int(escape.group(1), 16))
+        return char if char in _UNRESERVED else escape.group().upper()
+    return _ESCAPE.sub(one, text)
+
+
+def _canonical_parameter(parameter: str) -> str:
+    """A web query parameter: escapes canonical, ``+`` a space (``%20``), ``z=`` spelled ``z``."""
+    parameter = _canonical_escapes(parameter).replace("+", "%20")
+    return parameter[:-1] if parameter.endswith("=") and parameter.count("=") == 1 else parameter
+
+
+def _canonical_query(query: str, web: bool) -> str:
+    """Query without empty and ``utm_*`` parameters, the rest sorted; a web query's parameters in
+    their canonical spelling (module docstring), another scheme's with canonical escapes only."""
+    spell = _canonical_parameter if web else _canonical_escapes
+    spelled = (spell(p) for p in query.split("&"))
+    kept = [p for p in spelled if p and not _is_tracking_parameter(p)]
     return "&".join(sorted(kept, key=_parameter_order))
 
 
 def normalize_url(url: str) -> str:
     """The pooling key of `url` (rules in the module docstring)."""
     text = _prepared(url)
+    opaque = _OPAQUE_SCHEME.match(text)
+    if opaque:
+        return opaque.group(1).lower() + text[opaque.end(1):]
     parts = _split(text)
     if parts is None or not parts.scheme:
         return text
     scheme = parts.scheme.lower()
-    if scheme in _WEB_SCHEMES:
+    web = scheme in _WEB_SCHEMES
+    if web:
         scheme = _WEB_SCHEME_KEY
     userinfo, host, port = _split_netloc(parts.netloc)
     port = _canonical_port(port, scheme)
-    netloc = userinfo + _canonical_host(host) + (f":{port}" if port else "")
-    query = _canonical_query(parts.query)
-    return f"{scheme}://{netloc}{parts.path.rstrip('/')}" + (f"?{query}" if query else "")
+    netloc = ("" if web else userinfo) + _canonical_host(host) + (f":{port}" if port else "")
+    query = _canonical_query(parts.query, web)
+    path = _canonical_escapes(parts.path).rstrip("/")
+    return f"{scheme}://{netloc}{path}" + (f"?{query}" if query else "")
 
 
 def url_host(url: str) -> str:

@@ -1,15 +1,21 @@
 """Eligibility: a result that breaks a scenario's explicit requirement (required site, time window,
 content terms) is worth 0 whatever its grade.
 
-One source of truth per (query, URL): what the hit says, field by field, else the graded preview's
-title, snippet and date. The scorer decides a returned page's eligibility once and the ideal ranking
-reuses that decision, so the two never disagree (which is what keeps nDCG within [0, 1]).
+Eligibility is decided once per (query, pooled page) from the pooled, graded preview — its title,
+snippet and date — the same for every provider, so every provider is normalised by the same ideal
+ranking and nDCG stays within [0, 1]. Only a page no pool has seen is judged from its own hit. Dates
+are read by ``core.dates.parse_date`` whatever shape a provider gave them in, never compared as text;
+a date nobody can read is unknown and its time check is skipped, as for a missing one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
+from typing import Any
 
+from pytest_websearchbench.core.dates import parse_date, parse_instant
 from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.core.urls import host_matches_site, url_host
 from pytest_websearchbench.lexbench.grades import GradedPreview
@@ -18,7 +24,7 @@ from pytest_websearchbench.lexbench.grades import GradedPreview
 @dataclass(frozen=True)
 class Requirements:
     sites: tuple[str, ...] = ()
-    after: str | None = None
+    after: str | None = None  # YYYY-MM-DD (the scenario schema's pattern), inclusive
     before: str | None = None
     content_terms: tuple[str, ...] = ()
 
@@ -26,7 +32,7 @@ class Requirements:
         return bool(self.sites or self.after or self.before or self.content_terms)
 
 
-def requirement_violations(req: Requirements, url: str, text: str | None, published: str | None) -> list[str]:
+def requirement_violations(req: Requirements, url: str, text: str | None, published: date | None) -> list[str]:
     """Which explicit requirements a result breaks: ``site``, ``time`` or ``content``.
 
     ``text`` (title + snippet) or ``published`` may be unknown (None): that check is then skipped.
@@ -34,8 +40,8 @@ def requirement_violations(req: Requirements, url: str, text: str | None, publis
     broken = []
     if req.sites and not any(host_matches_site(url_host(url), site) for site in req.sites):
         broken.append("site")
-    date = (published or "")[:10]
-    if date and ((req.after and date < req.after) or (req.before and date > req.before)):
+    if published is not None and ((req.after and published < date.fromisoformat(req.after))
+                                  or (req.before and published > date.fromisoformat(req.before))):
         broken.append("time")
     if req.content_terms and text is not None:
         lowered = text.casefold()
@@ -45,24 +51,43 @@ def requirement_violations(req: Requirements, url: str, text: str | None, publis
 
 
 def preview_violations(req: Requirements, preview: GradedPreview) -> list[str]:
-    """The requirements a graded page breaks judged from its preview alone (a page nobody returned)."""
-    return requirement_violations(req, preview.url, _text(preview.title, preview.snippet), preview.published)
+    """The requirements a pooled page breaks, judged from its graded preview (the same for every provider).
+
+    The pool records the preview's date as an ISO date; a grades file written otherwise is read with the
+    same parser (a relative date there has no answer time to count from: unknown)."""
+    return requirement_violations(req, preview.url, _text(preview.title, preview.snippet),
+                                  parse_date(preview.published))
 
 
-def hit_violations(req: Requirements, hit: Hit, preview: GradedPreview | None) -> list[str]:
-    """The requirements a returned page breaks: each field from the hit, else from its graded preview."""
-    title = hit.title or (preview.title if preview else None)
-    snippet = hit.snippet or (preview.snippet if preview else None)
-    published = hit_published(hit) or (preview.published if preview else None)
-    return requirement_violations(req, hit.url, _text(title, snippet), published)
+def hit_violations(req: Requirements, hit: Hit) -> list[str]:
+    """The requirements a page no pool has seen breaks, judged from its own hit."""
+    # an empty title or snippet is one the provider did not give: unknown, like a missing one
+    return requirement_violations(req, hit.url, _text(hit.title or None, hit.snippet or None), hit_date(hit.extra).date)
+
+
+@dataclass(frozen=True)
+class HitDate:
+    """A hit's date as its provider wrote it (``raw``) and as read (``date``; None: unknown)."""
+
+    raw: Any
+    date: date | None
+
+    @property
+    def unreadable(self) -> bool:
+        """The provider gave a date that no shape the parser knows describes."""
+        return self.raw not in (None, "") and self.date is None
+
+
+def hit_date(extra: Mapping[str, Any]) -> HitDate:
+    """The date of a hit's ``extra``: ``published`` (the local engine) or ``date`` (the adapters: the
+    vendor's own field, as written), relative forms counted back from ``received_at``, when the
+    answer arrived."""
+    raw = extra.get("published") or extra.get("date")
+    received = extra.get("received_at")
+    return HitDate(raw, parse_date(raw, parse_instant(received) if isinstance(received, str) else None))
 
 
 def _text(title: str | None, snippet: str | None) -> str | None:
     if title is None and snippet is None:
         return None
     return f"{title or ''} {snippet or ''}"
-
-
-def hit_published(hit: Hit) -> str | None:
-    value = hit.extra.get("published") or hit.extra.get("date")
-    return str(value) if value else None

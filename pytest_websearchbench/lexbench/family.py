@@ -104,7 +104,9 @@ class LexBenchFamily(BenchmarkFamily):
         return [MetricColumn("ndcg", f"nDCG@{k}", 0.0), MetricColumn("precision", f"P@{k}", 0.0),
                 MetricColumn("success", f"success@{k}", 0.0), MetricColumn("rr", "MRR", 0.0),
                 MetricColumn("known_page_hit", "known-page"), MetricColumn("requirements_met", "req-met"),
-                MetricColumn("duplicate_rate", "dup-rate"), MetricColumn("judged", f"judged@{k}")]
+                MetricColumn("duplicate_rate", "dup-rate"), MetricColumn("judged", f"judged@{k}"),
+                # hits per query whose date no known shape describes (their time check was skipped)
+                MetricColumn("unreadable_dates", "bad-dates")]
 
     def drilldown(self, item: dict) -> "Drilldown":
         """The report's view of a query: each top-k result with its rank, title, snippet, URL, grade, who

@@ -1,6 +1,9 @@
 """The pool of one or more collected runs (``--wsb-json`` files of one suite and k): per query, every
 distinct normalised URL the providers returned, with every distinct preview (title, snippet, date)
-they showed for it, and what it still needs before every provider can be scored against it.
+they showed for it, and what it still needs before every provider can be scored against it. A
+preview's date is the hit's, whatever its provider's shape, read by ``core.dates.parse_date``
+(relative forms against the time the answer was received) and kept as an ISO date — the date the
+grades file records and scoring checks the time window against; a date it cannot read is unknown.
 
 A pooled page is *graded* (a grades file already has it), *ineligible* (every preview of it breaks
 an explicit requirement — site, time window, content terms — so it is 0 by rule and nobody is asked)
@@ -11,13 +14,14 @@ grading packets never see it (``packets.py``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import parse_json, read_suite_text
 from pytest_websearchbench.core.urls import normalize_url
-from pytest_websearchbench.lexbench.eligibility import requirement_violations
+from pytest_websearchbench.lexbench.eligibility import hit_date, requirement_violations
 from pytest_websearchbench.lexbench.grades import GradedPreview
 from pytest_websearchbench.lexbench.items import Scenario
 
@@ -28,7 +32,7 @@ RESULTS_FORMAT = "pytest-websearchbench/results@1"
 class Preview:
     title: str
     snippet: str
-    published: str | None = None
+    published: str | None = None  # an ISO date (YYYY-MM-DD); None: none given, or none readable
 
 
 @dataclass(frozen=True)
@@ -187,15 +191,17 @@ def build_pool(run: Run, scenarios: dict[str, Scenario],
             if preview not in entry.violations:
                 entry.previews.append(preview)
                 text = f"{preview.title} {preview.snippet}" if preview.title or preview.snippet else None
+                published = date.fromisoformat(preview.published) if preview.published else None
                 entry.violations[preview] = tuple(requirement_violations(
-                    pool.scenario.requirements, hit["url"], text, preview.published))
+                    pool.scenario.requirements, hit["url"], text, published))
     return pools
 
 
 def _preview(hit: dict) -> Preview:
     extra = hit.get("extra") if isinstance(hit.get("extra"), dict) else {}
-    published = extra.get("published") or extra.get("date")
-    return Preview(str(hit.get("title") or ""), str(hit.get("snippet") or ""), str(published) if published else None)
+    published = hit_date(extra).date
+    return Preview(str(hit.get("title") or ""), str(hit.get("snippet") or ""),
+                   published.isoformat() if published else None)
 
 
 def pool_report(run: Run, pools: dict[str, QueryPool]) -> list[str]:

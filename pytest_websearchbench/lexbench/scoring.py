@@ -6,7 +6,7 @@ from pytest_websearchbench.core.family import Score
 from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.lexbench import metrics as measures
-from pytest_websearchbench.lexbench.eligibility import hit_violations, preview_violations
+from pytest_websearchbench.lexbench.eligibility import hit_date, hit_violations, preview_violations
 from pytest_websearchbench.lexbench.grades import GradedPreview
 from pytest_websearchbench.lexbench.items import FactualQuestion, Scenario
 
@@ -14,30 +14,33 @@ from pytest_websearchbench.lexbench.items import FactualQuestion, Scenario
 def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPreview], k: int) -> Score:
     """Grades of the top k (0 for requirement violations), then nDCG@k, P@k, success@k and diagnostics.
 
-    A page's eligibility is decided once per normalised URL (its first occurrence in the top k, the hit's
-    fields else its graded preview's) and the ideal ranking uses that same decision, so nDCG ∈ [0, 1].
+    A pooled page's eligibility is its graded preview's (title, snippet and date), whichever provider
+    returned it under whatever date: the ideal ranking is built from the same decisions, so it is one
+    ideal for every provider and nDCG ∈ [0, 1]. A page no pool has seen is judged from its own hit (it
+    is ungraded, so this changes only its row and req-met). ``unreadable_dates`` counts the top-k hits
+    whose own date no known shape describes (its time check was skipped).
     """
     top = hits[:k]
     ranked = [normalize_url(h.url) for h in top]
     req = scenario.requirements
+    pooled = {key: preview_violations(req, preview) for key, preview in pool.items()} if req else {}
     grades: dict[str, int] = {}
-    eligible: dict[str, bool] = {}  # normalised URL → eligibility, as its first occurrence decided
+    violations: dict[str, list[str]] = {}  # normalised URL → the requirements it breaks, decided once
     rows = []
     for key, hit in zip(ranked, top):
-        broken = hit_violations(req, hit, pool.get(key))
-        if key not in eligible:
-            eligible[key] = not broken
-            if broken:
+        if key not in violations:
+            violations[key] = pooled.get(key, []) if key in pool else hit_violations(req, hit)
+            if violations[key]:
                 grades[key] = 0
             elif key in pool:
                 grades[key] = pool[key].grade
+        broken = violations[key]
         # who gave the grade the metrics used: the grades file's grader (human or model), the eligibility
         # rule, or nobody yet (None: ungraded, counts 0)
-        grader = "eligibility rule" if not eligible[key] else pool[key].grader if key in pool else None
+        grader = "eligibility rule" if broken else pool[key].grader if key in pool else None
         rows.append({"rank": hit.rank, "url": hit.url, "title": hit.title, "snippet": hit.snippet,
                      "grade": grades.get(key), "grader": grader, "violations": broken})
-    ideal = [p.grade for key, p in pool.items()
-             if eligible.get(key, not preview_violations(req, p))]
+    ideal = [preview.grade for key, preview in pool.items() if not pooled.get(key)]
     metrics = {
         "ndcg": measures.ndcg_at_k(ranked, grades, ideal, k),
         "precision": measures.precision_at_k(ranked, grades, k),
@@ -45,6 +48,7 @@ def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPr
         "rr": measures.reciprocal_rank(ranked, grades, k),
         "duplicate_rate": measures.duplicate_rate(ranked, k),
         "judged": measures.judged_at_k(ranked, grades, k),
+        "unreadable_dates": float(sum(hit_date(hit.extra).unreadable for hit in top)),
     }
     if scenario.known_pages:
         metrics["known_page_hit"] = measures.known_page_hit(ranked, [normalize_url(u) for u in scenario.known_pages], k)

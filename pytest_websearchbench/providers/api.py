@@ -205,7 +205,9 @@ class ApiProvider(HttpProvider):
         hits = self._read(lambda: self.parse_search(body, k))[:k]
         if not hits:
             self.flag_last_call("empty", failed=False)
-        return [hit if hit.rank == rank else Hit(rank, hit.url, hit.title, hit.snippet, hit.extra)
+        # every hit says when its answer arrived: a vendor's relative dates ("3 days ago") count back from it
+        received = {"received_at": self.calls[-1].received_at}
+        return [Hit(rank, hit.url, hit.title, hit.snippet, {**hit.extra, **received})
                 for rank, hit in enumerate(hits, start=1)]
 
     def fetch(self, url: str) -> Page:

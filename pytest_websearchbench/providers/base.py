@@ -11,7 +11,7 @@ from typing import Any, Callable, Mapping
 
 import httpx
 
-from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
+from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER, received_at
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.pricing import call_cost
@@ -33,6 +33,9 @@ class CallRecord:
     attempts: int = 1
     wall_seconds: float | None = None  # including retries, backoff and rate-limit waits
     cost_usd: float | None = None  # at the price table's rate; None: no price known (unpriced)
+    #: when the answer was received (ISO 8601, UTC; recorded in the cassette, so a replay says the same):
+    #: what a provider's relative dates ("3 days ago") count back from. None: no answer.
+    received_at: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -134,7 +137,7 @@ class HttpProvider(Provider):
     def request_json(self, kind: str, method: str, path: str, **kwargs: Any) -> Any:
         """Send one request (retrying as configured), time it, and return the decoded JSON body."""
         started = time.perf_counter()
-        state = {"attempts": 0, "seconds": 0.0, "status": None}
+        state = {"attempts": 0, "seconds": 0.0, "status": None, "received_at": None}
         try:
             response = self._send(method, path, kwargs, state)
             body = self._decode(response, method, path)
@@ -144,7 +147,8 @@ class HttpProvider(Provider):
                                          state["attempts"], time.perf_counter() - started))
             raise
         self.calls.append(CallRecord(kind, state["seconds"], True, "ok", state["status"], state["attempts"],
-                                     time.perf_counter() - started, call_cost(self.price_per_1k(kind))))
+                                     time.perf_counter() - started, call_cost(self.price_per_1k(kind)),
+                                     state["received_at"]))
         return body
 
     def flag_last_call(self, outcome: str, *, failed: bool) -> None:
@@ -185,6 +189,7 @@ class HttpProvider(Provider):
         if recorded:
             state["seconds"] = float(recorded)
         state["status"] = response.status_code
+        state["received_at"] = received_at(response.headers).isoformat()
         self._last_request = response.request
         if response.status_code < 400:
             return response, None

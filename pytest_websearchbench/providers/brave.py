@@ -6,7 +6,8 @@ header ``X-Subscription-Token``, query ``q``, ``count`` (≤ 20), ``country``, `
 ``safesearch``, ``freshness``, ``text_decorations`` (sent false: by default Brave marks the query's
 words with ``<strong>`` in snippets); answer ``type: "search"`` with ``web.results[]`` = {title,
 url, description, age?, page_age?, language?, extra_snippets?}; a result whose ``description`` is
-empty takes its ``extra_snippets`` as the snippet. ``web`` is absent when nothing was found.
+empty takes its ``extra_snippets`` as the snippet. The hit's date is ``page_age`` (the date found on
+the page, ISO 8601 without offset), else ``age`` (human-readable: ``March 1, 2025``, ``3 days ago``). ``web`` is absent when nothing was found.
 Key: ``BRAVE_SEARCH_API_KEY``.
 """
 
@@ -36,9 +37,13 @@ class BraveProvider(ApiProvider):
         if self.field(body, "type", str) != "search":
             raise self.fail(f"the response has type {body['type']!r}, expected 'search'", kind="bad_response")
         rows = self.field(body, "web.results", list, default=[])
-        return self.hits(rows, "web.results", snippet=_snippet,
+        hits = self.hits(rows, "web.results", snippet=_snippet,
                          extra={"date": "page_age", "age": "age", "language": "language",
                                 "extra_snippets": "extra_snippets"})
+        for hit in hits:  # the page's date is page_age; the human-readable age is its stand-in when alone
+            if "date" not in hit.extra and "age" in hit.extra:
+                hit.extra["date"] = hit.extra["age"]
+        return hits
 
 
 def _snippet(row: dict) -> str:

@@ -5,7 +5,9 @@ The API is closed to new customers; existing customers may use it until 2027-01-
 reference ("Using REST", ``cse.list``, the ``Search`` response): ``GET
 https://www.googleapis.com/customsearch/v1`` with query ``key``, ``cx`` (the engine id), ``q``,
 ``num`` (1–10), ``gl``, ``lr``, ``safe``; answer ``kind: "customsearch#search"`` with ``items[]`` =
-{title, link, snippet, displayLink, cacheId?} — no ``items`` when nothing was found. Errors are
+{title, link, snippet, displayLink, cacheId?, pagemap?} — no ``items`` when nothing was found. The API
+has no date field of its own: a result's date is the page's Open Graph ``article:published_time``
+meta tag (``pagemap.metatags[]``, ISO 8601), when the page declares one. Errors are
 ``{error: {code, message, status}}``. Key: ``GOOGLE_API_KEY``; engine id: ``GOOGLE_CSE_ID``.
 """
 
@@ -14,6 +16,8 @@ from __future__ import annotations
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, MissingCredentialError, Option
 
 CX_ENV = "GOOGLE_CSE_ID"
+#: the Open Graph meta tag that dates an article (ogp.me, "article" object type)
+PUBLISHED_META_TAG = "article:published_time"
 
 
 class GoogleCseProvider(ApiProvider):
@@ -54,4 +58,20 @@ class GoogleCseProvider(ApiProvider):
             raise self.fail(f"the response has kind {body['kind']!r}, expected 'customsearch#search'",
                             kind="bad_response")
         rows = self.field(body, "items", list, default=[])
-        return self.hits(rows, "items", url="link", extra={"display_link": "displayLink", "cache_id": "cacheId"})
+        hits = self.hits(rows, "items", url="link", extra={"display_link": "displayLink", "cache_id": "cacheId"})
+        for hit, row in zip(hits, rows):
+            published = _published_meta_tag(row)
+            if published:
+                hit.extra["date"] = published
+        return hits
+
+
+def _published_meta_tag(row: dict) -> str | None:
+    """The page's ``article:published_time`` meta tag as the result's ``pagemap`` lists it."""
+    pagemap = row.get("pagemap")
+    tags = pagemap.get("metatags") if isinstance(pagemap, dict) else None
+    for tag in tags if isinstance(tags, list) else ():
+        value = tag.get(PUBLISHED_META_TAG) if isinstance(tag, dict) else None
+        if isinstance(value, str) and value.strip():
+            return value
+    return None

@@ -3,7 +3,8 @@
 Follows docs.tavily.com API reference: ``POST https://api.tavily.com/search`` and ``/extract``,
 header ``Authorization: Bearer tvly-…``. Search body ``query``, ``max_results`` (≤ 20),
 ``search_depth`` (basic | advanced | fast | ultra-fast), ``topic``, ``country``, ``time_range``;
-answer ``results[]`` = {title, url, content, score, published_date?}. Extract body ``urls``,
+answer ``results[]`` = {title, url, content, score, published_date?} (``published_date`` on ``topic:
+"news"`` searches only, RFC 1123: ``Sat, 01 Mar 2025 00:00:00 GMT``). Extract body ``urls``,
 ``extract_depth``, ``format``; answer ``results[]`` = {url, raw_content, title?} and
 ``failed_results[]``. Key: ``TAVILY_API_KEY``.
 """

@@ -42,6 +42,10 @@ BROKEN = {
     "negative seconds": (lambda text: _with(text, _seconds("-0.5")),
                          ":{line} is unreadable: interactions[0].response.headers.x-wsb-recorded-seconds "
                          "'-0.5' is not a finite, non-negative number of seconds"),
+    "received-at not a date-time": (
+        lambda text: _with(text, lambda response: response["headers"].__setitem__("x-wsb-received-at", ["soon"])),
+        ":{line} is unreadable: interactions[0].response.headers.x-wsb-received-at "
+        "'soon' is not an ISO 8601 date-time"),
     "body not JSON": (lambda text: _with(text, _body("<html>not json</html>")),
                       " holds an answer 'local' cannot read: local: malformed JSON"),
     "body without results": (lambda text: _with(text, _body('{"query": "road bike tyre pressure"}')),

@@ -54,9 +54,32 @@ def test_each_rule(url, key):
     ("https://[2001:DB8::1]:443/x", "https://[2001:db8::1]/x"),
     ("ftp://Files.example.org:21/pub/", "ftp://files.example.org:21/pub"),
     ("ftp://files.example.org:443/pub", "ftp://files.example.org:443/pub"),
-    ("https://User@WWW.example.org/a", "https://User@example.org/a"),
+    ("https://User@WWW.example.org/a", "https://example.org/a"),
+    ("ftp://anon@Files.example.org/pub", "ftp://anon@files.example.org/pub"),
+    ("mailto:Someone@Example.org", "mailto:Someone@Example.org"),
+    ("MAILTO:someone@example.org", "mailto:someone@example.org"),
+    ("javascript:void(0)", "javascript:void(0)"),
+    ("localhost:8000/a", "https://localhost:8000/a"),
+    ("example.org:/a", "https://example.org/a"),
 ])
 def test_garbage_and_unusual_input_is_deterministic(url, key):
+    assert normalize_url(url) == key
+
+
+@pytest.mark.parametrize(("url", "key"), [
+    ("https://example.org/a%31", "https://example.org/a1"),
+    ("https://example.org/%7Euser/%41", "https://example.org/~user/A"),
+    ("https://example.org/a%2fb", "https://example.org/a%2Fb"),
+    ("https://example.org/a?q=%31", "https://example.org/a?q=1"),
+    ("https://example.org/a?q=a+b", "https://example.org/a?q=a%20b"),
+    ("https://example.org/a?q=a%2Bb", "https://example.org/a?q=a%2Bb"),
+    ("https://example.org/a+b", "https://example.org/a+b"),
+    ("https://example.org/a?z=", "https://example.org/a?z"),
+    ("https://example.org/a?z==", "https://example.org/a?z=="),
+    ("https://example.org/a?%75tm_source=x&id=1", "https://example.org/a?id=1"),
+    ("https://user:secret@example.org/a", "https://example.org/a"),
+])
+def test_each_equivalence_decision(url, key):
     assert normalize_url(url) == key
 
 
@@ -154,3 +177,53 @@ def test_host_path_key_ignores_scheme_case_www_query_fragment_and_trailing_slash
     spellings = [f"https://{host}{path}", f"http://www.{host}{path}/", f"HTTPS://{host.upper()}{path.upper()}",
                  f"https://{host}{path}?utm_source=x&id=2#top", f"{host}{path}"]
     assert {host_path_key(spelling) for spelling in spellings} == {f"{host}{path}".lower()}
+
+
+# The forms the URL-equivalence decisions cover (core/urls.py's docstring): each rewrites an address
+# into another spelling, and says whether the two must share a key. One property runs all of them over
+# generated addresses, so a decision holds for every address, not only for the example in its table row.
+EQUIVALENCE_FORMS = [
+    # (name, rewrite of (host, path, query), same key?)
+    ("http scheme", lambda h, p, q: f"http://{h}{p}{q}", True),
+    ("upper-case scheme and host", lambda h, p, q: f"HTTPS://{h.upper()}{p}{q}", True),
+    ("www. prefix", lambda h, p, q: f"https://www.{h}{p}{q}", True),
+    ("default port", lambda h, p, q: f"https://{h}:443{p}{q}", True),
+    ("no scheme", lambda h, p, q: f"{h}{p}{q}", True),
+    ("trailing slash", lambda h, p, q: f"https://{h}{p}/{q}", True),
+    ("fragment", lambda h, p, q: f"https://{h}{p}{q}#top", True),
+    ("utm parameter", lambda h, p, q: f"https://{h}{p}{q}{'&' if q else '?'}utm_source=x", True),
+    ("parameters reordered", lambda h, p, q: f"https://{h}{p}" + (
+        "?" + "&".join(reversed(q[1:].split("&"))) if q else ""), True),
+    ("escaped unreserved path character", lambda h, p, q: f"https://{h}{_escape_first(p)}{q}", True),
+    ("lower-case hex escape", lambda h, p, q: f"https://{h}{p}{q.replace('%2F', '%2f')}", True),
+    ("escaped unreserved query character", lambda h, p, q: f"https://{h}{p}{_escape_first(q)}", True),
+    ("+ for %20 in the query", lambda h, p, q: f"https://{h}{p}{q.replace('%20', '+')}", True),
+    ("z= for z in the query", lambda h, p, q: f"https://{h}{p}{q.replace('&flag&', '&flag=&')}", True),
+    ("user info", lambda h, p, q: f"https://user:secret@{h}{p}{q}", True),
+    ("user name only", lambda h, p, q: f"https://someone@{h}{p}{q}", True),
+    ("ftp scheme", lambda h, p, q: f"ftp://{h}{p}{q}", False),
+    ("mailto", lambda h, p, q: f"mailto:someone@{h}", False),
+    ("other port", lambda h, p, q: f"https://{h}:8443{p}{q}", False),
+    ("path case", lambda h, p, q: f"https://{h}{p.upper()}/X{q}", False),
+    ("escaped reserved path character", lambda h, p, q: f"https://{h}{p}%2Fx{q}", False),
+    ("+ in the path", lambda h, p, q: f"https://{h}{p}/a+b{q}", False),
+    ("%2B for a space in the query", lambda h, p, q: f"https://{h}{p}{q.replace('%20', '%2B')}", False),
+]
+
+
+def _escape_first(text: str) -> str:
+    """``text`` with its first letter or digit (unreserved characters) percent-escaped."""
+    index = next(i for i, char in enumerate(text) if char.isalnum())
+    return f"{text[:index]}%{ord(text[index]):02x}{text[index + 1:]}"
+
+
+@given(host=st.from_regex(r"[a-z][a-z0-9\-]{0,7}\.(org|example)", fullmatch=True),
+       path=st.from_regex(r"(/[a-z0-9._~\-]{1,6}){1,3}", fullmatch=True),
+       query=st.from_regex(r"\?a=[a-z0-9]{1,3}%20[a-z]{1,3}&flag&id=[0-9]{1,3}&sep=%2F", fullmatch=True),
+       form=st.sampled_from(EQUIVALENCE_FORMS))
+def test_every_equivalence_form_keeps_or_changes_the_key_as_decided(host, path, query, form):
+    assume(not host.startswith("www"))
+    name, rewrite, same = form
+    base = f"https://{host}{path}{query}"
+    rewritten = rewrite(host, path, query)
+    assert (normalize_url(rewritten) == normalize_url(base)) is same, (name, base, rewritten)

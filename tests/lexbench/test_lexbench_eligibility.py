@@ -1,5 +1,6 @@
-"""One source of truth for eligibility per (query, URL), so nDCG stays within [0, 1] on the whole
-scoring path; duplicate grade lines in a frozen grades file."""
+"""Eligibility decided once per (query, pooled page) from the pooled, graded preview — one ideal for every
+provider, so nDCG stays within [0, 1] on the whole scoring path; dates read in every provider's shape,
+never compared as text; duplicate grade lines in a frozen grades file."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.lexbench.eligibility import Requirements
 from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
 from pytest_websearchbench.lexbench.items import Scenario
+from pytest_websearchbench.lexbench.metrics import dcg
 from pytest_websearchbench.lexbench.scoring import score_scenario
 
 WINDOW = Requirements(after="2024-01-01", before="2024-12-31")
@@ -26,7 +28,7 @@ POOL = {  # A: the best page, but dated outside the window; B: a weak page insid
 }
 
 
-def test_a_hit_without_a_date_takes_its_graded_previews_date():
+def test_a_hit_without_a_date_is_judged_by_its_graded_preview():
     undated = score_scenario(SCENARIO, [Hit(1, "https://a.example", "A", "about it")], POOL, 5)
     dated = score_scenario(SCENARIO, [Hit(1, "https://a.example", "A", "about it", {"published": "2023-05-01"})],
                            POOL, 5)
@@ -36,11 +38,14 @@ def test_a_hit_without_a_date_takes_its_graded_previews_date():
         assert score.results[0]["grade"] == 0 and score.results[0]["violations"] == ["time"]
 
 
-def test_the_ideal_follows_the_hits_own_date_when_it_gives_one():
-    # the provider says A is from inside the window: A is eligible for the hit and for the ideal alike
+def test_a_hits_own_date_never_overrides_the_pooled_preview():
+    # the provider dates A inside the window; the pooled preview dates it outside: the preview decides,
+    # for this provider as for every other, so A is 0 by rule and the ideal is B alone
     score = score_scenario(SCENARIO, [Hit(1, "https://a.example", "A", "x", {"date": "2024-03-01"})], POOL, 5)
-    # the ideal is A (gain 7) then B (gain 1 at rank 2)
-    assert score.passed and score.metrics["ndcg"] == pytest.approx(7 / (7 + 1 / math.log2(3)))
+    assert not score.passed and score.results[0]["violations"] == ["time"] and score.metrics["ndcg"] == 0.0
+    # and the other way round: a pooled page inside the window stays eligible whatever its hit says
+    score = score_scenario(SCENARIO, [Hit(1, "https://b.example", "B", "x", {"date": "Jan 3, 2019"})], POOL, 5)
+    assert score.results[0]["violations"] == [] and score.metrics["ndcg"] == 1.0
 
 
 def test_a_hit_without_a_snippet_is_checked_against_the_previews():
@@ -49,6 +54,103 @@ def test_a_hit_without_a_snippet_is_checked_against_the_previews():
     pool = {"https://a.example": GradedPreview("https://a.example", 3, "test", "Line 4", "prices only")}
     score = score_scenario(scenario, [Hit(1, "https://a.example", "Line 4", "")], pool, 5)
     assert score.results[0]["violations"] == ["content"] and score.metrics["ndcg"] == 0.0
+
+
+# A Serper double's answers: Google's display dates, and when the answer was received (for relative dates)
+RECEIVED = "2026-03-10T09:00:00+00:00"
+
+
+def serper_hit(rank: int, url: str, date: str) -> Hit:
+    return Hit(rank, url, f"title {rank}", f"snippet {rank}", {"position": rank, "date": date, "received_at": RECEIVED})
+
+
+def test_a_display_date_before_the_window_makes_the_page_0_by_rule():
+    # the pool recorded P's preview date parsed to ISO; Serper shows it as "Mar 3, 2025"
+    scenario = Scenario("q1", "query", "en", "general", requirements=Requirements(after="2026-01-01"))
+    pool = {"https://p.example": GradedPreview("https://p.example", 3, "test", "P", "p", "2025-03-03"),
+            "https://q.example": GradedPreview("https://q.example", 2, "test", "Q", "q", "2026-02-01")}
+    score = score_scenario(scenario, [serper_hit(1, "https://p.example", "Mar 3, 2025"),
+                                      serper_hit(2, "https://q.example", "Feb 1, 2026")], pool, 5)
+    assert score.results[0]["violations"] == ["time"] and score.results[0]["grade"] == 0
+    assert score.metrics["success"] == 0.0
+    assert score.metrics["ndcg"] == pytest.approx(1 / math.log2(3))  # Q's gain at rank 2 over Q's at rank 1
+
+
+def test_a_display_date_inside_the_window_keeps_the_page():
+    scenario = Scenario("q1", "query", "en", "general", requirements=Requirements(before="2026-06-30"))
+    pool = {"https://p.example": GradedPreview("https://p.example", 3, "test", "P", "p", "2026-02-03")}
+    score = score_scenario(scenario, [serper_hit(1, "https://p.example", "Feb 3, 2026")], pool, 5)
+    assert score.passed and score.metrics["success"] == 1.0 and score.metrics["ndcg"] == 1.0
+
+
+@pytest.mark.parametrize(("shown", "broken"), [
+    ("Mar 3, 2025", ["time"]), ("3 Mar 2025", ["time"]), ("Tue, 10 Mar 2026 09:00:00 GMT", []),
+    ("2025-03-03T10:00:00Z", ["time"]), ("1741000000", ["time"]), ("3 days ago", []), ("yesterday", []),
+    ("14 months ago", ["time"]), ("sometime last spring", []),
+])
+def test_a_page_no_pool_has_seen_is_judged_from_its_hit_read_in_any_shape(shown, broken):
+    scenario = Scenario("q1", "query", "en", "general", requirements=Requirements(after="2026-01-01"))
+    score = score_scenario(scenario, [serper_hit(1, "https://new.example", shown)], {}, 5)
+    assert score.results[0]["violations"] == broken
+    assert score.results[0]["grader"] == ("eligibility rule" if broken else None)
+
+
+def test_an_unreadable_date_is_unknown_and_counted():
+    scenario = Scenario("q1", "query", "en", "general", requirements=Requirements(after="2026-01-01"))
+    hits = [serper_hit(1, "https://new.example/1", "sometime last spring"),
+            serper_hit(2, "https://new.example/2", "Mar 3, 2025"),
+            Hit(3, "https://new.example/3", "t", "s")]  # no date at all: unknown too, but not unreadable
+    score = score_scenario(scenario, hits, {}, 5)
+    assert [r["violations"] for r in score.results] == [[], ["time"], []]
+    assert score.metrics["unreadable_dates"] == 1.0
+
+
+_POOLED = ["https://a.example/", "https://www.a.example/p", "https://b.example/p", "https://c.example/q"]
+_SHOWN_DATES = st.sampled_from([None, "2023-06-01", "Jun 1, 2024", "1 Jun 2025", "3 days ago", "1717200000",
+                                "Tue, 10 Mar 2026 09:00:00 GMT", "last spring"])
+
+
+@st.composite
+def _two_providers(draw):
+    """One scenario and pool; two providers returning the same pooled pages, each in its own order and
+    with its own hit dates, titles and snippets."""
+    req = Requirements(sites=draw(st.sampled_from([(), ("a.example",)])),
+                       after=draw(st.sampled_from([None, "2024-01-01"])),
+                       before=draw(st.sampled_from([None, "2025-12-31"])),
+                       content_terms=draw(st.sampled_from([(), ("opening hours",)])))
+    pool = {normalize_url(url): GradedPreview(url, draw(st.integers(0, 3)), "test", draw(_TEXT), draw(_TEXT),
+                                              draw(st.sampled_from(["2023-06-01", "2024-06-01", None])))
+            for url in _POOLED}
+    pages = draw(st.lists(st.sampled_from(_POOLED), min_size=1, max_size=6))
+    answers = []
+    for order in (pages, draw(st.permutations(pages))):
+        answers.append([Hit(rank, url, draw(_TEXT) or "", draw(_TEXT) or "",
+                            {"date": draw(_SHOWN_DATES), "received_at": RECEIVED})
+                        for rank, url in enumerate(order, 1)])
+    return Scenario("q", "query", "en", "general", requirements=req), pool, answers, draw(st.integers(1, 6))
+
+
+def _normaliser(score, k):
+    """The ideal DCG a score was divided by: its own DCG over its nDCG (None when nDCG is 0)."""
+    seen, gains = set(), []
+    for row in score.results[:k]:
+        key = normalize_url(row["url"])
+        gains.append(2.0 ** (row["grade"] or 0) - 1 if key not in seen else 0.0)
+        seen.add(key)
+    return dcg(gains) / score.metrics["ndcg"] if score.metrics["ndcg"] else None
+
+
+@settings(derandomize=True, deadline=None, max_examples=300)
+@given(_two_providers())
+def test_two_providers_returning_the_same_pooled_pages_share_one_ideal(case):
+    scenario, pool, (first, second), k = case
+    scores = [score_scenario(scenario, hits, pool, k) for hits in (first, second)]
+    # every pooled page gets one grade and one verdict, whichever provider returned it under whatever date
+    verdicts = [{normalize_url(r["url"]): (r["grade"], tuple(r["violations"])) for r in s.results} for s in scores]
+    shared = verdicts[0].keys() & verdicts[1].keys()
+    assert all(verdicts[0][key] == verdicts[1][key] for key in shared)
+    normalisers = [n for n in (_normaliser(s, k) for s in scores) if n is not None]
+    assert all(n == pytest.approx(normalisers[0]) for n in normalisers)
 
 
 _URLS = ["https://a.example/", "https://www.a.example/p", "https://b.example/p"]

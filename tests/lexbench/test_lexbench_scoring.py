@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from pytest_websearchbench.lexbench.eligibility import Requirements, requirement_violations
@@ -44,9 +46,10 @@ def test_required_site_zeroes_other_hosts_whatever_the_grades_file_says():
 
 def test_time_window_uses_the_result_date_and_ignores_undated_results():
     req = Requirements(after="2024-01-01", before="2024-12-31")
-    assert requirement_violations(req, "https://a.example", None, "2023-12-31") == ["time"]
-    assert requirement_violations(req, "https://a.example", None, "2025-01-01T10:00:00Z") == ["time"]
-    assert requirement_violations(req, "https://a.example", None, "2024-06-30") == []
+    assert requirement_violations(req, "https://a.example", None, date(2023, 12, 31)) == ["time"]
+    assert requirement_violations(req, "https://a.example", None, date(2025, 1, 1)) == ["time"]
+    assert requirement_violations(req, "https://a.example", None, date(2024, 1, 1)) == []  # inclusive
+    assert requirement_violations(req, "https://a.example", None, date(2024, 12, 31)) == []
     assert requirement_violations(req, "https://a.example", None, None) == []
 
 

@@ -22,20 +22,20 @@ EXPECTED_URLS = ["https://tea.example/green-tea-brewing", "https://www.mirror.ex
                  "https://tea.example/black-tea"]
 # what each adapter keeps in Hit.extra from its vendor's answer (first hit)
 EXPECTED_EXTRA = {
-    "serper": {"position": 1, "date": "2025-03-01"},
-    "tavily": {"score": 1.0},
-    "exa": {"id": EXPECTED_URLS[0], "date": "2025-03-01", "request_id": "exa-req-1"},
-    "brave": {"date": "2025-03-01", "language": "en"},
-    "serpapi": {"position": 1},
-    "searxng": {"engine": "duckduckgo", "score": 2.0, "date": "2025-03-01"},
+    "serper": {"position": 1, "date": "Mar 1, 2025"},
+    "tavily": {"score": 1.0},  # dated on news searches only (test_provider_dates.py)
+    "exa": {"id": EXPECTED_URLS[0], "date": "2025-03-01T00:00:00.000Z", "request_id": "exa-req-1"},
+    "brave": {"date": "2025-03-01T00:00:00", "age": "March 1, 2025", "language": "en"},
+    "serpapi": {"position": 1, "date": "Mar 1, 2025"},
+    "searxng": {"engine": "duckduckgo", "score": 2.0, "date": "2025-03-01T00:00:00"},
     "jina": {},
     "firecrawl": {"position": 1},
     "linkup": {"type": "text"},
     "parallel": {"date": "2025-03-01", "search_id": "search_emulated"},
     "perplexity": {"date": "2025-03-01", "search_id": "pplx-search-1"},
-    "you": {"date": "2025-03-01", "search_uuid": "you-uuid-1"},
-    "kagi": {"position": 1, "date": "2025-03-01", "request_id": "kagi-req-1"},
-    "google-cse": {"display_link": "tea.example"},
+    "you": {"date": "2025-03-01T00:00:00", "search_uuid": "you-uuid-1"},
+    "kagi": {"position": 1, "date": "2025-03-01T00:00:00+00:00", "request_id": "kagi-req-1"},
+    "google-cse": {"display_link": "tea.example", "date": "2025-03-01T00:00:00+00:00"},
 }
 UNPRICED = {"jina"}
 

@@ -1,13 +1,17 @@
 """Each vendor's request checks and response shapes, as their API documents describe them.
 
 A handler gets the emulator, the request and ``empty`` (answer as the vendor does when nothing
-matches); it raises ``BadRequest`` when a documented required field is missing or mistyped.
+matches); it raises ``BadRequest`` when a documented required field is missing or mistyped. A page's
+date goes out in the vendor's own shape (``VENDOR_DATES``); the variant ``"relative_dates"`` makes
+the vendors that show display dates (Serper, SerpApi, Brave's ``age``) say ``N days ago`` instead.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from email.utils import format_datetime
 from typing import Any, Callable
 
 from emulator.server import BadRequest, Incoming, Reply
@@ -83,6 +87,62 @@ def snippet(doc: dict) -> str:
     return doc["text"][:160]
 
 
+# -- dates as each vendor writes them ------------------------------------------------------------------
+
+def _day(doc: dict) -> date | None:
+    return date.fromisoformat(doc["published"]) if doc.get("published") else None
+
+
+def google_display(day: date) -> str:
+    """Google's result date, as Serper and SerpApi pass it on: ``Mar 1, 2025``."""
+    return f"{day:%b} {day.day}, {day.year}"
+
+
+def long_display(day: date) -> str:
+    """Brave's human-readable ``age``: ``March 1, 2025``."""
+    return f"{day:%B} {day.day}, {day.year}"
+
+
+def http_date(day: date) -> str:
+    """RFC 1123, as Tavily's news results date a page: ``Sat, 01 Mar 2025 00:00:00 GMT``."""
+    return format_datetime(datetime(day.year, day.month, day.day, tzinfo=timezone.utc), usegmt=True)
+
+
+def days_ago(day: date) -> str:
+    return f"{(datetime.now(timezone.utc).date() - day).days} days ago"
+
+
+#: vendor → how its API writes a page's date (the field each adapter reads; see the adapters' docstrings)
+VENDOR_DATES: dict[str, Callable[[date], Any]] = {
+    "serper": google_display,                                  # organic[].date
+    "serpapi": google_display,                                 # organic_results[].date
+    "tavily": http_date,                                       # results[].published_date (topic "news")
+    "exa": lambda d: f"{d.isoformat()}T00:00:00.000Z",         # results[].publishedDate
+    "brave": lambda d: f"{d.isoformat()}T00:00:00",            # web.results[].page_age (age: long_display)
+    "searxng": lambda d: f"{d.isoformat()}T00:00:00",          # results[].publishedDate
+    "parallel": date.isoformat,                                # results[].publish_date
+    "perplexity": date.isoformat,                              # results[].date, last_updated
+    "you": lambda d: f"{d.isoformat()}T00:00:00",              # results.web[].page_age
+    "kagi": lambda d: f"{d.isoformat()}T00:00:00+00:00",       # data[].published
+    "google-cse": lambda d: f"{d.isoformat()}T00:00:00+00:00",  # pagemap.metatags[].article:published_time
+}
+
+
+def shown_date(em, r, doc: dict, vendor: str) -> Any:
+    """``doc``'s date as ``vendor`` writes it (relative under the ``relative_dates`` variant); None: undated."""
+    day = _day(doc)
+    if day is None:
+        return None
+    if em.variants.get(r.mount) == "relative_dates" and VENDOR_DATES[vendor] is google_display:
+        return days_ago(day)
+    return VENDOR_DATES[vendor](day)
+
+
+def dated(field_name: str, value: Any) -> dict:
+    """The field, only when the page has a date (vendors leave it out rather than send null)."""
+    return {field_name: value} if value is not None else {}
+
+
 # -- search APIs -------------------------------------------------------------------------------------
 
 def serper_search(em, r, empty):
@@ -91,7 +151,7 @@ def serper_search(em, r, empty):
     docs = matches(em, r, q, num, empty)
     return Reply(200, {"searchParameters": {"q": q, "type": "search", "num": num, "engine": "google"},
                        "organic": [{"title": d["title"], "link": d["url"], "snippet": snippet(d), "position": i,
-                                    **({"date": d["published"]} if d.get("published") else {})}
+                                    **dated("date", shown_date(em, r, d, "serper"))}
                                    for i, d in enumerate(docs, 1)],
                        "credits": 1})
 
@@ -105,7 +165,10 @@ def tavily_search(em, r, empty):
     docs = matches(em, r, q, n, empty)
     return Reply(200, {"query": q, "answer": None, "images": [], "response_time": 0.12, "request_id": "tv-1",
                        "results": [{"title": d["title"], "url": d["url"], "content": snippet(d),
-                                    "score": round(1 - i / 10, 2), "raw_content": None}
+                                    "score": round(1 - i / 10, 2), "raw_content": None,
+                                    # Tavily dates its results for news searches only
+                                    **(dated("published_date", shown_date(em, r, d, "tavily"))
+                                       if r.json.get("topic") == "news" else {})}
                                    for i, d in enumerate(docs)]})
 
 
@@ -127,7 +190,7 @@ def exa_search(em, r, empty):
     docs = matches(em, r, q, n, empty)
     return Reply(200, {"requestId": "exa-req-1", "searchType": "auto", "costDollars": {"total": 0.005},
                        "results": [{"id": d["url"], "url": d["url"], "title": d["title"],
-                                    "publishedDate": d.get("published"), "author": None,
+                                    "publishedDate": shown_date(em, r, d, "exa"), "author": None,
                                     "highlights": [snippet(d)], "highlightScores": [0.5]} for d in docs]})
 
 
@@ -163,11 +226,21 @@ def brave_search(em, r, empty):
     if docs:
         body["web"] = {"type": "search", "results": [
             {"title": d["title"], "url": d["url"], "description": "" if only_extra else description(d),
-             "language": d.get("language", "en"), "page_age": d.get("published"), "age": "3 days ago",
+             "language": d.get("language", "en"), **_brave_dates(em, r, d),
              "profile": {"name": d.get("site", "")},
              **({"extra_snippets": [description(d), d["title"]]} if only_extra else {})}
             for d in docs]}
     return Reply(200, body)
+
+
+def _brave_dates(em, r, doc: dict) -> dict:
+    """``page_age`` (ISO 8601) and the human-readable ``age``; relative: ``age`` alone, ``N days ago``."""
+    day = _day(doc)
+    if day is None:
+        return {}
+    if em.variants.get(r.mount) == "relative_dates":
+        return {"age": days_ago(day)}
+    return {"page_age": shown_date(em, r, doc, "brave"), "age": long_display(day)}
 
 
 def serpapi_search(em, r, empty):
@@ -179,7 +252,8 @@ def serpapi_search(em, r, empty):
     body = {"search_metadata": {"id": "serp-1", "status": "Success"},
             "search_parameters": {"engine": "google", "q": q}}
     if docs:
-        body["organic_results"] = [{"position": i, "title": d["title"], "link": d["url"], "snippet": snippet(d)}
+        body["organic_results"] = [{"position": i, "title": d["title"], "link": d["url"], "snippet": snippet(d),
+                                    **dated("date", shown_date(em, r, d, "serpapi"))}
                                    for i, d in enumerate(docs, 1)]
     else:
         body["error"] = "Google hasn't returned any results for this query."
@@ -196,7 +270,7 @@ def searxng_search(em, r, empty):
                        "results": [{"url": d["url"], "title": d["title"], "content": snippet(d),
                                     "engine": "duckduckgo", "engines": ["duckduckgo", "brave"],
                                     "score": round(2 - i / 10, 2), "category": "general",
-                                    "publishedDate": d.get("published")} for i, d in enumerate(docs)]})
+                                    "publishedDate": shown_date(em, r, d, "searxng")} for i, d in enumerate(docs)]})
 
 
 def jina_search(em, r, empty):
@@ -272,7 +346,8 @@ def parallel_search(em, r, empty):
     n = (r.json.get("advanced_settings") or {}).get("max_results") or 10
     docs = matches(em, r, queries[0], n, empty)
     return Reply(200, {"search_id": "search_emulated", "session_id": "session_1", "warnings": None,
-                       "results": [{"url": d["url"], "title": d["title"], "publish_date": d.get("published"),
+                       "results": [{"url": d["url"], "title": d["title"],
+                                    "publish_date": shown_date(em, r, d, "parallel"),
                                     "excerpts": [snippet(d)]} for d in docs]})
 
 
@@ -294,7 +369,8 @@ def perplexity_search(em, r, empty):
     docs = matches(em, r, q if isinstance(q, str) else " ".join(q), n, empty)
     return Reply(200, {"id": "pplx-search-1",
                        "results": [{"title": d["title"], "url": d["url"], "snippet": snippet(d),
-                                    "date": d.get("published"), "last_updated": d.get("published")} for d in docs]})
+                                    "date": shown_date(em, r, d, "perplexity"),
+                                    "last_updated": shown_date(em, r, d, "perplexity")} for d in docs]})
 
 
 def you_search(em, r, empty):
@@ -310,7 +386,7 @@ def you_search(em, r, empty):
         n = int_param(r, "count", maximum=100) or 10
     docs = matches(em, r, q, n, empty)
     results = {"web": [{"url": d["url"], "title": d["title"], "description": d["title"],
-                        "snippets": [snippet(d)], "page_age": d.get("published"), "authors": []}
+                        "snippets": [snippet(d)], "page_age": shown_date(em, r, d, "you"), "authors": []}
                        for d in docs]} if docs else {}
     return Reply(200, {"results": results, "metadata": {"search_uuid": "you-uuid-1", "query": q, "latency": 0.1}})
 
@@ -331,7 +407,7 @@ def kagi_search(em, r, empty):
     n = int_param(r, "limit") or 10
     docs = matches(em, r, q, n, empty)
     data: list[dict] = [{"t": 0, "rank": i, "url": d["url"], "title": d["title"], "snippet": snippet(d),
-                         **({"published": d["published"]} if d.get("published") else {})}
+                         **dated("published", shown_date(em, r, d, "kagi"))}
                         for i, d in enumerate(docs, 1)]
     if data:
         data.append({"t": 1, "list": [f"{q} guide", f"{q} tips"]})
@@ -351,7 +427,9 @@ def google_cse_search(em, r, empty):
     body = {"kind": "customsearch#search", "searchInformation": {"totalResults": str(len(docs))}}
     if docs:
         body["items"] = [{"kind": "customsearch#result", "title": d["title"], "link": d["url"],
-                          "snippet": snippet(d), "displayLink": d.get("site", "")} for d in docs]
+                          "snippet": snippet(d), "displayLink": d.get("site", ""),
+                          "pagemap": {"metatags": [{"og:type": "article", **dated(
+                              "article:published_time", shown_date(em, r, d, "google-cse"))}]}} for d in docs]
     return Reply(200, body)
 
 
