@@ -24,6 +24,7 @@ import httpx
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.policies import RetryPolicy
+from pytest_websearchbench.core.secrets import register_secrets, scrub
 from pytest_websearchbench.providers.retry import send_with_retries
 
 CASSETTE_BASE_URL = "http://chat-model.invalid"
@@ -192,6 +193,9 @@ class ModelClient:
     calls: list[ModelCall] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        # a gateway may echo the key in its error ("Incorrect API key provided: sk-…"): every text
+        # that leaves the process is scrubbed of it, errors and log records alike
+        register_secrets([self.api_key])
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         self._client = httpx.Client(base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout)
 
@@ -237,4 +241,4 @@ def _message(response: httpx.Response) -> str:
 
 
 def _model_error(message: str, **kwargs: Any) -> ProviderError:
-    return ProviderError(f"model: {message}", **kwargs)
+    return ProviderError(scrub(f"model: {message}"), **kwargs)

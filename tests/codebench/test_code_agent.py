@@ -429,3 +429,24 @@ def test_a_failed_fetch_is_kept_in_the_cassette_so_the_episode_replays(pytester,
     assert "code: 404" in cassette.read_text()
     monkeypatch.delenv("OPENAI_BASE_URL")
     pytester.runpytest(*args, "--wsb-record-mode=none").assert_outcomes(passed=1)
+
+
+def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pytester, monkeypatch):
+    eval_path = tiny_code_suite(pytester.path)
+    key = "sk-proj-ECHOED-0123456789abcdef"
+    rejects = {"status": 401, "error": f"Incorrect API key provided: {key}. You can find your API key at ..."}
+    out = pytester.path / "out"
+    with ScriptedModel(lambda request: rejects) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", key)
+        result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "-k", "acme-001", "-rA",
+                                    f"--wsb-json={out / 'results.json'}", f"--wsb-code-json={out / 'harness.json'}",
+                                    f"--junitxml={out / 'junit.xml'}")
+    result.assert_outcomes(failed=1)
+    harness = json.loads((out / "harness.json").read_text())
+    assert harness["results"][0]["error"].startswith("ProviderError: model: HTTP 401: Incorrect API key provided: "
+                                                     "<FILTERED>")
+    written = {path.name: path.read_text() for path in out.iterdir()}
+    assert set(written) == {"results.json", "harness.json", "junit.xml"}
+    for where, text in {**written, "stdout": result.stdout.str(), "stderr": result.stderr.str()}.items():
+        assert key not in text, where

@@ -176,3 +176,21 @@ def test_the_summary_names_the_model_and_a_temperature_that_is_not_the_benchmark
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*model agent*-*m via chat, temperature 0.7: not comparable (the benchmark's "
                                  "agent sends 0)*"])
+
+
+def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pytester, monkeypatch):
+    task = sample_tasks()[0]
+    key = "sk-proj-ECHOED-0123456789abcdef"
+    out = pytester.path / "out"
+    with ScriptedModel(lambda request: {"status": 401, "error": f"Incorrect API key provided: {key}"}) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", key)
+        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
+                                    "-k", f"{task.name}[", "-rA", f"--wsb-json={out / 'results.json'}",
+                                    f"--junitxml={out / 'junit.xml'}")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*model: HTTP 401: Incorrect API key provided: <FILTERED>*"])
+    written = {path.name: path.read_text() for path in out.iterdir()}
+    assert set(written) == {"results.json", "junit.xml"}
+    for where, text in {**written, "stdout": result.stdout.str(), "stderr": result.stderr.str()}.items():
+        assert key not in text, where
