@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -24,7 +23,7 @@ from markupsafe import Markup
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.family import BenchmarkFamily
-from pytest_websearchbench.core.secrets import scrub
+from pytest_websearchbench.core.secrets import scrub, scrub_value
 from pytest_websearchbench.reporting.html import charts
 from pytest_websearchbench.reporting.html.model import (
     OUTCOMES, Item, Source, build_items, suite_summaries)
@@ -34,8 +33,8 @@ _TEMPLATES = Path(__file__).parent
 
 
 def scrub_document(document: dict[str, Any], secrets: Iterable[str]) -> dict[str, Any]:
-    """``document`` with every secret scrubbed from its text (in the JSON forms too)."""
-    return json.loads(scrub(json.dumps(document, ensure_ascii=False), list(secrets)))
+    """``document`` with every secret scrubbed from its text."""
+    return scrub_value(document, secrets)
 
 
 def _environment(families: Mapping[str, BenchmarkFamily]) -> jinja2.Environment:
