@@ -46,10 +46,19 @@ class ProviderRegistry:
     def __init__(self) -> None:
         self._entries: dict[str, ProviderEntry] = {}
 
-    def add(self, name: str, factory: ProviderFactory, *, help: str = "", key_env: tuple[str, ...] = (),
-            private_env: tuple[str, ...] = ()) -> None:
+    def add(self, name: str, factory: ProviderFactory, *, help: str = "", key_env: tuple[str, ...] | None = None,
+            private_env: tuple[str, ...] | None = None) -> None:
+        """Register ``factory`` under ``name``. ``key_env`` and ``private_env`` default to what the factory's
+        class declares (``AcmeProvider.from_context``: its ``key_env`` and ``private_env``), so a third
+        party's provider without its key stops the run before collection, as a built-in one does."""
         if name in self._entries:
             raise ConfigurationError(f"provider {name!r} is registered twice")
+        declared = getattr(factory, "__self__", None)  # the class of a classmethod factory
+        if key_env is None:
+            key_env = getattr(declared, "key_env", None) or ()
+            key_env = (key_env,) if isinstance(key_env, str) else key_env
+        if private_env is None:
+            private_env = getattr(declared, "private_env", None) or ()
         self._entries[name] = ProviderEntry(name, factory, help, tuple(key_env), tuple(private_env))
 
     def add_entry_points(self) -> None:
