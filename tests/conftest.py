@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -35,6 +36,17 @@ def require_chromium(what: str) -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true and {what}: {missing}")
         pytest.skip(missing)
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Above the final "N passed, M skipped": how many tests skipped for each reason (one line a reason,
+    the most common first), so a run says what it left out and how to get it back."""
+    reasons: Counter[str] = Counter()
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        reasons[reason.removeprefix("Skipped: ")] += 1
+    for reason, count in reasons.most_common():
+        terminalreporter.write_line(f"{count} skipped: {reason}")
 
 
 def write_jsonl(path: Path, records: list[dict]) -> Path:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from pytest_websearchbench.cassettes.latency import timed_transport
-from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister
+from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister, RewritePersister
 from pytest_websearchbench.cassettes.scrub import SecretFilter
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode
@@ -80,9 +80,9 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
     rejected (``failed()`` lists their requests: method, URL, body) are dropped, and if the block
     raises, nothing it recorded is saved at all. With ``produced_by``, recorded answers are stamped
     with it and answers stamped otherwise are refused (StaleCassetteError) before anything replays.
+    In rewrite mode the cassette starts empty and the file is replaced only by a new recording: a
+    provider that is down leaves the old cassette as it was.
     """
-    if mode is CassetteMode.REWRITE:
-        path.unlink(missing_ok=True)
     filters = SecretFilter(aliases, secrets)
     if mode is CassetteMode.NONE:  # nothing is recorded, so nothing of a failed call needs dropping
         replay = _Replay(path, filters)
@@ -105,7 +105,7 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
         before_record_request=filters.request,
         before_record_response=filters.response,
     )
-    recorder.register_persister(AtomicPersister)
+    recorder.register_persister(RewritePersister if mode is CassetteMode.REWRITE else AtomicPersister)
     use = CassetteUse(path)
     with timed_transport(), recorder.use_cassette(str(path)) as cassette:
         before = len(cassette.data)

@@ -292,7 +292,7 @@ class CodeFamily(BenchmarkFamily):
         if run.code_json is None or run.mode != MODE_AGENT or run.selftest:
             return
         items = [r.to_dict() for r in records if r.meta.family == self.name]
-        write_harness_document(run.code_json, items, model=run.model, board=run.board)
+        write_harness_document(run.code_json, items, model=run.model, board=run.board, secrets=self.secrets())
 
     def drilldown(self, item: dict) -> "Drilldown":
         """The report's view of a ticket: the judge's verdict and notes, each needle (found where; agent: present,

@@ -8,7 +8,7 @@ fetch_hops, passed, score: {passed, compiled, output, notes}, metrics: {wall_ms,
 fetch_count, search_ms, fetch_ms, llm_prompt_tokens, llm_completion_tokens, gold_token_queries},
 source, notes, query_contained_gold_token, error}]}``, rows sorted by (id, backend). An item that
 could not run (its provider, its cassette) is a ``RUN_ERROR`` row, as the harness writes a failed arm.
-Built from the results' plain records (``ItemRecord.to_dict()``): pure, and written atomically.
+Built from the results' plain records (``ItemRecord.to_dict()``): pure; written atomically, scrubbed of every key.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 from pytest_websearchbench.codebench.agent import BOARD_SEARCH_FETCH
 from pytest_websearchbench.codebench.scoring import RUN_ERROR
 from pytest_websearchbench.core.atomic import write_text_atomic
+from pytest_websearchbench.core.secrets import scrub_value
 
 
 def harness_document(items: list[dict[str, Any]], *, model: str, board: str) -> dict[str, Any]:
@@ -60,5 +61,8 @@ def _row(item: dict[str, Any], allow_fetch: bool) -> dict[str, Any]:
             "query_contained_gold_token": metrics["gold_token_queries"] > 0, "error": extra.get("run_error")}
 
 
-def write_harness_document(path: Path, items: list[dict[str, Any]], *, model: str, board: str) -> None:
-    write_text_atomic(path, json.dumps(harness_document(items, model=model, board=board), indent=2) + "\n")
+def write_harness_document(path: Path, items: list[dict[str, Any]], *, model: str, board: str,
+                           secrets: list[str] = ()) -> None:
+    """Written atomically, every registered key and every one of ``secrets`` scrubbed from it."""
+    document = scrub_value(harness_document(items, model=model, board=board), secrets)
+    write_text_atomic(path, json.dumps(document, indent=2) + "\n")

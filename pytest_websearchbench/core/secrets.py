@@ -1,7 +1,9 @@
 """The one secret scrubber: API keys replaced by ``<FILTERED>`` in any text, in every form they
-may take there (as is, percent-encoded, JSON-escaped, base64), whoever writes it — cassettes, error
-messages, and every log record (httpx logs request URLs, and some APIs take the key as a query
-parameter and echo it back).
+may take there (as is, percent-encoded once or twice, JSON-escaped, HTML character references,
+base64 alone or inside a longer value such as ``Bearer KEY`` or ``user:KEY``), whoever writes it —
+cassettes, error messages, results files, and every log record (httpx logs request URLs, and some
+APIs take the key as a query parameter and echo it back). A document is scrubbed value by value
+before it is serialised (``scrub_value``): serialising first would escape the escaped forms again.
 
 Providers' ``secrets()`` are registered when they are created; a log-record factory replaces
 each registered value in the formatted message before any handler sees it.
@@ -15,6 +17,7 @@ import json
 import logging
 import re
 import threading
+from typing import Any, Iterable
 
 FILTERED = "<FILTERED>"
 #: shorter values would filter common words (and match inside every text)
@@ -24,25 +27,52 @@ _SECRETS: list[re.Pattern[str]] = []
 _INSTALLED = False
 
 
+#: characters HTML escapes by name (Jinja2 and markupsafe write the others numerically)
+_HTML_NAMED = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;"}
+#: base64 of a value inside a longer one is looked for only when this long: shorter runs of
+#: base64 characters turn up by chance
+MIN_EMBEDDED_BASE64 = 8
+
+
 @functools.lru_cache(maxsize=256)
 def pattern(value: str) -> re.Pattern[str]:
     """Every form of a secret in text. Each character as is, percent-encoded (either case of hex,
     so ``quote`` with any ``safe`` set, ``quote_plus`` and servers that lower-case escapes all
-    match), ``+`` for a space, or JSON-escaped (``\\uXXXX``, ``\\/``); or the whole value in
-    base64 (standard, URL-safe, unpadded: a basic-auth header or an encoded body)."""
+    match) once or twice (``%2541``), ``+`` for a space, JSON-escaped (``\\uXXXX``, ``\\/``) or an
+    HTML character reference (``&#115;``, ``&#x73;``, ``&amp;``); or the value in base64 (standard,
+    URL-safe, unpadded), alone or at any offset of a longer encoded value."""
     chars = []
     for char in value:
+        utf8 = _utf8(char)
         forms = {re.escape(char), re.escape(json.dumps(char)[1:-1]),  # "\\n", "\\ud83d\\ude00"…
-                 "(?i:" + "".join(f"%{byte:02x}" for byte in _utf8(char)) + ")"}
+                 "(?i:" + "".join(f"%{byte:02x}" for byte in utf8) + ")",
+                 "(?i:" + "".join(f"%25{byte:02x}" for byte in utf8) + ")",
+                 f"&#0*{ord(char)};", f"(?i:&#x0*{ord(char):x};)"}
         if ord(char) <= 0xFFFF:
             forms.add(f"(?i:\\\\u{ord(char):04x})")
-        forms.update({" ": [r"\+"], "/": [r"\\/"]}.get(char, []))
+        if char in _HTML_NAMED:
+            forms.add(re.escape(_HTML_NAMED[char]))
+        forms.update({" ": [r"\+", "(?i:%2b)"], "/": [r"\\/"]}.get(char, []))
         chars.append("(?:" + "|".join(sorted(forms)) + ")")
-    raw = _utf8(value)
-    encoded = sorted({base64.b64encode(raw).decode("ascii"), base64.urlsafe_b64encode(raw).decode("ascii")},
-                     key=len, reverse=True)
-    encoded += [e.rstrip("=") for e in encoded if e.endswith("=")]  # after the padded forms: longest first
-    return re.compile("|".join(["".join(chars), *map(re.escape, encoded)]))
+    return re.compile("|".join(["".join(chars), *map(re.escape, _base64_forms(_utf8(value)))]))
+
+
+def _base64_forms(raw: bytes) -> list[str]:
+    """The value's base64, whole (padded, then unpadded), then the characters that encode only the
+    value when it starts 0, 1 or 2 bytes into a longer encoded value (``Bearer KEY``, ``user:KEY``):
+    the first characters of a shifted value also encode the bytes before it and its last one the
+    bytes after it, so they are left out. Longest first."""
+    forms = []
+    for encode in (base64.b64encode, base64.urlsafe_b64encode):
+        whole = encode(raw).decode("ascii")
+        forms += [whole, whole.rstrip("=")]
+        for offset, skip in ((0, 0), (1, 2), (2, 3)):
+            core = encode(bytes(offset) + raw).decode("ascii").rstrip("=")[skip:]
+            if (offset + len(raw)) % 3:
+                core = core[:-1]
+            if len(core) >= MIN_EMBEDDED_BASE64:
+                forms.append(core)
+    return sorted(dict.fromkeys(forms), key=len, reverse=True)
 
 
 def _utf8(text: str) -> bytes:
@@ -61,11 +91,37 @@ def register_secrets(values) -> None:
                 _SECRETS.append(pattern(value))
 
 
-def scrub(text: str, extra: list[str] | tuple[str, ...] = ()) -> str:
+def scrub(text: str, extra: Iterable[str] = ()) -> str:
     """``text`` with every registered (and every ``extra``) secret replaced by ``<FILTERED>``."""
+    return _scrub_with(text, _patterns(extra))
+
+
+def scrub_value(value: Any, extra: Iterable[str] = ()) -> Any:
+    """A JSON-able value (dicts, lists, strings, numbers…) with every string in it — keys too —
+    scrubbed, for serialising next: after ``json.dumps`` a JSON-escaped key's backslashes are
+    doubled and no longer read as its form."""
+    patterns = _patterns(extra)
+
+    def clean(item: Any) -> Any:
+        if isinstance(item, str):
+            return _scrub_with(item, patterns)
+        if isinstance(item, dict):
+            return {clean(k): clean(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return [clean(v) for v in item]
+        return item
+
+    return clean(value)
+
+
+def _patterns(extra: Iterable[str]) -> list[re.Pattern[str]]:
     patterns = [*_SECRETS, *(pattern(s) for s in extra if s and len(s) >= MIN_LENGTH)]
     # longest values first: a secret that contains another is filtered whole
-    for secret in sorted(set(patterns), key=lambda p: len(p.pattern), reverse=True):
+    return sorted(set(patterns), key=lambda p: len(p.pattern), reverse=True)
+
+
+def _scrub_with(text: str, patterns: list[re.Pattern[str]]) -> str:
+    for secret in patterns:
         text = secret.sub(FILTERED, text)
     return text
 

@@ -150,13 +150,18 @@ class ModelJudge:
 
 
 def _read(reply: Any) -> tuple[str, int, int, str]:
-    """The answer's text, token counts and creation time (the reply's own, so a replay keeps it)."""
-    from pytest_websearchbench.providers.model_client import ChatCompletionsApi
+    """The answer's text, token counts and creation time (the reply's own, so a replay keeps it); a reply
+    of the wrong shape is the transport's model error (ProviderError)."""
+    from pytest_websearchbench.providers.model_client import ChatCompletionsApi, malformed_reply
 
     turn = ChatCompletionsApi("").read(reply)
-    created = reply.get("created") if isinstance(reply, dict) else None
-    when = datetime.fromtimestamp(created, timezone.utc).isoformat(timespec="seconds") \
-        if isinstance(created, int) and not isinstance(created, bool) and created > 0 else ""
+    created = reply.get("created")
+    when = ""
+    if isinstance(created, int) and not isinstance(created, bool) and created > 0:
+        try:
+            when = datetime.fromtimestamp(created, timezone.utc).isoformat(timespec="seconds")
+        except (OverflowError, OSError, ValueError):  # past the years a datetime holds
+            raise malformed_reply(f"created {created} is not a time") from None
     return turn.text, turn.input_tokens, turn.output_tokens, when
 
 

@@ -14,7 +14,7 @@ def register_builtin_providers(registry: ProviderRegistry) -> None:
 
     for name, module, cls, help_text in BUILTIN_ADAPTERS:
         adapter = adapter_class(module, cls)
-        registry.add(name, adapter.from_context, help=help_text, key_env=(adapter.key_env,) if adapter.key_env else ())
+        registry.add(name, adapter.from_context, help=help_text)
     from pytest_websearchbench.providers.presets import register_harness_arms  # the coding benchmark's arms
 
     register_harness_arms(registry)

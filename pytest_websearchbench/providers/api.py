@@ -121,6 +121,8 @@ class ApiProvider(HttpProvider):
     default_base_url: ClassVar[str] = ""
     #: the vendor's customary environment variable for the key; None for keyless APIs
     key_env: ClassVar[str | None] = None
+    #: other environment variables whose values are private (an engine id): scrubbed like the key
+    private_env: ClassVar[tuple[str, ...]] = ()
     auth: ClassVar[Auth] = Auth()
     options: ClassVar[tuple[Option, ...]] = ()
     #: the vendor document the adapter follows (also in the module docstring)

@@ -23,6 +23,7 @@ PUBLISHED_META_TAG = "article:published_time"
 class GoogleCseProvider(ApiProvider):
     default_base_url = "https://www.googleapis.com"
     key_env = "GOOGLE_API_KEY"
+    private_env = (CX_ENV, "WSB_GOOGLE_CSE_CX")
     auth = Auth(query_param="key")
     docs = "https://developers.google.com/custom-search/v1/using_rest"
     prices = {"search": 5.0}  # after the daily free 100 queries

@@ -9,7 +9,9 @@ written as ``CASSETTE_BASE_URL`` and the key is filtered, so an episode replays 
 A transport (``ResponsesApi``, ``ChatCompletionsApi``) knows its API's wire format: the request
 body, the tools' format, how a reply reads as a ``ModelTurn`` and what goes back into the history.
 The history rule is the harness's: a turn with tool calls keeps only its calls (no assistant text,
-no reasoning items), each followed by its tool result.
+no reasoning items), each followed by its tool result. A reply of the wrong shape (tool calls that are
+not a list of objects, text that is not text, token counts that are not counts) is one model error
+saying what is wrong (``malformed_reply``), never a crash of the agent.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import httpx
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.policies import RetryPolicy
+from pytest_websearchbench.core.secrets import register_secrets, scrub
 from pytest_websearchbench.providers.retry import send_with_retries
 
 CASSETTE_BASE_URL = "http://chat-model.invalid"
@@ -103,10 +106,12 @@ class ResponsesApi:
     def read(self, reply: Any) -> ModelTurn:
         output = reply.get("output") if isinstance(reply, dict) else None
         if not isinstance(output, list):
-            raise _model_error(f"the reply has no output list: {json.dumps(reply)[:200]}", kind="bad_response")
+            raise malformed_reply(f"no output list: {json.dumps(reply)[:200]}")
         calls, history, text = [], [], []
-        for item in output:
-            kind = item.get("type") if isinstance(item, dict) else None
+        for index, item in enumerate(output):
+            if not isinstance(item, dict):
+                raise malformed_reply(f"output[{index}] is {_short(item)}, not an object")
+            kind = item.get("type")
             if kind == "function_call":
                 # what goes back is the call itself, as the harness's SDK objects serialise it
                 history.append({k: item[k] for k in ("type", "id", "call_id", "name", "arguments", "status")
@@ -114,11 +119,12 @@ class ResponsesApi:
                 calls.append(ToolCall(str(item.get("call_id") or item.get("id") or ""), str(item.get("name") or ""),
                                       item.get("arguments")))
             elif kind == "message":
-                text += [part.get("text") or "" for part in item.get("content") or []
-                         if isinstance(part, dict) and part.get("type") == "output_text"]
-        usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
-        return ModelTurn(tuple(calls), "".join(text), int(usage.get("input_tokens") or 0),
-                         int(usage.get("output_tokens") or 0), tuple(history))
+                parts = _objects(item.get("content"), f"output[{index}].content")
+                text += [_text(part.get("text"), f"output[{index}].content[{n}].text")
+                         for n, part in enumerate(parts) if part.get("type") == "output_text"]
+        usage = _usage(reply)
+        return ModelTurn(tuple(calls), "".join(text), _count(usage, "input_tokens"), _count(usage, "output_tokens"),
+                         tuple(history))
 
     def tool_output(self, call: ToolCall, output: str) -> dict[str, Any]:
         return {"type": "function_call_output", "call_id": call.call_id, "output": output}
@@ -152,17 +158,19 @@ class ChatCompletionsApi:
         message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) \
             else None
         if not isinstance(message, dict):
-            raise _model_error(f"the reply has no choices[0].message: {json.dumps(reply)[:200]}", kind="bad_response")
+            raise malformed_reply(f"no choices[0].message: {json.dumps(reply)[:200]}")
         calls = []
-        for call in message.get("tool_calls") or []:
-            function = call.get("function") or {}
+        for index, call in enumerate(_objects(message.get("tool_calls"), "tool_calls")):
+            function = call.get("function") if call.get("function") is not None else {}
+            if not isinstance(function, dict):
+                raise malformed_reply(f"tool_calls[{index}].function is {_short(function)}, not an object")
             calls.append(ToolCall(str(call.get("id") or ""), str(function.get("name") or ""),
                                   function.get("arguments")))
         # the calls go back without the turn's text (the harness's rule)
         history = ({"role": "assistant", "content": None, "tool_calls": message["tool_calls"]},) if calls else ()
-        usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
-        return ModelTurn(tuple(calls), str(message.get("content") or ""), int(usage.get("prompt_tokens") or 0),
-                         int(usage.get("completion_tokens") or 0), history)
+        usage = _usage(reply)
+        return ModelTurn(tuple(calls), _text(message.get("content"), "content"), _count(usage, "prompt_tokens"),
+                         _count(usage, "completion_tokens"), history)
 
     def tool_output(self, call: ToolCall, output: str) -> dict[str, Any]:
         return {"role": "tool", "tool_call_id": call.call_id, "content": output}
@@ -192,6 +200,9 @@ class ModelClient:
     calls: list[ModelCall] = field(default_factory=list)
 
     def __post_init__(self) -> None:
+        # a gateway may echo the key in its error ("Incorrect API key provided: sk-…"): every text
+        # that leaves the process is scrubbed of it, errors and log records alike
+        register_secrets([self.api_key])
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         self._client = httpx.Client(base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout)
 
@@ -236,5 +247,51 @@ def _message(response: httpx.Response) -> str:
     return str(error or body)[:300]
 
 
+def malformed_reply(reason: str) -> ProviderError:
+    """The model error of a reply that is not of its API's shape."""
+    return _model_error(f"malformed reply: {reason}", kind="bad_response")
+
+
+def _short(value: Any) -> str:
+    return json.dumps(value)[:80]
+
+
+def _objects(value: Any, where: str) -> list[dict[str, Any]]:
+    """A list of objects (missing or null: none)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise malformed_reply(f"{where} is {_short(value)}, not a list of objects")
+    return value
+
+
+def _text(value: Any, where: str) -> str:
+    """Text (missing or null: empty)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise malformed_reply(f"{where} is {_short(value)}, not text")
+    return value
+
+
+def _usage(reply: dict[str, Any]) -> dict[str, Any]:
+    usage = reply.get("usage")
+    if usage is None:
+        return {}
+    if not isinstance(usage, dict):
+        raise malformed_reply(f"usage is {_short(usage)}, not an object")
+    return usage
+
+
+def _count(usage: dict[str, Any], name: str) -> int:
+    """A token count (missing or null: 0)."""
+    value = usage.get(name)
+    if value is None:
+        return 0
+    if type(value) is not int or value < 0:
+        raise malformed_reply(f"usage.{name} is {_short(value)}, not a token count")
+    return value
+
+
 def _model_error(message: str, **kwargs: Any) -> ProviderError:
-    return ProviderError(f"model: {message}", **kwargs)
+    return ProviderError(scrub(f"model: {message}"), **kwargs)

@@ -470,5 +470,5 @@ ARMS_BY_NAME: dict[str, type[HarnessArm]] = {arm.registered_name(): arm for arm 
 def register_harness_arms(registry) -> None:
     for name, arm in ARMS_BY_NAME.items():
         boards = " and ".join(arm.boards)
-        registry.add(name, arm.from_context, key_env=(arm.key_env,),
+        registry.add(name, arm.from_context,
                      help=f"{HARNESS} arm {arm.harness_name!r} ({boards} board; {arm.key_env})")

@@ -22,6 +22,14 @@ class ProviderEntry:
     help: str
     #: environment variables the provider needs to reach the live API (its key)
     key_env: tuple[str, ...] = ()
+    #: other variables whose values are private (an engine id)
+    private_env: tuple[str, ...] = ()
+
+    @property
+    def secret_env(self) -> tuple[str, ...]:
+        """Every variable whose value must never be written: a process that never created the provider
+        (the xdist controller) scrubs their values by name."""
+        return (*self.key_env, *self.private_env)
 
     def missing_key(self, environ: Mapping[str, str], cassette_dir: Path) -> str | None:
         """Why this provider cannot run at all: no key to record with and no cassette to replay."""
@@ -38,10 +46,20 @@ class ProviderRegistry:
     def __init__(self) -> None:
         self._entries: dict[str, ProviderEntry] = {}
 
-    def add(self, name: str, factory: ProviderFactory, *, help: str = "", key_env: tuple[str, ...] = ()) -> None:
+    def add(self, name: str, factory: ProviderFactory, *, help: str = "", key_env: tuple[str, ...] | None = None,
+            private_env: tuple[str, ...] | None = None) -> None:
+        """Register ``factory`` under ``name``. ``key_env`` and ``private_env`` default to what the factory's
+        class declares (``AcmeProvider.from_context``: its ``key_env`` and ``private_env``), so a third
+        party's provider without its key stops the run before collection, as a built-in one does."""
         if name in self._entries:
             raise ConfigurationError(f"provider {name!r} is registered twice")
-        self._entries[name] = ProviderEntry(name, factory, help, tuple(key_env))
+        declared = getattr(factory, "__self__", None)  # the class of a classmethod factory
+        if key_env is None:
+            key_env = getattr(declared, "key_env", None) or ()
+            key_env = (key_env,) if isinstance(key_env, str) else key_env
+        if private_env is None:
+            private_env = getattr(declared, "private_env", None) or ()
+        self._entries[name] = ProviderEntry(name, factory, help, tuple(key_env), tuple(private_env))
 
     def add_entry_points(self) -> None:
         for ep in entry_points(group=ENTRY_POINT_GROUP):

@@ -11,7 +11,7 @@ from typing import Any, Iterable, Mapping
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
-from pytest_websearchbench.core.secrets import scrub
+from pytest_websearchbench.core.secrets import scrub_value
 from pytest_websearchbench.providers.model_client import ModelEndpoint
 from pytest_websearchbench.providers.registry import ProviderRegistry
 from pytest_websearchbench.reporting.figures import cost_of
@@ -89,14 +89,14 @@ class RunResults:
 def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:
     """Write atomically, so an interrupted run never leaves half a baseline behind; no key reaches the file
     (a provider may echo one back in what it returns)."""
-    text = json.dumps(document, indent=1, ensure_ascii=False, sort_keys=True)
-    write_text_atomic(path, scrub(text, list(secrets)) + "\n")
+    text = json.dumps(scrub_value(document, secrets), indent=1, ensure_ascii=False, sort_keys=True)
+    write_text_atomic(path, text + "\n")
 
 
 def run_secrets(registry: ProviderRegistry, families: Iterable, environ: Mapping[str, str]) -> list[str]:
     """Every key this process may hold: each known provider's key variables, the model endpoint's and the
     families' own (the scrubber also knows every key a provider registered when it was created)."""
-    keys = [environ.get(var, "") for name in registry.names() for var in registry.entry(name).key_env]
+    keys = [environ.get(var, "") for name in registry.names() for var in registry.entry(name).secret_env]
     keys.append(ModelEndpoint.from_environ(environ).api_key)
     keys += [secret for family in families for secret in family.secrets()]
     return [key for key in dict.fromkeys(keys) if key]

@@ -429,3 +429,73 @@ def test_a_failed_fetch_is_kept_in_the_cassette_so_the_episode_replays(pytester,
     assert "code: 404" in cassette.read_text()
     monkeypatch.delenv("OPENAI_BASE_URL")
     pytester.runpytest(*args, "--wsb-record-mode=none").assert_outcomes(passed=1)
+
+
+def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pytester, monkeypatch):
+    eval_path = tiny_code_suite(pytester.path)
+    key = "sk-proj-ECHOED-0123456789abcdef"
+    rejects = {"status": 401, "error": f"Incorrect API key provided: {key}. You can find your API key at ..."}
+    out = pytester.path / "out"
+    with ScriptedModel(lambda request: rejects) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", key)
+        result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "-k", "acme-001", "-rA",
+                                    f"--wsb-json={out / 'results.json'}", f"--wsb-code-json={out / 'harness.json'}",
+                                    f"--junitxml={out / 'junit.xml'}")
+    result.assert_outcomes(failed=1)
+    harness = json.loads((out / "harness.json").read_text())
+    assert harness["results"][0]["error"].startswith("ProviderError: model: HTTP 401: Incorrect API key provided: "
+                                                     "<FILTERED>")
+    written = {path.name: path.read_text() for path in out.iterdir()}
+    assert set(written) == {"results.json", "harness.json", "junit.xml"}
+    for where, text in {**written, "stdout": result.stdout.str(), "stderr": result.stderr.str()}.items():
+        assert key not in text, where
+
+
+class CannedModel:
+    """A stand-in for ModelClient: every request gets the same decoded reply."""
+
+    def __init__(self, reply) -> None:
+        self.reply = reply
+        self.calls: list = []
+
+    def ask(self, path, body):
+        return self.reply
+
+
+def _chat(message, usage=None):
+    return {"choices": [{"message": message}], **({"usage": usage} if usage is not None else {})}
+
+
+def _responses(output, usage=None):
+    return {"output": output, **({"usage": usage} if usage is not None else {})}
+
+
+MALFORMED = [
+    (ChatCompletionsApi, _chat({"content": None, "tool_calls": "web_search"}),
+     'tool_calls is "web_search", not a list of objects'),
+    (ChatCompletionsApi, _chat({"content": None, "tool_calls": [5]}), "tool_calls is [5], not a list of objects"),
+    (ChatCompletionsApi, _chat({"content": None, "tool_calls": [{"id": "c1", "function": "web_search"}]}),
+     'tool_calls[0].function is "web_search", not an object'),
+    (ChatCompletionsApi, _chat({"content": 5}), "content is 5, not text"),
+    (ChatCompletionsApi, _chat({"content": "hi"}, {"prompt_tokens": "lots"}),
+     'usage.prompt_tokens is "lots", not a token count'),
+    (ChatCompletionsApi, _chat({"content": "hi"}, [1]), "usage is [1], not an object"),
+    (ResponsesApi, _responses(["function_call"]), 'output[0] is "function_call", not an object'),
+    (ResponsesApi, _responses([{"type": "message", "content": "hi"}]),
+     'output[0].content is "hi", not a list of objects'),
+    (ResponsesApi, _responses([{"type": "message", "content": [{"type": "output_text", "text": 5}]}]),
+     "output[0].content[0].text is 5, not text"),
+    (ResponsesApi, _responses([], {"input_tokens": -3}), "usage.input_tokens is -3, not a token count"),
+]
+
+
+@pytest.mark.parametrize("transport, reply, reason", MALFORMED, ids=[m[2][:40] for m in MALFORMED])
+def test_a_malformed_reply_is_one_model_error_with_the_reason(task, transport, reason, reply):
+    with pytest.raises(ProviderError) as caught:
+        transport("m").read(reply)
+    assert str(caught.value) == f"model: malformed reply: {reason}" and caught.value.kind == "bad_response"
+    raw = run_agent(task, PagesProvider(), "pages", CannedModel(reply), AgentSetup(transport("m"), "search",
+                                                                                    SYSTEM_SEARCH))
+    assert raw.extra["run_error"] == f"ProviderError: model: malformed reply: {reason}"
+    assert raw.extra["stopped"] == "run error" and score_agent(task, raw).metrics["run_error"] == 1.0

@@ -121,6 +121,19 @@ def test_rewrite_mode_replaces_the_cassette(pytester, tiny_suite):
     assert "TYRE" not in cassette.read_text()
 
 
+def test_rewrite_mode_keeps_every_cassette_when_the_provider_is_down(pytester, tiny_suite, monkeypatch):
+    pytester.runpytest("suites").assert_outcomes(passed=3, failed=1)
+    cassettes = sorted((pytester.path / "cassettes" / "tiny" / "local").glob("*.yaml"))
+    recorded = {path: path.read_bytes() for path in cassettes}
+    assert len(recorded) == 4
+    monkeypatch.setenv("WSB_LOCAL_BASE_URL", "http://search.wsb-test.invalid")  # never resolves
+    result = pytester.runpytest("suites", "--wsb-record-mode=rewrite")
+    result.assert_outcomes(errors=4)
+    assert {path: path.read_bytes() for path in cassettes} == recorded
+    assert sorted(path.name for path in (pytester.path / "cassettes" / "tiny" / "local").iterdir()) == [
+        path.name for path in cassettes]
+
+
 def test_suite_option_by_path_and_ini(pytester, tiny_suite):
     pytester.runpytest("--suite", "suites/tiny", "--co", "-q").stdout.fnmatch_lines(["*4 tests collected*"])
     pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\nwsb_suite = suites/tiny\nwsb_k = 3\n")

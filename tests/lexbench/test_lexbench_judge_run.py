@@ -184,11 +184,13 @@ def test_garbage_is_asked_again_once_then_unjudged_and_a_timeout_is_unjudged_nev
 
 
 def test_a_wrong_key_stops_the_judge_at_the_first_call_with_one_line(collected, judge, capsys):
-    judge.policy = lambda request: {"status": 401, "error": "invalid api key"}
+    # the gateway echoes the key it was sent: the line names the failure, never the key
+    judge.policy = lambda request: {"status": 401, "error": "Incorrect API key provided: sk-judge-SECRET-0123456789"}
     out = collected.parent / "grades-v2.jsonl"
     assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "HTTP 401" in err and "OPENAI_API_KEY" in err
+    assert "Incorrect API key provided: <FILTERED>" in err and "sk-judge-SECRET" not in err
     assert len(judge.requests) <= 2 and not out.exists()
 
 

@@ -43,7 +43,7 @@ def test_a_provider_added_with_the_hook_in_a_conftest(pytester, tiny_suite, acme
     _check_run(pytester.runpytest("suites", "--provider=acme"), pytester)
 
 
-def test_a_provider_added_through_the_entry_point_group(pytester, tiny_suite, acme):
+def _install_entry_point(pytester) -> None:
     pytester.makepyfile(acme_wsb=readme_example())
     dist = pytester.path / "acme_wsb-0.1.dist-info"
     dist.mkdir()
@@ -51,5 +51,24 @@ def test_a_provider_added_through_the_entry_point_group(pytester, tiny_suite, ac
     (dist / "entry_points.txt").write_text(
         "[pytest_websearchbench.providers]\nacme = acme_wsb:AcmeProvider.from_context\n")
     pytester.syspathinsert()
+
+
+def test_a_provider_added_through_the_entry_point_group(pytester, tiny_suite, acme):
+    _install_entry_point(pytester)
     _check_run(pytester.runpytest("suites", "--provider=acme"), pytester)
+
+
+@pytest.mark.parametrize("added_by", ["hook", "entry point"])
+def test_a_third_party_provider_without_its_key_stops_before_collecting_like_the_built_ins(pytester, tiny_suite,
+                                                                                          acme, monkeypatch,
+                                                                                          added_by):
+    monkeypatch.delenv("ACME_API_KEY")
+    if added_by == "hook":
+        pytester.makeconftest(readme_example())
+    else:
+        _install_entry_point(pytester)
+    result = pytester.runpytest("suites", "--provider=acme")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*provider 'acme' needs an API key: set ACME_API_KEY; there are no cassettes*"])
+    assert len([line for line in result.stderr.lines if "ACME_API_KEY" in line]) == 1
 

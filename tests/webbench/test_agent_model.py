@@ -176,3 +176,43 @@ def test_the_summary_names_the_model_and_a_temperature_that_is_not_the_benchmark
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines(["*model agent*-*m via chat, temperature 0.7: not comparable (the benchmark's "
                                  "agent sends 0)*"])
+
+
+def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pytester, monkeypatch):
+    task = sample_tasks()[0]
+    key = "sk-proj-ECHOED-0123456789abcdef"
+    out = pytester.path / "out"
+    with ScriptedModel(lambda request: {"status": 401, "error": f"Incorrect API key provided: {key}"}) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", key)
+        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
+                                    "-k", f"{task.name}[", "-rA", f"--wsb-json={out / 'results.json'}",
+                                    f"--junitxml={out / 'junit.xml'}")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*model: HTTP 401: Incorrect API key provided: <FILTERED>*"])
+    written = {path.name: path.read_text() for path in out.iterdir()}
+    assert set(written) == {"results.json", "junit.xml"}
+    for where, text in {**written, "stdout": result.stdout.str(), "stderr": result.stderr.str()}.items():
+        assert key not in text, where
+
+
+@pytest.mark.parametrize("reply, reason", [
+    ({"choices": [{"message": {"content": None, "tool_calls": {"name": "browser"}}}]},
+     'tool_calls is {"name": "browser"}, not a list of objects'),
+    ({"choices": [{"message": {"content": 5}}]}, "content is 5, not text"),
+    ({"choices": [{"message": {"content": "done"}}], "usage": {"prompt_tokens": "lots"}},
+     'usage.prompt_tokens is "lots", not a token count'),
+])
+def test_a_malformed_reply_is_a_model_error_with_the_reason_not_a_crash(tmp_path, reply, reason):
+    from pytest_websearchbench.core.exceptions import ProviderError
+    from pytest_websearchbench.providers.model_client import ChatCompletionsApi
+    from pytest_websearchbench.webbench.agents.model_agent import run_model_agent
+    from pytest_websearchbench.webbench.agents.session import Session
+
+    class Canned:  # a stand-in for ModelClient: every request gets the same decoded reply
+        def ask(self, path, body):
+            return reply
+
+    with pytest.raises(ProviderError) as caught:
+        run_model_agent(Session(None, 5, tmp_path), "brief", "http://127.0.0.1:9", Canned(), ChatCompletionsApi("m"))
+    assert str(caught.value) == f"model: malformed reply: {reason}" and caught.value.kind == "bad_response"

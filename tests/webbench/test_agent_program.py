@@ -187,3 +187,39 @@ def test_two_programs_that_would_share_an_item_name_are_a_usage_error(pytester):
     result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./x.sh,cmd:other/x.sh")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*'cmd:./x.sh' and 'cmd:other/x.sh' would both be named 'cmd-x-sh'; rename one*"])
+
+
+def test_what_a_program_started_dies_with_the_episode_and_only_the_tail_of_its_output_is_read(tmp_path,
+                                                                                             monkeypatch):
+    import time
+    import tracemalloc
+
+    from pytest_websearchbench.webbench.agents.program_agent import OUTPUT_TAIL, run_program
+    from pytest_websearchbench.webbench.agents.session import Session
+
+    marks = tmp_path / "marks"
+    marks.mkdir()
+    monkeypatch.setenv("MARKS", str(marks))
+    # a child in the background and one in a session of its own, each writing for at most 5 s; the
+    # program waits until both write, prints 8 MB and exits
+    program = _script(tmp_path, "spawn.sh", """\
+        loop='i=0; while [ $i -lt 100 ]; do echo . >> "$MARKS/$0"; sleep 0.05; i=$((i + 1)); done'
+        sh -c "$loop" background &
+        setsid sh -c "$loop" setsid &
+        while [ ! -s "$MARKS/background" ] || [ ! -s "$MARKS/setsid" ]; do sleep 0.01; done
+        head -c 8000000 /dev/zero | tr '\\0' x
+        echo the end
+    """)
+    tracemalloc.start()
+    try:
+        done = run_program(Session(None, 5, tmp_path), [str(program)], "brief", "http://127.0.0.1:9",
+                           tmp_path / "work", 30.0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert done.exit_code == 0 and done.stdout.endswith("x" * 10 + "the end\n") and len(done.stdout) == OUTPUT_TAIL
+    assert peak < 2_000_000  # the 8 MB were never read
+    sizes = {path.name: path.stat().st_size for path in marks.iterdir()}
+    assert set(sizes) == {"background", "setsid"}
+    time.sleep(0.4)
+    assert {path.name: path.stat().st_size for path in marks.iterdir()} == sizes

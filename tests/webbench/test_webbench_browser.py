@@ -97,10 +97,16 @@ def test_bad_actions_answer_with_an_error_and_change_nothing():
                  ({"action": "select", "name": "status", "value": "maybe"}, "has no option 'maybe'"),
                  ({"action": "press", "key": "F5"}, "unsupported key"),
                  ({"action": "navigate", "url": "http://elsewhere.test/"}, "outside this world"),
+                 ({"action": "navigate", "url": 5}, "navigate needs 'url' as text, not int"),
+                 ({"action": "navigate", "url": ["/"]}, "navigate needs 'url' as text, not list"),
+                 ({"action": "navigate", "url": None}, "navigate needs 'url' as text, not NoneType"),
+                 ({"action": "navigate", "url": "/" + "a" * 200_000}, "characters): URL too long"),
+                 ({"action": "navigate", "url": "/desk\0line"}, "Invalid non-printable ASCII character"),
+                 ({"action": "navigate", "url": "//[bad"}, "is not a URL: Invalid IPv6 URL"),
                  ({"action": "click"}, "needs an element")]
         for action, message in cases:
             obs = browser.act(action)
-            assert obs.error and message in obs.error, (action, obs.error)
+            assert obs.error and message in obs.error and len(obs.error) < 400, (action, obs.error)
             assert obs.url == "/deskline/escalations"
         assert _requests(folder) == before
         fresh = Browser(server.base_url)

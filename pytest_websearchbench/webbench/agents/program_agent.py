@@ -7,7 +7,10 @@ The program is started in a fresh working folder holding ``instruction.md`` (the
 (``agents.browser_cli``), whose every action the plugin carries out on the episode's
 :class:`~pytest_websearchbench.webbench.agents.session.Session`: the action after the last allowed
 one answers an error. Actions are carried out on the thread that waits for the program (a Playwright
-browser serves one thread). At the wall-clock limit the program's process group is killed.
+browser serves one thread). When the episode ends (the program exited, or the wall-clock limit came)
+whatever it started is killed: its process group, and any process that left the group (``setsid``, a
+daemon) but still carries the episode's session address in its environment. Of its output only the
+last characters are read.
 """
 
 from __future__ import annotations
@@ -129,19 +132,41 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
                 observation = session.act(action)
                 answer.put({"observation": observation.to_dict(), "text": observation.to_text()})
         finally:
-            if exit_code is None:
-                _kill(process)
+            _kill(process, f"{browser_cli.SESSION_ENV}={server.url}".encode())
             _drain(server, session)
     seconds = time.monotonic() - started
     return ProgramRun(shlex.join(command), exit_code, seconds, _tail(out_path), _tail(err_path))
 
 
-def _kill(process: subprocess.Popen) -> None:
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
+def _kill(process: subprocess.Popen, marker: bytes) -> None:
+    """Kill the program (if still running) and everything it started: the process group it leads, then
+    each process whose environment holds ``marker``, until a sweep finds none (one may fork meanwhile)."""
+    for _ in range(10):
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        strays = _carrying(marker)
+        for pid in strays:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if not strays:
+            break
     process.wait()
+
+
+def _carrying(marker: bytes) -> list[int]:
+    """The processes whose environment holds the entry ``marker`` (Linux's /proc; elsewhere none)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if marker in (entry / "environ").read_bytes().split(b"\0"):
+                found.append(int(entry.name))
+        except (OSError, ValueError):  # gone, or another user's
+            continue
+    return found
 
 
 def _drain(server: _SessionServer, session: Session) -> None:
@@ -156,4 +181,8 @@ def _drain(server: _SessionServer, session: Session) -> None:
 
 
 def _tail(path: Path) -> str:
-    return path.read_bytes()[-OUTPUT_TAIL:].decode("utf-8", "replace")
+    """The output's last bytes, without reading the rest (a program may print gigabytes)."""
+    with open(path, "rb") as output:
+        size = output.seek(0, os.SEEK_END)
+        output.seek(max(0, size - OUTPUT_TAIL))
+        return output.read().decode("utf-8", "replace")

@@ -141,7 +141,9 @@ class Browser:
         except ActionError as exc:
             return self.observe(error=str(exc))
 
-    def navigate(self, url: str) -> Observation:
+    def navigate(self, url: Any) -> Observation:
+        if not isinstance(url, str):
+            raise ActionError(f"navigate needs 'url' as text, not {type(url).__name__}")
         return self._request("GET", self._absolute(url))
 
     def click(self, element: Element) -> Observation:
@@ -254,8 +256,8 @@ class Browser:
                                             headers={"Content-Type": "application/x-www-form-urlencoded"})
             else:
                 response = self.client.get(url)
-        except httpx.HTTPError as exc:
-            raise ActionError(f"could not load {url}: {exc}") from None
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: too long, a NUL…
+            raise ActionError(f"could not load {_shown(url)}: {exc}") from None
         if remember and self.url:
             self.history.append(self.url)
         self.url = str(response.url)
@@ -265,14 +267,22 @@ class Browser:
         return self.observe()
 
     def _absolute(self, url: str) -> str:
-        if urlsplit(url).scheme:
-            if not url.startswith(self.base_url):
-                raise ActionError(f"{url} is outside this world ({self.base_url})")
-            return url
-        return urljoin(self.url or self.base_url + "/", url)
+        try:
+            if urlsplit(url).scheme:
+                if not url.startswith(self.base_url):
+                    raise ActionError(f"{_shown(url)} is outside this world ({self.base_url})")
+                return url
+            return urljoin(self.url or self.base_url + "/", url)
+        except ValueError as exc:  # urllib's: an unclosed IPv6 bracket…
+            raise ActionError(f"{_shown(url)} is not a URL: {exc}") from None
 
     def _relative(self, url: str) -> str:
         return url[len(self.base_url):] if url.startswith(self.base_url) else url
+
+
+def _shown(url: str, limit: int = 200) -> str:
+    """A URL as an error names it: cut, since a model may send any length."""
+    return url if len(url) <= limit else url[:limit] + f"… ({len(url):,} characters)"
 
 
 def _required(action: dict[str, Any], key: str) -> Any:
