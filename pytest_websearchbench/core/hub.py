@@ -112,7 +112,7 @@ class HubFile:
         kind = "SHA-256" if SHA256.fullmatch(self.etag) else "git blob hash"
         return (f"the file in the hub cache ({self.local}) is not the one the hub served at commit {self.commit}: "
                 f"its {kind} should be {self.etag}, the file has sha256 {self.sha256}; it was changed after the "
-                f"download or corrupted. Delete it and run again to fetch it anew")
+                f"download or corrupted. Fetch it anew: `{self.spec.download_command(self.commit)} --force-download`")
 
 
 def edition_at(edition: str, files: Iterable[HubFile]) -> str:

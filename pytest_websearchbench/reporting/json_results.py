@@ -24,7 +24,8 @@ def results_document(records: list[ItemRecord], settings: Settings, completeness
     produced_by: dict[str, dict[str, str]] = {}
     for record in records:
         meta = record.meta
-        suites[meta["suite"]] = {key: meta[key] for key in ("family", "kind", "edition", "digest")}
+        suites[meta["suite"]] = {key: meta[key] for key in ("family", "kind", "edition", "digest", "sources")
+                                 if key in meta}  # sources: a remote file's repo, commit, sha256
         if record.run.get("produced_by") is not None:
             produced_by.setdefault(meta["provider"], record.run["produced_by"])
     return {

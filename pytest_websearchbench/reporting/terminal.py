@@ -129,7 +129,10 @@ def _suite_table(records: list[ItemRecord], families: Mapping[str, BenchmarkFami
     def line(label: str, cells: list[str]) -> str:
         return f"  {label.ljust(label_width)}  {'  '.join(c.ljust(w) for c, w in zip(cells, widths))}".rstrip()
 
-    out = [title, line("", providers)] + [line(label, cells) for label, cells in rows]
+    # a remote file's provenance, exactly: the dataset, the commit its revision resolved to, its hash
+    sources = [f"  from {src['repo']}@{src['commit']} {src['path']} sha256:{src['sha256']}"
+               for src in meta.get("sources") or []]
+    out = [title, *sources, line("", providers)] + [line(label, cells) for label, cells in rows]
     over = ("the declared population (an errored item counts 0 in "
             + ", ".join(c.label for c in columns if c.error_value is not None)
             + "; other rows leave it out)") if population else "items (errors excluded)"
