@@ -39,11 +39,11 @@ def manifest_for_file(path: Path, families: Mapping[str, Any], remote: HubFile |
     """A manifest for a suite file: its own ``suite.json`` if it is one, else one told from the fields.
     ``remote``: the hub file a ``--suite hf://...`` spec put at ``path`` (its place in the hub cache, kept
     as it is: the cache's blob behind it is named by its hash)."""
-    if remote is None:
-        path = path.resolve()
-        if path.name == MANIFEST_NAME:
-            return SuiteManifest.load(path)
-    record = first_record(path)
+    resolved = path if remote is not None else path.resolve()
+    if resolved.name == MANIFEST_NAME:
+        return SuiteManifest.load(resolved)
+    record = first_record(path)  # by the name it was given: the hub cache's file is a link to a blob named by its hash
+    path = resolved
     for name in sorted(families):
         kind = families[name].recognizes(record)
         if kind is None:

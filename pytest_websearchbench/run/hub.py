@@ -23,7 +23,7 @@ from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.hub import LOCK_MODES, UPDATE, VERIFY, HubFile, HubSpec, edition_at, is_hub_spec
 from pytest_websearchbench.core.options import OptionReader, config_folder
 from pytest_websearchbench.core.secrets import register_secrets, scrub
-from pytest_websearchbench.core.suites import SuiteManifest
+from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 from pytest_websearchbench.run.hub_lock import LOCK_NAME, HubLock, LockEntry
 
 #: the manifest keys that may name a remote file
@@ -205,6 +205,9 @@ class HubSession:
             spec = HubSpec.parse(text)
         except ValueError as exc:
             raise ConfigurationError(f"--suite: {exc}") from None
+        if spec.path.rsplit("/", 1)[-1] == MANIFEST_NAME:
+            raise ConfigurationError(f"--suite {spec}: a {MANIFEST_NAME} stays in your project; write one there that "
+                                     "names the dataset's files as hf:// specs (items, grades)")
         file = self.fetch(spec, lambda warning: config.issue_config_time_warning(warning, stacklevel=2))
         self._suite_files[file.local] = file
         return file.local

@@ -20,10 +20,10 @@ def sha256(data: bytes) -> str:
 
 @pytest.fixture
 def hub_env(hub, pytester, monkeypatch):
-    """The loopback hub as HF_ENDPOINT, a hub cache of the test's own, no token, not offline, not CI."""
+    """The loopback hub as HF_ENDPOINT, a hub cache of the test's own, no token or key, not offline, not CI."""
     monkeypatch.setenv("HF_ENDPOINT", hub.hub.endpoint)
     monkeypatch.setenv("HF_HOME", str(pytester.path / "hf-home"))
-    for name in ("HF_HUB_CACHE", "HF_HUB_OFFLINE", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "CI"):
+    for name in ("HF_HUB_CACHE", "HF_HUB_OFFLINE", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "CI", "SERPER_API_KEY"):
         monkeypatch.delenv(name, raising=False)
     return hub
 
@@ -47,7 +47,9 @@ def test_a_code_suite_from_the_hub_runs_then_runs_offline_and_the_lock_catches_a
     assert hub.hub.requests == []
     monkeypatch.delenv("HF_HUB_OFFLINE")
 
-    first = run(pytester, "--suite", spec, "--wsb-selftest", "--wsb-lock=update", "--wsb-json=run.json")
+    # the self-check calls no provider: none needs a key, whichever is named
+    first = run(pytester, "--suite", spec, "--wsb-selftest", "--provider=serper", "--wsb-lock=update",
+                "--wsb-json=run.json")
     first.assert_outcomes(passed=3)
     first.stdout.fnmatch_lines([
         f"hf-home/hub/datasets--openbenchmarks--OB-Code-Websearch/snapshots/{hub.code_v1}/data/eval.jsonl .*",
