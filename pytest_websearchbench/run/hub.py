@@ -92,28 +92,27 @@ class HubFetcher:
         except hub.errors.HfHubHTTPError as exc:
             raise self._refused(hub, spec, exc, None) from None
 
-    def _kind(self, api, spec: HubSpec) -> str:
+    def _refs(self, api, spec: HubSpec):
+        """The dataset's branches and tags, or None when the hub cannot be asked (offline, unreachable: its
+        transport errors are not OSErrors)."""
         try:
-            refs = api.list_repo_refs(spec.repo, repo_type="dataset")
-        except Exception:  # offline or unreachable (transport errors are not OSErrors): a tag cannot be told
-            return UNKNOWN
+            return api.list_repo_refs(spec.repo, repo_type="dataset")
+        except Exception:
+            return None
+
+    def _kind(self, api, spec: HubSpec) -> str:
+        refs = self._refs(api, spec)
+        if refs is None:
+            return UNKNOWN  # a tag cannot be told from a branch
         if spec.revision in {tag.name for tag in refs.tags}:
             return TAG
         return BRANCH if spec.revision in {branch.name for branch in refs.branches} else UNKNOWN
 
-    def _refs(self, api, spec: HubSpec) -> str:
-        try:
-            refs = api.list_repo_refs(spec.repo, repo_type="dataset")
-        except Exception:
-            return ""
-        names = [f"branch {b.name}" for b in refs.branches] + [f"tag {t.name}" for t in refs.tags]
-        return f" (it has: {', '.join(names)})" if names else ""
-
     def _not_cached(self, hub, spec: HubSpec, commit: str | None) -> str:
         why = "HF_HUB_OFFLINE is set" if hub.is_offline_mode() else "the hub cannot be reached"
         cache = self.cache_dir or hub.constants.HF_HUB_CACHE
-        return (f"not in the hub cache ({cache}) and {why}. Fetch it with `{spec.download_command(commit or spec.revision)}`, "
-                "or run once without HF_HUB_OFFLINE")
+        command = spec.download_command(commit or spec.revision)
+        return f"not in the hub cache ({cache}) and {why}. Fetch it with `{command}`, or run once without HF_HUB_OFFLINE"
 
     def _refused(self, hub, spec: HubSpec, exc, commit: str | None, downloading: bool = False) -> SuiteError:
         errors = hub.errors
@@ -123,7 +122,9 @@ class HubFetcher:
         elif isinstance(exc, errors.RepositoryNotFoundError):
             why = f"no dataset {spec.repo} on the hub, or it is private (then set HF_TOKEN)"
         elif isinstance(exc, errors.RevisionNotFoundError):
-            why = f"{spec.repo} has no revision {spec.revision!r}{self._refs(hub.HfApi(endpoint=self.endpoint), spec)}"
+            refs = self._refs(hub.HfApi(endpoint=self.endpoint), spec)
+            names = [f"branch {b.name}" for b in refs.branches] + [f"tag {t.name}" for t in refs.tags] if refs else []
+            why = f"{spec.repo} has no revision {spec.revision!r}" + (f" (it has: {', '.join(names)})" if names else "")
         elif isinstance(exc, errors.RemoteEntryNotFoundError):
             why = f"{spec.repo} has no file {spec.path} at commit {commit}"
         else:

@@ -1,5 +1,6 @@
-"""Clean-room datasets in each family's published shape (built from the bundled sample suites), served by the
-loopback hub of the remote-suite tests (the `hub` fixture: import it into a test module): no test reaches the internet."""
+"""Clean-room datasets in each family's published shape (built from the bundled sample suites), served by
+the loopback hub of the remote-suite tests (the `hub` fixture: import it into a test module): no test
+reaches the internet."""
 
 from __future__ import annotations
 
@@ -34,8 +35,7 @@ def code_rows(count: int) -> list[dict]:
 
 def lex_rows(count: int) -> list[dict]:
     rows = [json.loads(line) for line in (REPO / "suites" / "lexbench-sample" / "items.jsonl").read_text().splitlines()]
-    renamed = {field: column for field, column in LEX_COLUMNS.items()}
-    return [{renamed.get(k, k): v for k, v in row.items()} for row in rows[:count]]
+    return [{LEX_COLUMNS.get(k, k): v for k, v in row.items()} for row in rows[:count]]
 
 
 def factual_rows(count: int) -> list[dict]:
@@ -45,7 +45,7 @@ def factual_rows(count: int) -> list[dict]:
 
 @dataclass
 class Datasets:
-    hub: LoopbackHub
+    server: LoopbackHub
     code_v1: str  # the commit tag v1 names: three code rows
     code_v2: str  # main's head: the same file with a fourth row
     lex: str

@@ -35,7 +35,7 @@ def offline(monkeypatch):
 
 
 def fetcher(hub, tmp_path) -> HubFetcher:
-    return HubFetcher(hub.hub.endpoint, tmp_path / "hf-cache")
+    return HubFetcher(hub.server.endpoint, tmp_path / "hf-cache")
 
 
 def test_a_tag_resolves_to_its_commit_and_the_file_is_downloaded_once(hub, tmp_path):
@@ -45,15 +45,15 @@ def test_a_tag_resolves_to_its_commit_and_the_file_is_downloaded_once(hub, tmp_p
     assert file.sha256 == hashlib.sha256(jsonl(code_rows(3))).hexdigest() == file.etag  # an LFS file's ETag
     assert file.local.read_bytes() == jsonl(code_rows(3)) and file.local.name == "eval.jsonl"
     assert file.etag_mismatch() is None
-    assert hub.hub.downloads() == [f"HEAD /datasets/{CODE_REPO}/resolve/{hub.code_v1}/data/eval.jsonl",
+    assert hub.server.downloads() == [f"HEAD /datasets/{CODE_REPO}/resolve/{hub.code_v1}/data/eval.jsonl",
                                    f"GET /blobs/{file.sha256}"]  # the CDN origin serves the bytes
     # the same file again: by its commit (no request at all), by its tag (the tag is asked, the file is not)
-    asked = len(hub.hub.requests)
+    asked = len(hub.server.requests)
     again, kind = fetch.fetch(V1.at(hub.code_v1))
     assert (again.local, again.sha256, kind) == (file.local, file.sha256, COMMIT)
-    assert len(hub.hub.requests) == asked
+    assert len(hub.server.requests) == asked
     assert fetch.fetch(V1)[0] == file
-    assert len(hub.hub.downloads()) == 2
+    assert len(hub.server.downloads()) == 2
     latest, kind = fetch.fetch(MAIN)
     assert (latest.commit, kind) == (hub.code_v2, BRANCH) and latest.sha256 != file.sha256
 
@@ -61,11 +61,11 @@ def test_a_tag_resolves_to_its_commit_and_the_file_is_downloaded_once(hub, tmp_p
 def test_offline_the_cached_file_is_used_without_a_request(hub, tmp_path, monkeypatch):
     fetch = fetcher(hub, tmp_path)
     file, _ = fetch.fetch(V1)
-    asked = len(hub.hub.requests)
+    asked = len(hub.server.requests)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
     assert fetch.fetch(V1)[0] == file  # the tag through the cache's record of it
     assert fetch.fetch(V1.at(file.commit))[0].local == file.local
-    assert len(hub.hub.requests) == asked
+    assert len(hub.server.requests) == asked
 
 
 def test_offline_a_file_not_in_the_cache_says_how_to_fetch_it(hub, tmp_path, offline):
@@ -77,7 +77,7 @@ def test_offline_a_file_not_in_the_cache_says_how_to_fetch_it(hub, tmp_path, off
     assert f"`hf download --repo-type dataset {CODE_REPO} data/eval.jsonl --revision {hub.code_v1}`" in message
     with pytest.raises(SuiteError, match="--revision v1`, or run once without HF_HUB_OFFLINE"):
         fetcher(hub, tmp_path).fetch(V1)  # a tag the cache has no record of
-    assert hub.hub.requests == []
+    assert hub.server.requests == []
 
 
 def test_without_network_the_cache_is_used_and_a_missing_file_is_one_error(hub, tmp_path, monkeypatch):
@@ -113,19 +113,19 @@ def test_a_gated_dataset_needs_hf_token_which_only_the_hub_sees(hub, tmp_path, m
     monkeypatch.setenv("HF_TOKEN", GATED_TOKEN)
     file, _ = fetcher(hub, tmp_path).fetch(spec)
     assert file.local.read_bytes() == jsonl(code_rows(2))
-    authorizations = {path.split("/")[1]: auth for _, path, auth in hub.hub.requests if auth or "/blobs/" in path}
+    authorizations = {path.split("/")[1]: auth for _, path, auth in hub.server.requests if auth or "/blobs/" in path}
     assert authorizations == {"api": f"Bearer {GATED_TOKEN}", "datasets": f"Bearer {GATED_TOKEN}", "blobs": None}
 
 
 def test_an_interrupted_download_leaves_no_file_behind(hub, tmp_path):
-    hub.hub.interrupt = True
+    hub.server.interrupt = True
     spec = MAIN.at(hub.code_v2)
     with pytest.raises(SuiteError, match="downloading it at commit .* failed .*; huggingface_hub keeps no partial "
                                          "file, run again"):
         fetcher(hub, tmp_path).fetch(spec)
     left = [p.relative_to(tmp_path / "hf-cache") for p in (tmp_path / "hf-cache").rglob("*") if p.is_file()]
     assert not [p for p in left if "blobs" in p.parts or "snapshots" in p.parts or p.suffix == ".incomplete"], left
-    hub.hub.interrupt = False
+    hub.server.interrupt = False
     file, _ = fetcher(hub, tmp_path).fetch(spec)
     assert file.local.read_bytes() == jsonl(code_rows(4)) and file.etag_mismatch() is None
 
@@ -133,7 +133,7 @@ def test_an_interrupted_download_leaves_no_file_behind(hub, tmp_path):
 @pytest.mark.parametrize("path", ["data/eval.jsonl", "README.md"])  # an LFS file (SHA-256), a git file (blob hash)
 def test_bytes_other_than_the_hub_named_are_refused(hub, tmp_path, path):
     original = (jsonl(code_rows(3)) if path.endswith(".jsonl") else b"# tickets\n")
-    hub.hub.serve_instead[(CODE_REPO, hub.code_v1, path)] = original.swapcase()  # as long, other bytes
+    hub.server.serve_instead[(CODE_REPO, hub.code_v1, path)] = original.swapcase()  # as long, other bytes
     file, _ = fetcher(hub, tmp_path).fetch(HubSpec(CODE_REPO, hub.code_v1, path))
     assert "is not the one the hub served at commit" in file.etag_mismatch()
     session = HubSession(tmp_path / "wsb.lock", fetcher=fetcher(hub, tmp_path))
@@ -156,7 +156,7 @@ def test_the_lock_pins_a_tag_and_catches_it_moving(hub, tmp_path):
     updating = HubSession(lock, UPDATE, fetcher=fetcher(hub, tmp_path))
     updating.verify(updating.fetch(V1))  # pins it in the lock file
     assert HubLock.load(lock).entry(V1).commit == hub.code_v1
-    hub.hub.tag(CODE_REPO, "v1", hub.code_v2)  # the tag moves to a commit with another file
+    hub.server.tag(CODE_REPO, "v1", hub.code_v2)  # the tag moves to a commit with another file
     session = HubSession(lock, fetcher=fetcher(hub, tmp_path))
     with pytest.raises(SuiteError) as caught:
         session.verify(session.fetch(V1))
@@ -169,13 +169,13 @@ def test_the_lock_pins_a_tag_and_catches_it_moving(hub, tmp_path):
 def test_offline_a_locked_tag_resolves_through_the_lock(hub, tmp_path, monkeypatch):
     lock = tmp_path / "wsb.lock"
     HubSession(lock, UPDATE, fetcher=fetcher(hub, tmp_path)).fetch(V1)
-    hub.hub.tag(CODE_REPO, "v1", hub.code_v2)
+    hub.server.tag(CODE_REPO, "v1", hub.code_v2)
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
-    asked = len(hub.hub.requests)
+    asked = len(hub.server.requests)
     offline = HubSession(lock, fetcher=fetcher(hub, tmp_path))
     file = offline.fetch(V1)
     offline.verify(file)
-    assert file.commit == hub.code_v1 and len(hub.hub.requests) == asked
+    assert file.commit == hub.code_v1 and len(hub.server.requests) == asked
 
 
 def test_an_unpinned_branch_is_an_error_in_ci_and_a_warning_otherwise(hub, tmp_path):

@@ -21,7 +21,7 @@ def sha256(data: bytes) -> str:
 @pytest.fixture
 def hub_env(hub, pytester, monkeypatch):
     """The loopback hub as HF_ENDPOINT, a hub cache of the test's own, no token or key, not offline, not CI."""
-    monkeypatch.setenv("HF_ENDPOINT", hub.hub.endpoint)
+    monkeypatch.setenv("HF_ENDPOINT", hub.server.endpoint)
     monkeypatch.setenv("HF_HOME", str(pytester.path / "hf-home"))
     for name in ("HF_HUB_CACHE", "HF_HUB_OFFLINE", "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "CI", "SERPER_API_KEY"):
         monkeypatch.delenv(name, raising=False)
@@ -44,7 +44,7 @@ def test_a_code_suite_from_the_hub_runs_then_runs_offline_and_the_lock_catches_a
     uncached.stderr.fnmatch_lines([f"ERROR: pytest-websearchbench: {spec}: not in the hub cache (*) and HF_HUB_OFFLINE "
                                    f"is set. Fetch it with `hf download --repo-type dataset {CODE_REPO} data/eval.jsonl "
                                    f"--revision {hub.code_v1}`, or run once without HF_HUB_OFFLINE"])
-    assert hub.hub.requests == []
+    assert hub.server.requests == []
     monkeypatch.delenv("HF_HUB_OFFLINE")
 
     # the self-check calls no provider: none needs a key, whichever is named
@@ -64,17 +64,17 @@ def test_a_code_suite_from_the_hub_runs_then_runs_offline_and_the_lock_catches_a
     assert results["suites"]["OB-Code-Websearch-eval"]["sources"] == [source]
 
     # again offline: the cached file, checked against the lock, and not one request
-    asked = len(hub.hub.requests)
+    asked = len(hub.server.requests)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     offline = run(pytester, "--suite", spec, "--wsb-selftest")
     offline.assert_outcomes(passed=3)
-    assert len(hub.hub.requests) == asked
+    assert len(hub.server.requests) == asked
     monkeypatch.delenv("HF_HUB_OFFLINE")
 
     # a mirror serves another file for the same commit (with hashes to match): a fresh cache, as on a CI
     # machine, takes it; the lock refuses it before its suite is collected
     changed = rows.replace(b"quillon-003", b"quillon-009")
-    hub.hub.repos[CODE_REPO].commits[hub.code_v1]["data/eval.jsonl"] = changed
+    hub.server.repos[CODE_REPO].commits[hub.code_v1]["data/eval.jsonl"] = changed
     monkeypatch.setenv("HF_HOME", str(pytester.path / "fresh-hf-home"))
     refused = run(pytester, "--suite", spec, "--wsb-selftest")
     assert refused.ret == pytest.ExitCode.INTERRUPTED
@@ -114,7 +114,7 @@ def test_a_remote_suite_replays_offline_and_another_commit_is_not_comparable(pyt
                                 f"edition 'OB-Code-Websearch@{hub.code_v1[:12]}' in the baseline, "
                                 f"'OB-Code-Websearch@{hub.code_v2[:12]}' now*"])
     # the tag moves to that commit: the lock, which pins v1 to its old commit, refuses it
-    hub.hub.tag(CODE_REPO, "v1", hub.code_v2)
+    hub.server.tag(CODE_REPO, "v1", hub.code_v2)
     moved = run(pytester, "--suite", v1, "--wsb-record-mode=none")
     moved.stdout.fnmatch_lines([f"invalid suite: {v1}: data/eval.jsonl of {CODE_REPO} does not match wsb.lock: 'v1' "
                                 f"now resolves to commit {hub.code_v2}, the lock pins commit {hub.code_v1}; *"])
