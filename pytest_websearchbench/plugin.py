@@ -17,6 +17,8 @@ from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.run.runner import attach_payload, run_case
 from pytest_websearchbench.run.session import RunState, provider_pool, run_state, store_run_state
 from pytest_websearchbench.core.suites import MANIFEST_NAME, resolve_suite_spec
+from pytest_websearchbench.core.hub import is_hub_spec
+from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.providers.catalog import builtin_ini_keys
 from pytest_websearchbench.providers.ratelimit import purge_stale_state
@@ -51,7 +53,9 @@ def pytest_configure(config: pytest.Config) -> None:
         mismatch = baseline.run_mismatch(settings.k, settings.baseline_accept) if baseline else None
         if mismatch:
             raise ConfigurationError(mismatch)
-        suite_paths = [resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
+        hub = HubSession.from_config(config)  # hf:// specs: fetched now, checked against wsb.lock at collection
+        suite_paths = [hub.suite_file(spec, config) if is_hub_spec(spec)
+                       else resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
                        for spec in settings.suites]
         if settings.record_mode.may_record and not config.option.collectonly:
             only_suites = suite_paths and config.args_source is not pytest.Config.ArgsSource.ARGS
@@ -67,13 +71,14 @@ def pytest_configure(config: pytest.Config) -> None:
         given = config.args if config.args_source is pytest.Config.ArgsSource.ARGS else []
         config.args[:] = list(dict.fromkeys([*given, *map(str, suite_paths)]))
     config.args[:], selection = SuiteSelection.from_args(config.args, config.invocation_params.dir)
-    state = RunState(settings, families, registry, baseline, run_id or uuid.uuid4().hex)
+    state = RunState(settings, families, registry, baseline, run_id or uuid.uuid4().hex, hub)
     config.stash[_SELECTION] = selection
     store_run_state(config, state)
     install_log_scrubber()  # API keys never reach a log record
     if not worker:
         purge_stale_state()
     config.pluginmanager.register(RunReporter(config, state), "websearchbench-reporter")
+    config.pluginmanager.register(hub, "websearchbench-hub")  # says what --wsb-lock=update pinned
     if (distributed := distributed_plugin(config, settings)) is not None:  # xdist: rate shares, cassettes home
         config.pluginmanager.register(distributed, "websearchbench-distributed")
 

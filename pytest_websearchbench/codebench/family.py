@@ -228,8 +228,8 @@ class CodeFamily(BenchmarkFamily):
 
     def load(self, manifest: SuiteManifest) -> Suite:
         items = manifest.file("items")
-        tasks = load_tasks(items)
-        files = [items] if manifest.path.resolve() == items else [manifest.path, items]
+        tasks = load_tasks(items, manifest.field_map("code-row"))
+        files = [items] if manifest.path.resolve() == items.resolve() else [manifest.path, items]
         return Suite(manifest, tuple(_case(task) for task in tasks), digest_files(files))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:

@@ -31,6 +31,7 @@ from typing import Any
 from pytest_websearchbench.codebench.needles import Needle, case_needles
 from pytest_websearchbench.codebench.prompts import row_prompt
 from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.field_maps import FieldMap
 from pytest_websearchbench.core.suites import (
     check_item_id, parse_json, path_inside, read_records, read_suite_text, require_unique_ids, schema_validator)
 
@@ -87,20 +88,26 @@ def is_catalog(document: Any) -> bool:
     return isinstance(document, dict) and isinstance(document.get("items"), list)
 
 
-def load_tasks(path: Path) -> list[CodeTask]:
-    """Tickets of a row file (``.jsonl``, or a ``.json`` array) or a catalog (``.json`` object, ``.yaml``)."""
+def load_tasks(path: Path, field_map: FieldMap | None = None) -> list[CodeTask]:
+    """Tickets of a row file (``.jsonl``, or a ``.json`` array) or a catalog (``.json`` object, ``.yaml``);
+    ``field_map``: the manifest's map of a row file's columns to the row fields."""
+    catalog = None
     if path.suffix in (".yaml", ".yml"):
-        return load_catalog(path, *_yaml_catalog(path))
-    if path.suffix == ".json" and path.is_file():
+        catalog = _yaml_catalog(path)
+    elif path.suffix == ".json" and path.is_file():
         text = read_suite_text(path)
         document = parse_json(text, path)
         if not isinstance(document, list):
-            return load_catalog(path, document, _json_item_lines(text))
-    return load_rows(path)
+            catalog = document, _json_item_lines(text)
+    if catalog is None:
+        return load_rows(path, field_map)
+    if field_map is not None:
+        raise SuiteError(path, "a manifest's \"fields\" maps the columns of a row file, and this is a catalog")
+    return load_catalog(path, *catalog)
 
 
-def load_rows(path: Path) -> list[CodeTask]:
-    pairs = read_records(path, "code-row")
+def load_rows(path: Path, field_map: FieldMap | None = None) -> list[CodeTask]:
+    pairs = read_records(path, "code-row", field_map)
     require_unique_ids(pairs, path, key="task_id")
     tasks = []
     for line, row in pairs:

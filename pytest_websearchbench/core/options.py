@@ -15,6 +15,7 @@ from typing import Mapping
 import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
+from pytest_websearchbench.core.hub import LOCK_MODES
 from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rates
 
 
@@ -66,13 +67,16 @@ _VALUE_OPTIONS = [
      "retries after a 429, a 5xx, a timeout or a connection error (default: 3)", "3"),
     ("--wsb-backoff", "SECONDS", "wsb_backoff",
      "base of the exponential backoff between retries, with jitter (default: 0.5)", "0.5"),
+    ("--wsb-lock", "MODE", "wsb_lock",
+     "remote suite files (hf://...) against wsb.lock beside the config file: verify (default) checks each "
+     "against its pin, update pins what the hub serves now", "verify"),
 ]
 
 
 #: what must match between a run and its baseline (--wsb-baseline-accept names the ones to let pass)
 BASELINE_CHECKS = ("k", "edition", "digest", "kind", "incomplete")
 
-_CHOICES = {"wsb_record_mode": [m.value for m in CassetteMode]}
+_CHOICES = {"wsb_record_mode": [m.value for m in CassetteMode], "wsb_lock": list(LOCK_MODES)}
 
 
 class FamilyOptions:
@@ -141,6 +145,12 @@ def add_options(parser: pytest.Parser, families, provider_ini_keys) -> None:
         parser.addini(ini, help_text, default="")
 
 
+def config_folder(config: pytest.Config) -> Path:
+    """The folder the run's files are anchored to: the config file's, else the one pytest was started in
+    (never pytest's rootdir guess, which a path-like option value can move)."""
+    return config.inipath.parent if config.inipath else config.invocation_params.dir
+
+
 @dataclass(frozen=True)
 class Settings:
     """The run's choices, resolved once from options, ini and defaults."""
@@ -171,7 +181,7 @@ class Settings:
         # (`--wsb-local-corpus /tmp/x.jsonl` once made /tmp the rootdir and the cassette folder):
         # the config file's folder anchors ini values and the default cassette folder, else the
         # folder pytest was started in.
-        anchor = config.inipath.parent if config.inipath else config.invocation_params.dir
+        anchor = config_folder(config)
 
         def path(ini: str) -> Path | None:
             # a path on the command line is relative to where pytest was started, one in the ini file to its folder

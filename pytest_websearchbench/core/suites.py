@@ -6,7 +6,7 @@ import hashlib
 import json
 import numbers
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.resources import files
 from pathlib import Path
@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.field_maps import FieldMap
+from pytest_websearchbench.core.hub import HubFile, is_hub_spec
 
 if TYPE_CHECKING:
     import jsonschema
@@ -215,12 +217,13 @@ def path_inside(folder: Path, value: Any, source: Path, *, field: str, item: str
     return target
 
 
-def read_records(path: Path, schema: str) -> list[tuple[int, dict[str, Any]]]:
-    """(line, record) pairs of a JSONL file, or of a JSON array (line = item's position)."""
-    return list(iter_records(path, schema))
+def read_records(path: Path, schema: str, fields: FieldMap | None = None) -> list[tuple[int, dict[str, Any]]]:
+    """(line, record) pairs of a JSONL file, or of a JSON array (line = item's position); with ``fields``,
+    each record is the family's record made from a dataset row (the manifest's ``fields`` map)."""
+    return list(iter_records(path, schema, fields))
 
 
-def iter_records(path: Path, schema: str) -> Iterator[tuple[int, dict[str, Any]]]:
+def iter_records(path: Path, schema: str, fields: FieldMap | None = None) -> Iterator[tuple[int, dict[str, Any]]]:
     """``read_records`` one record at a time, each validated before it is handed out, so a caller that
     keeps less than the whole record (grades: a slotted preview) never holds every line's dict at once.
     A caller that must report bad lines first, wherever they are, reads to the end before its own errors."""
@@ -228,6 +231,8 @@ def iter_records(path: Path, schema: str) -> Iterator[tuple[int, dict[str, Any]]
         data = parse_json(read_suite_text(path), path)
         if not isinstance(data, list):
             raise SuiteError(path, "expected a JSON array of items")
+        if fields is not None:
+            data = [fields.apply(record, path, line) for line, record in enumerate(data, start=1)]
         for line, record in enumerate(data, start=1):
             validate(record, schema, path, line=line)
         yield from enumerate(data, start=1)
@@ -247,6 +252,8 @@ def iter_records(path: Path, schema: str) -> Iterator[tuple[int, dict[str, Any]]
                         number += 1
                         if raw.strip():
                             record = parse_json(raw, path, line=number)
+                            if fields is not None:
+                                record = fields.apply(record, path, number)
                             validate(record, schema, path, line=number)
                             records.append((number, record))
                 except SuiteError:
@@ -298,14 +305,25 @@ class SuiteManifest:
     family: str
     kind: str
     data: dict[str, Any]
+    #: the files named by hf:// specs, fetched by the run (run/hub.py), by manifest key
+    remote: dict[str, HubFile] = field(default_factory=dict)
 
     @property
     def folder(self) -> Path:
         return self.path.parent
 
     def file(self, key: str) -> Path | None:
-        """The file the manifest names under ``key`` (inside the suite folder), or None."""
+        """The file the manifest names under ``key`` (inside the suite folder, or a fetched remote file), or None."""
+        if key in self.remote:
+            return self.remote[key].local
+        if is_hub_spec(self.data.get(key)):
+            raise SuiteError(self.path, "a remote file (hf://...) is fetched by a pytest run of the suite, "
+                             "not here", field=key)
         return path_inside(self.folder, self.data[key], self.path, field=key) if key in self.data else None
+
+    def field_map(self, schema: str) -> FieldMap | None:
+        """The map of the items' columns to the family's fields (``"fields"``), checked against ``schema``."""
+        return FieldMap.checked(self.data["fields"], _schema(schema), self.path) if "fields" in self.data else None
 
     @classmethod
     def load(cls, path: Path) -> "SuiteManifest":

@@ -53,7 +53,7 @@ class LexBenchFamily(BenchmarkFamily):
             raise SuiteError(manifest.path, f"unknown kind {kind!r}; expected {SCENARIO!r} or {FACTUAL!r}",
                              field="kind")
         items_path = manifest.file("items")
-        pairs = read_records(items_path, f"lexbench-{kind}")
+        pairs = read_records(items_path, f"lexbench-{kind}", manifest.field_map(f"lexbench-{kind}"))
         require_unique_ids(pairs, items_path)
         files = [manifest.path, items_path]
         if kind == FACTUAL:

@@ -125,6 +125,7 @@ class SuiteFigures:
     records: list[ItemRecord]  # every item of the suite, in record order
     variants: list[VariantFigures]  # the first is the reference
     traffic: bool  # some item asked a provider (a self-check of a suite asks none)
+    sources: tuple[dict, ...] = ()  # the suite's remote files (hf://): repo, commit, path, sha256
 
     @property
     def reference(self) -> str:
@@ -178,7 +179,8 @@ def suite_figures(records: Sequence[ItemRecord], family: BenchmarkFamily | None,
     _pair(variants, columns)
     traffic = (family is None or family.records_traffic) and any(r.run.calls or r.run.cassette for r in records)
     return SuiteFigures(first.suite, first.family, first.kind, first.edition,
-                        k if family is None or family.uses_k else None, columns, list(records), variants, traffic)
+                        k if family is None or family.uses_k else None, columns, list(records), variants, traffic,
+                        first.sources)
 
 
 def _columns_of(records: Sequence[ItemRecord]) -> list[MetricColumn]:

@@ -48,7 +48,8 @@ class RunResults:
         for record in self.records:
             meta = record.meta
             suites[meta.suite] = {"family": meta.family, "kind": meta.kind, "edition": meta.edition,
-                                  "digest": meta.digest}
+                                  "digest": meta.digest,
+                                  **({"sources": list(meta.sources)} if meta.sources else {})}  # remote files
         variants = dict.fromkeys(record.meta.variant for record in self.records)
         return {
             "format": FORMAT,

@@ -39,6 +39,9 @@ class ItemMeta:
     edition: str = ""
     digest: str = ""
     tags: tuple[str, ...] = ()
+    #: the suite's remote files (hf://), each {repo, commit, path, sha256, size}: they travel with the item
+    #: to the controller; the results file keeps them once, in its entry for the suite
+    sources: tuple[dict[str, Any], ...] = ()
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -51,12 +54,14 @@ class ItemMeta:
     def to_dict(self) -> dict[str, Any]:
         # "provider": the results file's (published) name of the variant
         return {"suite": self.suite, "case_id": self.case_id, "provider": self.variant, "family": self.family,
-                "kind": self.kind, "edition": self.edition, "digest": self.digest, "tags": list(self.tags)}
+                "kind": self.kind, "edition": self.edition, "digest": self.digest, "tags": list(self.tags),
+                **({"sources": list(self.sources)} if self.sources else {})}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "ItemMeta":
         return cls(data["suite"], data["case_id"], data["provider"], data["family"], data.get("kind") or "",
-                   data.get("edition") or "", data.get("digest") or "", tuple(data.get("tags") or ()))
+                   data.get("edition") or "", data.get("digest") or "", tuple(data.get("tags") or ()),
+                   tuple(data.get("sources") or ()))
 
 
 @dataclass
@@ -149,7 +154,7 @@ class ItemRecord:
         ``produced_by``: the file's provider settings of its variant). Fields an older file lacks are
         empty; an item without metrics or primary metric was never scored."""
         meta = ItemMeta.from_dict({**data, "edition": (suite or {}).get("edition"),
-                                   "digest": (suite or {}).get("digest")})
+                                   "digest": (suite or {}).get("digest"), "sources": (suite or {}).get("sources")})
         score = None
         if data.get("primary_metric") is not None or data.get("metrics"):
             score = Score(data.get("outcome") in ("passed", "xfailed"), dict(data.get("metrics") or {}),

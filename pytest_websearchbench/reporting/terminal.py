@@ -97,7 +97,9 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     def line(label: str, cells: list[str]) -> str:
         return f"  {label.ljust(label_width)}  {'  '.join(c.ljust(w) for c, w in zip(cells, widths))}".rstrip()
 
-    out = [title, line("", names)] + [line(label, cells) for label, cells in rows]
+    # a remote file's provenance, exactly: the dataset, the commit its revision resolved to, its hash
+    sources = [f"  from {src['repo']}@{src['commit']} {src['path']} sha256:{src['sha256']}" for src in suite.sources]
+    out = [title, *sources, line("", names)] + [line(label, cells) for label, cells in rows]
     over = ("the declared population (an errored item counts 0 in "
             + ", ".join(c.label for c in suite.counted_columns)
             + "; other rows leave it out)") if population else "items (errors excluded)"

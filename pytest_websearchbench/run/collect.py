@@ -22,6 +22,7 @@ from pytest_websearchbench.reporting.baseline import ItemVerdict
 from pytest_websearchbench.reporting.junit import identity_properties
 from pytest_websearchbench.reporting.results import ItemMeta, ItemRun
 from pytest_websearchbench.run.file_suites import manifest_for_file
+from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.run.runner import benchmark_test
 from pytest_websearchbench.run.session import run_state
@@ -46,16 +47,23 @@ class ItemSpec:
         return self.family.run_label(self.suite)
 
     def metadata(self) -> ItemMeta:
+        manifest = self.suite.manifest
         return ItemMeta(self.suite.name, self.case.id, self.variant, self.family.name, self.kind,
-                        self.suite.manifest.edition, self.suite.digest, self.case.markers)
+                        manifest.edition, self.suite.digest, self.case.markers,
+                        tuple(f.provenance() for f in manifest.remote.values()))  # remote files: repo, commit, sha256
 
 
-def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES
-               ) -> tuple[BenchmarkFamily, Suite]:
+def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES,
+               hub: HubSession | None = None) -> tuple[BenchmarkFamily, Suite]:
     """The family (from ``families``: the run's configured ones, by default the registry's) and
-    suite of a ``suite.json``, or of a suite file without a manifest (its family told from its fields)."""
-    manifest = (SuiteManifest.load(manifest_path) if manifest_path.name == MANIFEST_NAME
-                else manifest_for_file(manifest_path, families))
+    suite of a ``suite.json``, or of a suite file without a manifest (its family told from its fields).
+    ``hub``: the run's remote files (a manifest's hf:// specs, a ``--suite hf://...`` file), fetched and
+    checked here, before the suite is loaded."""
+    if manifest_path.name == MANIFEST_NAME:
+        manifest = SuiteManifest.load(manifest_path)
+        manifest = hub.attach(manifest) if hub is not None else manifest
+    else:
+        manifest = manifest_for_file(manifest_path, families, hub.suite_of(manifest_path) if hub else None)
     family = families.get(manifest.family)
     if family is None:
         raise SuiteError(manifest_path, f"unknown family {manifest.family!r}; known: {', '.join(sorted(families))}",
@@ -84,7 +92,7 @@ def describe_item(config: pytest.Config, nodeid: str) -> ItemMeta | None:
         return None
     state = run_state(config)
     try:
-        family, suite = load_suite(path / MANIFEST_NAME if path.is_dir() else path, state.families)
+        family, suite = load_suite(path / MANIFEST_NAME if path.is_dir() else path, state.families, state.hub)
     except (SuiteError, ConfigurationError):
         return None
     name = nodeid.split("::", 1)[1]
@@ -120,7 +128,8 @@ class SuiteModule(pytest.Module):
     def collect(self):
         state = run_state(self.config)
         try:
-            family, suite = load_suite(self.path / MANIFEST_NAME if self.path.is_dir() else self.path, state.families)
+            family, suite = load_suite(self.path / MANIFEST_NAME if self.path.is_dir() else self.path,
+                                       state.families, state.hub)
         except (SuiteError, ConfigurationError) as exc:
             raise self.CollectError(f"invalid suite: {exc}") from None
         self._claim_name(suite.name)

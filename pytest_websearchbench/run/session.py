@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pytest_websearchbench.run.distributed import host_rates
+from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR
@@ -29,6 +30,7 @@ class RunState:
     registry: ProviderRegistry
     baseline: Baseline | None
     run_id: str  # shared by a run's xdist workers, so a --wsb-rate limit holds across them
+    hub: HubSession | None = None  # the run's remote suite files (hf:// specs)
 
     @property
     def variant_order(self) -> tuple[str, ...]:
