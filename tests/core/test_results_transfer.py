@@ -9,6 +9,7 @@ import json
 
 import pytest
 
+from pytest_websearchbench.reporting.junit import IDENTITY
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD
 
 
@@ -23,7 +24,7 @@ class _Reports:
         payload = getattr(report, REPORT_PAYLOAD, None)
         if payload is not None:
             self.seen[report.nodeid, report.when] = sorted(payload)
-            self.properties[report.nodeid, report.when] = [name for name, _ in report.user_properties]
+            self.properties[report.nodeid, report.when] = list(report.user_properties)
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["n0", "n2"])
@@ -36,7 +37,10 @@ def test_each_part_of_a_result_travels_once(pytester, tiny_suite, workers):
     assert len(reports.seen) == 12
     for (nodeid, when), parts in reports.seen.items():
         assert parts == {"setup": ["item", "run"], "call": ["item", "score"], "teardown": ["item"]}[when], (nodeid, when)
-        assert all(name.startswith("wsb.") for name in reports.properties[nodeid, when]), (nodeid, when)
+        # the user properties are JUnit's flat ones only: the identity, then metrics as JSON numbers
+        properties = reports.properties[nodeid, when]
+        assert [name for name, _ in properties[:4]] == list(IDENTITY), (nodeid, when)
+        assert all(isinstance(json.loads(value), float) for _, value in properties[4:]), (nodeid, when)
     # nothing the results file held is lost: the same items as a run that never left one process
     single, out = (_items(pytester.path / name) for name in ("single.json", "out.json"))
     assert out == single and out[0]["raw"] and out[0]["results"] and out[0]["calls"]
