@@ -7,7 +7,8 @@ stripped, is the answer) or the turn budget runs out (the answer is ""). Tools: 
 back as JSON: ``{backend, query, hits: [{url, title, snippet}], error?}`` and ``{backend, url,
 title, content, error?}``. Hits are de-duplicated by URL before the cut to 8; snippets are cut to
 1,200 characters (or the provider's own limit: Brave's LLM Context keeps 8,000), fetched text to
-16,000. Messages, exactly: ``search budget exhausted; answer now`` and ``fetch budget exhausted;
+16,000. Budgets are the harness's command line's (32 turns, 5 searches, 5 fetches; no fetches on the
+search board) over the ticket's own, unless the setup asks for the ticket's. Messages, exactly: ``search budget exhausted; answer now`` and ``fetch budget exhausted;
 answer now`` (nothing asked), ``web_fetch is not available; search again`` (search board),
 ``query is required`` and ``url must be http(s)`` (no budget used), ``unknown tool <name>``.
 A provider failure (after this plugin's retries) is the result's ``error`` and uses budget; a
@@ -244,19 +245,27 @@ def gold_token_in(query: str, tokens) -> str | None:
 @dataclass(frozen=True)
 class AgentSetup:
     """What an episode runs with besides the task and provider: the model and its API, the board,
-    the system prompt and the budgets' command-line changes."""
+    the system prompt, the budgets' command-line changes, and whether the ticket's own budgets
+    apply (the harness's command line always passes its own, so a catalog's never do)."""
 
     api: Any  # model_client.ResponsesApi | ChatCompletionsApi
     board: str
     system: str
     budget_changes: dict[str, int] = field(default_factory=dict)
+    ticket_budgets: bool = False
+
+    def budgets(self, task: CodeTask) -> Budgets:
+        """The episode's budgets: the harness's (or the ticket's), then the command line's; no fetches
+        on the search board, as the harness passes none there."""
+        budgets = (task.budgets if self.ticket_budgets else Budgets()).overridden(self.budget_changes)
+        return budgets if self.board == BOARD_SEARCH_FETCH else budgets.overridden({"fetches": 0})
 
 
 def run_agent(task: CodeTask, provider: Provider, backend: str, client: ModelClient, setup: AgentSetup) -> RawResults:
     """One episode (module docstring)."""
     started = time.perf_counter()
     api = setup.api
-    budgets = task.budgets.overridden(setup.budget_changes)
+    budgets = setup.budgets(task)
     episode = Episode(task, provider, backend, setup.board, budgets)
     history = api.start(setup.system, task.prompt)
     tools = api.tools(tool_specs(setup.board == BOARD_SEARCH_FETCH))

@@ -9,8 +9,8 @@ every starter fails, grounding off.
 The agent is the harness's by default (its model, the Responses API, its prompts, budgets and
 tool results; the provider one of its arms, ``providers.presets``). Each option that leaves that
 profile — Chat Completions, a temperature, another system prompt or model, budgets from the
-command line, a provider that is no harness arm — is named on the item's raw results and in the
-summary as "not comparable with the leaderboard".
+command line or the tickets' own, a provider that is no harness arm — is named on the item's raw
+results and in the summary as "not comparable with the leaderboard".
 
 Each (mode, board, model, model API) gets its own cassettes under the provider's folder, so
 switching never makes a cassette stale: ``<provider>/`` (retrieval, search board),
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pytest_websearchbench.codebench.agent import (
@@ -62,6 +62,7 @@ class CodeRun:
     system_prompt_file: Path | None = None
     system_prompt_text: str = ""
     budget_changes: dict[str, int] = field(default_factory=dict)
+    ticket_budgets: bool = False  # the tickets' own budgets under the command line's (not the harness's)
     selftest: bool = False
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
     may_record: bool = True
@@ -73,8 +74,15 @@ class CodeRun:
         """What the summary and results file call this run of the suite (its ``kind``)."""
         return SELFTEST if self.selftest else f"{self.mode}/{self.board}"
 
-    def departures(self) -> list[str]:
-        """The run's settings that leave the harness's profile (agent mode)."""
+    def setup(self) -> AgentSetup:
+        """The agent's setup for this run (agent mode)."""
+        return AgentSetup(api=TRANSPORTS[self.model_api](self.model, self.temperature), board=self.board,
+                          system=self.system_prompt_text or system_prompt(self.board == BOARD_SEARCH_FETCH),
+                          budget_changes=self.budget_changes, ticket_budgets=self.ticket_budgets)
+
+    def departures(self, task: CodeTask | None = None) -> list[str]:
+        """The run's settings that leave the harness's profile (agent mode); with ``task``, also the
+        ticket's own budgets when they differ from the ones the harness would pass."""
         out = []
         if self.model != HARNESS_MODEL:
             out.append(f"model {self.model} (the leaderboard's: {HARNESS_MODEL})")
@@ -87,11 +95,15 @@ class CodeRun:
         changed = {k: v for k, v in self.budget_changes.items() if _HARNESS_BUDGETS[k] != v}
         if changed:
             out.append("budgets " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        if task is not None and self.ticket_budgets:
+            setup = self.setup()
+            if setup.budgets(task) != replace(setup, ticket_budgets=False).budgets(task):
+                out.append("the tickets' own budgets (--wsb-ticket-budgets)")
         return out
 
-    def profile(self, provider: str) -> str:
+    def profile(self, provider: str, task: CodeTask | None = None) -> str:
         """``faithful``, or why an item of ``provider`` is not comparable with the leaderboard."""
-        reasons = self.departures()
+        reasons = self.departures(task)
         if provider not in ARMS_BY_NAME:
             reasons.append(f"provider {provider} is not a harness arm")
         return f"{NOT_COMPARABLE}: " + "; ".join(reasons) if reasons else FAITHFUL
@@ -132,8 +144,12 @@ class CodeFamily(BenchmarkFamily):
                           "(not comparable with the leaderboard)", "", metavar="FILE")
         for ini, budget in BUDGET_OPTIONS.items():
             options.add_value(f"--wsb-max-{budget}", ini,
-                              f"code suites, agent mode: {budget} per ticket, over the catalog's or row's "
-                              f"(harness: {_HARNESS_BUDGETS[budget]})", "", metavar="N")
+                              f"code suites, agent mode: {budget} per ticket (default: the harness's, "
+                              f"{_HARNESS_BUDGETS[budget]}; not comparable with the leaderboard)", "", metavar="N")
+        options.add_flag("--wsb-ticket-budgets", "wsb_ticket_budgets",
+                         "code suites, agent mode: use each ticket's own budgets (a catalog's max_turns, "
+                         "max_searches, max_fetches; a row's budgets) where --wsb-max-* gives none; the harness "
+                         "passes its own 32/5/5 over them (not comparable with the leaderboard)")
         options.add_value("--wsb-code-json", "wsb_code_json",
                           "code suites, agent mode: also write the results in the harness's own document shape "
                           "(its eval.py --out) to PATH", "", metavar="PATH")
@@ -175,7 +191,8 @@ class CodeFamily(BenchmarkFamily):
         return CodeFamily(CodeRun(
             mode=mode, board=board, model=model, model_api=model_api, temperature=temperature,
             system_prompt_file=prompt_file, system_prompt_text=prompt_text,
-            budget_changes={k: v for k, v in changes.items() if v is not None}, selftest=selftest,
+            budget_changes={k: v for k, v in changes.items() if v is not None},
+            ticket_budgets=options.flag("wsb_ticket_budgets"), selftest=selftest,
             endpoint=endpoint, may_record=settings.record_mode.may_record,
             code_json=Path(code_json).resolve() if code_json else None,
             strict_grader=options.flag("wsb_strict_grader")))
@@ -213,6 +230,7 @@ class CodeFamily(BenchmarkFamily):
             args += f" --wsb-temperature={run.temperature:g}"
         if run.system_prompt_file is not None:
             args += f" --wsb-system-prompt={run.system_prompt_file}"
+        args += " --wsb-ticket-budgets" if run.ticket_budgets else ""
         return args + "".join(f" --wsb-max-{k}={v}" for k, v in run.budget_changes.items())
 
     def recognizes(self, record) -> str | None:
@@ -240,15 +258,12 @@ class CodeFamily(BenchmarkFamily):
         if run.mode == MODE_RETRIEVAL:
             return retrieve(task, ctx.provider, ctx.k, run.board)
         arm = ARMS_BY_NAME.get(ctx.variant)
-        setup = AgentSetup(api=TRANSPORTS[run.model_api](run.model, run.temperature), board=run.board,
-                           system=run.system_prompt_text or system_prompt(run.board == BOARD_SEARCH_FETCH),
-                           budget_changes=run.budget_changes)
         client = ModelClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key)
         try:
-            raw = run_agent(task, ctx.provider, arm.harness_name if arm else ctx.variant, client, setup)
+            raw = run_agent(task, ctx.provider, arm.harness_name if arm else ctx.variant, client, run.setup())
         finally:
             client.close()
-        raw.extra["profile"] = run.profile(ctx.variant)
+        raw.extra["profile"] = run.profile(ctx.variant, task)
         return raw
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:

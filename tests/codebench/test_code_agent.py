@@ -80,14 +80,15 @@ def task(tmp_path):
 ANSWER = f"Fixed.\n```python\n# source: {DOC}\n" + ROW["gold_code"] + "```"
 
 
-def run_steps(task, steps, board="search", provider=None, api=None, budget_changes=None, backend="pages"):
+def run_steps(task, steps, board="search", provider=None, api=None, budget_changes=None, backend="pages",
+              ticket_budgets=False):
     model = ScriptedModel(scripted(steps) if isinstance(steps, list) else steps)
     url = model.start()
     try:
         client = ModelClient(url, "sk-test", retry=RetryPolicy(retries=0))
         setup = AgentSetup(api=api or ResponsesApi("scripted-1"), board=board,
                            system=SYSTEM_SEARCH_FETCH if board == "search-fetch" else SYSTEM_SEARCH,
-                           budget_changes=budget_changes or {})
+                           budget_changes=budget_changes or {}, ticket_budgets=ticket_budgets)
         raw = run_agent(task, provider or PagesProvider(), backend, client, setup)
     finally:
         model.stop()
@@ -214,17 +215,23 @@ def test_messages_that_use_no_budget(task):
     assert results_of(model) == [{"error": "web_fetch is not available; search again"}] and raw.extra["fetches"] == 0
 
 
-def test_budgets_come_from_the_row_then_the_command_line(tmp_path):
+def test_budgets_are_the_harnesss_unless_the_tickets_own_are_asked_for(tmp_path):
     task = load_tasks(write_rows(tmp_path / "e.jsonl", [{"budgets": {"searches": 1, "hits_per_search": 2,
                                                                       "turns": 3}}]))[0]
     steps = [{"tool_calls": [tool("web_search", query="a"), tool("web_search", query="b")]}]
-    raw, model = run_steps(task, steps)
+    # the harness passes its command line's 32/5/5 over a ticket's budgets
+    raw, model = run_steps(task, steps[:1] * 2 + [{"content": ANSWER}])
+    assert raw.extra["searches"] == 4 and len(raw.hits) == 4 * 8 and raw.extra["budgets"]["turns"] == 32
+    assert raw.extra["budgets"]["fetches"] == 0  # none on the search board, as the harness passes
+    raw, model = run_steps(task, steps, ticket_budgets=True)
     assert raw.extra["searches"] == 1 and len(raw.hits) == 2
     assert (raw.extra["turns"], raw.extra["answer"], len(model.requests)) == (3, "", 3)  # turns exhausted: ""
     assert raw.extra["stopped"] == "turn budget exhausted (3 turns)"
     assert raw.extra["notes"][-1] == "hit max turns without a final answer"
-    raw, model = run_steps(task, steps, budget_changes={"turns": 2, "searches": 4})
+    raw, model = run_steps(task, steps, budget_changes={"turns": 2, "searches": 4}, ticket_budgets=True)
     assert (raw.extra["turns"], raw.extra["searches"], len(model.requests)) == (2, 4, 2)
+    raw, model = run_steps(task, steps, budget_changes={"turns": 2})
+    assert (raw.extra["turns"], raw.extra["searches"], len(raw.hits)) == (2, 4, 4 * 8)
 
 
 # --------------------------------------------------------------------------- failures
