@@ -11,7 +11,8 @@ title, content, error?}``. Hits are de-duplicated by URL before the cut to 8; sn
 search board) over the ticket's own, unless the setup asks for the ticket's. Messages, exactly: ``search budget exhausted; answer now`` and ``fetch budget exhausted;
 answer now`` (nothing asked), ``web_fetch is not available; search again`` (search board),
 ``query is required`` and ``url must be http(s)`` (no budget used), ``unknown tool <name>``.
-A provider failure (after this plugin's retries) is the result's ``error`` and uses budget; a
+Each search and fetch is one request, as the harness sends it (the run's retry policy only when the
+setup keeps it). A provider failure is the result's ``error`` and uses budget; a
 model failure ends the episode as a run error (``run_error``), which the score counts as failed.
 
 Retrieval probe: the ticket text is the one query; on the search-and-fetch board the top hits
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +35,7 @@ from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.family import RawResults
 from pytest_websearchbench.core.models import Hit, Page
+from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.base import Provider
 
 BOARD_SEARCH = "search"
@@ -45,6 +48,8 @@ FETCH_NOT_AVAILABLE = "web_fetch is not available; search again"
 QUERY_REQUIRED = "query is required"
 URL_NOT_HTTP = "url must be http(s)"
 NO_ANSWER = "hit max turns without a final answer"
+#: the harness's vendor calls: one request each, no retry
+SINGLE_REQUEST = RetryPolicy(retries=0)
 
 
 def unknown_tool(name: str) -> str:
@@ -253,6 +258,8 @@ class AgentSetup:
     system: str
     budget_changes: dict[str, int] = field(default_factory=dict)
     ticket_budgets: bool = False
+    #: the provider's retries during the episode (None: the run's retry policy)
+    provider_retry: RetryPolicy | None = SINGLE_REQUEST
 
     def budgets(self, task: CodeTask) -> Budgets:
         """The episode's budgets: the harness's (or the ticket's), then the command line's; no fetches
@@ -272,27 +279,29 @@ def run_agent(task: CodeTask, provider: Provider, backend: str, client: ModelCli
     answer, stopped, run_error, turns = "", f"turn budget exhausted ({budgets.turns} turns)", None, 0
     tokens = [0, 0]
     trace: list[dict[str, Any]] = []
-    for turn in range(budgets.turns):
-        turns = turn + 1
-        try:
-            reply = api.read(client.ask(api.path, api.body(history, tools)))
-        except ProviderError as exc:
-            run_error, stopped = f"{type(exc).__name__}: {exc}", "run error"
-            break
-        tokens[0] += reply.input_tokens
-        tokens[1] += reply.output_tokens
-        if not reply.calls:
-            answer, stopped = reply.text.strip(), "answered"
-            trace.append({"turn": turns, "answer_chars": len(answer)})
-            break
-        history.extend(reply.history)
-        for call in reply.calls:
-            result = episode.call(call, turns)
-            trace.append({"turn": turns, "tool": call.name, "arguments": call.arguments,
-                          "result": result.get("error") or "ok"})
-            history.append(api.tool_output(call, json.dumps(result, ensure_ascii=False)))
-    else:
-        episode.notes.append(NO_ANSWER)
+    # the harness sends each search and fetch once; the run's retry policy only when the setup keeps it
+    with provider.retrying(setup.provider_retry) if setup.provider_retry else nullcontext():
+        for turn in range(budgets.turns):
+            turns = turn + 1
+            try:
+                reply = api.read(client.ask(api.path, api.body(history, tools)))
+            except ProviderError as exc:
+                run_error, stopped = f"{type(exc).__name__}: {exc}", "run error"
+                break
+            tokens[0] += reply.input_tokens
+            tokens[1] += reply.output_tokens
+            if not reply.calls:
+                answer, stopped = reply.text.strip(), "answered"
+                trace.append({"turn": turns, "answer_chars": len(answer)})
+                break
+            history.extend(reply.history)
+            for call in reply.calls:
+                result = episode.call(call, turns)
+                trace.append({"turn": turns, "tool": call.name, "arguments": call.arguments,
+                              "result": result.get("error") or "ok"})
+                history.append(api.tool_output(call, json.dumps(result, ensure_ascii=False)))
+        else:
+            episode.notes.append(NO_ANSWER)
     extra = {
         "mode": "agent", "board": setup.board, "model": api.model, "model_api": api.name, "backend": backend,
         "answer": answer, "stopped": stopped, "run_error": run_error, "turns": turns,

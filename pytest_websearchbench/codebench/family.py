@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pytest_websearchbench.codebench.agent import (
-    BOARD_SEARCH, BOARD_SEARCH_FETCH, BOARDS, AgentSetup, retrieve, run_agent)
+    BOARD_SEARCH, BOARD_SEARCH_FETCH, BOARDS, SINGLE_REQUEST, AgentSetup, retrieve, run_agent)
 from pytest_websearchbench.codebench.harness_json import write_harness_document
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
 from pytest_websearchbench.codebench.prompts import system_prompt
@@ -63,6 +63,7 @@ class CodeRun:
     system_prompt_text: str = ""
     budget_changes: dict[str, int] = field(default_factory=dict)
     ticket_budgets: bool = False  # the tickets' own budgets under the command line's (not the harness's)
+    provider_retries: bool = False  # retry provider calls by the run's policy (the harness sends each once)
     selftest: bool = False
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
     may_record: bool = True
@@ -78,7 +79,8 @@ class CodeRun:
         """The agent's setup for this run (agent mode)."""
         return AgentSetup(api=TRANSPORTS[self.model_api](self.model, self.temperature), board=self.board,
                           system=self.system_prompt_text or system_prompt(self.board == BOARD_SEARCH_FETCH),
-                          budget_changes=self.budget_changes, ticket_budgets=self.ticket_budgets)
+                          budget_changes=self.budget_changes, ticket_budgets=self.ticket_budgets,
+                          provider_retry=None if self.provider_retries else SINGLE_REQUEST)
 
     def departures(self, task: CodeTask | None = None) -> list[str]:
         """The run's settings that leave the harness's profile (agent mode); with ``task``, also the
@@ -95,6 +97,8 @@ class CodeRun:
         changed = {k: v for k, v in self.budget_changes.items() if _HARNESS_BUDGETS[k] != v}
         if changed:
             out.append("budgets " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        if self.provider_retries:
+            out.append("provider calls retried (--wsb-provider-retries)")
         if task is not None and self.ticket_budgets:
             setup = self.setup()
             if setup.budgets(task) != replace(setup, ticket_budgets=False).budgets(task):
@@ -150,6 +154,10 @@ class CodeFamily(BenchmarkFamily):
                          "code suites, agent mode: use each ticket's own budgets (a catalog's max_turns, "
                          "max_searches, max_fetches; a row's budgets) where --wsb-max-* gives none; the harness "
                          "passes its own 32/5/5 over them (not comparable with the leaderboard)")
+        options.add_flag("--wsb-provider-retries", "wsb_provider_retries",
+                         "code suites, agent mode: retry failed searches and fetches by this plugin's policy "
+                         "(--wsb-retries, --wsb-backoff); the harness sends each once and shows the model the "
+                         "failure (not comparable with the leaderboard)")
         options.add_value("--wsb-code-json", "wsb_code_json",
                           "code suites, agent mode: also write the results in the harness's own document shape "
                           "(its eval.py --out) to PATH", "", metavar="PATH")
@@ -192,7 +200,8 @@ class CodeFamily(BenchmarkFamily):
             mode=mode, board=board, model=model, model_api=model_api, temperature=temperature,
             system_prompt_file=prompt_file, system_prompt_text=prompt_text,
             budget_changes={k: v for k, v in changes.items() if v is not None},
-            ticket_budgets=options.flag("wsb_ticket_budgets"), selftest=selftest,
+            ticket_budgets=options.flag("wsb_ticket_budgets"),
+            provider_retries=options.flag("wsb_provider_retries"), selftest=selftest,
             endpoint=endpoint, may_record=settings.record_mode.may_record,
             code_json=Path(code_json).resolve() if code_json else None,
             strict_grader=options.flag("wsb_strict_grader")))
@@ -231,6 +240,7 @@ class CodeFamily(BenchmarkFamily):
         if run.system_prompt_file is not None:
             args += f" --wsb-system-prompt={run.system_prompt_file}"
         args += " --wsb-ticket-budgets" if run.ticket_budgets else ""
+        args += " --wsb-provider-retries" if run.provider_retries else ""
         return args + "".join(f" --wsb-max-{k}={v}" for k, v in run.budget_changes.items())
 
     def recognizes(self, record) -> str | None:

@@ -6,14 +6,16 @@ import dataclasses
 import json
 import time
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import httpx
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
+from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.pricing import call_cost
 from pytest_websearchbench.providers.retry import (RETRY_STATUSES, CircuitBreaker, HttpOptions, Problem,
                                                    send_with_retries, transport_problem)
@@ -81,6 +83,12 @@ class Provider(ABC):
         """Run-specific base URLs to write as stable names in cassettes (real → alias)."""
         return {}
 
+    @contextmanager
+    def retrying(self, policy: RetryPolicy) -> Iterator[None]:
+        """Calls made in the block are retried by ``policy`` instead of the run's (HTTP providers;
+        a provider without HTTP calls has nothing to retry)."""
+        yield
+
     def produced_by(self) -> dict[str, str]:
         """What makes this provider answer as it does besides the request (the settings that change
         results, a corpus digest): cassettes carry it, and replaying one under other values is an error."""
@@ -118,6 +126,15 @@ class HttpProvider(Provider):
                                    params=dict(params or {}), timeout=self.http.timeout)
         self.breaker = CircuitBreaker(self.http.retry)
         self._last_request: httpx.Request | None = None
+
+    @contextmanager
+    def retrying(self, policy: RetryPolicy) -> Iterator[None]:
+        run_options = self.http
+        self.http = dataclasses.replace(run_options, retry=policy)
+        try:
+            yield
+        finally:
+            self.http = run_options
 
     def price_per_1k(self, kind: str) -> float | None:
         """USD per 1,000 requests of ``kind``: the user's override, else the adapter's list price."""

@@ -388,12 +388,12 @@ def test_options_that_leave_the_faithful_profile_are_labelled(pytester, monkeypa
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-model=small",
                                     "--wsb-model-api=chat", "--wsb-temperature=0", f"--wsb-system-prompt={prompt}",
-                                    "--wsb-max-searches=9", "-k", "acme-002")
+                                    "--wsb-max-searches=9", "--wsb-provider-retries", "-k", "acme-002")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*leaderboard*not comparable with the leaderboard: model small (the leaderboard's: "
                                  "gpt-5.6-sol); Chat Completions instead of the Responses API; temperature 0; "
-                                 f"system prompt from {prompt}; budgets searches=9; provider local is not a harness "
-                                 "arm*"])
+                                 f"system prompt from {prompt}; budgets searches=9; provider calls retried "
+                                 "(--wsb-provider-retries); provider local is not a harness arm*"])
 
 
 @pytest.mark.parametrize("args, message", [
