@@ -31,6 +31,15 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 #: the harness's client: 180 s a call, one retry
 TIMEOUT_SECONDS = 180.0
 MODEL_RETRY = RetryPolicy(retries=1, backoff=0.5)
+
+
+def sdk_retries(response: httpx.Response) -> bool:
+    """Whether the harness's client (the OpenAI SDK) tries an error answer again: as the server's
+    ``x-should-retry`` header says, else on 408, 409, 429 and every 5xx."""
+    told = response.headers.get("x-should-retry")
+    if told in ("true", "false"):
+        return told == "true"
+    return response.status_code in (408, 409, 429) or response.status_code >= 500
 REASONING_EFFORT = "medium"
 MAX_OUTPUT_TOKENS = 4000
 
@@ -183,7 +192,7 @@ class ModelClient:
     """``ask(api, body)`` posts one request to the API's path and returns the decoded reply.
 
     Retries follow the one retry loop (``providers.retry``) with the harness's policy (one retry,
-    180 s a call); what still fails raises ``ProviderError`` — for the agent, a run error."""
+    180 s a call, the statuses its SDK retries: ``sdk_retries``); what still fails raises ``ProviderError`` — for the agent, a run error."""
 
     base_url: str
     api_key: str = ""
@@ -196,7 +205,8 @@ class ModelClient:
         self._client = httpx.Client(base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout)
 
     def ask(self, path: str, body: dict[str, Any]) -> Any:
-        response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error)
+        response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error,
+                                     retryable=sdk_retries)
         try:
             return response.json()
         except ValueError:

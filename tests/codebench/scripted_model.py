@@ -8,7 +8,8 @@ so the agent can be exercised end to end — through httpx and the item's casset
 real model. What it answers is decided by a *policy*: a function of the ``Request`` returning a
 reply spec:
 
-* ``{"content": text}`` — a final answer;
+* ``{"content": text}`` — a final answer; ``{"status": code, "error": text, "headers": {...}}`` — an
+  error answer;
 * ``{"tool_calls": [{"name": ..., "arguments": {...} or "raw json"}]}`` — tool calls; with
   ``"reasoning": True`` the Responses reply also carries a reasoning item, and with
   ``"content"`` a message item beside the calls (the history rule says neither goes back).
@@ -90,12 +91,15 @@ class ScriptedModel:
                 double.headers.append(dict(self.headers))
                 spec = double.policy(request)
                 if "status" in spec:
-                    return self._reply(spec["status"], {"error": {"message": spec.get("error", "scripted error")}})
+                    return self._reply(spec["status"], {"error": {"message": spec.get("error", "scripted error")}},
+                                       spec.get("headers", {}))
                 self._reply(200, (_responses if api == "responses" else _chat)(request, spec))
 
-            def _reply(self, status: int, payload: dict[str, Any]) -> None:
+            def _reply(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()

@@ -282,6 +282,22 @@ def test_the_model_gets_one_retry_and_a_connection_failure_is_a_run_error(task):
     assert raw.extra["run_error"].startswith("ProviderError: model: connection failed")
 
 
+@pytest.mark.parametrize("error, retried", [
+    ({"status": 408}, True), ({"status": 409}, True), ({"status": 429}, True), ({"status": 501}, True),
+    ({"status": 599}, True), ({"status": 400}, False), ({"status": 404}, False), ({"status": 425}, False),
+    ({"status": 400, "headers": {"x-should-retry": "true"}}, True),
+    ({"status": 503, "headers": {"x-should-retry": "false"}}, False),
+])
+def test_the_model_retry_is_the_openai_sdks(task, error, retried):
+    replies = iter([error, {"content": ANSWER}])
+    model = ScriptedModel(lambda request: next(replies))
+    with model as url:
+        raw = run_agent(task, PagesProvider(), "pages", ModelClient(url, retry=RetryPolicy(retries=1, backoff=0.01)),
+                        AgentSetup(ResponsesApi("m"), "search", SYSTEM_SEARCH))
+    assert len(model.requests) == (2 if retried else 1)
+    assert (raw.extra["run_error"] is None) == retried
+
+
 def test_grading_uses_what_the_agent_saw_and_flags_leaky_queries(tmp_path):
     task = load_tasks(write_rows(tmp_path / "eval.jsonl", [{"query_forbidden": ["mark_resolved"]}]))[0]
     raw, _ = run_steps(task, [{"tool_calls": [tool("web_search", query="acme mark_resolved")]}, {"content": ANSWER}])
