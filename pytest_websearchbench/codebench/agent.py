@@ -12,7 +12,8 @@ search board) over the ticket's own, unless the setup asks for the ticket's. Mes
 answer now`` (nothing asked), ``web_fetch is not available; search again`` (search board),
 ``query is required`` and ``url must be http(s)`` (no budget used), ``unknown tool <name>``.
 Each search and fetch is one request, as the harness sends it (the run's retry policy only when the
-setup keeps it). A provider failure is the result's ``error`` and uses budget; a
+setup keeps it). Any exception of the provider is the result's ``error``, worded as the harness
+words it (``harness_error``), and uses budget; a
 model failure ends the episode as a run error (``run_error``), which the score counts as failed.
 
 Retrieval probe: the ticket text is the one query; on the search-and-fetch board the top hits
@@ -32,7 +33,8 @@ from typing import Any
 from pytest_websearchbench.providers.model_client import ModelClient, ToolCall
 from pytest_websearchbench.codebench.prompts import tool_specs
 from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
-from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
+from pytest_websearchbench.core.exceptions import ProviderError, WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.core.policies import RetryPolicy
@@ -82,6 +84,27 @@ def is_page_failure(exc: ProviderError) -> bool:
                                                           and status not in (401, 402, 403, 407, 429))
 
 
+def is_run_failure(exc: BaseException) -> bool:
+    """A failure of the run rather than of the provider: a request the cassette does not hold, a
+    stale or unreadable cassette, a setting; it ends the item, never becomes a tool result."""
+    return isinstance(exc, (cassette_mismatch_error(), WebSearchBenchError)) and not isinstance(exc, ProviderError)
+
+
+def harness_error(exc: Exception) -> str:
+    """A provider's failure as the harness's tool result states it. Its vendor runners raise
+    ``HTTPError("<status> for <endpoint>")`` on an error status and ``RuntimeError("<page>: <why>")``
+    for a page that came back without text; the loop writes ``<exception class>: <message>``. Other
+    failures of this plugin's providers (timeouts, connections, unreadable answers) read
+    ``RuntimeError: <this plugin's message>``: the harness's wording there is its HTTP library's."""
+    if not isinstance(exc, ProviderError):
+        return f"{type(exc).__name__}: {exc}"
+    if exc.kind == "http" and exc.status and exc.url:
+        return f"HTTPError: {exc.status} for {exc.url}"
+    if exc.kind == "fetch_failed" and exc.detail:
+        return f"RuntimeError: {exc.url}: {exc.detail}" if exc.url else f"RuntimeError: {exc.detail}"
+    return f"RuntimeError: {exc}"
+
+
 class _KeepAnswers:
     """Answers a provider rejected are normally kept out of the cassette; when the run goes on
     with them (a tool result's ``error``, a failed fetch of the probe) they are part of what
@@ -94,7 +117,7 @@ class _KeepAnswers:
         self.mark = len(self.provider.failed_exchanges)
 
     def __exit__(self, kind, exc, tb) -> None:
-        if isinstance(exc, ProviderError):
+        if isinstance(exc, Exception) and not is_run_failure(exc):
             del self.provider.failed_exchanges[self.mark:]
 
 
@@ -197,8 +220,10 @@ class Episode:
             with _KeepAnswers(self.provider):
                 found = self.provider.search(query, self.budgets.hits_per_search)
             hits = [cut_hit(h, limit) for h in unique_by_url(found, self.budgets.hits_per_search)]
-        except ProviderError as exc:
-            error = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # the harness's loop makes any exception of a search its result's error
+            if is_run_failure(exc):
+                raise
+            error = harness_error(exc)
         self.searches.append(SearchHop(query, hits, error, turn, _seconds_since(self.provider, mark), gold))
         result: dict[str, Any] = {"backend": self.backend, "query": query,
                                   "hits": [{"url": h.url, "title": h.title, "snippet": h.snippet} for h in hits]}
@@ -218,8 +243,10 @@ class Episode:
         try:
             with _KeepAnswers(self.provider):
                 page = cut_page(_fetch(self.provider, url, objective), self.budgets)
-        except ProviderError as exc:
-            page, error = Page(url, "", ""), f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # and of a fetch
+            if is_run_failure(exc):
+                raise
+            page, error = Page(url, "", ""), harness_error(exc)
         page = Page(page.url or url, page.title, page.text)
         self.fetches.append(FetchHop(url, objective, page, error, turn, _seconds_since(self.provider, mark)))
         result: dict[str, Any] = {"backend": self.backend, "url": page.url, "title": page.title,

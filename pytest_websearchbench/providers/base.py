@@ -149,12 +149,22 @@ class HttpProvider(Provider):
             body = self._decode(response, method, path)
         except ProviderError as exc:
             exc.attempts = state["attempts"]
+            exc.url = exc.url or self.endpoint_url(path)
             self.calls.append(CallRecord(kind, state["seconds"], False, exc.kind, state["status"],
                                          state["attempts"], time.perf_counter() - started))
             raise
         self.calls.append(CallRecord(kind, state["seconds"], True, "ok", state["status"], state["attempts"],
                                      time.perf_counter() - started, call_cost(self.price_per_1k(kind))))
         return body
+
+    def endpoint_url(self, path: str) -> str:
+        """The URL a request to ``path`` (relative to the base URL, or absolute) is sent to, named as in
+        cassettes: a run-specific base URL (an emulator, a proxy) becomes the vendor's own."""
+        url = path if "://" in path else self.base_url + path
+        for real, alias in self.cassette_aliases().items():
+            if url.startswith(real):
+                return alias + url[len(real):]
+        return url
 
     def flag_last_call(self, outcome: str, *, failed: bool) -> None:
         """Re-label the last call: ``empty`` answers stay ok; a rejected answer (missing fields…)
@@ -169,6 +179,8 @@ class HttpProvider(Provider):
 
     def fail(self, message: str, **kwargs: Any) -> ProviderError:
         """A ``ProviderError`` named after this provider, with any key scrubbed from the message."""
+        if kwargs.get("detail"):
+            kwargs["detail"] = scrub(kwargs["detail"], self.secrets())
         return ProviderError(scrub(f"{self.name}: {message}", self.secrets()), **kwargs)
 
     def _send(self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]) -> httpx.Response:

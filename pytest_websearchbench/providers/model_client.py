@@ -8,8 +8,9 @@ written as ``CASSETTE_BASE_URL`` and the key is filtered, so an episode replays 
 
 A transport (``ResponsesApi``, ``ChatCompletionsApi``) knows its API's wire format: the request
 body, the tools' format, how a reply reads as a ``ModelTurn`` and what goes back into the history.
-The history rule is the harness's: a turn with tool calls keeps only its calls (no assistant text,
-no reasoning items), each followed by its tool result.
+The history rule is the harness's: a turn with tool calls keeps its output items but the assistant
+text and the reasoning items (the calls, and any other item, as its SDK serialises them), then each
+call's tool result.
 """
 
 from __future__ import annotations
@@ -81,7 +82,7 @@ class ModelTurn:
     text: str
     input_tokens: int
     output_tokens: int
-    #: what the reply adds to the history when it has tool calls (the calls only)
+    #: what the reply adds to the history when it has tool calls (its items but reasoning and messages)
     history: tuple[dict[str, Any], ...] = ()
 
 
@@ -116,15 +117,16 @@ class ResponsesApi:
         calls, history, text = [], [], []
         for item in output:
             kind = item.get("type") if isinstance(item, dict) else None
-            if kind == "function_call":
-                # what goes back is the call itself, as the harness's SDK objects serialise it
-                history.append({k: item[k] for k in ("type", "id", "call_id", "name", "arguments", "status")
-                                if item.get(k) is not None})
-                calls.append(ToolCall(str(item.get("call_id") or item.get("id") or ""), str(item.get("name") or ""),
-                                      item.get("arguments")))
-            elif kind == "message":
+            if kind == "message":
                 text += [part.get("text") or "" for part in item.get("content") or []
                          if isinstance(part, dict) and part.get("type") == "output_text"]
+            elif kind is not None and kind != "reasoning":
+                # every other item goes back as the harness's loop sends its SDK objects: these fields only
+                history.append({k: item[k] for k in ("type", "id", "call_id", "name", "arguments", "status")
+                                if item.get(k) is not None})
+                if kind == "function_call":
+                    calls.append(ToolCall(str(item.get("call_id") or item.get("id") or ""),
+                                          str(item.get("name") or ""), item.get("arguments")))
         usage = reply.get("usage") if isinstance(reply.get("usage"), dict) else {}
         return ModelTurn(tuple(calls), "".join(text), int(usage.get("input_tokens") or 0),
                          int(usage.get("output_tokens") or 0), tuple(history))

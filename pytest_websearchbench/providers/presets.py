@@ -446,8 +446,9 @@ class FirecrawlArm(HarnessArm, FirecrawlProvider):
         return ApiRequest("POST", "/v2/scrape", json={"url": url, "formats": ["markdown"]})
 
     def parse_fetch(self, body, url):
-        if _get(body, "success") is False:
-            raise self.page_not_fetched(url, _text(_get(body, "error") or "scrape failed"))
+        if _get(body, "success") is False:  # the harness states this one without the URL
+            reason = _text(_get(body, "error") or "scrape failed")
+            raise self.fail(f"could not fetch {url}: {reason}", kind="fetch_failed", detail=reason)
         data = _get(body, "data")
         data = data if isinstance(data, dict) else body if isinstance(body, dict) else {}
         meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}

@@ -12,7 +12,8 @@ reply spec:
   error answer;
 * ``{"tool_calls": [{"name": ..., "arguments": {...} or "raw json"}]}`` — tool calls; with
   ``"reasoning": True`` the Responses reply also carries a reasoning item, and with
-  ``"content"`` a message item beside the calls (the history rule says neither goes back).
+  ``"content"`` a message item beside the calls (the history rule says neither goes back), and
+  ``"items"`` other output items, as given, before the calls.
 
 Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn) and
 ``search_then_answer(codes)`` (search once, maybe fetch the top hit, answer citing it).
@@ -143,6 +144,7 @@ def _responses(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("content") is not None:
         output.append({"type": "message", "id": f"msg_{turn}", "role": "assistant", "status": "completed",
                        "content": [{"type": "output_text", "text": spec["content"], "annotations": []}]})
+    output += spec.get("items") or []
     for index, call in enumerate(spec.get("tool_calls") or []):
         output.append({"type": "function_call", "id": f"fc_{turn}_{index}", "call_id": f"call_{turn}_{index}",
                        "name": call["name"], "arguments": _arguments(call), "status": "completed"})

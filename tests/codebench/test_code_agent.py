@@ -44,7 +44,8 @@ class PagesProvider(Provider):
     def search(self, query, k):
         self.searched.append((query, k))
         if self.fail_searches:
-            raise ProviderError("pages: HTTP 503 from POST /search (gave up after 4 attempts)", kind="http", status=503)
+            raise ProviderError("pages: HTTP 503 from POST /search (gave up after 4 attempts)", kind="http", status=503,
+                                url="https://pages.example/search")
         return self.hits[:k + 2]  # more than asked: the agent cuts after de-duplicating
 
     def fetch(self, url):
@@ -54,7 +55,8 @@ class PagesProvider(Provider):
     def page(self, url):
         if url == DOC:
             return Page(DOC, "Tickets v2", "resolution_code and workaround_applied " + "x" * 20000)
-        raise ProviderError(f"pages: could not fetch {url}: gone", kind="fetch_failed", status=404)
+        raise ProviderError(f"pages: could not fetch {url}: gone", kind="fetch_failed", status=404, url=url,
+                            detail="gone")
 
 
 class ObjectiveProvider(PagesProvider):
@@ -141,17 +143,21 @@ def test_tool_schemas_are_flat_strict_and_closed_and_fetch_is_only_on_its_board(
     assert "web_fetch" in SYSTEM_SEARCH_FETCH and "no web_fetch" in SYSTEM_SEARCH
 
 
-def test_tool_call_turns_keep_only_the_calls_in_the_history(task):
+def test_tool_call_turns_keep_every_item_but_text_and_reasoning_in_the_history(task):
+    other = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"query": "x"}}
     steps = [{"tool_calls": [tool("web_search", query="a"), tool("web_search", query="b")], "reasoning": True,
-              "content": "Let me look this up."},
+              "content": "Let me look this up.", "items": [other]},
              {"content": ANSWER}]
     _, model = run_steps(task, steps)
     history = model.bodies[1]["input"]
     assert [item.get("type", item.get("role")) for item in history] == [
-        "system", "user", "function_call", "function_call", "function_call_output", "function_call_output"]
-    assert history[2] == {"type": "function_call", "id": "fc_1_0", "call_id": "call_1_0", "name": "web_search",
+        "system", "user", "web_search_call", "function_call", "function_call", "function_call_output",
+        "function_call_output"]
+    # other items as the harness's SDK objects serialise them: type, id, call_id, name, arguments, status
+    assert history[2] == {"type": "web_search_call", "id": "ws_1", "status": "completed"}
+    assert history[3] == {"type": "function_call", "id": "fc_1_0", "call_id": "call_1_0", "name": "web_search",
                           "arguments": '{"query": "a"}', "status": "completed"}
-    assert [h["call_id"] for h in history[4:]] == ["call_1_0", "call_1_1"]
+    assert [h["call_id"] for h in history[5:]] == ["call_1_0", "call_1_1"]
     assert "Let me look this up." not in json.dumps(history) and "reasoning" not in json.dumps(history)
 
 
@@ -242,8 +248,34 @@ def test_a_provider_failure_is_the_tool_results_error_and_uses_budget(task):
                            provider=PagesProvider(fail_searches=True))
     (result,) = results_of(model)
     assert result == {"backend": "pages", "query": "acme", "hits": [],
-                      "error": "ProviderError: pages: HTTP 503 from POST /search (gave up after 4 attempts)"}
+                      "error": "HTTPError: 503 for https://pages.example/search"}  # as the harness's runner words it
     assert raw.extra["searches"] == 1 and raw.queries == ["acme"] and raw.extra["run_error"] is None
+
+
+class BrokenProvider(PagesProvider):
+    """A provider with a bug: its search raises what no provider should."""
+
+    def search(self, query, k):
+        raise KeyError("results")
+
+
+def test_any_exception_of_the_provider_is_the_tool_results_error_but_a_cassette_miss_ends_the_item(task):
+    raw, model = run_steps(task, [{"tool_calls": [tool("web_search", query="acme")]}, {"content": ANSWER}],
+                           provider=BrokenProvider())
+    assert results_of(model)[0]["error"] == "KeyError: 'results'" and raw.extra["searches"] == 1
+    from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
+
+    class NotInCassette(cassette_mismatch_error()):
+        def __init__(self):
+            Exception.__init__(self, "the cassette holds no such request")
+
+    class Unrecorded(PagesProvider):
+        def search(self, query, k):
+            raise NotInCassette()
+
+    with pytest.raises(cassette_mismatch_error()):
+        run_steps(task, [{"tool_calls": [tool("web_search", query="acme")]}, {"content": ANSWER}],
+                  provider=Unrecorded())
 
 
 def test_a_failed_fetch_is_an_error_result_whose_url_still_counts_as_seen(task):
@@ -252,7 +284,7 @@ def test_a_failed_fetch_is_an_error_result_whose_url_still_counts_as_seen(task):
              {"content": ANSWER.replace(DOC, missing)}]
     raw, model = run_steps(task, steps, board="search-fetch")
     assert results_of(model) == [{"backend": "pages", "url": missing, "title": "", "content": "",
-                                  "error": f"ProviderError: pages: could not fetch {missing}: gone"}]
+                                  "error": f"RuntimeError: {missing}: gone"}]
     assert raw.extra["fetches"] == 1 and raw.pages == [Page(missing, "", "")]
     assert score_agent(task, raw).passed  # cited to a URL the agent fetched (the harness counts failed fetches)
 

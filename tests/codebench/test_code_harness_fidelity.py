@@ -71,7 +71,9 @@ def test_each_search_is_one_request_unless_the_runs_retries_are_asked_for(emulat
                         ModelClient(url, retry=RetryPolicy(retries=0)),
                         AgentSetup(ResponsesApi("gpt-5.6-sol"), "search", SYSTEM_SEARCH))
     assert len(emulator.seen("tavily")) == 1  # the harness's one request, whatever the run's --wsb-retries
-    assert raw.extra["search_hops"][0]["error"] and raw.hits == []
+    # the harness's runner words it so: the status and the vendor's endpoint (not the emulator's)
+    assert raw.extra["search_hops"][0]["error"] == "HTTPError: 503 for https://api.tavily.com/search"
+    assert raw.hits == []
     emulator.clear()
     emulator.fault("tavily", "503")
     model = ScriptedModel(scripted([search("resolve ticket workaround"), {"content": ANSWER}]))
