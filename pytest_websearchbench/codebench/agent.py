@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_websearchbench.providers.model_client import ModelClient, ToolCall
-from pytest_websearchbench.codebench.prompts import tool_specs
+from pytest_websearchbench.codebench.prompts import ToolTexts
 from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
 from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
 from pytest_websearchbench.core.exceptions import ProviderError, WebSearchBenchError
@@ -277,14 +277,17 @@ def gold_token_in(query: str, tokens) -> str | None:
 @dataclass(frozen=True)
 class AgentSetup:
     """What an episode runs with besides the task and provider: the model and its API, the board,
-    the system prompt, the budgets' command-line changes, and whether the ticket's own budgets
-    apply (the harness's command line always passes its own, so a catalog's never do)."""
+    the system prompt and tool descriptions, the budgets' command-line changes, whether the ticket's
+    own budgets apply (the harness's command line always passes its own, so a catalog's never do)
+    and the provider's retries."""
 
     api: Any  # model_client.ResponsesApi | ChatCompletionsApi
     board: str
     system: str
     budget_changes: dict[str, int] = field(default_factory=dict)
     ticket_budgets: bool = False
+    #: the tools' descriptions (this project's, unless a prompt file gives others)
+    tool_texts: ToolTexts = field(default_factory=ToolTexts)
     #: the provider's retries during the episode (None: the run's retry policy)
     provider_retry: RetryPolicy | None = SINGLE_REQUEST
 
@@ -302,7 +305,7 @@ def run_agent(task: CodeTask, provider: Provider, backend: str, client: ModelCli
     budgets = setup.budgets(task)
     episode = Episode(task, provider, backend, setup.board, budgets)
     history = api.start(setup.system, task.prompt)
-    tools = api.tools(tool_specs(setup.board == BOARD_SEARCH_FETCH))
+    tools = api.tools(setup.tool_texts.specs(setup.board == BOARD_SEARCH_FETCH))
     answer, stopped, run_error, turns = "", f"turn budget exhausted ({budgets.turns} turns)", None, 0
     tokens = [0, 0]
     trace: list[dict[str, Any]] = []

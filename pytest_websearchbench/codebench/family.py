@@ -28,7 +28,7 @@ from pytest_websearchbench.codebench.agent import (
     BOARD_SEARCH, BOARD_SEARCH_FETCH, BOARDS, SINGLE_REQUEST, AgentSetup, retrieve, run_agent)
 from pytest_websearchbench.codebench.harness_json import write_harness_document
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
-from pytest_websearchbench.codebench.prompts import system_prompt
+from pytest_websearchbench.codebench.prompts import PromptFile, ToolTexts, read_prompt_file, system_prompt
 from pytest_websearchbench.codebench.scoring import FAITHFUL, score_agent, score_retrieval, score_selftest
 from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
 from pytest_websearchbench.core.exceptions import ConfigurationError
@@ -59,8 +59,7 @@ class CodeRun:
     model: str = HARNESS_MODEL
     model_api: str = ResponsesApi.name
     temperature: float | None = None
-    system_prompt_file: Path | None = None
-    system_prompt_text: str = ""
+    prompt_file: PromptFile | None = None  # --wsb-system-prompt: system prompts and tool descriptions
     budget_changes: dict[str, int] = field(default_factory=dict)
     ticket_budgets: bool = False  # the tickets' own budgets under the command line's (not the harness's)
     provider_retries: bool = False  # retry provider calls by the run's policy (the harness sends each once)
@@ -77,9 +76,11 @@ class CodeRun:
 
     def setup(self) -> AgentSetup:
         """The agent's setup for this run (agent mode)."""
+        search_fetch = self.board == BOARD_SEARCH_FETCH
+        prompts = self.prompt_file
         return AgentSetup(api=TRANSPORTS[self.model_api](self.model, self.temperature), board=self.board,
-                          system=self.system_prompt_text or system_prompt(self.board == BOARD_SEARCH_FETCH),
-                          budget_changes=self.budget_changes, ticket_budgets=self.ticket_budgets,
+                          system=prompts.system_prompt(search_fetch) if prompts else system_prompt(search_fetch),
+                          tool_texts=prompts.tool_texts if prompts else ToolTexts(), budget_changes=self.budget_changes, ticket_budgets=self.ticket_budgets,
                           provider_retry=None if self.provider_retries else SINGLE_REQUEST)
 
     def departures(self, task: CodeTask | None = None) -> list[str]:
@@ -92,8 +93,10 @@ class CodeRun:
             out.append("Chat Completions instead of the Responses API")
         if self.temperature is not None:
             out.append(f"temperature {self.temperature:g}")
-        if self.system_prompt_file is not None:
-            out.append(f"system prompt from {self.system_prompt_file}")
+        if self.prompt_file is not None:
+            parts = [name for name, given in (("system prompt", self.prompt_file.system),
+                                              ("tool descriptions", self.prompt_file.tool_texts.tools)) if given]
+            out.append(f"{' and '.join(parts)} from {self.prompt_file.path}")
         changed = {k: v for k, v in self.budget_changes.items() if _HARNESS_BUDGETS[k] != v}
         if changed:
             out.append("budgets " + ", ".join(f"{k}={v}" for k, v in changed.items()))
@@ -144,8 +147,10 @@ class CodeFamily(BenchmarkFamily):
                           "code suites, agent mode: send this temperature (default: none is sent, as the harness; "
                           "not comparable with the leaderboard)", "", metavar="T")
         options.add_value("--wsb-system-prompt", "wsb_system_prompt",
-                          "code suites, agent mode: a file whose exact text replaces both boards' system prompts "
-                          "(not comparable with the leaderboard)", "", metavar="FILE")
+                          "code suites, agent mode: a file whose exact text replaces both boards' system prompts, "
+                          "or a .json file with 'system' (a text, or texts by board) and/or 'tools' (tool and "
+                          "parameter descriptions: {\"web_search\": {\"description\": ..., \"parameters\": "
+                          "{\"query\": ...}}}) (not comparable with the leaderboard)", "", metavar="FILE")
         for ini, budget in BUDGET_OPTIONS.items():
             options.add_value(f"--wsb-max-{budget}", ini,
                               f"code suites, agent mode: {budget} per ticket (default: the harness's, "
@@ -179,7 +184,8 @@ class CodeFamily(BenchmarkFamily):
         temperature = _number(options.value("wsb_temperature"), "--wsb-temperature", float)
         changes = {budget: _number(options.value(ini), f"--wsb-max-{budget}", int)
                    for ini, budget in BUDGET_OPTIONS.items()}
-        prompt_file, prompt_text = _system_prompt(options.value("wsb_system_prompt"))
+        prompt_path = options.value("wsb_system_prompt")
+        prompt_file = read_prompt_file(Path(prompt_path)) if prompt_path else None
         code_json = options.value("wsb_code_json")
         if code_json and mode != MODE_AGENT and not selftest:
             raise ConfigurationError("--wsb-code-json writes agent results: it needs --wsb-mode=agent")
@@ -198,7 +204,7 @@ class CodeFamily(BenchmarkFamily):
                         f"board only; use --wsb-board={arm.boards[0]}")
         return CodeFamily(CodeRun(
             mode=mode, board=board, model=model, model_api=model_api, temperature=temperature,
-            system_prompt_file=prompt_file, system_prompt_text=prompt_text,
+            prompt_file=prompt_file,
             budget_changes={k: v for k, v in changes.items() if v is not None},
             ticket_budgets=options.flag("wsb_ticket_budgets"),
             provider_retries=options.flag("wsb_provider_retries"), selftest=selftest,
@@ -237,8 +243,8 @@ class CodeFamily(BenchmarkFamily):
             args += f" --wsb-model-api={run.model_api}"
         if run.temperature is not None:
             args += f" --wsb-temperature={run.temperature:g}"
-        if run.system_prompt_file is not None:
-            args += f" --wsb-system-prompt={run.system_prompt_file}"
+        if run.prompt_file is not None:
+            args += f" --wsb-system-prompt={run.prompt_file.path}"
         args += " --wsb-ticket-budgets" if run.ticket_budgets else ""
         args += " --wsb-provider-retries" if run.provider_retries else ""
         return args + "".join(f" --wsb-max-{k}={v}" for k, v in run.budget_changes.items())
@@ -374,17 +380,3 @@ def _number(text: str, flag: str, kind):
     if kind is int and value < 1:
         raise ConfigurationError(f"{flag}: must be at least 1, got {value}")
     return value
-
-
-def _system_prompt(path_text: str) -> tuple[Path | None, str]:
-    if not path_text:
-        return None, ""
-    path = Path(path_text)
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigurationError(f"--wsb-system-prompt: cannot read {path}: {getattr(exc, 'strerror', None) or exc}") \
-            from None
-    if not text.strip():
-        raise ConfigurationError(f"--wsb-system-prompt: {path} is empty")
-    return path, text

@@ -5,6 +5,7 @@ double); then whole episodes recorded into the item's cassette and replayed with
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from code_support import ROW, tiny_code_suite, write_rows
@@ -13,10 +14,11 @@ from scripted_model import ScriptedModel, scripted, search_then_answer
 from pytest_websearchbench.codebench.agent import AgentSetup, run_agent
 from pytest_websearchbench.providers.model_client import (
     CASSETTE_BASE_URL, ChatCompletionsApi, ModelClient, ResponsesApi)
-from pytest_websearchbench.codebench.prompts import SYSTEM_SEARCH, SYSTEM_SEARCH_FETCH, row_prompt
+from pytest_websearchbench.codebench.prompts import (
+    SYSTEM_SEARCH, SYSTEM_SEARCH_FETCH, WEB_FETCH, read_prompt_file, row_prompt)
 from pytest_websearchbench.codebench.scoring import score_agent
 from pytest_websearchbench.codebench.tasks import load_tasks
-from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import Provider
 from pytest_websearchbench.core.policies import RetryPolicy
@@ -184,6 +186,45 @@ def test_a_provider_may_keep_longer_snippets_and_takes_the_fetch_objective(task)
     assert provider.fetched == [(DOC, "the call")]
     assert list(fetch) == ["backend", "url", "title", "content"] and len(fetch["content"]) == 16000
     assert raw.extra["fetch_hops"][0]["objective"] == "the call"
+
+
+def test_a_prompt_file_gives_exact_system_prompts_and_tool_descriptions(task, tmp_path):
+    path = tmp_path / "harness.json"
+    path.write_text(json.dumps({"system": {"search-fetch": "Fetch board, exactly."},
+                                "tools": {"web_search": {"description": "Search, exactly.",
+                                                         "parameters": {"query": "The query, exactly."}},
+                                          "web_fetch": {"parameters": {"objective": "Why, exactly."}}}}))
+    prompts = read_prompt_file(path)
+    assert prompts.system_prompt(True) == "Fetch board, exactly." and prompts.system_prompt(False) == SYSTEM_SEARCH
+    model = ScriptedModel(scripted([{"content": ANSWER}]))
+    with model as url:
+        run_agent(task, PagesProvider(), "pages", ModelClient(url, retry=RetryPolicy(retries=0)),
+                  AgentSetup(ResponsesApi("m"), "search-fetch", prompts.system_prompt(True),
+                             tool_texts=prompts.tool_texts))
+    body = model.bodies[0]
+    search, fetch = body["tools"]
+    assert body["input"][0]["content"] == "Fetch board, exactly."
+    assert (search["description"], search["parameters"]["properties"]["query"]["description"]) == (
+        "Search, exactly.", "The query, exactly.")
+    assert fetch["description"] == WEB_FETCH["description"]  # what the file leaves out stays this project's
+    assert fetch["parameters"]["properties"]["objective"] == {"type": "string", "description": "Why, exactly."}
+    assert fetch["parameters"]["required"] == ["url", "objective"] and fetch["strict"] is True
+    text = tmp_path / "system.txt"
+    text.write_text("Both boards.")
+    assert read_prompt_file(text).system_prompt(False) == read_prompt_file(text).system_prompt(True) == "Both boards."
+
+
+@pytest.mark.parametrize("document, message", [
+    ({"tools": {"web_browse": {"description": "x"}}}, "tools.web_browse: expected one of web_search, web_fetch"),
+    ({"tools": {"web_search": {"parameters": {"q": "x"}}}}, "tools.web_search.parameters: texts by parameter (query)"),
+    ({"system": {"search-only": "x"}}, "'system' is a text, or an object of texts by board"),
+    ({"prompt": "x"}, "expected an object with 'system' and/or 'tools'"),
+])
+def test_a_bad_prompt_file_names_its_field(tmp_path, document, message):
+    path = tmp_path / "prompts.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
+        read_prompt_file(path)
 
 
 # --------------------------------------------------------------------------- budgets and messages
@@ -430,8 +471,8 @@ def test_agent_episodes_record_into_the_items_cassette_and_replay_whole(pytester
 def test_options_that_leave_the_faithful_profile_are_labelled(pytester, monkeypatch, tmp_path):
     eval_path = tiny_code_suite(pytester.path)
     rows = [json.loads(line) for line in eval_path.read_text().splitlines()]
-    prompt = tmp_path / "system.txt"
-    prompt.write_text("Answer with the file.")
+    prompt = tmp_path / "prompts.json"
+    prompt.write_text(json.dumps({"system": "Answer with the file.", "tools": {"web_search": {"description": "Go."}}}))
     with ScriptedModel(search_then_answer({r["ticket"]: r["gold_code"] for r in rows})) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-model=small",
@@ -440,7 +481,7 @@ def test_options_that_leave_the_faithful_profile_are_labelled(pytester, monkeypa
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*leaderboard*not comparable with the leaderboard: model small (the leaderboard's: "
                                  "gpt-5.6-sol); Chat Completions instead of the Responses API; temperature 0; "
-                                 f"system prompt from {prompt}; budgets searches=9; provider calls retried "
+                                 f"system prompt and tool descriptions from {prompt}; budgets searches=9; provider calls retried "
                                  "(--wsb-provider-retries); provider local is not a harness arm*"])
 
 
