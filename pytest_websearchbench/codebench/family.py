@@ -4,7 +4,9 @@ Run modes (``--wsb-mode``): ``retrieval`` (the default, model-free: the ticket t
 query, and on ``--wsb-board=search-fetch`` the top hits are fetched; the item passes when every
 needle shows verbatim in what came back) and ``agent`` (the fixed agent, graded by
 ``grade_code_answer``). ``--wsb-selftest`` checks the suite itself instead: every gold passes and
-every starter fails, grounding off.
+every starter fails, grounding off. In agent mode ``--wsb-repeat N`` runs every ticket N times (items
+``<ticket>@1`` … ``@N``); the summary gives the pass rate as mean ± SD over the runs, as the
+leaderboard reports it over 3 runs, and each ticket's passes.
 
 The agent is the harness's by default (its model, the Responses API, its prompts, budgets and
 tool results; the provider one of its arms, ``providers.presets``). Each option that leaves that
@@ -35,6 +37,7 @@ from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
+from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run_of
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 from pytest_websearchbench.providers.presets import ARMS_BY_NAME
 
@@ -63,6 +66,7 @@ class CodeRun:
     budget_changes: dict[str, int] = field(default_factory=dict)
     ticket_budgets: bool = False  # the tickets' own budgets under the command line's (not the harness's)
     provider_retries: bool = False  # retry provider calls by the run's policy (the harness sends each once)
+    repeat: int = 1  # agent mode: runs of every ticket (--wsb-repeat), each its own item
     selftest: bool = False
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
     may_record: bool = True
@@ -186,6 +190,8 @@ class CodeFamily(BenchmarkFamily):
                    for ini, budget in BUDGET_OPTIONS.items()}
         prompt_path = options.value("wsb_system_prompt")
         prompt_file = read_prompt_file(Path(prompt_path)) if prompt_path else None
+        # declared with WebBench's options (one --wsb-repeat for both families); a code run repeats agent episodes only
+        repeat = _number(options.value("wsb_repeat") or "1", "--wsb-repeat", int) if mode == MODE_AGENT else 1
         code_json = options.value("wsb_code_json")
         if code_json and mode != MODE_AGENT and not selftest:
             raise ConfigurationError("--wsb-code-json writes agent results: it needs --wsb-mode=agent")
@@ -207,7 +213,8 @@ class CodeFamily(BenchmarkFamily):
             prompt_file=prompt_file,
             budget_changes={k: v for k, v in changes.items() if v is not None},
             ticket_budgets=options.flag("wsb_ticket_budgets"),
-            provider_retries=options.flag("wsb_provider_retries"), selftest=selftest,
+            provider_retries=options.flag("wsb_provider_retries"), repeat=1 if selftest else repeat,
+            selftest=selftest,
             endpoint=endpoint, may_record=settings.record_mode.may_record,
             code_json=Path(code_json).resolve() if code_json else None,
             strict_grader=options.flag("wsb_strict_grader")))
@@ -246,6 +253,7 @@ class CodeFamily(BenchmarkFamily):
         if run.prompt_file is not None:
             args += f" --wsb-system-prompt={run.prompt_file.path}"
         args += " --wsb-ticket-budgets" if run.ticket_budgets else ""
+        args += f" --wsb-repeat={run.repeat}" if run.repeat > 1 else ""
         args += " --wsb-provider-retries" if run.provider_retries else ""
         return args + "".join(f" --wsb-max-{k}={v}" for k, v in run.budget_changes.items())
 
@@ -264,7 +272,7 @@ class CodeFamily(BenchmarkFamily):
         items = manifest.file("items")
         tasks = load_tasks(items)
         files = [items] if manifest.path.resolve() == items else [manifest.path, items]
-        return Suite(manifest, tuple(_case(task) for task in tasks), digest_files(files))
+        return Suite(manifest, repeat_cases((_case(task) for task in tasks), self.code_run.repeat), digest_files(files))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         task: CodeTask = case.data
@@ -287,7 +295,11 @@ class CodeFamily(BenchmarkFamily):
         if run.selftest:
             return score_selftest(case.data)
         if run.mode == MODE_AGENT:
-            return score_agent(case.data, raw, strict=run.strict_grader)
+            score = score_agent(case.data, raw, strict=run.strict_grader)
+            if run.repeat > 1:  # which run of which ticket, out of how many tickets (for the summary)
+                ticket, number = run_of(case.id)
+                score.results[0].update(ticket=ticket, run=number, tickets=len({c.data.task_id for c in suite.cases}))
+            return score
         return score_retrieval(case.data, raw, k)
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
@@ -316,7 +328,23 @@ class CodeFamily(BenchmarkFamily):
         for variant_scores in scores:
             profiles = {row["profile"] for s in variant_scores for row in s.results[:1] if "profile" in row}
             cells.append("; ".join(sorted(profiles)) or "-")
-        return [("leaderboard", cells)]
+        return [("leaderboard", cells)] + self._repeat_rows(scores)
+
+    def _repeat_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
+        """Under --wsb-repeat: each provider's pass rate as mean ± SD over the runs (as the leaderboard
+        reports it), and each ticket's passes out of the runs."""
+        runs = self.code_run.repeat
+        if runs == 1:
+            return []
+        summaries = []
+        for variant_scores in scores:
+            rows = [s.results[0] for s in variant_scores if s.results and "run" in s.results[0]]
+            summaries.append(repeat_summary(((r["ticket"], r["run"], r["judge"]["passed"]) for r in rows), runs,
+                                            max((r["tickets"] for r in rows), default=0)))
+        tickets = sorted({ticket for summary in summaries for ticket in summary.passes})
+        return [(f"pass rate over {runs} runs", [s.text() for s in summaries])] + [
+            (f"passes {ticket}", [f"{s.passes[ticket]}/{runs}" if ticket in s.passes else "-" for s in summaries])
+            for ticket in tickets]
 
     def write_outputs(self, records) -> None:
         run = self.code_run

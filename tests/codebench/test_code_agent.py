@@ -485,6 +485,29 @@ def test_options_that_leave_the_faithful_profile_are_labelled(pytester, monkeypa
                                  "(--wsb-provider-retries); provider local is not a harness arm*"])
 
 
+def test_repeats_make_n_items_per_ticket_and_the_pass_rate_a_mean_and_sd_over_the_runs(pytester, monkeypatch):
+    eval_path = tiny_code_suite(pytester.path)
+    rows = [json.loads(line) for line in eval_path.read_text().splitlines()]
+    passes = {rows[0]["ticket"]: 2, rows[1]["ticket"]: 3, rows[2]["ticket"]: 0}  # of 3 runs
+    episodes = {ticket: 0 for ticket in passes}
+    solved = search_then_answer({r["ticket"]: r["gold_code"] for r in rows})
+    failed = search_then_answer({r["ticket"]: r["starter_code"] for r in rows})
+
+    def policy(request):  # items run in order: acme-001@1, @2, @3, acme-002@1, …
+        ticket = next(t for t in passes if request.user.startswith(t))
+        episodes[ticket] += not request.tool_results
+        return (solved if episodes[ticket] <= passes[ticket] else failed)(request)
+
+    with ScriptedModel(policy) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-repeat=3", "-v")
+    result.assert_outcomes(passed=5, failed=4)
+    result.stdout.fnmatch_lines(["*::acme-001@1[[]local[]] PASSED*", "*::acme-001@3[[]local[]] FAILED*",
+                                 "*pass rate over 3 runs*0.556 ± 0.192 SD (runs: 0.667 · 0.667 · 0.333)*",
+                                 "*passes acme-001*2/3*", "*passes acme-002*3/3*", "*passes acme-003*0/3*"])
+    assert (pytester.path / "cassettes" / "eval" / "local" / "agent-gpt-5.6-sol-search" / "acme-002@3.yaml").is_file()
+
+
 @pytest.mark.parametrize("args, message", [
     (("--wsb-provider=exa_fast", "--wsb-board=search-fetch"),
      "*--provider=exa_fast: the harness runs this arm on the search board only; use --wsb-board=search*"),
