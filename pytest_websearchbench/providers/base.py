@@ -13,6 +13,7 @@ from typing import Any, Callable, Iterator, Mapping
 import httpx
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
+from pytest_websearchbench.cassettes.scrub import alias_url
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.core.policies import RetryPolicy
@@ -160,11 +161,7 @@ class HttpProvider(Provider):
     def endpoint_url(self, path: str) -> str:
         """The URL a request to ``path`` (relative to the base URL, or absolute) is sent to, named as in
         cassettes: a run-specific base URL (an emulator, a proxy) becomes the vendor's own."""
-        url = path if "://" in path else self.base_url + path
-        for real, alias in self.cassette_aliases().items():
-            if url.startswith(real):
-                return alias + url[len(real):]
-        return url
+        return alias_url(path if "://" in path else self.base_url + path, self.cassette_aliases())
 
     def flag_last_call(self, outcome: str, *, failed: bool) -> None:
         """Re-label the last call: ``empty`` answers stay ok; a rejected answer (missing fields…)
