@@ -69,6 +69,7 @@ class ScriptedModel:
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self.requests: list[Request] = []
+        self.replies: list[dict[str, Any]] = []  # the bodies of its 200 answers, in order
         self.headers: list[dict[str, str]] = []
         self._server: ThreadingHTTPServer | None = None
 
@@ -94,7 +95,9 @@ class ScriptedModel:
                 if "status" in spec:
                     return self._reply(spec["status"], {"error": {"message": spec.get("error", "scripted error")}},
                                        spec.get("headers", {}))
-                self._reply(200, (_responses if api == "responses" else _chat)(request, spec))
+                reply = (_responses if api == "responses" else _chat)(request, spec)
+                double.replies.append(reply)
+                self._reply(200, reply)
 
             def _reply(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(payload).encode()
