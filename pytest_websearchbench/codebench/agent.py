@@ -8,13 +8,14 @@ back as JSON: ``{backend, query, hits: [{url, title, snippet}], error?}`` and ``
 title, content, error?}``. Hits are de-duplicated by URL before the cut to 8; snippets are cut to
 1,200 characters (or the provider's own limit: Brave's LLM Context keeps 8,000), fetched text to
 16,000. Budgets are the harness's command line's (32 turns, 5 searches, 5 fetches; no fetches on the
-search board) over the ticket's own, unless the setup asks for the ticket's. Messages, exactly: ``search budget exhausted; answer now`` and ``fetch budget exhausted;
-answer now`` (nothing asked), ``web_fetch is not available; search again`` (search board),
-``query is required`` and ``url must be http(s)`` (no budget used), ``unknown tool <name>``.
-Each search and fetch is one request, as the harness sends it (the run's retry policy only when the
-setup keeps it). Any exception of the provider is the result's ``error``, worded as the harness
-words it (``harness_error``), and uses budget; a
-model failure ends the episode as a run error (``run_error``), which the score counts as failed.
+search board) over the ticket's own, unless the setup asks for the ticket's. Messages, exactly:
+``search budget exhausted; answer now`` and ``fetch budget exhausted; answer now`` (nothing asked),
+``web_fetch is not available; search again`` (search board), ``query is required`` and ``url must
+be http(s)`` (no budget used), ``unknown tool <name>``. Each search and fetch is one request, as the
+harness sends it (the run's retry policy only when the setup keeps it). Any exception of the
+provider is the result's ``error``, worded as the harness words it (``harness_error``), and uses
+budget; a model failure ends the episode as a run error (``run_error``), which the score counts as
+failed.
 
 Retrieval probe: the ticket text is the one query; on the search-and-fetch board the top hits
 (at most the fetch budget) are fetched too.
