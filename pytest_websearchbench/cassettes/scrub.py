@@ -19,6 +19,15 @@ SECRET_HEADERS = frozenset({
 SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "auth", "x-api-key", "cx"})
 
 
+def alias_url(url: str, aliases: dict[str, str]) -> str:
+    """``url`` with the run-specific base URL it starts with replaced by its alias; a base URL matches
+    whole path segments only (``…/tinyfish`` is no base of ``…/tinyfish-fetch/``), the longest first."""
+    for real in sorted(aliases, key=len, reverse=True):
+        if url == real or url.startswith((real + "/", real + "?")) or (real.endswith("/") and url.startswith(real)):
+            return aliases[real] + url[len(real):]
+    return url
+
+
 class SecretFilter:
     """Rewrites requests and responses before vcrpy stores or matches them.
 
@@ -41,11 +50,7 @@ class SecretFilter:
         return scrub(text, self.secrets)
 
     def request(self, request):
-        uri = request.uri
-        for real, alias in self.aliases.items():
-            if uri.startswith(real):
-                uri = alias + uri[len(real):]
-        request.uri = self.scrub(_filter_query(uri))
+        request.uri = self.scrub(_filter_query(alias_url(request.uri, self.aliases)))
         for name in list(request.headers):
             if name.lower() in SECRET_HEADERS:
                 request.headers[name] = FILTERED

@@ -7,11 +7,15 @@ stripped, is the answer) or the turn budget runs out (the answer is ""). Tools: 
 back as JSON: ``{backend, query, hits: [{url, title, snippet}], error?}`` and ``{backend, url,
 title, content, error?}``. Hits are de-duplicated by URL before the cut to 8; snippets are cut to
 1,200 characters (or the provider's own limit: Brave's LLM Context keeps 8,000), fetched text to
-16,000. Messages, exactly: ``search budget exhausted; answer now`` and ``fetch budget exhausted;
-answer now`` (nothing asked), ``web_fetch is not available; search again`` (search board),
-``query is required`` and ``url must be http(s)`` (no budget used), ``unknown tool <name>``.
-A provider failure (after this plugin's retries) is the result's ``error`` and uses budget; a
-model failure ends the episode as a run error (``run_error``), which the score counts as failed.
+16,000. Budgets are the harness's command line's (32 turns, 5 searches, 5 fetches; no fetches on the
+search board) over the ticket's own, unless the setup asks for the ticket's. Messages, exactly:
+``search budget exhausted; answer now`` and ``fetch budget exhausted; answer now`` (nothing asked),
+``web_fetch is not available; search again`` (search board), ``query is required`` and ``url must
+be http(s)`` (no budget used), ``unknown tool <name>``. Each search and fetch is one request, as the
+harness sends it (the run's retry policy only when the setup keeps it). Any exception of the
+provider is the result's ``error``, worded as the harness words it (``harness_error``), and uses
+budget; a model failure ends the episode as a run error (``run_error``), which the score counts as
+failed.
 
 Retrieval probe: the ticket text is the one query; on the search-and-fetch board the top hits
 (at most the fetch budget) are fetched too.
@@ -23,15 +27,18 @@ from __future__ import annotations
 
 import json
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_websearchbench.providers.model_client import ModelClient, ToolCall
-from pytest_websearchbench.codebench.prompts import tool_specs
+from pytest_websearchbench.codebench.prompts import ToolTexts
 from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
-from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
+from pytest_websearchbench.core.exceptions import ProviderError, WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults
 from pytest_websearchbench.core.models import Hit, Page
+from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.base import Provider
 
 BOARD_SEARCH = "search"
@@ -44,6 +51,8 @@ FETCH_NOT_AVAILABLE = "web_fetch is not available; search again"
 QUERY_REQUIRED = "query is required"
 URL_NOT_HTTP = "url must be http(s)"
 NO_ANSWER = "hit max turns without a final answer"
+#: the harness's vendor calls: one request each, no retry
+SINGLE_REQUEST = RetryPolicy(retries=0)
 
 
 def unknown_tool(name: str) -> str:
@@ -76,6 +85,27 @@ def is_page_failure(exc: ProviderError) -> bool:
                                                           and status not in (401, 402, 403, 407, 429))
 
 
+def is_run_failure(exc: BaseException) -> bool:
+    """A failure of the run rather than of the provider: a request the cassette does not hold, a
+    stale or unreadable cassette, a setting; it ends the item, never becomes a tool result."""
+    return isinstance(exc, (cassette_mismatch_error(), WebSearchBenchError)) and not isinstance(exc, ProviderError)
+
+
+def harness_error(exc: Exception) -> str:
+    """A provider's failure as the harness's tool result states it. Its vendor runners raise
+    ``HTTPError("<status> for <endpoint>")`` on an error status and ``RuntimeError("<page>: <why>")``
+    for a page that came back without text; the loop writes ``<exception class>: <message>``. Other
+    failures of this plugin's providers (timeouts, connections, unreadable answers) read
+    ``RuntimeError: <this plugin's message>``: the harness's wording there is its HTTP library's."""
+    if not isinstance(exc, ProviderError):
+        return f"{type(exc).__name__}: {exc}"
+    if exc.kind == "http" and exc.status and exc.url:
+        return f"HTTPError: {exc.status} for {exc.url}"
+    if exc.kind == "fetch_failed" and exc.detail:
+        return f"RuntimeError: {exc.url}: {exc.detail}" if exc.url else f"RuntimeError: {exc.detail}"
+    return f"RuntimeError: {exc}"
+
+
 class _KeepAnswers:
     """Answers a provider rejected are normally kept out of the cassette; when the run goes on
     with them (a tool result's ``error``, a failed fetch of the probe) they are part of what
@@ -88,7 +118,7 @@ class _KeepAnswers:
         self.mark = len(self.provider.failed_exchanges)
 
     def __exit__(self, kind, exc, tb) -> None:
-        if isinstance(exc, ProviderError):
+        if isinstance(exc, Exception) and not is_run_failure(exc):
             del self.provider.failed_exchanges[self.mark:]
 
 
@@ -191,8 +221,10 @@ class Episode:
             with _KeepAnswers(self.provider):
                 found = self.provider.search(query, self.budgets.hits_per_search)
             hits = [cut_hit(h, limit) for h in unique_by_url(found, self.budgets.hits_per_search)]
-        except ProviderError as exc:
-            error = f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # the harness's loop makes any exception of a search its result's error
+            if is_run_failure(exc):
+                raise
+            error = harness_error(exc)
         self.searches.append(SearchHop(query, hits, error, turn, _seconds_since(self.provider, mark), gold))
         result: dict[str, Any] = {"backend": self.backend, "query": query,
                                   "hits": [{"url": h.url, "title": h.title, "snippet": h.snippet} for h in hits]}
@@ -212,8 +244,10 @@ class Episode:
         try:
             with _KeepAnswers(self.provider):
                 page = cut_page(_fetch(self.provider, url, objective), self.budgets)
-        except ProviderError as exc:
-            page, error = Page(url, "", ""), f"{type(exc).__name__}: {exc}"
+        except Exception as exc:  # and of a fetch
+            if is_run_failure(exc):
+                raise
+            page, error = Page(url, "", ""), harness_error(exc)
         page = Page(page.url or url, page.title, page.text)
         self.fetches.append(FetchHop(url, objective, page, error, turn, _seconds_since(self.provider, mark)))
         result: dict[str, Any] = {"backend": self.backend, "url": page.url, "title": page.title,
@@ -244,46 +278,61 @@ def gold_token_in(query: str, tokens) -> str | None:
 @dataclass(frozen=True)
 class AgentSetup:
     """What an episode runs with besides the task and provider: the model and its API, the board,
-    the system prompt and the budgets' command-line changes."""
+    the system prompt and tool descriptions, the budgets' command-line changes, whether the ticket's
+    own budgets apply (the harness's command line always passes its own, so a catalog's never do)
+    and the provider's retries."""
 
     api: Any  # model_client.ResponsesApi | ChatCompletionsApi
     board: str
     system: str
     budget_changes: dict[str, int] = field(default_factory=dict)
+    ticket_budgets: bool = False
+    #: the tools' descriptions (this project's, unless a prompt file gives others)
+    tool_texts: ToolTexts = field(default_factory=ToolTexts)
+    #: the provider's retries during the episode (None: the run's retry policy)
+    provider_retry: RetryPolicy | None = SINGLE_REQUEST
+
+    def budgets(self, task: CodeTask) -> Budgets:
+        """The episode's budgets: the harness's (or the ticket's), then the command line's; no fetches
+        on the search board, as the harness passes none there."""
+        budgets = (task.budgets if self.ticket_budgets else Budgets()).overridden(self.budget_changes)
+        return budgets if self.board == BOARD_SEARCH_FETCH else budgets.overridden({"fetches": 0})
 
 
 def run_agent(task: CodeTask, provider: Provider, backend: str, client: ModelClient, setup: AgentSetup) -> RawResults:
     """One episode (module docstring)."""
     started = time.perf_counter()
     api = setup.api
-    budgets = task.budgets.overridden(setup.budget_changes)
+    budgets = setup.budgets(task)
     episode = Episode(task, provider, backend, setup.board, budgets)
     history = api.start(setup.system, task.prompt)
-    tools = api.tools(tool_specs(setup.board == BOARD_SEARCH_FETCH))
+    tools = api.tools(setup.tool_texts.specs(setup.board == BOARD_SEARCH_FETCH))
     answer, stopped, run_error, turns = "", f"turn budget exhausted ({budgets.turns} turns)", None, 0
     tokens = [0, 0]
     trace: list[dict[str, Any]] = []
-    for turn in range(budgets.turns):
-        turns = turn + 1
-        try:
-            reply = api.read(client.ask(api.path, api.body(history, tools)))
-        except ProviderError as exc:
-            run_error, stopped = f"{type(exc).__name__}: {exc}", "run error"
-            break
-        tokens[0] += reply.input_tokens
-        tokens[1] += reply.output_tokens
-        if not reply.calls:
-            answer, stopped = reply.text.strip(), "answered"
-            trace.append({"turn": turns, "answer_chars": len(answer)})
-            break
-        history.extend(reply.history)
-        for call in reply.calls:
-            result = episode.call(call, turns)
-            trace.append({"turn": turns, "tool": call.name, "arguments": call.arguments,
-                          "result": result.get("error") or "ok"})
-            history.append(api.tool_output(call, json.dumps(result, ensure_ascii=False)))
-    else:
-        episode.notes.append(NO_ANSWER)
+    # the harness sends each search and fetch once; the run's retry policy only when the setup keeps it
+    with provider.retrying(setup.provider_retry) if setup.provider_retry else nullcontext():
+        for turn in range(budgets.turns):
+            turns = turn + 1
+            try:
+                reply = api.read(client.ask(api.path, api.body(history, tools)))
+            except ProviderError as exc:
+                run_error, stopped = f"{type(exc).__name__}: {exc}", "run error"
+                break
+            tokens[0] += reply.input_tokens
+            tokens[1] += reply.output_tokens
+            if not reply.calls:
+                answer, stopped = reply.text.strip(), "answered"
+                trace.append({"turn": turns, "answer_chars": len(answer)})
+                break
+            history.extend(reply.history)
+            for call in reply.calls:
+                result = episode.call(call, turns)
+                trace.append({"turn": turns, "tool": call.name, "arguments": call.arguments,
+                              "result": result.get("error") or "ok"})
+                history.append(api.tool_output(call, json.dumps(result, ensure_ascii=False)))
+        else:
+            episode.notes.append(NO_ANSWER)
     extra = {
         "mode": "agent", "board": setup.board, "model": api.model, "model_api": api.name, "backend": backend,
         "answer": answer, "stopped": stopped, "run_error": run_error, "turns": turns,

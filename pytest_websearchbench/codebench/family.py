@@ -4,13 +4,15 @@ Run modes (``--wsb-mode``): ``retrieval`` (the default, model-free: the ticket t
 query, and on ``--wsb-board=search-fetch`` the top hits are fetched; the item passes when every
 needle shows verbatim in what came back) and ``agent`` (the fixed agent, graded by
 ``grade_code_answer``). ``--wsb-selftest`` checks the suite itself instead: every gold passes and
-every starter fails, grounding off.
+every starter fails, grounding off. In agent mode ``--wsb-repeat N`` runs every ticket N times (items
+``<ticket>@1`` … ``@N``); the summary gives the pass rate as mean ± SD over the runs, as the
+leaderboard reports it over 3 runs, and each ticket's passes.
 
 The agent is the harness's by default (its model, the Responses API, its prompts, budgets and
 tool results; the provider one of its arms, ``providers.presets``). Each option that leaves that
 profile — Chat Completions, a temperature, another system prompt or model, budgets from the
-command line, a provider that is no harness arm — is named on the item's raw results and in the
-summary as "not comparable with the leaderboard".
+command line or the tickets' own, a provider that is no harness arm — is named on the item's raw
+results and in the summary as "not comparable with the leaderboard".
 
 Each (mode, board, model, model API) gets its own cassettes under the provider's folder, so
 switching never makes a cassette stale: ``<provider>/`` (retrieval, search board),
@@ -21,20 +23,21 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from pytest_websearchbench.codebench.agent import (
-    BOARD_SEARCH, BOARD_SEARCH_FETCH, BOARDS, AgentSetup, retrieve, run_agent)
+    BOARD_SEARCH, BOARD_SEARCH_FETCH, BOARDS, SINGLE_REQUEST, AgentSetup, retrieve, run_agent)
 from pytest_websearchbench.codebench.harness_json import write_harness_document
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
-from pytest_websearchbench.codebench.prompts import system_prompt
+from pytest_websearchbench.codebench.prompts import PromptFile, ToolTexts, read_prompt_file, system_prompt
 from pytest_websearchbench.codebench.scoring import FAITHFUL, score_agent, score_retrieval, score_selftest
 from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
+from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run_of
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 from pytest_websearchbench.providers.presets import ARMS_BY_NAME
 
@@ -59,9 +62,11 @@ class CodeRun:
     model: str = HARNESS_MODEL
     model_api: str = ResponsesApi.name
     temperature: float | None = None
-    system_prompt_file: Path | None = None
-    system_prompt_text: str = ""
+    prompt_file: PromptFile | None = None  # --wsb-system-prompt: system prompts and tool descriptions
     budget_changes: dict[str, int] = field(default_factory=dict)
+    ticket_budgets: bool = False  # the tickets' own budgets under the command line's (not the harness's)
+    provider_retries: bool = False  # retry provider calls by the run's policy (the harness sends each once)
+    repeat: int = 1  # agent mode: runs of every ticket (--wsb-repeat), each its own item
     selftest: bool = False
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
     may_record: bool = True
@@ -73,8 +78,18 @@ class CodeRun:
         """What the summary and results file call this run of the suite (its ``kind``)."""
         return SELFTEST if self.selftest else f"{self.mode}/{self.board}"
 
-    def departures(self) -> list[str]:
-        """The run's settings that leave the harness's profile (agent mode)."""
+    def setup(self) -> AgentSetup:
+        """The agent's setup for this run (agent mode)."""
+        search_fetch = self.board == BOARD_SEARCH_FETCH
+        prompts = self.prompt_file
+        return AgentSetup(api=TRANSPORTS[self.model_api](self.model, self.temperature), board=self.board,
+                          system=prompts.system_prompt(search_fetch) if prompts else system_prompt(search_fetch),
+                          tool_texts=prompts.tool_texts if prompts else ToolTexts(), budget_changes=self.budget_changes, ticket_budgets=self.ticket_budgets,
+                          provider_retry=None if self.provider_retries else SINGLE_REQUEST)
+
+    def departures(self, task: CodeTask | None = None) -> list[str]:
+        """The run's settings that leave the harness's profile (agent mode); with ``task``, also the
+        ticket's own budgets when they differ from the ones the harness would pass."""
         out = []
         if self.model != HARNESS_MODEL:
             out.append(f"model {self.model} (the leaderboard's: {HARNESS_MODEL})")
@@ -82,16 +97,24 @@ class CodeRun:
             out.append("Chat Completions instead of the Responses API")
         if self.temperature is not None:
             out.append(f"temperature {self.temperature:g}")
-        if self.system_prompt_file is not None:
-            out.append(f"system prompt from {self.system_prompt_file}")
+        if self.prompt_file is not None:
+            parts = [name for name, given in (("system prompt", self.prompt_file.system),
+                                              ("tool descriptions", self.prompt_file.tool_texts.tools)) if given]
+            out.append(f"{' and '.join(parts)} from {self.prompt_file.path}")
         changed = {k: v for k, v in self.budget_changes.items() if _HARNESS_BUDGETS[k] != v}
         if changed:
             out.append("budgets " + ", ".join(f"{k}={v}" for k, v in changed.items()))
+        if self.provider_retries:
+            out.append("provider calls retried (--wsb-provider-retries)")
+        if task is not None and self.ticket_budgets:
+            setup = self.setup()
+            if setup.budgets(task) != replace(setup, ticket_budgets=False).budgets(task):
+                out.append("the tickets' own budgets (--wsb-ticket-budgets)")
         return out
 
-    def profile(self, provider: str) -> str:
+    def profile(self, provider: str, task: CodeTask | None = None) -> str:
         """``faithful``, or why an item of ``provider`` is not comparable with the leaderboard."""
-        reasons = self.departures()
+        reasons = self.departures(task)
         if provider not in ARMS_BY_NAME:
             reasons.append(f"provider {provider} is not a harness arm")
         return f"{NOT_COMPARABLE}: " + "; ".join(reasons) if reasons else FAITHFUL
@@ -128,12 +151,22 @@ class CodeFamily(BenchmarkFamily):
                           "code suites, agent mode: send this temperature (default: none is sent, as the harness; "
                           "not comparable with the leaderboard)", "", metavar="T")
         options.add_value("--wsb-system-prompt", "wsb_system_prompt",
-                          "code suites, agent mode: a file whose exact text replaces both boards' system prompts "
-                          "(not comparable with the leaderboard)", "", metavar="FILE")
+                          "code suites, agent mode: a file whose exact text replaces both boards' system prompts, "
+                          "or a .json file with 'system' (a text, or texts by board) and/or 'tools' (tool and "
+                          "parameter descriptions: {\"web_search\": {\"description\": ..., \"parameters\": "
+                          "{\"query\": ...}}}) (not comparable with the leaderboard)", "", metavar="FILE")
         for ini, budget in BUDGET_OPTIONS.items():
             options.add_value(f"--wsb-max-{budget}", ini,
-                              f"code suites, agent mode: {budget} per ticket, over the catalog's or row's "
-                              f"(harness: {_HARNESS_BUDGETS[budget]})", "", metavar="N")
+                              f"code suites, agent mode: {budget} per ticket (default: the harness's, "
+                              f"{_HARNESS_BUDGETS[budget]}; not comparable with the leaderboard)", "", metavar="N")
+        options.add_flag("--wsb-ticket-budgets", "wsb_ticket_budgets",
+                         "code suites, agent mode: use each ticket's own budgets (a catalog's max_turns, "
+                         "max_searches, max_fetches; a row's budgets) where --wsb-max-* gives none; the harness "
+                         "passes its own 32/5/5 over them (not comparable with the leaderboard)")
+        options.add_flag("--wsb-provider-retries", "wsb_provider_retries",
+                         "code suites, agent mode: retry failed searches and fetches by this plugin's policy "
+                         "(--wsb-retries, --wsb-backoff); the harness sends each once and shows the model the "
+                         "failure (not comparable with the leaderboard)")
         options.add_value("--wsb-code-json", "wsb_code_json",
                           "code suites, agent mode: also write the results in the harness's own document shape "
                           "(its eval.py --out) to PATH", "", metavar="PATH")
@@ -155,7 +188,10 @@ class CodeFamily(BenchmarkFamily):
         temperature = _number(options.value("wsb_temperature"), "--wsb-temperature", float)
         changes = {budget: _number(options.value(ini), f"--wsb-max-{budget}", int)
                    for ini, budget in BUDGET_OPTIONS.items()}
-        prompt_file, prompt_text = _system_prompt(options.value("wsb_system_prompt"))
+        prompt_path = options.value("wsb_system_prompt")
+        prompt_file = read_prompt_file(Path(prompt_path)) if prompt_path else None
+        # declared with WebBench's options (one --wsb-repeat for both families); a code run repeats agent episodes only
+        repeat = _number(options.value("wsb_repeat") or "1", "--wsb-repeat", int) if mode == MODE_AGENT else 1
         code_json = options.value("wsb_code_json")
         if code_json and mode != MODE_AGENT and not selftest:
             raise ConfigurationError("--wsb-code-json writes agent results: it needs --wsb-mode=agent")
@@ -174,8 +210,11 @@ class CodeFamily(BenchmarkFamily):
                         f"board only; use --wsb-board={arm.boards[0]}")
         return CodeFamily(CodeRun(
             mode=mode, board=board, model=model, model_api=model_api, temperature=temperature,
-            system_prompt_file=prompt_file, system_prompt_text=prompt_text,
-            budget_changes={k: v for k, v in changes.items() if v is not None}, selftest=selftest,
+            prompt_file=prompt_file,
+            budget_changes={k: v for k, v in changes.items() if v is not None},
+            ticket_budgets=options.flag("wsb_ticket_budgets"),
+            provider_retries=options.flag("wsb_provider_retries"), repeat=1 if selftest else repeat,
+            selftest=selftest,
             endpoint=endpoint, may_record=settings.record_mode.may_record,
             code_json=Path(code_json).resolve() if code_json else None,
             strict_grader=options.flag("wsb_strict_grader")))
@@ -211,8 +250,11 @@ class CodeFamily(BenchmarkFamily):
             args += f" --wsb-model-api={run.model_api}"
         if run.temperature is not None:
             args += f" --wsb-temperature={run.temperature:g}"
-        if run.system_prompt_file is not None:
-            args += f" --wsb-system-prompt={run.system_prompt_file}"
+        if run.prompt_file is not None:
+            args += f" --wsb-system-prompt={run.prompt_file.path}"
+        args += " --wsb-ticket-budgets" if run.ticket_budgets else ""
+        args += f" --wsb-repeat={run.repeat}" if run.repeat > 1 else ""
+        args += " --wsb-provider-retries" if run.provider_retries else ""
         return args + "".join(f" --wsb-max-{k}={v}" for k, v in run.budget_changes.items())
 
     def recognizes(self, record) -> str | None:
@@ -230,7 +272,7 @@ class CodeFamily(BenchmarkFamily):
         items = manifest.file("items")
         tasks = load_tasks(items, manifest.field_map("code-row"))
         files = [items] if manifest.path.resolve() == items.resolve() else [manifest.path, items]
-        return Suite(manifest, tuple(_case(task) for task in tasks), digest_files(files))
+        return Suite(manifest, repeat_cases((_case(task) for task in tasks), self.code_run.repeat), digest_files(files))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         task: CodeTask = case.data
@@ -240,15 +282,12 @@ class CodeFamily(BenchmarkFamily):
         if run.mode == MODE_RETRIEVAL:
             return retrieve(task, ctx.provider, ctx.k, run.board)
         arm = ARMS_BY_NAME.get(ctx.variant)
-        setup = AgentSetup(api=TRANSPORTS[run.model_api](run.model, run.temperature), board=run.board,
-                           system=run.system_prompt_text or system_prompt(run.board == BOARD_SEARCH_FETCH),
-                           budget_changes=run.budget_changes)
         client = ModelClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key)
         try:
-            raw = run_agent(task, ctx.provider, arm.harness_name if arm else ctx.variant, client, setup)
+            raw = run_agent(task, ctx.provider, arm.harness_name if arm else ctx.variant, client, run.setup())
         finally:
             client.close()
-        raw.extra["profile"] = run.profile(ctx.variant)
+        raw.extra["profile"] = run.profile(ctx.variant, task)
         return raw
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
@@ -256,7 +295,11 @@ class CodeFamily(BenchmarkFamily):
         if run.selftest:
             return score_selftest(case.data)
         if run.mode == MODE_AGENT:
-            return score_agent(case.data, raw, strict=run.strict_grader)
+            score = score_agent(case.data, raw, strict=run.strict_grader)
+            if run.repeat > 1:  # which run of which ticket, out of how many tickets (for the summary)
+                ticket, number = run_of(case.id)
+                score.results[0].update(ticket=ticket, run=number, tickets=len({c.data.task_id for c in suite.cases}))
+            return score
         return score_retrieval(case.data, raw, k)
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
@@ -285,7 +328,23 @@ class CodeFamily(BenchmarkFamily):
         for variant_scores in scores:
             profiles = {row["profile"] for s in variant_scores for row in s.results[:1] if "profile" in row}
             cells.append("; ".join(sorted(profiles)) or "-")
-        return [("leaderboard", cells)]
+        return [("leaderboard", cells)] + self._repeat_rows(scores)
+
+    def _repeat_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
+        """Under --wsb-repeat: each provider's pass rate as mean ± SD over the runs (as the leaderboard
+        reports it), and each ticket's passes out of the runs."""
+        runs = self.code_run.repeat
+        if runs == 1:
+            return []
+        summaries = []
+        for variant_scores in scores:
+            rows = [s.results[0] for s in variant_scores if s.results and "run" in s.results[0]]
+            summaries.append(repeat_summary(((r["ticket"], r["run"], r["judge"]["passed"]) for r in rows), runs,
+                                            max((r["tickets"] for r in rows), default=0)))
+        tickets = sorted({ticket for summary in summaries for ticket in summary.passes})
+        return [(f"pass rate over {runs} runs", [s.text() for s in summaries])] + [
+            (f"passes {ticket}", [f"{s.passes[ticket]}/{runs}" if ticket in s.passes else "-" for s in summaries])
+            for ticket in tickets]
 
     def write_outputs(self, records) -> None:
         run = self.code_run
@@ -349,17 +408,3 @@ def _number(text: str, flag: str, kind):
     if kind is int and value < 1:
         raise ConfigurationError(f"{flag}: must be at least 1, got {value}")
     return value
-
-
-def _system_prompt(path_text: str) -> tuple[Path | None, str]:
-    if not path_text:
-        return None, ""
-    path = Path(path_text)
-    try:
-        text = path.read_text("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigurationError(f"--wsb-system-prompt: cannot read {path}: {getattr(exc, 'strerror', None) or exc}") \
-            from None
-    if not text.strip():
-        raise ConfigurationError(f"--wsb-system-prompt: {path} is empty")
-    return path, text

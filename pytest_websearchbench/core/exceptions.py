@@ -26,15 +26,19 @@ class ProviderError(WebSearchBenchError):
 
     ``kind`` names the outcome for reports and the results file: ``http`` (an error status,
     ``status`` set), ``timeout``, ``connection``, ``malformed_json``, ``bad_response`` (a field
-    is missing or of the wrong type), ``fetch_failed``, ``missing_key`` or ``provider``.
+    is missing or of the wrong type), ``fetch_failed``, ``missing_key`` or ``provider``. ``url`` is
+    the endpoint that answered an error status (or the page that could not be fetched) and
+    ``detail`` the reason in the vendor's own words, without this plugin's framing.
     """
 
     def __init__(self, message: str, *, kind: str = "provider", status: int | None = None,
-                 attempts: int | None = None):
+                 attempts: int | None = None, url: str | None = None, detail: str | None = None):
         super().__init__(message)
         self.kind = kind
         self.status = status
         self.attempts = attempts
+        self.url = url
+        self.detail = detail
 
 
 class ConfigurationError(WebSearchBenchError):

@@ -278,7 +278,7 @@ class ApiProvider(HttpProvider):
         return out
 
     def page_not_fetched(self, url: str, reason: str) -> ProviderError:
-        return self.fail(f"could not fetch {url}: {reason}", kind="fetch_failed")
+        return self.fail(f"could not fetch {url}: {reason}", kind="fetch_failed", url=url, detail=reason)
 
 
 def join_snippets(parts: Any, sep: str = " … ") -> str:

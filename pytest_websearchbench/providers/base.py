@@ -6,14 +6,17 @@ import dataclasses
 import json
 import time
 from abc import ABC, abstractmethod
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 import httpx
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER, received_at
+from pytest_websearchbench.cassettes.scrub import alias_url
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
+from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.pricing import call_cost
 from pytest_websearchbench.providers.retry import (RETRY_STATUSES, CircuitBreaker, HttpOptions, Problem,
                                                    send_with_retries, transport_problem)
@@ -92,6 +95,12 @@ class Provider(ABC):
         """Run-specific base URLs to write as stable names in cassettes (real → alias)."""
         return {}
 
+    @contextmanager
+    def retrying(self, policy: RetryPolicy) -> Iterator[None]:
+        """Calls made in the block are retried by ``policy`` instead of the run's (HTTP providers;
+        a provider without HTTP calls has nothing to retry)."""
+        yield
+
     def produced_by(self) -> dict[str, str]:
         """What makes this provider answer as it does besides the request (the settings that change
         results, a corpus digest): cassettes carry it, and replaying one under other values is an error."""
@@ -130,6 +139,15 @@ class HttpProvider(Provider):
         self.breaker = CircuitBreaker(self.http.retry)
         self._last_request: httpx.Request | None = None
 
+    @contextmanager
+    def retrying(self, policy: RetryPolicy) -> Iterator[None]:
+        run_options = self.http
+        self.http = dataclasses.replace(run_options, retry=policy)
+        try:
+            yield
+        finally:
+            self.http = run_options
+
     def price_per_1k(self, kind: str) -> float | None:
         """USD per 1,000 requests of ``kind``: the user's override, else the adapter's list price."""
         return self.http.prices[kind] if kind in self.http.prices else self.prices.get(kind)
@@ -143,6 +161,7 @@ class HttpProvider(Provider):
             body = self._decode(response, method, path)
         except ProviderError as exc:
             exc.attempts = state["attempts"]
+            exc.url = exc.url or self.endpoint_url(path)
             self.calls.append(CallRecord(kind, state["seconds"], False, exc.kind, state["status"],
                                          state["attempts"], time.perf_counter() - started))
             raise
@@ -150,6 +169,11 @@ class HttpProvider(Provider):
                                      time.perf_counter() - started, call_cost(self.price_per_1k(kind)),
                                      state["received_at"]))
         return body
+
+    def endpoint_url(self, path: str) -> str:
+        """The URL a request to ``path`` (relative to the base URL, or absolute) is sent to, named as in
+        cassettes: a run-specific base URL (an emulator, a proxy) becomes the vendor's own."""
+        return alias_url(path if "://" in path else self.base_url + path, self.cassette_aliases())
 
     def flag_last_call(self, outcome: str, *, failed: bool) -> None:
         """Re-label the last call: ``empty`` answers stay ok; a rejected answer (missing fields…)
@@ -164,6 +188,8 @@ class HttpProvider(Provider):
 
     def fail(self, message: str, **kwargs: Any) -> ProviderError:
         """A ``ProviderError`` named after this provider, with any key scrubbed from the message."""
+        if kwargs.get("detail"):
+            kwargs["detail"] = scrub(kwargs["detail"], self.secrets())
         return ProviderError(scrub(f"{self.name}: {message}", self.secrets()), **kwargs)
 
     def _send(self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]) -> httpx.Response:

@@ -8,10 +8,11 @@ written as ``CASSETTE_BASE_URL`` and the key is filtered, so an episode replays 
 
 A transport (``ResponsesApi``, ``ChatCompletionsApi``) knows its API's wire format: the request
 body, the tools' format, how a reply reads as a ``ModelTurn`` and what goes back into the history.
-The history rule is the harness's: a turn with tool calls keeps only its calls (no assistant text,
-no reasoning items), each followed by its tool result. A reply of the wrong shape (tool calls that are
-not a list of objects, text that is not text, token counts that are not counts) is one model error
-saying what is wrong (``malformed_reply``), never a crash of the agent.
+The history rule is the harness's: a turn with tool calls keeps its output items but the assistant
+text and the reasoning items (the calls, and any other item, as its SDK serialises them), then each
+call's tool result. A reply of the wrong shape (tool calls that are not a list of objects, text that is
+not text, token counts that are not counts) is one model error saying what is wrong (``malformed_reply``),
+never a crash of the agent.
 """
 
 from __future__ import annotations
@@ -34,6 +35,15 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 #: the harness's client: 180 s a call, one retry
 TIMEOUT_SECONDS = 180.0
 MODEL_RETRY = RetryPolicy(retries=1, backoff=0.5)
+
+
+def sdk_retries(response: httpx.Response) -> bool:
+    """Whether the harness's client (the OpenAI SDK) tries an error answer again: as the server's
+    ``x-should-retry`` header says, else on 408, 409, 429 and every 5xx."""
+    told = response.headers.get("x-should-retry")
+    if told in ("true", "false"):
+        return told == "true"
+    return response.status_code in (408, 409, 429) or response.status_code >= 500
 REASONING_EFFORT = "medium"
 MAX_OUTPUT_TOKENS = 4000
 
@@ -75,7 +85,7 @@ class ModelTurn:
     text: str
     input_tokens: int
     output_tokens: int
-    #: what the reply adds to the history when it has tool calls (the calls only)
+    #: what the reply adds to the history when it has tool calls (its items but reasoning and messages)
     history: tuple[dict[str, Any], ...] = ()
 
 
@@ -112,16 +122,17 @@ class ResponsesApi:
             if not isinstance(item, dict):
                 raise malformed_reply(f"output[{index}] is {_short(item)}, not an object")
             kind = item.get("type")
-            if kind == "function_call":
-                # what goes back is the call itself, as the harness's SDK objects serialise it
-                history.append({k: item[k] for k in ("type", "id", "call_id", "name", "arguments", "status")
-                                if item.get(k) is not None})
-                calls.append(ToolCall(str(item.get("call_id") or item.get("id") or ""), str(item.get("name") or ""),
-                                      item.get("arguments")))
-            elif kind == "message":
+            if kind == "message":
                 parts = _objects(item.get("content"), f"output[{index}].content")
                 text += [_text(part.get("text"), f"output[{index}].content[{n}].text")
                          for n, part in enumerate(parts) if part.get("type") == "output_text"]
+            elif kind is not None and kind != "reasoning":
+                # every other item goes back as the harness's loop sends its SDK objects: these fields only
+                history.append({k: item[k] for k in ("type", "id", "call_id", "name", "arguments", "status")
+                                if item.get(k) is not None})
+                if kind == "function_call":
+                    calls.append(ToolCall(str(item.get("call_id") or item.get("id") or ""),
+                                          str(item.get("name") or ""), item.get("arguments")))
         usage = _usage(reply)
         return ModelTurn(tuple(calls), "".join(text), _count(usage, "input_tokens"), _count(usage, "output_tokens"),
                          tuple(history))
@@ -191,7 +202,7 @@ class ModelClient:
     """``ask(api, body)`` posts one request to the API's path and returns the decoded reply.
 
     Retries follow the one retry loop (``providers.retry``) with the harness's policy (one retry,
-    180 s a call); what still fails raises ``ProviderError`` — for the agent, a run error."""
+    180 s a call, the statuses its SDK retries: ``sdk_retries``); what still fails raises ``ProviderError`` — for the agent, a run error."""
 
     base_url: str
     api_key: str = ""
@@ -207,7 +218,8 @@ class ModelClient:
         self._client = httpx.Client(base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout)
 
     def ask(self, path: str, body: dict[str, Any]) -> Any:
-        response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error)
+        response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error,
+                                     retryable=sdk_retries)
         try:
             return response.json()
         except ValueError:

@@ -13,17 +13,19 @@ timeouts are the harness's. A fetch failure (no text, an extraction error) is a 
 Three harness names are already the plugin's own adapters (``brave``, ``firecrawl``, ``you``);
 their arms are registered as ``brave_arm``, ``firecrawl_arm`` and ``you_arm`` and still call
 themselves by the harness's name (``harness_name``) where the model sees it. TinyFish and String
-have no adapter here and no arm.
+have no adapter of their own here: their arms (``tinyfish``, ``string``) are API providers directly.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any, Callable, ClassVar
 from urllib.parse import urlparse
 
 from pytest_websearchbench.core.models import Hit, Page
-from pytest_websearchbench.providers.api import ApiRequest
+from pytest_websearchbench.core.secrets import scrub
+from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option
 from pytest_websearchbench.providers.brave import BraveProvider
 from pytest_websearchbench.providers.exa import ExaProvider
 from pytest_websearchbench.providers.firecrawl import FirecrawlProvider
@@ -446,8 +448,9 @@ class FirecrawlArm(HarnessArm, FirecrawlProvider):
         return ApiRequest("POST", "/v2/scrape", json={"url": url, "formats": ["markdown"]})
 
     def parse_fetch(self, body, url):
-        if _get(body, "success") is False:
-            raise self.page_not_fetched(url, _text(_get(body, "error") or "scrape failed"))
+        if _get(body, "success") is False:  # the harness states this one without the URL
+            reason = _text(_get(body, "error") or "scrape failed")
+            raise self.fail(f"could not fetch {url}: {reason}", kind="fetch_failed", detail=reason)
         data = _get(body, "data")
         data = data if isinstance(data, dict) else body if isinstance(body, dict) else {}
         meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
@@ -458,10 +461,104 @@ class FirecrawlArm(HarnessArm, FirecrawlProvider):
                     _text(meta.get("title") or data.get("title")), text)
 
 
+# --------------------------------------------------------------------------- TinyFish
+
+TINYFISH_FETCH_URL = "https://api.fetch.tinyfish.ai"
+
+
+class TinyFishArm(HarnessArm, ApiProvider):
+    """TinyFish's Search (``GET`` with ``query``; it takes no count, so hits are cut here) and Fetch
+    (``POST`` on another host, markdown, the objective as ``purpose``); both free, both boards.
+    Two hosts: ``WSB_TINYFISH_BASE_URL`` (search) and ``WSB_TINYFISH_FETCH_BASE_URL``."""
+
+    harness_name, boards = "tinyfish", BOTH
+    default_base_url = "https://api.search.tinyfish.ai"
+    key_env = "TINYFISH_API_KEY"
+    auth = Auth(header="X-API-Key")
+    docs = "https://docs.tinyfish.ai (Search API, Fetch API)"
+    options = (Option("fetch_base_url", TINYFISH_FETCH_URL, "base URL of the Fetch API"),)
+    prices = {"search": 0.0, "fetch": 0.0}
+    accepts_objective = True
+    fetch_timeout = 150.0
+
+    @property
+    def fetch_url(self) -> str:
+        return self.settings["fetch_base_url"].rstrip("/")
+
+    def cassette_aliases(self):
+        aliases = super().cassette_aliases()
+        if self.fetch_url != TINYFISH_FETCH_URL:
+            aliases[self.fetch_url] = TINYFISH_FETCH_URL
+        return aliases
+
+    def search_request(self, query, k):
+        return ApiRequest("GET", "", params={"query": query})  # the harness asks the host itself
+
+    def parse_search(self, body, k):
+        return unique_hits(_get(body, "results"), k, lambda r: (
+            r.get("url"), _text(r.get("title")), _text(r.get("snippet") or r.get("description"))))
+
+    def arm_fetch_request(self, url, objective):
+        body: dict[str, Any] = {"urls": [url], "format": "markdown"}
+        if objective:
+            body["purpose"] = objective[:2000]  # the API's limit
+        return ApiRequest("POST", self.fetch_url, json=body)
+
+    def parse_fetch(self, body, url):
+        results, errors = _get(body, "results") or [], _get(body, "errors") or []
+        if errors and not results:
+            first = errors[0] if isinstance(errors[0], dict) else {}
+            raise self.page_not_fetched(url, _text(first.get("error") or first.get("message") or "fetch failed"))
+        row = results[0] if isinstance(results, list) and results and isinstance(results[0], dict) else {}
+        text = row.get("text")
+        text = json.dumps(text) if isinstance(text, dict) else _text(text or row.get("content") or row.get("markdown"))
+        if not text:
+            raise self.page_not_fetched(url, "fetch returned no text")
+        return Page(_text(row.get("final_url") or row.get("url") or url), _text(row.get("title")), text)
+
+
+# --------------------------------------------------------------------------- String
+
+class StringArm(HarnessArm, ApiProvider):
+    """String's Web Access API: search on Google's engine (its results' own snippets; it takes no
+    count, so hits are cut here) and a readable markdown fetch, whose answer is the page itself
+    (``text/markdown``, the page's status in ``x-status-code``), not JSON; both boards."""
+
+    harness_name, boards = "string", BOTH
+    default_base_url = "https://request.usestring.ai"
+    key_env = "STRING_API_KEY"
+    auth = Auth.bearer()
+    headers = {}  # the harness asks for no particular type: the fetch answers markdown
+    docs = "https://request.usestring.ai (POST /v1/search, POST /v1/fetch)"
+    search_timeout = 60.0
+
+    def search_request(self, query, k):
+        return ApiRequest("POST", "/v1/search", json={"query": query, "engine": "google"})
+
+    def parse_search(self, body, k):
+        return unique_hits(_get(body, "results"), k, lambda r: (r.get("url"), _text(r.get("title")),
+                                                                _text(r.get("snippet"))))
+
+    def arm_fetch_request(self, url, objective):
+        return ApiRequest("POST", "/v1/fetch", json={"url": url, "format": "markdown", "markdownMode": "readable"})
+
+    def _decode(self, response, method, path):
+        if response.is_success and response.headers.get("content-type", "").lower().startswith("text/markdown"):
+            return {"markdown": scrub(response.text, self.secrets()),
+                    "status_code": response.headers.get("x-status-code")}
+        return super()._decode(response, method, path)
+
+    def parse_fetch(self, body, url):
+        text = _text(_get(body, "markdown"))
+        if not text:
+            raise self.page_not_fetched(url, "fetch returned no markdown")
+        return Page(url, "", text)
+
+
 ARMS: tuple[type[HarnessArm], ...] = (
     ParallelBasic, ParallelAdvanced, ParallelTurbo, ParallelFast, ExaAuto, ExaDeep, ExaFast, ExaInstant,
     LinkupFast, LinkupStandard, TavilyFast, TavilyBasic, TavilyAdvanced, BraveLlmContext, YouArm,
-    PerplexityLow, PerplexityHigh, FirecrawlArm)
+    PerplexityLow, PerplexityHigh, FirecrawlArm, TinyFishArm, StringArm)
 
 #: registered provider name → arm
 ARMS_BY_NAME: dict[str, type[HarnessArm]] = {arm.registered_name(): arm for arm in ARMS}

@@ -135,11 +135,12 @@ class CircuitBreaker:
 def send_with_retries(attempt: Attempt, policy: RetryPolicy, fail: Callable[..., Exception], *,
                       rate_limiter: RateLimiter | None = None,
                       final: Callable[[httpx.Response], str | None] | None = None,
-                      breaker: CircuitBreaker | None = None) -> httpx.Response:
+                      breaker: CircuitBreaker | None = None,
+                      retryable: Callable[[httpx.Response], bool] | None = None) -> httpx.Response:
     """The one retry loop of every HTTP client here (providers and models).
 
     An error status outside ``RETRY_STATUSES`` fails at once (400, 401, 404…: retrying cannot
-    help), and so does a problem marked ``retry=False`` (a host name that does not resolve);
+    help; ``retryable(response)`` decides instead when given), and so does a problem marked ``retry=False`` (a host name that does not resolve);
     timeouts, connection errors and retryable statuses are tried again after ``policy.delay``,
     honouring ``Retry-After``; ``fail(message, kind=…, status=…)`` makes the exception raised when
     the attempts run out. ``final(response)`` reads an answer whose status is retryable and names
@@ -166,7 +167,7 @@ def send_with_retries(attempt: Attempt, policy: RetryPolicy, fail: Callable[...,
             problem = Problem(*problem)
             reached = reached or problem.reached
             status = response.status_code if response is not None else None
-            if status is not None and status not in RETRY_STATUSES:
+            if response is not None and not (retryable(response) if retryable else status in RETRY_STATUSES):
                 raise fail(problem.message, kind=problem.kind, status=status)
             reason = final(response) if final is not None and response is not None else None
             if reason:

@@ -23,10 +23,10 @@ from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
+from pytest_websearchbench.core.repeats import repeat_cases
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 
 BROWSERS = ("text", "chromium")
-REPEAT_MARK = "@"  # case id of the n-th episode of a task under --wsb-repeat: <task>@<n>
 
 
 class WebBenchFamily(BenchmarkFamily):
@@ -52,9 +52,10 @@ class WebBenchFamily(BenchmarkFamily):
         options.add_value("--wsb-browser", "wsb_browser", "WebBench: the agents' browser: text (the text browser) "
                           "or chromium (headless Chromium through Playwright; same actions and observation) "
                           "(default: text)", "text", metavar="BROWSER", choices=list(BROWSERS))
-        options.add_value("--wsb-repeat", "wsb_repeat", "WebBench: episodes per task (each its own item and "
-                          "cassette); the summary gives per template the pass rate with a Wilson 80 %% interval "
-                          "(default: 1)", "1", metavar="N")
+        options.add_value("--wsb-repeat", "wsb_repeat", "WebBench, and code suites in agent mode: runs of every "
+                          "task or ticket, each its own item (<id>@1…@N) and cassette; WebBench's summary gives per "
+                          "template the pass rate with a Wilson 80 %% interval, the code summary the pass rate as "
+                          "mean ± SD over the runs and each ticket's pass count (default: 1)", "1", metavar="N")
         options.add_value("--wsb-agent-time-limit", "wsb_agent_time_limit", "WebBench: wall-clock seconds a "
                           "program agent (cmd:) may run per episode before it is killed (default: 600)", "600",
                           metavar="SECONDS")
@@ -113,11 +114,9 @@ class WebBenchFamily(BenchmarkFamily):
         if dataset is None or dataset.suffix != ".toml":
             raise SuiteError(manifest.path, "a webbench suite's items is its dataset.toml", field="items")
         tasks = load_dataset(dataset)
-        cases = tuple(Case(t.name if self.repeat == 1 else f"{t.name}{REPEAT_MARK}{n}", t,
-                           markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
-                                    "webbench_feasible" if t.feasible else "webbench_infeasible"),
-                           keywords=(t.template, t.variant))
-                      for t in tasks for n in range(1, self.repeat + 1))
+        cases = repeat_cases((Case(t.name, t, markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
+                                                       "webbench_feasible" if t.feasible else "webbench_infeasible"),
+                                   keywords=(t.template, t.variant)) for t in tasks), self.repeat)
         return Suite(manifest, cases, digest_files([manifest.path, dataset]))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:

@@ -15,7 +15,7 @@ import pytest
 from pytest_websearchbench.cassettes.persister import AtomicPersister, UnreadableCassetteError
 from pytest_websearchbench.cassettes.recorder import (
     MATCH_ON, StaleCassetteError, cassette_mismatch_error, produced_by_stamp, use_cassette)
-from pytest_websearchbench.cassettes.scrub import SecretFilter
+from pytest_websearchbench.cassettes.scrub import SecretFilter, alias_url
 from pytest_websearchbench.core.options import CassetteMode
 
 SECRET = "sk-live-0123456789"
@@ -158,3 +158,13 @@ def test_replay_refuses_stale_and_unreadable_cassettes_before_anything_plays(cas
     with pytest.raises(UnreadableCassetteError, match=r"broken.yaml:1 is unreadable: interactions is an int"):
         with use_cassette(broken, CassetteMode.NONE, aliases={}, secrets=[]):
             pass
+
+
+def test_a_base_url_is_aliased_on_whole_path_segments_only():
+    aliases = {"http://127.0.0.1:9/fish": "https://search.example",
+               "http://127.0.0.1:9/fish-fetch": "https://fetch.example"}
+    assert alias_url("http://127.0.0.1:9/fish-fetch/", aliases) == "https://fetch.example/"
+    assert alias_url("http://127.0.0.1:9/fish/?q=1", aliases) == "https://search.example/?q=1"
+    assert alias_url("http://127.0.0.1:9/fish?q=1", aliases) == "https://search.example?q=1"
+    assert alias_url("http://127.0.0.1:9/fish", aliases) == "https://search.example"
+    assert alias_url("http://127.0.0.1:9/fishing", aliases) == "http://127.0.0.1:9/fishing"

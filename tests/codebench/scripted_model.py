@@ -8,10 +8,12 @@ so the agent can be exercised end to end — through httpx and the item's casset
 real model. What it answers is decided by a *policy*: a function of the ``Request`` returning a
 reply spec:
 
-* ``{"content": text}`` — a final answer;
+* ``{"content": text}`` — a final answer; ``{"status": code, "error": text, "headers": {...}}`` — an
+  error answer;
 * ``{"tool_calls": [{"name": ..., "arguments": {...} or "raw json"}]}`` — tool calls; with
   ``"reasoning": True`` the Responses reply also carries a reasoning item, and with
-  ``"content"`` a message item beside the calls (the history rule says neither goes back).
+  ``"content"`` a message item beside the calls (the history rule says neither goes back), and
+  ``"items"`` other output items, as given, before the calls.
 
 Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn) and
 ``search_then_answer(codes)`` (search once, maybe fetch the top hit, answer citing it).
@@ -67,6 +69,7 @@ class ScriptedModel:
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self.requests: list[Request] = []
+        self.replies: list[dict[str, Any]] = []  # the bodies of its 200 answers, in order
         self.headers: list[dict[str, str]] = []
         self._server: LoopbackServer | None = None
 
@@ -90,12 +93,17 @@ class ScriptedModel:
                 double.headers.append(dict(self.headers))
                 spec = double.policy(request)
                 if "status" in spec:
-                    return self._reply(spec["status"], {"error": {"message": spec.get("error", "scripted error")}})
-                self._reply(200, (_responses if api == "responses" else _chat)(request, spec))
+                    return self._reply(spec["status"], {"error": {"message": spec.get("error", "scripted error")}},
+                                       spec.get("headers", {}))
+                reply = (_responses if api == "responses" else _chat)(request, spec)
+                double.replies.append(reply)
+                self._reply(200, reply)
 
-            def _reply(self, status: int, payload: dict[str, Any]) -> None:
+            def _reply(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
+                for name, value in (headers or {}).items():
+                    self.send_header(name, value)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -132,6 +140,7 @@ def _responses(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
     if spec.get("content") is not None:
         output.append({"type": "message", "id": f"msg_{turn}", "role": "assistant", "status": "completed",
                        "content": [{"type": "output_text", "text": spec["content"], "annotations": []}]})
+    output += spec.get("items") or []
     for index, call in enumerate(spec.get("tool_calls") or []):
         output.append({"type": "function_call", "id": f"fc_{turn}_{index}", "call_id": f"call_{turn}_{index}",
                        "name": call["name"], "arguments": _arguments(call), "status": "completed"})

@@ -5,6 +5,7 @@ double); then whole episodes recorded into the item's cassette and replayed with
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from code_support import ROW, tiny_code_suite, write_rows
@@ -13,10 +14,11 @@ from scripted_model import ScriptedModel, scripted, search_then_answer
 from pytest_websearchbench.codebench.agent import AgentSetup, run_agent
 from pytest_websearchbench.providers.model_client import (
     CASSETTE_BASE_URL, ChatCompletionsApi, ModelClient, ResponsesApi)
-from pytest_websearchbench.codebench.prompts import SYSTEM_SEARCH, SYSTEM_SEARCH_FETCH, row_prompt
+from pytest_websearchbench.codebench.prompts import (
+    SYSTEM_SEARCH, SYSTEM_SEARCH_FETCH, WEB_FETCH, read_prompt_file, row_prompt)
 from pytest_websearchbench.codebench.scoring import score_agent
 from pytest_websearchbench.codebench.tasks import load_tasks
-from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import Provider
 from pytest_websearchbench.core.policies import RetryPolicy
@@ -44,7 +46,8 @@ class PagesProvider(Provider):
     def search(self, query, k):
         self.searched.append((query, k))
         if self.fail_searches:
-            raise ProviderError("pages: HTTP 503 from POST /search (gave up after 4 attempts)", kind="http", status=503)
+            raise ProviderError("pages: HTTP 503 from POST /search (gave up after 4 attempts)", kind="http", status=503,
+                                url="https://pages.example/search")
         return self.hits[:k + 2]  # more than asked: the agent cuts after de-duplicating
 
     def fetch(self, url):
@@ -54,7 +57,8 @@ class PagesProvider(Provider):
     def page(self, url):
         if url == DOC:
             return Page(DOC, "Tickets v2", "resolution_code and workaround_applied " + "x" * 20000)
-        raise ProviderError(f"pages: could not fetch {url}: gone", kind="fetch_failed", status=404)
+        raise ProviderError(f"pages: could not fetch {url}: gone", kind="fetch_failed", status=404, url=url,
+                            detail="gone")
 
 
 class ObjectiveProvider(PagesProvider):
@@ -80,14 +84,15 @@ def task(tmp_path):
 ANSWER = f"Fixed.\n```python\n# source: {DOC}\n" + ROW["gold_code"] + "```"
 
 
-def run_steps(task, steps, board="search", provider=None, api=None, budget_changes=None, backend="pages"):
+def run_steps(task, steps, board="search", provider=None, api=None, budget_changes=None, backend="pages",
+              ticket_budgets=False):
     model = ScriptedModel(scripted(steps) if isinstance(steps, list) else steps)
     url = model.start()
     try:
         client = ModelClient(url, "sk-test", retry=RetryPolicy(retries=0))
         setup = AgentSetup(api=api or ResponsesApi("scripted-1"), board=board,
                            system=SYSTEM_SEARCH_FETCH if board == "search-fetch" else SYSTEM_SEARCH,
-                           budget_changes=budget_changes or {})
+                           budget_changes=budget_changes or {}, ticket_budgets=ticket_budgets)
         raw = run_agent(task, provider or PagesProvider(), backend, client, setup)
     finally:
         model.stop()
@@ -140,17 +145,21 @@ def test_tool_schemas_are_flat_strict_and_closed_and_fetch_is_only_on_its_board(
     assert "web_fetch" in SYSTEM_SEARCH_FETCH and "no web_fetch" in SYSTEM_SEARCH
 
 
-def test_tool_call_turns_keep_only_the_calls_in_the_history(task):
+def test_tool_call_turns_keep_every_item_but_text_and_reasoning_in_the_history(task):
+    other = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"query": "x"}}
     steps = [{"tool_calls": [tool("web_search", query="a"), tool("web_search", query="b")], "reasoning": True,
-              "content": "Let me look this up."},
+              "content": "Let me look this up.", "items": [other]},
              {"content": ANSWER}]
     _, model = run_steps(task, steps)
     history = model.bodies[1]["input"]
     assert [item.get("type", item.get("role")) for item in history] == [
-        "system", "user", "function_call", "function_call", "function_call_output", "function_call_output"]
-    assert history[2] == {"type": "function_call", "id": "fc_1_0", "call_id": "call_1_0", "name": "web_search",
+        "system", "user", "web_search_call", "function_call", "function_call", "function_call_output",
+        "function_call_output"]
+    # other items as the harness's SDK objects serialise them: type, id, call_id, name, arguments, status
+    assert history[2] == {"type": "web_search_call", "id": "ws_1", "status": "completed"}
+    assert history[3] == {"type": "function_call", "id": "fc_1_0", "call_id": "call_1_0", "name": "web_search",
                           "arguments": '{"query": "a"}', "status": "completed"}
-    assert [h["call_id"] for h in history[4:]] == ["call_1_0", "call_1_1"]
+    assert [h["call_id"] for h in history[5:]] == ["call_1_0", "call_1_1"]
     assert "Let me look this up." not in json.dumps(history) and "reasoning" not in json.dumps(history)
 
 
@@ -177,6 +186,45 @@ def test_a_provider_may_keep_longer_snippets_and_takes_the_fetch_objective(task)
     assert provider.fetched == [(DOC, "the call")]
     assert list(fetch) == ["backend", "url", "title", "content"] and len(fetch["content"]) == 16000
     assert raw.extra["fetch_hops"][0]["objective"] == "the call"
+
+
+def test_a_prompt_file_gives_exact_system_prompts_and_tool_descriptions(task, tmp_path):
+    path = tmp_path / "harness.json"
+    path.write_text(json.dumps({"system": {"search-fetch": "Fetch board, exactly."},
+                                "tools": {"web_search": {"description": "Search, exactly.",
+                                                         "parameters": {"query": "The query, exactly."}},
+                                          "web_fetch": {"parameters": {"objective": "Why, exactly."}}}}))
+    prompts = read_prompt_file(path)
+    assert prompts.system_prompt(True) == "Fetch board, exactly." and prompts.system_prompt(False) == SYSTEM_SEARCH
+    model = ScriptedModel(scripted([{"content": ANSWER}]))
+    with model as url:
+        run_agent(task, PagesProvider(), "pages", ModelClient(url, retry=RetryPolicy(retries=0)),
+                  AgentSetup(ResponsesApi("m"), "search-fetch", prompts.system_prompt(True),
+                             tool_texts=prompts.tool_texts))
+    body = model.bodies[0]
+    search, fetch = body["tools"]
+    assert body["input"][0]["content"] == "Fetch board, exactly."
+    assert (search["description"], search["parameters"]["properties"]["query"]["description"]) == (
+        "Search, exactly.", "The query, exactly.")
+    assert fetch["description"] == WEB_FETCH["description"]  # what the file leaves out stays this project's
+    assert fetch["parameters"]["properties"]["objective"] == {"type": "string", "description": "Why, exactly."}
+    assert fetch["parameters"]["required"] == ["url", "objective"] and fetch["strict"] is True
+    text = tmp_path / "system.txt"
+    text.write_text("Both boards.")
+    assert read_prompt_file(text).system_prompt(False) == read_prompt_file(text).system_prompt(True) == "Both boards."
+
+
+@pytest.mark.parametrize("document, message", [
+    ({"tools": {"web_browse": {"description": "x"}}}, "tools.web_browse: expected one of web_search, web_fetch"),
+    ({"tools": {"web_search": {"parameters": {"q": "x"}}}}, "tools.web_search.parameters: texts by parameter (query)"),
+    ({"system": {"search-only": "x"}}, "'system' is a text, or an object of texts by board"),
+    ({"prompt": "x"}, "expected an object with 'system' and/or 'tools'"),
+])
+def test_a_bad_prompt_file_names_its_field(tmp_path, document, message):
+    path = tmp_path / "prompts.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
+        read_prompt_file(path)
 
 
 # --------------------------------------------------------------------------- budgets and messages
@@ -214,17 +262,23 @@ def test_messages_that_use_no_budget(task):
     assert results_of(model) == [{"error": "web_fetch is not available; search again"}] and raw.extra["fetches"] == 0
 
 
-def test_budgets_come_from_the_row_then_the_command_line(tmp_path):
+def test_budgets_are_the_harnesss_unless_the_tickets_own_are_asked_for(tmp_path):
     task = load_tasks(write_rows(tmp_path / "e.jsonl", [{"budgets": {"searches": 1, "hits_per_search": 2,
                                                                       "turns": 3}}]))[0]
     steps = [{"tool_calls": [tool("web_search", query="a"), tool("web_search", query="b")]}]
-    raw, model = run_steps(task, steps)
+    # the harness passes its command line's 32/5/5 over a ticket's budgets
+    raw, model = run_steps(task, steps[:1] * 2 + [{"content": ANSWER}])
+    assert raw.extra["searches"] == 4 and len(raw.hits) == 4 * 8 and raw.extra["budgets"]["turns"] == 32
+    assert raw.extra["budgets"]["fetches"] == 0  # none on the search board, as the harness passes
+    raw, model = run_steps(task, steps, ticket_budgets=True)
     assert raw.extra["searches"] == 1 and len(raw.hits) == 2
     assert (raw.extra["turns"], raw.extra["answer"], len(model.requests)) == (3, "", 3)  # turns exhausted: ""
     assert raw.extra["stopped"] == "turn budget exhausted (3 turns)"
     assert raw.extra["notes"][-1] == "hit max turns without a final answer"
-    raw, model = run_steps(task, steps, budget_changes={"turns": 2, "searches": 4})
+    raw, model = run_steps(task, steps, budget_changes={"turns": 2, "searches": 4}, ticket_budgets=True)
     assert (raw.extra["turns"], raw.extra["searches"], len(model.requests)) == (2, 4, 2)
+    raw, model = run_steps(task, steps, budget_changes={"turns": 2})
+    assert (raw.extra["turns"], raw.extra["searches"], len(raw.hits)) == (2, 4, 4 * 8)
 
 
 # --------------------------------------------------------------------------- failures
@@ -235,8 +289,34 @@ def test_a_provider_failure_is_the_tool_results_error_and_uses_budget(task):
                            provider=PagesProvider(fail_searches=True))
     (result,) = results_of(model)
     assert result == {"backend": "pages", "query": "acme", "hits": [],
-                      "error": "ProviderError: pages: HTTP 503 from POST /search (gave up after 4 attempts)"}
+                      "error": "HTTPError: 503 for https://pages.example/search"}  # as the harness's runner words it
     assert raw.extra["searches"] == 1 and raw.queries == ["acme"] and raw.extra["run_error"] is None
+
+
+class BrokenProvider(PagesProvider):
+    """A provider with a bug: its search raises what no provider should."""
+
+    def search(self, query, k):
+        raise KeyError("results")
+
+
+def test_any_exception_of_the_provider_is_the_tool_results_error_but_a_cassette_miss_ends_the_item(task):
+    raw, model = run_steps(task, [{"tool_calls": [tool("web_search", query="acme")]}, {"content": ANSWER}],
+                           provider=BrokenProvider())
+    assert results_of(model)[0]["error"] == "KeyError: 'results'" and raw.extra["searches"] == 1
+    from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
+
+    class NotInCassette(cassette_mismatch_error()):
+        def __init__(self):
+            Exception.__init__(self, "the cassette holds no such request")
+
+    class Unrecorded(PagesProvider):
+        def search(self, query, k):
+            raise NotInCassette()
+
+    with pytest.raises(cassette_mismatch_error()):
+        run_steps(task, [{"tool_calls": [tool("web_search", query="acme")]}, {"content": ANSWER}],
+                  provider=Unrecorded())
 
 
 def test_a_failed_fetch_is_an_error_result_whose_url_still_counts_as_seen(task):
@@ -245,7 +325,7 @@ def test_a_failed_fetch_is_an_error_result_whose_url_still_counts_as_seen(task):
              {"content": ANSWER.replace(DOC, missing)}]
     raw, model = run_steps(task, steps, board="search-fetch")
     assert results_of(model) == [{"backend": "pages", "url": missing, "title": "", "content": "",
-                                  "error": f"ProviderError: pages: could not fetch {missing}: gone"}]
+                                  "error": f"RuntimeError: {missing}: gone"}]
     assert raw.extra["fetches"] == 1 and raw.pages == [Page(missing, "", "")]
     assert score_agent(task, raw).passed  # cited to a URL the agent fetched (the harness counts failed fetches)
 
@@ -273,6 +353,22 @@ def test_the_model_gets_one_retry_and_a_connection_failure_is_a_run_error(task):
     raw = run_agent(task, PagesProvider(), "pages", ModelClient(url, retry=RetryPolicy(retries=0)),
                     AgentSetup(ResponsesApi("m"), "search", SYSTEM_SEARCH))  # nothing listens any more
     assert raw.extra["run_error"].startswith("ProviderError: model: connection failed")
+
+
+@pytest.mark.parametrize("error, retried", [
+    ({"status": 408}, True), ({"status": 409}, True), ({"status": 429}, True), ({"status": 501}, True),
+    ({"status": 599}, True), ({"status": 400}, False), ({"status": 404}, False), ({"status": 425}, False),
+    ({"status": 400, "headers": {"x-should-retry": "true"}}, True),
+    ({"status": 503, "headers": {"x-should-retry": "false"}}, False),
+])
+def test_the_model_retry_is_the_openai_sdks(task, error, retried):
+    replies = iter([error, {"content": ANSWER}])
+    model = ScriptedModel(lambda request: next(replies))
+    with model as url:
+        raw = run_agent(task, PagesProvider(), "pages", ModelClient(url, retry=RetryPolicy(retries=1, backoff=0.01)),
+                        AgentSetup(ResponsesApi("m"), "search", SYSTEM_SEARCH))
+    assert len(model.requests) == (2 if retried else 1)
+    assert (raw.extra["run_error"] is None) == retried
 
 
 def test_grading_uses_what_the_agent_saw_and_flags_leaky_queries(tmp_path):
@@ -375,18 +471,41 @@ def test_agent_episodes_record_into_the_items_cassette_and_replay_whole(pytester
 def test_options_that_leave_the_faithful_profile_are_labelled(pytester, monkeypatch, tmp_path):
     eval_path = tiny_code_suite(pytester.path)
     rows = [json.loads(line) for line in eval_path.read_text().splitlines()]
-    prompt = tmp_path / "system.txt"
-    prompt.write_text("Answer with the file.")
+    prompt = tmp_path / "prompts.json"
+    prompt.write_text(json.dumps({"system": "Answer with the file.", "tools": {"web_search": {"description": "Go."}}}))
     with ScriptedModel(search_then_answer({r["ticket"]: r["gold_code"] for r in rows})) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-model=small",
                                     "--wsb-model-api=chat", "--wsb-temperature=0", f"--wsb-system-prompt={prompt}",
-                                    "--wsb-max-searches=9", "-k", "acme-002")
+                                    "--wsb-max-searches=9", "--wsb-provider-retries", "-k", "acme-002")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*leaderboard*not comparable with the leaderboard: model small (the leaderboard's: "
                                  "gpt-5.6-sol); Chat Completions instead of the Responses API; temperature 0; "
-                                 f"system prompt from {prompt}; budgets searches=9; provider local is not a harness "
-                                 "arm*"])
+                                 f"system prompt and tool descriptions from {prompt}; budgets searches=9; provider calls retried "
+                                 "(--wsb-provider-retries); provider local is not a harness arm*"])
+
+
+def test_repeats_make_n_items_per_ticket_and_the_pass_rate_a_mean_and_sd_over_the_runs(pytester, monkeypatch):
+    eval_path = tiny_code_suite(pytester.path)
+    rows = [json.loads(line) for line in eval_path.read_text().splitlines()]
+    passes = {rows[0]["ticket"]: 2, rows[1]["ticket"]: 3, rows[2]["ticket"]: 0}  # of 3 runs
+    episodes = {ticket: 0 for ticket in passes}
+    solved = search_then_answer({r["ticket"]: r["gold_code"] for r in rows})
+    failed = search_then_answer({r["ticket"]: r["starter_code"] for r in rows})
+
+    def policy(request):  # items run in order: acme-001@1, @2, @3, acme-002@1, …
+        ticket = next(t for t in passes if request.user.startswith(t))
+        episodes[ticket] += not request.tool_results
+        return (solved if episodes[ticket] <= passes[ticket] else failed)(request)
+
+    with ScriptedModel(policy) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-repeat=3", "-v")
+    result.assert_outcomes(passed=5, failed=4)
+    result.stdout.fnmatch_lines(["*::acme-001@1[[]local[]] PASSED*", "*::acme-001@3[[]local[]] FAILED*",
+                                 "*pass rate over 3 runs*0.556 ± 0.192 SD (runs: 0.667 · 0.667 · 0.333)*",
+                                 "*passes acme-001*2/3*", "*passes acme-002*3/3*", "*passes acme-003*0/3*"])
+    assert (pytester.path / "cassettes" / "eval" / "local" / "agent-gpt-5.6-sol-search" / "acme-002@3.yaml").is_file()
 
 
 @pytest.mark.parametrize("args, message", [

@@ -1,6 +1,6 @@
 """A harness-style catalog folder (``catalog.json`` or ``catalog.yaml``, ``<id>/prompt.txt``,
 ``starter/``, ``gold/``) loads and runs as it is: the self-check, and the agent with the prompt
-file as its user message, unchanged, and the catalog's budgets."""
+file as its user message, unchanged, and the harness's budgets (the catalog's only when asked)."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ def test_an_upstream_catalog_runs_the_self_check(pytester):
                                  "missing:bulk_onboard*"])
 
 
-def test_an_upstream_catalog_runs_the_agent_with_its_prompt_and_budgets(pytester, monkeypatch):
+def test_an_upstream_catalog_runs_the_agent_with_its_prompt_and_its_budgets_when_asked(pytester, monkeypatch):
     path = catalog_folder(pytester.path)
     doc = "https://docs.acme.example/v2/tickets/resolve"
     answer = f"```python\n# source: {doc}\n{ROW['gold_code']}```"
@@ -38,11 +38,18 @@ def test_an_upstream_catalog_runs_the_agent_with_its_prompt_and_budgets(pytester
     model = ScriptedModel(scripted(steps))
     with model as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
-        result = pytester.runpytest(*FAST, "--suite", str(path), "--wsb-mode=agent", "-k", "sn_resolve",
-                                    f"--wsb-json={pytester.path / 'r.json'}")
-    result.assert_outcomes(passed=1)
-    first = model.bodies[0]
-    assert first["input"][1] == {"role": "user", "content": PROMPT.replace("\r\n", "\n")}
+        args = (*FAST, "--suite", str(path), "--wsb-mode=agent", "-k", "sn_resolve",
+                f"--wsb-json={pytester.path / 'r.json'}")
+        faithful = pytester.runpytest(*args)
+        faithful.assert_outcomes(passed=1)
+        faithful.stdout.fnmatch_lines(["*leaderboard*not comparable*provider local is not a harness arm*"])
+        assert model.requests[1].tool_results[1]["query"] == "again"  # the harness's 5 searches, not the catalog's 1
+        first = model.bodies[0]
+        assert first["input"][1] == {"role": "user", "content": PROMPT.replace("\r\n", "\n")}
+        model.requests.clear()
+        own = pytester.runpytest(*args, "--wsb-ticket-budgets", "--wsb-record-mode=rewrite")
+    own.assert_outcomes(passed=1)
+    own.stdout.fnmatch_lines(["*leaderboard*not comparable*the tickets' own budgets (--wsb-ticket-budgets)*"])
     assert model.requests[1].tool_results[1] == {"error": "search budget exhausted; answer now"}  # max_searches 1
     (item,) = json.loads((pytester.path / "r.json").read_text())["items"]
     assert item["suite"] == "catalog" and item["raw"]["extra"]["budgets"]["searches"] == 1

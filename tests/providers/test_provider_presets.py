@@ -6,15 +6,18 @@ from __future__ import annotations
 
 import pytest
 
+from emulator.testing import emulator, emulator_server, make_provider, recording  # noqa: F401
 from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.providers import ProviderContext, ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.providers.presets import ARMS_BY_NAME, lift_site_operators
 
 FAST = ("-p", "no:hypothesispytest")
 HARNESS_SEARCH_ONLY = {"parallel_turbo", "parallel_fast", "exa_fast", "exa_instant", "tavily_fast", "brave",
-                       "linkup_fast", "firecrawl", "you", "perplexity_low"}
+                       "linkup_fast", "firecrawl", "you", "tinyfish", "perplexity_low", "string"}
 HARNESS_SEARCH_FETCH = {"parallel_basic", "parallel_advanced", "exa_auto", "exa_deep", "tavily_basic",
-                        "tavily_advanced", "linkup_standard", "firecrawl", "you", "perplexity_high"}
+                        "tavily_advanced", "linkup_standard", "firecrawl", "you", "tinyfish", "perplexity_high",
+                        "string"}
 
 
 def arm(name, **environ):
@@ -28,11 +31,11 @@ def body(request):
     return request.json
 
 
-def test_every_harness_arm_with_an_adapter_is_registered_on_its_boards():
+def test_every_harness_arm_is_registered_on_its_boards():
     registry = ProviderRegistry()
     register_builtin_providers(registry)
     harness = {a.harness_name: a for a in ARMS_BY_NAME.values()}
-    assert set(harness) == (HARNESS_SEARCH_ONLY | HARNESS_SEARCH_FETCH)  # TinyFish and String have no adapter
+    assert set(harness) == (HARNESS_SEARCH_ONLY | HARNESS_SEARCH_FETCH)
     for name, cls in harness.items():
         boards = {b for b, names in (("search", HARNESS_SEARCH_ONLY), ("search-fetch", HARNESS_SEARCH_FETCH))
                   if name in names}
@@ -68,6 +71,7 @@ def test_every_harness_arm_with_an_adapter_is_registered_on_its_boards():
     ("perplexity_low", "/search", {"query": "q", "max_results": 8, "search_context_size": "low"}),
     ("perplexity_high", "/search", {"query": "q", "max_results": 8, "search_context_size": "high"}),
     ("firecrawl_arm", "/v2/search", {"query": "q", "limit": 8}),
+    ("string", "/v1/search", {"query": "q", "engine": "google"}),
 ])
 def test_search_requests_carry_the_harnesss_settings(name, path, expected):
     request = arm(name).search_request("q", 8)
@@ -129,11 +133,28 @@ def test_brave_llm_context_keeps_8000_characters_and_cannot_fetch():
     ("firecrawl_arm", "", {"url": "https://a.example/x", "formats": ["markdown"]}),
     ("perplexity_high", "", {"query": "https://a.example/x", "max_results": 1, "search_context_size": "high",
                              "search_domain_filter": ["a.example"]}),
+    ("tinyfish", "the call", {"urls": ["https://a.example/x"], "format": "markdown", "purpose": "the call"}),
+    ("tinyfish", "", {"urls": ["https://a.example/x"], "format": "markdown"}),
+    ("string", "ignored", {"url": "https://a.example/x", "format": "markdown", "markdownMode": "readable"}),
 ])
 def test_fetch_requests_carry_the_harnesss_settings_and_the_objective_where_taken(name, objective, expected):
     provider = arm(name)
     assert provider.arm_fetch_request("https://a.example/x", objective).json == expected
-    assert provider.accepts_objective == name.startswith(("parallel", "tavily"))
+    assert provider.accepts_objective == name.startswith(("parallel", "tavily", "tinyfish"))
+
+
+def test_tinyfish_searches_with_a_get_on_its_host_and_fetches_on_another():
+    provider = arm("tinyfish")
+    search = provider.search_request("q", 8)
+    assert (search.method, search.path, dict(search.params), search.json) == ("GET", "", {"query": "q"}, None)
+    fetch = provider.arm_fetch_request("https://a.example/x", "x" * 2500)
+    assert (fetch.method, fetch.path, len(fetch.json["purpose"])) == ("POST", "https://api.fetch.tinyfish.ai", 2000)
+    assert (provider.search_timeout, provider.fetch_timeout, arm("string").search_timeout) == (30.0, 150.0, 60.0)
+    moved = arm("tinyfish", WSB_TINYFISH_FETCH_BASE_URL="http://127.0.0.1:9/fetch/")
+    assert moved.cassette_aliases() == {"http://127.0.0.1:9/fetch": "https://api.fetch.tinyfish.ai"}
+    rows = [{"url": f"https://a.example/{i % 9}", "title": str(i), "description": "d"} for i in range(12)]
+    hits = provider.parse_search({"results": rows}, 8)  # no count sent: cut here, after de-duplicating
+    assert [h.url for h in hits] == [f"https://a.example/{i}" for i in range(8)] and hits[0].snippet == "d"
 
 
 @pytest.mark.parametrize("name, answer, reason", [
@@ -144,6 +165,9 @@ def test_fetch_requests_carry_the_harnesss_settings_and_the_objective_where_take
     ("firecrawl_arm", {"success": False, "error": "timeout"}, "timeout"),
     ("you_arm", [], "contents returned no markdown"),
     ("perplexity_high", {"results": []}, "perplexity high search returned no results"),
+    ("tinyfish", {"results": [], "errors": [{"url": "u", "error": "target_http_error"}]}, "target_http_error"),
+    ("tinyfish", {"results": [{"url": "u", "text": ""}], "errors": []}, "fetch returned no text"),
+    ("string", {"markdown": "", "status_code": "404"}, "fetch returned no markdown"),
 ])
 def test_a_page_without_text_is_a_failed_fetch(name, answer, reason):
     with pytest.raises(ProviderError, match=reason) as info:
@@ -160,6 +184,9 @@ def test_fetched_pages_read_as_the_harness_reads_them():
     fire = arm("firecrawl_arm").parse_fetch({"success": True, "data": {"markdown": "m", "metadata": {
         "sourceURL": "https://a.example/final", "title": "F"}}}, "u")
     assert (fire.url, fire.title, fire.text) == ("https://a.example/final", "F", "m")
+    fish = arm("tinyfish").parse_fetch({"results": [{"url": "u", "final_url": "u2", "title": "T",
+                                                     "text": {"type": "doc"}}]}, "u")
+    assert (fish.url, fish.title, fish.text) == ("u2", "T", '{"type": "doc"}')  # a JSON tree as its text
 
 
 def test_arm_names_are_accepted_by_provider(pytester, monkeypatch):
@@ -169,3 +196,38 @@ def test_arm_names_are_accepted_by_provider(pytester, monkeypatch):
                                 "--co", "-q")
     result.stdout.fnmatch_lines(["eval.jsonl::acme-001[[]exa_auto[]]", "eval.jsonl::acme-001[[]tavily_fast[]]",
                                  "eval.jsonl::acme-001[[]brave_arm[]]", "*3 tests collected*"])
+
+
+@pytest.mark.parametrize("name, fetch_mount", [("tinyfish", "tinyfish-fetch"), ("string", "string")])
+def test_tinyfish_and_string_against_their_vendor_doubles_record_and_replay(name, fetch_mount, emulator, tmp_path):
+    provider = make_provider(name, emulator.env(name))
+    cassette = tmp_path / f"{name}.yaml"
+    with recording(provider, cassette):
+        hits = provider.search("green tea brewing temperature", 2)
+        page = provider.fetch(hits[0].url, objective="the temperature")
+        with pytest.raises(ProviderError) as gone:
+            provider.fetch("https://tea.example/gone")
+    assert [h.url for h in hits] == ["https://tea.example/green-tea-brewing",
+                                     "https://www.mirror.example/green-tea-brewing"]
+    assert "75 degrees" in page.text and page.url == hits[0].url
+    searched, fetched = emulator.seen(name)[0], emulator.seen(fetch_mount)[-2]  # [-1]: the page that is gone
+    if name == "tinyfish":
+        assert (searched.method, searched.path, searched.query) == (
+            "GET", "/", {"query": "green tea brewing temperature"})
+        assert searched.header("x-api-key") == emulator.keys[name] and searched.body == b""
+        assert fetched.json == {"urls": [hits[0].url], "format": "markdown", "purpose": "the temperature"}
+        assert page.title == "Brewing green tea at the right temperature"
+        assert (gone.value.kind, gone.value.detail) == ("fetch_failed", "target_http_error")
+    else:
+        assert searched.json == {"query": "green tea brewing temperature", "engine": "google"}
+        assert fetched.json == {"url": hits[0].url, "format": "markdown", "markdownMode": "readable"}
+        assert searched.header("accept") in ("", "*/*")  # asked for no type: the fetch answers markdown
+        assert page.title == "" and page.text.startswith("# Brewing green tea")
+        assert (gone.value.kind, gone.value.detail) == ("fetch_failed", "fetch returned no markdown")
+    text = cassette.read_text()
+    assert emulator.keys[name] not in text and "127.0.0.1" not in text
+    assert provider.default_base_url in text
+    replay = make_provider(name, {}, may_record=False)
+    with recording(replay, cassette, CassetteMode.NONE):
+        assert replay.search("green tea brewing temperature", 2) == hits
+        assert replay.fetch(hits[0].url, objective="the temperature") == page

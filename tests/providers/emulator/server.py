@@ -120,6 +120,8 @@ class Emulator:
             env[vendor.key_env] = self.keys[provider]
         if provider == "jina":
             env["WSB_JINA_READER_BASE_URL"] = self.base_url("jina-reader")
+        if provider == "tinyfish":
+            env["WSB_TINYFISH_FETCH_BASE_URL"] = self.base_url("tinyfish-fetch")
         if provider == "google-cse":
             env["GOOGLE_CSE_ID"] = self.cse_id
         return env

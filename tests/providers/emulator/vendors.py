@@ -433,6 +433,53 @@ def google_cse_search(em, r, empty):
     return Reply(200, body)
 
 
+def tinyfish_search(em, r, empty):
+    """TinyFish Search: ``GET /?query=…`` (no count: about ten results a page)."""
+    q = query_param(r, "query")
+    docs = matches(em, r, q, 10, empty)
+    return Reply(200, {"query": q, "total_results": len(docs), "page": 0,
+                       "results": [{"position": i, "site_name": d.get("site", ""), "title": d["title"],
+                                    "snippet": snippet(d), "url": d["url"]} for i, d in enumerate(docs, 1)]})
+
+
+def tinyfish_fetch(em, r, empty):
+    """TinyFish Fetch: ``POST /`` with ``urls`` (1 to 10), ``format``; a page it cannot read is in ``errors``."""
+    urls = need(r.json, "urls", list)
+    if not 1 <= len(urls) <= 10 or not all(isinstance(u, str) for u in urls):
+        raise BadRequest("urls holds 1 to 10 URLs")
+    form = optional(r.json, "format", str, ("markdown", "html", "json")) or "markdown"
+    purpose = optional(r.json, "purpose", str)
+    if purpose is not None and len(purpose) > 2000:
+        raise BadRequest("purpose is at most 2000 characters")
+    found = [(u, em.document(u)) for u in urls]
+    return Reply(200, {"results": [{"url": u, "final_url": u, "title": d["title"], "description": snippet(d),
+                                    "language": d.get("language"), "format": form, "text": d["text"],
+                                    "latency_ms": 12.5} for u, d in found if d],
+                       "errors": [{"url": u, "error": "target_http_error", "status": 404} for u, d in found if not d]})
+
+
+def string_search(em, r, empty):
+    """String search: ``POST /v1/search`` with ``query`` and ``engine``; organic results with their snippets."""
+    q = need(r.json, "query", str)
+    engine = optional(r.json, "engine", str) or "google"
+    docs = matches(em, r, q, 10, empty)
+    return Reply(200, {"query": q, "engine": engine,
+                       "results": [{"position": i, "url": d["url"], "title": d["title"], "snippet": snippet(d)}
+                                   for i, d in enumerate(docs, 1)]})
+
+
+def string_fetch(em, r, empty):
+    """String fetch: ``POST /v1/fetch`` with ``url``, ``format``, ``markdownMode``; the answer is the page itself
+    as markdown, the page's own status in ``x-status-code`` (a page that is not there: an empty body, 404)."""
+    url = need(r.json, "url", str)
+    optional(r.json, "format", str, ("markdown", "html", "text"))
+    optional(r.json, "markdownMode", str)
+    doc = em.document(url)
+    body = f"# {doc['title']}\n\n{doc['text']}\n" if doc else ""
+    return Reply(200, body.encode(), {"Content-Type": "text/markdown; charset=utf-8",
+                                      "x-status-code": "200" if doc else "404"})
+
+
 class _LinkupVendor(Vendor):
     def exhausted(self, code: str) -> Reply:
         messages = {"INSUFFICIENT_FUNDS_CREDITS": "You do not have enough credits to perform this request.",
@@ -489,4 +536,11 @@ VENDORS: dict[str, Vendor] = {
                         routes={("GET", "/api/v0/search"): ("search", kagi_search)}),
     "google-cse": _GoogleVendor("google-cse", "GOOGLE_API_KEY", auth_param="key", url_key="link",
                                 routes={("GET", "/customsearch/v1"): ("search", google_cse_search)}),
+    "tinyfish": Vendor("tinyfish", "TINYFISH_API_KEY", "X-API-Key",
+                       routes={("GET", "/"): ("search", tinyfish_search)}),
+    "tinyfish-fetch": Vendor("tinyfish", "TINYFISH_API_KEY", "X-API-Key",
+                             routes={("POST", "/"): ("fetch", tinyfish_fetch)}),
+    "string": Vendor("string", "STRING_API_KEY", "Authorization", "Bearer ",
+                     routes={("POST", "/v1/search"): ("search", string_search),
+                             ("POST", "/v1/fetch"): ("fetch", string_fetch)}),
 }
