@@ -7,9 +7,7 @@ import json
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
-
-import httpx
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
@@ -18,6 +16,9 @@ from pytest_websearchbench.providers.pricing import call_cost
 from pytest_websearchbench.providers.retry import (RETRY_STATUSES, CircuitBreaker, HttpOptions, Problem,
                                                    send_with_retries, transport_problem)
 from pytest_websearchbench.core.secrets import scrub
+
+if TYPE_CHECKING:
+    import httpx
 
 
 @dataclass(frozen=True)
@@ -111,6 +112,8 @@ class HttpProvider(Provider):
 
     def __init__(self, base_url: str, headers: Mapping[str, str] | None = None, *,
                  http: HttpOptions | None = None, params: Mapping[str, str] | None = None) -> None:
+        import httpx  # loaded by the first HTTP provider, not by every pytest start
+
         super().__init__()
         self.http = http or HttpOptions(timeout=self.timeout_seconds)
         self.base_url = base_url.rstrip("/")
@@ -162,6 +165,8 @@ class HttpProvider(Provider):
     def _attempt(self, method: str, path: str, kwargs: dict[str, Any],
                  state: dict[str, Any]) -> tuple[httpx.Response | None, Problem | None]:
         """One try: the response, or what went wrong."""
+        import httpx
+
         state["attempts"] += 1
         began = time.perf_counter()
         try:

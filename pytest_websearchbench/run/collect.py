@@ -20,7 +20,6 @@ from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import BenchmarkFamily, Case, Suite
 from pytest_websearchbench.run.file_suites import manifest_for_file
 from pytest_websearchbench.run.registry import FAMILIES
-from pytest_websearchbench.run.runner import benchmark_test
 from pytest_websearchbench.run.session import run_state
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 
@@ -162,6 +161,8 @@ _CallSpec = getattr(_pytest.python, "CallSpec", None) or _pytest.python.CallSpec
 
 class BenchmarkItem(pytest.Function):
     def __init__(self, *, spec: ItemSpec, **kwargs) -> None:
+        from pytest_websearchbench.run.runner import benchmark_test  # cassettes, providers: with the first item
+
         super().__init__(name=f"{spec.case.id}[{spec.provider}]", originalname=spec.case.id,
                          callspec=_CallSpec(_idlist=(spec.provider,)), callobj=benchmark_test, **kwargs)
         self.spec = spec
