@@ -7,7 +7,7 @@ id, so it replays as is). Items cycle through the 55 originals, so 550 items are
     python benchmarks/scaled_suite.py DEST --items 55 550 2750
 
 writes ``DEST/suites/lexbench-scale-<n>/`` and ``DEST/cassettes/lexbench-scale-<n>/local/``;
-run one with ``pytest --suite DEST/suites/lexbench-scale-<n> --wsb-cassette-dir DEST/cassettes
+run one with ``pytest --suite DEST/suites/lexbench-scale-<n> --wsb-cassette-dir=DEST/cassettes
 --wsb-record-mode=none``.
 """
 

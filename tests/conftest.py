@@ -16,10 +16,11 @@ hypothesis_settings.register_profile("websearchbench", derandomize=True, deadlin
 hypothesis_settings.load_profile("websearchbench")
 
 # Imported once, before any test: pytester's in-process runs restore sys.modules after each run,
-# so a module first imported inside one (httpx imports httpcore lazily; the plugin imports vcr
-# and yaml lazily) would be dropped and imported anew by the next, and exceptions of the old copy
-# no longer match the classes the rest of the process catches.
+# so a module first imported inside one (httpx imports httpcore lazily; the plugin imports vcr,
+# yaml and numpy lazily) would be dropped and imported anew by the next: exceptions of the old copy
+# no longer match the classes the rest of the process catches, and numpy refuses to load twice.
 import httpcore  # noqa: F401
+import numpy  # noqa: F401
 import vcr  # noqa: F401
 
 REPO = Path(__file__).resolve().parent.parent

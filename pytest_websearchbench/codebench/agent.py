@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_websearchbench.providers.model_client import ModelClient, ToolCall
+from pytest_websearchbench.codebench.options import BOARD_SEARCH_FETCH
 from pytest_websearchbench.codebench.prompts import ToolTexts
 from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
 from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
@@ -40,10 +41,6 @@ from pytest_websearchbench.core.family import RawResults
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.base import Provider
-
-BOARD_SEARCH = "search"
-BOARD_SEARCH_FETCH = "search-fetch"
-BOARDS = (BOARD_SEARCH, BOARD_SEARCH_FETCH)
 
 SEARCH_BUDGET_EXHAUSTED = "search budget exhausted; answer now"
 FETCH_BUDGET_EXHAUSTED = "fetch budget exhausted; answer now"

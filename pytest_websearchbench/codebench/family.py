@@ -26,31 +26,24 @@ import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from pytest_websearchbench.codebench.agent import (
-    BOARD_SEARCH, BOARD_SEARCH_FETCH, BOARDS, SINGLE_REQUEST, AgentSetup, retrieve, run_agent)
+from pytest_websearchbench.codebench.agent import SINGLE_REQUEST, AgentSetup, retrieve, run_agent
 from pytest_websearchbench.codebench.harness_json import write_harness_document
-from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
+from pytest_websearchbench.codebench.options import (
+    BOARD_SEARCH, BOARD_SEARCH_FETCH, BUDGET_OPTIONS, HARNESS_BUDGETS, MODE_AGENT, MODE_RETRIEVAL)
+from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint
 from pytest_websearchbench.codebench.prompts import PromptFile, ToolTexts, read_prompt_file, system_prompt
 from pytest_websearchbench.codebench.scoring import FAITHFUL, score_agent, score_retrieval, score_selftest
 from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
-from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
+from pytest_websearchbench.core.options import DEFAULT_MODEL, RESPONSES_API, OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run_of
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 from pytest_websearchbench.providers.presets import ARMS_BY_NAME
 
-MODE_RETRIEVAL = "retrieval"
-MODE_AGENT = "agent"
-MODES = (MODE_RETRIEVAL, MODE_AGENT)
 SELFTEST = "selftest"
-#: the leaderboard's model (the harness's default)
-HARNESS_MODEL = "gpt-5.6-sol"
 NOT_COMPARABLE = "not comparable with the leaderboard"
-#: command-line budget option → budget
-BUDGET_OPTIONS = {"wsb_max_turns": "turns", "wsb_max_searches": "searches", "wsb_max_fetches": "fetches"}
-_HARNESS_BUDGETS = {"turns": 32, "searches": 5, "fetches": 5}
 
 
 @dataclass(frozen=True)
@@ -59,8 +52,8 @@ class CodeRun:
 
     mode: str = MODE_RETRIEVAL
     board: str = BOARD_SEARCH
-    model: str = HARNESS_MODEL
-    model_api: str = ResponsesApi.name
+    model: str = DEFAULT_MODEL
+    model_api: str = RESPONSES_API
     temperature: float | None = None
     prompt_file: PromptFile | None = None  # --wsb-system-prompt: system prompts and tool descriptions
     budget_changes: dict[str, int] = field(default_factory=dict)
@@ -91,9 +84,9 @@ class CodeRun:
         """The run's settings that leave the harness's profile (agent mode); with ``task``, also the
         ticket's own budgets when they differ from the ones the harness would pass."""
         out = []
-        if self.model != HARNESS_MODEL:
-            out.append(f"model {self.model} (the leaderboard's: {HARNESS_MODEL})")
-        if self.model_api != ResponsesApi.name:
+        if self.model != DEFAULT_MODEL:
+            out.append(f"model {self.model} (the leaderboard's: {DEFAULT_MODEL})")
+        if self.model_api != RESPONSES_API:
             out.append("Chat Completions instead of the Responses API")
         if self.temperature is not None:
             out.append(f"temperature {self.temperature:g}")
@@ -101,7 +94,7 @@ class CodeRun:
             parts = [name for name, given in (("system prompt", self.prompt_file.system),
                                               ("tool descriptions", self.prompt_file.tool_texts.tools)) if given]
             out.append(f"{' and '.join(parts)} from {self.prompt_file.path}")
-        changed = {k: v for k, v in self.budget_changes.items() if _HARNESS_BUDGETS[k] != v}
+        changed = {k: v for k, v in self.budget_changes.items() if HARNESS_BUDGETS[k] != v}
         if changed:
             out.append("budgets " + ", ".join(f"{k}={v}" for k, v in changed.items()))
         if self.provider_retries:
@@ -130,69 +123,13 @@ class CodeFamily(BenchmarkFamily):
 
     # ------------------------------------------------------------------ the run's configuration
 
-    @classmethod
-    def add_options(cls, options: FamilyOptions) -> None:
-        options.add_value("--wsb-mode", "wsb_mode",
-                          "code suites: retrieval (model-free probe, the ticket text as query) or agent (the "
-                          "harness's fixed agent; needs OPENAI_API_KEY, or OPENAI_BASE_URL for another server) "
-                          "(default: retrieval)", MODE_RETRIEVAL, metavar="MODE", choices=list(MODES))
-        options.add_value("--wsb-board", "wsb_board",
-                          "code suites: search (search only) or search-fetch (search and fetch pages) "
-                          "(default: search)", BOARD_SEARCH, metavar="BOARD", choices=list(BOARDS))
-        options.add_value("--wsb-model", "wsb_model", "code suites, agent mode: the model's name at "
-                          f"OPENAI_BASE_URL (default: the leaderboard's, {HARNESS_MODEL})", HARNESS_MODEL,
-                          metavar="NAME")
-        options.add_value("--wsb-model-api", "wsb_model_api",
-                          "code suites, agent mode: responses (the OpenAI Responses API, as the harness) or chat "
-                          "(Chat Completions, for any OpenAI-compatible server; not comparable with the "
-                          "leaderboard) (default: responses)", ResponsesApi.name, metavar="API",
-                          choices=list(TRANSPORTS))
-        options.add_value("--wsb-temperature", "wsb_temperature",
-                          "code suites, agent mode: send this temperature (default: none is sent, as the harness; "
-                          "not comparable with the leaderboard)", "", metavar="T")
-        options.add_value("--wsb-system-prompt", "wsb_system_prompt",
-                          "code suites, agent mode: a file whose exact text replaces both boards' system prompts, "
-                          "or a .json file with 'system' (a text, or texts by board) and/or 'tools' (tool and "
-                          "parameter descriptions: {\"web_search\": {\"description\": ..., \"parameters\": "
-                          "{\"query\": ...}}}) (not comparable with the leaderboard)", "", metavar="FILE")
-        for ini, budget in BUDGET_OPTIONS.items():
-            options.add_value(f"--wsb-max-{budget}", ini,
-                              f"code suites, agent mode: {budget} per ticket (default: the harness's, "
-                              f"{_HARNESS_BUDGETS[budget]}; not comparable with the leaderboard)", "", metavar="N")
-        options.add_flag("--wsb-ticket-budgets", "wsb_ticket_budgets",
-                         "code suites, agent mode: use each ticket's own budgets (a catalog's max_turns, "
-                         "max_searches, max_fetches; a row's budgets) where --wsb-max-* gives none; the harness "
-                         "passes its own 32/5/5 over them (not comparable with the leaderboard)")
-        options.add_flag("--wsb-provider-retries", "wsb_provider_retries",
-                         "code suites, agent mode: retry failed searches and fetches by this plugin's policy "
-                         "(--wsb-retries, --wsb-backoff); the harness sends each once and shows the model the "
-                         "failure (not comparable with the leaderboard)")
-        options.add_value("--wsb-code-json", "wsb_code_json",
-                          "code suites, agent mode: also write the results in the harness's own document shape "
-                          "(its eval.py --out) to PATH", "", metavar="PATH")
-        options.add_flag("--wsb-strict-grader", "wsb_strict_grader",
-                         "code suites, agent mode: also grade each answer with the stricter reading (CommonMark "
-                         "fences, comment tokens, grounding required without cite_urls) and report its pass rate "
-                         "as a diagnostic; the verdict stays the judge's (the diagnostic is not comparable with "
-                         "the leaderboard)")
-        options.add_flag("--wsb-selftest", "wsb_selftest",
-                         "code suites: check the suite itself instead of a provider: every gold passes and every "
-                         "starter fails (grounding off)")
-
-    def configure(self, options: OptionReader, settings: Settings) -> "CodeFamily":
-        mode = options.choice("wsb_mode", MODES)
-        board = options.choice("wsb_board", BOARDS)
-        model = options.value("wsb_model") or HARNESS_MODEL
-        model_api = options.choice("wsb_model_api", tuple(TRANSPORTS))
-        selftest = options.flag("wsb_selftest")
-        temperature = _number(options.value("wsb_temperature"), "--wsb-temperature", float)
-        changes = {budget: _number(options.value(ini), f"--wsb-max-{budget}", int)
-                   for ini, budget in BUDGET_OPTIONS.items()}
-        prompt_path = options.value("wsb_system_prompt")
+    def configure(self, options: OptionValues, settings: Settings) -> "CodeFamily":
+        mode, board, selftest = options["wsb_mode"], options["wsb_board"], options["wsb_selftest"]
+        changes = {budget: options[ini] for ini, budget in BUDGET_OPTIONS.items()}
+        prompt_path = options["wsb_system_prompt"]
         prompt_file = read_prompt_file(Path(prompt_path)) if prompt_path else None
-        # declared with WebBench's options (one --wsb-repeat for both families); a code run repeats agent episodes only
-        repeat = _number(options.value("wsb_repeat") or "1", "--wsb-repeat", int) if mode == MODE_AGENT else 1
-        code_json = options.value("wsb_code_json")
+        repeat = options["wsb_repeat"] if mode == MODE_AGENT else 1  # a code run repeats agent episodes only
+        code_json = options["wsb_code_json"]
         if code_json and mode != MODE_AGENT and not selftest:
             raise ConfigurationError("--wsb-code-json writes agent results: it needs --wsb-mode=agent")
         endpoint = ModelEndpoint.from_environ(os.environ)
@@ -209,15 +146,16 @@ class CodeFamily(BenchmarkFamily):
                         f"--provider={provider}: the harness runs this arm on the {' and '.join(arm.boards)} "
                         f"board only; use --wsb-board={arm.boards[0]}")
         return CodeFamily(CodeRun(
-            mode=mode, board=board, model=model, model_api=model_api, temperature=temperature,
+            mode=mode, board=board, model=options["wsb_model"], model_api=options["wsb_model_api"],
+            temperature=options["wsb_temperature"],
             prompt_file=prompt_file,
             budget_changes={k: v for k, v in changes.items() if v is not None},
-            ticket_budgets=options.flag("wsb_ticket_budgets"),
-            provider_retries=options.flag("wsb_provider_retries"), repeat=1 if selftest else repeat,
+            ticket_budgets=options["wsb_ticket_budgets"],
+            provider_retries=options["wsb_provider_retries"], repeat=1 if selftest else repeat,
             selftest=selftest,
             endpoint=endpoint, may_record=settings.record_mode.may_record,
             code_json=Path(code_json).resolve() if code_json else None,
-            strict_grader=options.flag("wsb_strict_grader")))
+            strict_grader=options["wsb_strict_grader"]))
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return (SELFTEST,) if self.code_run.selftest else settings.providers
@@ -228,7 +166,7 @@ class CodeFamily(BenchmarkFamily):
     def cassette_folder(self, variant: str) -> str:
         run = self.code_run
         if run.mode == MODE_AGENT:
-            api = "" if run.model_api == ResponsesApi.name else f"-{run.model_api}"
+            api = "" if run.model_api == RESPONSES_API else f"-{run.model_api}"
             return f"{variant}/agent-{_slug(run.model)}-{run.board}{api}"
         return variant if run.board == BOARD_SEARCH else f"{variant}/{run.board}"
 
@@ -246,7 +184,7 @@ class CodeFamily(BenchmarkFamily):
         if run.mode != MODE_AGENT:
             return args
         args = f" --wsb-mode=agent --wsb-model={run.model}" + args
-        if run.model_api != ResponsesApi.name:
+        if run.model_api != RESPONSES_API:
             args += f" --wsb-model-api={run.model_api}"
         if run.temperature is not None:
             args += f" --wsb-temperature={run.temperature:g}"
@@ -395,16 +333,3 @@ def _case(task: CodeTask) -> Case:
 
 def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9._]+", "-", text).strip("-").lower() or "model"
-
-
-def _number(text: str, flag: str, kind):
-    if not text:
-        return None
-    try:
-        value = kind(text)
-    except ValueError:
-        raise ConfigurationError(f"{flag}: expected {'a whole number' if kind is int else 'a number'}, "
-                                 f"got {text!r}") from None
-    if kind is int and value < 1:
-        raise ConfigurationError(f"{flag}: must be at least 1, got {value}")
-    return value

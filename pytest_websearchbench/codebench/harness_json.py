@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pytest_websearchbench.codebench.agent import BOARD_SEARCH_FETCH
+from pytest_websearchbench.codebench.options import BOARD_SEARCH_FETCH
 from pytest_websearchbench.codebench.scoring import RUN_ERROR
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.secrets import scrub_value

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pytest_websearchbench.core.models import Hit, Page
-from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
+from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.suites import SuiteManifest
 
 
@@ -125,13 +125,12 @@ class BenchmarkFamily(ABC):
     #: False for families whose items have no result cutoff (the summary's title then shows no k)
     uses_k: bool = True
 
-    @classmethod
-    def add_options(cls, options: FamilyOptions) -> None:
-        """Declare the family's own options (flag + ini key each); none by default."""
-
-    def configure(self, options: OptionReader, settings: Settings) -> "BenchmarkFamily":
-        """The family configured for this run from its own options, checked once at start
-        (raise ConfigurationError); called before ``load``."""
+    def configure(self, options: OptionValues, settings: Settings) -> "BenchmarkFamily":
+        """The family configured for this run from the options it declares (``<family>/options.py``, each
+        value already checked against its ``Option``): the checks that need more than one value, the
+        environment or other plugins (raise ConfigurationError). Called once, before ``load``: at startup
+        when the run names a suite of the family or sets one of its options, else when the run first
+        meets one of its suites."""
         return self
 
     def variants(self, settings: Settings) -> tuple[str, ...]:

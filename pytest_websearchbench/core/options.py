@@ -1,16 +1,20 @@
-"""Command-line options and ini keys, and the run's settings read from them.
+"""Command-line options and ini keys, declared once each as an ``Option``, and the run's settings read from them.
 
 Every option is also an ini key (``wsb_*``) so a project can pin its choices in
-``[tool.pytest.ini_options]``; the command line wins over the ini file.
+``[tool.pytest.ini_options]``; the command line wins over the ini file. The core's options are
+``CORE_OPTIONS``; the model options every family that calls a model shares are ``MODEL_OPTIONS``;
+each family declares its own in a light ``<family>/options.py`` (it imports only the core), so
+that pytest can list and check every option without importing a family.
 """
 
 from __future__ import annotations
 
 import enum
 import os
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import pytest
 
@@ -33,122 +37,269 @@ class CassetteMode(str, enum.Enum):
         return self is not CassetteMode.NONE
 
 
-# (option, metavar, ini key, help, default); the ini key's value is used when the option is absent.
-_VALUE_OPTIONS = [
-    ("--provider", "NAME[,NAME...]", "wsb_provider", "providers under test, comma-separated (default: local)",
-     "local"),
-    ("--wsb-k", "N", "wsb_k", "declared result budget k (default: 5)", "5"),
-    ("--wsb-record-mode", "MODE", "wsb_record_mode",
-     "cassette record mode: " + ", ".join(m.value for m in CassetteMode) + " (default: once)", "once"),
-    ("--wsb-cassette-dir", "PATH", "wsb_cassette_dir", "cassette folder (default: cassettes/ beside the config file, else in the current folder)", ""),
-    ("--wsb-json", "PATH", "wsb_json", "write results (run metadata and every item) to this JSON file", ""),
-    ("--wsb-html", "PATH", "wsb_html",
-     "write a self-contained HTML report (overview, charts, per-item drill-down) to this file", ""),
-    ("--wsb-baseline", "PATH", "wsb_baseline", "results file of an earlier run; regressions fail", ""),
-    ("--wsb-tolerance", "X", "wsb_tolerance",
-     "with a baseline: fail an item whose primary metric dropped by more than X (default: no per-item check)", ""),
-    ("--wsb-alpha", "P", "wsb_alpha",
-     "with a baseline: significance level of the paired test on the primary metric (default: 0.05)", "0.05"),
-    ("--wsb-min-effect", "X", "wsb_min_effect",
-     "with a baseline: smallest mean drop of the primary metric that fails the run (default: 0.01)", "0.01"),
-    ("--wsb-baseline-accept", "WHAT[,WHAT]", "wsb_baseline_accept",
-     "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a family's "
-     "mode) differ, or its run did not complete (k, edition, digest, kind, incomplete); "
-     "the summary then says the figures are not comparable", ""),
-    ("--wsb-local-corpus", "PATH", "wsb_local_corpus",
-     "corpus (JSONL) the local provider indexes (default: the bundled sample web)", ""),
-    ("--wsb-rate", "NAME=RATE[,...]", "wsb_rate",
-     "request rate limit per provider, shared by all xdist workers (e.g. serper=5/s,tavily=60/min; *=… for all)",
-     ""),
-    ("--wsb-price", "NAME[.fetch]=USD[,...]", "wsb_price",
-     "price in USD per 1,000 requests, overriding the built-in table (e.g. serper=1.0,tavily.fetch=1.6)", ""),
-    ("--wsb-timeout", "SECONDS", "wsb_timeout", "timeout of one provider HTTP request (default: 30)", "30"),
-    ("--wsb-retries", "N", "wsb_retries",
-     "retries after a 429, a 5xx, a timeout or a connection error (default: 3)", "3"),
-    ("--wsb-backoff", "SECONDS", "wsb_backoff",
-     "base of the exponential backoff between retries, with jitter (default: 0.5)", "0.5"),
-    ("--wsb-lock", "MODE", "wsb_lock",
-     "remote suite files (hf://...) against wsb.lock beside the config file: verify (default) checks each "
-     "against its pin, update pins what the hub serves now", "verify"),
-]
+# ---------------------------------------------------------------------------------------------- parsers
+# A parser reads an option's text (stripped) into its value, or raises ConfigurationError naming the flag.
+
+def text(value: str, flag: str) -> str:
+    return value
+
+
+def number(*, minimum: float | None = None, inside: tuple[float, float] | None = None, whole: bool = False,
+           optional: bool = False) -> Callable[[str, str], Any]:
+    """The one number parser: a whole number (``whole``) or any, at least ``minimum`` or strictly ``inside``
+    an interval; "" is None when ``optional``."""
+
+    def parse(value: str, flag: str) -> int | float | None:
+        if optional and not value:
+            return None
+        try:
+            found = int(value) if whole else float(value)
+        except ValueError:
+            found = None
+        if found is None or found != found:  # nan is no number to compare with a bound
+            raise ConfigurationError(f"{flag}: expected {'a whole number' if whole else 'a number'}, got {value!r}")
+        if minimum is not None and found < minimum:
+            raise ConfigurationError(f"{flag}: must be at least {minimum:g}, got {value}")
+        if inside is not None and not inside[0] < found < inside[1]:
+            raise ConfigurationError(f"{flag}: must be between {inside[0]:g} and {inside[1]:g}, got {value}")
+        return found
+
+    return parse
+
+
+def names(noun: str) -> Callable[[str, str], tuple[str, ...]]:
+    """A comma-separated list of ``noun`` names: at least one, none twice."""
+
+    def parse(value: str, flag: str) -> tuple[str, ...]:
+        found = tuple(n.strip() for n in value.split(",") if n.strip())
+        if not found:
+            raise ConfigurationError(f"{flag}: give at least one {noun} name")
+        if len(set(found)) != len(found):
+            raise ConfigurationError(f"{flag}: a {noun} is named twice in {value!r}")
+        return found
+
+    return parse
+
+
+def words(allowed: tuple[str, ...]) -> Callable[[str, str], frozenset[str]]:
+    """A comma-separated set of words, each one of ``allowed``; "" is the empty set."""
+
+    def parse(value: str, flag: str) -> frozenset[str]:
+        found = frozenset(w.strip() for w in value.split(",") if w.strip())
+        if found - set(allowed):
+            raise ConfigurationError(f"{flag}: {', '.join(sorted(found - set(allowed)))} is not one of "
+                                     f"{', '.join(allowed)}")
+        return found
+
+    return parse
+
+
+# ---------------------------------------------------------------------------------------------- options
+
+@dataclass(frozen=True)
+class Option:
+    """One option: a flag in the plugin's ``--help`` group and an ini key, with how its text reads."""
+
+    flag: str
+    ini: str
+    help: str
+    metavar: str = ""
+    #: the value when neither the command line nor the ini file sets one, as an ini file writes it
+    default: str = ""
+    #: text → value (ConfigurationError when it is not one); a choice is checked before
+    parse: Callable[[str, str], Any] = text
+    choices: tuple[str, ...] = ()
+    #: what ``--help`` says the default is, where the default's text does not say it ("" shows ``default``)
+    default_help: str = ""
+    #: names a file or folder: written with a space, pytest would take the value for a test path (see
+    #: ``check_written_whole``)
+    path: bool = False
+    #: a switch: no value on the command line, true or false in the ini file
+    switch: bool = False
+    #: may be given several times; the ini key takes one value per line
+    repeated: bool = False
+
+    @property
+    def help_text(self) -> str:
+        """The help, with the default said once, the same way for every option."""
+        shown = self.default_help or self.default
+        return f"{self.help} (default: {shown})" if shown else self.help
+
+    def register(self, group, parser: pytest.Parser) -> None:
+        """Its flag in the plugin's ``--help`` group, its ini key on ``parser``."""
+        argparse_help = self.help_text.replace("%", "%%")  # argparse formats help with %
+        if self.switch:
+            group.addoption(self.flag, action="store_true", default=None, dest=self.ini, help=argparse_help)
+            parser.addini(self.ini, self.help_text, type="bool", default=False)
+        elif self.repeated:
+            group.addoption(self.flag, action="append", default=None, dest=self.ini, metavar=self.metavar,
+                            help=argparse_help)
+            parser.addini(self.ini, self.help_text, type="linelist", default=[])
+        else:
+            group.addoption(self.flag, dest=self.ini, default=None, metavar=self.metavar, help=argparse_help,
+                            choices=list(self.choices) or None)
+            parser.addini(self.ini, self.help_text, default=self.default)
+
+    def read(self, config: pytest.Config) -> Any:
+        """The value: the command line's, else the ini key's (which argparse never checked)."""
+        given = config.getoption(self.ini)
+        return self.value(given if given is not None else config.getini(self.ini))
+
+    def value(self, raw: Any) -> Any:
+        """The value ``raw`` stands for: a bool for a switch, a tuple for a repeated option (the command
+        line's values or the ini key's lines), else the parsed text."""
+        if self.switch:
+            return bool(raw)
+        if self.repeated:
+            return tuple(raw)
+        found = str(raw).strip()
+        if self.choices and found not in self.choices:
+            raise ConfigurationError(f"{self.ini}: {found!r} is not one of {', '.join(self.choices)}")
+        return self.parse(found, self.flag)
+
+    @property
+    def default_value(self) -> Any:
+        """The value when neither the command line nor the ini file sets one."""
+        return self.value(False if self.switch else [] if self.repeated else self.default)
 
 
 #: what must match between a run and its baseline (--wsb-baseline-accept names the ones to let pass)
 BASELINE_CHECKS = ("k", "edition", "digest", "kind", "incomplete")
 
-_CHOICES = {"wsb_record_mode": [m.value for m in CassetteMode], "wsb_lock": list(LOCK_MODES)}
+CORE_OPTIONS: tuple[Option, ...] = (
+    Option("--suite", "wsb_suite", "suite folder, manifest or bundled suite name (repeatable)", "SPEC",
+           repeated=True),
+    Option("--provider", "wsb_provider", "providers under test, comma-separated", "NAME[,NAME...]", "local",
+           names("provider")),
+    Option("--wsb-k", "wsb_k", "declared result budget k", "N", "5", number(minimum=1, whole=True)),
+    Option("--wsb-record-mode", "wsb_record_mode", "cassette record mode: " + ", ".join(m.value for m in CassetteMode),
+           "MODE", "once", lambda value, flag: CassetteMode(value), tuple(m.value for m in CassetteMode)),
+    Option("--wsb-cassette-dir", "wsb_cassette_dir", "cassette folder", "PATH",
+           default_help="cassettes/ beside the config file, else in the current folder", path=True),
+    Option("--wsb-json", "wsb_json", "write results (run metadata and every item) to this JSON file", "PATH",
+           path=True),
+    Option("--wsb-html", "wsb_html",
+           "write a self-contained HTML report (overview, charts, per-item drill-down) to this file", "PATH",
+           path=True),
+    Option("--wsb-baseline", "wsb_baseline", "results file of an earlier run; regressions fail", "PATH", path=True),
+    Option("--wsb-tolerance", "wsb_tolerance",
+           "with a baseline: fail an item whose primary metric dropped by more than X", "X",
+           parse=number(minimum=0, optional=True), default_help="no per-item check"),
+    Option("--wsb-alpha", "wsb_alpha",
+           "with a baseline: significance level of the paired test on the primary metric", "P", "0.05",
+           number(inside=(0, 1))),
+    Option("--wsb-min-effect", "wsb_min_effect",
+           "with a baseline: smallest mean drop of the primary metric that fails the run", "X", "0.01",
+           number(minimum=0)),
+    Option("--wsb-baseline-accept", "wsb_baseline_accept",
+           "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a "
+           "family's mode) differ, or its run did not complete (k, edition, digest, kind, incomplete); the "
+           "summary then says the figures are not comparable", "WHAT[,WHAT]", parse=words(BASELINE_CHECKS)),
+    Option("--wsb-local-corpus", "wsb_local_corpus", "corpus (JSONL) the local provider indexes", "PATH",
+           default_help="the bundled sample web", path=True),
+    Option("--wsb-rate", "wsb_rate",
+           "request rate limit per provider, shared by all xdist workers (e.g. serper=5/s,tavily=60/min; *=… for "
+           "all; units: s, min, h)", "NAME=RATE[,...]", parse=lambda value, flag: parse_rates(value)),
+    Option("--wsb-price", "wsb_price",
+           "price in USD per 1,000 requests, overriding the built-in table (e.g. serper=1.0,tavily.fetch=1.6)",
+           "NAME[.fetch]=USD[,...]", parse=lambda value, flag: parse_prices(value)),
+    Option("--wsb-timeout", "wsb_timeout", "timeout of one provider HTTP request", "SECONDS", "30",
+           number(minimum=0.001)),
+    Option("--wsb-retries", "wsb_retries", "retries after a 429, a 5xx, a timeout or a connection error", "N", "3",
+           number(minimum=0, whole=True)),
+    Option("--wsb-backoff", "wsb_backoff", "base of the exponential backoff between retries, with jitter",
+           "SECONDS", "0.5", number(minimum=0)),
+    Option("--wsb-lock", "wsb_lock", "remote suite files (hf://...) against wsb.lock beside the config file: "
+           "verify checks each against its pin, update pins what the hub serves now", "MODE", "verify",
+           choices=LOCK_MODES),
+)
+
+#: the code leaderboard's model (its harness's default), the model option's default for every family
+DEFAULT_MODEL = "gpt-5.6-sol"
+#: the model transports by name (providers/model_client.py): the OpenAI Responses API, Chat Completions
+RESPONSES_API = "responses"
+CHAT_API = "chat"
+
+#: runs of every item, each its own item and cassette: WebBench's episodes, the code agent's runs; declared once
+REPEAT_OPTION = Option(
+    "--wsb-repeat", "wsb_repeat", "WebBench, and code suites in agent mode: runs of every task or ticket, each its "
+    "own item (<id>@1…@N) and cassette; WebBench's summary gives per template the pass rate with a Wilson 80 % "
+    "interval, the code summary the pass rate as mean ± SD over the runs and each ticket's pass count", "N", "1",
+    number(minimum=1, whole=True))
+
+#: the options of every family that calls a model (the code agent, WebBench's model agent): declared once
+MODEL_OPTIONS: tuple[Option, ...] = (
+    Option("--wsb-model", "wsb_model", "the model's name at OPENAI_BASE_URL, for the code agent (code suites, "
+           "agent mode) and WebBench's model agent", "NAME", DEFAULT_MODEL,
+           lambda value, flag: value or DEFAULT_MODEL, default_help=f"the code leaderboard's, {DEFAULT_MODEL}"),
+    Option("--wsb-model-api", "wsb_model_api",
+           f"the model's API: {RESPONSES_API} (the OpenAI Responses API, as the code harness) or {CHAT_API} "
+           "(Chat Completions, for any OpenAI-compatible server; not comparable with the code leaderboard)",
+           "API", RESPONSES_API, choices=(RESPONSES_API, CHAT_API)),
+    Option("--wsb-temperature", "wsb_temperature",
+           "send this temperature to the model (not comparable with the code leaderboard, nor with WebBench's "
+           "model agent)", "T", parse=number(minimum=0, optional=True),
+           default_help="none to the code agent's model, as its harness; 0 to WebBench's model agent's"),
+)
 
 
-class FamilyOptions:
-    """Where a benchmark family declares its own options: each is a flag in the
-    ``websearchbench`` group and a ``wsb_*`` ini key, like the core's."""
-
-    def __init__(self, group, parser: pytest.Parser) -> None:
-        self._group = group
-        self._parser = parser
-
-    def add_value(self, flag: str, ini: str, help_text: str, default: str, *, metavar: str,
-                  choices: list[str] | None = None) -> None:
-        self._group.addoption(flag, dest=ini, default=None, help=help_text, metavar=metavar, choices=choices)
-        self._parser.addini(ini, help_text, default=default)
-
-    def add_flag(self, flag: str, ini: str, help_text: str) -> None:
-        self._group.addoption(flag, action="store_true", default=None, dest=ini, help=help_text)
-        self._parser.addini(ini, help_text, type="bool", default=False)
-
-
-class OptionReader:
-    """An option's value: the command line's, else the ini key's (which argparse never checked)."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self._config = config
-
-    def value(self, ini: str) -> str:
-        given = self._config.getoption(ini)
-        return str(given if given is not None else self._config.getini(ini)).strip()
-
-    def flag(self, ini: str) -> bool:
-        given = self._config.getoption(ini)
-        return bool(given if given is not None else self._config.getini(ini))
-
-    def choice(self, ini: str, choices: tuple[str, ...] | list[str]) -> str:
-        found = self.value(ini)
-        if found not in choices:
-            raise ConfigurationError(f"{ini}: {found!r} is not one of {', '.join(choices)}")
-        return found
-
-    def names(self, ini: str, flag: str, noun: str) -> tuple[str, ...]:
-        """A comma-separated list of ``noun`` names: at least one, none twice."""
-        text = self.value(ini)
-        names = tuple(n.strip() for n in text.split(",") if n.strip())
-        if not names:
-            raise ConfigurationError(f"{flag}: give at least one {noun} name")
-        if len(set(names)) != len(names):
-            raise ConfigurationError(f"{flag}: a {noun} is named twice in {text!r}")
-        return names
-
-
-def add_options(parser: pytest.Parser, families, provider_ini_keys) -> None:
-    """The core's options, then each family's (``families``: the registry's prototypes), then the
-    providers' ini keys (``provider_ini_keys``: (key, help) pairs, ``wsb_<name>_<option>``)."""
+def add_options(parser: pytest.Parser, options: Iterable[Option], provider_ini_keys) -> None:
+    """Every option, once each, in the plugin's group, then the providers' ini keys
+    (``provider_ini_keys``: (key, help) pairs, ``wsb_<name>_<option>``)."""
     group = parser.getgroup("websearchbench", "web-search benchmarks (pytest-websearchbench)")
-    group.addoption("--suite", action="append", default=[], dest="wsb_suite", metavar="SPEC",
-                    help="suite folder, manifest or bundled suite name (repeatable)")
-    parser.addini("wsb_suite", "suites to collect (folders, manifests or bundled names)", type="linelist", default=[])
-    for flag, metavar, ini, help_text, default in _VALUE_OPTIONS:
-        group.addoption(flag, dest=ini, default=None, help=help_text, metavar=metavar, choices=_CHOICES.get(ini))
-        parser.addini(ini, help_text, default=default)
-    declared = FamilyOptions(group, parser)
-    for family in families:
-        family.add_options(declared)
+    for option in unique(options):
+        option.register(group, parser)
     for ini, help_text in provider_ini_keys:
         parser.addini(ini, help_text, default="")
 
 
-def config_folder(config: pytest.Config) -> Path:
-    """The folder the run's files are anchored to: the config file's, else the one pytest was started in
-    (never pytest's rootdir guess, which a path-like option value can move)."""
-    return config.inipath.parent if config.inipath else config.invocation_params.dir
+def unique(options: Iterable[Option]) -> list[Option]:
+    """Each option once (families share the model options), in the order first met."""
+    return list({option.ini: option for option in options}.values())
+
+
+def check_written_whole(args: Iterable[str], options: Iterable[Option]) -> None:
+    """A path option must be one argument, ``--flag=PATH``. pytest picks its rootdir and ini file before it
+    knows the plugin's options, from every argument that names an existing path: ``--wsb-cassette-dir DIR``
+    would make DIR one (the rootdir moves, the project's ini file may be left unread, a suite name may
+    resolve inside DIR), so it is refused here, before anything runs, whether or not DIR exists yet."""
+    flags = {option.flag for option in options if option.path}
+    args = list(args)
+    for flag, value in zip(args, args[1:] + [""]):
+        if flag in flags and value and not value.startswith("-"):
+            raise ConfigurationError(
+                f"{flag} {value}: write {flag}={shlex.quote(value)} (one argument): pytest reads a path written "
+                f"after a space as a test path before it knows {flag}, and moves its rootdir there")
+
+
+class OptionValues:
+    """Every option's value, read once: the command line's, else the ini key's, checked by its ``Option``
+    (a bad value is one ConfigurationError naming the option, before anything runs)."""
+
+    def __init__(self, config: pytest.Config, options: Iterable[Option]) -> None:
+        #: the run's plugin hooks: a family may ask other plugins for more (WebBench: agents)
+        self.hook = config.hook
+        self._config = config
+        self._options = {option.ini: option for option in unique(options)}
+        self._values = {ini: option.read(config) for ini, option in self._options.items()}
+        # the config file's folder anchors ini values and the default cassette folder, else the folder
+        # pytest was started in: never pytest's rootdir guess
+        self.anchor = config.inipath.parent if config.inipath else config.invocation_params.dir
+
+    def __getitem__(self, ini: str) -> Any:
+        return self._values[ini]
+
+    def is_default(self, ini: str) -> bool:
+        """Neither the command line nor the ini file gives the option another value than its default."""
+        return self._values[ini] == self._options[ini].default_value
+
+    def path(self, ini: str) -> Path | None:
+        """A path option's value: one on the command line is relative to where pytest was started, one in
+        the ini file to its folder; None when unset."""
+        if not self._values[ini]:
+            return None
+        from_command_line = self._config.getoption(ini) is not None
+        return Path(self._config.invocation_params.dir if from_command_line else self.anchor, self._values[ini])
 
 
 @dataclass(frozen=True)
@@ -174,66 +325,27 @@ class Settings:
     html_path: Path | None = None
 
     @classmethod
-    def from_config(cls, config: pytest.Config) -> "Settings":
-        value = OptionReader(config).value
-
-        # Paths never follow pytest's rootdir guess, which a path-like option value can move
-        # (`--wsb-local-corpus /tmp/x.jsonl` once made /tmp the rootdir and the cassette folder):
-        # the config file's folder anchors ini values and the default cassette folder, else the
-        # folder pytest was started in.
-        anchor = config_folder(config)
-
-        def path(ini: str) -> Path | None:
-            # a path on the command line is relative to where pytest was started, one in the ini file to its folder
-            text = value(ini)
-            if not text:
-                return None
-            base = config.invocation_params.dir if config.getoption(ini) is not None else anchor
-            return Path(base, text)
-
-        providers = OptionReader(config).names("wsb_provider", "--provider", "provider")
-        try:
-            k = int(value("wsb_k"))
-        except ValueError:
-            raise ConfigurationError(f"--wsb-k: expected a whole number, got {value('wsb_k')!r}") from None
-        if k < 1:
-            raise ConfigurationError(f"--wsb-k: must be at least 1, got {k}")
-        try:
-            mode = CassetteMode(value("wsb_record_mode"))
-        except ValueError:
-            raise ConfigurationError(
-                f"wsb_record_mode: {value('wsb_record_mode')!r} is not one of "
-                + ", ".join(m.value for m in CassetteMode)) from None
-        tolerance = _number(value("wsb_tolerance"), "--wsb-tolerance", minimum=0.0) if value("wsb_tolerance") else None
-        alpha = _number(value("wsb_alpha"), "--wsb-alpha", minimum=0.0)
-        if not 0 < alpha < 1:
-            raise ConfigurationError(f"--wsb-alpha: must be between 0 and 1, got {value('wsb_alpha')}")
-        accept = frozenset(w.strip() for w in value("wsb_baseline_accept").split(",") if w.strip())
-        if accept - set(BASELINE_CHECKS):
-            raise ConfigurationError(f"--wsb-baseline-accept: {', '.join(sorted(accept - set(BASELINE_CHECKS)))} is not "
-                                     f"one of {', '.join(BASELINE_CHECKS)}")
-        suites = tuple(config.getoption("wsb_suite") or config.getini("wsb_suite"))
-        timeout = _number(value("wsb_timeout"), "--wsb-timeout", minimum=0.001)
-        retry = RetryPolicy(retries=int(_number(value("wsb_retries"), "--wsb-retries", minimum=0, whole=True)),
-                            backoff=_number(value("wsb_backoff"), "--wsb-backoff", minimum=0.0))
+    def from_options(cls, values: OptionValues) -> "Settings":
+        # Paths never follow pytest's rootdir guess (OptionValues.path): the default cassette folder is
+        # beside the config file, else in the folder pytest was started in.
         return cls(
-            providers=providers,
-            suites=suites,
-            k=k,
-            record_mode=mode,
-            cassette_dir=path("wsb_cassette_dir") or anchor / "cassettes",
-            json_path=_output(path("wsb_json"), "--wsb-json"),
-            baseline_path=path("wsb_baseline"),
-            tolerance=tolerance,
-            local_corpus=path("wsb_local_corpus"),
-            rates=parse_rates(value("wsb_rate")),
-            prices=parse_prices(value("wsb_price")),
-            timeout=timeout,
-            retry=retry,
-            alpha=alpha,
-            min_effect=_number(value("wsb_min_effect"), "--wsb-min-effect", minimum=0.0),
-            baseline_accept=accept,
-            html_path=_output(path("wsb_html"), "--wsb-html"),
+            providers=values["wsb_provider"],
+            suites=values["wsb_suite"],
+            k=values["wsb_k"],
+            record_mode=values["wsb_record_mode"],
+            cassette_dir=values.path("wsb_cassette_dir") or values.anchor / "cassettes",
+            json_path=_output(values.path("wsb_json"), "--wsb-json"),
+            baseline_path=values.path("wsb_baseline"),
+            tolerance=values["wsb_tolerance"],
+            local_corpus=values.path("wsb_local_corpus"),
+            rates=values["wsb_rate"],
+            prices=values["wsb_price"],
+            timeout=values["wsb_timeout"],
+            retry=RetryPolicy(retries=values["wsb_retries"], backoff=values["wsb_backoff"]),
+            alpha=values["wsb_alpha"],
+            min_effect=values["wsb_min_effect"],
+            baseline_accept=values["wsb_baseline_accept"],
+            html_path=_output(values.path("wsb_html"), "--wsb-html"),
         )
 
 
@@ -249,13 +361,3 @@ def _output(path: Path | None, flag: str) -> Path | None:
     if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
         raise ConfigurationError(f"{flag}: cannot write {path}: {folder} is not a writable folder")
     return path
-
-
-def _number(text: str, flag: str, *, minimum: float, whole: bool = False) -> float:
-    try:
-        number = int(text) if whole else float(text)
-    except ValueError:
-        raise ConfigurationError(f"{flag}: expected {'a whole number' if whole else 'a number'}, got {text!r}") from None
-    if number < minimum:
-        raise ConfigurationError(f"{flag}: must be at least {minimum:g}, got {text}")
-    return number

@@ -57,13 +57,15 @@ class Rate:
 
 
 def parse_rate(text: str, *, where: str = "--wsb-rate") -> Rate:
-    """``5/s``, ``300/min``, ``1000/h`` or a bare number (per second)."""
+    """``5/s``, ``300/min`` or ``1000/h``: a number without its unit is refused, not guessed."""
     match = _RATE.match(text.lower())
-    unit = (match.group("unit") or "s") if match else ""
-    if not match or unit not in _UNITS or float(match.group("count")) <= 0:
+    if match and not match.group("unit"):
+        count = match.group("count")
+        raise ConfigurationError(f"{where}: {text.strip()!r} has no unit; write {count}/s, {count}/min or {count}/h")
+    if not match or match.group("unit") not in _UNITS or float(match.group("count")) <= 0:
         raise ConfigurationError(
             f"{where}: {text!r} is not a rate; write e.g. 5/s, 300/min or 1000/h")
-    return Rate(float(match.group("count")), _UNITS[unit])
+    return Rate(float(match.group("count")), _UNITS[match.group("unit")])
 
 
 def parse_rates(text: str) -> dict[str, Rate]:

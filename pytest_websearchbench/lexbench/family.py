@@ -11,7 +11,7 @@ from pathlib import Path
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
-from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
+from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
 from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
 from pytest_websearchbench.lexbench.grades import load_grades
@@ -28,21 +28,12 @@ class LexBenchFamily(BenchmarkFamily):
         self.replace = replace
         self.used: dict[str, GradesUsed] = {}  # suite name → the grades it is scored with
 
-    @classmethod
-    def add_options(cls, options: FamilyOptions) -> None:
-        options.add_value("--wsb-grades", "wsb_grades",
-                          "lexbench scenario suites: new grades files (editions written by the judge or the sheet "
-                          "import), comma-separated, used after the suite's own grades for the pages those leave "
-                          "ungraded (default: none)", "", metavar="FILE[,FILE...]")
-        options.add_flag("--wsb-grades-replace", "wsb_grades_replace",
-                         "lexbench: score with the --wsb-grades files alone, not the suite's grades (not comparable)")
-
-    def configure(self, options: OptionReader, settings: Settings) -> "LexBenchFamily":
-        files = tuple(Path(p.strip()).resolve() for p in options.value("wsb_grades").split(",") if p.strip())
+    def configure(self, options: OptionValues, settings: Settings) -> "LexBenchFamily":
+        files = tuple(Path(p.strip()).resolve() for p in options["wsb_grades"].split(",") if p.strip())
         for path in files:
             if not path.is_file():
                 raise ConfigurationError(f"--wsb-grades: no such file {path}")
-        replace = options.flag("wsb_grades_replace")
+        replace = options["wsb_grades_replace"]
         if replace and not files:
             raise ConfigurationError("--wsb-grades-replace needs --wsb-grades")
         return LexBenchFamily(files, replace)

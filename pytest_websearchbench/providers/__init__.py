@@ -7,9 +7,7 @@ __all__ = ["CallRecord", "HttpProvider", "Provider", "ProviderContext", "Provide
 
 
 def register_builtin_providers(registry: ProviderRegistry) -> None:
-    from pytest_websearchbench.providers.local import LocalProvider
-
-    registry.add("local", LocalProvider.from_context, help="embedded BM25 engine over the sample web (no key)")
+    registry.add("local", _local_provider, help="embedded BM25 engine over the sample web (no key)")
     from pytest_websearchbench.providers.catalog import BUILTIN_ADAPTERS, adapter_class
 
     for name, module, cls, help_text in BUILTIN_ADAPTERS:
@@ -18,3 +16,9 @@ def register_builtin_providers(registry: ProviderRegistry) -> None:
     from pytest_websearchbench.providers.presets import register_harness_arms  # the coding benchmark's arms
 
     register_harness_arms(registry)
+
+
+def _local_provider(context: ProviderContext) -> Provider:
+    from pytest_websearchbench.providers.local import LocalProvider  # the engine loads when a run first uses it
+
+    return LocalProvider.from_context(context)

@@ -8,9 +8,7 @@ import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Mapping
-
-import httpx
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER, received_at
 from pytest_websearchbench.cassettes.scrub import alias_url
@@ -21,6 +19,9 @@ from pytest_websearchbench.providers.pricing import call_cost
 from pytest_websearchbench.providers.retry import (RETRY_STATUSES, CircuitBreaker, HttpOptions, Problem,
                                                    send_with_retries, transport_problem)
 from pytest_websearchbench.core.secrets import scrub
+
+if TYPE_CHECKING:
+    import httpx
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,8 @@ class HttpProvider(Provider):
 
     def __init__(self, base_url: str, headers: Mapping[str, str] | None = None, *,
                  http: HttpOptions | None = None, params: Mapping[str, str] | None = None) -> None:
+        import httpx  # loaded by the first HTTP provider, not by every pytest start
+
         super().__init__()
         self.http = http or HttpOptions(timeout=self.timeout_seconds)
         self.base_url = base_url.rstrip("/")
@@ -200,6 +203,8 @@ class HttpProvider(Provider):
     def _attempt(self, method: str, path: str, kwargs: dict[str, Any],
                  state: dict[str, Any]) -> tuple[httpx.Response | None, Problem | None]:
         """One try: the response, or what went wrong."""
+        import httpx
+
         state["attempts"] += 1
         began = time.perf_counter()
         try:

@@ -26,6 +26,7 @@ import httpx
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
 from pytest_websearchbench.core.exceptions import ProviderError
+from pytest_websearchbench.core.options import CHAT_API, RESPONSES_API
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.core.secrets import register_secrets, scrub
 from pytest_websearchbench.providers.retry import send_with_retries
@@ -93,7 +94,7 @@ class ResponsesApi:
     """``POST {base}/responses``, as the harness calls it: function tools in the flat format with
     ``strict``, reasoning effort medium, 4,000 output tokens, nothing stored, no temperature."""
 
-    name = "responses"
+    name = RESPONSES_API
     path = "/responses"
 
     def __init__(self, model: str, temperature: float | None = None) -> None:
@@ -145,7 +146,7 @@ class ChatCompletionsApi:
     """``POST {base}/chat/completions`` for any OpenAI-compatible server (not the harness's API):
     the same tools nested under ``function``; no temperature unless one is asked for."""
 
-    name = "chat"
+    name = CHAT_API
     path = "/chat/completions"
 
     def __init__(self, model: str, temperature: float | None = None) -> None:
@@ -187,6 +188,7 @@ class ChatCompletionsApi:
         return {"role": "tool", "tool_call_id": call.call_id, "content": output}
 
 
+#: by the names --wsb-model-api takes (core.options.MODEL_OPTIONS)
 TRANSPORTS = {ResponsesApi.name: ResponsesApi, ChatCompletionsApi.name: ChatCompletionsApi}
 
 

@@ -7,12 +7,13 @@ import threading
 import time
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import Callable, Mapping, NamedTuple
-
-import httpx
+from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple
 
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.ratelimit import RateLimiter
+
+if TYPE_CHECKING:
+    import httpx
 
 #: statuses worth another try: a request timeout, too early, rate limited, or a server-side failure
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
@@ -65,6 +66,8 @@ def transport_problem(exc: httpx.TransportError, where: str, timeout: float) -> 
     """What a failure below HTTP means for retrying. A name that does not resolve is final, as the
     resolver has already tried its servers; a refused or timed-out connect is retried but counts
     towards the circuit breaker; a failure after connecting (reset, read timeout) is retried."""
+    import httpx  # loaded by the first HTTP client, not by every pytest start
+
     name = type(exc).__name__
     if isinstance(exc, httpx.ConnectTimeout):
         return Problem(f"no answer within {timeout:g} s ({name}) on {where}", "timeout", reached=False)

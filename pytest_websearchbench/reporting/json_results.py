@@ -6,17 +6,18 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.secrets import scrub_value
-from pytest_websearchbench.providers.model_client import ModelEndpoint
-from pytest_websearchbench.providers.registry import ProviderRegistry
 from pytest_websearchbench.reporting.figures import cost_of
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import Completeness, ItemRecord, variant_settings
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.providers.registry import ProviderRegistry
 
 FORMAT = "pytest-websearchbench/results@1"
 
@@ -97,6 +98,8 @@ def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:
 def run_secrets(registry: ProviderRegistry, families: Iterable, environ: Mapping[str, str]) -> list[str]:
     """Every key this process may hold: each known provider's key variables, the model endpoint's and the
     families' own (the scrubber also knows every key a provider registered when it was created)."""
+    from pytest_websearchbench.providers.model_client import ModelEndpoint  # httpx loads when a run writes results
+
     keys = [environ.get(var, "") for name in registry.names() for var in registry.entry(name).secret_env]
     keys.append(ModelEndpoint.from_environ(environ).api_key)
     keys += [secret for family in families for secret in family.secrets()]

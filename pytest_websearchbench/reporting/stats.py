@@ -10,8 +10,6 @@ import math
 import random
 from collections.abc import Sequence
 
-import numpy
-
 NAN = float("nan")
 #: index draws held at once by bootstrap_ci (2 MiB of them), so its memory does not grow with resamples × n
 _DRAWS_AT_ONCE = 1 << 18
@@ -59,6 +57,8 @@ def bootstrap_ci(values: Sequence[float], *, resamples: int = 2000, confidence: 
         raise ValueError(f"resamples must be at least 1, got {resamples}")
     if not len(values):
         return NAN, NAN, NAN
+    import numpy  # loaded by the first interval, not by every pytest start
+
     ordered = numpy.sort(numpy.asarray(values, dtype=float))
     centre = mean(ordered.tolist())
     if ordered[0] == ordered[-1]:

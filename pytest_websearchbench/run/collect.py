@@ -24,7 +24,6 @@ from pytest_websearchbench.reporting.results import ItemMeta, ItemRun
 from pytest_websearchbench.run.file_suites import manifest_for_file
 from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.registry import FAMILIES
-from pytest_websearchbench.run.runner import benchmark_test
 from pytest_websearchbench.run.session import run_state
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 
@@ -172,6 +171,8 @@ _CallSpec = getattr(_pytest.python, "CallSpec", None) or _pytest.python.CallSpec
 
 class BenchmarkItem(pytest.Function):
     def __init__(self, *, spec: ItemSpec, **kwargs) -> None:
+        from pytest_websearchbench.run.runner import benchmark_test  # cassettes, providers: with the first item
+
         super().__init__(name=f"{spec.case.id}[{spec.variant}]", originalname=spec.case.id,
                          callspec=_CallSpec(_idlist=(spec.variant,)), callobj=benchmark_test, **kwargs)
         self.spec = spec

@@ -21,7 +21,7 @@ import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.hub import LOCK_MODES, UPDATE, VERIFY, HubFile, HubSpec, edition_at, is_hub_spec
-from pytest_websearchbench.core.options import OptionReader, config_folder
+from pytest_websearchbench.core.options import OptionValues
 from pytest_websearchbench.core.secrets import register_secrets, scrub
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 from pytest_websearchbench.run.hub_lock import LOCK_NAME, HubLock, LockEntry
@@ -162,9 +162,9 @@ class HubSession:
         self._suite_files: dict[Path, HubFile] = {}  # --suite specs, by their place in the hub cache
 
     @classmethod
-    def from_config(cls, config: pytest.Config) -> "HubSession":
-        mode = OptionReader(config).choice("wsb_lock", LOCK_MODES)
-        return cls(config_folder(config) / LOCK_NAME, mode, ci=os.environ.get("CI") == "true")
+    def from_options(cls, values: OptionValues) -> "HubSession":
+        """The lock file beside the config file (else in the folder pytest was started in)."""
+        return cls(values.anchor / LOCK_NAME, values["wsb_lock"], ci=os.environ.get("CI") == "true")
 
     @property
     def lock(self) -> HubLock:

@@ -11,34 +11,43 @@ from typing import Mapping
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.run.file_suites import manifest_for_file
+from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 
 
-def providers_called(settings: Settings, families: Mapping[str, BenchmarkFamily],
-                     suite_paths: list[Path] | None) -> list[str]:
-    """The providers some item of this run may call. ``suite_paths``: every suite the run collects,
-    when the run names only suites (``--suite``); None when it may collect anything."""
-    in_play = families.values()
-    if suite_paths is not None:
-        try:
-            in_play = [families[_family_of(path, families)] for path in suite_paths]
-        except (WebSearchBenchError, KeyError):
-            pass  # a broken suite is reported at collection; until then assume any family
-    return [name for name in settings.providers
-            if any(family.records_traffic and name in family.variants(settings) for family in in_play)]
+def named_families(suite_paths: list[Path]) -> list[str] | None:
+    """The families of these suites (folders with a manifest, or suite files without one); None when one
+    of them cannot be told: a broken suite is reported at collection, until then it may be any family's."""
+    try:
+        found = [_family_of(path) for path in suite_paths]
+    except WebSearchBenchError:
+        return None
+    return list(dict.fromkeys(found)) if all(name in FAMILIES for name in found) else None
 
 
-def _family_of(path: Path, families: Mapping[str, BenchmarkFamily]) -> str:
+def _family_of(path: Path) -> str:
     if path.is_dir():
         return SuiteManifest.load(path / MANIFEST_NAME).family
-    return manifest_for_file(path, families).family
+    return manifest_for_file(path, FAMILIES).family
 
 
-def check_provider_keys(settings: Settings, registry, providers: list[str]) -> None:
-    """One usage error, before anything runs, for a provider that would record without its key."""
-    for name in providers:
-        missing = registry.entry(name).missing_key(os.environ, settings.cassette_dir)
-        if missing:
-            raise ConfigurationError(f"{missing}. Set the key to record, or point --wsb-cassette-dir at "
+def providers_called(settings: Settings, families: Mapping[str, BenchmarkFamily],
+                     in_play: list[str] | None) -> list[str]:
+    """The providers some item of this run may call. ``in_play``: the families of every suite the run
+    collects, when the run names only suites (``--suite``); None when it may collect anything."""
+    candidates = [families[name] for name in (families if in_play is None else in_play)]
+    return [name for name in settings.providers
+            if any(family.records_traffic and name in family.variants(settings) for family in candidates)]
+
+
+def check_provider_keys(settings: Settings, registry, families: Mapping[str, BenchmarkFamily],
+                        in_play: list[str] | None) -> None:
+    """One usage error, before anything runs, for a provider that would record without its key. The
+    families are asked which providers they call only when some provider lacks its key."""
+    missing = {name: problem for name in settings.providers
+               if (problem := registry.entry(name).missing_key(os.environ, settings.cassette_dir))}
+    for name in providers_called(settings, families, in_play) if missing else ():
+        if name in missing:
+            raise ConfigurationError(f"{missing[name]}. Set the key to record, or point --wsb-cassette-dir at "
                                      f"recorded cassettes and replay them with --wsb-record-mode=none")

@@ -90,13 +90,14 @@ class RunReporter:
                 self.write_error = f"cannot write {exc.filename or 'an output file'}: {exc.strerror or exc}"
                 if session.exitstatus == pytest.ExitCode.OK:
                     session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
-        for family in self.state.families.values():
+        for family in self.state.families.made():  # a family the run never used has nothing to write
             family.write_outputs(self.store.records())
 
     def _write_files(self, settings) -> None:
         """The results file and the HTML report, from the run's results; no key reaches either."""
         results = RunResults.of_run(self.store.records(), settings, self.completeness, self.verdicts)
-        secrets = run_secrets(self.state.registry, self.state.families.values(), os.environ)
+        families = {name: self.state.families[name] for name in self._family_names()}
+        secrets = run_secrets(self.state.registry, families.values(), os.environ)
         if settings.json_path:
             write_document(settings.json_path, results.to_dict(), secrets)
         if settings.html_path:
@@ -105,7 +106,12 @@ class RunReporter:
             from pytest_websearchbench.reporting.html.render import write_report
 
             label = settings.json_path.name if settings.json_path else "this run"
-            write_report(settings.html_path, [Source(label, results)], self.state.families, secrets=secrets)
+            write_report(settings.html_path, [Source(label, results)], families, secrets=secrets)
+
+    def _family_names(self) -> list[str]:
+        """The families of the run's items (on the xdist controller, which collects nothing, they are
+        configured here, on first use)."""
+        return list(dict.fromkeys(record.meta.family for record in self.store.records()))
 
     def _completeness(self, session: pytest.Session) -> Completeness:
         missing = sum(not self.store.finished(nodeid) for nodeid in self.declared or [])
@@ -137,9 +143,11 @@ class RunReporter:
             return
         terminalreporter.write_sep("=", "websearchbench summary")
         settings = self.state.settings
-        figures = run_figures(records, self.state.families, settings.k, order=self.state.variant_order,
+        names = self._family_names()
+        families = {name: self.state.families[name] for name in names}
+        figures = run_figures(records, families, settings.k, order=self.state.variant_order(names),
                               verdicts=self.verdicts)
-        for line in summary_lines(figures, self.state.families, self.state.baseline, self.verdicts,
+        for line in summary_lines(figures, families, self.state.baseline, self.verdicts,
                                   settings.cassette_dir):
             terminalreporter.write_line(line)
         if incomplete:

@@ -5,38 +5,84 @@ and the session's providers built from them."""
 from __future__ import annotations
 
 import os
-from typing import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 import pytest
 
+from pytest_websearchbench.core.exceptions import ConfigurationError
+from pytest_websearchbench.core.hub import is_hub_spec
+from pytest_websearchbench.core.options import OptionValues, Settings
+from pytest_websearchbench.core.policies import Rate
+from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR, resolve_suite_spec
+from pytest_websearchbench.reporting.baseline import Baseline
 from pytest_websearchbench.run.distributed import host_rates
 from pytest_websearchbench.run.hub import HubSession
-from pytest_websearchbench.core.family import BenchmarkFamily
-from pytest_websearchbench.core.options import Settings
-from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR
-from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
-from pytest_websearchbench.core.policies import Rate
-from pytest_websearchbench.providers.ratelimit import RateLimiter, state_dir
-from pytest_websearchbench.providers.retry import HttpOptions
-from pytest_websearchbench.reporting.baseline import Baseline
+from pytest_websearchbench.run.keys import check_provider_keys, named_families
+from pytest_websearchbench.run.registry import Families, all_options, family_options
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
+    from pytest_websearchbench.providers.retry import HttpOptions
 
 
 @dataclass(frozen=True)
 class RunState:
     settings: Settings
-    families: dict[str, BenchmarkFamily]  # by name, configured for this run
+    families: Families  # by name, each configured for this run on first use
     registry: ProviderRegistry
     baseline: Baseline | None
     run_id: str  # shared by a run's xdist workers, so a --wsb-rate limit holds across them
     hub: HubSession | None = None  # the run's remote suite files (hf:// specs)
 
-    @property
-    def variant_order(self) -> tuple[str, ...]:
-        """Every variant (provider or agent) in the order the options named them: the first is the
-        reference of side-by-side comparisons."""
-        return tuple(dict.fromkeys(v for family in self.families.values() for v in family.variants(self.settings)))
+    def variant_order(self, family_names: Iterable[str]) -> tuple[str, ...]:
+        """Every variant (provider or agent) of these families in the order the options named them: the
+        first is the reference of side-by-side comparisons."""
+        names = set(family_names)
+        return tuple(dict.fromkeys(v for name in self.families if name in names
+                                   for v in self.families[name].variants(self.settings)))
+
+
+def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]:
+    """The run's state, with every option checked once (a ``WebSearchBenchError`` here is a usage error),
+    and the suites ``--suite`` names, as paths.
+
+    A family is configured now when the run names a suite of it or sets one of its options, so that
+    what is wrong with its options is a usage error before anything runs; any other family when the run
+    first meets one of its suites (an unrelated test run imports none)."""
+    from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
+
+    values = OptionValues(config, all_options())
+    settings = Settings.from_options(values)
+    families = Families(lambda cls: cls().configure(values, settings))
+    registry = ProviderRegistry()
+    register_builtin_providers(registry)
+    config.hook.pytest_websearchbench_add_providers(registry=registry)
+    registry.add_entry_points()
+    for name in settings.providers:
+        registry.entry(name)  # an unknown provider is one usage error, not one per item
+    for name in settings.rates:
+        if name != "*":
+            try:
+                registry.entry(name)
+            except ConfigurationError as exc:
+                raise ConfigurationError(f"--wsb-rate: {exc}") from None
+    baseline = Baseline.load(settings.baseline_path) if settings.baseline_path else None
+    mismatch = baseline.run_mismatch(settings.k, settings.baseline_accept) if baseline else None
+    if mismatch:
+        raise ConfigurationError(mismatch)
+    hub = HubSession.from_options(values)  # hf:// specs: fetched now, checked against wsb.lock at collection
+    suite_paths = [hub.suite_file(spec, config) if is_hub_spec(spec)
+                   else resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
+                   for spec in settings.suites]
+    named = named_families(suite_paths)
+    families.make_now(name for name in families if name in (named or ())
+                      or not all(values.is_default(option.ini) for option in family_options(name)))
+    if settings.record_mode.may_record and not config.option.collectonly:
+        only_suites = suite_paths and config.args_source is not pytest.Config.ArgsSource.ARGS
+        check_provider_keys(settings, registry, families, named if only_suites else None)
+    return RunState(settings, families, registry, baseline, run_id, hub), suite_paths
 
 
 _RUN_STATE = pytest.StashKey[RunState]()
@@ -52,11 +98,15 @@ def run_state(config: pytest.Config) -> RunState:
 
 def provider_pool(config: pytest.Config) -> ProviderPool:
     """The session's providers, each created on first use with the run's HTTP options."""
+    from pytest_websearchbench.providers import ProviderPool
+
     state = run_state(config)
     return ProviderPool(state.registry, lambda name: _provider_context(config, state, name))
 
 
 def _provider_context(config: pytest.Config, state: RunState, name: str) -> ProviderContext:
+    from pytest_websearchbench.providers import ProviderContext
+
     settings = state.settings
     corpus = settings.local_corpus or _default_corpus(config)
     return ProviderContext(name=name, environ=os.environ, ini=lambda key: _raw_ini(config, key),
@@ -68,6 +118,9 @@ def _provider_context(config: pytest.Config, state: RunState, name: str) -> Prov
 def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> HttpOptions:
     """The provider's timeout, retries, shared rate limit (``rates``: this host's, see run/distributed.py)
     and price overrides."""
+    from pytest_websearchbench.providers.ratelimit import RateLimiter, state_dir
+    from pytest_websearchbench.providers.retry import HttpOptions
+
     settings = state.settings
     rate = rates.get(name) or rates.get("*")
     limiter = None

@@ -22,11 +22,10 @@ import pytest
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
-from pytest_websearchbench.core.options import FamilyOptions, OptionReader, Settings
+from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 
-BROWSERS = ("text", "chromium")
 
 
 class WebBenchFamily(BenchmarkFamily):
@@ -43,32 +42,14 @@ class WebBenchFamily(BenchmarkFamily):
         self.setup = setup or AgentSetup()
         self.repeat = repeat
 
-    @classmethod
-    def add_options(cls, options: FamilyOptions) -> None:
-        options.add_value("--wsb-agent", "wsb_agent", "WebBench: who works each task: oracle, alt-oracle, a "
-                          "control, model (the model agent: --wsb-model, --wsb-model-api, OPENAI_BASE_URL), "
-                          "cmd:COMMAND (a program acting through the browser command) or an agent a plugin "
-                          "registered; comma-separated (default: oracle)", "oracle", metavar="NAME[,NAME...]")
-        options.add_value("--wsb-browser", "wsb_browser", "WebBench: the agents' browser: text (the text browser) "
-                          "or chromium (headless Chromium through Playwright; same actions and observation) "
-                          "(default: text)", "text", metavar="BROWSER", choices=list(BROWSERS))
-        options.add_value("--wsb-repeat", "wsb_repeat", "WebBench, and code suites in agent mode: runs of every "
-                          "task or ticket, each its own item (<id>@1…@N) and cassette; WebBench's summary gives per "
-                          "template the pass rate with a Wilson 80 %% interval, the code summary the pass rate as "
-                          "mean ± SD over the runs and each ticket's pass count (default: 1)", "1", metavar="N")
-        options.add_value("--wsb-agent-time-limit", "wsb_agent_time_limit", "WebBench: wall-clock seconds a "
-                          "program agent (cmd:) may run per episode before it is killed (default: 600)", "600",
-                          metavar="SECONDS")
-
-    def configure(self, options: OptionReader, settings: Settings) -> "WebBenchFamily":
-        from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelEndpoint
+    def configure(self, options: OptionValues, settings: Settings) -> "WebBenchFamily":
+        from pytest_websearchbench.providers.model_client import ModelEndpoint
         from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
         from pytest_websearchbench.webbench.agents.registry import MODEL, AgentRegistry, variant_name
 
         registry = AgentRegistry()
-        # the agents hook is the run's, like the providers'; OptionReader is what a family gets of the config
-        options._config.hook.pytest_websearchbench_add_agents(registry=registry)  # noqa: SLF001
-        agents = options.names("wsb_agent", "--wsb-agent", "agent")
+        options.hook.pytest_websearchbench_add_agents(registry=registry)  # the agents hook is the run's
+        agents = options["wsb_agent"]
         named: dict[str, str] = {}  # the items' variant name → the agent as given
         for agent in agents:
             registry.check(agent)
@@ -77,29 +58,26 @@ class WebBenchFamily(BenchmarkFamily):
                 raise ConfigurationError(f"--wsb-agent: {named[variant]!r} and {agent!r} would both be named "
                                          f"{variant!r}; rename one")
             named[variant] = agent
-        browser = options.choice("wsb_browser", BROWSERS)
+        browser = options["wsb_browser"]
         if browser == "chromium":
             from pytest_websearchbench.webbench.browsing.chromium import chromium_missing
 
             problem = chromium_missing()
             if problem:
                 raise ConfigurationError(f"--wsb-browser chromium: {problem}")
-        repeat = _number(options.value("wsb_repeat"), "--wsb-repeat", int, 1)
-        time_limit = _number(options.value("wsb_agent_time_limit"), "--wsb-agent-time-limit", float, 0.001)
-        temperature = 0.0
-        if MODEL in agents and options.value("wsb_temperature"):
-            temperature = _number(options.value("wsb_temperature"), "--wsb-temperature", float, 0.0)
+        # the benchmark's model agent sends temperature 0 unless told otherwise
+        temperature = options["wsb_temperature"] if options["wsb_temperature"] is not None else 0.0
         endpoint = ModelEndpoint.from_environ(os.environ)
         if MODEL in agents and settings.record_mode.may_record and not (endpoint.api_key or endpoint.base_url) \
                 and not any(settings.cassette_dir.glob(f"*/{MODEL}-*/*.yaml")):
             raise ConfigurationError(
                 "--wsb-agent model calls the model: set OPENAI_API_KEY (and OPENAI_BASE_URL for a server other than "
                 "OpenAI's), or replay recorded episodes with --wsb-record-mode=none")
-        setup = AgentSetup(registry=registry, browser=browser, time_limit=time_limit,
-                           model=options.value("wsb_model"), model_api=options.choice("wsb_model_api", tuple(TRANSPORTS)),
+        setup = AgentSetup(registry=registry, browser=browser, time_limit=options["wsb_agent_time_limit"],
+                           model=options["wsb_model"], model_api=options["wsb_model_api"],
                            temperature=temperature, endpoint=endpoint,
                            record_mode=settings.record_mode, cassette_dir=settings.cassette_dir, base=Path.cwd())
-        return WebBenchFamily(tuple(named), setup, repeat, named)
+        return WebBenchFamily(tuple(named), setup, options["wsb_repeat"], named)
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return self.agents
@@ -198,13 +176,3 @@ class WebBenchFamily(BenchmarkFamily):
             return text + ", temperature 0 (unless the model refuses one)"
         return text + f", temperature {setup.temperature:g}: not comparable (the benchmark's agent sends 0)"
 
-
-def _number(text: str, flag: str, kind, minimum):
-    try:
-        value = kind(text)
-    except ValueError:
-        raise ConfigurationError(f"{flag}: expected {'a whole number' if kind is int else 'a number'}, "
-                                 f"got {text!r}") from None
-    if value < minimum or value != value:
-        raise ConfigurationError(f"{flag}: must be at least {minimum:g}, got {text}")
-    return value

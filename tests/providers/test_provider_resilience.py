@@ -147,7 +147,9 @@ def test_retry_after_reads_seconds_and_http_dates():
 def test_rates_and_prices_parse_or_say_what_is_wrong():
     assert parse_rates("serper=5/s, tavily=60/min,*=1000/h") == {
         "serper": Rate(5, 1), "tavily": Rate(60, 60), "*": Rate(1000, 3600)}
-    assert parse_rate("2").interval == 0.5
+    assert parse_rate("2/s").interval == 0.5
+    with pytest.raises(ConfigurationError, match=r"--wsb-rate serper: '5' has no unit; write 5/s, 5/min or 5/h"):
+        parse_rates("serper=5")  # not guessed to be 5/s
     with pytest.raises(ConfigurationError, match="write e.g. 5/s"):
         parse_rates("serper=fast")
     with pytest.raises(ConfigurationError, match="NAME=RATE"):

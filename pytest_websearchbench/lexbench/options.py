@@ -1,0 +1,15 @@
+"""LexBench's own options. A light module (it imports only the core): pytest lists and checks them
+without importing the family."""
+
+from __future__ import annotations
+
+from pytest_websearchbench.core.options import Option
+
+OPTIONS: tuple[Option, ...] = (
+    Option("--wsb-grades", "wsb_grades",
+           "lexbench scenario suites: new grades files (editions written by the judge or the sheet import), "
+           "comma-separated, used after the suite's own grades for the pages those leave ungraded",
+           "FILE[,FILE...]", default_help="none", path=True),
+    Option("--wsb-grades-replace", "wsb_grades_replace",
+           "lexbench: score with the --wsb-grades files alone, not the suite's grades (not comparable)", switch=True),
+)

@@ -1,0 +1,23 @@
+"""WebBench's options: its own and the shared model options (its model agent calls a model). A light
+module (it imports only the core): pytest lists and checks them without importing the family."""
+
+from __future__ import annotations
+
+from pytest_websearchbench.core.options import MODEL_OPTIONS, REPEAT_OPTION, Option, names, number
+
+BROWSERS = ("text", "chromium")
+
+OPTIONS: tuple[Option, ...] = (
+    Option("--wsb-agent", "wsb_agent",
+           "WebBench: who works each task: oracle, alt-oracle, a control, model (the model agent: --wsb-model, "
+           "--wsb-model-api, OPENAI_BASE_URL), cmd:COMMAND (a program acting through the browser command) or an "
+           "agent a plugin registered; comma-separated", "NAME[,NAME...]", "oracle", names("agent")),
+    Option("--wsb-browser", "wsb_browser",
+           "WebBench: the agents' browser: text (the text browser) or chromium (headless Chromium through "
+           "Playwright; same actions and observation)", "BROWSER", "text", choices=BROWSERS),
+    REPEAT_OPTION,
+    Option("--wsb-agent-time-limit", "wsb_agent_time_limit",
+           "WebBench: wall-clock seconds a program agent (cmd:) may run per episode before it is killed",
+           "SECONDS", "600", number(minimum=0.001)),
+    *MODEL_OPTIONS,
+)
