@@ -1,5 +1,6 @@
-"""The HTML report's templates, stylesheet and script, and each family's drill-down template, are package
-data: a file pyproject's globs miss would be left out of the wheel (and the report would fail installed)."""
+"""Every package of the plugin, and the HTML report's templates, stylesheet and script and each family's drill-down
+template (package data), are in the wheel: a package or file pyproject misses would be left out of it (and the
+plugin or its report would fail installed)."""
 
 from __future__ import annotations
 
@@ -26,3 +27,12 @@ def test_every_report_template_is_package_data():
         relative = path.relative_to(folder).as_posix()
         assert any(fnmatch.fnmatch(relative, pattern) for pattern in data.get(package, [])), \
             f"{path.relative_to(REPO)} is not in [tool.setuptools.package-data] {package!r}"
+
+
+def test_every_package_of_the_plugin_is_in_the_wheel():
+    """pyproject lists the packages by hand (two of them map the bundled suites into the wheel): a package
+    left out of the list is left out of the wheel, and the installed plugin fails to import."""
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]["packages"])
+    found = {".".join(init.parent.relative_to(REPO).parts)
+             for init in (REPO / "pytest_websearchbench").rglob("__init__.py") if "__pycache__" not in init.parts}
+    assert found - listed == set(), "packages missing from [tool.setuptools] packages in pyproject.toml"
