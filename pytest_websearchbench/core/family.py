@@ -107,6 +107,9 @@ class MetricColumn:
     #: what an errored item counts as in the headline mean (the benchmark's population rule: 0 for
     #: scores); None leaves errored items out (a count, a cost, a metric that applies to some items only)
     error_value: float | None = None
+    #: the terminal summary shows the metric times this (LexBench's --wsb-scale=100: the article's 0–100
+    #: scale); every other output keeps the fraction
+    scale: float = 1.0
 
 
 @dataclass(frozen=True)

@@ -23,9 +23,10 @@ from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
 class LexBenchFamily(BenchmarkFamily):
     name = "lexbench"
 
-    def __init__(self, grades_files: tuple[Path, ...] = (), replace: bool = False) -> None:
+    def __init__(self, grades_files: tuple[Path, ...] = (), replace: bool = False, scale: float = 1.0) -> None:
         self.grades_files = grades_files
         self.replace = replace
+        self.scale = scale  # the summary's display scale of the metrics (--wsb-scale)
         self.used: dict[str, GradesUsed] = {}  # suite name → the grades it is scored with
 
     def configure(self, options: OptionValues, settings: Settings) -> "LexBenchFamily":
@@ -36,7 +37,7 @@ class LexBenchFamily(BenchmarkFamily):
         replace = options["wsb_grades_replace"]
         if replace and not files:
             raise ConfigurationError("--wsb-grades-replace needs --wsb-grades")
-        return LexBenchFamily(files, replace)
+        return LexBenchFamily(files, replace, float(options["wsb_scale"]))
 
     def load(self, manifest: SuiteManifest) -> Suite:
         kind = manifest.kind or SCENARIO
@@ -90,12 +91,15 @@ class LexBenchFamily(BenchmarkFamily):
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         # an errored query counts 0 in the scores (the benchmark aggregates over every declared query);
         # diagnostics that apply to some queries only, or where 0 is not the worst value, leave it out
+        scale = self.scale  # fractions on the article's 0–100 scale if asked; a count stays a count
         if kind == FACTUAL:
-            return [MetricColumn("answer_found", f"answer@{k}", 0.0), MetricColumn("supporting_hit", f"support@{k}", 0.0)]
-        return [MetricColumn("ndcg", f"nDCG@{k}", 0.0), MetricColumn("precision", f"P@{k}", 0.0),
-                MetricColumn("success", f"success@{k}", 0.0), MetricColumn("rr", "MRR", 0.0),
-                MetricColumn("known_page_hit", "known-page"), MetricColumn("requirements_met", "req-met"),
-                MetricColumn("duplicate_rate", "dup-rate"), MetricColumn("judged", f"judged@{k}"),
+            return [MetricColumn("answer_found", f"answer@{k}", 0.0, scale),
+                    MetricColumn("supporting_hit", f"support@{k}", 0.0, scale)]
+        return [MetricColumn("ndcg", f"nDCG@{k}", 0.0, scale), MetricColumn("precision", f"P@{k}", 0.0, scale),
+                MetricColumn("success", f"success@{k}", 0.0, scale), MetricColumn("rr", "MRR", 0.0, scale),
+                MetricColumn("known_page_hit", "known-page", scale=scale),
+                MetricColumn("requirements_met", "req-met", scale=scale),
+                MetricColumn("duplicate_rate", "dup-rate", scale=scale), MetricColumn("judged", f"judged@{k}", scale=scale),
                 # hits per query whose date no known shape describes (their time check was skipped)
                 MetricColumn("unreadable_dates", "bad-dates")]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pytest_websearchbench.core.options import Option
 
+SCALES = ("1", "100")
+
 OPTIONS: tuple[Option, ...] = (
     Option("--wsb-grades", "wsb_grades",
            "lexbench scenario suites: new grades files (editions written by the judge or the sheet import), "
@@ -12,4 +14,7 @@ OPTIONS: tuple[Option, ...] = (
            "FILE[,FILE...]", default_help="none", path=True),
     Option("--wsb-grades-replace", "wsb_grades_replace",
            "lexbench: score with the --wsb-grades files alone, not the suite's grades (not comparable)", switch=True),
+    Option("--wsb-scale", "wsb_scale",
+           "lexbench: the terminal summary shows the metrics as fractions (1) or on the LexBench article's 0-100 "
+           "scale (100); the results file and the HTML report keep fractions", "SCALE", "1", choices=SCALES),
 )

@@ -71,9 +71,10 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     if population:
         rows.append(("population", [v.population_text for v in variants]))
     for column in suite.shown_columns:
-        rows.append((column.label, [_mean_ci(v.metrics.get(column.key)) for v in variants]))
+        rows.append((column.label, [_mean_ci(v.metrics.get(column.key), column.scale) for v in variants]))
     if population and any(v.errored for v in variants):  # the mean over the items that were answered, as a second line
-        rows.append((f"{suite.columns[0].label} answered", [_mean_ci(v.answered) for v in variants]))
+        rows.append((f"{suite.columns[0].label} answered", [_mean_ci(v.answered, suite.columns[0].scale)
+                                                           for v in variants]))
     if family is not None:
         rows += family.summary_rows([[r.score for r in v.records if r.score] for v in variants])
     if suite.traffic:
@@ -85,12 +86,13 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
         rows.append(("cassettes", [v.cassettes_text for v in variants]))
     for column in suite.paired_columns:
         rows.append((f"Δ {column.label} vs {suite.reference}", ["(reference)"] + [
-            f"{d.delta:+.3f} (p={d.p:.3f}, n={d.n})" if (d := v.paired.get(column.key)) else "-"
+            f"{_delta(d.delta, column.scale)} (p={d.p:.3f}, n={d.n})" if (d := v.paired.get(column.key)) else "-"
             for v in variants[1:]]))
     if any(v.verdict is not None for v in variants):
         rows.append(("vs baseline", [v.verdict.text() if v.verdict is not None else "-" for v in variants]))
+    scaled = ", metrics on a 0-100 scale" if any(c.scale == 100 for c in suite.columns) else ""
     title = f"{suite.name}  ({suite.family}/{suite.kind or '-'}, edition {suite.edition}" + (
-        f", k={suite.k})" if suite.k is not None else ")")
+        f", k={suite.k}" if suite.k is not None else "") + scaled + ")"
     label_width = max(len(label) for label, _ in rows)
     widths = [max(len(name), *(len(cells[i]) for _, cells in rows)) for i, name in enumerate(names)]
 
@@ -113,8 +115,16 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     return out
 
 
-def _mean_ci(figure: MetricFigure | None) -> str:
-    return "-" if figure is None else f"{figure.mean:.3f} [{figure.low:.3f}, {figure.high:.3f}]"
+def _mean_ci(figure: MetricFigure | None, scale: float = 1.0) -> str:
+    if figure is None:
+        return "-"
+    if scale == 1:
+        return f"{figure.mean:.3f} [{figure.low:.3f}, {figure.high:.3f}]"
+    return f"{figure.mean * scale:.1f} [{figure.low * scale:.1f}, {figure.high * scale:.1f}]"
+
+
+def _delta(delta: float, scale: float) -> str:
+    return f"{delta:+.3f}" if scale == 1 else f"{delta * scale:+.1f}"
 
 
 def _latency(p50_ms: float | None, p95_ms: float | None) -> str:
