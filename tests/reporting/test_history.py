@@ -275,16 +275,21 @@ def test_a_significant_step_is_marked_by_the_later_runs_alpha(tmp_path):
 
 
 def test_the_trend_page_draws_each_suite_marks_breaks_and_lists_flaky_and_regressed_items(tmp_path):
+    dropped = {case: "failed" for case in CASES if case != "c04"}
     entries = _history(tmp_path, entry("release-1.2"), entry("release-1.3", {"c04": "failed"}),
                        entry("release-1.4", {"c07": "error"}), entry("release-2.0", edition="e2"),
+                       entry("release-2.1", dropped, edition="e2"),
                        entry("nightly wsb-planted-key-7f3a9c1e55d2", complete=False))
     page = render_trends("history.sqlite", entries, secrets=["wsb-planted-key-7f3a9c1e55d2"])
     assert page.count("<svg") == 1 and "edition changed" in page  # the break, drawn
-    assert "From release-2.0 on, a new line: edition e1 → e2." in page
+    assert "From release-2.0 on, a new line: edition e1 → e2<" in page
     assert "script-src 'none'" in page and "<script" not in page
     assert '<li data-case="c04" data-variant="local"><strong>c04</strong> [local]: <span class="count">2 flips</span>' \
-           " — passed → failed → passed → passed</li>" in page
-    assert "regressed (0)" in page  # c07 failed once, and passes in the new edition
+           " — passed → failed → passed → passed → passed</li>" in page
+    # the significant drop, marked in the table and on the chart
+    assert '<td class="down">▼ −0.917 significant</td>' in page and page.count("−0.917") == 2
+    # c07 failed once in the first edition; from release-2.1 on, every item but c04 fails
+    assert "regressed (11)" in page and page.count("regressed since run 5 (release-2.1)") == 11
     assert "<strong>incomplete</strong> (KeyboardInterrupt)" in page
     assert "wsb-planted-key" not in page and "nightly &lt;FILTERED&gt;" in page  # a key in a label: scrubbed
 
