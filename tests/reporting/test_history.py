@@ -197,6 +197,14 @@ def test_runs_are_appended_with_their_label_and_an_interrupted_one_is_marked_inc
     assert [run.id for run in trend.runs] == [1]
 
 
+def test_under_xdist_the_controller_appends_the_run_once(pytester, tiny_suite):
+    result = pytester.runpytest_subprocess("suites/tiny", "-n", "2", "--wsb-history=history.sqlite", "--wsb-label=ci")
+    result.assert_outcomes(passed=3, failed=1)
+    (only,) = load_history(pytester.path / "history.sqlite")
+    assert only.run.label == "ci" and only.run.complete and sorted(i.case_id for i in only.items) == [
+        "t1", "t2", "t3", "t4"]
+
+
 def test_a_collect_only_run_appends_nothing(pytester, tiny_suite):
     pytester.runpytest("suites/tiny", "--co", "--wsb-history=history.sqlite")
     assert not (pytester.path / "history.sqlite").exists()
