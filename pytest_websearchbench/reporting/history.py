@@ -218,8 +218,8 @@ def check_history(path: Path) -> None:
 
 
 def _open(path: Path, *, write: bool) -> sqlite3.Connection:
-    """A connection in autocommit mode (transactions are begun explicitly); the file is checked first, so
-    a file of another kind is never touched."""
+    """A connection in autocommit mode (transactions are begun explicitly); a file that is not SQLite is
+    refused before SQLite opens it, and one that is SQLite but no history before anything is written."""
     path = Path(path)
     if path.is_dir():
         raise HistoryError(f"{path} is a folder, not a history file")
@@ -229,12 +229,20 @@ def _open(path: Path, *, write: bool) -> sqlite3.Connection:
         raise HistoryError(f"{path}: no such history file")
     try:
         connection = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
-        if write:
-            # persistent, set outside a transaction; readers never block a writer, nor a writer readers
-            connection.execute("PRAGMA journal_mode=WAL")
-        return connection
     except sqlite3.Error as exc:
         raise HistoryError(f"{path}: cannot open the history ({exc})") from None
+    if write:
+        try:
+            _check_schema(connection, path)
+            # persistent, set outside a transaction; readers never block a writer, nor a writer readers
+            connection.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.Error as exc:
+            connection.close()
+            raise HistoryError(f"{path}: cannot open the history ({exc})") from None
+        except HistoryError:
+            connection.close()
+            raise
+    return connection
 
 
 def _check_schema(connection: sqlite3.Connection, path: Path) -> bool:
@@ -268,7 +276,7 @@ def append_run(path: Path, entry: RunEntry, secrets: Iterable[str] = ()) -> int:
     try:
         connection.execute("BEGIN IMMEDIATE")  # the write lock now: the schema check and the rows are one step
         try:
-            if not _check_schema(connection, path):
+            if not _check_schema(connection, path):  # again: another run may have created the tables meanwhile
                 for statement in _SCHEMA.split(";"):  # executescript would commit the transaction first
                     if statement.strip():
                         connection.execute(statement)

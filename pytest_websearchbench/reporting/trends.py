@@ -30,6 +30,7 @@ from pytest_websearchbench.reporting.history import (
     RunEntry, StoredFigure, StoredItem, StoredRun, StoredSuite, StoredVariant)
 from pytest_websearchbench.reporting.json_results import RunResults
 from pytest_websearchbench.reporting.regression import significant
+from pytest_websearchbench.reporting.results import variant_settings
 
 #: flips that make an item flaky: failing once and recovering (or the reverse) is flaky, one change is not
 FLAKY_FLIPS = 2
@@ -42,12 +43,11 @@ def entry_of(results: RunResults, figures: Sequence[SuiteFigures], *, label: str
     """What the history keeps of a run: its results' metadata, each suite's figures, and each item with its
     primary metric by the population rule."""
     done = results.completeness
-    document = results.to_dict()
     run = StoredRun(results.created or "", label, results.plugin_version, git_commit, results.k,
                     tuple(results.providers), results.record_mode, done is None or done.complete,
                     done.interrupted if done else None, done.declared if done else None,
                     done.missing if done else 0, done.suite_errors if done else 0, alpha, min_effect,
-                    document["provider_settings"])
+                    variant_settings(results.records))
     suites, variants, items = [], [], []
     for suite in figures:
         meta = suite.records[0].meta

@@ -130,6 +130,8 @@ def test_an_sqlite_file_of_another_program_is_refused(tmp_path):
         connection.execute("CREATE TABLE notes (text TEXT)")
     with pytest.raises(HistoryError, match="without the history's meta table \\(tables: notes\\)"):
         append_run(path, entry("r1"))
+    with sqlite3.connect(path) as connection:  # untouched: still in its own journal mode
+        assert connection.execute("PRAGMA journal_mode").fetchone() == ("delete",)
 
 
 def test_a_history_of_an_unknown_schema_version_is_one_error_naming_it(tmp_path, capsys):
