@@ -81,6 +81,14 @@ def names(noun: str) -> Callable[[str, str], tuple[str, ...]]:
     return parse
 
 
+def label(value: str, flag: str) -> str:
+    """A run's label: one line without "@" (HISTORY@LABEL splits at the last one)."""
+    if "@" in value or "\n" in value:
+        raise ConfigurationError(f"{flag}: a label is one line without '@' (--wsb-baseline=HISTORY@LABEL), "
+                                 f"got {value!r}")
+    return value
+
+
 def words(allowed: tuple[str, ...]) -> Callable[[str, str], frozenset[str]]:
     """A comma-separated set of words, each one of ``allowed``; "" is the empty set."""
 
@@ -181,7 +189,13 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option("--wsb-html", "wsb_html",
            "write a self-contained HTML report (overview, charts, per-item drill-down) to this file", "PATH",
            path=True),
-    Option("--wsb-baseline", "wsb_baseline", "results file of an earlier run; regressions fail", "PATH", path=True),
+    Option("--wsb-baseline", "wsb_baseline", "results file of an earlier run, or a run of a --wsb-history file "
+           "(HISTORY@LABEL: its last run of that label; HISTORY: its last run); regressions fail", "PATH", path=True),
+    Option("--wsb-history", "wsb_history", "append the run (time, label, plugin version, git commit, each suite's "
+           "edition and digest, every item's outcome and metrics) to this SQLite release history; wsb-report "
+           "--history draws its trends", "PATH", path=True),
+    Option("--wsb-label", "wsb_label", "the run's name in the --wsb-history file (e.g. release-1.4): the trend "
+           "page's axis, and HISTORY@LABEL for --wsb-baseline", "TEXT", parse=label),
     Option("--wsb-tolerance", "wsb_tolerance",
            "with a baseline: fail an item whose primary metric dropped by more than X", "X",
            parse=number(minimum=0, optional=True), default_help="no per-item check"),
@@ -323,6 +337,8 @@ class Settings:
     min_effect: float = 0.01
     baseline_accept: frozenset[str] = frozenset()  # baseline differences accepted knowingly
     html_path: Path | None = None
+    history_path: Path | None = None  # --wsb-history: the release history the run is appended to
+    label: str = ""  # the run's label there
 
     @classmethod
     def from_options(cls, values: OptionValues) -> "Settings":
@@ -346,6 +362,8 @@ class Settings:
             min_effect=values["wsb_min_effect"],
             baseline_accept=values["wsb_baseline_accept"],
             html_path=_output(values.path("wsb_html"), "--wsb-html"),
+            history_path=_output(values.path("wsb_history"), "--wsb-history"),
+            label=values["wsb_label"],
         )
 
 

@@ -8,6 +8,9 @@ suite-level verdict (a paired test on the primary metric) lives in ``reporting/r
 A baseline is only compared with a run it can be compared with: a baseline run that completed, the same
 k, and per suite the same edition, digest and run kind; ``--wsb-baseline-accept`` lets a difference pass
 knowingly.
+
+A baseline is a results file, or a run of a release history (``reporting/history.py``): ``FILE`` (its last
+run) or ``FILE@LABEL`` (its last run labelled so), read as the results document that run would have written.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
+from pytest_websearchbench.reporting.history import HistoryError, is_sqlite, load_history
 
 ItemKey = tuple[str, str, str]  # (suite, case_id, variant)
 
@@ -67,13 +71,16 @@ class Baseline:
     @classmethod
     def load(cls, path: Path) -> "Baseline":
         try:
-            data = json.loads(Path(path).read_text("utf-8"))
+            history = _history_spec(path)
+            data = json.loads(Path(path).read_text("utf-8")) if history is None else history_document(*history)
             items = {item_key(item): item for item in data["items"]}
             return cls(items, str(path), k=data.get("k"), suites=dict(data.get("suites") or {}),
                        created=data.get("created"), provider_settings=dict(data.get("provider_settings") or {}),
                        incomplete=_incomplete(data))
         except FileNotFoundError:
             raise ConfigurationError(f"--wsb-baseline: {path} not found") from None
+        except HistoryError as exc:
+            raise ConfigurationError(f"--wsb-baseline: {exc}") from None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ConfigurationError(
                 f"--wsb-baseline: {path} is not a pytest-websearchbench results file ({exc!r})") from None
@@ -147,6 +154,57 @@ class Baseline:
         if found is None and item.get("outcome") == "error":
             return error_value
         return found
+
+
+def _history_spec(spec: Path | str) -> tuple[Path, str | None] | None:
+    """(file, label) when ``spec`` names a history: the file itself (label None: its last run), or
+    ``FILE@LABEL``; None when it names something else (a results file)."""
+    spec = str(spec)
+    if Path(spec).is_file():
+        return (Path(spec), None) if is_sqlite(Path(spec)) else None
+    file, at, label = spec.rpartition("@")
+    if at and Path(file).is_file():
+        if not is_sqlite(Path(file)):
+            raise HistoryError(f"{file} is not a history file (FILE@LABEL names a labelled run of a "
+                               f"--wsb-history file)")
+        return Path(file), label
+    return None
+
+
+def history_document(path: Path, label: str | None) -> dict[str, Any]:
+    """The results document (the fields a baseline reads) of the history's last run labelled ``label`` (None:
+    its last run). A failing item's ``since`` is when its failures began: the first of its unbroken failing
+    runs up to that run (runs without the item do not break it)."""
+    entries = load_history(path)
+    chosen = [e for e in entries if label is None or e.run.label == label]
+    if not chosen:
+        labels = ", ".join(dict.fromkeys(e.run.label for e in entries if e.run.label)) or "none"
+        raise HistoryError(f"{path} has no run labelled {label!r} (labels: {labels})" if label is not None
+                           else f"{path} has no run yet")
+    entry = chosen[-1]
+    run = entry.run
+    earlier = [(e.run.created, {i.key: i.outcome for i in e.items}) for e in reversed(entries) if e.run.id < run.id]
+    items = []
+    for item in entry.items:
+        since = None
+        if item.outcome in NOT_PASSING:
+            since = run.created
+            for created, outcomes in earlier:  # latest first
+                outcome = outcomes.get(item.key)
+                if outcome is None:
+                    continue
+                if outcome not in NOT_PASSING:
+                    break
+                since = created
+        items.append({"suite": item.suite, "case_id": item.case_id, "provider": item.variant,
+                      "outcome": item.outcome, "metrics": item.metrics, "primary_metric": item.primary_metric,
+                      "baseline": {"since": since} if since else None})
+    return {"created": run.created, "complete": run.complete, "interrupted": run.interrupted,
+            "declared_items": run.declared_items, "missing_items": run.missing_items,
+            "suite_errors": run.suite_errors, "k": run.k, "provider_settings": run.provider_settings,
+            "suites": {s.suite: {"family": s.family, "kind": s.kind, "edition": s.edition, "digest": s.digest}
+                       for s in entry.suites},
+            "items": items}
 
 
 def _incomplete(data: dict[str, Any]) -> str | None:

@@ -5,7 +5,8 @@ The rules: means with 95 % bootstrap intervals over the declared population (``I
 errored item counts as its column says, or is left out); latency percentiles over the provider calls
 that answered; cost at the price table's rates; each variant against the reference (the first in the
 run's order) by the mean paired difference over the items both scored and a two-sided paired
-randomization test; the baseline's verdict as ``reporting/regression.py`` judged it.
+randomization test; the baseline's verdict as ``reporting/regression.py`` judged it; a run of a history
+against the run before it by the same paired test, over the cases both valued (``paired_runs``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from __future__ import annotations
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Iterable, Mapping, Sequence
+from typing import Hashable, Iterable, Mapping, Sequence
 
 from pytest_websearchbench.core.family import BenchmarkFamily, MetricColumn
 from pytest_websearchbench.reporting import stats
@@ -232,3 +233,13 @@ def _pair(variants: list[VariantFigures], columns: list[MetricColumn]) -> None:
             if pairs:
                 delta, p = stats.paired_difference([a for a, _ in pairs], [b for _, b in pairs])
                 variant.paired[column.key] = PairedFigure(delta, p, len(pairs))
+
+
+def paired_runs(before: Mapping[Hashable, float], after: Mapping[Hashable, float]) -> PairedFigure | None:
+    """A run against an earlier one on one metric (each item's value by the population rule, by item): the
+    mean paired difference after − before over the items both valued, and its p; None when none are shared."""
+    shared = [key for key in after if key in before]
+    if not shared:
+        return None
+    delta, p = stats.paired_difference([after[key] for key in shared], [before[key] for key in shared])
+    return PairedFigure(delta, p, len(shared))

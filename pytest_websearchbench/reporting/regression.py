@@ -57,6 +57,11 @@ class SuiteVerdict:
                    data.get("delta", 0.0), data.get("p", 1.0), data.get("n", 0), list(data.get("not_comparable") or []))
 
 
+def significant(delta: float, p: float, alpha: float, min_effect: float) -> bool:
+    """A change the paired test finds (p < alpha) and larger than the minimum effect: a regression when a drop."""
+    return p < alpha and abs(delta) > min_effect
+
+
 def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int, baseline: Baseline,
                    *, alpha: float, min_effect: float) -> list[SuiteVerdict]:
     """One verdict per (suite, variant) of this run, in record order."""
@@ -79,7 +84,6 @@ def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFa
             verdicts.append(SuiteVerdict(suite, variant, column.label, NOTHING_SHARED, not_comparable=differences))
             continue
         delta, p = stats.paired_difference(new, old)
-        significant = p < alpha and abs(delta) > min_effect
-        status = NO_CHANGE if not significant else REGRESSION if delta < 0 else IMPROVEMENT
+        status = NO_CHANGE if not significant(delta, p, alpha, min_effect) else REGRESSION if delta < 0 else IMPROVEMENT
         verdicts.append(SuiteVerdict(suite, variant, column.label, status, delta, p, len(old), differences))
     return verdicts

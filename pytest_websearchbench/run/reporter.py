@@ -1,5 +1,6 @@
 """The per-run reporter: gathers every item's record (on the xdist controller too), tells whether the
-run completed, and writes the terminal summary (the suites' figures), the results file and the HTML report."""
+run completed, and writes the terminal summary (the suites' figures), the results file, the HTML report
+and the run's entry in the release history."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ import pytest
 
 from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
 from pytest_websearchbench.run.session import RunState
-from pytest_websearchbench.reporting.figures import run_figures
+from pytest_websearchbench.reporting.figures import SuiteFigures, run_figures
+from pytest_websearchbench.reporting.history import HistoryError, append_run, git_commit
 from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
 from pytest_websearchbench.reporting.regression import suite_verdicts
 from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ResultStore
 from pytest_websearchbench.reporting.terminal import summary_lines
+from pytest_websearchbench.reporting.trends import entry_of
 
 
 class RunReporter:
@@ -27,7 +30,9 @@ class RunReporter:
         self.suite_errors = 0
         self.stopped_workers: set[str] = set()  # xdist workers that stopped on an interrupt
         self.completeness: Completeness | None = None
-        self.write_error = ""  # why the results file or the report could not be written
+        self.write_error = ""  # why the results file, the report or the history could not be written
+        self.figures: list[SuiteFigures] | None = None  # the suites' figures, computed once at the end
+        self.history_run: int | None = None  # the run's id in --wsb-history, once appended
         # an xdist worker's reports go to the controller, which keeps the records and reports the run
         self.worker = hasattr(config, "workerinput")
 
@@ -83,13 +88,15 @@ class RunReporter:
                 self.store.add_crashed(nodeid, meta)
         self.completeness = self._completeness(session)
         self._judge(session)
-        if settings.json_path or settings.html_path:
+        if settings.json_path or settings.html_path or self._appends_history():
             try:
                 self._write_files(settings)
             except OSError as exc:  # the folder was checked at the start; it can still vanish or fill up
                 self.write_error = f"cannot write {exc.filename or 'an output file'}: {exc.strerror or exc}"
-                if session.exitstatus == pytest.ExitCode.OK:
-                    session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+            except HistoryError as exc:  # checked at the start too; another program may have replaced it since
+                self.write_error = f"cannot append the run to the history: {exc}"
+            if self.write_error and session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
         for family in self.state.families.made():  # a family the run never used has nothing to write
             family.write_outputs(self.store.records())
 
@@ -107,6 +114,27 @@ class RunReporter:
 
             label = settings.json_path.name if settings.json_path else "this run"
             write_report(settings.html_path, [Source(label, results)], families, secrets=secrets)
+        if self._appends_history():
+            entry = entry_of(results, self._figures(), label=settings.label,
+                             git_commit=git_commit(self.config.rootpath), alpha=settings.alpha,
+                             min_effect=settings.min_effect)
+            self.history_run = append_run(settings.history_path, entry, secrets)
+
+    def _appends_history(self) -> bool:
+        """A run with benchmark items (or suites that failed to collect) is appended; a --collect-only run,
+        or one of other tests only, is not."""
+        done = self.completeness
+        return bool(self.state.settings.history_path and not self.config.option.collectonly and done is not None
+                    and (self.store.records() or self.declared or done.suite_errors))
+
+    def _figures(self) -> list[SuiteFigures]:
+        """The suites' figures (the summary's and the history's), computed once."""
+        if self.figures is None:
+            names = self._family_names()
+            families = {name: self.state.families[name] for name in names}
+            self.figures = run_figures(self.store.records(), families, self.state.settings.k,
+                                       order=self.state.variant_order(names), verdicts=self.verdicts)
+        return self.figures
 
     def _family_names(self) -> list[str]:
         """The families of the run's items (on the xdist controller, which collects nothing, they are
@@ -145,9 +173,7 @@ class RunReporter:
         settings = self.state.settings
         names = self._family_names()
         families = {name: self.state.families[name] for name in names}
-        figures = run_figures(records, families, settings.k, order=self.state.variant_order(names),
-                              verdicts=self.verdicts)
-        for line in summary_lines(figures, families, self.state.baseline, self.verdicts,
+        for line in summary_lines(self._figures(), families, self.state.baseline, self.verdicts,
                                   settings.cassette_dir):
             terminalreporter.write_line(line)
         if incomplete:
@@ -160,6 +186,10 @@ class RunReporter:
             terminalreporter.write_line(f"results written to {self.state.settings.json_path}{note}")
         if self.state.settings.html_path:
             terminalreporter.write_line(f"HTML report written to {self.state.settings.html_path}")
+        if self.history_run is not None:
+            label = f" ({settings.label})" if settings.label else ""
+            note = " (marked incomplete)" if incomplete else ""
+            terminalreporter.write_line(f"run {self.history_run}{label} appended to {settings.history_path}{note}")
 
 
 def _interruption(excinfo: pytest.ExceptionInfo) -> str:

@@ -17,6 +17,7 @@ from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.policies import Rate
 from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR, resolve_suite_spec
 from pytest_websearchbench.reporting.baseline import Baseline
+from pytest_websearchbench.reporting.history import HistoryError, check_history
 from pytest_websearchbench.run.distributed import host_rates
 from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.keys import check_provider_keys, named_families
@@ -68,6 +69,11 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
                 registry.entry(name)
             except ConfigurationError as exc:
                 raise ConfigurationError(f"--wsb-rate: {exc}") from None
+    if settings.history_path:
+        try:
+            check_history(settings.history_path)  # refused now, not when the run appends to it at its end
+        except HistoryError as exc:
+            raise ConfigurationError(f"--wsb-history: {exc}") from None
     baseline = Baseline.load(settings.baseline_path) if settings.baseline_path else None
     mismatch = baseline.run_mismatch(settings.k, settings.baseline_accept) if baseline else None
     if mismatch:

@@ -18,14 +18,14 @@ from matplotlib.ticker import FuncFormatter
 
 from pytest_websearchbench.reporting.figures import SuiteFigures
 
-_PALETTE = ("#3366aa", "#ee8833", "#449944", "#cc3333", "#8866bb", "#886655", "#dd77bb", "#777777")
+PALETTE = ("#3366aa", "#ee8833", "#449944", "#cc3333", "#8866bb", "#886655", "#dd77bb", "#777777")
 _PANELS_PER_ROW = 4
 #: matplotlib 3.10 renamed boxplot's ``vert=False`` (deprecated since) to ``orientation``
 _HORIZONTAL = {"orientation": "horizontal"} if tuple(map(int, matplotlib.__version__.split(".")[:2])) >= (3, 10) \
     else {"vert": False}
 
 
-def _svg(figure: Figure, salt: str) -> str:
+def svg_element(figure: Figure, salt: str) -> str:
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": salt, "text.parse_math": False}):
         FigureCanvasSVG(figure)
@@ -60,7 +60,7 @@ def metric_chart(suite: SuiteFigures, salt: str) -> str | None:
                 means.append(mean)
                 errors[0].append(max(mean - stat.low, 0.0) if stat else 0.0)
                 errors[1].append(max(stat.high - mean, 0.0) if stat else 0.0)
-                colours.append(_PALETTE[position % len(_PALETTE)])
+                colours.append(PALETTE[position % len(PALETTE)])
                 labels.append(f"{mean:.3g}" if stat else "-")
             y = list(range(len(names)))
             ax.barh(y, means, xerr=errors, color=colours, height=0.6, capsize=3,
@@ -82,7 +82,7 @@ def metric_chart(suite: SuiteFigures, salt: str) -> str | None:
                             color="white" if inside else "#222222")
         for index in range(len(columns), rows * cols):
             axes[index // cols][index % cols].set_visible(False)
-        return _svg(figure, salt)
+        return svg_element(figure, salt)
 
 
 def latency_chart(suite: SuiteFigures, salt: str) -> str | None:
@@ -113,4 +113,4 @@ def latency_chart(suite: SuiteFigures, salt: str) -> str | None:
         ax.tick_params(axis="x", which="both", labelsize=7)
         for spine in ("top", "right"):
             ax.spines[spine].set_visible(False)
-        return _svg(figure, salt)
+        return svg_element(figure, salt)
