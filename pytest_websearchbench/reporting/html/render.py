@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import sys
 from datetime import datetime, timezone
+from importlib import import_module
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 from urllib.parse import urlsplit
@@ -34,7 +34,8 @@ _TEMPLATES = Path(__file__).parent
 
 def _environment(families: Mapping[str, BenchmarkFamily], secrets: list[str]) -> jinja2.Environment:
     # a family's drill-down templates live in its own package: "<family>/<template>"
-    family_dirs = {name: jinja2.FileSystemLoader(Path(sys.modules[type(family).__module__].__file__).parent)
+    # (imported by name: a module can leave sys.modules while its classes live on, as pytester's runs do)
+    family_dirs = {name: jinja2.FileSystemLoader(Path(import_module(type(family).__module__).__file__).parent)
                    for name, family in families.items()}
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(_TEMPLATES), jinja2.PrefixLoader(family_dirs)]),
