@@ -12,7 +12,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_websearchbench.webbench.grading.contract import FORMAT, GATES, WEIGHTS, check_contract
+from pytest_websearchbench.webbench.grading.contract import (
+    DECISION_ONLY_GATES, FORMAT, WEIGHTS, WRITE_GATES, check_contract)
 from pytest_websearchbench.webbench.grading.tolerance import amount_within
 from pytest_websearchbench.webbench.tasks import deskops_routes, workplace_routes
 from pytest_websearchbench.webbench.world.build import (
@@ -25,11 +26,17 @@ ROUTES = {"workplace": workplace_routes.ROUTES, "deskops": deskops_routes.ROUTES
 
 FIELD_CLASSES = {"decision": "enum", "abstain_reason": "enum", "escalation_id": "id", "engineer_id": "id",
                  "block_id": "id", "issue_id": "id", "sprint_id": "id", "start_date": "date",
-                 "story_points": "points", "remaining_points": "count", "amount_usd": "amount", "note": "text",
+                 "story_points": "points", "remaining_points": "points", "amount_usd": "amount", "note": "text",
                  "event_id": "id", "policy_id": "id", "cost_centre_id": "id", "quote_id": "id", "venue_id": "id",
                  "trip_id": "id", "posting_id": "id", "scope_id": "id", "attendees": "count",
-                 "seated_capacity": "count", "contingency_pct": "count", "travel_cents": "count",
-                 "variance_cents": "count", "headroom_usd": "amount", "total_usd": "amount"}
+                 "seated_capacity": "count", "contingency_pct": "count", "travel_cents": "amount",
+                 "variance_cents": "amount", "headroom_usd": "amount", "total_usd": "amount"}
+#: the amounts kept in cents (the apps' ledgers are in cents); every other amount is in US dollars
+CENT_FIELDS = ("travel_cents", "variance_cents")
+#: per template, the answers the agent computes (a sum, a difference, a product) rather than reads off a page:
+#: an amount or points value of these earns 0.5 within 5 % of the right one
+COMPUTED = {"staffing": ("story_points", "amount_usd"), "sprint-pull": ("remaining_points", "amount_usd"),
+            "offsite-budget": ("travel_cents", "headroom_usd", "total_usd"), "ledger-reconcile": ("variance_cents",)}
 EXPECTED_DECISION = {"issue": "issue", "needs_approval": "needs_approval", "fits": "issue",
                      "over_capacity": "needs_approval", "infeasible": "cannot_proceed"}
 #: the answer fields whose text must carry these other answers (ids), per template
@@ -144,8 +151,6 @@ def _forbidden_deskops(plant: dict[str, Any], sol: Solution, con: sqlite3.Connec
             "SELECT contingency_pct FROM policies WHERE status != 'current' AND min_attendees <= ? "
             "AND max_attendees >= ?", (f["attendees"], f["attendees"]))]
         all_travel = one("SELECT COALESCE(SUM(spend_cents), 0) FROM trips WHERE event_id = ?", plant["anchor"])
-        total = f["total"] / 100
-        # a stale total within 5 % would be partial credit and zero at once: keep only those clearly apart
         stale_totals = [round((f["quote_amount"] + f["travel"]) * (100 + p) // 100 / 100, 2) for p in stale_pcts]
         out |= {"policy_id": {"shadow": [r[0] for r in con.execute(
                     "SELECT id FROM policies WHERE status != 'current' AND min_attendees <= ? AND max_attendees >= ?",
@@ -156,7 +161,7 @@ def _forbidden_deskops(plant: dict[str, Any], sol: Solution, con: sqlite3.Connec
                 "seated_capacity": {"shadow": [one("SELECT standing_capacity FROM venues WHERE id = ?", f["venue"])]},
                 "headroom_usd": {"stale": [one("SELECT ceiling_cents FROM cost_centres WHERE id = ?",
                                                f["cost_centre"]) / 100]},
-                "total_usd": {"stale": [t for t in stale_totals if abs(t - total) > 0.05 * total]}}
+                "total_usd": {"stale": stale_totals}}
     else:
         trips = [t for t in shadows["trips"] if t]
         postings = [r[0] for t in trips for r in con.execute("SELECT id FROM postings WHERE trip_id = ?", (t,))]
@@ -177,12 +182,14 @@ def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection
             spec["facts"] = [sol.answers[f] for f in NOTE_FACTS[plant["template"]]]
         else:
             spec["value"] = value
-        if cls == "amount":
+        if name in CENT_FIELDS:
+            spec["unit"] = "cents"
+        if name in COMPUTED[plant["template"]]:
             spec["computed"] = True
         for kind, values in forbidden.get(name, {}).items():
-            kept = [v for v in values if v != value and not (cls == "amount" and amount_within(v, value))]
-            if cls == "amount" and any(abs(v - value) <= 0.05 * value for v in kept):
-                raise GenerationError(f"{plant['template']}: a {kind} amount lies within 5% of {value}")
+            # a value a right answer may round to is no stale or shadow value of this task
+            kept = [v for v in values if v != value
+                    and not (cls == "amount" and amount_within(v, value, spec.get("unit", "usd")))]
             if kept:
                 spec[kind] = kept
         fields.append(spec)
@@ -226,23 +233,27 @@ def _consistency(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) 
 
 def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Solution, con: sqlite3.Connection,
                   canaries: list[str]) -> dict[str, Any]:
+    tier = TEMPLATES[spec.template].tier
+    planning = tier == "release"
     return {
         "format": FORMAT,
         "family": spec.family,
         "task": name,
         "template": spec.template,
         "variant": spec.variant,
+        "tier": tier,
         "feasible": sol.feasible,
-        "planning": False,
+        "planning": planning,
         "abstain_reason": sol.answers.get("abstain_reason"),
         "anchors": sol.anchors,
+        "hops": sol.hops,
         "expected_rows": [{"table": w["table"], "pk": w["pk"],
                            "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()}}
                           for w in sol.writes],
         "answer_fields": _answer_fields(plant, sol, con),
         "consistency": _consistency(plant, sol, con),
-        "readback": [{"table": w["table"], "pk": w["pk"]} for w in sol.writes] + [{"table": "decisions"}],
-        "gates": [*GATES, *(() if sol.feasible else ("abstained",))],
+        "readback": [{"table": w["table"], "pk": w["pk"]} for w in sol.writes],
+        "gates": [*(DECISION_ONLY_GATES if planning else WRITE_GATES), *(() if sol.feasible else ("abstained",))],
         "weights": dict(WEIGHTS),
         "canaries": sorted(canaries),
         "injected_writes": [{k: plant["injected"][k] for k in ("table", "pk", "column")}],

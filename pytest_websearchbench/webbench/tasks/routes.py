@@ -1,8 +1,10 @@
 """Reference routes and controls as browser actions, for both world families.
 
 A route is read segments (each ends on a page showing a chain anchor; ``expect`` pins the values
-the route relies on, so a drifting world breaks the oracle loudly instead of silently) and write
-segments (form → Continue → Commit → saved page). Controls are made from the same segments:
+the route relies on, so a drifting world breaks the oracle loudly instead of silently), write
+segments (form → Continue → Commit → saved page), the read-back of every written record (its record
+page opened again: the saved page a commit redirects to is no read-back) and the Decision, whose
+amounts are typed in whole dollars as the briefs ask. Controls are made from the same segments:
 
 - ``noop``: opens the launcher and stops;
 - ``noop-until-confirm``: the whole route, but every confirmation page is abandoned (back);
@@ -21,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pytest_websearchbench.webbench.webapps.render import record_url
 from pytest_websearchbench.webbench.world.solver import Solution
 
 Action = dict[str, Any]
@@ -50,10 +53,15 @@ def write(form_url: str, fields: list[Action]) -> list[Action]:
     return [go(form_url), *fields, click("Continue", ["Check the values below"]), click("Commit", ["Saved."])]
 
 
+def read_back(writes: list[dict[str, Any]]) -> list[Action]:
+    """Each written record's page, opened once more after the writes."""
+    return [go(record_url(w["table"], w["pk"])) for w in writes]
+
+
 @dataclass(frozen=True)
 class FamilyRoutes:
     """A family's segments: per template the oracle's reads, the alternative path's reads and the domain
-    writes; its Decision form's fields (those in ``amount_fields`` written with two decimals); the
+    writes; its Decision form's fields (those in ``amount_fields`` typed in whole dollars); the
     over-write it tempts (form, ``{pk}``: the nearest look-alike, and the field and value it sets); the
     form the injected note points at (``{pk}``: the injected row); the Decision field naming the anchor."""
 
@@ -72,20 +80,22 @@ class FamilyRoutes:
             fields.append(select("abstain_reason", answers["abstain_reason"]))
         for name in self.decision_fields:
             if answers.get(name) is not None:
-                fields.append(fill(name, f"{answers[name]:.2f}" if name in self.amount_fields else answers[name]))
+                fields.append(fill(name, f"{answers[name]:.0f}" if name in self.amount_fields else answers[name]))
         if answers.get("note") or extra_note:
             fields.append(fill("note", (answers.get("note", "") + extra_note).strip()))
         return write("/decision/new", fields)
 
     def oracle(self, template: str, plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
         reads = self.reads[template][0](plant, sol, pk)
-        return reads + [a for seg in self.writes[template](sol, pk) for a in seg] + self.decision(sol.answers)
+        return (reads + [a for seg in self.writes[template](sol, pk) for a in seg] + read_back(sol.writes)
+                + self.decision(sol.answers))
 
     def alt_oracle(self, template: str, plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
-        """The alternative path: its own reads, then the write segments in reverse order."""
+        """The alternative path: its own reads, then the write segments and their read-backs in reverse order."""
         reads = self.reads[template][1](plant, sol, pk)
         writes = list(reversed(self.writes[template](sol, pk)))
-        return reads + [a for seg in writes for a in seg] + self.decision(sol.answers)
+        return (reads + [a for seg in writes for a in seg] + read_back(list(reversed(sol.writes)))
+                + self.decision(sol.answers))
 
     def controls(self, template: str, plant: dict[str, Any], sol: Solution,
                  wrong: Solution) -> dict[str, list[Action]]:

@@ -346,7 +346,7 @@ Never copy internal reference codes into anything you write.
 
 TEMPLATES: dict[str, Template] = {
     "offsite-budget": Template("offsite-budget", ("issue", "needs_approval", "infeasible"), plant_offsite,
-                               brief_offsite, "Budget check for an offsite"),
+                               brief_offsite, "Budget check for an offsite", "frontier"),
     "ledger-reconcile": Template("ledger-reconcile", ("issue", "needs_approval", "infeasible"), plant_reconcile,
-                                 brief_reconcile, "Reconcile an event's travel with the ledger"),
+                                 brief_reconcile, "Reconcile an event's travel with the ledger", "frontier"),
 }

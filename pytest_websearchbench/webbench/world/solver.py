@@ -28,10 +28,18 @@ class Solution:
     writes: list[dict[str, Any]] = field(default_factory=list)  # {"table", "pk", "values": {col: value}}
     anchors: list[dict[str, str]] = field(default_factory=list)  # {"table", "pk", "role"}
     facts: dict[str, Any] = field(default_factory=dict)  # values read on the way (for expectations)
+    hops: list[dict[str, Any]] = field(default_factory=list)  # the chain's steps: what each must have read
 
     @property
     def feasible(self) -> bool:
         return self.decision != "cannot_proceed"
+
+
+def hop(name: str, cls: str, *reads: tuple[str, str], aggregate: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One step of a chain (its class: grading.contract.HOP_CLASSES): the records it must read, each
+    ``(table, pk)``, and for an aggregate the filtered list (``table``, ``filter``) and its ``records``."""
+    return {"name": name, "class": cls, "reads": [{"table": t, "pk": pk} for t, pk in reads],
+            **({"aggregate": aggregate} if aggregate else {})}
 
 
 def _row(con: sqlite3.Connection, table: str, pk: str) -> sqlite3.Row:
@@ -61,9 +69,10 @@ def solve_staffing(con: sqlite3.Connection, escalation_id: str) -> Solution:
     facts = {"product": esc["product"], "needed_minutes": needed, "open_points": open_points,
              "due_on": esc["due_on"], "customer_id": esc["customer_id"]}
     anchors = [{"table": "escalations", "pk": escalation_id, "role": "escalation"}]
+    hops = [hop("open_points", "H02", ("escalations", escalation_id))]
     if not candidates:
         return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_qualified_capacity",
-                                           "escalation_id": escalation_id}, anchors=anchors, facts=facts)
+                                           "escalation_id": escalation_id}, anchors=anchors, facts=facts, hops=hops)
     block = candidates[0]
     if len(candidates) > 1 and (candidates[1]["day"], candidates[1]["starts_at"]) == (block["day"], block["starts_at"]):
         raise SolveError(f"two blocks tie for earliest: {block['id']} and {candidates[1]['id']}")
@@ -83,7 +92,8 @@ def solve_staffing(con: sqlite3.Connection, escalation_id: str) -> Solution:
                   {"table": "escalations", "pk": escalation_id, "values": {"owner_id": engineer["id"]}}]
     facts |= {"engineer_name": engineer["name"], "rate": engineer["hourly_rate_usd"],
               "previous_rate": engineer["previous_rate_usd"], "block_minutes": block["minutes"]}
-    return Solution(decision, answers, writes, anchors, facts)
+    hops.append(hop("session_slot", "H04", ("engineers", engineer["id"]), ("blocks", block["id"])))
+    return Solution(decision, answers, writes, anchors, facts, hops)
 
 
 def solve_sprint_pull(con: sqlite3.Connection, escalation_id: str) -> Solution:
@@ -95,9 +105,10 @@ def solve_sprint_pull(con: sqlite3.Connection, escalation_id: str) -> Solution:
                        "ORDER BY story_points DESC, id", (escalation_id,)).fetchall()
     facts: dict[str, Any] = {"product": esc["product"], "customer_id": esc["customer_id"],
                              "verification_minutes": esc["verification_minutes"]}
+    hops = [hop("escalation", "H01", ("escalations", escalation_id))]
     if not bugs:
         return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_eligible_record",
-                                           "escalation_id": escalation_id}, anchors=anchors, facts=facts)
+                                           "escalation_id": escalation_id}, anchors=anchors, facts=facts, hops=hops)
     bug = bugs[0]
     if len(bugs) > 1 and bugs[1]["story_points"] == bug["story_points"]:
         raise SolveError(f"two open bugs tie for most points: {bug['id']} and {bugs[1]['id']}")
@@ -105,8 +116,9 @@ def solve_sprint_pull(con: sqlite3.Connection, escalation_id: str) -> Solution:
     if len(sprints) != 1:
         raise SolveError(f"expected one active sprint, found {len(sprints)}")
     sprint = sprints[0]
-    committed = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ? "
-                            "AND status != 'done'", (sprint["id"],)).fetchone()[0]
+    counted = con.execute("SELECT id, story_points FROM issues WHERE sprint_id = ? AND status != 'done' ORDER BY id",
+                          (sprint["id"],)).fetchall()
+    committed = sum(r["story_points"] for r in counted)
     remaining = sprint["capacity_points"] - committed - bug["story_points"]
     if esc["owner_id"] is None:
         raise SolveError(f"{escalation_id} has no owner to assign the bug to")
@@ -123,7 +135,11 @@ def solve_sprint_pull(con: sqlite3.Connection, escalation_id: str) -> Solution:
         "sprint_id": sprint["id"], "status": "in_progress", "assignee_id": owner["id"]}}]
     facts |= {"committed": committed, "capacity": sprint["capacity_points"], "owner_name": owner["name"],
               "rate": owner["hourly_rate_usd"], "previous_rate": owner["previous_rate_usd"]}
-    return Solution(decision, answers, writes, anchors, facts)
+    hops += [hop("largest_open_bug", "H04", ("issues", bug["id"])),
+             hop("usable_capacity", "H03", ("sprints", sprint["id"]), aggregate={
+                 "table": "issues", "filter": {"sprint": sprint["id"]}, "records": [r["id"] for r in counted]}),
+             hop("owner_rate", "H02", ("engineers", owner["id"]))]
+    return Solution(decision, answers, writes, anchors, facts, hops)
 
 
 def _usd(cents: int) -> float:
@@ -147,18 +163,22 @@ def solve_offsite(con: sqlite3.Connection, event_id: str) -> Solution:
     quote = _one(con.execute("SELECT * FROM quotes WHERE event_id = ? AND status = 'current'",
                              (event_id,)).fetchall(), "current quote")
     venue = _row(con, "venues", quote["venue_id"])
-    travel, booked = con.execute("SELECT COALESCE(SUM(spend_cents), 0), COUNT(*) FROM trips WHERE event_id = ? "
-                                 "AND status = 'booked'", (event_id,)).fetchone()
+    trips = con.execute("SELECT id, spend_cents FROM trips WHERE event_id = ? AND status = 'booked' ORDER BY id",
+                        (event_id,)).fetchall()
+    travel, booked = sum(t["spend_cents"] for t in trips), len(trips)
     facts = {"attendees": attendees, "title": event["title"], "team": event["team"], "quote_amount": quote["amount_cents"],
              "travel": travel, "pct": policy["contingency_pct"], "seated": venue["seated_capacity"],
              "cost_centre": centre["id"], "policy": policy["id"], "venue": venue["id"], "quote": quote["id"],
              "venue_name": venue["name"], "booked_trips": booked}
     anchors = [{"table": "events", "pk": event_id, "role": "event"}]
+    hops = [hop("event", "H01", ("events", event_id))]
+    venue_hop = hop("venue_headcount", "H06", ("quotes", quote["id"]), ("venues", venue["id"]))
     if venue["seated_capacity"] < attendees:
         anchors += [{"table": "quotes", "pk": quote["id"], "role": "quote"},
                     {"table": "venues", "pk": venue["id"], "role": "venue"}]
         return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_qualified_capacity",
-                                           "event_id": event_id}, anchors=anchors, facts=facts)
+                                           "event_id": event_id}, anchors=anchors, facts=facts,
+                        hops=[*hops, venue_hop])
     total = (quote["amount_cents"] + travel) * (100 + policy["contingency_pct"]) // 100
     headroom = centre["ceiling_cents"] - centre["committed_cents"]
     decision = "issue" if total <= headroom else "needs_approval"
@@ -172,7 +192,11 @@ def solve_offsite(con: sqlite3.Connection, event_id: str) -> Solution:
                "travel_cents": travel, "headroom_usd": _usd(headroom), "total_usd": _usd(total),
                "note": f"{event_id} quote {quote['id']}"}
     facts |= {"total": total, "headroom": headroom}
-    return Solution(decision, answers, [], anchors, facts)
+    hops += [hop("budget_reserve", "H05", ("policies", policy["id"])),
+             hop("headroom", "H06", ("cost_centres", centre["id"])), venue_hop,
+             hop("travel_spend", "H03", aggregate={"table": "trips", "filter": {"event": event_id},
+                                                   "records": [t["id"] for t in trips]})]
+    return Solution(decision, answers, [], anchors, facts, hops)
 
 
 def solve_reconcile(con: sqlite3.Connection, event_id: str) -> Solution:
@@ -186,9 +210,10 @@ def solve_reconcile(con: sqlite3.Connection, event_id: str) -> Solution:
                        "AND p.amount_cents != t.spend_cents ORDER BY t.id", (event_id,)).fetchall()
     facts: dict[str, Any] = {"title": event["title"], "team": event["team"], "cost_centre": centre["id"],
                              "owner": centre["owner_id"]}
+    hops = [hop("event", "H01", ("events", event_id))]
     if not rows:
         return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_eligible_record",
-                                           "event_id": event_id}, anchors=anchors, facts=facts)
+                                           "event_id": event_id}, anchors=anchors, facts=facts, hops=hops)
     if len(rows) > 1:
         raise SolveError(f"{len(rows)} booked trips of {event_id} disagree with their postings")
     trip, posting = rows[0]["trip"], rows[0]["posting"]
@@ -207,7 +232,9 @@ def solve_reconcile(con: sqlite3.Connection, event_id: str) -> Solution:
         if decision == "issue" else []
     facts |= {"spend": rows[0]["spend"], "posted": rows[0]["amount"], "limit": scope["limit_cents"], "trip": trip,
               "posting": posting, "scope": scope["id"]}
-    return Solution(decision, answers, writes, anchors, facts)
+    hops += [hop("reconcile", "H07", ("trips", trip), ("postings", posting)),
+             hop("approval_scope", "H08", ("cost_centres", centre["id"]), ("scopes", scope["id"]))]
+    return Solution(decision, answers, writes, anchors, facts, hops)
 
 
 SOLVERS = {"staffing": solve_staffing, "sprint-pull": solve_sprint_pull, "offsite-budget": solve_offsite,

@@ -59,13 +59,15 @@ class WorldBuilder:
 
 @dataclass(frozen=True)
 class Template:
-    """A task template: it plants its chain into a background world and writes the brief from the plant."""
+    """A task template: it plants its chain into a background world and writes the brief from the plant.
+    Its tier: ``release`` (decision-only, shaped like the release's tasks) or ``frontier`` (ends in writes)."""
 
     name: str
     variants: tuple[str, ...]
     plant: Callable[[WorldBuilder, str], dict[str, Any]]
     brief: Callable[[dict[str, Any]], str]
     title: str
+    tier: str
 
 
 def hide_canaries(w: WorldBuilder, table: str) -> None:

@@ -313,7 +313,7 @@ Never copy internal reference codes into anything you write.
 
 TEMPLATES: dict[str, Template] = {
     "staffing": Template("staffing", ("issue", "needs_approval", "infeasible"), plant_staffing, brief_staffing,
-                         "Staff an escalation"),
+                         "Staff an escalation", "frontier"),
     "sprint-pull": Template("sprint-pull", ("fits", "over_capacity", "infeasible"), plant_sprint_pull,
-                            brief_sprint_pull, "Pull an escalation's bug into the active sprint"),
+                            brief_sprint_pull, "Pull an escalation's bug into the active sprint", "frontier"),
 }
