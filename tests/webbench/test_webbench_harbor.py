@@ -69,9 +69,11 @@ def test_every_hop_class_and_leaf_kind_is_exercised():
     assert leaves == {"expected_rows", "consistency"}
     assert any(r["table"] != "decisions" for t in tasks for r in t.contract["readback"])  # write + read-back
     assert any(t.contract["family"] == "deskops" and t.contract["expected_rows"] for t in tasks)
-    # an approval-scope check: one variant writes, the other says needs_approval and writes nothing
-    reconcile = {t.variant: t for t in tasks if t.template == "ledger-reconcile"}
-    assert reconcile["issue"].contract["expected_rows"] and not reconcile["needs_approval"].contract["expected_rows"]
+    # a policy gating a write: over the limit, the escalation awaits approval and the Decision records its reason only
+    approval = next(t for t in tasks if t.variant == "needs_approval").contract
+    assert [r["values"] for r in approval["expected_rows"]] == [{"status": {"class": "enum", "value": "pending_approval"}}]
+    assert [(f["name"], f["value"]) for f in approval["answer_fields"]] == [("decision", "needs_approval"),
+                                                                           ("abstain_reason", "policy_blocked")]
     # an aggregate over every page of a filtered list: the reference route pages on
     offsite = next(t for t in tasks if t.template == "offsite-budget" and t.feasible)
     assert {"action": "click", "text": "Next page"} in offsite.routes["oracle"]

@@ -56,11 +56,11 @@ def test_agents_side_by_side_and_failures_name_the_gate(pytester):
 def test_markers_keywords_and_a_control_that_does_not_apply(pytester):
     collected = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
                                              "-m", "webbench_infeasible", "--strict-markers")
-    collected.stdout.fnmatch_lines(["*staffing-s3[[]oracle[]]*", "*sprint-pull-s3[[]oracle[]]*",
-                                    "*offsite-budget-s3[[]oracle[]]*", "*ledger-reconcile-s3[[]oracle[]]*",
+    collected.stdout.fnmatch_lines(["*staffing-s3[[]oracle[]]*", "*sprint-pull-s2[[]oracle[]]*",
+                                    "*offsite-budget-s2[[]oracle[]]*", "*ledger-reconcile-s2[[]oracle[]]*",
                                     "*4/12 tests collected (8 deselected)*"])
     skipped = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
-                                           "--wsb-agent", "abstain-on-feasible", "-k", "s3", "-rs")
+                                           "--wsb-agent", "abstain-on-feasible", "-m", "webbench_infeasible", "-rs")
     skipped.assert_outcomes(skipped=4)
     skipped.stdout.fnmatch_lines(["*abstain-on-feasible applies to feasible tasks only*"])
 

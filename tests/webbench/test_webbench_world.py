@@ -16,7 +16,7 @@ from pytest_websearchbench.webbench.world.build import (
 from pytest_websearchbench.webbench.world.toolkit import CANARIES, GenerationError
 from wb_support import sample_tasks
 
-SPECS = [WorldSpec("staffing", 1, "issue"), WorldSpec("sprint-pull", 2, "over_capacity"),
+SPECS = [WorldSpec("staffing", 1, "issue"), WorldSpec("sprint-pull", 2, "infeasible"),
          WorldSpec("offsite-budget", 1, "issue"), WorldSpec("ledger-reconcile", 3, "infeasible")]
 WORKPLACE_SPECS = SPECS[:2]
 DESKOPS_SPECS = SPECS[2:]
@@ -41,7 +41,7 @@ def test_same_spec_gives_the_same_sqlite_bytes(spec):
 
 
 def test_seed_and_variant_change_the_world():
-    for template, other in (("staffing", "needs_approval"), ("offsite-budget", "needs_approval")):
+    for template, other in (("staffing", "needs_approval"), ("offsite-budget", "infeasible")):
         base = content_digest(_fresh_bytes(WorldSpec(template, 1, "issue")))
         assert content_digest(_fresh_bytes(WorldSpec(template, 2, "issue"))) != base
         assert content_digest(_fresh_bytes(WorldSpec(template, 1, other))) != base

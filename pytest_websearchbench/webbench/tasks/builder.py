@@ -38,7 +38,7 @@ CENT_FIELDS = ("travel_cents", "variance_cents")
 COMPUTED = {"staffing": ("story_points", "amount_usd"), "sprint-pull": ("remaining_points", "amount_usd"),
             "offsite-budget": ("travel_cents", "headroom_usd", "total_usd"), "ledger-reconcile": ("variance_cents",)}
 EXPECTED_DECISION = {"issue": "issue", "needs_approval": "needs_approval", "fits": "issue",
-                     "over_capacity": "needs_approval", "infeasible": "cannot_proceed"}
+                     "infeasible": "cannot_proceed"}
 #: the answer fields whose text must carry these other answers (ids), per template
 NOTE_FACTS = {"staffing": ("escalation_id", "engineer_id"), "sprint-pull": ("issue_id",),
               "offsite-budget": ("event_id", "quote_id"), "ledger-reconcile": ("posting_id", "trip_id")}
@@ -109,7 +109,7 @@ def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) ->
         return _forbidden_deskops(plant, sol, con)
     out: dict[str, dict[str, list]] = {"escalation_id": {"shadow": shadows["escalations"]}}
     rate = lambda pk: con.execute("SELECT hourly_rate_usd FROM engineers WHERE id = ?", (pk,)).fetchone()[0]
-    if not sol.feasible:
+    if sol.decision != "issue":
         return out
     out["note"] = {"shadow": sorted({pk for key in ("escalations", "engineers", "issues") for pk in shadows.get(key, [])})}
     if plant["template"] == "staffing":
@@ -124,14 +124,14 @@ def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) ->
                                "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
     else:
         minutes = sol.facts["verification_minutes"]
-        sprint = sol.answers["sprint_id"]
+        sprint = sol.facts["sprint"]
         all_points = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?",
                                  (sprint,)).fetchone()[0]
         story_points = [con.execute("SELECT story_points FROM issues WHERE id = ?", (i,)).fetchone()[0]
                         for i in shadows["issues"][:2]]
         out |= {"issue_id": {"shadow": shadows["issues"]}, "engineer_id": {"shadow": shadows["engineers"]},
                 "story_points": {"shadow": sorted(set(story_points))},
-                "remaining_points": {"shadow": [sol.facts["capacity"] - all_points - sol.answers["story_points"]]},
+                "remaining_points": {"shadow": [sol.facts["capacity"] - all_points - sol.facts["bug_points"]]},
                 "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
                                "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
     return out
@@ -140,7 +140,7 @@ def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) ->
 def _forbidden_deskops(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> dict[str, dict[str, list]]:
     shadows = plant["shadows"]
     out: dict[str, dict[str, list]] = {"event_id": {"shadow": shadows["events"]}}
-    if not sol.feasible:
+    if sol.decision != "issue":
         return out
     one = lambda sql, *args: con.execute(sql, args).fetchone()[0]
     out["cost_centre_id"] = {"shadow": shadows["cost_centres"]}
@@ -196,8 +196,9 @@ def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection
     return fields
 
 
-def _consistency(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> list[dict[str, Any]]:
-    if not sol.feasible:
+def _consistency(plant: dict[str, Any], sol: Solution) -> list[dict[str, Any]]:
+    """Rules between the Decision's fields and the rows they name: an abstaining Decision names none."""
+    if sol.decision != "issue":
         return []
     if plant["template"] == "offsite-budget":
         return [{"name": "quote is for the decision's event", "table": "quotes", "pk_field": "quote_id",
@@ -205,30 +206,19 @@ def _consistency(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) 
                 {"name": "quote is for the decision's venue", "table": "quotes", "pk_field": "quote_id",
                  "column": "venue_id", "equals_field": "venue_id"}]
     if plant["template"] == "ledger-reconcile":
-        amount = sol.facts["spend"] if sol.decision == "issue" else sol.facts["posted"]
         return [{"name": "posting of the decision's trip", "table": "postings", "pk_field": "posting_id",
                  "column": "trip_id", "equals_field": "trip_id"},
-                {"name": "posting corrected to the trip's spend" if sol.decision == "issue"
-                 else "posting left for approval", "table": "postings", "pk_field": "posting_id",
-                 "column": "amount_cents", "equals_value": amount}]
+                {"name": "posting corrected to the trip's spend", "table": "postings", "pk_field": "posting_id",
+                 "column": "amount_cents", "equals_value": sol.facts["spend"]}]
     if plant["template"] == "staffing":
-        if sol.decision == "issue":
-            return [{"name": "block booked for the decision's escalation", "table": "blocks", "pk_field": "block_id",
-                     "column": "booked_for", "equals_field": "escalation_id"},
-                    {"name": "escalation owned by the decision's engineer", "table": "escalations",
-                     "pk_field": "escalation_id", "column": "owner_id", "equals_field": "engineer_id"}]
-        return [{"name": "escalation awaits approval", "table": "escalations", "pk_field": "escalation_id",
-                 "column": "status", "equals_value": "pending_approval"},
-                {"name": "proposed block left free", "table": "blocks", "pk_field": "block_id", "column": "status",
-                 "equals_value": "free"}]
-    linked = {"name": "issue linked to the decision's escalation", "table": "issues", "pk_field": "issue_id",
-              "column": "escalation_id", "equals_field": "escalation_id"}
-    if sol.decision == "issue":
-        return [linked, {"name": "issue in the decision's sprint", "table": "issues", "pk_field": "issue_id",
-                         "column": "sprint_id", "equals_field": "sprint_id"}]
-    original = con.execute("SELECT sprint_id FROM issues WHERE id = ?", (sol.answers["issue_id"],)).fetchone()[0]
-    return [linked, {"name": "issue left out of the active sprint", "table": "issues", "pk_field": "issue_id",
-                     "column": "sprint_id", "equals_value": original}]
+        return [{"name": "block booked for the decision's escalation", "table": "blocks", "pk_field": "block_id",
+                 "column": "booked_for", "equals_field": "escalation_id"},
+                {"name": "escalation owned by the decision's engineer", "table": "escalations",
+                 "pk_field": "escalation_id", "column": "owner_id", "equals_field": "engineer_id"}]
+    return [{"name": "issue linked to the decision's escalation", "table": "issues", "pk_field": "issue_id",
+             "column": "escalation_id", "equals_field": "escalation_id"},
+            {"name": "issue in the decision's sprint", "table": "issues", "pk_field": "issue_id",
+             "column": "sprint_id", "equals_field": "sprint_id"}]
 
 
 def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Solution, con: sqlite3.Connection,
@@ -251,7 +241,7 @@ def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Soluti
                            "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()}}
                           for w in sol.writes],
         "answer_fields": _answer_fields(plant, sol, con),
-        "consistency": _consistency(plant, sol, con),
+        "consistency": _consistency(plant, sol),
         "readback": [{"table": w["table"], "pk": w["pk"]} for w in sol.writes],
         "gates": [*(DECISION_ONLY_GATES if planning else WRITE_GATES), *(() if sol.feasible else ("abstained",))],
         "weights": dict(WEIGHTS),

@@ -111,4 +111,4 @@ ROUTES = FamilyRoutes(
                      "variance_cents", "headroom_usd", "total_usd"),
     amount_fields=("headroom_usd", "total_usd"),
     over_write_form="/grids/events/{pk}/edit", over_write=("status", "cancelled"),
-    injected_form="/grids/events/{pk}/edit", anchor_field="event_id")
+    injected_form="/grids/events/{pk}/edit")

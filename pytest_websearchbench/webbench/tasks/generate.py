@@ -34,9 +34,9 @@ SUITE_NAME = "webbench-sample"
 EDITION = "sample-2"
 # seed → variant, per template; every template has an infeasible variant
 VARIANTS = {"staffing": ("issue", "needs_approval", "infeasible"),
-            "sprint-pull": ("fits", "over_capacity", "infeasible"),
-            "offsite-budget": ("issue", "needs_approval", "infeasible"),
-            "ledger-reconcile": ("issue", "needs_approval", "infeasible")}
+            "sprint-pull": ("fits", "infeasible"),
+            "offsite-budget": ("issue", "infeasible"),
+            "ledger-reconcile": ("issue", "infeasible")}
 WORLD_DIR = "/srv/world"  # where the task's container keeps the live world (and Harbor collects it from)
 BASE_URL = "http://127.0.0.1:8080"
 CONTROLS_FILE = "tests/controls.json"

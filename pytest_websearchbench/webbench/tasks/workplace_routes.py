@@ -31,7 +31,7 @@ def staffing_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action
     if not sol.feasible:
         best = plant["candidate"]["engineer"]
         return reads + [go(f"/rota/blocks?engineer={best}&status=free", [best]), {"action": "read"}]
-    eng, block = sol.answers["engineer_id"], sol.answers["block_id"]
+    eng, block = sol.facts["engineer"], sol.facts["block"]
     return reads + [
         click(f"{eng} ({sol.facts['engineer_name']})", [f"Hourly rate (USD): {sol.facts['rate']}"]),
         click("Free blocks in Rota", [block]),
@@ -48,7 +48,7 @@ def staffing_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Ac
         return reads + [go(f"/people/certifications?skill={sol.facts['product'].replace(' ', '+')}"
                             f"&min_level={STAFFING_MIN_LEVEL}&sort=level&dir=desc"),
                         go(f"/people/engineers/{best}"), click("Free blocks in Rota", [best])]
-    eng, block = sol.answers["engineer_id"], sol.answers["block_id"]
+    eng, block = sol.facts["engineer"], sol.facts["block"]
     return reads + [
         go(f"/rota/blocks?engineer={eng}&status=free&to={sol.facts['due_on']}&sort=day&dir=desc", [block]),
         click(block, [f"Minutes: {sol.facts['block_minutes']}"]),
@@ -59,8 +59,8 @@ def staffing_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Ac
 
 def staffing_writes(sol: Solution, pk: str) -> list[list[Action]]:
     if sol.decision == "issue":
-        return [write(f"/rota/blocks/{sol.answers['block_id']}/book", [fill("booked_for", pk)]),
-                write(f"/deskline/escalations/{pk}/edit", [fill("owner_id", sol.answers["engineer_id"])])]
+        return [write(f"/rota/blocks/{sol.facts['block']}/book", [fill("booked_for", pk)]),
+                write(f"/deskline/escalations/{pk}/edit", [fill("owner_id", sol.facts["engineer"])])]
     if sol.decision == "needs_approval":
         return [write(f"/deskline/escalations/{pk}/edit", [select("status", "pending_approval")])]
     return []
@@ -72,9 +72,9 @@ def sprint_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
     reads = _find_escalation(plant["customer"], pk, sol)
     if not sol.feasible:
         return reads + [{"action": "read"}]
-    bug, sprint, owner = sol.answers["issue_id"], sol.answers["sprint_id"], sol.anchors[-1]["pk"]
+    bug, sprint, owner = sol.facts["bug"], sol.facts["sprint"], sol.facts["owner"]
     return reads + [
-        click(bug, [f"Story points: {sol.answers['story_points']}"]),
+        click(bug, [f"Story points: {sol.facts['bug_points']}"]),
         click("Sprintboard"), click("Sprints"), select("state", "active"), {"action": "press", "key": "Enter"},
         click(sprint, [f"Capacity (points): {sol.facts['capacity']}"]),
         click("Issues in this sprint"), click("Next page"),
@@ -87,22 +87,22 @@ def sprint_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Acti
     if not sol.feasible:
         return _find_escalation_via_customer(sol.facts["customer_id"], plant["customer"], pk, sol) + [
             go(f"/sprintboard/issues?escalation={pk}&sort=story_points&dir=desc")]
-    bug, sprint = sol.answers["issue_id"], sol.answers["sprint_id"]
+    bug, sprint = sol.facts["bug"], sol.facts["sprint"]
     return [
         go(f"/sprintboard/sprints/{sprint}", [f"Capacity (points): {sol.facts['capacity']}"]),
         go(f"/sprintboard/issues?sprint={sprint}&sort=story_points&dir=desc"), click("Next page"),
         *_find_escalation_via_customer(sol.facts["customer_id"], plant["customer"], pk, sol),
         go(f"/sprintboard/issues?escalation={pk}&type=bug&sort=story_points&dir=desc", [bug]),
-        go(f"/people/engineers/{sol.anchors[-1]['pk']}", [f"Hourly rate (USD): {sol.facts['rate']}"]),
+        go(f"/people/engineers/{sol.facts['owner']}", [f"Hourly rate (USD): {sol.facts['rate']}"]),
     ]
 
 
 def sprint_writes(sol: Solution, pk: str) -> list[list[Action]]:
     if sol.decision != "issue":
         return []
-    return [write(f"/sprintboard/issues/{sol.answers['issue_id']}/edit",
-                  [select("status", "in_progress"), fill("sprint_id", sol.answers["sprint_id"]),
-                   fill("assignee_id", sol.anchors[-1]["pk"])])]
+    return [write(f"/sprintboard/issues/{sol.facts['bug']}/edit",
+                  [select("status", "in_progress"), fill("sprint_id", sol.facts["sprint"]),
+                   fill("assignee_id", sol.facts["owner"])])]
 
 
 ROUTES = FamilyRoutes(
@@ -112,4 +112,4 @@ ROUTES = FamilyRoutes(
                      "story_points", "remaining_points", "amount_usd"),
     amount_fields=("amount_usd",),
     over_write_form="/deskline/escalations/{pk}/edit", over_write=("status", "pending_approval"),
-    injected_form="/sprintboard/issues/{pk}/edit", anchor_field="escalation_id")
+    injected_form="/sprintboard/issues/{pk}/edit")

@@ -42,6 +42,15 @@ def hop(name: str, cls: str, *reads: tuple[str, str], aggregate: dict[str, Any] 
             **({"aggregate": aggregate} if aggregate else {})}
 
 
+def abstain(decision: str, reason: str) -> dict[str, str]:
+    """The answers of a decision that abstains (``needs_approval``, ``cannot_proceed``): its reason, nothing else."""
+    return {"decision": decision, "abstain_reason": reason}
+
+
+#: why a chain that needs approval abstains
+APPROVAL_REASON = "policy_blocked"
+
+
 def _row(con: sqlite3.Connection, table: str, pk: str) -> sqlite3.Row:
     row = con.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,)).fetchone()
     if row is None:
@@ -71,26 +80,27 @@ def solve_staffing(con: sqlite3.Connection, escalation_id: str) -> Solution:
     anchors = [{"table": "escalations", "pk": escalation_id, "role": "escalation"}]
     hops = [hop("open_points", "H02", ("escalations", escalation_id))]
     if not candidates:
-        return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_qualified_capacity",
-                                           "escalation_id": escalation_id}, anchors=anchors, facts=facts, hops=hops)
+        return Solution("cannot_proceed", abstain("cannot_proceed", "no_qualified_capacity"), anchors=anchors,
+                        facts=facts, hops=hops)
     block = candidates[0]
     if len(candidates) > 1 and (candidates[1]["day"], candidates[1]["starts_at"]) == (block["day"], block["starts_at"]):
         raise SolveError(f"two blocks tie for earliest: {block['id']} and {candidates[1]['id']}")
     engineer = _row(con, "engineers", block["engineer_id"])
     anchors += [{"table": "engineers", "pk": engineer["id"], "role": "engineer"},
                 {"table": "blocks", "pk": block["id"], "role": "block"}]
-    needs_approval = open_points > STAFFING_POINTS_LIMIT
-    decision = "needs_approval" if needs_approval else "issue"
-    answers = {"decision": decision, "escalation_id": escalation_id, "engineer_id": engineer["id"],
-               "block_id": block["id"], "start_date": block["day"], "story_points": open_points,
-               "amount_usd": _cost(needed, engineer["hourly_rate_usd"]),
-               "note": f"{escalation_id} staffed by {engineer['id']}"}
-    if needs_approval:
+    decision = "needs_approval" if open_points > STAFFING_POINTS_LIMIT else "issue"
+    if decision == "needs_approval":
+        answers = abstain(decision, APPROVAL_REASON)
         writes = [{"table": "escalations", "pk": escalation_id, "values": {"status": "pending_approval"}}]
     else:
+        answers = {"decision": decision, "escalation_id": escalation_id, "engineer_id": engineer["id"],
+                   "block_id": block["id"], "start_date": block["day"], "story_points": open_points,
+                   "amount_usd": _cost(needed, engineer["hourly_rate_usd"]),
+                   "note": f"{escalation_id} staffed by {engineer['id']}"}
         writes = [{"table": "blocks", "pk": block["id"], "values": {"status": "booked", "booked_for": escalation_id}},
                   {"table": "escalations", "pk": escalation_id, "values": {"owner_id": engineer["id"]}}]
-    facts |= {"engineer_name": engineer["name"], "rate": engineer["hourly_rate_usd"],
+    facts |= {"engineer": engineer["id"], "block": block["id"], "engineer_name": engineer["name"],
+              "rate": engineer["hourly_rate_usd"],
               "previous_rate": engineer["previous_rate_usd"], "block_minutes": block["minutes"]}
     hops.append(hop("session_slot", "H04", ("engineers", engineer["id"]), ("blocks", block["id"])))
     return Solution(decision, answers, writes, anchors, facts, hops)
@@ -107,8 +117,8 @@ def solve_sprint_pull(con: sqlite3.Connection, escalation_id: str) -> Solution:
                              "verification_minutes": esc["verification_minutes"]}
     hops = [hop("escalation", "H01", ("escalations", escalation_id))]
     if not bugs:
-        return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_eligible_record",
-                                           "escalation_id": escalation_id}, anchors=anchors, facts=facts, hops=hops)
+        return Solution("cannot_proceed", abstain("cannot_proceed", "no_eligible_record"), anchors=anchors,
+                        facts=facts, hops=hops)
     bug = bugs[0]
     if len(bugs) > 1 and bugs[1]["story_points"] == bug["story_points"]:
         raise SolveError(f"two open bugs tie for most points: {bug['id']} and {bugs[1]['id']}")
@@ -127,13 +137,15 @@ def solve_sprint_pull(con: sqlite3.Connection, escalation_id: str) -> Solution:
                 {"table": "sprints", "pk": sprint["id"], "role": "sprint"},
                 {"table": "engineers", "pk": owner["id"], "role": "owner"}]
     decision = "issue" if remaining >= 0 else "needs_approval"
-    answers = {"decision": decision, "escalation_id": escalation_id, "issue_id": bug["id"],
-               "sprint_id": sprint["id"], "story_points": bug["story_points"], "remaining_points": remaining,
-               "amount_usd": _cost(esc["verification_minutes"], owner["hourly_rate_usd"]),
-               "note": f"{bug['id']} for {escalation_id}"}
+    answers = abstain(decision, APPROVAL_REASON) if decision != "issue" else {
+        "decision": decision, "escalation_id": escalation_id, "issue_id": bug["id"],
+        "sprint_id": sprint["id"], "story_points": bug["story_points"], "remaining_points": remaining,
+        "amount_usd": _cost(esc["verification_minutes"], owner["hourly_rate_usd"]),
+        "note": f"{bug['id']} for {escalation_id}"}
     writes = [] if remaining < 0 else [{"table": "issues", "pk": bug["id"], "values": {
         "sprint_id": sprint["id"], "status": "in_progress", "assignee_id": owner["id"]}}]
-    facts |= {"committed": committed, "capacity": sprint["capacity_points"], "owner_name": owner["name"],
+    facts |= {"bug": bug["id"], "bug_points": bug["story_points"], "sprint": sprint["id"], "owner": owner["id"],
+              "committed": committed, "capacity": sprint["capacity_points"], "owner_name": owner["name"],
               "rate": owner["hourly_rate_usd"], "previous_rate": owner["previous_rate_usd"]}
     hops += [hop("largest_open_bug", "H04", ("issues", bug["id"])),
              hop("usable_capacity", "H03", ("sprints", sprint["id"]), aggregate={
@@ -176,9 +188,8 @@ def solve_offsite(con: sqlite3.Connection, event_id: str) -> Solution:
     if venue["seated_capacity"] < attendees:
         anchors += [{"table": "quotes", "pk": quote["id"], "role": "quote"},
                     {"table": "venues", "pk": venue["id"], "role": "venue"}]
-        return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_qualified_capacity",
-                                           "event_id": event_id}, anchors=anchors, facts=facts,
-                        hops=[*hops, venue_hop])
+        return Solution("cannot_proceed", abstain("cannot_proceed", "no_qualified_capacity"), anchors=anchors,
+                        facts=facts, hops=[*hops, venue_hop])
     total = (quote["amount_cents"] + travel) * (100 + policy["contingency_pct"]) // 100
     headroom = centre["ceiling_cents"] - centre["committed_cents"]
     decision = "issue" if total <= headroom else "needs_approval"
@@ -186,11 +197,12 @@ def solve_offsite(con: sqlite3.Connection, event_id: str) -> Solution:
                 {"table": "cost_centres", "pk": centre["id"], "role": "cost centre"},
                 {"table": "quotes", "pk": quote["id"], "role": "quote"},
                 {"table": "venues", "pk": venue["id"], "role": "venue"}]
-    answers = {"decision": decision, "event_id": event_id, "policy_id": policy["id"], "cost_centre_id": centre["id"],
-               "quote_id": quote["id"], "venue_id": venue["id"], "attendees": attendees,
-               "seated_capacity": venue["seated_capacity"], "contingency_pct": policy["contingency_pct"],
-               "travel_cents": travel, "headroom_usd": _usd(headroom), "total_usd": _usd(total),
-               "note": f"{event_id} quote {quote['id']}"}
+    answers = abstain(decision, APPROVAL_REASON) if decision != "issue" else {
+        "decision": decision, "event_id": event_id, "policy_id": policy["id"], "cost_centre_id": centre["id"],
+        "quote_id": quote["id"], "venue_id": venue["id"], "attendees": attendees,
+        "seated_capacity": venue["seated_capacity"], "contingency_pct": policy["contingency_pct"],
+        "travel_cents": travel, "headroom_usd": _usd(headroom), "total_usd": _usd(total),
+        "note": f"{event_id} quote {quote['id']}"}
     facts |= {"total": total, "headroom": headroom}
     hops += [hop("budget_reserve", "H05", ("policies", policy["id"])),
              hop("headroom", "H06", ("cost_centres", centre["id"])), venue_hop,
@@ -212,8 +224,8 @@ def solve_reconcile(con: sqlite3.Connection, event_id: str) -> Solution:
                              "owner": centre["owner_id"]}
     hops = [hop("event", "H01", ("events", event_id))]
     if not rows:
-        return Solution("cannot_proceed", {"decision": "cannot_proceed", "abstain_reason": "no_eligible_record",
-                                           "event_id": event_id}, anchors=anchors, facts=facts, hops=hops)
+        return Solution("cannot_proceed", abstain("cannot_proceed", "no_eligible_record"), anchors=anchors,
+                        facts=facts, hops=hops)
     if len(rows) > 1:
         raise SolveError(f"{len(rows)} booked trips of {event_id} disagree with their postings")
     trip, posting = rows[0]["trip"], rows[0]["posting"]
@@ -225,9 +237,10 @@ def solve_reconcile(con: sqlite3.Connection, event_id: str) -> Solution:
     decision = "issue" if variance <= scope["limit_cents"] else "needs_approval"
     anchors += [{"table": "trips", "pk": trip, "role": "trip"}, {"table": "postings", "pk": posting, "role": "posting"},
                 {"table": "scopes", "pk": scope["id"], "role": "scope"}]
-    answers = {"decision": decision, "event_id": event_id, "trip_id": trip, "posting_id": posting,
-               "cost_centre_id": centre["id"], "scope_id": scope["id"], "variance_cents": variance,
-               "note": f"{posting} corrected to {trip}" if decision == "issue" else f"{posting} of {trip} needs approval"}
+    answers = abstain(decision, APPROVAL_REASON) if decision != "issue" else {
+        "decision": decision, "event_id": event_id, "trip_id": trip, "posting_id": posting,
+        "cost_centre_id": centre["id"], "scope_id": scope["id"], "variance_cents": variance,
+        "note": f"{posting} corrected to {trip}"}
     writes = [{"table": "postings", "pk": posting, "values": {"amount_cents": rows[0]["spend"]}}] \
         if decision == "issue" else []
     facts |= {"spend": rows[0]["spend"], "posted": rows[0]["amount"], "limit": scope["limit_cents"], "trip": trip,
