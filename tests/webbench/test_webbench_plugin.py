@@ -96,3 +96,16 @@ def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytest
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*staffing-s1[[]oracle[]]: step 5 {action='click'*lacks [[]'Product: Not *'[]]; "
                                  "the world no longer matches the route*"])
+
+
+def test_a_verifier_exception_is_an_error_of_the_item_graded_false_never_a_score(pytester, monkeypatch):
+    from pytest_websearchbench.webbench.grading import verifier
+
+    def broken(contract, evidence):
+        raise KeyError("web_trace")
+
+    monkeypatch.setattr(verifier, "verify", broken)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "-k", "staffing-s1")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*staffing-s1[[]oracle[]]*the verifier failed (KeyError: 'web_trace'): graded: false, "
+                                 "no reward*"])

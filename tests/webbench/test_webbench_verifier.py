@@ -13,8 +13,8 @@ import pytest
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.grading.contract import check_contract
 from pytest_websearchbench.webbench.grading.tolerance import compare, token_in
-from pytest_websearchbench.webbench.grading.verifier import _trace, load_evidence, verify
-from wb_support import live_world, staffing_chain
+from pytest_websearchbench.webbench.grading.verifier import _trace, load_evidence, main, verify
+from wb_support import live_world, sample_tasks, staffing_chain
 
 CANARY = "WB-CANARY-QQ7XK2"
 
@@ -442,6 +442,28 @@ def test_decision_only_contracts_carry_3_gates_one_evidence_read_leaf_per_hop_on
         with pytest.raises(SuiteError) as info:
             check_contract(broken, "release.json")
         assert info.value.field == field
+
+
+@pytest.mark.parametrize("damage", ["no world_before.db", "a trace line that is no JSON"])
+def test_a_verifier_exception_writes_graded_false_and_no_reward(tmp_path, capsys, damage):
+    import json
+    import shutil
+
+    task = sample_tasks()[0]
+    with live_world(task.world) as (server, folder):
+        httpx.get(server.base_url + "/")
+        shutil.copytree(folder, tmp_path / "world")
+    world = tmp_path / "world"
+    if damage == "no world_before.db":
+        (world / "world_before.db").unlink()
+    else:
+        with open(world / "web_trace.jsonl", "a") as trace:
+            trace.write('{"seq": \n')
+    reward = tmp_path / "reward.txt"
+    code = main(["--contract", str(task.path / "tests" / "contract.json"), "--world-dir", str(world),
+                 "--reward", str(reward)])
+    printed = json.loads(capsys.readouterr().out)
+    assert code == 2 and printed["graded"] is False and printed["error"] and not reward.exists()
 
 
 # ------------------------------------------------------------------------------ contracts
