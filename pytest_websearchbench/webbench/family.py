@@ -114,7 +114,7 @@ class WebBenchFamily(BenchmarkFamily):
             raise SuiteError(manifest.path, "a webbench suite's items is its dataset.toml", field="items")
         tasks = load_dataset(dataset)
         cases = tuple(Case(t.name if self.repeat == 1 else f"{t.name}{REPEAT_MARK}{n}", t,
-                           markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
+                           markers=("webbench", f"webbench_{t.template.replace('-', '_')}", f"webbench_{t.tier}",
                                     "webbench_feasible" if t.feasible else "webbench_infeasible"),
                            keywords=(t.template, t.variant))
                       for t in tasks for n in range(1, self.repeat + 1))

@@ -35,13 +35,15 @@ FIELD_CLASSES = {"decision": "enum", "abstain_reason": "enum", "escalation_id": 
 CENT_FIELDS = ("travel_cents", "variance_cents")
 #: per template, the answers the agent computes (a sum, a difference, a product) rather than reads off a page:
 #: an amount or points value of these earns 0.5 within 5 % of the right one
-COMPUTED = {"staffing": ("story_points", "amount_usd"), "sprint-pull": ("remaining_points", "amount_usd"),
-            "offsite-budget": ("travel_cents", "headroom_usd", "total_usd"), "ledger-reconcile": ("variance_cents",)}
+COMPUTED = {"triage-slot": ("story_points",), "triage-capacity": ("story_points", "remaining_points"),
+            "review-slot": (), "offsite-plan": ("travel_cents", "total_usd"),
+            "staffing": ("story_points", "amount_usd"), "sprint-pull": ("remaining_points", "amount_usd"),
+            "ledger-reconcile": ("variance_cents",)}
 EXPECTED_DECISION = {"issue": "issue", "needs_approval": "needs_approval", "fits": "issue",
-                     "infeasible": "cannot_proceed"}
+                     "infeasible": "cannot_proceed", "over_capacity": "cannot_proceed"}
 #: the answer fields whose text must carry these other answers (ids), per template
 NOTE_FACTS = {"staffing": ("escalation_id", "engineer_id"), "sprint-pull": ("issue_id",),
-              "offsite-budget": ("event_id", "quote_id"), "ledger-reconcile": ("posting_id", "trip_id")}
+              "ledger-reconcile": ("posting_id", "trip_id")}
 VALUE_CLASS = {"status": "enum", "booked_for": "id", "owner_id": "id", "sprint_id": "id", "assignee_id": "id",
                "amount_cents": "count"}
 
@@ -81,7 +83,8 @@ def build_task(template: str, seed: int, variant: str) -> BuiltTask:
     con = open_world(data)
     try:
         solve = SOLVERS[template]
-        sol, wrong = solve(con, plant["anchor"]), solve(con, plant["nearest"])
+        ask = plant.get("ask", {})  # the brief's own parameters (a window of days, a length)
+        sol, wrong = solve(con, plant["anchor"], **ask), solve(con, plant["nearest"], **ask)
         if sol.decision != EXPECTED_DECISION[variant]:
             raise GenerationError(f"{template} seed {seed}: variant {variant!r} planted, but the world solves to "
                                   f"{sol.decision!r}")
@@ -104,72 +107,66 @@ def _amount(minutes: int, rate: float) -> float:
 
 def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> dict[str, dict[str, list]]:
     """Per answer field, the shadow and stale values that must score 0."""
-    shadows = plant["shadows"]
-    if plant["template"] in ("offsite-budget", "ledger-reconcile"):
-        return _forbidden_deskops(plant, sol, con)
-    out: dict[str, dict[str, list]] = {"escalation_id": {"shadow": shadows["escalations"]}}
-    rate = lambda pk: con.execute("SELECT hourly_rate_usd FROM engineers WHERE id = ?", (pk,)).fetchone()[0]
     if sol.decision != "issue":
-        return out
-    out["note"] = {"shadow": sorted({pk for key in ("escalations", "engineers", "issues") for pk in shadows.get(key, [])})}
-    if plant["template"] == "staffing":
+        return {}
+    if plant["template"] in ("offsite-plan", "ledger-reconcile"):
+        return _forbidden_deskops(plant, sol, con)
+    shadows = plant["shadows"]
+    one = lambda sql, *args: con.execute(sql, args).fetchone()[0]
+    rate = lambda pk: one("SELECT hourly_rate_usd FROM engineers WHERE id = ?", pk)
+    days = sorted({one("SELECT day FROM blocks WHERE id = ?", b) for b in shadows["blocks"]}) if "blocks" in shadows else []
+    out: dict[str, dict[str, list]] = {
+        "escalation_id": {"shadow": shadows["escalations"]},
+        "note": {"shadow": sorted({pk for key in ("escalations", "engineers", "issues") for pk in shadows.get(key, [])})}}
+    if plant["template"] == "review-slot":
+        return out | {"block_id": {"shadow": shadows["blocks"]}, "start_date": {"shadow": days}}
+    if plant["template"] in ("staffing", "triage-slot", "triage-capacity"):
         minutes = sol.facts["needed_minutes"]
-        done = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? AND status = 'done'",
-                           (plant["anchor"],)).fetchone()[0]
-        days = [con.execute("SELECT day FROM blocks WHERE id = ?", (b,)).fetchone()[0] for b in shadows["blocks"]]
+        done = one("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? AND status = 'done'",
+                   plant["anchor"])
         out |= {"engineer_id": {"shadow": shadows["engineers"]}, "block_id": {"shadow": shadows["blocks"]},
-                "start_date": {"shadow": sorted(set(days))},
-                "story_points": {"shadow": [sol.facts["open_points"] + done]},
+                "start_date": {"shadow": days}, "story_points": {"shadow": [sol.facts["open_points"] + done]},
                 "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
                                "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
-    else:
-        minutes = sol.facts["verification_minutes"]
-        sprint = sol.facts["sprint"]
-        all_points = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?",
-                                 (sprint,)).fetchone()[0]
-        story_points = [con.execute("SELECT story_points FROM issues WHERE id = ?", (i,)).fetchone()[0]
-                        for i in shadows["issues"][:2]]
-        out |= {"issue_id": {"shadow": shadows["issues"]}, "engineer_id": {"shadow": shadows["engineers"]},
-                "story_points": {"shadow": sorted(set(story_points))},
-                "remaining_points": {"shadow": [sol.facts["capacity"] - all_points - sol.facts["bug_points"]]},
-                "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
-                               "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
-    return out
+        if plant["template"] == "triage-capacity":  # done issues counted, or the capacity taken as it stands
+            all_points = one("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", sol.facts["sprint"])
+            out["remaining_points"] = {"shadow": [sol.facts["capacity"] - all_points, sol.facts["capacity"]]}
+        return out
+    minutes = sol.facts["verification_minutes"]
+    all_points = one("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", sol.facts["sprint"])
+    story_points = [one("SELECT story_points FROM issues WHERE id = ?", i) for i in shadows["issues"][:2]]
+    return out | {"issue_id": {"shadow": shadows["issues"]}, "engineer_id": {"shadow": shadows["engineers"]},
+                  "story_points": {"shadow": sorted(set(story_points))},
+                  "remaining_points": {"shadow": [sol.facts["capacity"] - all_points - sol.facts["bug_points"]]},
+                  "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
+                                 "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
 
 
 def _forbidden_deskops(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> dict[str, dict[str, list]]:
     shadows = plant["shadows"]
-    out: dict[str, dict[str, list]] = {"event_id": {"shadow": shadows["events"]}}
-    if sol.decision != "issue":
-        return out
     one = lambda sql, *args: con.execute(sql, args).fetchone()[0]
-    out["cost_centre_id"] = {"shadow": shadows["cost_centres"]}
-    out["note"] = {"shadow": sorted({pk for key in ("events", "quotes", "trips") for pk in shadows.get(key, [])})}
+    out: dict[str, dict[str, list]] = {"event_id": {"shadow": shadows["events"]}}
     f = sol.facts
-    if plant["template"] == "offsite-budget":
+    if plant["template"] == "offsite-plan":
         stale_pcts = [r[0] for r in con.execute(
             "SELECT contingency_pct FROM policies WHERE status != 'current' AND min_attendees <= ? "
             "AND max_attendees >= ?", (f["attendees"], f["attendees"]))]
         all_travel = one("SELECT COALESCE(SUM(spend_cents), 0) FROM trips WHERE event_id = ?", plant["anchor"])
         stale_totals = [round((f["quote_amount"] + f["travel"]) * (100 + p) // 100 / 100, 2) for p in stale_pcts]
-        out |= {"policy_id": {"shadow": [r[0] for r in con.execute(
-                    "SELECT id FROM policies WHERE status != 'current' AND min_attendees <= ? AND max_attendees >= ?",
-                    (f["attendees"], f["attendees"]))]},
-                "quote_id": {"shadow": shadows["quotes"]}, "venue_id": {"shadow": shadows["venues"]},
-                "contingency_pct": {"stale": sorted(set(stale_pcts))},
-                "travel_cents": {"shadow": [all_travel]},
-                "seated_capacity": {"shadow": [one("SELECT standing_capacity FROM venues WHERE id = ?", f["venue"])]},
-                "headroom_usd": {"stale": [one("SELECT ceiling_cents FROM cost_centres WHERE id = ?",
-                                               f["cost_centre"]) / 100]},
-                "total_usd": {"stale": stale_totals}}
-    else:
-        trips = [t for t in shadows["trips"] if t]
-        postings = [r[0] for t in trips for r in con.execute("SELECT id FROM postings WHERE trip_id = ?", (t,))]
-        variances = [abs(r[0] - r[1]) for t in trips for r in con.execute(
-            "SELECT t.spend_cents, p.amount_cents FROM trips t JOIN postings p ON p.trip_id = t.id WHERE t.id = ?", (t,))]
-        out |= {"trip_id": {"shadow": trips}, "posting_id": {"shadow": postings},
-                "scope_id": {"shadow": shadows["scopes"]}, "variance_cents": {"shadow": sorted(set(variances))}}
-    return out
+        return out | {"quote_id": {"shadow": shadows["quotes"]}, "venue_id": {"shadow": shadows["venues"]},
+                      "contingency_pct": {"stale": sorted(set(stale_pcts))},
+                      "travel_cents": {"shadow": [all_travel]},
+                      "seated_capacity": {"shadow": [one("SELECT standing_capacity FROM venues WHERE id = ?",
+                                                         f["venue"])]},
+                      "total_usd": {"stale": stale_totals}}
+    trips = [t for t in shadows["trips"] if t]
+    postings = [r[0] for t in trips for r in con.execute("SELECT id FROM postings WHERE trip_id = ?", (t,))]
+    variances = [abs(r[0] - r[1]) for t in trips for r in con.execute(
+        "SELECT t.spend_cents, p.amount_cents FROM trips t JOIN postings p ON p.trip_id = t.id WHERE t.id = ?", (t,))]
+    return out | {"cost_centre_id": {"shadow": shadows["cost_centres"]},
+                  "note": {"shadow": sorted({pk for key in ("events", "trips") for pk in shadows.get(key, [])})},
+                  "trip_id": {"shadow": trips}, "posting_id": {"shadow": postings},
+                  "scope_id": {"shadow": shadows["scopes"]}, "variance_cents": {"shadow": sorted(set(variances))}}
 
 
 def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> list[dict[str, Any]]:
@@ -187,6 +184,8 @@ def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection
         if name in COMPUTED[plant["template"]]:
             spec["computed"] = True
         for kind, values in forbidden.get(name, {}).items():
+            if spec.get("unit", "usd") == "usd" and cls == "amount":  # the briefs ask for whole dollars
+                values = sorted({*values, *(float(round(v)) for v in values)})
             # a value a right answer may round to is no stale or shadow value of this task
             kept = [v for v in values if v != value
                     and not (cls == "amount" and amount_within(v, value, spec.get("unit", "usd")))]
@@ -200,11 +199,6 @@ def _consistency(plant: dict[str, Any], sol: Solution) -> list[dict[str, Any]]:
     """Rules between the Decision's fields and the rows they name: an abstaining Decision names none."""
     if sol.decision != "issue":
         return []
-    if plant["template"] == "offsite-budget":
-        return [{"name": "quote is for the decision's event", "table": "quotes", "pk_field": "quote_id",
-                 "column": "event_id", "equals_field": "event_id"},
-                {"name": "quote is for the decision's venue", "table": "quotes", "pk_field": "quote_id",
-                 "column": "venue_id", "equals_field": "venue_id"}]
     if plant["template"] == "ledger-reconcile":
         return [{"name": "posting of the decision's trip", "table": "postings", "pk_field": "posting_id",
                  "column": "trip_id", "equals_field": "trip_id"},
@@ -241,7 +235,7 @@ def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Soluti
                            "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()}}
                           for w in sol.writes],
         "answer_fields": _answer_fields(plant, sol, con),
-        "consistency": _consistency(plant, sol),
+        "consistency": [] if planning else _consistency(plant, sol),
         "readback": [{"table": w["table"], "pk": w["pk"]} for w in sol.writes],
         "gates": [*(DECISION_ONLY_GATES if planning else WRITE_GATES), *(() if sol.feasible else ("abstained",))],
         "weights": dict(WEIGHTS),

@@ -62,6 +62,7 @@ class Task:
     title: str
     template: str
     variant: str
+    tier: str  # release (decision-only, shaped like the release's) or frontier (ends in writes)
     feasible: bool
     world: WorldSpec
     world_digest: str
@@ -144,7 +145,10 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     if contract["family"] != spec.family:
         raise SuiteError(contract_path, f"contract is for a {contract['family']} world, the task's world is "
                          f"{spec.family}", field="family", item=name)
-    return Task(name, folder, computed, extra["title"], spec.template, spec.variant,
+    if contract["tier"] != extra["tier"]:
+        raise SuiteError(toml_path, f"tier {extra['tier']!r}, but the contract's is {contract['tier']!r}",
+                         field="metadata.tier", item=name)
+    return Task(name, folder, computed, extra["title"], spec.template, spec.variant, extra["tier"],
                 contract["feasible"], spec, world_digest, instruction, contract, routes,
                 extra["reference_steps"], budget, meta["task"]["name"])
 

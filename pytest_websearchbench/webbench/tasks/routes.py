@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pytest_websearchbench.webbench.webapps.apps import PAGE_SIZE
 from pytest_websearchbench.webbench.webapps.render import record_url
 from pytest_websearchbench.webbench.world.solver import Solution
 
@@ -52,6 +53,11 @@ def select(name: str, value: str) -> Action:
 
 def write(form_url: str, fields: list[Action]) -> list[Action]:
     return [go(form_url), *fields, click("Continue", ["Check the values below"]), click("Commit", ["Saved."])]
+
+
+def later_pages(rows: int) -> list[Action]:
+    """Every further page of a list of ``rows`` records (20 a page): an aggregate needs them all."""
+    return [click("Next page") for _ in range((rows - 1) // PAGE_SIZE)]
 
 
 def read_back(writes: list[dict[str, Any]]) -> list[Action]:
