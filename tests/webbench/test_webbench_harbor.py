@@ -22,7 +22,7 @@ from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, within_bound
 from pytest_websearchbench.webbench.tasks import generate as generator
 from pytest_websearchbench.webbench.tasks.generate import generate
-from pytest_websearchbench.webbench.tasks.harbor import load_dataset, load_task
+from pytest_websearchbench.webbench.tasks.harbor import load_dataset, load_task, publishable, task_digest
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.world.build import world_bytes
 from wb_support import REPO, SAMPLE, sample_tasks
@@ -382,6 +382,57 @@ def harbor_python() -> Path:
     return python
 
 
+def _litter(suite: Path) -> None:
+    """Caches, compiled files, editor and OS litter in two packages, and a .gitignore in a third (it replaces
+    Harbor's defaults there: its own patterns, a re-include, and litter it does not name)."""
+    tasks = sorted(p for p in suite.iterdir() if (p / "task.toml").is_file())
+    for task in tasks[:2]:
+        (task / "tests" / "__pycache__").mkdir()
+        (task / "tests" / "__pycache__" / "check.cpython-312.pyc").write_bytes(b"\x00compiled")
+        (task / "solution" / "helper.pyc").write_bytes(b"\x00")
+        (task / "environment" / ".DS_Store").write_bytes(b"\x00\x01")
+        (task / "solution" / ".solve.sh.swp").write_text("swap")
+        (task / "solution" / "solve.sh.swo").write_text("swap")
+        (task / "instruction.md~").write_text("backup")  # not a publishable name either way
+        (task / "steps" / "alt-oracle.jsonl~").write_text("backup")
+    ignoring = tasks[2]
+    (ignoring / ".gitignore").write_text("# local runs\n*.log\n!keep.log\n/solution/build/\n")
+    (ignoring / "tests" / "run.log").write_text("x")
+    (ignoring / "tests" / "keep.log").write_text("kept")
+    (ignoring / "solution" / "build").mkdir()
+    (ignoring / "solution" / "build" / "out.txt").write_text("x")
+    (ignoring / "environment" / ".DS_Store").write_bytes(b"\x00")  # published: the .gitignore does not name it
+
+
+def test_the_digest_is_harbor_s_content_hash_over_the_publishable_files_only(suite_copy):
+    before = {t.name: t.digest for t in load_dataset(suite_copy / "dataset.toml")}
+    _litter(suite_copy)
+    tasks = sorted(p for p in suite_copy.iterdir() if (p / "task.toml").is_file())
+    for task in tasks[:2]:
+        assert task_digest(task) == before[task.name]  # the litter is left out
+        assert not [f for f in publishable(task) if f.suffix in (".pyc", ".swp", ".swo") or f.name == ".DS_Store"]
+    ignoring = tasks[2]
+    names = {f.relative_to(ignoring).as_posix() for f in publishable(ignoring)}
+    assert {"tests/keep.log", "environment/.DS_Store"} <= names
+    assert not {"tests/run.log", "solution/build/out.txt", ".gitignore"} & names
+    assert task_digest(ignoring) != before[ignoring.name]
+    (tasks[0] / "trajectory.json").write_text("[]")  # a publishable top-level file Harbor includes
+    assert "trajectory.json" in {f.name for f in publishable(tasks[0])} and task_digest(tasks[0]) != before[tasks[0].name]
+
+
+@pytest.mark.parametrize("pattern, path, ignored_", [
+    ("*.log", "tests/a/b.log", True), ("/tests/*.log", "tests/b.log", True), ("/tests/*.log", "x/tests/b.log", False),
+    ("build/", "solution/build/x", True), ("build/", "solution/build", False), ("**/cache", "a/b/cache/x", True),
+    ("a/**/z", "a/b/c/z", True), ("a/**/z", "a/z", True), ("file?.txt", "tests/file1.txt", True),
+    ("file[0-3].txt", "tests/file4.txt", False), ("file[!0-3].txt", "tests/file4.txt", True), ("\\#x", "#x", True),
+])
+def test_gitignore_patterns_match_as_harbor_s_packager_reads_them(pattern, path, ignored_):
+    from pytest_websearchbench.webbench.tasks.harbor import ignore_rules, ignored
+
+    assert ignored(ignore_rules([pattern]), path) is ignored_
+    assert ignored(ignore_rules([pattern, "!" + path.rsplit("/", 1)[-1]]), path) is False or path.endswith("/")
+
+
 def test_harbor_loads_every_package_accepts_the_manifest_digests_and_lint(harbor_python):
     checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(SAMPLE)],
                              capture_output=True, text=True, timeout=600)
@@ -393,3 +444,21 @@ def test_harbor_loads_every_package_accepts_the_manifest_digests_and_lint(harbor
     assert sorted(report["digests"]) == packages
     assert all(recorded == harbor for recorded, harbor in report["digests"].values()), report["digests"]
     assert report["lint"] == {"returncode": 0, "output": ""}
+
+
+def test_harbor_s_packager_leaves_out_what_ours_leaves_out(harbor_python, suite_copy):
+    _litter(suite_copy)
+    dataset = suite_copy / "dataset.toml"
+    for task in _task_names(suite_copy):
+        entry = re.compile(rf'(name = "wsb/{task}"\ndigest = )"[^"]+"')
+        dataset.write_text(entry.sub(lambda m: f'{m.group(1)}"{task_digest(suite_copy / task)}"', dataset.read_text()))
+    checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(suite_copy)],
+                             capture_output=True, text=True, timeout=600)
+    assert checked.returncode == 0, checked.stderr
+    report = json.loads(checked.stdout)
+    assert report["load_errors"] == [] and report["manifest_errors"] == []
+    assert all(recorded == harbor for recorded, harbor in report["digests"].values()), report["digests"]
+
+
+def _task_names(suite: Path) -> list[str]:
+    return [t["name"].split("/", 1)[1] for t in tomllib.loads((suite / "dataset.toml").read_text())["tasks"]]
