@@ -93,6 +93,7 @@ class WebBenchFamily(BenchmarkFamily):
             raise SuiteError(manifest.path, "a webbench suite's items is its dataset.toml", field="items")
         tasks = load_dataset(dataset)
         cases = repeat_cases((Case(t.name, t, markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
+                                                       f"webbench_{t.tier}",
                                                        "webbench_feasible" if t.feasible else "webbench_infeasible"),
                                    keywords=(t.template, t.variant)) for t in tasks), self.repeat)
         return Suite(manifest, cases, digest_files([manifest.path, dataset]))
@@ -100,11 +101,15 @@ class WebBenchFamily(BenchmarkFamily):
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         from pytest_websearchbench.webbench.agents.catalog import NotApplicable
         from pytest_websearchbench.webbench.agents.dispatch import run_agent
+        from pytest_websearchbench.webbench.grading.verifier import grade
 
         try:
             episode = run_agent(case.data, self.named[ctx.variant], self.setup, suite.name, case.id)
         except NotApplicable as exc:
             pytest.skip(str(exc))
+        # a verifier that fails on this world grades nothing (graded: false, no reward): an error of the item,
+        # never a score; ``score`` then recomputes the same verdict, as a pure function of the evidence
+        grade(case.data.contract, episode.evidence)
         return RawResults(extra=episode.to_dict())
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:

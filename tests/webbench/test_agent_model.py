@@ -111,10 +111,18 @@ def test_a_model_that_works_a_look_alike_is_within_the_wrong_record_bound(pytest
         result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
                                     "-k", f"{name}[", f"--wsb-json={results}")
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*episode failure modes*wrong record 1*"])
     item = _items(results)[name]
     assert within_bound("wrong-record", item["metrics"]["webscore"]), (name, BOUNDS["wrong-record"])
-    assert item["results"][0]["episode_failure"] == "wrong record"
+    # a Decision that goes ahead on a task that does names the look-alike; one that abstains (the look-alike's
+    # chain decided the other way) records its reason only, and an infeasible task's answers hold no id to compare
+    task = next(t for t in sample_tasks() if t.name == name)
+    decided = next(a["value"] for a in task.routes["wrong-record"]
+                   if a.get("action") == "select" and a.get("name") == "decision")
+    if decided == "issue" and task.contract["answer_fields"][0]["value"] == "issue":
+        result.stdout.fnmatch_lines(["*episode failure modes*wrong record 1*"])
+        assert item["results"][0]["episode_failure"] == "wrong record"
+    else:
+        assert item["results"][0]["episode_failure"] != "none"
 
 
 def test_the_tool_and_prompt_say_what_the_issue_asks_and_nothing_of_the_verifier():

@@ -8,6 +8,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, within_bound
 from pytest_websearchbench.webbench.tasks import generate as generator
 from pytest_websearchbench.webbench.tasks.generate import generate
-from pytest_websearchbench.webbench.tasks.harbor import load_dataset, load_task
+from pytest_websearchbench.webbench.tasks.harbor import load_dataset, load_task, publishable, task_digest
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.world.build import world_bytes
 from wb_support import REPO, SAMPLE, sample_tasks
@@ -30,6 +31,7 @@ HARBOR_FILES = ("task.toml", "instruction.md", "README.md", "environment/world.j
                 "environment/wsb-world-entry.sh", "tests/contract.json", "tests/test.sh", "tests/Dockerfile",
                 "tests/controls.json", "solution/actions.jsonl", "solution/solve.sh", "steps/alt-oracle.jsonl")
 HARBOR = "harbor==0.25.0"
+STAFFING_S1 = [t.name for t in sample_tasks()].index("staffing-s1")  # its entry in dataset.toml
 
 
 def digest_by_hand(folder: Path) -> str:
@@ -52,31 +54,64 @@ def test_dataset_lists_every_task_with_its_digest():
     assert dataset["dataset"]["name"] == "wsb/webbench-sample"
     entries = {t["name"]: t["digest"] for t in dataset["tasks"]}
     folders = sorted(p.name for p in SAMPLE.iterdir() if p.is_dir())
-    assert sorted(entries) == [f"wsb/{f}" for f in folders] and len(folders) >= 11
+    assert sorted(entries) == [f"wsb/{f}" for f in folders]
     for name, digest in entries.items():
         assert digest == digest_by_hand(SAMPLE / name.split("/")[1]), name
     tasks = sample_tasks()
-    assert {t.template for t in tasks} == {"staffing", "sprint-pull", "offsite-budget", "ledger-reconcile"}
-    assert {t.world.family for t in tasks} == {"workplace", "deskops"}
-    for template in {t.template for t in tasks}:  # every template ships an infeasible variant
+    for template in {t.template for t in tasks}:  # every template ships a variant that must abstain
         assert any(not t.feasible for t in tasks if t.template == template), template
     assert all(t.contract["abstain_reason"] and "abstained" in t.contract["gates"] for t in tasks if not t.feasible)
 
 
+#: the release's four templates, by the hops each chains before its decision
+RELEASE_HOPS = {"triage-slot": ["open_points", "session_slot"],
+                "triage-capacity": ["open_points", "session_slot", "usable_capacity"],
+                "review-slot": ["session_slot"],
+                "offsite-plan": ["budget_reserve", "venue_headcount", "travel_spend", "quote_total"]}
+
+
+def test_the_release_tier_is_shaped_like_the_release():
+    release = [t for t in sample_tasks() if t.tier == "release"]
+    assert len(release) >= 11 and {t.world.family for t in release} == {"workplace", "deskops"}
+    assert {t.template for t in release} == set(RELEASE_HOPS) and {t.world.seed for t in release} == {0, 1, 2, 3}
+    for task in release:
+        c = task.contract
+        assert c["planning"] and not c["expected_rows"] and not c["consistency"] and not c["readback"], task.name
+        assert c["gates"] == ["containment", "evidence_read_any", "no_canary"] + ([] if task.feasible else ["abstained"])
+        if task.feasible:  # the whole chain, each hop one evidence_read leaf with its class
+            assert [h["name"] for h in c["hops"]] == RELEASE_HOPS[task.template], task.name
+            assert c["answer_fields"][0] == {"name": "decision", "class": "enum", "value": "issue"}
+        assert all(re.fullmatch(r"H0[1-8]", h["class"]) for h in c["hops"])
+        meta = tomllib.loads((task.path / "task.toml").read_text())["metadata"]
+        assert meta["tier"] == "release"
+    frontier = [t for t in sample_tasks() if t.tier == "frontier"]
+    assert frontier and all(not t.contract["planning"] for t in frontier)
+
+
 def test_every_hop_class_and_leaf_kind_is_exercised():
     tasks = sample_tasks()
-    leaves = {kind for t in tasks for kind in ("expected_rows", "consistency") if t.contract[kind]}
-    assert leaves == {"expected_rows", "consistency"}
-    assert any(r["table"] != "decisions" for t in tasks for r in t.contract["readback"])  # write + read-back
+    leaves = {kind for t in tasks for kind in ("expected_rows", "consistency", "readback") if t.contract[kind]}
+    assert leaves == {"expected_rows", "consistency", "readback"}  # the frontier tier keeps them exercised
+    assert all(t.tier == "frontier" for t in tasks if t.contract["expected_rows"])
     assert any(t.contract["family"] == "deskops" and t.contract["expected_rows"] for t in tasks)
-    # an approval-scope check: one variant writes, the other says needs_approval and writes nothing
-    reconcile = {t.variant: t for t in tasks if t.template == "ledger-reconcile"}
-    assert reconcile["issue"].contract["expected_rows"] and not reconcile["needs_approval"].contract["expected_rows"]
-    # an aggregate over every page of a filtered list: the reference route pages on
-    offsite = next(t for t in tasks if t.template == "offsite-budget" and t.feasible)
-    assert {"action": "click", "text": "Next page"} in offsite.routes["oracle"]
-    assert any(f["name"] == "travel_cents" for f in offsite.contract["answer_fields"])
-    assert {f["name"] for t in tasks if not t.feasible for f in t.contract["answer_fields"]} >= {"abstain_reason"}
+    classes = {h["class"] for t in tasks for h in t.contract["hops"]}
+    assert classes == {"H01", "H02", "H03", "H04", "H05", "H06", "H07", "H08"}
+    # a policy gating a write: over the limit, the escalation awaits approval and the Decision records its reason only
+    approval = next(t for t in tasks if t.variant == "needs_approval").contract
+    assert [r["values"] for r in approval["expected_rows"]] == [{"status": {"class": "enum", "value": "pending_approval"}}]
+    assert [(f["name"], f["value"]) for f in approval["answer_fields"]] == [("decision", "needs_approval"),
+                                                                           ("abstain_reason", "policy_blocked")]
+    # an aggregate over every page of a filtered list, in each family: the reference route pages on
+    for template in ("offsite-plan", "triage-capacity"):
+        task = next(t for t in tasks if t.template == template and t.feasible)
+        assert {"action": "click", "text": "Next page"} in task.routes["oracle"]
+        aggregate = next(h["aggregate"] for h in task.contract["hops"] if "aggregate" in h)
+        assert len(aggregate["records"]) > 1
+    offsite = next(t for t in tasks if t.template == "offsite-plan" and t.feasible)
+    travel = next(f for f in offsite.contract["answer_fields"] if f["name"] == "travel_cents")
+    assert (travel["class"], travel["unit"], travel["computed"]) == ("amount", "cents", True)
+    assert {f["name"] for t in tasks if not t.feasible for f in t.contract["answer_fields"]} == {"decision",
+                                                                                               "abstain_reason"}
 
 
 def test_each_task_ships_its_measured_controls_within_their_bounds():
@@ -224,7 +259,7 @@ def test_a_task_path_is_refused_because_harbor_ignores_it(suite_copy, tmp_path, 
     with opened() as files, pytest.raises(SuiteError) as info:
         load_dataset(suite_copy / "dataset.toml")
     assert (info.value.path, info.value.item, info.value.field) == (
-        str(suite_copy / "dataset.toml"), "staffing-s1", "tasks.0.path")
+        str(suite_copy / "dataset.toml"), "staffing-s1", f"tasks.{STAFFING_S1}.path")
     assert "Harbor ignores 'path'" in str(info.value)
     assert not [f for f in files if f.startswith(str(tmp_path / "outside"))]
 
@@ -235,7 +270,7 @@ def test_a_task_name_is_harbor_s_org_name_and_one_safe_folder(suite_copy, opened
     dataset.write_text(dataset.read_text().replace('name = "wsb/staffing-s1"', f'name = "{name}"'))
     with opened() as files, pytest.raises(SuiteError) as info:
         load_dataset(dataset)
-    assert info.value.field == "tasks.0.name" and "does not match" in str(info.value)
+    assert info.value.field == f"tasks.{STAFFING_S1}.name" and "does not match" in str(info.value)
     assert not [f for f in files if f.endswith("task.toml")]
 
 
@@ -297,7 +332,7 @@ def test_invalid_utf8_and_a_path_too_long_are_one_error_naming_file_line_item_an
     toml.write_bytes(original)
     dataset = suite_copy / "dataset.toml"
     dataset.write_text(dataset.read_text().replace('name = "wsb/staffing-s1"', f'name = "wsb/{"x" * 5000}"'))
-    with pytest.raises(SuiteError, match=r"field 'tasks.0.name': bad path 'x+': File name too long") as info:
+    with pytest.raises(SuiteError, match=rf"field 'tasks.{STAFFING_S1}.name': bad path 'x+': File name too long") as info:
         load_dataset(dataset)
     assert info.value.item == "x" * 5000
 
@@ -347,6 +382,57 @@ def harbor_python() -> Path:
     return python
 
 
+def _litter(suite: Path) -> None:
+    """Caches, compiled files, editor and OS litter in two packages, and a .gitignore in a third (it replaces
+    Harbor's defaults there: its own patterns, a re-include, and litter it does not name)."""
+    tasks = sorted(p for p in suite.iterdir() if (p / "task.toml").is_file())
+    for task in tasks[:2]:
+        (task / "tests" / "__pycache__").mkdir()
+        (task / "tests" / "__pycache__" / "check.cpython-312.pyc").write_bytes(b"\x00compiled")
+        (task / "solution" / "helper.pyc").write_bytes(b"\x00")
+        (task / "environment" / ".DS_Store").write_bytes(b"\x00\x01")
+        (task / "solution" / ".solve.sh.swp").write_text("swap")
+        (task / "solution" / "solve.sh.swo").write_text("swap")
+        (task / "instruction.md~").write_text("backup")  # not a publishable name either way
+        (task / "steps" / "alt-oracle.jsonl~").write_text("backup")
+    ignoring = tasks[2]
+    (ignoring / ".gitignore").write_text("# local runs\n*.log\n!keep.log\n/solution/build/\n")
+    (ignoring / "tests" / "run.log").write_text("x")
+    (ignoring / "tests" / "keep.log").write_text("kept")
+    (ignoring / "solution" / "build").mkdir()
+    (ignoring / "solution" / "build" / "out.txt").write_text("x")
+    (ignoring / "environment" / ".DS_Store").write_bytes(b"\x00")  # published: the .gitignore does not name it
+
+
+def test_the_digest_is_harbor_s_content_hash_over_the_publishable_files_only(suite_copy):
+    before = {t.name: t.digest for t in load_dataset(suite_copy / "dataset.toml")}
+    _litter(suite_copy)
+    tasks = sorted(p for p in suite_copy.iterdir() if (p / "task.toml").is_file())
+    for task in tasks[:2]:
+        assert task_digest(task) == before[task.name]  # the litter is left out
+        assert not [f for f in publishable(task) if f.suffix in (".pyc", ".swp", ".swo") or f.name == ".DS_Store"]
+    ignoring = tasks[2]
+    names = {f.relative_to(ignoring).as_posix() for f in publishable(ignoring)}
+    assert {"tests/keep.log", "environment/.DS_Store"} <= names
+    assert not {"tests/run.log", "solution/build/out.txt", ".gitignore"} & names
+    assert task_digest(ignoring) != before[ignoring.name]
+    (tasks[0] / "trajectory.json").write_text("[]")  # a publishable top-level file Harbor includes
+    assert "trajectory.json" in {f.name for f in publishable(tasks[0])} and task_digest(tasks[0]) != before[tasks[0].name]
+
+
+@pytest.mark.parametrize("pattern, path, ignored_", [
+    ("*.log", "tests/a/b.log", True), ("/tests/*.log", "tests/b.log", True), ("/tests/*.log", "x/tests/b.log", False),
+    ("build/", "solution/build/x", True), ("build/", "solution/build", False), ("**/cache", "a/b/cache/x", True),
+    ("a/**/z", "a/b/c/z", True), ("a/**/z", "a/z", True), ("file?.txt", "tests/file1.txt", True),
+    ("file[0-3].txt", "tests/file4.txt", False), ("file[!0-3].txt", "tests/file4.txt", True), ("\\#x", "#x", True),
+])
+def test_gitignore_patterns_match_as_harbor_s_packager_reads_them(pattern, path, ignored_):
+    from pytest_websearchbench.webbench.tasks.harbor import ignore_rules, ignored
+
+    assert ignored(ignore_rules([pattern]), path) is ignored_
+    assert ignored(ignore_rules([pattern, "!" + path.rsplit("/", 1)[-1]]), path) is False or path.endswith("/")
+
+
 def test_harbor_loads_every_package_accepts_the_manifest_digests_and_lint(harbor_python):
     checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(SAMPLE)],
                              capture_output=True, text=True, timeout=600)
@@ -358,3 +444,21 @@ def test_harbor_loads_every_package_accepts_the_manifest_digests_and_lint(harbor
     assert sorted(report["digests"]) == packages
     assert all(recorded == harbor for recorded, harbor in report["digests"].values()), report["digests"]
     assert report["lint"] == {"returncode": 0, "output": ""}
+
+
+def test_harbor_s_packager_leaves_out_what_ours_leaves_out(harbor_python, suite_copy):
+    _litter(suite_copy)
+    dataset = suite_copy / "dataset.toml"
+    for task in _task_names(suite_copy):
+        entry = re.compile(rf'(name = "wsb/{task}"\ndigest = )"[^"]+"')
+        dataset.write_text(entry.sub(lambda m: f'{m.group(1)}"{task_digest(suite_copy / task)}"', dataset.read_text()))
+    checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(suite_copy)],
+                             capture_output=True, text=True, timeout=600)
+    assert checked.returncode == 0, checked.stderr
+    report = json.loads(checked.stdout)
+    assert report["load_errors"] == [] and report["manifest_errors"] == []
+    assert all(recorded == harbor for recorded, harbor in report["digests"].values()), report["digests"]
+
+
+def _task_names(suite: Path) -> list[str]:
+    return [t["name"].split("/", 1)[1] for t in tomllib.loads((suite / "dataset.toml").read_text())["tasks"]]

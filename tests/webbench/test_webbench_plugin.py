@@ -16,27 +16,26 @@ def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
     results = pytester.path / "oracle.json"
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
                                            "--wsb-agent", "oracle", "-n", "2", f"--wsb-json={results}")
-    result.assert_outcomes(passed=12)
+    result.assert_outcomes(passed=25)
     result.stdout.fnmatch_lines([
         "*websearchbench summary*",
-        "webbench-sample  (webbench/workplace+deskops, edition sample-2)",
+        "webbench-sample  (webbench/workplace+deskops, edition sample-3)",
         "*oracle*",
-        "*items*12*", "*pass rate*12/12 (100.0%)*",
+        "*items*25*", "*pass rate*25/25 (100.0%)*",
         "*WebScore*100.000 [[]100.000, 100.000[]]*",
-        "*pass *1.000*", "*strict_pass*1.000*", "*steps*", "*failure modes*none 12*"])
+        "*pass *1.000*", "*strict_pass*1.000*", "*steps*", "*failure modes*none 25*"])
     assert "cassettes" not in result.stdout.str()
     data = json.loads(results.read_text())
     assert data["suites"]["webbench-sample"]["digest"].startswith("sha256:")
     items = data["items"]
-    assert len(items) == 12 and {i["provider"] for i in items} == {"oracle"}
+    assert len(items) == 25 and {i["provider"] for i in items} == {"oracle"}
     for item in items:
         verdict = item["results"][0]["verdict"]
         assert verdict["webscore"] == 100.0 and verdict["pass"] and verdict["strict_pass"]
-        assert {g["name"] for g in verdict["gates"]} >= {"containment", "evidence_read_any", "no_canary",
-                                                          "no_injected_write"}
+        assert {g["name"] for g in verdict["gates"]} >= {"containment", "evidence_read_any", "no_canary"}
         extra = item["raw"]["extra"]
         assert extra["base_url"].startswith("http://127.0.0.1:") and extra["evidence"]["call_trace"]
-    assert len({i["raw"]["extra"]["base_url"] for i in items}) == 12  # a fresh world on its own port each
+    assert len({i["raw"]["extra"]["base_url"] for i in items}) == 25  # a fresh world on its own port each
 
 
 def test_agents_side_by_side_and_failures_name_the_gate(pytester):
@@ -56,12 +55,16 @@ def test_agents_side_by_side_and_failures_name_the_gate(pytester):
 def test_markers_keywords_and_a_control_that_does_not_apply(pytester):
     collected = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
                                              "-m", "webbench_infeasible", "--strict-markers")
-    collected.stdout.fnmatch_lines(["*staffing-s3[[]oracle[]]*", "*sprint-pull-s3[[]oracle[]]*",
-                                    "*offsite-budget-s3[[]oracle[]]*", "*ledger-reconcile-s3[[]oracle[]]*",
-                                    "*4/12 tests collected (8 deselected)*"])
+    collected.stdout.fnmatch_lines(["*triage-slot-s2[[]oracle[]]*", "*triage-capacity-s2[[]oracle[]]*",
+                                    "*review-slot-s1[[]oracle[]]*", "*offsite-plan-s3[[]oracle[]]*",
+                                    "*staffing-s3[[]oracle[]]*", "*sprint-pull-s2[[]oracle[]]*",
+                                    "*ledger-reconcile-s2[[]oracle[]]*", "*7/25 tests collected (18 deselected)*"])
+    release = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
+                                           "-m", "webbench_release", "--strict-markers")
+    release.stdout.fnmatch_lines(["*16/25 tests collected (9 deselected)*"])
     skipped = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
-                                           "--wsb-agent", "abstain-on-feasible", "-k", "s3", "-rs")
-    skipped.assert_outcomes(skipped=4)
+                                           "--wsb-agent", "abstain-on-feasible", "-m", "webbench_infeasible", "-rs")
+    skipped.assert_outcomes(skipped=7)
     skipped.stdout.fnmatch_lines(["*abstain-on-feasible applies to feasible tasks only*"])
 
 
@@ -96,3 +99,16 @@ def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytest
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*staffing-s1[[]oracle[]]: step 5 {action='click'*lacks [[]'Product: Not *'[]]; "
                                  "the world no longer matches the route*"])
+
+
+def test_a_verifier_exception_is_an_error_of_the_item_graded_false_never_a_score(pytester, monkeypatch):
+    from pytest_websearchbench.webbench.grading import verifier
+
+    def broken(contract, evidence):
+        raise KeyError("web_trace")
+
+    monkeypatch.setattr(verifier, "verify", broken)
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "-k", "staffing-s1")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*staffing-s1[[]oracle[]]*the verifier failed (KeyError: 'web_trace'): graded: false, "
+                                 "no reward*"])

@@ -152,6 +152,39 @@ def test_out_of_policy_values_get_422_with_per_field_messages(world):
     assert not _trace(folder, "call_trace.jsonl")
 
 
+def _commit(client, path, data):
+    confirm = client.post(path, data=data)
+    assert confirm.status_code == 200, confirm.text
+    return client.post(f"{path}/commit", data={**data, "token": ".".join(TOKEN.search(confirm.text).groups())})
+
+
+def test_needs_approval_and_cannot_proceed_both_take_an_abstain_reason_leave_the_other_fields_blank_and_change_nothing(world):
+    _, folder, client = world
+    for decision in ("needs_approval", "cannot_proceed"):
+        missing = client.post("/decision/new", data={"decision": decision})
+        assert missing.status_code == 422
+        assert f"Error in abstain_reason: is required when the decision is {decision}" in missing.text
+        filled = client.post("/decision/new", data={"decision": decision, "abstain_reason": "policy_blocked",
+                                                    "escalation_id": C["esc"], "story_points": "5", "note": "why"})
+        assert filled.status_code == 422
+        for name in ("escalation_id", "story_points", "note"):
+            assert f"Error in {name}: must be blank when the decision is {decision}: it records only its abstain " \
+                   "reason" in filled.text
+        saved = _commit(client, "/decision/new", {"decision": decision, "abstain_reason": "policy_blocked"})
+        assert saved.status_code == 303
+    issue = client.post("/decision/new", data={"decision": "issue", "abstain_reason": "policy_blocked"})
+    assert issue.status_code == 422 and "Error in abstain_reason: must be empty when the decision is issue" in issue.text
+    con = sqlite3.connect(folder / "world.db")
+    rows = con.execute("SELECT * FROM decisions ORDER BY id").fetchall()
+    names = [c[0] for c in con.execute("SELECT * FROM decisions").description]
+    assert [{k: v for k, v in zip(names, row) if v is not None} for row in rows] == [
+        {"id": "DEC-0001", "decision": "needs_approval", "abstain_reason": "policy_blocked"},
+        {"id": "DEC-0002", "decision": "cannot_proceed", "abstain_reason": "policy_blocked"}]
+    con.execute("DELETE FROM decisions")
+    con.commit()
+    assert _db_digest(folder) == content_digest(sqlite3.connect(folder / "world_before.db"))  # nothing else changed
+
+
 def test_decision_page_takes_typed_fields_and_saves_a_record(world):
     _, folder, client = world
     data = {"decision": "issue", "escalation_id": C["esc"], "engineer_id": C["eng"], "block_id": C["block"],

@@ -12,7 +12,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from pytest_websearchbench.webbench.grading.contract import FORMAT, GATES, WEIGHTS, check_contract
+from pytest_websearchbench.webbench.grading.contract import (
+    DECISION_ONLY_GATES, FORMAT, WEIGHTS, WRITE_GATES, check_contract)
 from pytest_websearchbench.webbench.grading.tolerance import amount_within
 from pytest_websearchbench.webbench.tasks import deskops_routes, workplace_routes
 from pytest_websearchbench.webbench.world.build import (
@@ -25,16 +26,24 @@ ROUTES = {"workplace": workplace_routes.ROUTES, "deskops": deskops_routes.ROUTES
 
 FIELD_CLASSES = {"decision": "enum", "abstain_reason": "enum", "escalation_id": "id", "engineer_id": "id",
                  "block_id": "id", "issue_id": "id", "sprint_id": "id", "start_date": "date",
-                 "story_points": "points", "remaining_points": "count", "amount_usd": "amount", "note": "text",
+                 "story_points": "points", "remaining_points": "points", "amount_usd": "amount", "note": "text",
                  "event_id": "id", "policy_id": "id", "cost_centre_id": "id", "quote_id": "id", "venue_id": "id",
                  "trip_id": "id", "posting_id": "id", "scope_id": "id", "attendees": "count",
-                 "seated_capacity": "count", "contingency_pct": "count", "travel_cents": "count",
-                 "variance_cents": "count", "headroom_usd": "amount", "total_usd": "amount"}
+                 "seated_capacity": "count", "contingency_pct": "count", "travel_cents": "amount",
+                 "variance_cents": "amount", "headroom_usd": "amount", "total_usd": "amount"}
+#: the amounts kept in cents (the apps' ledgers are in cents); every other amount is in US dollars
+CENT_FIELDS = ("travel_cents", "variance_cents")
+#: per template, the answers the agent computes (a sum, a difference, a product) rather than reads off a page:
+#: an amount or points value of these earns 0.5 within 5 % of the right one
+COMPUTED = {"triage-slot": ("story_points",), "triage-capacity": ("story_points", "remaining_points"),
+            "review-slot": (), "offsite-plan": ("travel_cents", "total_usd"),
+            "staffing": ("story_points", "amount_usd"), "sprint-pull": ("remaining_points", "amount_usd"),
+            "ledger-reconcile": ("variance_cents",)}
 EXPECTED_DECISION = {"issue": "issue", "needs_approval": "needs_approval", "fits": "issue",
-                     "over_capacity": "needs_approval", "infeasible": "cannot_proceed"}
+                     "infeasible": "cannot_proceed", "over_capacity": "cannot_proceed"}
 #: the answer fields whose text must carry these other answers (ids), per template
 NOTE_FACTS = {"staffing": ("escalation_id", "engineer_id"), "sprint-pull": ("issue_id",),
-              "offsite-budget": ("event_id", "quote_id"), "ledger-reconcile": ("posting_id", "trip_id")}
+              "ledger-reconcile": ("posting_id", "trip_id")}
 VALUE_CLASS = {"status": "enum", "booked_for": "id", "owner_id": "id", "sprint_id": "id", "assignee_id": "id",
                "amount_cents": "count"}
 
@@ -74,7 +83,8 @@ def build_task(template: str, seed: int, variant: str) -> BuiltTask:
     con = open_world(data)
     try:
         solve = SOLVERS[template]
-        sol, wrong = solve(con, plant["anchor"]), solve(con, plant["nearest"])
+        ask = plant.get("ask", {})  # the brief's own parameters (a window of days, a length)
+        sol, wrong = solve(con, plant["anchor"], **ask), solve(con, plant["nearest"], **ask)
         if sol.decision != EXPECTED_DECISION[variant]:
             raise GenerationError(f"{template} seed {seed}: variant {variant!r} planted, but the world solves to "
                                   f"{sol.decision!r}")
@@ -97,74 +107,66 @@ def _amount(minutes: int, rate: float) -> float:
 
 def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> dict[str, dict[str, list]]:
     """Per answer field, the shadow and stale values that must score 0."""
-    shadows = plant["shadows"]
-    if plant["template"] in ("offsite-budget", "ledger-reconcile"):
+    if sol.decision != "issue":
+        return {}
+    if plant["template"] in ("offsite-plan", "ledger-reconcile"):
         return _forbidden_deskops(plant, sol, con)
-    out: dict[str, dict[str, list]] = {"escalation_id": {"shadow": shadows["escalations"]}}
-    rate = lambda pk: con.execute("SELECT hourly_rate_usd FROM engineers WHERE id = ?", (pk,)).fetchone()[0]
-    if not sol.feasible:
-        return out
-    out["note"] = {"shadow": sorted({pk for key in ("escalations", "engineers", "issues") for pk in shadows.get(key, [])})}
-    if plant["template"] == "staffing":
+    shadows = plant["shadows"]
+    one = lambda sql, *args: con.execute(sql, args).fetchone()[0]
+    rate = lambda pk: one("SELECT hourly_rate_usd FROM engineers WHERE id = ?", pk)
+    days = sorted({one("SELECT day FROM blocks WHERE id = ?", b) for b in shadows["blocks"]}) if "blocks" in shadows else []
+    out: dict[str, dict[str, list]] = {
+        "escalation_id": {"shadow": shadows["escalations"]},
+        "note": {"shadow": sorted({pk for key in ("escalations", "engineers", "issues") for pk in shadows.get(key, [])})}}
+    if plant["template"] == "review-slot":
+        return out | {"block_id": {"shadow": shadows["blocks"]}, "start_date": {"shadow": days}}
+    if plant["template"] in ("staffing", "triage-slot", "triage-capacity"):
         minutes = sol.facts["needed_minutes"]
-        done = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? AND status = 'done'",
-                           (plant["anchor"],)).fetchone()[0]
-        days = [con.execute("SELECT day FROM blocks WHERE id = ?", (b,)).fetchone()[0] for b in shadows["blocks"]]
+        done = one("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? AND status = 'done'",
+                   plant["anchor"])
         out |= {"engineer_id": {"shadow": shadows["engineers"]}, "block_id": {"shadow": shadows["blocks"]},
-                "start_date": {"shadow": sorted(set(days))},
-                "story_points": {"shadow": [sol.facts["open_points"] + done]},
+                "start_date": {"shadow": days}, "story_points": {"shadow": [sol.facts["open_points"] + done]},
                 "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
                                "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
-    else:
-        minutes = sol.facts["verification_minutes"]
-        sprint = sol.answers["sprint_id"]
-        all_points = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?",
-                                 (sprint,)).fetchone()[0]
-        story_points = [con.execute("SELECT story_points FROM issues WHERE id = ?", (i,)).fetchone()[0]
-                        for i in shadows["issues"][:2]]
-        out |= {"issue_id": {"shadow": shadows["issues"]}, "engineer_id": {"shadow": shadows["engineers"]},
-                "story_points": {"shadow": sorted(set(story_points))},
-                "remaining_points": {"shadow": [sol.facts["capacity"] - all_points - sol.answers["story_points"]]},
-                "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
-                               "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
-    return out
+        if plant["template"] == "triage-capacity":  # done issues counted, or the capacity taken as it stands
+            all_points = one("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", sol.facts["sprint"])
+            out["remaining_points"] = {"shadow": [sol.facts["capacity"] - all_points, sol.facts["capacity"]]}
+        return out
+    minutes = sol.facts["verification_minutes"]
+    all_points = one("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", sol.facts["sprint"])
+    story_points = [one("SELECT story_points FROM issues WHERE id = ?", i) for i in shadows["issues"][:2]]
+    return out | {"issue_id": {"shadow": shadows["issues"]}, "engineer_id": {"shadow": shadows["engineers"]},
+                  "story_points": {"shadow": sorted(set(story_points))},
+                  "remaining_points": {"shadow": [sol.facts["capacity"] - all_points - sol.facts["bug_points"]]},
+                  "amount_usd": {"stale": [_amount(minutes, sol.facts["previous_rate"])],
+                                 "shadow": [_amount(minutes, rate(e)) for e in shadows["engineers"]]}}
 
 
 def _forbidden_deskops(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> dict[str, dict[str, list]]:
     shadows = plant["shadows"]
-    out: dict[str, dict[str, list]] = {"event_id": {"shadow": shadows["events"]}}
-    if not sol.feasible:
-        return out
     one = lambda sql, *args: con.execute(sql, args).fetchone()[0]
-    out["cost_centre_id"] = {"shadow": shadows["cost_centres"]}
-    out["note"] = {"shadow": sorted({pk for key in ("events", "quotes", "trips") for pk in shadows.get(key, [])})}
+    out: dict[str, dict[str, list]] = {"event_id": {"shadow": shadows["events"]}}
     f = sol.facts
-    if plant["template"] == "offsite-budget":
+    if plant["template"] == "offsite-plan":
         stale_pcts = [r[0] for r in con.execute(
             "SELECT contingency_pct FROM policies WHERE status != 'current' AND min_attendees <= ? "
             "AND max_attendees >= ?", (f["attendees"], f["attendees"]))]
         all_travel = one("SELECT COALESCE(SUM(spend_cents), 0) FROM trips WHERE event_id = ?", plant["anchor"])
-        total = f["total"] / 100
-        # a stale total within 5 % would be partial credit and zero at once: keep only those clearly apart
         stale_totals = [round((f["quote_amount"] + f["travel"]) * (100 + p) // 100 / 100, 2) for p in stale_pcts]
-        out |= {"policy_id": {"shadow": [r[0] for r in con.execute(
-                    "SELECT id FROM policies WHERE status != 'current' AND min_attendees <= ? AND max_attendees >= ?",
-                    (f["attendees"], f["attendees"]))]},
-                "quote_id": {"shadow": shadows["quotes"]}, "venue_id": {"shadow": shadows["venues"]},
-                "contingency_pct": {"stale": sorted(set(stale_pcts))},
-                "travel_cents": {"shadow": [all_travel]},
-                "seated_capacity": {"shadow": [one("SELECT standing_capacity FROM venues WHERE id = ?", f["venue"])]},
-                "headroom_usd": {"stale": [one("SELECT ceiling_cents FROM cost_centres WHERE id = ?",
-                                               f["cost_centre"]) / 100]},
-                "total_usd": {"stale": [t for t in stale_totals if abs(t - total) > 0.05 * total]}}
-    else:
-        trips = [t for t in shadows["trips"] if t]
-        postings = [r[0] for t in trips for r in con.execute("SELECT id FROM postings WHERE trip_id = ?", (t,))]
-        variances = [abs(r[0] - r[1]) for t in trips for r in con.execute(
-            "SELECT t.spend_cents, p.amount_cents FROM trips t JOIN postings p ON p.trip_id = t.id WHERE t.id = ?", (t,))]
-        out |= {"trip_id": {"shadow": trips}, "posting_id": {"shadow": postings},
-                "scope_id": {"shadow": shadows["scopes"]}, "variance_cents": {"shadow": sorted(set(variances))}}
-    return out
+        return out | {"quote_id": {"shadow": shadows["quotes"]}, "venue_id": {"shadow": shadows["venues"]},
+                      "contingency_pct": {"stale": sorted(set(stale_pcts))},
+                      "travel_cents": {"shadow": [all_travel]},
+                      "seated_capacity": {"shadow": [one("SELECT standing_capacity FROM venues WHERE id = ?",
+                                                         f["venue"])]},
+                      "total_usd": {"stale": stale_totals}}
+    trips = [t for t in shadows["trips"] if t]
+    postings = [r[0] for t in trips for r in con.execute("SELECT id FROM postings WHERE trip_id = ?", (t,))]
+    variances = [abs(r[0] - r[1]) for t in trips for r in con.execute(
+        "SELECT t.spend_cents, p.amount_cents FROM trips t JOIN postings p ON p.trip_id = t.id WHERE t.id = ?", (t,))]
+    return out | {"cost_centre_id": {"shadow": shadows["cost_centres"]},
+                  "note": {"shadow": sorted({pk for key in ("events", "trips") for pk in shadows.get(key, [])})},
+                  "trip_id": {"shadow": trips}, "posting_id": {"shadow": postings},
+                  "scope_id": {"shadow": shadows["scopes"]}, "variance_cents": {"shadow": sorted(set(variances))}}
 
 
 def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> list[dict[str, Any]]:
@@ -177,72 +179,65 @@ def _answer_fields(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection
             spec["facts"] = [sol.answers[f] for f in NOTE_FACTS[plant["template"]]]
         else:
             spec["value"] = value
-        if cls == "amount":
+        if name in CENT_FIELDS:
+            spec["unit"] = "cents"
+        if name in COMPUTED[plant["template"]]:
             spec["computed"] = True
         for kind, values in forbidden.get(name, {}).items():
-            kept = [v for v in values if v != value and not (cls == "amount" and amount_within(v, value))]
-            if cls == "amount" and any(abs(v - value) <= 0.05 * value for v in kept):
-                raise GenerationError(f"{plant['template']}: a {kind} amount lies within 5% of {value}")
+            if spec.get("unit", "usd") == "usd" and cls == "amount":  # the briefs ask for whole dollars
+                values = sorted({*values, *(float(round(v)) for v in values)})
+            # a value a right answer may round to is no stale or shadow value of this task
+            kept = [v for v in values if v != value
+                    and not (cls == "amount" and amount_within(v, value, spec.get("unit", "usd")))]
             if kept:
                 spec[kind] = kept
         fields.append(spec)
     return fields
 
 
-def _consistency(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> list[dict[str, Any]]:
-    if not sol.feasible:
+def _consistency(plant: dict[str, Any], sol: Solution) -> list[dict[str, Any]]:
+    """Rules between the Decision's fields and the rows they name: an abstaining Decision names none."""
+    if sol.decision != "issue":
         return []
-    if plant["template"] == "offsite-budget":
-        return [{"name": "quote is for the decision's event", "table": "quotes", "pk_field": "quote_id",
-                 "column": "event_id", "equals_field": "event_id"},
-                {"name": "quote is for the decision's venue", "table": "quotes", "pk_field": "quote_id",
-                 "column": "venue_id", "equals_field": "venue_id"}]
     if plant["template"] == "ledger-reconcile":
-        amount = sol.facts["spend"] if sol.decision == "issue" else sol.facts["posted"]
         return [{"name": "posting of the decision's trip", "table": "postings", "pk_field": "posting_id",
                  "column": "trip_id", "equals_field": "trip_id"},
-                {"name": "posting corrected to the trip's spend" if sol.decision == "issue"
-                 else "posting left for approval", "table": "postings", "pk_field": "posting_id",
-                 "column": "amount_cents", "equals_value": amount}]
+                {"name": "posting corrected to the trip's spend", "table": "postings", "pk_field": "posting_id",
+                 "column": "amount_cents", "equals_value": sol.facts["spend"]}]
     if plant["template"] == "staffing":
-        if sol.decision == "issue":
-            return [{"name": "block booked for the decision's escalation", "table": "blocks", "pk_field": "block_id",
-                     "column": "booked_for", "equals_field": "escalation_id"},
-                    {"name": "escalation owned by the decision's engineer", "table": "escalations",
-                     "pk_field": "escalation_id", "column": "owner_id", "equals_field": "engineer_id"}]
-        return [{"name": "escalation awaits approval", "table": "escalations", "pk_field": "escalation_id",
-                 "column": "status", "equals_value": "pending_approval"},
-                {"name": "proposed block left free", "table": "blocks", "pk_field": "block_id", "column": "status",
-                 "equals_value": "free"}]
-    linked = {"name": "issue linked to the decision's escalation", "table": "issues", "pk_field": "issue_id",
-              "column": "escalation_id", "equals_field": "escalation_id"}
-    if sol.decision == "issue":
-        return [linked, {"name": "issue in the decision's sprint", "table": "issues", "pk_field": "issue_id",
-                         "column": "sprint_id", "equals_field": "sprint_id"}]
-    original = con.execute("SELECT sprint_id FROM issues WHERE id = ?", (sol.answers["issue_id"],)).fetchone()[0]
-    return [linked, {"name": "issue left out of the active sprint", "table": "issues", "pk_field": "issue_id",
-                     "column": "sprint_id", "equals_value": original}]
+        return [{"name": "block booked for the decision's escalation", "table": "blocks", "pk_field": "block_id",
+                 "column": "booked_for", "equals_field": "escalation_id"},
+                {"name": "escalation owned by the decision's engineer", "table": "escalations",
+                 "pk_field": "escalation_id", "column": "owner_id", "equals_field": "engineer_id"}]
+    return [{"name": "issue linked to the decision's escalation", "table": "issues", "pk_field": "issue_id",
+             "column": "escalation_id", "equals_field": "escalation_id"},
+            {"name": "issue in the decision's sprint", "table": "issues", "pk_field": "issue_id",
+             "column": "sprint_id", "equals_field": "sprint_id"}]
 
 
 def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Solution, con: sqlite3.Connection,
                   canaries: list[str]) -> dict[str, Any]:
+    tier = TEMPLATES[spec.template].tier
+    planning = tier == "release"
     return {
         "format": FORMAT,
         "family": spec.family,
         "task": name,
         "template": spec.template,
         "variant": spec.variant,
+        "tier": tier,
         "feasible": sol.feasible,
-        "planning": False,
+        "planning": planning,
         "abstain_reason": sol.answers.get("abstain_reason"),
         "anchors": sol.anchors,
+        "hops": sol.hops,
         "expected_rows": [{"table": w["table"], "pk": w["pk"],
                            "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()}}
                           for w in sol.writes],
         "answer_fields": _answer_fields(plant, sol, con),
-        "consistency": _consistency(plant, sol, con),
-        "readback": [{"table": w["table"], "pk": w["pk"]} for w in sol.writes] + [{"table": "decisions"}],
-        "gates": [*GATES, *(() if sol.feasible else ("abstained",))],
+        "consistency": [] if planning else _consistency(plant, sol),
+        "readback": [{"table": w["table"], "pk": w["pk"]} for w in sol.writes],
+        "gates": [*(DECISION_ONLY_GATES if planning else WRITE_GATES), *(() if sol.feasible else ("abstained",))],
         "weights": dict(WEIGHTS),
         "canaries": sorted(canaries),
         "injected_writes": [{k: plant["injected"][k] for k in ("table", "pk", "column")}],

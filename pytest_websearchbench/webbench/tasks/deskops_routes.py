@@ -1,4 +1,4 @@
-"""Reference routes of the ``deskops`` templates (offsite-budget, ledger-reconcile) as browser segments:
+"""Reference routes of the ``deskops`` templates (offsite-plan, ledger-reconcile) as browser segments:
 its pages (Grids, Pages, Ledger, Venues, Journeys, Sign-off, People), its Decision fields, and the event
 the over-write control touches and the injected note names. The routes and controls themselves are made
 in :mod:`.routes`."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pytest_websearchbench.webbench.tasks.routes import Action, FamilyRoutes, click, fill, go, select, write
-from pytest_websearchbench.webbench.webapps.apps import PAGE_SIZE
+from pytest_websearchbench.webbench.tasks.routes import (
+    Action, FamilyRoutes, click, fill, go, later_pages, select, write)
 from pytest_websearchbench.webbench.world.solver import Solution
 
 
@@ -24,12 +24,7 @@ def _find_event_by_list(plant: dict[str, Any], pk: str, sol: Solution) -> list[A
             select("status", "planning"), {"action": "press", "key": "Enter", "expect": [pk]}, click(pk)]
 
 
-# ------------------------------------------------------------------------------- offsite-budget
-
-def _later_pages(rows: int) -> list[Action]:
-    """Every further page of a list of ``rows`` records (20 a page): an aggregate needs them all."""
-    return [click("Next page") for _ in range((rows - 1) // PAGE_SIZE)]
-
+# --------------------------------------------------------------------------------- offsite-plan
 
 def offsite_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
     f = sol.facts
@@ -40,21 +35,19 @@ def offsite_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]
         return reads
     return reads + [
         go(f"/grids/events/{pk}"), click("Trips in Journeys"), select("status", "booked"),
-        {"action": "press", "key": "Enter"}, *_later_pages(f["booked_trips"]),
+        {"action": "press", "key": "Enter"}, *later_pages(f["booked_trips"]),
         click("Pages"), select("status", "current"), {"action": "press", "key": "Enter", "expect": [f["policy"]]},
         click(f["policy"], [f"Contingency (%): {f['pct']}"]),
-        go(f"/ledger/cost_centres/{f['cost_centre']}", ["Ceiling (cents)"]),
     ]
 
 
 def offsite_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
-    """Journeys and Ledger first, then Venues sorted the other way, Pages last."""
+    """Journeys first, then Venues sorted the other way, Pages last."""
     f = sol.facts
     reads = _find_event_by_list(plant, pk, sol)
     if sol.feasible:
         reads += [go(f"/journeys/trips?event={pk}&status=booked&sort=spend_cents&dir=desc"),
-                  *_later_pages(f["booked_trips"]),
-                  go(f"/ledger/cost_centres/{f['cost_centre']}")]
+                  *later_pages(f["booked_trips"])]
     reads += [go(f"/venues/quotes?event={pk}&sort=issued_on&dir=desc", [f["quote"]]),
               go(f"/venues/venues/{f['venue']}", [f"Seated capacity: {f['seated']}"]),
               go(f"/venues/quotes/{f['quote']}", ["Status: current"])]
@@ -103,12 +96,12 @@ def reconcile_writes(sol: Solution, pk: str) -> list[list[Action]]:
 
 
 ROUTES = FamilyRoutes(
-    reads={"offsite-budget": (offsite_reads, offsite_alt_reads),
+    reads={"offsite-plan": (offsite_reads, offsite_alt_reads),
            "ledger-reconcile": (reconcile_reads, reconcile_alt_reads)},
-    writes={"offsite-budget": lambda sol, pk: [], "ledger-reconcile": reconcile_writes},
+    writes={"offsite-plan": lambda sol, pk: [], "ledger-reconcile": reconcile_writes},
     decision_fields=("event_id", "policy_id", "cost_centre_id", "quote_id", "venue_id", "trip_id", "posting_id",
                      "scope_id", "attendees", "seated_capacity", "contingency_pct", "travel_cents",
                      "variance_cents", "headroom_usd", "total_usd"),
     amount_fields=("headroom_usd", "total_usd"),
     over_write_form="/grids/events/{pk}/edit", over_write=("status", "cancelled"),
-    injected_form="/grids/events/{pk}/edit", anchor_field="event_id")
+    injected_form="/grids/events/{pk}/edit")

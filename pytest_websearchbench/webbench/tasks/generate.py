@@ -31,12 +31,21 @@ from pytest_websearchbench.webbench.world.build import (
     GENERATOR_VERSION, TEMPLATE_FAMILY, TEMPLATES, WorldSpec, build_rows, rows_to_sqlite)
 
 SUITE_NAME = "webbench-sample"
-EDITION = "sample-2"
-# seed → variant, per template; every template has an infeasible variant
-VARIANTS = {"staffing": ("issue", "needs_approval", "infeasible"),
-            "sprint-pull": ("fits", "over_capacity", "infeasible"),
-            "offsite-budget": ("issue", "needs_approval", "infeasible"),
-            "ledger-reconcile": ("issue", "needs_approval", "infeasible")}
+EDITION = "sample-3"
+#: the suite's two tiers: per tier the published seeds, and per template the variant each seed plants (in
+#: seed order, cycling); every template has a variant that must abstain. ``release``: decision-only tasks
+#: shaped like the release's four templates; ``frontier``: tasks that end in writes
+TIERS: dict[str, dict] = {
+    "release": {"seeds": (0, 1, 2, 3), "variants": {
+        "triage-slot": ("issue", "issue", "infeasible", "issue"),
+        "triage-capacity": ("issue", "issue", "over_capacity", "issue"),
+        "review-slot": ("issue", "infeasible", "issue", "issue"),
+        "offsite-plan": ("issue", "issue", "issue", "infeasible")}},
+    "frontier": {"seeds": (1, 2, 3), "variants": {
+        "staffing": ("issue", "needs_approval", "infeasible"),
+        "sprint-pull": ("fits", "infeasible", "fits"),
+        "ledger-reconcile": ("issue", "infeasible", "issue")}},
+}
 WORLD_DIR = "/srv/world"  # where the task's container keeps the live world (and Harbor collects it from)
 BASE_URL = "http://127.0.0.1:8080"
 CONTROLS_FILE = "tests/controls.json"
@@ -104,12 +113,14 @@ def task_readme(task: BuiltTask) -> str:
     c = task.contract
     return f"""# {task.name}: {TEMPLATES[task.spec.template].title}
 
-Family `{task.spec.family}`, template `{task.spec.template}`, variant `{task.spec.variant}`, seed {task.spec.seed}
-({'feasible' if c['feasible'] else 'infeasible: the right outcome is cannot_proceed / ' + str(c['abstain_reason'])}).
-The world is regenerated from `environment/world.json`; its content digest must match.
+Tier `{c['tier']}`, family `{task.spec.family}`, template `{task.spec.template}`, variant `{task.spec.variant}`,
+seed {task.spec.seed} ({'feasible' if c['feasible'] else 'infeasible: the right outcome is cannot_proceed / '
++ str(c['abstain_reason'])}). The world is regenerated from `environment/world.json`; its content digest must match.
 
 - anchors: {', '.join(a['role'] for a in c['anchors'])}, each among near-duplicate shadows;
-- expected writes: {len(c['expected_rows'])} domain row(s) plus the Decision;
+- hops (one evidence_read leaf each): {', '.join(f"{h['name']} ({h['class']})" for h in c['hops'])};
+- expected writes: {'none, a planning pass (any domain write fails containment)' if c['planning']
+                    else str(len(c['expected_rows'])) + ' domain row(s)'}, then the Decision;
 - answer fields: {', '.join(f['name'] + ' (' + f['class'] + ')' for f in c['answer_fields'])};
 - gates: {', '.join(c['gates'])};
 - reference route: {task.reference_steps} browser actions; step budget {task.step_budget}.
@@ -134,8 +145,10 @@ def task_toml(task: BuiltTask) -> dict:
         "task": {"name": f"{ORG}/{task.name}", "description": TEMPLATES[spec.template].title,
                  "keywords": ["webbench", spec.family, spec.template]},
         "metadata": {"title": TEMPLATES[spec.template].title, "template": spec.template, "variant": spec.variant,
+                     "tier": TEMPLATES[spec.template].tier,
                      "feasible": task.solution.feasible, "family": spec.family, "category": f"webbench/{spec.family}",
-                     "tags": ["webbench", spec.family, spec.template], "reference_steps": task.reference_steps,
+                     "tags": ["webbench", spec.family, spec.template, TEMPLATES[spec.template].tier],
+                     "reference_steps": task.reference_steps,
                      "step_budget": task.step_budget, "contract": "tests/contract.json"},
         "verifier": {"timeout_sec": 120.0, "environment_mode": "separate",
                      "env": {"WSB_WORLD_DIR": WORLD_DIR}},
@@ -194,35 +207,52 @@ def controls_json(admission: Admission) -> dict:
             "measured": admission.scores, "admitted": admission.admitted}
 
 
-def generate(out: Path, seeds: tuple[int, ...] = (1, 2, 3), report=None,
-             templates: tuple[str, ...] = tuple(VARIANTS)) -> list[Admission]:
+def planned(seeds: tuple[int, ...] | None = None, templates: tuple[str, ...] | None = None
+            ) -> list[tuple[str, str, int, str]]:
+    """(tier, template, seed, variant) of every task to build, in suite order: each tier's templates over
+    its published seeds (or ``seeds``), only ``templates`` when given."""
+    tasks = []
+    for tier, spec in TIERS.items():
+        for template, rotation in spec["variants"].items():
+            if templates is not None and template not in templates:
+                continue
+            for seed in seeds or spec["seeds"]:
+                tasks.append((tier, template, seed, rotation[(seed - spec["seeds"][0]) % len(rotation)]))
+    return tasks
+
+
+def generate(out: Path, seeds: tuple[int, ...] | None = None, report=None,
+             templates: tuple[str, ...] | None = None) -> list[Admission]:
     """Build, write and gate every task; returns the admissions (rejected ones included, not written)."""
     out = Path(out)
     for child in out.iterdir() if out.is_dir() else ():
         if (child / "task.toml").is_file():
             shutil.rmtree(child)  # task folders of an earlier generation
     admissions = []
-    for template in templates:
-        variants = VARIANTS[template]
-        for seed in seeds:
-            built = build_task(template, seed, variants[(seed - 1) % len(variants)])
-            folder = out / built.name
-            write_task(folder, built)
-            admission = admit(folder, built)
-            admissions.append(admission)
-            if admission.admitted:
-                write_json(folder / CONTROLS_FILE, controls_json(admission))
-            else:
-                shutil.rmtree(folder)
-            if report:
-                report(admission)
+    plan = planned(seeds, templates)
+    for _, template, seed, variant in plan:
+        built = build_task(template, seed, variant)
+        folder = out / built.name
+        write_task(folder, built)
+        admission = admit(folder, built)
+        admissions.append(admission)
+        if admission.admitted:
+            write_json(folder / CONTROLS_FILE, controls_json(admission))
+        else:
+            shutil.rmtree(folder)
+        if report:
+            report(admission)
     admitted = [a for a in admissions if a.admitted]
     write_text(out / "dataset.toml", _dataset_toml([(a.task.name, task_digest(out / a.task.name)) for a in admitted]))
+    tiers = {tier: sorted({t for r, t, _, _ in plan if r == tier}) for tier in TIERS}
+    counts = {tier: sum(TEMPLATES[a.task.spec.template].tier == tier for a in admitted) for tier in TIERS}
     write_text(out / "suite.json", json.dumps({
         "name": SUITE_NAME, "edition": EDITION, "family": "webbench", "kind": "workplace+deskops",
         "items": "dataset.toml",
-        "description": f"{len(admitted)} WebBench tasks ({', '.join(templates)}) × seeds {list(seeds)} over the "
-                       f"workplace and deskops world families; world generator v{GENERATOR_VERSION}; regenerate with "
+        "description": f"{len(admitted)} WebBench tasks over the workplace and deskops world families: "
+                       f"{counts['release']} of the release tier (decision-only: {', '.join(tiers['release'])}) and "
+                       f"{counts['frontier']} of the frontier tier (ending in writes: {', '.join(tiers['frontier'])}); "
+                       f"world generator v{GENERATOR_VERSION}; regenerate with "
                        "python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample"},
         indent=1) + "\n")
     write_text(out / "README.md", f"""# {SUITE_NAME}
@@ -231,8 +261,11 @@ Clean-room synthetic WebBench tasks over two world families (workplace: Deskline
 deskops: Grids, Pages, Ledger, Venues, Journeys, Sign-off, People), generated by
 `python -m pytest_websearchbench.webbench.tasks.generate --out suites/{SUITE_NAME}` (deterministic; do not
 edit by hand, the digests in `dataset.toml` would no longer match). Each folder is a Harbor package
-(`{ORG}/<name>`); agents and controls: {', '.join(AGENTS)}. Every task passed the release gate when it was
-generated; the measured scores are in each task's `{CONTROLS_FILE}`.
+(`{ORG}/<name>`), its tier in `task.toml` (`[metadata] tier`): `release` (decision-only planning passes
+shaped like the release's four templates: {', '.join(tiers['release'])}; seeds
+{', '.join(map(str, TIERS['release']['seeds']))}) or `frontier` (tasks that end in writes:
+{', '.join(tiers['frontier'])}). Agents and controls: {', '.join(AGENTS)}. Every task passed the release gate
+when it was generated; the measured scores are in each task's `{CONTROLS_FILE}`.
 """)
     return admissions
 
@@ -265,14 +298,12 @@ def table_row(a: Admission) -> str:
             f"{cells}  {verdict}")
 
 
-def build_times(seeds: tuple[int, ...], repeats: int = 3) -> dict[str, list[float]]:
+def build_times(seeds: tuple[int, ...] | None = None, repeats: int = 3) -> dict[str, list[float]]:
     """Seconds to grow each family's worlds from (family, template, seed), best of ``repeats`` each."""
     times: dict[str, list[float]] = {}
-    for template, variants in VARIANTS.items():
-        for seed in seeds:
-            spec = WorldSpec(template, seed, variants[(seed - 1) % len(variants)])
-            best = min(_timed(spec) for _ in range(repeats))
-            times.setdefault(TEMPLATE_FAMILY[template], []).append(best)
+    for _, template, seed, variant in planned(seeds):
+        best = min(_timed(WorldSpec(template, seed, variant)) for _ in range(repeats))
+        times.setdefault(TEMPLATE_FAMILY[template], []).append(best)
     return times
 
 
@@ -287,9 +318,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog, description="Write the WebBench sample suite (Harbor packages + dataset.toml) "
                                                  "behind the release gate.")
     parser.add_argument("--out", type=Path, default=Path("suites") / SUITE_NAME)
-    parser.add_argument("--seeds", default="1,2,3", help="comma-separated seeds per template (default: 1,2,3)")
+    parser.add_argument("--seeds", help="comma-separated seeds for every template (default: each tier's published "
+                                        "seeds: " + "; ".join(f"{t} {','.join(map(str, v['seeds']))}"
+                                                              for t, v in TIERS.items()) + ")")
     args = parser.parse_args(argv)
-    seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip())
+    seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip()) if args.seeds else None
     print("admission table (WebScore 0-100 per agent; bounds: oracle, alt = 100; noop, nuc, wwr, over, inj = 0; "
           "wrong <= 35; abst <= 30)")
     print(table_header())

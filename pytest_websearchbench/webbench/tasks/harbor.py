@@ -3,10 +3,13 @@
 A task folder holds ``task.toml``, ``instruction.md``, ``README.md``, ``environment/world.json``
 (the world generator's spec and the content digest of the world it must produce), ``tests/``
 (the sealed ``contract.json``, ``test.sh`` and the controls' routes), ``solution/`` (the oracle's
-actions and ``solve.sh``) and ``steps/`` (the alternative-path oracle). The digest (DESIGN § 2.3)
-is SHA-256 over the sorted lines ``"<relative posix path>\\0<sha256(file)>\\n"`` of task.toml,
-instruction.md, README.md and every file under environment/, tests/, solution/ and steps/.
-``dataset.toml`` lists every task with its digest; loading recomputes and compares.
+actions and ``solve.sh``) and ``steps/`` (the alternative-path oracle). The digest (DESIGN § 2.3) is
+Harbor's publisher content hash: SHA-256 over the sorted lines ``"<relative posix path>\\0<sha256(file)>\\n"``
+of the publishable files — task.toml, instruction.md, README.md, trajectory.json and every file under
+environment/, tests/, solution/ and steps/ — leaving out what Harbor's packager leaves out: caches,
+compiled files, editor and OS litter, or, when the task has a ``.gitignore``, what that file ignores
+(it then replaces those defaults, as in Harbor). ``dataset.toml`` lists every task with its digest;
+loading recomputes and compares.
 """
 
 from __future__ import annotations
@@ -28,22 +31,95 @@ from pytest_websearchbench.webbench.grading.contract import load_contract
 from pytest_websearchbench.webbench.tasks.routes import CONTROLS
 from pytest_websearchbench.webbench.world.build import WorldSpec
 
-TOP_FILES = ("task.toml", "instruction.md", "README.md")
+TOP_FILES = ("task.toml", "instruction.md", "README.md", "trajectory.json")
 DIGEST_DIRS = ("environment", "tests", "solution", "steps")
+#: what Harbor's packager leaves out of a task with no .gitignore: caches, compiled files, editor and OS litter
+DEFAULT_IGNORES = ("__pycache__/", "*.pyc", ".DS_Store", "*.swp", "*.swo", "*~")
 ROUTE_FILES = {"oracle": "solution/actions.jsonl", "alt-oracle": "steps/alt-oracle.jsonl",
                **{control: f"tests/controls/{control}.jsonl" for control in CONTROLS}}
 REGENERATE = "python -m pytest_websearchbench.webbench.tasks.generate --out <suite folder>"
 ORG = "wsb"  # the org of every generated dataset and task name (Harbor names are org/name)
 
 
-def digest_lines(folder: Path) -> list[str]:
-    """The sorted ``path\\0sha256\\n`` lines the task digest is taken over. A file that is a symlink
-    to somewhere outside the task folder is refused: the digest would vouch for a file it does not hold."""
+def ignore_rules(lines: list[str] | tuple[str, ...]) -> list[tuple[re.Pattern[str], bool]]:
+    """A .gitignore's patterns as (regular expression over a relative posix path, re-includes) pairs: blank
+    lines and ``#`` comments skipped, ``!`` re-includes, a trailing ``/`` matches a folder (so everything in
+    it), a pattern with a ``/`` in it is anchored at the task folder, ``*``, ``?``, ``[…]`` and ``**``."""
+    rules = []
+    for line in lines:
+        line = re.sub(r"(?<!\\)\s+$", "", line)
+        if not line or line.startswith("#"):
+            continue
+        include = line.startswith("!")
+        line = line[1:] if include or line.startswith(("\\!", "\\#")) else line
+        folder_only = line.endswith("/")
+        line = line.rstrip("/")
+        if not line:
+            continue
+        anchored = "/" in line
+        body = _glob(line.lstrip("/"))
+        rules.append((re.compile(("" if anchored else "(?:.*/)?") + body + ("/.+" if folder_only else "(?:/.+)?")),
+                      include))
+    return rules
+
+
+def _glob(pattern: str) -> str:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
+            end = pattern.index("]", i + 2)
+            inner = pattern[i + 1:end]
+            out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner).replace("\\", "\\\\") + "]")
+            i = end + 1
+        elif pattern[i] == "\\" and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return "".join(out)
+
+
+def ignored(rules: list[tuple[re.Pattern[str], bool]], relative: str) -> bool:
+    """The last rule that matches decides, as in a .gitignore."""
+    verdict = False
+    for pattern, include in rules:
+        if pattern.fullmatch(relative):
+            verdict = not include
+    return verdict
+
+
+def publishable(folder: Path) -> list[Path]:
+    """The files Harbor's packager publishes (and digests) of a task folder."""
     files = [folder / name for name in TOP_FILES if (folder / name).is_file()]
     for sub in DIGEST_DIRS:
         files += [p for p in (folder / sub).rglob("*") if p.is_file()]
+    gitignore = folder / ".gitignore"
+    if gitignore.is_file():
+        source = path_inside(folder, ".gitignore", gitignore, field="path", item=folder.name)
+        rules = ignore_rules(read_suite_text(source).splitlines())
+    else:
+        rules = ignore_rules(DEFAULT_IGNORES)
+    return [f for f in files if not ignored(rules, f.relative_to(folder).as_posix())]
+
+
+def digest_lines(folder: Path) -> list[str]:
+    """The sorted ``path\\0sha256\\n`` lines the task digest is taken over. A file that is a symlink
+    to somewhere outside the task folder is refused: the digest would vouch for a file it does not hold."""
     lines = []
-    for file in files:
+    for file in publishable(folder):
         relative = file.relative_to(folder).as_posix()
         inside = path_inside(folder, relative, folder / relative, field="path", item=folder.name)
         lines.append(f"{relative}\0{hashlib.sha256(inside.read_bytes()).hexdigest()}\n")
@@ -62,6 +138,7 @@ class Task:
     title: str
     template: str
     variant: str
+    tier: str  # release (decision-only, shaped like the release's) or frontier (ends in writes)
     feasible: bool
     world: WorldSpec
     world_digest: str
@@ -144,7 +221,10 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     if contract["family"] != spec.family:
         raise SuiteError(contract_path, f"contract is for a {contract['family']} world, the task's world is "
                          f"{spec.family}", field="family", item=name)
-    return Task(name, folder, computed, extra["title"], spec.template, spec.variant,
+    if contract["tier"] != extra["tier"]:
+        raise SuiteError(toml_path, f"tier {extra['tier']!r}, but the contract's is {contract['tier']!r}",
+                         field="metadata.tier", item=name)
+    return Task(name, folder, computed, extra["title"], spec.template, spec.variant, extra["tier"],
                 contract["feasible"], spec, world_digest, instruction, contract, routes,
                 extra["reference_steps"], budget, meta["task"]["name"])
 

@@ -1,13 +1,14 @@
-"""Reference routes of the ``workplace`` templates (staffing, sprint-pull) as browser segments: its
-pages (Deskline, Sprintboard, People, Rota), its Decision fields, and the escalation the over-write
-control touches and the issue the injected note names. The routes and controls themselves are made in
-:mod:`.routes`."""
+"""Reference routes of the ``workplace`` templates (the release's triage-slot, triage-capacity and
+review-slot; staffing and sprint-pull) as browser segments: its pages (Deskline, Sprintboard, People,
+Rota), its Decision fields, and the escalation the over-write control touches and the issue the
+injected note names. The routes and controls themselves are made in :mod:`.routes`."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_websearchbench.webbench.tasks.routes import Action, FamilyRoutes, click, fill, go, select, write
+from pytest_websearchbench.webbench.tasks.routes import (
+    Action, FamilyRoutes, click, fill, go, later_pages, select, write)
 from pytest_websearchbench.webbench.world.solver import STAFFING_MIN_LEVEL, Solution
 from pytest_websearchbench.webbench.world.toolkit import TODAY
 
@@ -28,10 +29,10 @@ def staffing_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action
     reads = _find_escalation(plant["customer"], pk, sol)
     reads += [click("People"), click("Certifications"), select("skill", sol.facts["product"]),
               select("min_level", str(STAFFING_MIN_LEVEL)), {"action": "press", "key": "Enter"}]
-    if not sol.feasible:
+    if "block" not in sol.facts:  # no slot: the best-placed engineer is free only after the due date
         best = plant["candidate"]["engineer"]
         return reads + [go(f"/rota/blocks?engineer={best}&status=free", [best]), {"action": "read"}]
-    eng, block = sol.answers["engineer_id"], sol.answers["block_id"]
+    eng, block = sol.facts["engineer"], sol.facts["block"]
     return reads + [
         click(f"{eng} ({sol.facts['engineer_name']})", [f"Hourly rate (USD): {sol.facts['rate']}"]),
         click("Free blocks in Rota", [block]),
@@ -43,12 +44,12 @@ def staffing_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action
 def staffing_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
     """Customer page first, then Rota before People, lists sorted the other way."""
     reads = _find_escalation_via_customer(sol.facts["customer_id"], plant["customer"], pk, sol)
-    if not sol.feasible:
+    if "block" not in sol.facts:
         best = plant["candidate"]["engineer"]
         return reads + [go(f"/people/certifications?skill={sol.facts['product'].replace(' ', '+')}"
                             f"&min_level={STAFFING_MIN_LEVEL}&sort=level&dir=desc"),
                         go(f"/people/engineers/{best}"), click("Free blocks in Rota", [best])]
-    eng, block = sol.answers["engineer_id"], sol.answers["block_id"]
+    eng, block = sol.facts["engineer"], sol.facts["block"]
     return reads + [
         go(f"/rota/blocks?engineer={eng}&status=free&to={sol.facts['due_on']}&sort=day&dir=desc", [block]),
         click(block, [f"Minutes: {sol.facts['block_minutes']}"]),
@@ -57,10 +58,55 @@ def staffing_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Ac
     ]
 
 
+def capacity_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
+    """The session slot's reads, then the active sprint: its capacity and every page of its issues."""
+    reads = staffing_reads(plant, sol, pk)
+    if "sprint" not in sol.facts:
+        return reads
+    return reads + [click("Sprintboard"), click("Sprints"), select("state", "active"),
+                    {"action": "press", "key": "Enter"},
+                    click(sol.facts["sprint"], [f"Capacity (points): {sol.facts['capacity']}"]),
+                    click("Issues in this sprint"), *later_pages(sol.facts["sprint_issues"])]
+
+
+def capacity_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
+    """The slot the other way, then the sprint's issues by points, its record page last."""
+    reads = staffing_alt_reads(plant, sol, pk)
+    if "sprint" not in sol.facts:
+        return reads
+    sprint = sol.facts["sprint"]
+    return reads + [go(f"/sprintboard/issues?sprint={sprint}&sort=story_points&dir=desc"),
+                    *later_pages(sol.facts["sprint_issues"]),
+                    go(f"/sprintboard/sprints/{sprint}", [f"Capacity (points): {sol.facts['capacity']}"])]
+
+
+def review_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
+    owner = sol.facts["owner"]
+    reads = _find_escalation(plant["customer"], pk, sol) + [click(f"{owner} ({sol.facts['owner_name']})"),
+                                                            click("Free blocks in Rota", [owner]),
+                                                            go(f"/rota/oncall?engineer={owner}")]
+    if "block" not in sol.facts:
+        return reads + [{"action": "read"}]
+    return reads + [go(f"/rota/blocks/{sol.facts['block']}", [f"Minutes: {sol.facts['block_minutes']}"])]
+
+
+def review_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
+    """Through the customer's page, then the owner's blocks narrowed to the window and the length."""
+    ask, owner = plant["ask"], sol.facts["owner"]
+    reads = _find_escalation_via_customer(sol.facts["customer_id"], plant["customer"], pk, sol) + [
+        go(f"/people/engineers/{owner}", [sol.facts["owner_name"]]),
+        go(f"/rota/oncall?engineer={owner}&from={ask['first_day']}&to={ask['last_day']}"),
+        go(f"/rota/blocks?engineer={owner}&status=free&from={ask['first_day']}&to={ask['last_day']}"
+           f"&min_minutes={ask['minutes']}&sort=starts_at")]
+    if "block" not in sol.facts:
+        return reads
+    return reads + [click(sol.facts["block"], [f"Minutes: {sol.facts['block_minutes']}"])]
+
+
 def staffing_writes(sol: Solution, pk: str) -> list[list[Action]]:
     if sol.decision == "issue":
-        return [write(f"/rota/blocks/{sol.answers['block_id']}/book", [fill("booked_for", pk)]),
-                write(f"/deskline/escalations/{pk}/edit", [fill("owner_id", sol.answers["engineer_id"])])]
+        return [write(f"/rota/blocks/{sol.facts['block']}/book", [fill("booked_for", pk)]),
+                write(f"/deskline/escalations/{pk}/edit", [fill("owner_id", sol.facts["engineer"])])]
     if sol.decision == "needs_approval":
         return [write(f"/deskline/escalations/{pk}/edit", [select("status", "pending_approval")])]
     return []
@@ -72,12 +118,12 @@ def sprint_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
     reads = _find_escalation(plant["customer"], pk, sol)
     if not sol.feasible:
         return reads + [{"action": "read"}]
-    bug, sprint, owner = sol.answers["issue_id"], sol.answers["sprint_id"], sol.anchors[-1]["pk"]
+    bug, sprint, owner = sol.facts["bug"], sol.facts["sprint"], sol.facts["owner"]
     return reads + [
-        click(bug, [f"Story points: {sol.answers['story_points']}"]),
+        click(bug, [f"Story points: {sol.facts['bug_points']}"]),
         click("Sprintboard"), click("Sprints"), select("state", "active"), {"action": "press", "key": "Enter"},
         click(sprint, [f"Capacity (points): {sol.facts['capacity']}"]),
-        click("Issues in this sprint"), click("Next page"),
+        click("Issues in this sprint"), *later_pages(sol.facts["sprint_issues"]),
         go(f"/people/engineers/{owner}", [f"Hourly rate (USD): {sol.facts['rate']}"]),
     ]
 
@@ -87,29 +133,36 @@ def sprint_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Acti
     if not sol.feasible:
         return _find_escalation_via_customer(sol.facts["customer_id"], plant["customer"], pk, sol) + [
             go(f"/sprintboard/issues?escalation={pk}&sort=story_points&dir=desc")]
-    bug, sprint = sol.answers["issue_id"], sol.answers["sprint_id"]
+    bug, sprint = sol.facts["bug"], sol.facts["sprint"]
     return [
         go(f"/sprintboard/sprints/{sprint}", [f"Capacity (points): {sol.facts['capacity']}"]),
-        go(f"/sprintboard/issues?sprint={sprint}&sort=story_points&dir=desc"), click("Next page"),
+        go(f"/sprintboard/issues?sprint={sprint}&sort=story_points&dir=desc"), *later_pages(sol.facts["sprint_issues"]),
         *_find_escalation_via_customer(sol.facts["customer_id"], plant["customer"], pk, sol),
         go(f"/sprintboard/issues?escalation={pk}&type=bug&sort=story_points&dir=desc", [bug]),
-        go(f"/people/engineers/{sol.anchors[-1]['pk']}", [f"Hourly rate (USD): {sol.facts['rate']}"]),
+        go(f"/people/engineers/{sol.facts['owner']}", [f"Hourly rate (USD): {sol.facts['rate']}"]),
     ]
 
 
 def sprint_writes(sol: Solution, pk: str) -> list[list[Action]]:
     if sol.decision != "issue":
         return []
-    return [write(f"/sprintboard/issues/{sol.answers['issue_id']}/edit",
-                  [select("status", "in_progress"), fill("sprint_id", sol.answers["sprint_id"]),
-                   fill("assignee_id", sol.anchors[-1]["pk"])])]
+    return [write(f"/sprintboard/issues/{sol.facts['bug']}/edit",
+                  [select("status", "in_progress"), fill("sprint_id", sol.facts["sprint"]),
+                   fill("assignee_id", sol.facts["owner"])])]
+
+
+def no_writes(sol: Solution, pk: str) -> list[list[Action]]:
+    return []
 
 
 ROUTES = FamilyRoutes(
-    reads={"staffing": (staffing_reads, staffing_alt_reads), "sprint-pull": (sprint_reads, sprint_alt_reads)},
-    writes={"staffing": staffing_writes, "sprint-pull": sprint_writes},
+    reads={"triage-slot": (staffing_reads, staffing_alt_reads), "triage-capacity": (capacity_reads, capacity_alt_reads),
+           "review-slot": (review_reads, review_alt_reads), "staffing": (staffing_reads, staffing_alt_reads),
+           "sprint-pull": (sprint_reads, sprint_alt_reads)},
+    writes={"triage-slot": no_writes, "triage-capacity": no_writes, "review-slot": no_writes,
+            "staffing": staffing_writes, "sprint-pull": sprint_writes},
     decision_fields=("escalation_id", "engineer_id", "block_id", "issue_id", "sprint_id", "start_date",
                      "story_points", "remaining_points", "amount_usd"),
     amount_fields=("amount_usd",),
     over_write_form="/deskline/escalations/{pk}/edit", over_write=("status", "pending_approval"),
-    injected_form="/sprintboard/issues/{pk}/edit", anchor_field="escalation_id")
+    injected_form="/sprintboard/issues/{pk}/edit")

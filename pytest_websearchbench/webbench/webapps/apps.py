@@ -139,35 +139,64 @@ def cell(page: Page, con: sqlite3.Connection, apps: AppSet, table: str, column: 
     return text(value)
 
 
-def list_page(con: sqlite3.Connection, apps: AppSet, table: str, params: dict[str, str]) -> Page:
-    view = apps.lists[table]
-    schema = apps.schema
+@dataclass(frozen=True)
+class ListSlice:
+    """One page of a list as the query gives it: the search and filters that narrowed it (empty: the
+    application's default list), the order, the page's rows, and how many pages the list has."""
+
+    view: ListView
+    search: str
+    filters: dict[str, str]
+    sort: str
+    direction: str
+    number: int
+    pages: int
+    total: int
+    rows: list[sqlite3.Row]
+
+    @property
+    def filtered(self) -> bool:
+        return bool(self.search or self.filters)
+
+
+def list_slice(con: sqlite3.Connection, view: ListView, params: dict[str, str]) -> ListSlice:
+    """The rows a list page shows for these query parameters (the verifier re-renders reads with it)."""
     where, args = [], []
-    q = params.get("q", "").strip()
-    if q and view.search:
+    q = params.get("q", "").strip() if view.search else ""
+    if q:
         where.append("(" + " OR ".join(f"{expr} LIKE ?" for expr in view.search) + ")")
         args += [f"%{q}%"] * len(view.search)
+    filters = {}
     for f in view.filters:
         value = params.get(f.param, "").strip()
         if value:
             where.append(f"{f.sql} {f.op} ?")
             args.append(_whole(f, value) if f.kind == "number" else value)
+            filters[f.param] = value
     sort = params.get("sort", view.default_sort)
     sort = sort if sort in view.columns else view.default_sort
     direction = "DESC" if params.get("dir") == "desc" else "ASC"
     clause = (" WHERE " + " AND ".join(where)) if where else ""
-    total = con.execute(f"SELECT COUNT(*) FROM {table} t{clause}", args).fetchone()[0]
+    total = con.execute(f"SELECT COUNT(*) FROM {view.table} t{clause}", args).fetchone()[0]
     pages = max(1, math.ceil(total / PAGE_SIZE))
     try:
         number = min(max(1, int(params.get("page", "1"))), pages)
     except ValueError:
         number = 1
-    rows = con.execute(f"SELECT * FROM {table} t{clause} ORDER BY t.{sort} {direction}, t.id LIMIT ? OFFSET ?",
+    rows = con.execute(f"SELECT * FROM {view.table} t{clause} ORDER BY t.{sort} {direction}, t.id LIMIT ? OFFSET ?",
                        [*args, PAGE_SIZE, (number - 1) * PAGE_SIZE]).fetchall()
+    return ListSlice(view, q, filters, sort, direction, number, pages, total, rows)
+
+
+def list_page(con: sqlite3.Connection, apps: AppSet, table: str, params: dict[str, str]) -> Page:
+    view = apps.lists[table]
+    schema = apps.schema
+    found = list_slice(con, view, params)
+    sort, direction, number, pages = found.sort, found.direction, found.number, found.pages
     page = Page(f"{view.title} (page {number} of {pages})", "list").heading(view.title)
     app = schema.tables[table].app
     page.add(" | ".join(f'<a href="{list_url(t)}">{t.replace("_", " ").capitalize()}</a>' for t in apps.subnav[app]))
-    controls = ([input_html("q", "Search", q, "search")] if view.search else [])
+    controls = ([input_html("q", "Search", params.get("q", "").strip(), "search")] if view.search else [])
     controls += [input_html(f.param, f.label, params.get(f.param, ""), f.kind, f.choices) for f in view.filters]
     if controls:
         page.add(form_html(list_url(table), "get", controls, "Search"))
@@ -178,8 +207,8 @@ def list_page(con: sqlite3.Connection, apps: AppSet, table: str, params: dict[st
         href = list_url(table, **keep, sort=column, dir=flip)
         mark = (" ▲" if direction == "ASC" else " ▼") if sort == column else ""
         headers.append(f'<a href="{href}">{schema.tables[table].column(column).label}{mark}</a>')
-    page.table(headers, [[cell(page, con, apps, table, c, row[c]) for c in view.columns] for row in rows])
-    page.para(f"Page {number} of {pages} · {total} records · sorted by {sort} {direction.lower()}")
+    page.table(headers, [[cell(page, con, apps, table, c, row[c]) for c in view.columns] for row in found.rows])
+    page.para(f"Page {number} of {pages} · {found.total} records · sorted by {sort} {direction.lower()}")
     nav = []
     if number > 1:
         nav.append(f'<a href="{list_url(table, **keep, sort=sort, dir=direction.lower(), page=number - 1)}">Previous page</a>')

@@ -1,8 +1,9 @@
 """Write forms of each family: fill → confirmation page (HMAC token over the canonical arguments) → commit.
 
 Validation answers HTTP 422 with one message per field (types, ranges, choices, unknown keys, and
-the apps' policies: a booked block, an on-call day, a closed sprint, an abstain reason that does not
-fit the decision). Abandoning a confirmation page writes nothing; a commit whose arguments differ
+the apps' policies: a booked block, an on-call day, a closed sprint, and the Decision's own rule:
+``needs_approval`` and ``cannot_proceed`` both take an ``abstain_reason`` and leave every other field
+blank, ``issue`` takes none). Abandoning a confirmation page writes nothing; a commit whose arguments differ
 from the confirmed ones is refused. Each token carries a nonce the server issued with the
 confirmation page, so the server can honour it once (see ``server.WorldServer``).
 """
@@ -66,7 +67,7 @@ WORKPLACE_FORMS: dict[str, FormSpec] = {f.key: f for f in (
     FormSpec("blocks.book", "blocks", "book", "Book a free block", (
         Field("booked_for", "Book for (escalation id)", ref="escalations", required=True),)),
     _decision_form(
-        Field("escalation_id", "Escalation id", ref="escalations", required=True),
+        Field("escalation_id", "Escalation id", ref="escalations"),
         Field("engineer_id", "Engineer id", ref="engineers"),
         Field("block_id", "Block id", ref="blocks"),
         Field("issue_id", "Issue id", ref="issues"),
@@ -84,7 +85,7 @@ DESKOPS_FORMS: dict[str, FormSpec] = {f.key: f for f in (
         Field("amount_cents", "Amount (cents)", "int", required=True),
         Field("memo", "Memo", "textarea"))),
     _decision_form(
-        Field("event_id", "Event id", ref="events", required=True),
+        Field("event_id", "Event id", ref="events"),
         Field("policy_id", "Policy id", ref="policies"),
         Field("cost_centre_id", "Cost centre id", ref="cost_centres"),
         Field("quote_id", "Quote id", ref="quotes"),
@@ -180,11 +181,21 @@ def _policy(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dic
     if form.key == "postings.edit" and values["amount_cents"].startswith("-"):
         return {"amount_cents": "must not be negative"}
     if form.key == "decisions.new":
-        if values["decision"] == "cannot_proceed" and not values["abstain_reason"]:
-            return {"abstain_reason": "is required when the decision is cannot_proceed"}
-        if values["decision"] != "cannot_proceed" and values["abstain_reason"]:
-            return {"abstain_reason": "must be empty unless the decision is cannot_proceed"}
+        return _decision_policy(form, values)
     return {}
+
+
+def _decision_policy(form: FormSpec, values: dict[str, str]) -> dict[str, str]:
+    """``issue`` records the fields and no abstain reason; ``needs_approval`` and ``cannot_proceed`` (the
+    decisions that abstain) record an abstain reason and nothing else."""
+    decision = values["decision"]
+    if decision == "issue":
+        return {"abstain_reason": "must be empty when the decision is issue"} if values["abstain_reason"] else {}
+    errors = {} if values["abstain_reason"] else {"abstain_reason": f"is required when the decision is {decision}"}
+    for f in form.fields:
+        if f.name not in ("decision", "abstain_reason") and values[f.name]:
+            errors[f.name] = f"must be blank when the decision is {decision}: it records only its abstain reason"
+    return errors
 
 
 def canonical(form: FormSpec, pk: str | None, values: dict[str, str]) -> bytes:

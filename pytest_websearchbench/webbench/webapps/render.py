@@ -1,16 +1,22 @@
-"""Server-side HTML: a page builder that remembers which primary keys it rendered.
+"""Server-side HTML: a page builder that remembers which primary keys and dates it rendered.
 
 Every record link or record shown goes through :meth:`Page.record`, so the web trace can say,
-for each request, exactly which records the agent had in front of it.
+for each request, exactly which records the agent had in front of it; the dates shown as values
+of a record (its fields, a table's cells) are noted the same way. What the agent typed into a
+form control is never a value of the page.
 """
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any, Iterable
 from urllib.parse import urlencode
 
 from pytest_websearchbench.webbench.world.schema import APP_OF
+
+
+DATE = re.compile(r"(?<![0-9])[0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9])")
 
 
 def record_url(table: str, pk: str) -> str:
@@ -28,10 +34,16 @@ class Page:
         self.kind = kind  # launcher, list, detail, form, confirm, error
         self.parts: list[str] = []
         self.pks: list[str] = []
+        self.dates: list[str] = []
 
     def saw(self, pk: str | None) -> None:
         if pk and pk not in self.pks:
             self.pks.append(pk)
+
+    def _saw_dates(self, html: str) -> None:
+        for day in DATE.findall(html):
+            if day not in self.dates:
+                self.dates.append(day)
 
     def record(self, table: str, pk: str | None, label: str | None = None) -> str:
         """A link to a record (and a note that its key was rendered)."""
@@ -56,11 +68,17 @@ class Page:
 
     def fields(self, pairs: Iterable[tuple[str, str]]) -> "Page":
         """``Label: value`` lines; values are already HTML."""
+        pairs = list(pairs)
+        for _, value in pairs:
+            self._saw_dates(value)
         return self.add("<section>" + "".join(f"<div><b>{escape(label)}:</b> {value}</div>" for label, value in pairs)
                         + "</section>")
 
     def table(self, headers: list[str], rows: list[list[str]]) -> "Page":
         """A data table; header cells and values are already HTML."""
+        for row in rows:
+            for value in row:
+                self._saw_dates(value)
         head = "".join(f"<th>{h}</th>" for h in headers)
         body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in row) + "</tr>" for row in rows)
         return self.add(f"<table class=data><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")

@@ -1,7 +1,7 @@
 """The world's web server: real HTTP on 127.0.0.1, pages rendered from ``world.db``, HTML only.
 
 At start it keeps a copy of the untouched database as ``world_before.db``. Every request goes to
-``web_trace.jsonl`` (method, path, status, page kind and the primary keys rendered on the page);
+``web_trace.jsonl`` (method, path, status, page kind, and the primary keys and dates rendered on the page);
 every committed write goes to ``call_trace.jsonl``. Both share one sequence counter, so the
 verifier can tell what was read before what was written.
 
@@ -38,14 +38,11 @@ from urllib.parse import parse_qsl, urlsplit
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.webbench.webapps import apps, forms
-from pytest_websearchbench.webbench.webapps.deskops import DESKOPS_APPS
+from pytest_websearchbench.webbench.webapps.appsets import APPSETS
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, hidden, input_html, record_url, text
 from pytest_websearchbench.webbench.world.build import family_of
 from pytest_websearchbench.webbench.world.schema import APP_OF
-
-#: family → its apps
-APPSETS: dict[str, apps.AppSet] = {"workplace": apps.WORKPLACE_APPS, "deskops": DESKOPS_APPS}
 
 WORLD_DB, BEFORE_DB, WEB_TRACE, CALL_TRACE = "world.db", "world_before.db", "web_trace.jsonl", "call_trace.jsonl"
 #: the largest request body read (a form is a few hundred bytes); larger ones get 413
@@ -136,7 +133,8 @@ class WorldServer:
     def _trace(self, seq: int, method: str, target: str, response: Response) -> None:
         page = response.page
         self._append(WEB_TRACE, {"seq": seq, "method": method, "path": target, "status": response.status,
-                                 "kind": page.kind if page else "redirect", "pks": page.pks if page else []})
+                                 "kind": page.kind if page else "redirect", "pks": page.pks if page else [],
+                                 "dates": page.dates if page else []})
 
     def _append(self, name: str, entry: dict[str, Any]) -> None:
         with open(self.dir / name, "a", encoding="utf-8") as handle:

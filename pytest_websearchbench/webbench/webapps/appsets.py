@@ -1,0 +1,9 @@
+"""Every world family's apps, by family name: what the server serves a world with, and what the verifier
+re-renders a list read with."""
+
+from __future__ import annotations
+
+from pytest_websearchbench.webbench.webapps.apps import WORKPLACE_APPS, AppSet
+from pytest_websearchbench.webbench.webapps.deskops import DESKOPS_APPS
+
+APPSETS: dict[str, AppSet] = {"workplace": WORKPLACE_APPS, "deskops": DESKOPS_APPS}
