@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -117,3 +119,19 @@ def tiny_suite(pytester: pytest.Pytester) -> Path:
     folder = write_lexbench_suite(pytester.path, "tiny", TINY_SCENARIOS, TINY_GRADES)
     pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
     return folder
+
+
+@pytest.fixture(scope="session")
+def bundled_run(tmp_path_factory) -> dict[str, Path]:
+    """The bundled suites replayed under xdist with --wsb-json, --wsb-html and --junitxml, once per test process:
+    the results file, the report and the JUnit XML."""
+    folder = tmp_path_factory.mktemp("bundled-run")
+    results, report, junit = folder / "results.json", folder / "run.html", folder / "junit.xml"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
+    done = subprocess.run([sys.executable, "-m", "pytest", str(REPO / "suites"), "-n", "2", "-q", "-p", "no:cacheprovider",
+                           "--wsb-record-mode=none", f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
+                           f"--wsb-json={results}", f"--wsb-html={report}", f"--junitxml={junit}"],
+                          cwd=folder, capture_output=True, text=True, env=env, timeout=600)
+    assert results.is_file() and report.is_file() and junit.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"HTML report written to {report}" in done.stdout
+    return {"results": results, "report": report, "junit": junit}

@@ -1,31 +1,20 @@
-"""JUnit XML of a bundled run (under xdist: the controller writes it from the workers' reports): each test
+"""JUnit XML of the bundled run (under xdist: the controller writes it from the workers' reports): each test
 case carries flat properties, its identity and each metric of its item by its summary label (lower-cased) as a
-JSON number, the
-numbers the results file holds; nothing else of the plugin's reaches the XML."""
+JSON number, the numbers the results file holds; nothing else of the plugin's reaches the XML."""
 
 from __future__ import annotations
 
 import json
 import math
-import os
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 
-from conftest import BUNDLED_CASSETTES, REPO
 from pytest_websearchbench.run.registry import FAMILIES
 
 IDENTITY = ("suite", "case", "variant", "family")
 
 
-def test_a_bundled_runs_junit_xml_has_flat_identity_and_numeric_metric_properties(tmp_path):
-    junit, results = tmp_path / "junit.xml", tmp_path / "results.json"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
-    done = subprocess.run([sys.executable, "-m", "pytest", str(REPO / "suites"), "-n", "2", "-q", "-p", "no:cacheprovider",
-                           "--wsb-record-mode=none", f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
-                           f"--junitxml={junit}", f"--wsb-json={results}"],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=600)
-    assert junit.is_file() and results.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
+def test_a_bundled_runs_junit_xml_has_flat_identity_and_numeric_metric_properties(bundled_run):
+    junit, results = bundled_run["junit"], bundled_run["results"]
     items = {(i["suite"], i["case_id"], i["provider"]): i for i in json.loads(results.read_text("utf-8"))["items"]}
     cases = ET.parse(junit).getroot().iter("testcase")
     seen = set()
@@ -42,7 +31,7 @@ def test_a_bundled_runs_junit_xml_has_flat_identity_and_numeric_metric_propertie
         assert all(isinstance(v, float) and math.isfinite(v) for v in metrics.values())
         assert metrics == item["metrics"], key  # the item's metrics, every one, as numbers
         seen.add(key)
-    assert seen == set(items) and len(seen) == 125
+    assert seen == set(items) and len(seen) == 138  # 113 search and code items, 25 WebBench tasks
     assert any(item["family"] == "webbench" and item["metrics"]["webscore"] for item in items.values())
     lexbench = next(c for c in ET.parse(junit).getroot().iter("testcase") if c.get("name") == "q001[local]")
     assert {"ndcg@5", "success@5", "p@5"} <= {p.get("name") for p in lexbench.iterfind("properties/property")}

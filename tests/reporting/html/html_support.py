@@ -1,5 +1,5 @@
-"""What the HTML report's tests share: the bundled suites run once per test process (replayed, -n 2, with
---wsb-json and --wsb-html), and a results file with hostile text planted in it."""
+"""What the HTML report's tests share: a results file with hostile text planted in it (the bundled run they
+read is tests/conftest.py's ``bundled_run``)."""
 
 from __future__ import annotations
 
@@ -11,29 +11,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from conftest import BUNDLED_CASSETTES, REPO
-
 #: what a provider may send back: markup that must show as text and never run or load anything
 INJECTED = '<script>window.__wsbInjected = 1</script><img src="https://tracker.example/p.gif" onerror="window.__wsbInjected = 2">'
 #: a key as a provider might echo it (the report scrubs it in every form)
 PLANTED_KEY = "wsb-planted-key-7f3a9c1e55d2"
-
-
-@pytest.fixture(scope="session")
-def bundled_run(tmp_path_factory) -> dict[str, Path]:
-    """The bundled suites replayed under xdist with --wsb-json and --wsb-html: the results file and the report."""
-    folder = tmp_path_factory.mktemp("bundled-run")
-    results, report = folder / "results.json", folder / "run.html"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
-    done = subprocess.run([sys.executable, "-m", "pytest", str(REPO / "suites"), "-n", "2", "-q", "-p", "no:cacheprovider",
-                           "--wsb-record-mode=none", f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
-                           f"--wsb-json={results}", f"--wsb-html={report}"],
-                          cwd=folder, capture_output=True, text=True, env=env, timeout=600)
-    assert results.is_file() and report.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
-    assert f"HTML report written to {report}" in done.stdout
-    return {"results": results, "report": report}
 
 
 def planted(document: dict) -> dict:

@@ -9,8 +9,6 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from html_support import bundled_run  # noqa: F401  (a fixture)
-
 from pytest_websearchbench.reporting.html.render import render_drilldown
 from pytest_websearchbench.run.registry import FAMILIES
 
@@ -62,7 +60,7 @@ def _drawn(family: str, item: dict) -> _Rows:
 
 
 @pytest.fixture(scope="module")
-def items_by_family(bundled_run) -> dict[str, list[dict]]:  # noqa: F811
+def items_by_family(bundled_run) -> dict[str, list[dict]]:
     document = json.loads(bundled_run["results"].read_text("utf-8"))
     found: dict[str, list[dict]] = {}
     for item in document["items"]:

@@ -10,8 +10,8 @@ import json
 import re
 
 import pytest
-from html_support import (  # noqa: F401  (bundled_run is a fixture)
-    INJECTED, PLANTED_KEY, build_with_cli, bundled_run, first_scenario, planted, write_json)
+from html_support import (
+    INJECTED, PLANTED_KEY, build_with_cli, first_scenario, planted, write_json)
 
 from conftest import REPO
 from pytest_websearchbench import report as cli

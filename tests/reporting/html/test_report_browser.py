@@ -16,8 +16,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from html_support import (  # noqa: F401  (bundled_run is a fixture)
-    PLANTED_KEY, build_with_cli, bundled_run, first_scenario, planted, write_json)
+from html_support import (
+    PLANTED_KEY, build_with_cli, first_scenario, planted, write_json)
 
 from conftest import require_chromium
 from pytest_websearchbench.webbench.browsing.chromium import CHROMIUM_ENV, shared_browser
