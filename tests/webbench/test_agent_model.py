@@ -222,5 +222,5 @@ def test_a_malformed_reply_is_a_model_error_with_the_reason_not_a_crash(tmp_path
             return reply
 
     with pytest.raises(ProviderError) as caught:
-        run_model_agent(Session(None, 5, tmp_path), "brief", "http://127.0.0.1:9", Canned(), ChatCompletionsApi("m"))
+        run_model_agent(Session(None, 5, lambda: False), "brief", "http://127.0.0.1:9", Canned(), ChatCompletionsApi("m"))
     assert str(caught.value) == f"model: malformed reply: {reason}" and caught.value.kind == "bad_response"

@@ -212,7 +212,7 @@ def test_what_a_program_started_dies_with_the_episode_and_only_the_tail_of_its_o
     """)
     tracemalloc.start()
     try:
-        done = run_program(Session(None, 5, tmp_path), [str(program)], "brief", "http://127.0.0.1:9",
+        done = run_program(Session(None, 5, lambda: False), [str(program)], "brief", "http://127.0.0.1:9",
                            tmp_path / "work", 30.0)
         peak = tracemalloc.get_traced_memory()[1]
     finally:

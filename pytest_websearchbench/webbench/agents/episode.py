@@ -2,7 +2,7 @@
 
     world.db (regenerated, content digest checked) → WorldServer on 127.0.0.1:<free port>
     → a route through the browser, or an agent's ``work`` on a Session (step budget)
-    → server stopped → load_evidence
+    → server stopped → load_evidence (from the trace the server kept in its process)
 
 The browser is the text browser or a page of the worker's headless Chromium (``--wsb-browser``).
 """
@@ -98,11 +98,11 @@ def run_episode(task: Task, agent: str, keep: Path | None = None, *, browser: st
                 run = replay(page, actions, task.step_budget, f"{task.name}[{agent}]")
                 steps, stopped, log = run.steps, run.stopped, run.log
             else:
-                session = Session(page, task.step_budget, folder)
+                session = Session(page, task.step_budget, server.trace.decided)
                 details = work(session, base_url, folder) or {}
                 steps, stopped, log = session.steps, session.stopped, session.log
         worked = time.perf_counter()
-        evidence = load_evidence(folder, task.contract)
+        evidence = load_evidence(folder, task.contract, server.trace)
     finally:
         if keep is None:
             shutil.rmtree(folder, ignore_errors=True)

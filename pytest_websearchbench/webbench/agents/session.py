@@ -11,12 +11,9 @@ from __future__ import annotations
 import json
 import threading
 import time
-from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pytest_websearchbench.webbench.browsing.browser import Observation
-from pytest_websearchbench.webbench.webapps.server import CALL_TRACE
-from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE
 
 #: why a session stopped: the agent finished on its own, the Decision ended the task, the step
 #: budget or the wall clock ran out
@@ -31,10 +28,10 @@ def action_signature(action: dict[str, Any]) -> str:
 class Session:
     """A browser (text or chromium) with the episode's budget, deadline and log; thread-safe."""
 
-    def __init__(self, browser: Any, budget: int, world_dir: Path, deadline: float | None = None) -> None:
+    def __init__(self, browser: Any, budget: int, decided: Callable[[], bool], deadline: float | None = None) -> None:
         self.browser = browser
         self.budget = budget
-        self.world_dir = Path(world_dir)
+        self._decided = decided  # the world server's own answer (its trace), never a file the agent reaches
         self.deadline = deadline  # time.monotonic() value, or None
         self.steps = 0
         self.stopped = FINISHED
@@ -69,11 +66,3 @@ class Session:
             if self._decided():
                 self.stopped = DECIDED
             return observation
-
-    def _decided(self) -> bool:
-        """Whether the Decision has been committed (the server's call trace: its writes)."""
-        try:
-            lines = (self.world_dir / CALL_TRACE).read_text("utf-8").splitlines()
-        except FileNotFoundError:
-            return False
-        return any(json.loads(line).get("table") == ANSWER_TABLE for line in lines if line.strip())

@@ -1,8 +1,10 @@
 """The executable verifier: server-side evidence in, WebScore and a verdict out (DESIGN § 2.3).
 
 :func:`load_evidence` is the only part that touches files, and it reads only ``world.db``,
-``world_before.db``, ``web_trace.jsonl`` and ``call_trace.jsonl``. :func:`verify` is a pure
-function of (contract, evidence): order-free leaves, gates evaluated at termination::
+``world_before.db`` and the traces: the ones the world's server kept in its own process when it is
+given (an agent cannot reach them; the trace files are then only checked against them), else
+``web_trace.jsonl`` and ``call_trace.jsonl``. :func:`verify` is a pure function of (contract,
+evidence): order-free leaves, gates evaluated at termination::
 
     WebScore = 100 × Π gates × Σ wᵢ·vᵢ / Σ wᵢ
 
@@ -12,6 +14,8 @@ The release's rules, exactly:
   renders it as a row (each list read is re-rendered on ``world_before.db`` to tell); an aggregate
   hop needs every record of its filtered list rendered on that list's pages; only reads before the
   first commit count (the saved page a commit redirects to never does); one evidence_read leaf per hop;
+- ``containment`` also fails on what changed outside the world's server: a row no commit of the
+  server explains, a trace line it did not write (its HMAC chain breaks), an edited ``world_before.db``;
 - ``evidence_read_any``: an evidence read of a chain anchor before the first commit;
 - a state_row leaf is 0 unless an evidence read of that key preceded its commit; a readback leaf
   needs the written record's detail page rendered after its commit (the redirect alone does not do);
@@ -40,6 +44,8 @@ from pytest_websearchbench.core.suites import jsonl_records
 from pytest_websearchbench.webbench.grading.tolerance import canary_in, compare
 from pytest_websearchbench.webbench.webapps.apps import BadRequest, list_slice
 from pytest_websearchbench.webbench.webapps.appsets import APPSETS
+from pytest_websearchbench.webbench.webapps.trace import (
+    BEFORE_DB, CALL_TRACE, WEB_TRACE, WORLD_DB, ServerTrace, rows_outside)
 from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE, schema_of
 
 READ_KINDS = ("list", "detail")
@@ -106,14 +112,23 @@ def _first_commit(call_trace: list[dict[str, Any]]) -> float:
     return min((c["seq"] for c in call_trace), default=math.inf)
 
 
-def load_evidence(world_dir: Path, contract: dict[str, Any]) -> dict[str, Any]:
+def load_evidence(world_dir: Path, contract: dict[str, Any], server: ServerTrace | None = None) -> dict[str, Any]:
     """Everything the verdict may use, JSON-serialisable: row diffs of every table, the after-state of
-    the rows the contract points at (and of the rows the recorded decision points at), both traces, and
-    every list read before the first commit re-rendered on ``world_before.db`` (``lists``)."""
+    the rows the contract points at (and of the rows the recorded decision points at), both traces,
+    every list read before the first commit re-rendered on ``world_before.db`` (``lists``), and what
+    was changed outside the world's server (``outside``).
+
+    ``server`` is the trace the world's server kept in its own process: the traces come from it, and
+    ``outside`` names the trace lines it did not write and the rows its commits do not explain. Without
+    it (a Harbor container's verifier, another process) the trace files are read, and ``outside`` names
+    the changed rows that no commit of the call trace names."""
     world_dir = Path(world_dir)
-    before_con, after_con = sqlite3.connect(world_dir / "world_before.db"), sqlite3.connect(world_dir / "world.db")
+    before_con, after_con = sqlite3.connect(world_dir / BEFORE_DB), sqlite3.connect(world_dir / WORLD_DB)
     before_con.row_factory = after_con.row_factory = sqlite3.Row
-    web_trace, call_trace = _trace(world_dir / "web_trace.jsonl"), _trace(world_dir / "call_trace.jsonl")
+    if server is None:
+        web_trace, call_trace = _trace(world_dir / WEB_TRACE), _trace(world_dir / CALL_TRACE)
+    else:
+        web_trace, call_trace = server.web, server.calls
     try:
         changed: dict[str, dict[str, Any]] = {}
         after_rows: dict[str, dict[str, dict[str, Any]]] = {}
@@ -138,7 +153,14 @@ def load_evidence(world_dir: Path, contract: dict[str, Any]) -> dict[str, Any]:
     for table, pk in sorted(wanted, key=lambda p: (p[0], str(p[1]))):
         if pk in after_rows.get(table, {}):
             rows.setdefault(table, {})[pk] = after_rows[table][pk]
-    return {"changed": changed, "rows": rows, "web_trace": web_trace, "call_trace": call_trace, "lists": lists}
+    if server is None:
+        committed = {(c["table"], c["pk"]) for c in call_trace}
+        outside = rows_outside([f"{t} {pk}" for t, diffs in sorted(changed.items()) for pk in sorted(diffs)
+                                if (t, pk) not in committed])
+    else:
+        outside = server.tampering() + server.foreign_changes(changed)
+    return {"changed": changed, "rows": rows, "web_trace": web_trace, "call_trace": call_trace, "lists": lists,
+            "outside": outside}
 
 
 def list_reads(before: sqlite3.Connection, family: str, web_trace: list[dict[str, Any]],
@@ -228,7 +250,8 @@ def verify(contract: dict[str, Any], evidence: dict[str, Any]) -> Verdict:
     canaries = contract["canaries"]
     weights = contract["weights"]
 
-    gates = [_gate(name, contract, changed, decision, reads, commits) for name in contract["gates"]]
+    gates = [_gate(name, contract, changed, decision, reads, commits, evidence.get("outside", []))
+             for name in contract["gates"]]
     leaves = [_hop(hop, reads, weights["evidence_read"]) for hop in contract["hops"]]
     for row in contract["expected_rows"]:
         leaves.append(_state_row(row, evidence["rows"], reads, weights["state_row"], canaries))
@@ -277,12 +300,13 @@ def _domain_changes(changed: dict[str, Any]) -> dict[str, list[str]]:
 
 
 def _gate(name: str, contract: dict[str, Any], changed: dict[str, Any], decision: dict[str, Any] | None,
-          reads: EvidenceReads, commits: list[dict[str, Any]]) -> Check:
+          reads: EvidenceReads, commits: list[dict[str, Any]], outside: list[str]) -> Check:
     if name == "containment":
         expected = {(r["table"], r["pk"]) for r in contract["expected_rows"]} if not contract["planning"] else set()
         extra = [f"{t} {pk}" for t, pks in _domain_changes(changed).items() for pk in pks if (t, pk) not in expected]
         what = "planning pass wrote " if contract["planning"] else "rows changed that the task does not call for: "
-        return Check("gate", name, float(not extra), detail=(what + ", ".join(extra)) if extra else "")
+        problems = [*outside, *([what + ", ".join(extra)] if extra else [])]
+        return Check("gate", name, float(not problems), detail="; ".join(problems))
     if name == "evidence_read_any":
         if not commits:
             return Check("gate", name, 0.0, detail="nothing was committed")

@@ -1,9 +1,11 @@
 """The world's web server: real HTTP on 127.0.0.1, pages rendered from ``world.db``, HTML only.
 
-At start it keeps a copy of the untouched database as ``world_before.db``. Every request goes to
-``web_trace.jsonl`` (method, path, status, page kind, and the primary keys and dates rendered on the page);
-every committed write goes to ``call_trace.jsonl``. Both share one sequence counter, so the
-verifier can tell what was read before what was written.
+At start it keeps a copy of the untouched database as ``world_before.db``. Every request goes to the
+web trace (method, path, status, page kind, and the primary keys and dates rendered on the page);
+every committed write goes to the call trace, with the row as the commit left it. Both share one
+sequence counter, so the verifier can tell what was read before what was written. The traces live
+in the server's process (:class:`~pytest_websearchbench.webbench.webapps.trace.ServerTrace`, what the
+verifier reads) and in HMAC-chained files (``web_trace.jsonl``, ``call_trace.jsonl``) it checks.
 
 The traces are graded evidence, so the HTTP layer is strict where ``http.server`` is lenient, the
 way production servers are: a body is framed by one valid ``Content-Length`` or the request is
@@ -20,7 +22,6 @@ honoured once, and only by the server that issued it.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import re
 import secrets
@@ -41,10 +42,10 @@ from pytest_websearchbench.webbench.webapps import apps, forms
 from pytest_websearchbench.webbench.webapps.appsets import APPSETS
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, hidden, input_html, record_url, text
+from pytest_websearchbench.webbench.webapps.trace import BEFORE_DB, CALL_TRACE, WEB_TRACE, WORLD_DB, ServerTrace
 from pytest_websearchbench.webbench.world.build import family_of
 from pytest_websearchbench.webbench.world.schema import APP_OF
 
-WORLD_DB, BEFORE_DB, WEB_TRACE, CALL_TRACE = "world.db", "world_before.db", "web_trace.jsonl", "call_trace.jsonl"
 #: the largest request body read (a form is a few hundred bytes); larger ones get 413
 MAX_BODY = 1 << 20
 #: after a refusal, how long and how much of the client's remaining upload is read and dropped
@@ -77,6 +78,7 @@ class WorldServer:
         self._form_by_route = {(f.table, f.action): f for f in self.forms.values()}
         if not (self.dir / BEFORE_DB).exists():
             shutil.copyfile(self.db_path, self.dir / BEFORE_DB)
+        self.trace = ServerTrace(self.dir)
         self.secret = secret or os.urandom(32)
         self._lock = threading.Lock()
         self._seq = 0
@@ -132,13 +134,9 @@ class WorldServer:
 
     def _trace(self, seq: int, method: str, target: str, response: Response) -> None:
         page = response.page
-        self._append(WEB_TRACE, {"seq": seq, "method": method, "path": target, "status": response.status,
+        self.trace.append(WEB_TRACE, {"seq": seq, "method": method, "path": target, "status": response.status,
                                  "kind": page.kind if page else "redirect", "pks": page.pks if page else [],
                                  "dates": page.dates if page else []})
-
-    def _append(self, name: str, entry: dict[str, Any]) -> None:
-        with open(self.dir / name, "a", encoding="utf-8") as handle:
-            handle.write(json.dumps(entry, ensure_ascii=False) + "\n")
 
     def _dispatch(self, con: sqlite3.Connection, seq: int, method: str, target: str, body: bytes) -> Response:
         parts = urlsplit(target)
@@ -192,8 +190,10 @@ class WorldServer:
             return Response(200, _confirm_page(form, pk, values, forms.sign(self.secret, form, pk, values, nonce)))
         new_pk, op, written = forms.commit(con, form, pk, values)
         self._open_confirmations.discard(nonce)
-        self._append(CALL_TRACE, {"seq": seq, "form": form.key, "table": form.table, "pk": new_pk, "op": op,
-                                  "values": written})
+        self.trace.append(CALL_TRACE, {"seq": seq, "form": form.key, "table": form.table, "pk": new_pk, "op": op,
+                                       "values": written})
+        row = con.execute(f"SELECT * FROM {form.table} WHERE id = ?", [new_pk]).fetchone()
+        self.trace.committed_row(form.table, new_pk, dict(row))
         return Response(303, location=record_url(form.table, new_pk) + "?saved=1")
 
 
