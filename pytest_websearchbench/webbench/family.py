@@ -45,7 +45,8 @@ class WebBenchFamily(BenchmarkFamily):
     def configure(self, options: OptionValues, settings: Settings) -> "WebBenchFamily":
         from pytest_websearchbench.providers.model_client import ModelEndpoint
         from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
-        from pytest_websearchbench.webbench.agents.registry import MODEL, AgentRegistry, variant_name
+        from pytest_websearchbench.webbench.agents.registry import MODEL, PROGRAM_PREFIX, AgentRegistry, variant_name
+        from pytest_websearchbench.webbench.agents.sandbox import REQUIRE, unavailable
 
         registry = AgentRegistry()
         options.hook.pytest_websearchbench_add_agents(registry=registry)  # the agents hook is the run's
@@ -65,6 +66,8 @@ class WebBenchFamily(BenchmarkFamily):
             problem = chromium_missing()
             if problem:
                 raise ConfigurationError(f"--wsb-browser chromium: {problem}")
+        if options["wsb_sandbox"] == REQUIRE and any(a.startswith(PROGRAM_PREFIX) for a in agents) and unavailable():
+            raise ConfigurationError(f"--wsb-sandbox require: {unavailable()}")
         # the benchmark's model agent sends temperature 0 unless told otherwise
         temperature = options["wsb_temperature"] if options["wsb_temperature"] is not None else 0.0
         endpoint = ModelEndpoint.from_environ(os.environ)
@@ -76,7 +79,8 @@ class WebBenchFamily(BenchmarkFamily):
         setup = AgentSetup(registry=registry, browser=browser, time_limit=options["wsb_agent_time_limit"],
                            model=options["wsb_model"], model_api=options["wsb_model_api"],
                            temperature=temperature, endpoint=endpoint,
-                           record_mode=settings.record_mode, cassette_dir=settings.cassette_dir, base=Path.cwd())
+                           record_mode=settings.record_mode, cassette_dir=settings.cassette_dir, base=Path.cwd(),
+                           sandbox=options["wsb_sandbox"])
         return WebBenchFamily(tuple(named), setup, options["wsb_repeat"], named)
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
@@ -128,7 +132,8 @@ class WebBenchFamily(BenchmarkFamily):
         return Score(verdict.passed, metrics, message, [{"verdict": verdict.to_dict(), "agent": raw.extra["agent"],
                                                          "failure_mode": verdict.failure_mode,
                                                          "episode_failure": episode_failure,
-                                                         "template": case.data.template}])
+                                                         "template": case.data.template,
+                                                         **_sandbox_of(raw.extra.get("details") or {})}])
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         # an agent that crashed scores 0 on its task: every declared task is in the population
@@ -155,6 +160,11 @@ class WebBenchFamily(BenchmarkFamily):
             per_variant.append({row.template: row.text() for row in table(episodes)})
         for template in sorted({t for cells in per_variant for t in cells}):
             rows.append((f"calibration {template}", [cells.get(template, "-") for cells in per_variant]))
+        confinements = [Counter(r["sandbox"] for s in v for r in s.results[:1] if "sandbox" in r) for v in scores]
+        if any(confinements):  # program agents ran: say how, and loudly when unsandboxed
+            rows.append(("sandbox", [" · ".join(f"{n} in bwrap" if how == "bwrap" else
+                                                f"{n} UNSANDBOXED ({how.removeprefix('none: ')})"
+                                                for how, n in sorted(c.items())) or "-" for c in confinements]))
         if self.setup.browser != "text":
             rows.append(("browser", [self.setup.browser for _ in scores]))
         if MODEL in self.agents:
@@ -181,3 +191,7 @@ class WebBenchFamily(BenchmarkFamily):
             return text + ", temperature 0 (unless the model refuses one)"
         return text + f", temperature {setup.temperature:g}: not comparable (the benchmark's agent sends 0)"
 
+
+def _sandbox_of(details: dict) -> dict:
+    """How a program agent ran (``sandbox``: "bwrap" or "none: <why>"); nothing for the other agents."""
+    return {"sandbox": details["sandbox"]} if "sandbox" in details else {}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pytest_websearchbench.core.options import MODEL_OPTIONS, REPEAT_OPTION, Option, names, number
 
 BROWSERS = ("text", "chromium")
+SANDBOX_MODES = ("auto", "require", "off")  # agents.sandbox says what each means
 
 OPTIONS: tuple[Option, ...] = (
     Option("--wsb-agent", "wsb_agent",
@@ -19,5 +20,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--wsb-agent-time-limit", "wsb_agent_time_limit",
            "WebBench: wall-clock seconds a program agent (cmd:) may run per episode before it is killed",
            "SECONDS", "600", number(minimum=0.001)),
+    Option("--wsb-sandbox", "wsb_sandbox",
+           "WebBench: how program agents (cmd:) are confined: auto (in bubblewrap where it runs, else unsandboxed "
+           "and the summary says so), require (a usage error where bwrap cannot run) or off", "MODE", "auto",
+           choices=SANDBOX_MODES),
     *MODEL_OPTIONS,
 )

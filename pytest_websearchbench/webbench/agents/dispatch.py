@@ -21,6 +21,7 @@ from pytest_websearchbench.webbench.agents.model_agent import run_model_agent
 from pytest_websearchbench.webbench.agents.program_agent import run_program
 from pytest_websearchbench.webbench.agents.registry import (
     MODEL, PROGRAM_PREFIX, AgentRegistry, EpisodeContext, program_command)
+from pytest_websearchbench.webbench.agents.sandbox import AUTO, confinement
 from pytest_websearchbench.webbench.agents.session import Session
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -44,6 +45,7 @@ class AgentSetup:
     record_mode: CassetteMode = CassetteMode.ONCE
     cassette_dir: Path = Path("cassettes")
     base: Path = Path(".")  # where a cmd: agent's relative path starts
+    sandbox: str = AUTO  # --wsb-sandbox: how program agents are confined (agents.sandbox)
 
     def model_folder(self) -> str:
         """The model agent's cassettes: one folder per model and API, so switching never makes one stale."""
@@ -65,8 +67,11 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
         command = program_command(agent, setup.base)
 
         def program(session: Session, base_url: str, world: Path) -> dict[str, Any]:
+            # out of its sight: the task's suite (contract, routes), the world's files, recorded episodes
+            sandbox, why = confinement(setup.sandbox, command, (task.path.parent, world, setup.cassette_dir))
             with tempfile.TemporaryDirectory(prefix="wsb-agent-") as workdir:
-                done = run_program(session, command, task.instruction, base_url, Path(workdir), setup.time_limit)
+                done = run_program(session, command, task.instruction, base_url, Path(workdir), setup.time_limit,
+                                   sandbox, why)
             record = done.to_dict()  # the program's output joins the results file: no key in it
             for stream in ("stdout_tail", "stderr_tail"):
                 record[stream] = scrub(record[stream], [setup.endpoint.api_key])

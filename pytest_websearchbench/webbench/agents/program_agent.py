@@ -11,6 +11,10 @@ browser serves one thread). When the episode ends (the program exited, or the wa
 whatever it started is killed: its process group, and any process that left the group (``setsid``, a
 daemon) but still carries the episode's session address in its environment. Of its output only the
 last characters are read.
+
+Where the machine allows it the program runs sandboxed (``agents.sandbox``: bubblewrap), seeing its
+working folder, its own folder, the ``browser`` command (a copy of the CLI in the working folder) and
+the loopback network; the record says how it ran (``sandbox``), and the run's summary when unsandboxed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import os
 import queue
 import secrets
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -30,6 +35,7 @@ from typing import Any
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.webbench.agents import browser_cli
+from pytest_websearchbench.webbench.agents.sandbox import BWRAP, Sandbox
 from pytest_websearchbench.webbench.agents.session import TIME, Session
 
 OUTPUT_TAIL = 2000  # characters of the program's stdout/stderr kept in the record
@@ -42,10 +48,11 @@ class ProgramRun:
     seconds: float
     stdout: str
     stderr: str
+    sandbox: str  # "bwrap", or "none: <why>"
 
     def to_dict(self) -> dict[str, Any]:
         return {"command": self.command, "exit_code": self.exit_code, "seconds": round(self.seconds, 3),
-                "stdout_tail": self.stdout, "stderr_tail": self.stderr}
+                "stdout_tail": self.stdout, "stderr_tail": self.stderr, "sandbox": self.sandbox}
 
 
 class _SessionServer:
@@ -91,18 +98,21 @@ class _SessionServer:
 
 
 def install_browser_command(folder: Path) -> Path:
-    """A ``browser`` executable in ``folder/bin`` that runs the CLI with this interpreter."""
+    """A ``browser`` executable in ``folder/bin`` that runs a copy of the CLI (standard library only) with
+    this interpreter: a sandboxed program needs nothing of the plugin's folders."""
     bin_dir = folder / "bin"
     bin_dir.mkdir(parents=True, exist_ok=True)
+    cli = shutil.copyfile(browser_cli.__file__, bin_dir / "browser_cli.py")
     script = bin_dir / "browser"
-    script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(browser_cli.__file__)} \"$@\"\n")
+    script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(cli))} \"$@\"\n")
     script.chmod(0o755)
     return bin_dir
 
 
 def run_program(session: Session, command: list[str], brief: str, base_url: str, workdir: Path,
-                time_limit: float) -> ProgramRun:
-    """Run the program until it exits or ``time_limit`` seconds pass, serving its browser actions."""
+                time_limit: float, sandbox: Sandbox | None = None, unsandboxed: str = "") -> ProgramRun:
+    """Run the program until it exits or ``time_limit`` seconds pass, serving its browser actions; in
+    ``sandbox`` when given, else unsandboxed for the reason ``unsandboxed``."""
     workdir.mkdir(parents=True, exist_ok=True)
     brief_file = workdir / "instruction.md"
     brief_file.write_text(brief, "utf-8")
@@ -114,7 +124,8 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
         env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
                "WSB_BRIEF": brief, "WSB_BRIEF_FILE": str(brief_file), "WSB_WORKSPACE_URL": base_url,
                "WSB_STEP_BUDGET": str(session.budget), browser_cli.SESSION_ENV: server.url}
-        process = subprocess.Popen(command, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+        argv = sandbox.wrap(command, workdir) if sandbox else command
+        process = subprocess.Popen(argv, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                    start_new_session=True)
         exit_code: int | None = None
         try:
@@ -135,7 +146,8 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
             _kill(process, f"{browser_cli.SESSION_ENV}={server.url}".encode())
             _drain(server, session)
     seconds = time.monotonic() - started
-    return ProgramRun(shlex.join(command), exit_code, seconds, _tail(out_path), _tail(err_path))
+    return ProgramRun(shlex.join(command), exit_code, seconds, _tail(out_path), _tail(err_path),
+                      BWRAP if sandbox else f"none: {unsandboxed or 'not asked for'}")
 
 
 def _kill(process: subprocess.Popen, marker: bytes) -> None:
