@@ -41,6 +41,18 @@ def require_chromium(what: str) -> None:
         pytest.skip(missing)
 
 
+def require_sandbox(what: str) -> None:
+    """Skip a test that needs the program agents' sandbox (bubblewrap) where it cannot run, saying why;
+    with CI=true, fail instead: CI installs it."""
+    from pytest_websearchbench.webbench.agents.sandbox import unavailable
+
+    missing = unavailable()
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and {what}: {missing}")
+        pytest.skip(f"no sandbox for program agents: {missing}")
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     """Above the final "N passed, M skipped": how many tests skipped for each reason (one line a reason,
     the most common first), so a run says what it left out and how to get it back."""
