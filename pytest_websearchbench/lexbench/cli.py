@@ -14,6 +14,7 @@ already cover, and never writes over them. Bad input is one line naming the file
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -206,38 +207,57 @@ def _fatal(reason: str) -> bool:
 
 
 def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out: Path) -> int:
-    from pytest_websearchbench.core.atomic import write_text_atomic
-    import json
-
+    """The new edition and its receipts; exit 1 when packets were sent and none came back graded."""
     lines = edition_lines(pooled.run.suite, pooled.pools, packets, verdicts)
     print("\n".join(pool_report(pooled.run, pooled.pools)))
-    if not lines:  # an empty edition would only be a file to mistake for grades
+    unjudged = [v for v in verdicts.values() if v.grade is None]
+    unjudged_path = out.with_name(out.name + ".unjudged.jsonl")
+    _write_receipts(unjudged_path, unjudged)
+    graded = sum(v.grade is not None for v in verdicts.values())
+    cost = sum(v.cost_usd or 0.0 for v in verdicts.values())
+    priced = any(v.cost_usd is not None for v in verdicts.values())
+    if verdicts:
+        print(f"packets: {len(packets.packets):,} sent · {graded:,} graded · {len(unjudged):,} unjudged"
+              + (f" (see {unjudged_path})" if unjudged else "") + (f" · cost {cost:.4f} USD" if priced else ""))
+    if not lines and not verdicts:  # an empty edition would only be a file to mistake for grades
         print(f"nothing new to grade: every pooled page already has a grade (--calibrate grades them again to "
               f"measure agreement); {out} not written")
         return 0
-    digest = write_edition(out, lines)
-    unjudged = [v for v in verdicts.values() if v.grade is None]
-    unjudged_path = out.with_name(out.name + ".unjudged.jsonl")
-    if unjudged:
-        write_text_atomic(unjudged_path, "".join(json.dumps({**v.receipt(), "unjudged": True, "reason": v.reason},
-                                                            ensure_ascii=False, sort_keys=True) + "\n"
-                                                 for v in unjudged))
-    elif unjudged_path.exists():
-        unjudged_path.unlink()
-    kinds: dict[str, int] = {}
-    for line in lines:
-        kinds[grader_kind(line["grader"])] = kinds.get(grader_kind(line["grader"]), 0) + 1
-    cost = sum(v.cost_usd or 0.0 for v in verdicts.values())
-    priced = any(v.cost_usd is not None for v in verdicts.values())
-    print(f"packets: {len(packets.packets):,} sent · {sum(v.grade is not None for v in verdicts.values()):,} graded · "
-          f"{len(unjudged):,} unjudged" + (f" (see {unjudged_path})" if unjudged else "")
-          + (f" · cost {cost:.4f} USD" if priced else ""))
-    print(f"new edition: {out} {digest} — " + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
-          + " (the suite's grades are untouched)")
+    if lines:
+        digest = write_edition(out, lines)
+        kinds: dict[str, int] = {}
+        for line in lines:
+            kinds[grader_kind(line["grader"])] = kinds.get(grader_kind(line["grader"]), 0) + 1
+        print(f"new edition: {out} {digest} — " + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
+              + " (the suite's grades are untouched)")
+    if verdicts and not graded:  # receipts alone: the run must not pass for a graded one
+        print(f"error: none of the {len(verdicts):,} packets sent got a grade ({_why(unjudged)}); receipts in "
+              f"{unjudged_path}" + ("" if lines else f"; {out} not written"), file=sys.stderr)
+        return 1
     new = {grader_kind(line["grader"]) for line in lines} & {"model", "human"}
     if new:
         print("\n".join(measure_agreement(pooled, lines).lines("reference", " and ".join(sorted(new)))))
     return 0
+
+
+def _write_receipts(path: Path, unjudged: list[Verdict]) -> None:
+    from pytest_websearchbench.core.atomic import write_text_atomic
+
+    if unjudged:
+        write_text_atomic(path, "".join(json.dumps({**v.receipt(), "unjudged": True, "reason": v.reason},
+                                                   ensure_ascii=False, sort_keys=True) + "\n" for v in unjudged))
+    elif path.exists():
+        path.unlink()
+
+
+def _why(unjudged: list[Verdict]) -> str:
+    """The reasons, most frequent first: each counted once, the first one's full text as an example."""
+    counts: dict[str, list[str]] = {}
+    for verdict in unjudged:
+        counts.setdefault(verdict.reason.split(":")[0], []).append(verdict.reason)
+    return "; ".join(f"{len(reasons):,} {kind} (e.g. {reasons[0][len(kind) + 1:].strip()[:120]})"
+                     if reasons[0] != kind else f"{len(reasons):,} {kind}"
+                     for kind, reasons in sorted(counts.items(), key=lambda kv: -len(kv[1])))
 
 
 def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:

@@ -280,3 +280,33 @@ def test_a_model_that_refuses_a_temperature_is_sent_none(collected, judge, capsy
     out = collected.parent / "grades-v2.jsonl"
     assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--no-temperature"]) == 0
     assert judge.requests and all("temperature" not in r.body for r in judge.requests)
+
+
+def test_when_no_packet_gets_a_grade_the_judge_keeps_the_receipts_says_why_and_fails(collected, judge, capsys):
+    import time
+
+    def policy(request):  # a 500, a 429 asking for an hour, a timeout, and garbage: never one grade
+        title = JudgeDouble.packet(request)["title"]
+        if title == T[BIKE]:
+            return {"status": 500, "error": "upstream down"}
+        if title == T[LVCHA]:
+            return {"status": 429, "error": "slow down", "headers": {"Retry-After": "3600"}}
+        if title == T[BLACK]:
+            time.sleep(1.0)
+        return {"content": "Well, it depends; maybe a two?"}
+
+    judge.policy = policy
+    out = collected.parent / "grades-v2.jsonl"
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--timeout", "0.3"]) == 1
+    captured = capsys.readouterr()
+    unjudged = _lines(out.with_name(out.name + ".unjudged.jsonl"))
+    sent = len({json.dumps(JudgeDouble.packet(r), sort_keys=True) for r in judge.requests})
+    assert len(unjudged) == sent > 0
+    assert {u["reason"].split(":")[0] for u in unjudged} == {"model call failed", "unparseable answer twice"}
+    assert f"packets: {sent} sent · 0 graded · {sent} unjudged" in captured.out
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and f"none of the {sent} packets sent got a grade" in err
+    assert "HTTP 500" in err or "HTTP 429" in err or "timed out" in err.lower()
+    assert "unparseable answer twice" in err and ".unjudged.jsonl" in err
+    # only the rule's 0 (t1's mirror, off the required site) is a grade: no model line passes for one
+    assert {line["grader"] for line in _lines(out)} == {"rule:site"}
