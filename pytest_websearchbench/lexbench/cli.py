@@ -33,7 +33,7 @@ from pytest_websearchbench.lexbench.judge import ModelJudge, Prices, Verdict
 from pytest_websearchbench.lexbench.packets import DEFAULT_SEED, PacketSet, build_packets
 from pytest_websearchbench.lexbench.pool import QueryPool, Run, build_pool, load_runs, pool_report
 from pytest_websearchbench.lexbench.scoring import score_scenario
-from pytest_websearchbench.lexbench.sheet import export_sheet, guide_path, import_sheet
+from pytest_websearchbench.lexbench.sheet import export_sheet, guide_path, import_sheet, sheet_packet_ids
 
 
 class Pooled:
@@ -142,6 +142,13 @@ def _sheet_command(args: argparse.Namespace) -> int:
         export_sheet(Path(args.out), packets.packets)
         print(f"{len(packets.packets):,} packets written to {args.out} (guide: {guide_path(Path(args.out))})")
         return 0
+    if not args.calibrate and not sheet_packet_ids(Path(args.sheet)) <= set(packets.by_id()):
+        # a sheet exported with --calibrate holds packets of pages already graded: import it as one
+        calibration = pooled.packets(args.seed, True)
+        if sheet_packet_ids(Path(args.sheet)) <= set(calibration.by_id()):
+            print(f"{args.sheet}: a calibration sheet (exported with --calibrate: it grades pages already graded "
+                  "too); imported as one")
+            packets = calibration
     verdicts = import_sheet(Path(args.sheet), packets.by_id())
     return _write(pooled, packets, verdicts, Path(args.out))
 
