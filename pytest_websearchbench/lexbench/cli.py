@@ -125,6 +125,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except (WebSearchBenchError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # one line, not the traceback of wherever the call was waiting
+        resume = (" (each packet judged so far is kept in its cassette: running the same command again resumes "
+                  "from there)" if args.command == "judge" else " (its files are written whole or not at all: run it again)")
+        print(f"interrupted{resume}", file=sys.stderr)
+        return 130
 
 
 def _pool_command(args: argparse.Namespace) -> int:
