@@ -4,6 +4,7 @@ program agents' session server and the tests' doubles all serve through it. Stan
 
 from __future__ import annotations
 
+import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -18,6 +19,25 @@ class QuietHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
 
+    def declared_length(self, limit: int) -> int:
+        """The body's Content-Length (0 when absent); ValueError saying what is wrong with it (answer 400)."""
+        declared = (self.headers.get("Content-Length") or "0").strip()
+        if not (declared.isascii() and declared.isdigit()):
+            raise ValueError(f"Content-Length must be a non-negative integer, got {declared[:40]!r}")
+        if int(declared) > limit:
+            raise ValueError(f"body of {declared} bytes exceeds the limit of {limit}")
+        return int(declared)
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A handler's exception is one line on stderr, not socketserver's traceback; a client that hung up
+    (it timed out, or was interrupted) is not worth even that."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        exc = sys.exc_info()[1]
+        if not isinstance(exc, ConnectionError):
+            print(f"loopback server: request from {client_address[0]}: {type(exc).__name__}: {exc}", file=sys.stderr)
+
 
 class LoopbackServer:
     """``handler`` served on ``host`` (127.0.0.1 unless told) from a daemon thread; a context manager.
@@ -29,7 +49,7 @@ class LoopbackServer:
     """
 
     def __init__(self, handler: type[BaseHTTPRequestHandler], *, host: str = "127.0.0.1", port: int = 0,
-                 name: str = "wsb-loopback", server_class: type[ThreadingHTTPServer] = ThreadingHTTPServer) -> None:
+                 name: str = "wsb-loopback", server_class: type[ThreadingHTTPServer] = QuietServer) -> None:
         self.httpd = server_class((host, port), handler)
         self.httpd.daemon_threads = True
         self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": POLL_SECONDS},

@@ -339,6 +339,16 @@ class Settings:
     html_path: Path | None = None
     history_path: Path | None = None  # --wsb-history: the release history the run is appended to
     label: str = ""  # the run's label there
+    cassette_dir_given: bool = False  # the folder was named (command line or ini): never another folder's cassettes
+
+    def cassette_args(self) -> str:
+        """The options that locate this run's cassettes, for a command a message suggests (with a leading
+        space; relative to the current folder when inside it): without them it would record elsewhere."""
+        if not self.cassette_dir_given:
+            return ""
+        folder = self.cassette_dir.resolve()
+        shown = folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder
+        return f" --wsb-cassette-dir={shlex.quote(str(shown))}"
 
     @classmethod
     def from_options(cls, values: OptionValues) -> "Settings":
@@ -364,6 +374,7 @@ class Settings:
             html_path=_output(values.path("wsb_html"), "--wsb-html"),
             history_path=_output(values.path("wsb_history"), "--wsb-history"),
             label=values["wsb_label"],
+            cassette_dir_given=values.path("wsb_cassette_dir") is not None,
         )
 
 

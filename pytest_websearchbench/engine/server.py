@@ -102,12 +102,10 @@ class _Handler(QuietHandler):
 
     def _read_body(self) -> bytes:
         """Read the whole body first, whatever the route, so keep-alive stays in sync."""
-        declared = self.headers.get("Content-Length") or "0"
-        if not (declared.isascii() and declared.isdigit()):
-            raise BadRequest(f"Content-Length must be a non-negative integer, got {declared!r}")
-        if int(declared) > MAX_BODY_BYTES:
-            raise BadRequest(f"body of {declared} bytes exceeds the limit of {MAX_BODY_BYTES}")
-        return self.rfile.read(int(declared))
+        try:
+            return self.rfile.read(self.declared_length(MAX_BODY_BYTES))
+        except ValueError as exc:
+            raise BadRequest(str(exc)) from None
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = do_HEAD = do_OPTIONS = _dispatch
 

@@ -14,6 +14,7 @@ already cover, and never writes over them. Bad input is one line naming the file
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -32,7 +33,7 @@ from pytest_websearchbench.lexbench.judge import ModelJudge, Prices, Verdict
 from pytest_websearchbench.lexbench.packets import DEFAULT_SEED, PacketSet, build_packets
 from pytest_websearchbench.lexbench.pool import QueryPool, Run, build_pool, load_runs, pool_report
 from pytest_websearchbench.lexbench.scoring import score_scenario
-from pytest_websearchbench.lexbench.sheet import export_sheet, guide_path, import_sheet
+from pytest_websearchbench.lexbench.sheet import export_sheet, guide_path, import_sheet, sheet_packet_ids
 
 
 class Pooled:
@@ -124,6 +125,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except (WebSearchBenchError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:  # one line, not the traceback of wherever the call was waiting
+        resume = (" (each packet judged so far is kept in its cassette: running the same command again resumes "
+                  "from there)" if args.command == "judge" else " (its files are written whole or not at all: run it again)")
+        print(f"interrupted{resume}", file=sys.stderr)
+        return 130
 
 
 def _pool_command(args: argparse.Namespace) -> int:
@@ -141,6 +147,13 @@ def _sheet_command(args: argparse.Namespace) -> int:
         export_sheet(Path(args.out), packets.packets)
         print(f"{len(packets.packets):,} packets written to {args.out} (guide: {guide_path(Path(args.out))})")
         return 0
+    if not args.calibrate and not sheet_packet_ids(Path(args.sheet)) <= set(packets.by_id()):
+        # a sheet exported with --calibrate holds packets of pages already graded: import it as one
+        calibration = pooled.packets(args.seed, True)
+        if sheet_packet_ids(Path(args.sheet)) <= set(calibration.by_id()):
+            print(f"{args.sheet}: a calibration sheet (exported with --calibrate: it grades pages already graded "
+                  "too); imported as one")
+            packets = calibration
     verdicts = import_sheet(Path(args.sheet), packets.by_id())
     return _write(pooled, packets, verdicts, Path(args.out))
 
@@ -206,38 +219,57 @@ def _fatal(reason: str) -> bool:
 
 
 def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out: Path) -> int:
-    from pytest_websearchbench.core.atomic import write_text_atomic
-    import json
-
+    """The new edition and its receipts; exit 1 when packets were sent and none came back graded."""
     lines = edition_lines(pooled.run.suite, pooled.pools, packets, verdicts)
     print("\n".join(pool_report(pooled.run, pooled.pools)))
-    if not lines:  # an empty edition would only be a file to mistake for grades
+    unjudged = [v for v in verdicts.values() if v.grade is None]
+    unjudged_path = out.with_name(out.name + ".unjudged.jsonl")
+    _write_receipts(unjudged_path, unjudged)
+    graded = sum(v.grade is not None for v in verdicts.values())
+    cost = sum(v.cost_usd or 0.0 for v in verdicts.values())
+    priced = any(v.cost_usd is not None for v in verdicts.values())
+    if verdicts:
+        print(f"packets: {len(packets.packets):,} sent · {graded:,} graded · {len(unjudged):,} unjudged"
+              + (f" (see {unjudged_path})" if unjudged else "") + (f" · cost {cost:.4f} USD" if priced else ""))
+    if not lines and not verdicts:  # an empty edition would only be a file to mistake for grades
         print(f"nothing new to grade: every pooled page already has a grade (--calibrate grades them again to "
               f"measure agreement); {out} not written")
         return 0
-    digest = write_edition(out, lines)
-    unjudged = [v for v in verdicts.values() if v.grade is None]
-    unjudged_path = out.with_name(out.name + ".unjudged.jsonl")
-    if unjudged:
-        write_text_atomic(unjudged_path, "".join(json.dumps({**v.receipt(), "unjudged": True, "reason": v.reason},
-                                                            ensure_ascii=False, sort_keys=True) + "\n"
-                                                 for v in unjudged))
-    elif unjudged_path.exists():
-        unjudged_path.unlink()
-    kinds: dict[str, int] = {}
-    for line in lines:
-        kinds[grader_kind(line["grader"])] = kinds.get(grader_kind(line["grader"]), 0) + 1
-    cost = sum(v.cost_usd or 0.0 for v in verdicts.values())
-    priced = any(v.cost_usd is not None for v in verdicts.values())
-    print(f"packets: {len(packets.packets):,} sent · {sum(v.grade is not None for v in verdicts.values()):,} graded · "
-          f"{len(unjudged):,} unjudged" + (f" (see {unjudged_path})" if unjudged else "")
-          + (f" · cost {cost:.4f} USD" if priced else ""))
-    print(f"new edition: {out} {digest} — " + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
-          + " (the suite's grades are untouched)")
+    if lines:
+        digest = write_edition(out, lines)
+        kinds: dict[str, int] = {}
+        for line in lines:
+            kinds[grader_kind(line["grader"])] = kinds.get(grader_kind(line["grader"]), 0) + 1
+        print(f"new edition: {out} {digest} — " + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
+              + " (the suite's grades are untouched)")
+    if verdicts and not graded:  # receipts alone: the run must not pass for a graded one
+        print(f"error: none of the {len(verdicts):,} packets sent got a grade ({_why(unjudged)}); receipts in "
+              f"{unjudged_path}" + ("" if lines else f"; {out} not written"), file=sys.stderr)
+        return 1
     new = {grader_kind(line["grader"]) for line in lines} & {"model", "human"}
     if new:
         print("\n".join(measure_agreement(pooled, lines).lines("reference", " and ".join(sorted(new)))))
     return 0
+
+
+def _write_receipts(path: Path, unjudged: list[Verdict]) -> None:
+    from pytest_websearchbench.core.atomic import write_text_atomic
+
+    if unjudged:
+        write_text_atomic(path, "".join(json.dumps({**v.receipt(), "unjudged": True, "reason": v.reason},
+                                                   ensure_ascii=False, sort_keys=True) + "\n" for v in unjudged))
+    elif path.exists():
+        path.unlink()
+
+
+def _why(unjudged: list[Verdict]) -> str:
+    """The reasons, most frequent first: each counted once, the first one's full text as an example."""
+    counts: dict[str, list[str]] = {}
+    for verdict in unjudged:
+        counts.setdefault(verdict.reason.split(":")[0], []).append(verdict.reason)
+    return "; ".join(f"{len(reasons):,} {kind} (e.g. {reasons[0][len(kind) + 1:].strip()[:120]})"
+                     if reasons[0] != kind else f"{len(reasons):,} {kind}"
+                     for kind, reasons in sorted(counts.items(), key=lambda kv: -len(kv[1])))
 
 
 def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:

@@ -92,6 +92,11 @@ def import_sheet(path: Path, packets: dict[str, Packet]) -> dict[str, Verdict]:
     return verdicts
 
 
+def sheet_packet_ids(path: Path) -> set[str]:
+    """The packet ids a sheet's rows name (which packet set it was exported from)."""
+    return {str(row.get("packet_id") or "").strip() for _, row in _rows(path)}
+
+
 def _rows(path: Path):
     text = read_suite_text(path)
     if path.suffix.lower() == ".csv":

@@ -40,8 +40,8 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         run.error = f"no cassette at {path}"
         pytest.fail(
             f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
-            f"Record it with: pytest --suite {_suite_argument(spec.suite.manifest)} --provider {spec.variant}"
-            f"{spec.family.record_args()} "
+            f"Record it with: pytest --suite {shlex.quote(_suite_argument(spec.suite.manifest))} --provider "
+            f"{spec.variant}{spec.family.record_args()}{settings.cassette_args()} "
             f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
     cassette = calls = None
     try:
@@ -66,14 +66,15 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
     except cassette_mismatch_error() as exc:
         run.error = f"request not in cassette {path}"
         pytest.fail(f"{spec.label}: a request is not in the cassette {path} (record mode "
-                    f"{settings.record_mode.value}); the cassette is stale: re-record it with "
-                    f"--wsb-record-mode=rewrite.\n{exc}", pytrace=False)
+                    f"{settings.record_mode.value}); the cassette is stale: re-record it: "
+                    f"{_rerecord_command(spec, settings)}\n{exc}", pytrace=False)
     except StaleCassetteError as exc:
         run.error, run.error_kind = str(exc), exc.kind
-        raise pytest.fail.Exception(f"{spec.label}: {exc}", pytrace=False) from None
+        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {_rerecord_command(spec, settings)}",
+                                    pytrace=False) from None
     except UnreadableCassetteError as exc:
         run.error, run.error_kind = str(exc), exc.kind
-        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {_rerecord_command(spec)}",
+        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {_rerecord_command(spec, settings)}",
                                     pytrace=False) from None
     except WebSearchBenchError as exc:
         kind = getattr(exc, "kind", "error")
@@ -82,7 +83,8 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
             # every answer came from the cassette: it is the cassette that holds what the adapter cannot read
             run.error = f"the cassette {path} holds an answer {spec.variant!r} cannot read: {exc}"
             run.error_kind = kind
-            raise pytest.fail.Exception(f"{spec.label}: {run.error}; re-record it: {_rerecord_command(spec)}",
+            raise pytest.fail.Exception(f"{spec.label}: {run.error}; re-record it: "
+                                        f"{_rerecord_command(spec, settings)}",
                                         pytrace=False) from None
         run.error, run.error_kind = str(exc), kind
         # one line: the reason, without the chained provider exception repeated above it
@@ -94,23 +96,24 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
 
 def _cassette_for(spec, settings: Settings) -> Path:
     """The item's cassette in the cassette folder; for a suite that ships with the plugin, the
-    cassette shipped beside it when the folder has none and the run may replay it (so an installed
-    plugin replays its bundled suites from any folder, offline)."""
+    cassette shipped beside it when the folder has none, was not named by the user, and the run may
+    replay it (so an installed plugin replays its bundled suites from any folder, offline)."""
     folder = spec.family.cassette_folder(spec.variant)
     path = cassette_path(settings.cassette_dir, spec.suite.name, folder, spec.case.id)
-    if path.is_file() or settings.record_mode not in (CassetteMode.NONE, CassetteMode.ONCE) \
+    if path.is_file() or settings.cassette_dir_given or settings.record_mode not in (CassetteMode.NONE,
+                                                                                     CassetteMode.ONCE) \
             or not spec.suite.manifest.folder.resolve().is_relative_to(BUNDLED_SUITES_DIR):
         return path
     shipped = cassette_path(BUNDLED_CASSETTES_DIR, spec.suite.name, folder, spec.case.id)
     return shipped if shipped.is_file() else path
 
 
-def _rerecord_command(spec) -> str:
-    """The command that records this item's cassette anew: the item by its id (``-k`` could match
-    other items, and rewrite deletes the cassettes of all it matches)."""
+def _rerecord_command(spec, settings: Settings) -> str:
+    """The command that records this item's cassette anew, into the same folder: the item by its id
+    (``-k`` could match other items, and rewrite replaces the cassettes of all it matches)."""
     item = f"{_suite_argument(spec.suite.manifest)}::{spec.case.id}[{spec.variant}]"
-    return (f"pytest {shlex.quote(item)} --provider {spec.variant}{spec.family.record_args()} "
-            f"--wsb-record-mode=rewrite")
+    return (f"pytest {shlex.quote(item)} --provider {spec.variant}{spec.family.record_args()}"
+            f"{settings.cassette_args()} --wsb-record-mode=rewrite")
 
 
 def _suite_argument(manifest) -> str:

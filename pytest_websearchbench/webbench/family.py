@@ -79,8 +79,8 @@ class WebBenchFamily(BenchmarkFamily):
         setup = AgentSetup(registry=registry, browser=browser, time_limit=options["wsb_agent_time_limit"],
                            model=options["wsb_model"], model_api=options["wsb_model_api"],
                            temperature=temperature, endpoint=endpoint,
-                           record_mode=settings.record_mode, cassette_dir=settings.cassette_dir, base=Path.cwd(),
-                           sandbox=options["wsb_sandbox"])
+                           record_mode=settings.record_mode, cassette_dir=settings.cassette_dir,
+                           cassette_args=settings.cassette_args(), base=Path.cwd(), sandbox=options["wsb_sandbox"])
         return WebBenchFamily(tuple(named), setup, options["wsb_repeat"], named)
 
     def variants(self, settings: Settings) -> tuple[str, ...]:

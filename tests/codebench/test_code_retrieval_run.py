@@ -85,7 +85,7 @@ def test_a_downloaded_eval_jsonl_records_then_replays(pytester, monkeypatch):
     fetch_hint = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-record-mode=none",
                                     "--wsb-board=search-fetch", "--wsb-cassette-dir=elsewhere", "-k", "acme-001")
     fetch_hint.stdout.fnmatch_lines(["*Record it with: pytest --suite *eval.jsonl --provider local --wsb-board=search-fetch "
-                                     "--wsb-record-mode=once*"])
+                                     "--wsb-cassette-dir=elsewhere --wsb-record-mode=once*"])
 
 
 def test_selftest_of_the_bundled_suite_all_gold_pass_all_starters_fail(pytester):

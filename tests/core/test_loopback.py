@@ -55,3 +55,32 @@ def test_close_is_prompt_and_safe_when_never_started_or_already_closed():
 def test_a_port_in_use_fails_on_construction():
     with LoopbackServer(Hello) as server, pytest.raises(OSError):
         LoopbackServer(Hello, port=server.port)
+
+
+class Slow(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        time.sleep(0.3)  # the client has given up by now: the write meets a closed connection
+        self.send_response(200)
+        self.send_header("Content-Length", "100000")
+        self.end_headers()
+        for _ in range(50):
+            self.wfile.write(b"x" * 2000)
+
+
+class Broken(QuietHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        raise RuntimeError("a bug in the handler")
+
+
+def test_a_client_that_hung_up_is_no_traceback_and_a_handler_bug_is_one_line(capfd):
+    with LoopbackServer(Slow) as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as client:
+            client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+            client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        time.sleep(0.6)
+    with LoopbackServer(Broken) as server:
+        with pytest.raises(OSError):
+            urllib.request.urlopen(server.url + "/", timeout=5)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "----" not in err
+    assert err.splitlines() == ["loopback server: request from 127.0.0.1: RuntimeError: a bug in the handler"]

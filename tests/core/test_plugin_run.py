@@ -108,7 +108,8 @@ def test_stale_cassette_is_an_error_not_a_fail(pytester, tiny_suite):
     items.write_text(items.read_text().replace("road bike tyre pressure", "road bike tyre pressure chart"))
     result = pytester.runpytest("suites", "--wsb-record-mode=none", "-k", "t2")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*not in the cassette*re-record it with --wsb-record-mode=rewrite*"])
+    result.stdout.fnmatch_lines(["*not in the cassette*re-record it: pytest 'suites/tiny::t2[[]local[]]' "
+                                 "--provider local --wsb-record-mode=rewrite*"])
 
 
 def test_rewrite_mode_replaces_the_cassette(pytester, tiny_suite):

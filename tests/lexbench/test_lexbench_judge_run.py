@@ -280,3 +280,64 @@ def test_a_model_that_refuses_a_temperature_is_sent_none(collected, judge, capsy
     out = collected.parent / "grades-v2.jsonl"
     assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--no-temperature"]) == 0
     assert judge.requests and all("temperature" not in r.body for r in judge.requests)
+
+
+def test_when_no_packet_gets_a_grade_the_judge_keeps_the_receipts_says_why_and_fails(collected, judge, capsys):
+    import time
+
+    def policy(request):  # a 500, a 429 asking for an hour, a timeout, and garbage: never one grade
+        title = JudgeDouble.packet(request)["title"]
+        if title == T[BIKE]:
+            return {"status": 500, "error": "upstream down"}
+        if title == T[LVCHA]:
+            return {"status": 429, "error": "slow down", "headers": {"Retry-After": "3600"}}
+        if title == T[BLACK]:
+            time.sleep(1.0)
+        return {"content": "Well, it depends; maybe a two?"}
+
+    judge.policy = policy
+    out = collected.parent / "grades-v2.jsonl"
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--timeout", "0.3"]) == 1
+    captured = capsys.readouterr()
+    unjudged = _lines(out.with_name(out.name + ".unjudged.jsonl"))
+    sent = len({json.dumps(JudgeDouble.packet(r), sort_keys=True) for r in judge.requests})
+    assert len(unjudged) == sent > 0
+    assert {u["reason"].split(":")[0] for u in unjudged} == {"model call failed", "unparseable answer twice"}
+    assert f"packets: {sent} sent · 0 graded · {sent} unjudged" in captured.out
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and f"none of the {sent} packets sent got a grade" in err
+    assert "HTTP 500" in err or "HTTP 429" in err or "timed out" in err.lower()
+    assert "unparseable answer twice" in err and ".unjudged.jsonl" in err
+    # only the rule's 0 (t1's mirror, off the required site) is a grade: no model line passes for one
+    assert {line["grader"] for line in _lines(out)} == {"rule:site"}
+
+
+def test_ctrl_c_of_the_judge_is_one_line_and_running_it_again_resumes(collected, judge):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    judge.slow = {title: 0.4 for _, title in ANSWERS}  # every packet takes a while: the interrupt lands mid-call
+    out = collected.parent / "grades-v2.jsonl"
+    command = [sys.executable, "-m", "pytest_websearchbench.lexbench", "judge", str(collected), "--model", "judge-x",
+               "--out", str(out)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    process = subprocess.Popen(command, cwd=collected.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    folder = collected.parent / "cassettes" / "tiny" / "judge-judge-x"
+    deadline = time.monotonic() + 120
+    while not list(folder.glob("pk-*.yaml")) and time.monotonic() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    assert stderr.splitlines() == ["interrupted (each packet judged so far is kept in its cassette: running the same "
+                                   "command again resumes from there)"]
+    kept = len(list(folder.glob("pk-*.yaml")))
+    assert kept >= 1 and not out.exists()
+    served = len(judge.requests)
+    judge.slow = {}
+    done = subprocess.run(command, cwd=collected.parent, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(judge.requests) - served == len(list(folder.glob("pk-*.yaml"))) - kept  # the kept ones replayed

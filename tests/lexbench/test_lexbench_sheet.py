@@ -197,3 +197,26 @@ def test_no_packet_carries_a_provider_a_rank_or_a_url(answers):
         assert set(packet.shown()) == {"query", "information_need", "title", "snippet"}
         for provider, host, path, *_ in answers:
             assert provider not in shown and f"{host}{path}" not in shown and "http" not in shown
+
+
+def test_a_sheet_exported_with_calibrate_imports_without_the_flag(run, capsys):
+    sheet = run.parent / "calibration.csv"
+    assert main(["sheet", "export", str(run), "--calibrate", "--out", str(sheet)]) == 0
+    rows = list(csv.DictReader(sheet.open(newline="", encoding="utf-8")))
+    green = [r for r in rows if (r["query"], r["title"]) == ("green tea brewing temperature", "Brewing green tea")]
+    assert green  # t1's green page is graded already: only a calibration sheet carries it
+    _fill(sheet, {"Brewing green tea": ("2", "cy"), "Tyre pressure guide": ("3", "cy")})
+    out = run.parent / "grades-human.jsonl"
+    assert main(["sheet", "import", str(run), "--sheet", str(sheet), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "a calibration sheet (exported with --calibrate" in printed
+    lines = {(line["query_id"], line["url"]): line for line in map(json.loads, out.read_text().splitlines())}
+    assert lines["t1", GREEN]["grade"] == 2 and lines["t1", GREEN]["grader"] == "human:cy"
+    assert lines["t2", BIKE]["grade"] == 3
+    assert "both graded" in printed  # the agreement on the overlap with the suite's grades
+    # the same import with the flag given makes the same grades
+    again = run.parent / "grades-human-2.jsonl"
+    assert main(["sheet", "import", str(run), "--calibrate", "--sheet", str(sheet), "--out", str(again)]) == 0
+    strip = lambda path: [{k: v for k, v in json.loads(line).items() if k != "graded_at"}  # noqa: E731
+                          for line in path.read_text().splitlines()]
+    assert strip(again) == strip(out)

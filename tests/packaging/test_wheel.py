@@ -9,6 +9,7 @@ this checkout's editable install stays out of it).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -22,8 +23,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """A fresh venv with the plugin installed from a wheel built from this checkout; its python."""
+def built_wheel(tmp_path_factory) -> Path:
+    """The wheel built from this checkout, its contents checked."""
     root = tmp_path_factory.mktemp("wheel")
     # built from a copy: setuptools builds in the source tree (build/, *.egg-info), and under -n 2 both
     # workers may build this module's fixture at once
@@ -44,7 +45,14 @@ def installed(tmp_path_factory) -> Path:
                    "pytest_websearchbench/_bundled/cassettes/lexbench-sample/local/q001.yaml",
                    "pytest_websearchbench/schemas/suite.schema.json"):
         assert needed in names, needed
-    venv = root / "venv"
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def installed(built_wheel) -> Path:
+    """A fresh venv with the plugin installed from the wheel built from this checkout; its python."""
+    wheel = built_wheel
+    venv = wheel.parent / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
     purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
@@ -54,6 +62,13 @@ def installed(tmp_path_factory) -> Path:
                                 "--target", purelib, str(wheel)], capture_output=True, text=True)
     assert installed.returncode == 0, installed.stderr[-2000:]
     return python
+
+
+def test_the_readme_states_the_wheels_size(built_wheel):
+    stated = re.search(r"The wheel is about ([\d.]+) MB", (REPO / "README.md").read_text("utf-8"))
+    assert stated, "the README no longer says how large the wheel is"
+    assert f"{built_wheel.stat().st_size / 1e6:.1f}" == stated.group(1), (
+        f"the wheel is {built_wheel.stat().st_size / 1e6:.2f} MB, the README says {stated.group(1)}")
 
 
 def run_in_empty_folder(python: Path, folder: Path, *args: str) -> subprocess.CompletedProcess:

@@ -44,6 +44,7 @@ class AgentSetup:
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
     record_mode: CassetteMode = CassetteMode.ONCE
     cassette_dir: Path = Path("cassettes")
+    cassette_args: str = ""  # Settings.cassette_args: what a record command must keep
     base: Path = Path(".")  # where a cmd: agent's relative path starts
     sandbox: str = AUTO  # --wsb-sandbox: how program agents are confined (agents.sandbox)
 
@@ -97,7 +98,7 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
         raise MissingEpisodeCassette(
             f"no cassette at {path} and --wsb-record-mode=none forbids recording; record it with: pytest "
             f"--suite {suite} --wsb-agent model --wsb-model {setup.model} --wsb-model-api {setup.model_api} "
-            f"--wsb-record-mode=once -k '{case_id}'")
+            f"{setup.cassette_args} --wsb-record-mode=once -k '{case_id}'")
     api = TRANSPORTS[setup.model_api](setup.model, setup.temperature)
     client = ModelClient(setup.endpoint.url_for(may_record), setup.endpoint.api_key)
     details: dict[str, Any] = {}

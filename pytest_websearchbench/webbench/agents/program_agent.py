@@ -55,6 +55,10 @@ class ProgramRun:
                 "stdout_tail": self.stdout, "stderr_tail": self.stderr, "sandbox": self.sandbox}
 
 
+#: an action is a few hundred bytes; a form's text at most a few KB
+MAX_ACTION_BYTES = 1 << 20
+
+
 class _SessionServer:
     """``POST /<token>`` with one action → its observation; the action is queued for the main thread."""
 
@@ -68,8 +72,13 @@ class _SessionServer:
                 if self.path != f"/{outer.token}":
                     return self._reply(404, {"error": "no such session"})
                 try:
-                    action = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-                except json.JSONDecodeError:
+                    length = self.declared_length(MAX_ACTION_BYTES)
+                except ValueError as exc:  # the body cannot be framed: answer, close, never a traceback
+                    self.close_connection = True
+                    return self._reply(400, {"error": str(exc)})
+                try:
+                    action = json.loads(self.rfile.read(length))
+                except ValueError:  # not JSON, or not UTF-8: the session answers it as a bad action
                     action = None
                 answer: queue.Queue = queue.Queue(maxsize=1)
                 outer.requests.put((action, answer))

@@ -15,6 +15,7 @@ gets its own browser context (no cookie or cache crosses worlds).
 from __future__ import annotations
 
 import atexit
+import logging
 import os
 import shutil
 from typing import Any
@@ -72,20 +73,32 @@ def shared_browser() -> Any:
             raise ConfigurationError(f"--wsb-browser chromium: {problem}")
         from playwright.sync_api import sync_playwright
 
+        logging.getLogger("asyncio").addFilter(_driver_gone)
         driver = sync_playwright().start()
         _shared["driver"] = driver
+        atexit.register(close_shared)
         _shared["browser"] = driver.chromium.launch(executable_path=chromium_path(), headless=True,
                                                     args=["--no-sandbox"])
-        atexit.register(close_shared)
     return _shared["browser"]
 
 
 def close_shared() -> None:
+    """Close Chromium and the driver; after a Ctrl-C (which reached the driver too) there is nothing left to
+    close, and the run's own interrupted line is all the user needs to see."""
     browser, driver = _shared.pop("browser", None), _shared.pop("driver", None)
-    if browser is not None:
-        browser.close()
-    if driver is not None:
-        driver.stop()
+    for close in (browser.close if browser else None, driver.stop if driver else None):
+        if close is not None:
+            try:
+                close()
+            except Exception:  # noqa: BLE001 (the driver is gone: each close says so in its own words)
+                pass
+
+
+def _driver_gone(record: logging.LogRecord) -> bool:
+    """Drop asyncio's 'Future exception was never retrieved' for a driver that was killed (Ctrl-C reaches it
+    first): the interrupt is reported once, by pytest."""
+    text = f"{record.exc_info[1] if record.exc_info else ''} {record.getMessage()}"
+    return "Connection closed while reading from the driver" not in text
 
 
 class ChromiumBrowser(Browser):

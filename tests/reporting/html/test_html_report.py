@@ -174,7 +174,7 @@ def test_the_cli_names_file_item_and_field_of_a_bad_results_file(bundled_run, tm
                           "no-suite.json, item 0: field 'suite': expected a non-empty string, got None"),
         "metric.json": (json.dumps({**good, "items": good["items"][:2] + [{**good["items"][2], "metrics": {"ndcg": "high"}}]}),
                         f"metric.json, item 2 (code-sample/{good['items'][2]['case_id']}[local]): field 'metrics.ndcg': "
-                        "expected a number, got 'high'"),
+                        "expected a finite number, got 'high'"),
         "hits.json": (json.dumps({**good, "items": [{**good["items"][0], "raw": {"hits": {"a": 1}}}]}),
                       "field 'hits': expected a list"),
     }
