@@ -88,7 +88,7 @@ def open_in_chromium(browser, path: Path) -> tuple[float, int, float]:
     loaded = time.perf_counter() - started
     elements = page.evaluate("document.getElementsByTagName('*').length")
     started = time.perf_counter()
-    page.locator("button.open").first.click()
+    page.locator("button.open").first.click(timeout=300_000)
     page.locator("tr.drill .drilldown").first.wait_for(timeout=300_000)
     opened = time.perf_counter() - started
     context.close()
