@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import subprocess
@@ -51,6 +52,17 @@ def require_sandbox(what: str) -> None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"CI=true and {what}: {missing}")
         pytest.skip(f"no sandbox for program agents: {missing}")
+
+
+#: a test that uses one of these is end to end (marked e2e): the bundled suites run in a pytest process of their
+#: own, Harbor installed into a virtual environment, a real Chromium
+E2E_FIXTURES = {"bundled_run", "harbor_python", "browser"}
+
+
+def pytest_collection_modifyitems(items) -> None:
+    for item in items:
+        if E2E_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.e2e)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
@@ -135,9 +147,29 @@ def tiny_suite(pytester: pytest.Pytester) -> Path:
 
 @pytest.fixture(scope="session")
 def bundled_run(tmp_path_factory) -> dict[str, Path]:
-    """The bundled suites replayed under xdist with --wsb-json, --wsb-html and --junitxml, once per test process:
-    the results file, the report and the JUnit XML."""
-    folder = tmp_path_factory.mktemp("bundled-run")
+    """The bundled suites replayed under xdist with --wsb-json, --wsb-html and --junitxml, once per test session
+    (under xdist the first worker to ask runs it, in the workers' shared temporary root, while the others wait
+    on a lock: the pattern pytest-xdist's docs give): the results file, the report and the JUnit XML."""
+    if os.environ.get("PYTEST_XDIST_WORKER") is None:
+        return _bundled_run(tmp_path_factory.mktemp("bundled-run"))
+    folder = tmp_path_factory.getbasetemp().parent / "bundled-run"
+    with open(tmp_path_factory.getbasetemp().parent / "bundled-run.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        failure = folder / "failure.txt"
+        if failure.is_file():  # the run failed for an earlier worker: the same message, not a second run
+            pytest.fail(failure.read_text("utf-8"), pytrace=False)
+        if not (folder / "done").is_file():
+            folder.mkdir(exist_ok=True)
+            try:
+                _bundled_run(folder)
+            except AssertionError as exc:
+                failure.write_text(str(exc), "utf-8")
+                raise
+            (folder / "done").touch()
+    return {"results": folder / "results.json", "report": folder / "run.html", "junit": folder / "junit.xml"}
+
+
+def _bundled_run(folder: Path) -> dict[str, Path]:
     results, report, junit = folder / "results.json", folder / "run.html", folder / "junit.xml"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
     done = subprocess.run([sys.executable, "-m", "pytest", str(REPO / "suites"), "-n", "2", "-q", "-p", "no:cacheprovider",

@@ -179,6 +179,7 @@ def _summary(result):
     return lines[start:end]
 
 
+@pytest.mark.e2e  # two pytest processes over the bundled suites
 def test_bundled_suites_replay_identically_with_and_without_xdist(pytester):
     """The committed cassettes replay with no server, and -n 2 aggregates to the same numbers as -n 0."""
     serial, parallel = pytester.path / "serial.json", pytester.path / "parallel.json"

@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from conftest import BUNDLED_CASSETTES
 
 
@@ -21,6 +23,7 @@ def _row(text: str, label: str) -> str:
     return next(line for line in text.splitlines() if line.strip().startswith(label + " "))
 
 
+@pytest.mark.e2e  # two pytest processes over the bundled suite
 def test_scale_100_shows_the_articles_scale_and_keeps_fractions_in_the_results_file(pytester):
     fractions = _summary(pytester, "--wsb-json=plain.json")
     scaled = _summary(pytester, "--wsb-scale=100", "--wsb-json=scaled.json")

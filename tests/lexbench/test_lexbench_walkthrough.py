@@ -8,7 +8,11 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from conftest import REPO
+
+pytestmark = pytest.mark.e2e  # the README's walkthrough, in a shell
 
 
 def _walkthrough() -> str:

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.e2e  # builds and installs the wheel
+
 REPO = Path(__file__).resolve().parents[2]
 
 

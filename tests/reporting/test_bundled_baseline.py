@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 
+import pytest
+
 from conftest import BUNDLED_CASSETTES, REPO
 from pytest_websearchbench.run.collect import load_suite
 
@@ -32,6 +34,7 @@ def test_the_committed_baseline_matches_the_bundled_suites_and_corpus():
     assert data["k"] == 5 and data["record_mode"] == "none"
 
 
+@pytest.mark.e2e  # the README's command: a pytest process over the bundled suites, -n 2
 def test_the_readme_command_ends_green_with_the_known_failures_xfailed(pytester):
     data = _baseline()
     failed = sorted(f"{i['suite']}/{i['case_id']}" for i in data["items"] if i["outcome"] == "failed")

@@ -18,6 +18,8 @@ from pytest_websearchbench.webbench.browsing.browser import Browser
 from pytest_websearchbench.webbench.browsing.chromium import ChromiumBrowser
 from pytest_websearchbench.webbench.grading.verifier import verify
 
+pytestmark = pytest.mark.e2e  # a real Chromium
+
 
 @pytest.fixture(autouse=True)
 def _needs_chromium():

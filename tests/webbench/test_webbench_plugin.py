@@ -11,7 +11,7 @@ import pytest
 from wb_support import SAMPLE
 
 
-
+@pytest.mark.e2e  # a pytest process over the bundled WebBench suite, -n 2
 def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
     results = pytester.path / "oracle.json"
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",

@@ -6,12 +6,22 @@ page's Content-Security-Policy allows no network at all and only the report's ow
 so even text that escaped escaping could neither run nor load anything. Every registered secret, and
 every key the caller names, is scrubbed from each value before it is escaped into the page, and from
 the page after.
+
+The items are data, not markup, so that a report of 10,000 items opens: one JSON block (a row of
+indexes, texts and metric values an item) from which the script draws a page of the list at a time, and
+each item's drill-down rendered here (the family's template, as the unit a family owns) but embedded
+as gzip'd, base64'd JSON arrays of HTML strings, ``DRILL_CHUNK`` items each, that the script
+decompresses (the browser's DecompressionStream) and inserts when the item is opened. A drill-down's
+HTML is scrubbed before it is compressed: the page's last scrub cannot read it there.
 """
 
 from __future__ import annotations
 
 import base64
+import gzip
 import hashlib
+import json
+import math
 from datetime import datetime, timezone
 from importlib import import_module
 from pathlib import Path
@@ -24,12 +34,14 @@ from markupsafe import Markup
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.family import BenchmarkFamily
-from pytest_websearchbench.core.secrets import scrub
+from pytest_websearchbench.core.secrets import scrub, scrub_value
 from pytest_websearchbench.reporting.html import charts
 from pytest_websearchbench.reporting.html.model import OUTCOMES, Item, Source, build_items, changes, report_figures
 
 #: the page's template, stylesheet and script: package data beside this module
 _TEMPLATES = Path(__file__).parent
+#: drill-downs compressed together: one click decompresses this many (about 0.1 MB of HTML for LexBench)
+DRILL_CHUNK = 64
 
 
 def _environment(families: Mapping[str, BenchmarkFamily], secrets: list[str]) -> jinja2.Environment:
@@ -83,17 +95,52 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
             charts.metric_chart(suite, f"m{index}"), charts.latency_chart(suite, f"l{index}")) if svg]
     labels = {c.key: c.label for suite in suites for c in suite.columns}
     script = (_TEMPLATES / "report.js").read_text("utf-8")
+    variants = list(dict.fromkeys(v.name for s in suites for v in s.variants))
+    outcomes = [o for o in OUTCOMES if any(i.record.outcome == o for i in items)]
+    families_shown = sorted({i.record.meta.family for i in items})
+    tags = sorted({t for i in items for t in i.record.meta.tags})
+    drill = env.get_template("item_drill.html.j2")
+    drills = [scrub(drill.render(item=item, record=item.record, metric_labels=labels,
+                                 family_view=_drilldown(env, families, item)), secrets) for item in items]
+    data = _item_data(items, [s.name for s in suites], variants, outcomes, families_shown, tags, labels, drills,
+                      secrets)
     page = env.get_template("report.html.j2").render(
         sources=sources, suites=suites, changes=changes(items), items=items, charts=charts_of,
-        drilldowns=[_drilldown(env, families, item) for item in items],
-        metric_labels=labels, outcomes=[o for o in OUTCOMES if any(i.record.outcome == o for i in items)],
-        variants=list(dict.fromkeys(v.name for s in suites for v in s.variants)),
-        families=sorted({i.record.meta.family for i in items}),
-        tags=sorted({t for i in items for t in i.record.meta.tags}),
-        version=__version__, built=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        metric_labels=labels, outcomes=outcomes, variants=variants, families=families_shown, tags=tags,
+        data=Markup(data), version=__version__, built=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         style=Markup((_TEMPLATES / "report.css").read_text("utf-8")), script=Markup(script),
         script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"))
     return scrub(page, secrets)
+
+
+def _item_data(items: list[Item], suites: list[str], variants: list[str], outcomes: list[str], families: list[str],
+               tags: list[str], labels: Mapping[str, str], drills: list[str], secrets: list[str]) -> str:
+    """The page's one JSON block: each item as a row of indexes into the lists, its metric values in the
+    order of ``metrics`` (null: not measured; ``labels`` their names), its primary metric's column and its baseline status; the
+    drill-downs in compressed chunks. ``<`` is written \\u003c, so nothing in it can end the block."""
+    metrics = sorted({key for item in items for key in item.record.metrics})
+    index = {name: {value: n for n, value in enumerate(values)} for name, values in
+             (("suite", suites), ("variant", variants), ("outcome", outcomes), ("family", families), ("tag", tags))}
+    column = {key: n for n, key in enumerate(metrics)}
+    rows = []
+    for item in items:
+        record = item.record
+        values = [record.metrics.get(key) for key in metrics]
+        primary = record.primary
+        rows.append([index["suite"][item.suite], item.case_id, index["variant"][item.variant],
+                     index["outcome"][record.outcome], index["family"][record.meta.family],
+                     [index["tag"][t] for t in record.meta.tags],
+                     [v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in values],
+                     column.get(primary) if primary in record.metrics else None,
+                     record.baseline.status if record.baseline else ""])
+    chunks = [base64.b64encode(gzip.compress(json.dumps(drills[start:start + DRILL_CHUNK], ensure_ascii=False,
+                                                        separators=(",", ":")).encode("utf-8"), 9, mtime=0)).decode("ascii")
+              for start in range(0, len(drills), DRILL_CHUNK)]
+    document = scrub_value({"suites": suites, "variants": variants, "outcomes": outcomes, "families": families,
+                            "tags": tags, "metrics": metrics, "labels": [labels.get(key, key) for key in metrics],
+                            "items": rows}, secrets)
+    document.update(chunk=DRILL_CHUNK, drills=chunks)
+    return json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
 
 
 def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily], item: Item) -> Markup:

@@ -1,96 +1,183 @@
-// The report's only script: filters, sorting and drill-downs, with the view kept in the URL fragment
-// (#suite=…&variant=…&outcome=…&family=…&tag=…&sort=…&order=…&open=…) so a link shows the same view.
+// The report's only script: the item list drawn from the page's data block a page at a time, filters,
+// sorting and drill-downs, with the view kept in the URL fragment
+// (#suite=…&variant=…&outcome=…&family=…&tag=…&sort=…&order=…&page=…&open=…) so a link shows the same view.
+// A drill-down is HTML rendered when the report was built, kept gzip'd in chunks: opening an item
+// decompresses its chunk (once) and inserts it. Nothing is fetched.
 (function () {
   "use strict";
   var FIELDS = ["suite", "variant", "outcome", "family", "tag", "sort", "order"];
+  var PAGE = 200;  // rows drawn at once: a 10,000-item list is 50 pages, never 10,000 rows in the DOM
+  var data = JSON.parse(document.getElementById("wsb-data").textContent);
   var form = document.getElementById("filters");
   var table = document.getElementById("item-table");
-  var items = Array.prototype.slice.call(table.querySelectorAll("tbody.item"));
-  var initial = items.slice();
-  items.forEach(function (body) {
-    body.wsbMetrics = JSON.parse(body.getAttribute("data-metrics") || "{}");
-    body.wsbTags = JSON.parse(body.getAttribute("data-tags") || "[]");
+  var chunks = {};  // chunk index → promise of its drill-downs' HTML
+  var items = data.items.map(function (row, index) {
+    var metrics = {};
+    row[6].forEach(function (value, column) { if (value !== null) { metrics[data.metrics[column]] = value; } });
+    var suite = data.suites[row[0]], variant = data.variants[row[2]];
+    return {index: index, key: suite + "::" + row[1] + "[" + variant + "]", suite: suite, caseId: row[1],
+            variant: variant, outcome: data.outcomes[row[3]], family: data.families[row[4]],
+            tags: row[5].map(function (tag) { return data.tags[tag]; }), metrics: metrics, primary: row[7],
+            baseline: row[8]};
   });
 
   function readState() {
     var params = new URLSearchParams(location.hash.replace(/^#/, ""));
     var state = {};
-    FIELDS.concat(["open"]).forEach(function (name) { state[name] = params.get(name) || ""; });
+    FIELDS.concat(["page", "open"]).forEach(function (name) { state[name] = params.get(name) || ""; });
     return state;
   }
 
   function writeState(state) {
     var params = new URLSearchParams();
-    FIELDS.concat(["open"]).forEach(function (name) { if (state[name]) { params.set(name, state[name]); } });
+    FIELDS.concat(["page", "open"]).forEach(function (name) { if (state[name]) { params.set(name, state[name]); } });
     var text = params.toString();
     history.replaceState(null, "", text ? "#" + text : location.pathname + location.search);
   }
 
-  function matches(body, state) {
-    return (!state.suite || body.getAttribute("data-suite") === state.suite) &&
-      (!state.variant || body.getAttribute("data-variant") === state.variant) &&
-      (!state.outcome || body.getAttribute("data-outcome") === state.outcome) &&
-      (!state.family || body.getAttribute("data-family") === state.family) &&
-      (!state.tag || body.wsbTags.indexOf(state.tag) >= 0);
+  function matches(item, state) {
+    return (!state.suite || item.suite === state.suite) && (!state.variant || item.variant === state.variant) &&
+      (!state.outcome || item.outcome === state.outcome) && (!state.family || item.family === state.family) &&
+      (!state.tag || item.tags.indexOf(state.tag) >= 0);
   }
 
-  function order(state) {
-    var sorted = initial.slice();
+  // the items the view lists, in its order: the open item is listed even when the filters leave it out
+  function listed(state) {
+    var shown = items.filter(function (item) { return matches(item, state) || item.key === state.open; });
     if (state.sort) {
       var sign = state.order === "asc" ? 1 : -1;
-      sorted.sort(function (a, b) {
-        var x = a.wsbMetrics[state.sort], y = b.wsbMetrics[state.sort];
+      shown.sort(function (a, b) {
+        var x = a.metrics[state.sort], y = b.metrics[state.sort];
         var hasX = typeof x === "number", hasY = typeof y === "number";
         if (hasX !== hasY) { return hasX ? -1 : 1; }  // items without the metric last
-        if (!hasX || x === y) { return initial.indexOf(a) - initial.indexOf(b); }
+        if (!hasX || x === y) { return a.index - b.index; }
         return sign * (x - y);
       });
     }
-    sorted.forEach(function (body) { table.appendChild(body); });
+    return shown;
   }
 
-  function setOpen(body, open) {
-    body.querySelector("tr.drill").hidden = !open;
-    body.querySelector("button.open").setAttribute("aria-expanded", open ? "true" : "false");
+  function number(value) {
+    if (typeof value === "boolean") { return value ? "yes" : "no"; }
+    return Number.isInteger(value) ? String(value) : value.toFixed(3);
   }
 
-  function apply(scroll) {
+  function cell(row, text, className) {
+    var td = document.createElement("td");
+    if (className) { td.className = className; }
+    td.textContent = text;
+    row.appendChild(td);
+    return td;
+  }
+
+  function drillsOf(chunk) {
+    if (!chunks[chunk]) {
+      var bytes = Uint8Array.from(atob(data.drills[chunk]), function (c) { return c.charCodeAt(0); });
+      var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("gzip"));
+      chunks[chunk] = new Response(stream).text().then(JSON.parse);
+    }
+    return chunks[chunk];
+  }
+
+  function itemBody(item, open) {
+    var body = document.createElement("tbody");
+    body.className = "item";
+    body.dataset.key = item.key;
+    body.dataset.suite = item.suite;
+    body.dataset.variant = item.variant;
+    body.dataset.outcome = item.outcome;
+    body.dataset.family = item.family;
+    var row = document.createElement("tr");
+    row.className = "row outcome-" + item.outcome;
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "open";
+    button.setAttribute("aria-expanded", open ? "true" : "false");
+    button.textContent = item.suite + " / " + item.caseId;
+    row.appendChild(document.createElement("td")).appendChild(button);
+    cell(row, item.variant);
+    cell(row, item.outcome, "outcome");
+    var primary = item.primary === null ? null : data.metrics[item.primary];
+    cell(row, primary === null ? "-" : data.labels[item.primary] + " " + number(item.metrics[primary]));
+    cell(row, item.baseline);
+    cell(row, item.tags.join(" "), "tags");
+    body.appendChild(row);
+    if (open) {
+      var drill = document.createElement("tr");
+      drill.className = "drill";
+      var td = document.createElement("td");
+      td.colSpan = 6;
+      td.textContent = "opening…";
+      drill.appendChild(td);
+      body.appendChild(drill);
+      drillsOf(Math.floor(item.index / data.chunk)).then(function (html) {
+        td.innerHTML = html[item.index % data.chunk];  // built and escaped by the report's templates
+      });
+    }
+    return body;
+  }
+
+  function apply(jump) {
     var state = readState();
     FIELDS.forEach(function (name) {
       var control = form.elements[name];
       if (control) { control.value = state[name] || (name === "order" ? "desc" : ""); }
     });
-    var shown = 0;
-    items.forEach(function (body) {
-      var visible = matches(body, state) || body.getAttribute("data-key") === state.open;
-      body.hidden = !visible;
-      if (visible) { shown += 1; }
-      setOpen(body, body.getAttribute("data-key") === state.open);
+    var shown = listed(state);
+    var pages = Math.max(1, Math.ceil(shown.length / PAGE));
+    var page = Math.min(Math.max(parseInt(state.page, 10) || 1, 1), pages);
+    var target = null;
+    if (jump && state.open) {  // a link that opens an item shows the page it is on
+      target = shown.map(function (item) { return item.key; }).indexOf(state.open);
+      if (target >= 0) { page = Math.floor(target / PAGE) + 1; }
+    }
+    Array.prototype.slice.call(table.tBodies).forEach(function (body) { table.removeChild(body); });
+    var fragment = document.createDocumentFragment();
+    shown.slice((page - 1) * PAGE, page * PAGE).forEach(function (item) {
+      fragment.appendChild(itemBody(item, item.key === state.open));
     });
-    order(state);
-    document.getElementById("shown").textContent = shown + " of " + items.length + " items";
-    if (scroll && state.open) {
-      var target = items.filter(function (body) { return body.getAttribute("data-key") === state.open; })[0];
-      if (target) { target.scrollIntoView({block: "start"}); }
+    table.appendChild(fragment);
+    document.getElementById("shown").textContent = shown.length + " of " + items.length + " items";
+    document.getElementById("page").textContent = "page " + page + " of " + pages;
+    table.wsbPage = page;
+    table.wsbPages = pages;
+    if (target !== null && target >= 0) {
+      table.querySelector("tbody.item:nth-of-type(" + (target % PAGE + 1) + ")").scrollIntoView({block: "start"});
     }
   }
 
-  form.addEventListener("change", function () {
+  function change(edit) {
     var state = readState();
-    FIELDS.forEach(function (name) { state[name] = form.elements[name].value; });
-    if (state.order === "desc") { state.order = ""; }
+    edit(state);
     writeState(state);
     apply(false);
+  }
+
+  form.addEventListener("change", function () {
+    change(function (state) {
+      FIELDS.forEach(function (name) { state[name] = form.elements[name].value; });
+      if (state.order === "desc") { state.order = ""; }
+      state.page = "";  // a new view starts at its first page
+    });
+  });
+
+  document.querySelector("nav.pager").addEventListener("click", function (event) {
+    var step = parseInt(event.target.getAttribute("data-page"), 10);
+    if (!step) { return; }
+    change(function (state) {
+      var page = Math.min(Math.max(table.wsbPage + step, 1), table.wsbPages);
+      state.page = page > 1 ? String(page) : "";
+    });
   });
 
   table.addEventListener("click", function (event) {
     var button = event.target.closest("button.open");
     if (!button) { return; }
-    var body = button.closest("tbody.item");
-    var state = readState();
-    state.open = state.open === body.getAttribute("data-key") ? "" : body.getAttribute("data-key");
-    writeState(state);
-    apply(false);
+    var key = button.closest("tbody.item").dataset.key;
+    change(function (state) {
+      state.open = state.open === key ? "" : key;
+      state.page = table.wsbPage > 1 ? String(table.wsbPage) : "";
+    });
   });
 
   window.addEventListener("hashchange", function () { apply(true); });

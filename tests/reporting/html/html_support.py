@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import base64
 import copy
+import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +47,26 @@ def build_with_cli(results: list[Path], output: Path, *, env: dict[str, str] | N
 def write_json(path: Path, document: dict) -> Path:
     path.write_text(json.dumps(document, ensure_ascii=False), "utf-8")
     return path
+
+
+def page_data(page: str) -> dict:
+    """The report's data block (the items the script lists), with each item's drill-down HTML decoded from its
+    compressed chunk under ``drilldowns``."""
+    block = re.search(r'<script type="application/json" id="wsb-data">(.*?)</script>', page, re.S).group(1)
+    data = json.loads(block)
+    data["drilldowns"] = [html for chunk in data["drills"]
+                          for html in json.loads(gzip.decompress(base64.b64decode(chunk)).decode("utf-8"))]
+    return data
+
+
+def everything(page: str) -> str:
+    """The page's text and every drill-down's HTML: all a reader can be shown."""
+    return page + "".join(page_data(page)["drilldowns"])
+
+
+def scaled(document: dict, copies: int) -> dict:
+    """``document`` with its items and ``copies - 1`` copies of them (copy ``c`` of case ``x`` is ``x-c<c>``)."""
+    out = copy.deepcopy(document)
+    out["items"] = [{**item, "case_id": f"{item['case_id']}-c{c}", "nodeid": f"{item['nodeid']}-c{c}"} if c else item
+                    for c in range(copies) for item in document["items"]]
+    return out

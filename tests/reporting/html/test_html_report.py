@@ -11,7 +11,7 @@ import re
 
 import pytest
 from html_support import (
-    INJECTED, PLANTED_KEY, build_with_cli, first_scenario, planted, write_json)
+    INJECTED, PLANTED_KEY, build_with_cli, everything, first_scenario, page_data, planted, scaled, write_json)
 
 from conftest import REPO
 from pytest_websearchbench import report as cli
@@ -139,13 +139,17 @@ def test_provider_text_is_escaped_links_only_web_urls_and_keys_are_scrubbed(bund
     done = build_with_cli([results], tmp_path / "report.html", env={"SERPER_API_KEY": PLANTED_KEY})
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "report.html").read_text("utf-8")
-    # one script element: the report's own (the provider's markup is text)
-    assert len(re.findall(r"<script", page)) == 1 and "<img" not in page and "<b>x" not in page
-    assert "Snippet &lt;script&gt;window.__wsbInjected = 1&lt;/script&gt;" in page
+    # one script element runs, the report's own, and one holds its data (the provider's markup is text in both)
+    assert re.findall(r"<script[^>]*>", page) == ['<script type="application/json" id="wsb-data">', "<script>"]
+    assert "<img" not in page and "<b>x" not in page and "\\u003cb>x\\u003c/b>" in page
+    assert "q<b>x</b>" in [row[1] for row in page_data(page)["items"]]
+    shown = everything(page)  # the page and every drill-down the script can insert
+    assert "<img" not in shown and "<b>x" not in shown
+    assert "Snippet &lt;script&gt;window.__wsbInjected = 1&lt;/script&gt;" in shown
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page  # the provider's name, in the tables and the chart
-    assert 'href="javascript:' not in page and "javascript:window.__wsbInjected=3" in page
-    assert PLANTED_KEY not in page and PLANTED_KEY.replace("-", "%2D") not in page
-    assert page.count("&lt;FILTERED&gt;") >= 3
+    assert 'href="javascript:' not in shown and "javascript:window.__wsbInjected=3" in shown
+    assert PLANTED_KEY not in shown and PLANTED_KEY.replace("-", "%2D") not in shown
+    assert shown.count("&lt;FILTERED&gt;") >= 3
     # the page may load nothing and run only its own script
     policy = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page).group(1)
     directives = dict(d.strip().split(" ", 1) for d in policy.split(";"))
@@ -161,6 +165,7 @@ def test_a_key_never_reaches_the_results_file_of_a_run(pytester, tiny_suite, mon
     pytester.runpytest("suites", "--wsb-json=r.json", "--wsb-html=r.html")
     for name in ("r.json", "r.html"):
         text = (pytester.path / name).read_text("utf-8")
+        text = everything(text) if name == "r.html" else text
         assert PLANTED_KEY not in text and "road bike tyre pressure &lt;FILTERED&gt;" in text.replace(
             "<FILTERED>", "&lt;FILTERED&gt;"), name
 
@@ -191,9 +196,9 @@ def test_an_item_of_another_shape_loses_its_drill_down_not_the_report(bundled_ru
     document = json.loads(bundled_run["results"].read_text("utf-8"))
     code = next(i for i in document["items"] if i["family"] == "code")
     code["raw"]["extra"]["search_hops"] = [7]
-    page = render_report([Source("r.json", RunResults.from_dict(document))], FAMILIES)
-    assert page.count("drill-down cannot be shown: AttributeError") == 1
-    assert page.count('class="family-drilldown lexbench"') == sum(i["family"] == "lexbench" for i in document["items"])
+    shown = everything(render_report([Source("r.json", RunResults.from_dict(document))], FAMILIES))
+    assert shown.count("drill-down cannot be shown: AttributeError") == 1
+    assert shown.count('class="family-drilldown lexbench"') == sum(i["family"] == "lexbench" for i in document["items"])
 
 
 def test_an_older_results_file_renders(tmp_path):
@@ -201,7 +206,7 @@ def test_an_older_results_file_renders(tmp_path):
     done = build_with_cli([REPO / "suites" / "baseline-local.json"], tmp_path / "old.html")
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "old.html").read_text("utf-8")
-    assert "graded by" in page and "report written to" in done.stdout
+    assert "graded by" in everything(page) and "report written to" in done.stdout
 
 
 def test_several_files_make_one_comparison(bundled_run, tmp_path):
@@ -215,7 +220,7 @@ def test_several_files_make_one_comparison(bundled_run, tmp_path):
     assert f"{2 * len(document['items'])} items from 2 files" in done.stdout
     page = (tmp_path / "both.html").read_text("utf-8")
     assert "local (monday.json) <small>(reference)</small>" in page and "Δ nDCG@5 vs local (monday.json)" in page
-    assert 'data-variant="local (tuesday.json)"' in page
+    assert "local (tuesday.json)" in page_data(page)["variants"]
 
 
 @pytest.fixture
@@ -243,4 +248,24 @@ def test_wsb_html_writes_the_report_with_the_baselines_verdict_and_changes(basel
     assert f"<td class=\"\">{verdict}</td>" in page.replace("−", "−") or verdict.replace("'", "&#39;") in page
     assert re.search(r"<strong>regressed \(1\):</strong>\s*<a href=\"#open=tiny%3A%3At4%5Blocal%5D\"", page)
     assert re.search(r"<strong>fixed since the baseline \(1\):</strong>\s*<a href=\"#open=tiny%3A%3At1%5Blocal%5D\"", page)
-    assert page.count('<tbody class="item"') == 4 and "passed in the baseline, fails now" in page
+    data = page_data(page)
+    assert len(data["items"]) == len(data["drilldowns"]) == 4
+    assert "passed in the baseline, fails now" in page and [row[8] for row in data["items"]].count("regressed") == 1
+
+
+def test_the_items_are_data_so_the_page_grows_by_a_compact_row_an_item(bundled_run):
+    """Ten times the items add no markup (the script draws the list a page at a time) and about a kilobyte an
+    item: each item's row and its drill-down, compressed; every item keeps its own drill-down."""
+    document = json.loads(bundled_run["results"].read_text("utf-8"))
+    pages = {copies: render_report([Source("r.json", RunResults.from_dict(scaled(document, copies)))], FAMILIES)
+             for copies in (1, 10)}
+    markup = {copies: re.sub(r'(<script type="application/json" id="wsb-data">).*?(</script>)', r"\1\2", page,
+                             flags=re.S) for copies, page in pages.items()}
+    assert markup[1].count("<tr") == markup[10].count("<tr") and '<tbody class="item"' not in markup[10]
+    items = len(document["items"])
+    per_item = (len(pages[10].encode()) - len(pages[1].encode())) / (9 * items)
+    assert per_item < 1_200, f"{per_item:.0f} bytes an item"
+    data = page_data(pages[10])
+    assert len(data["items"]) == len(data["drilldowns"]) == 10 * items
+    for row, drill, item in zip(data["items"], data["drilldowns"], scaled(document, 10)["items"]):
+        assert row[1] == item["case_id"] and f'<p class="meta">{item["nodeid"]} ' in drill

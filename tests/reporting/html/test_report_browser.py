@@ -17,9 +17,13 @@ from urllib.parse import quote
 
 import pytest
 from html_support import (
-    PLANTED_KEY, build_with_cli, first_scenario, planted, write_json)
+    PLANTED_KEY, build_with_cli, first_scenario, planted, scaled, write_json)
 
 from conftest import require_chromium
+from pytest_websearchbench.reporting.html.model import Source
+from pytest_websearchbench.reporting.html.render import render_report
+from pytest_websearchbench.reporting.json_results import RunResults
+from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.webbench.browsing.chromium import CHROMIUM_ENV, shared_browser
 
 
@@ -119,6 +123,7 @@ def test_a_drill_down_opens_with_the_items_top_k_and_the_planted_script_stays_te
     body.locator("button.open").click()
     drill = body.locator("tr.drill")
     assert drill.is_visible() and f"open={quote(_key(item), safe='')}" in page.url
+    drill.locator("table.topk").wait_for()  # the script decompresses the drill-down, then inserts it
     rows = drill.locator("table.topk tbody tr")
     assert rows.count() == len(item["results"]) == report["document"]["k"]
     for position, result in enumerate(item["results"]):
@@ -142,6 +147,7 @@ def test_a_drill_down_opens_with_the_items_top_k_and_the_planted_script_stays_te
     page.goto(link)
     page.reload()
     assert page.locator(f'tbody.item[data-key="{_key(item)}"] tr.drill').is_visible()
+    page.locator(f'tbody.item[data-key="{_key(item)}"] tr.drill table.topk').wait_for()
     assert page.wsb_console == []
 
 
@@ -174,6 +180,40 @@ def test_filters_and_sorting_change_the_visible_rows_and_stay_in_the_link(page, 
     page.goto(link)
     assert sorted(_visible_items(page)) == sorted(_key(i) for i in items if tag in (i.get("tags") or []))
     assert page.locator("select[name=tag]").input_value() == tag
+    assert page.wsb_console == []
+
+
+@pytest.fixture(scope="session")
+def long_report(bundled_run, tmp_path_factory) -> dict:
+    """The bundled run's items four times over (more than two pages of the list)."""
+    document = scaled(json.loads(bundled_run["results"].read_text("utf-8")), 4)
+    path = tmp_path_factory.mktemp("long-report") / "report.html"
+    path.write_text(render_report([Source("r.json", RunResults.from_dict(document))], FAMILIES), "utf-8")
+    return {"path": path, "document": document}
+
+
+def test_a_long_list_is_drawn_a_page_at_a_time_and_a_link_opens_an_item_on_its_page(page, long_report):
+    items = long_report["document"]["items"]
+    keys = [_key(i) for i in items]
+    _open(page, long_report["path"])
+    assert _visible_items(page) == keys[:200] and page.locator("#page").inner_text() == "page 1 of 3"
+    assert page.locator("#shown").inner_text() == f"{len(items)} of {len(items)} items"
+    page.locator("nav.pager button[data-page='1']").click()
+    assert _visible_items(page) == keys[200:400] and "page=2" in page.url
+    # sorting orders the whole list, and starts again at its first page
+    page.select_option("select[name=sort]", "ndcg")
+    page.select_option("select[name=order]", "asc")
+    lowest = min(i["metrics"]["ndcg"] for i in items if "ndcg" in i["metrics"])
+    first = next(i for i in items if _key(i) == _visible_items(page)[0])
+    assert first["metrics"]["ndcg"] == lowest and "page=" not in page.url
+    # a link to an item of the last page shows that page with the item open, its own drill-down inserted
+    last = items[-1]
+    page.goto("about:blank")
+    page.goto(long_report["path"].as_uri() + "#open=" + quote(_key(last), safe=""))
+    assert page.locator("#page").inner_text() == "page 3 of 3" and _key(last) in _visible_items(page)
+    drill = page.locator(f'tbody.item[data-key="{_key(last)}"] tr.drill')
+    drill.locator(".drilldown").wait_for()
+    assert drill.locator("p.meta").inner_text().startswith(last["nodeid"] + " ")
     assert page.wsb_console == []
 
 
