@@ -31,7 +31,7 @@ from pytest_websearchbench.webbench.world.build import (
     GENERATOR_VERSION, TEMPLATE_FAMILY, TEMPLATES, WorldSpec, build_rows, rows_to_sqlite)
 
 SUITE_NAME = "webbench-sample"
-EDITION = "sample-3"
+EDITION = "sample-4"
 #: the suite's two tiers: per tier the published seeds, and per template the variant each seed plants (in
 #: seed order, cycling); every template has a variant that must abstain. ``release``: decision-only tasks
 #: shaped like the release's four templates; ``frontier``: tasks that end in writes

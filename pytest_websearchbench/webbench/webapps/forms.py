@@ -21,6 +21,7 @@ from typing import Any
 
 from pytest_websearchbench.webbench.world import deskops as deskops_world
 from pytest_websearchbench.webbench.world import vocab
+from pytest_websearchbench.webbench.world import workplace_office
 from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, APP_OF, DECISIONS, SCHEMAS
 
 
@@ -66,6 +67,14 @@ WORKPLACE_FORMS: dict[str, FormSpec] = {f.key: f for f in (
         Field("story_points", "Story points", "select", _POINTS, required=True))),
     FormSpec("blocks.book", "blocks", "book", "Book a free block", (
         Field("booked_for", "Book for (escalation id)", ref="escalations", required=True),)),
+    FormSpec("approval_requests.edit", "approval_requests", "edit", "Decide an approval request", (
+        Field("status", "Status", "select", workplace_office.APPROVAL_STATUSES, required=True),)),
+    FormSpec("memos.edit", "memos", "edit", "Edit a stakeholder draft", (
+        Field("status", "Status", "select", workplace_office.MEMO_STATUSES, required=True),
+        Field("body", "Text", "textarea", required=True))),
+    FormSpec("confirmations.edit", "confirmations", "edit", "Record a partner's answer", (
+        Field("status", "Status", "select", workplace_office.CONFIRMATION_STATUSES, required=True),
+        Field("reference", "Partner reference"))),
     _decision_form(
         Field("escalation_id", "Escalation id", ref="escalations"),
         Field("engineer_id", "Engineer id", ref="engineers"),

@@ -9,6 +9,7 @@ every other table name and key prefix belongs to one family only, so a key says 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -28,9 +29,13 @@ class Table:
     columns: tuple[Column, ...]
     pool: tuple[int, int] = (1, 10_000)  # key numbers are drawn, shuffled, from range(*pool)
 
-    @property
+    @cached_property  # asked for every row a world adds
     def names(self) -> tuple[str, ...]:
         return tuple(c.name for c in self.columns)
+
+    @cached_property
+    def name_set(self) -> frozenset[str]:
+        return frozenset(self.names)
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
@@ -103,12 +108,78 @@ WORKPLACE = WorldSchema("workplace", "Workplace", {t.name: t for t in (
        ("booked_for", "TEXT", "Booked for", "escalations")),
     _t("oncall", "rota", "ONC", "On-call day", (9001, 9900),
        ("id", "TEXT", "On-call"), ("engineer_id", "TEXT", "Engineer", "engineers"), ("day", "TEXT", "Day")),
+    _t("contacts", "deskline", "CON", "Customer contact", (1001, 2000),
+       ("id", "TEXT", "Contact"), ("customer_id", "TEXT", "Customer", "customers"), ("name", "TEXT", "Name"),
+       ("role", "TEXT", "Role"), ("email", "TEXT", "Email")),
+    # the office apps around the chain (world/workplace_office.py): approval workflow, team chat, contract
+    # register, shared drive, mailbox, stakeholder drafts, partner confirmations, team wiki
+    _t("approval_requests", "approvals", "APR", "Approval request", (401, 1400),
+       ("id", "TEXT", "Request"), ("escalation_id", "TEXT", "Escalation", "escalations"),
+       ("requester_id", "TEXT", "Requester", "engineers"), ("kind", "TEXT", "Kind"),
+       ("amount_usd", "REAL", "Amount (USD)"), ("status", "TEXT", "Status"), ("requested_on", "TEXT", "Requested on"),
+       ("updated_on", "TEXT", "Updated on")),
+    _t("approval_steps", "approvals", "APS", "Approval step", (1001, 3000),
+       ("id", "TEXT", "Step"), ("request_id", "TEXT", "Request", "approval_requests"),
+       ("approver_id", "TEXT", "Approver", "engineers"), ("step", "INTEGER", "Step number"),
+       ("outcome", "TEXT", "Outcome"), ("acted_on", "TEXT", "Acted on")),
+    _t("channels", "channels", "CH", "Channel", (11, 99),
+       ("id", "TEXT", "Channel"), ("name", "TEXT", "Name"), ("team", "TEXT", "Team"), ("topic", "TEXT", "Topic")),
+    _t("chat_posts", "channels", "CP", "Chat post", (20001, 21500),
+       ("id", "TEXT", "Post"), ("channel_id", "TEXT", "Channel", "channels"), ("author_id", "TEXT", "Author", "engineers"),
+       ("escalation_id", "TEXT", "Escalation", "escalations"), ("posted_on", "TEXT", "Posted on"),
+       ("body", "TEXT", "Message")),
+    _t("contracts", "contracts", "CT", "Contract", (101, 600),
+       ("id", "TEXT", "Contract"), ("customer_id", "TEXT", "Customer", "customers"), ("title", "TEXT", "Title"),
+       ("value_usd", "REAL", "Annual value (USD)"), ("status", "TEXT", "Status"), ("signed_on", "TEXT", "Signed on"),
+       ("renews_on", "TEXT", "Renews on")),
+    _t("sla_terms", "contracts", "SLA", "Service term", (1001, 2500),
+       ("id", "TEXT", "Term"), ("contract_id", "TEXT", "Contract", "contracts"), ("product", "TEXT", "Product"),
+       ("response_hours", "INTEGER", "Response (hours)"), ("credit_pct", "INTEGER", "Service credit (%)")),
+    _t("folders", "drive", "FD", "Folder", (11, 200),
+       ("id", "TEXT", "Folder"), ("name", "TEXT", "Name"), ("team", "TEXT", "Team"),
+       ("owner_id", "TEXT", "Owner", "engineers")),
+    _t("files", "drive", "FL", "File", (1001, 4000),
+       ("id", "TEXT", "File"), ("folder_id", "TEXT", "Folder", "folders"), ("name", "TEXT", "Name"),
+       ("owner_id", "TEXT", "Owner", "engineers"), ("escalation_id", "TEXT", "Escalation", "escalations"),
+       ("size_kb", "INTEGER", "Size (KB)"), ("created_on", "TEXT", "Created on"), ("modified_on", "TEXT", "Modified on")),
+    _t("mail", "mailroom", "ML", "Message", (40001, 41200),
+       ("id", "TEXT", "Message"), ("sender", "TEXT", "From"), ("recipient_id", "TEXT", "To", "engineers"),
+       ("customer_id", "TEXT", "Customer", "customers"), ("escalation_id", "TEXT", "Escalation", "escalations"),
+       ("subject", "TEXT", "Subject"), ("folder", "TEXT", "Folder"), ("received_on", "TEXT", "Received on"),
+       ("body", "TEXT", "Message")),
+    _t("mail_attachments", "mailroom", "MA", "Attachment", (1001, 3000),
+       ("id", "TEXT", "Attachment"), ("mail_id", "TEXT", "Message", "mail"), ("file_id", "TEXT", "File", "files"),
+       ("name", "TEXT", "Name")),
+    _t("memos", "memos", "MM", "Stakeholder draft", (501, 1500),
+       ("id", "TEXT", "Draft"), ("escalation_id", "TEXT", "Escalation", "escalations"),
+       ("author_id", "TEXT", "Author", "engineers"), ("audience", "TEXT", "Audience"), ("subject", "TEXT", "Subject"),
+       ("status", "TEXT", "Status"), ("created_on", "TEXT", "Created on"), ("updated_on", "TEXT", "Updated on"),
+       ("body", "TEXT", "Text")),
+    _t("memo_reviews", "memos", "MR", "Draft review", (1001, 3000),
+       ("id", "TEXT", "Review"), ("memo_id", "TEXT", "Draft", "memos"), ("reviewer_id", "TEXT", "Reviewer", "engineers"),
+       ("verdict", "TEXT", "Verdict"), ("reviewed_on", "TEXT", "Reviewed on"), ("comment", "TEXT", "Comment")),
+    _t("partners", "partners", "PA", "Partner", (101, 300),
+       ("id", "TEXT", "Partner"), ("name", "TEXT", "Name"), ("service", "TEXT", "Service"), ("region", "TEXT", "Region")),
+    _t("confirmations", "partners", "CF", "Partner confirmation", (1001, 3000),
+       ("id", "TEXT", "Confirmation"), ("partner_id", "TEXT", "Partner", "partners"),
+       ("escalation_id", "TEXT", "Escalation", "escalations"), ("status", "TEXT", "Status"),
+       ("requested_on", "TEXT", "Requested on"), ("answer_by", "TEXT", "Answer due by"),
+       ("reference", "TEXT", "Partner reference")),
+    _t("wiki_pages", "wiki", "WP", "Wiki page", (101, 600),
+       ("id", "TEXT", "Page"), ("title", "TEXT", "Title"), ("team", "TEXT", "Team"),
+       ("owner_id", "TEXT", "Owner", "engineers"), ("updated_on", "TEXT", "Updated on"), ("body", "TEXT", "Text")),
+    _t("wiki_edits", "wiki", "WE", "Wiki edit", (1001, 3000),
+       ("id", "TEXT", "Edit"), ("page_id", "TEXT", "Page", "wiki_pages"), ("editor_id", "TEXT", "Editor", "engineers"),
+       ("edited_on", "TEXT", "Edited on"), ("summary", "TEXT", "Summary")),
     _decisions(("escalation_id", "TEXT", "Escalation", "escalations"), ("engineer_id", "TEXT", "Engineer", "engineers"),
                ("block_id", "TEXT", "Block", "blocks"), ("issue_id", "TEXT", "Issue", "issues"),
                ("sprint_id", "TEXT", "Sprint", "sprints"), ("start_date", "TEXT", "Start date"),
                ("story_points", "INTEGER", "Story points"), ("remaining_points", "INTEGER", "Remaining points"),
                ("amount_usd", "REAL", "Amount (USD)")),
-)}, lifecycle=(("escalations", "opened_on", "due_on"), ("sprints", "starts_on", "ends_on")))
+)}, lifecycle=(("escalations", "opened_on", "due_on"), ("sprints", "starts_on", "ends_on"),
+               ("approval_requests", "requested_on", "updated_on"), ("contracts", "signed_on", "renews_on"),
+               ("files", "created_on", "modified_on"), ("memos", "created_on", "updated_on"),
+               ("confirmations", "requested_on", "answer_by")))
 
 DESKOPS = WorldSchema("deskops", "DeskOps", {t.name: t for t in (
     _t("staff", "people", "STF", "Staff member", (201, 900),
