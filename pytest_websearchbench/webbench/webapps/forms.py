@@ -20,6 +20,7 @@ from datetime import date
 from typing import Any
 
 from pytest_websearchbench.webbench.world import deskops as deskops_world
+from pytest_websearchbench.webbench.world import deskops_office
 from pytest_websearchbench.webbench.world import vocab
 from pytest_websearchbench.webbench.world import workplace_office
 from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, APP_OF, DECISIONS, SCHEMAS
@@ -93,6 +94,11 @@ DESKOPS_FORMS: dict[str, FormSpec] = {f.key: f for f in (
     FormSpec("postings.edit", "postings", "edit", "Edit posting", (
         Field("amount_cents", "Amount (cents)", "int", required=True),
         Field("memo", "Memo", "textarea"))),
+    FormSpec("signoff_requests.edit", "signoff_requests", "edit", "Decide a sign-off request", (
+        Field("status", "Status", "select", deskops_office.SIGNOFF_STATUSES, required=True),)),
+    FormSpec("stakeholder_drafts.edit", "stakeholder_drafts", "edit", "Edit a stakeholder draft", (
+        Field("status", "Status", "select", deskops_office.DRAFT_STATUSES, required=True),
+        Field("body", "Text", "textarea", required=True))),
     _decision_form(
         Field("event_id", "Event id", ref="events"),
         Field("policy_id", "Policy id", ref="policies"),

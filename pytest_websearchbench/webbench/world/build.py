@@ -17,14 +17,14 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any
 
-from pytest_websearchbench.webbench.world import deskops, workplace, workplace_office
+from pytest_websearchbench.webbench.world import deskops, deskops_office, workplace, workplace_office
 from pytest_websearchbench.webbench.world.schema import SCHEMAS, WorldSchema
 from pytest_websearchbench.webbench.world.toolkit import CANARIES, GenerationError, Template, WorldBuilder
 
 GENERATOR_VERSION = 3
 FAMILIES = {"workplace": workplace, "deskops": deskops}  # family → its module: background() and TEMPLATES
 #: family → what lays its office apps around the planted chain
-OFFICE = {"workplace": workplace_office.office}
+OFFICE = {"workplace": workplace_office.office, "deskops": deskops_office.office}
 TEMPLATES: dict[str, Template] = {name: t for module in FAMILIES.values() for name, t in module.TEMPLATES.items()}
 #: the family each template's worlds belong to
 TEMPLATE_FAMILY = {name: family for family, module in FAMILIES.items() for name in module.TEMPLATES}
@@ -60,8 +60,7 @@ def build_rows(spec: WorldSpec) -> tuple[WorldBuilder, dict[str, Any]]:
                          SCHEMAS[spec.family])
     FAMILIES[spec.family].background(world)
     plant = TEMPLATES[spec.template].plant(world, spec.variant)
-    if spec.family in OFFICE:
-        OFFICE[spec.family](world, plant)
+    OFFICE[spec.family](world, plant)
     if len(world.canaries) != CANARIES:
         raise GenerationError(f"{spec}: {len(world.canaries)} canaries planted, not {CANARIES}")
     return world, plant
