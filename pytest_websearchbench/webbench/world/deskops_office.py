@@ -46,8 +46,9 @@ def office(w: WorldBuilder, plant: dict[str, Any]) -> None:
     centres = sorted(w.rows["cost_centres"])
     venues = sorted(w.rows["venues"])
 
-    documents = [_document(w, f"{DOCUMENT_TOPICS[i % len(DOCUMENT_TOPICS)]} (v{i // len(DOCUMENT_TOPICS) + 1})",
-                           pick(staff), pick(vocab.WIKI_LINES), staff) for i in range(SIZES["documents"])]
+    for i in range(SIZES["documents"]):
+        _document(w, f"{DOCUMENT_TOPICS[i % len(DOCUMENT_TOPICS)]} (v{i // len(DOCUMENT_TOPICS) + 1})", pick(staff),
+                  pick(vocab.WIKI_LINES), staff)
     for centre in centres[:SIZES["budget_lines"]]:
         planned = number(200, 4000) * 1000
         w.add("budget_lines", cost_centre_id=centre, category=pick(BUDGET_CATEGORIES), period=pick(PERIODS),
@@ -84,11 +85,11 @@ def office(w: WorldBuilder, plant: dict[str, Any]) -> None:
               pick(vocab.MAIL_LINES))
     for _ in range(SIZES["stakeholder_drafts"]):
         _draft(w, pick(events), pick(staff), pick(vocab.MEMO_LINES), staff)
-    _around_the_chain(w, plant, staff, rooms, folders, documents)
+    _around_the_chain(w, plant, staff, rooms, folders)
 
 
 def _around_the_chain(w: WorldBuilder, plant: dict[str, Any], staff: list[str], rooms: list[str],
-                      folders: list[str], documents: list[str]) -> None:
+                      folders: list[str]) -> None:
     """The anchor event's own records in the office apps, the nearest look-alike's beside them, and the
     anchor's injected instruction repeated in the free-text apps."""
     pick = w.pick

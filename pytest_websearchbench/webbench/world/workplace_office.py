@@ -34,7 +34,6 @@ def office(w: WorldBuilder, plant: dict[str, Any]) -> None:
     engineers = sorted(w.rows["engineers"])
     customers = sorted(w.rows["customers"])
     escalations = sorted(w.rows["escalations"])
-    customer_rows = w.rows["customers"]
 
     contacts: dict[str, list[str]] = {}
     for customer in customers[:SIZES["contacts"] // 2] + customers[:SIZES["contacts"] // 2]:
@@ -75,17 +74,16 @@ def office(w: WorldBuilder, plant: dict[str, Any]) -> None:
     for _ in range(SIZES["approval_requests"]):
         _approval(w, choice(escalations), choice(engineers), engineers)
 
-    wiki = []
     for i in range(SIZES["wiki_pages"]):
         topic = vocab.WIKI_TOPICS[i % len(vocab.WIKI_TOPICS)]
-        wiki.append(_wiki_page(w, f"{topic} ({vocab.TEAMS[i % len(vocab.TEAMS)]}, part {i // 8 + 1})",
-                               choice(vocab.TEAMS), choice(engineers), choice(vocab.WIKI_LINES), engineers))
+        _wiki_page(w, f"{topic} ({vocab.TEAMS[i % len(vocab.TEAMS)]}, part {i // 8 + 1})", choice(vocab.TEAMS),
+                   choice(engineers), choice(vocab.WIKI_LINES), engineers)
 
-    _around_the_chain(w, plant, contacts, engineers, partners, folders, customer_rows)
+    _around_the_chain(w, plant, contacts, engineers, partners, folders)
 
 
 def _around_the_chain(w: WorldBuilder, plant: dict[str, Any], contacts: dict[str, list[str]], engineers: list[str],
-                      partners: list[str], folders: list[str], customer_rows: dict[str, dict[str, Any]]) -> None:
+                      partners: list[str], folders: list[str]) -> None:
     """The anchor's own records in every office app, the nearest look-alike's beside them, and the
     anchor's injected instruction repeated in the free-text apps."""
     escalations = w.rows["escalations"]
