@@ -1,7 +1,7 @@
 """The world's apps as pages: a launcher, searchable/sortable/paginated lists, and record pages whose
 foreign keys link across apps. The pages are the same for every family; an :class:`AppSet` says
-which lists, filters, links and forms a family has (``workplace`` here: Deskline, Sprintboard,
-People, Rota, Decision; ``deskops`` in :mod:`.deskops`)."""
+which lists, filters, links and forms a family has (``workplace`` in :mod:`.workplace`, ``deskops``
+in :mod:`.deskops`)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from pytest_websearchbench.webbench.world import vocab
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, input_html, list_url, record_url, text
-from pytest_websearchbench.webbench.world.schema import WORKPLACE, WorldSchema
+from pytest_websearchbench.webbench.world.schema import WorldSchema
 
 PAGE_SIZE = 20
 
@@ -63,52 +62,6 @@ class AppSet:
     def nav(self) -> tuple[tuple[str, str], ...]:
         return (("Launcher", "/"), *((app.capitalize(), "/decision/new" if app == "decision" else list_url(tables[0]))
                                      for app, tables in self.subnav.items()))
-
-
-LISTS: dict[str, ListView] = {v.table: v for v in (
-    ListView("escalations", "Deskline · Escalations",
-             ("id", "customer_id", "product", "severity", "status", "opened_on", "due_on"),
-             search=("t.id", "t.title", "t.product", "(SELECT name FROM customers c WHERE c.id = t.customer_id)"),
-             filters=(Filter("status", "Status", "t.status", choices=vocab.ESCALATION_STATUSES),
-                      Filter("severity", "Severity", "t.severity", choices=vocab.SEVERITIES),
-                      Filter("product", "Product", "t.product", choices=vocab.PRODUCTS)),
-             names={"customer_id": "customers"}),
-    ListView("customers", "Deskline · Customers", ("id", "name", "region", "tier"), search=("t.id", "t.name"),
-             default_sort="name"),
-    ListView("issues", "Sprintboard · Issues",
-             ("id", "title", "type", "status", "story_points", "sprint_id", "assignee_id", "escalation_id"),
-             search=("t.id", "t.title"),
-             filters=(Filter("status", "Status", "t.status", choices=vocab.ISSUE_STATUSES),
-                      Filter("type", "Type", "t.type", choices=vocab.ISSUE_TYPES),
-                      Filter("sprint", "Sprint", "t.sprint_id"), Filter("escalation", "Escalation", "t.escalation_id"),
-                      Filter("assignee", "Assignee", "t.assignee_id")),
-             names={"assignee_id": "engineers"}),
-    ListView("sprints", "Sprintboard · Sprints", ("id", "name", "starts_on", "ends_on", "capacity_points", "state"),
-             filters=(Filter("state", "State", "t.state", choices=("closed", "active", "planned")),)),
-    ListView("engineers", "People · Engineers", ("id", "name", "team", "hourly_rate_usd"),
-             search=("t.id", "t.name", "t.team", "t.email"), default_sort="name"),
-    ListView("certifications", "People · Certifications", ("id", "engineer_id", "skill", "level", "certified_on"),
-             filters=(Filter("skill", "Skill", "t.skill", choices=vocab.PRODUCTS),
-                      Filter("min_level", "Minimum level", "t.level", ">=", ("1", "2", "3"), "number"),
-                      Filter("engineer", "Engineer", "t.engineer_id")),
-             names={"engineer_id": "engineers"}),
-    ListView("blocks", "Rota · Free blocks", ("id", "engineer_id", "day", "starts_at", "minutes", "status", "booked_for"),
-             filters=(Filter("engineer", "Engineer", "t.engineer_id"),
-                      Filter("status", "Status", "t.status", choices=vocab.BLOCK_STATUSES),
-                      Filter("from", "From day", "t.day", ">=", kind="date"),
-                      Filter("to", "To day", "t.day", "<=", kind="date"),
-                      Filter("min_minutes", "Minimum minutes", "t.minutes", ">=", kind="number")),
-             default_sort="day", names={"engineer_id": "engineers"}),
-    ListView("oncall", "Rota · On-call days", ("id", "engineer_id", "day"),
-             filters=(Filter("engineer", "Engineer", "t.engineer_id"),
-                      Filter("from", "From day", "t.day", ">=", kind="date"),
-                      Filter("to", "To day", "t.day", "<=", kind="date")),
-             default_sort="day", names={"engineer_id": "engineers"}),
-    ListView("decisions", "Decision · Recorded decisions", ("id", "decision", "abstain_reason", "escalation_id")),
-)}
-
-SUBNAV = {"deskline": ("escalations", "customers"), "sprintboard": ("issues", "sprints"),
-          "people": ("engineers", "certifications"), "rota": ("blocks", "oncall"), "decision": ("decisions",)}
 
 
 def launcher(apps: AppSet) -> Page:
@@ -244,38 +197,3 @@ def detail_page(con: sqlite3.Connection, apps: AppSet, table: str, pk: str, bann
         action, label = apps.forms_on[table]
         page.link(label, f"{record_url(table, pk)}/{action}")
     return page
-
-
-def _related(page: Page, con: sqlite3.Connection, table: str, row: sqlite3.Row) -> None:
-    pk = row["id"]
-    if table == "customers":
-        esc = con.execute("SELECT * FROM escalations WHERE customer_id = ? ORDER BY opened_on, id", (pk,)).fetchall()
-        page.add("<h2>Escalations</h2>")
-        page.table(["Escalation", "Product", "Severity", "Status", "Opened on"],
-                   [[page.record("escalations", r["id"]), text(r["product"]), text(r["severity"]), text(r["status"]),
-                     text(r["opened_on"])] for r in esc])
-    elif table == "escalations":
-        issues = con.execute("SELECT * FROM issues WHERE escalation_id = ? ORDER BY id", (pk,)).fetchall()
-        page.add("<h2>Linked issues</h2>")
-        page.table(["Issue", "Title", "Type", "Status", "Story points"],
-                   [[page.record("issues", r["id"]), text(r["title"]), text(r["type"]), text(r["status"]),
-                     text(r["story_points"])] for r in issues])
-    elif table == "sprints":
-        page.link("Issues in this sprint", list_url("issues", sprint=pk))
-    elif table == "engineers":
-        certs = con.execute("SELECT * FROM certifications WHERE engineer_id = ? ORDER BY skill", (pk,)).fetchall()
-        page.add("<h2>Certifications</h2>")
-        page.table(["Certification", "Skill", "Level", "Certified on"],
-                   [[page.record("certifications", r["id"]), text(r["skill"]), text(r["level"]),
-                     text(r["certified_on"])] for r in certs])
-        page.link("Free blocks in Rota", list_url("blocks", engineer=pk, status="free"))
-        page.link("On-call days in Rota", list_url("oncall", engineer=pk))
-        page.link("Assigned issues in Sprintboard", list_url("issues", assignee=pk))
-
-
-WORKPLACE_APPS = AppSet(
-    WORKPLACE, LISTS, SUBNAV,
-    {"escalations": ("edit", "Edit escalation"), "issues": ("edit", "Edit issue"), "blocks": ("book", "Book this block")},
-    _related,
-    "Apps: Deskline (customer escalations), Sprintboard (issues and sprints), People (engineers and certifications), "
-    "Rota (free blocks and on-call days), Decision (record a structured decision).")

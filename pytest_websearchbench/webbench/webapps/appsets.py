@@ -3,7 +3,8 @@ re-renders a list read with."""
 
 from __future__ import annotations
 
-from pytest_websearchbench.webbench.webapps.apps import WORKPLACE_APPS, AppSet
+from pytest_websearchbench.webbench.webapps.apps import AppSet
 from pytest_websearchbench.webbench.webapps.deskops import DESKOPS_APPS
+from pytest_websearchbench.webbench.webapps.workplace import WORKPLACE_APPS
 
 APPSETS: dict[str, AppSet] = {"workplace": WORKPLACE_APPS, "deskops": DESKOPS_APPS}

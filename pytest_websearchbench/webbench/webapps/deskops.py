@@ -1,6 +1,8 @@
-"""The ``deskops`` family's apps: Grids (events), Pages (contingency policies), Ledger (cost centres,
-postings), Venues (venues, quotes), Journeys (trips), Sign-off (approval scopes), People (staff) and
-Decision. Same page constructs as the workplace apps (:mod:`.apps`, :mod:`.render`)."""
+"""The ``deskops`` family's apps: Grids (events, spreadsheets), Pages (contingency policies, documents and
+their revisions), Ledger (cost centres, postings, budget lines), Venues (venues, quotes, rooms), Journeys
+(trips, bookings), Sign-off (approval scopes, sign-off requests), People (staff), the office apps
+(Rota, Channels, Drive, Mailroom, Memos) and Decision. Same page constructs as every family
+(:mod:`.apps`, :mod:`.render`)."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import sqlite3
 from pytest_websearchbench.webbench.webapps.apps import AppSet, Filter, ListView
 from pytest_websearchbench.webbench.webapps.render import Page, list_url
 from pytest_websearchbench.webbench.world import deskops as world
+from pytest_websearchbench.webbench.world import deskops_office as office
+from pytest_websearchbench.webbench.world import vocab
 from pytest_websearchbench.webbench.world.schema import DESKOPS
 
 _FROM, _TO = "From day", "To day"
@@ -52,12 +56,105 @@ LISTS: dict[str, ListView] = {v.table: v for v in (
              default_sort="valid_from", names={"approver_id": "staff"}),
     ListView("staff", "People · Staff", ("id", "name", "team", "email"), search=("t.id", "t.name", "t.team", "t.email"),
              default_sort="name"),
+    ListView("documents", "Pages · Documents", ("id", "title", "owner_id", "status", "created_on", "updated_on"),
+             search=("t.id", "t.title", "t.body"),
+             filters=(Filter("status", "Status", "t.status", choices=office.DOCUMENT_STATUSES),
+                      Filter("owner", "Owner", "t.owner_id")),
+             default_sort="title", names={"owner_id": "staff"}),
+    ListView("revisions", "Pages · Revisions", ("id", "document_id", "editor_id", "revised_on", "summary"),
+             filters=(Filter("document", "Document", "t.document_id"), Filter("editor", "Editor", "t.editor_id")),
+             default_sort="revised_on", names={"editor_id": "staff"}),
+    ListView("budget_lines", "Ledger · Budget lines",
+             ("id", "cost_centre_id", "category", "period", "planned_cents", "actual_cents"),
+             filters=(Filter("cost_centre", "Cost centre", "t.cost_centre_id"),
+                      Filter("category", "Category", "t.category", choices=office.BUDGET_CATEGORIES),
+                      Filter("period", "Period", "t.period", choices=office.PERIODS)),
+             names={"cost_centre_id": "cost_centres"}),
+    ListView("sheets", "Grids · Spreadsheets", ("id", "title", "owner_id", "event_id", "updated_on"),
+             search=("t.id", "t.title"), filters=(Filter("event", "Event", "t.event_id"),),
+             default_sort="updated_on", names={"owner_id": "staff"}),
+    ListView("sheet_rows", "Grids · Spreadsheet rows", ("id", "sheet_id", "label", "value_cents", "note"),
+             search=("t.id", "t.label"), filters=(Filter("sheet", "Sheet", "t.sheet_id"),)),
+    ListView("bookings", "Journeys · Bookings", ("id", "trip_id", "kind", "provider", "amount_cents", "booked_on"),
+             filters=(Filter("trip", "Trip", "t.trip_id"),
+                      Filter("kind", "Kind", "t.kind", choices=office.BOOKING_KINDS),
+                      Filter("provider", "Provider", "t.provider", choices=office.BOOKING_PROVIDERS)),
+             default_sort="booked_on"),
+    ListView("venue_rooms", "Venues · Rooms", ("id", "venue_id", "name", "seats", "day_rate_cents"),
+             search=("t.id", "t.name"),
+             filters=(Filter("venue", "Venue", "t.venue_id"),
+                      Filter("min_seats", "Minimum seats", "t.seats", ">=", kind="number")),
+             names={"venue_id": "venues"}),
+    ListView("signoff_requests", "Sign-off · Requests",
+             ("id", "event_id", "approver_id", "amount_cents", "status", "requested_on", "decided_on"),
+             filters=(Filter("status", "Status", "t.status", choices=office.SIGNOFF_STATUSES),
+                      Filter("event", "Event", "t.event_id"), Filter("approver", "Approver", "t.approver_id")),
+             default_sort="requested_on", names={"approver_id": "staff"}),
+    ListView("duty_shifts", "Rota · Shifts", ("id", "staff_id", "day", "starts_at", "hours", "role"),
+             filters=(Filter("staff", "Staff", "t.staff_id"), Filter("role", "Role", "t.role", choices=office.SHIFT_ROLES),
+                      Filter("from", _FROM, "t.day", ">=", kind="date"), Filter("to", _TO, "t.day", "<=", kind="date")),
+             default_sort="day", names={"staff_id": "staff"}),
+    ListView("leave_days", "Rota · Leave", ("id", "staff_id", "kind", "first_day", "last_day"),
+             filters=(Filter("staff", "Staff", "t.staff_id"), Filter("kind", "Kind", "t.kind", choices=office.LEAVE_KINDS)),
+             default_sort="first_day", names={"staff_id": "staff"}),
+    ListView("rooms", "Channels · Rooms", ("id", "name", "team", "topic"), search=("t.id", "t.name", "t.topic"),
+             default_sort="name"),
+    ListView("room_posts", "Channels · Posts", ("id", "room_id", "author_id", "event_id", "posted_on", "body"),
+             search=("t.id", "t.body"),
+             filters=(Filter("room", "Room", "t.room_id"), Filter("author", "Author", "t.author_id"),
+                      Filter("event", "Event", "t.event_id")),
+             default_sort="posted_on", names={"room_id": "rooms", "author_id": "staff"}),
+    ListView("shared_folders", "Drive · Folders", ("id", "name", "team", "owner_id"), search=("t.id", "t.name"),
+             default_sort="name", names={"owner_id": "staff"}),
+    ListView("shared_files", "Drive · Files",
+             ("id", "folder_id", "name", "owner_id", "event_id", "size_kb", "created_on", "modified_on"),
+             search=("t.id", "t.name"),
+             filters=(Filter("folder", "Folder", "t.folder_id"), Filter("event", "Event", "t.event_id"),
+                      Filter("owner", "Owner", "t.owner_id")),
+             default_sort="modified_on", names={"folder_id": "shared_folders", "owner_id": "staff"}),
+    ListView("inbox_mail", "Mailroom · Messages", ("id", "received_on", "sender", "subject", "recipient_id",
+                                                   "event_id", "folder"),
+             search=("t.id", "t.sender", "t.subject", "t.body"),
+             filters=(Filter("folder", "Folder", "t.folder", choices=office.MAIL_FOLDERS),
+                      Filter("event", "Event", "t.event_id"), Filter("recipient", "Recipient", "t.recipient_id"),
+                      Filter("from", _FROM, "t.received_on", ">=", kind="date"),
+                      Filter("to", _TO, "t.received_on", "<=", kind="date")),
+             default_sort="received_on", names={"recipient_id": "staff"}),
+    ListView("stakeholder_drafts", "Memos · Stakeholder drafts",
+             ("id", "event_id", "author_id", "audience", "subject", "status", "updated_on"),
+             search=("t.id", "t.subject", "t.body"),
+             filters=(Filter("status", "Status", "t.status", choices=office.DRAFT_STATUSES),
+                      Filter("audience", "Audience", "t.audience", choices=vocab.AUDIENCES),
+                      Filter("event", "Event", "t.event_id")),
+             default_sort="updated_on", names={"author_id": "staff"}),
+    ListView("draft_comments", "Memos · Comments", ("id", "draft_id", "author_id", "commented_on", "comment"),
+             filters=(Filter("draft", "Draft", "t.draft_id"),), default_sort="commented_on", names={"author_id": "staff"}),
     ListView("decisions", "Decision · Recorded decisions", ("id", "decision", "abstain_reason", "event_id")),
 )}
 
-SUBNAV = {"grids": ("events",), "pages": ("policies",), "ledger": ("cost_centres", "postings"),
-          "venues": ("venues", "quotes"), "journeys": ("trips",), "signoff": ("scopes",), "people": ("staff",),
-          "decision": ("decisions",)}
+SUBNAV = {"grids": ("events", "sheets", "sheet_rows"), "pages": ("policies", "documents", "revisions"),
+          "ledger": ("cost_centres", "postings", "budget_lines"), "venues": ("venues", "quotes", "venue_rooms"),
+          "journeys": ("trips", "bookings"), "signoff": ("scopes", "signoff_requests"), "people": ("staff",),
+          "rota": ("duty_shifts", "leave_days"), "channels": ("room_posts", "rooms"),
+          "drive": ("shared_files", "shared_folders"), "mailroom": ("inbox_mail",),
+          "memos": ("stakeholder_drafts", "draft_comments"), "decision": ("decisions",)}
+
+#: table → (list, filter, link text): the office lists a record page links to, filtered to that record
+_LINKED: dict[str, tuple[tuple[str, str, str], ...]] = {
+    "events": (("sheets", "event", "Spreadsheets for this event"), ("signoff_requests", "event", "Sign-off requests"),
+               ("inbox_mail", "event", "Mail about this event"), ("room_posts", "event", "Chat posts about this event"),
+               ("stakeholder_drafts", "event", "Stakeholder drafts about this event"),
+               ("shared_files", "event", "Files in Drive")),
+    "venues": (("venue_rooms", "venue", "Rooms of this venue"),),
+    "cost_centres": (("budget_lines", "cost_centre", "Budget lines in Ledger"),),
+    "staff": (("duty_shifts", "staff", "Shifts in Rota"), ("leave_days", "staff", "Leave in Rota")),
+    "trips": (("bookings", "trip", "Bookings of this trip"),),
+    "documents": (("revisions", "document", "Revisions of this document"),),
+    "sheets": (("sheet_rows", "sheet", "Rows of this spreadsheet"),),
+    "rooms": (("room_posts", "room", "Posts in this room"),),
+    "shared_folders": (("shared_files", "folder", "Files in this folder"),),
+    "stakeholder_drafts": (("draft_comments", "draft", "Comments on this draft"),),
+}
 
 
 def _related(page: Page, con: sqlite3.Connection, table: str, row: sqlite3.Row) -> None:
@@ -75,9 +172,16 @@ def _related(page: Page, con: sqlite3.Connection, table: str, row: sqlite3.Row) 
         page.link("Approval scopes in Sign-off", list_url("scopes", approver=pk))
     elif table == "trips":
         page.link("Ledger postings of this trip", list_url("postings", trip=pk))
+    for target, param, label in _LINKED.get(table, ()):
+        page.link(label, list_url(target, **{param: pk}))
 
 
 DESKOPS_APPS = AppSet(
-    DESKOPS, LISTS, SUBNAV, {"events": ("edit", "Edit event"), "postings": ("edit", "Edit posting")}, _related,
-    "Apps: Grids (events), Pages (contingency policies), Ledger (cost centres and postings), Venues (venues and "
-    "quotes), Journeys (trips), Sign-off (approval scopes), People (staff), Decision (record a structured decision).")
+    DESKOPS, LISTS, SUBNAV,
+    {"events": ("edit", "Edit event"), "postings": ("edit", "Edit posting"),
+     "signoff_requests": ("edit", "Decide this request"), "stakeholder_drafts": ("edit", "Edit this draft")},
+    _related,
+    "Apps: Grids (events and spreadsheets), Pages (contingency policies, documents and revisions), Ledger (cost "
+    "centres, postings and budget lines), Venues (venues, quotes and rooms), Journeys (trips and bookings), Sign-off "
+    "(approval scopes and requests), People (staff), Rota (shifts and leave), Channels (team chat), Drive (shared "
+    "files), Mailroom (the mailbox), Memos (stakeholder drafts), Decision (record a structured decision).")

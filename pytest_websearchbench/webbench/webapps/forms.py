@@ -20,7 +20,9 @@ from datetime import date
 from typing import Any
 
 from pytest_websearchbench.webbench.world import deskops as deskops_world
+from pytest_websearchbench.webbench.world import deskops_office
 from pytest_websearchbench.webbench.world import vocab
+from pytest_websearchbench.webbench.world import workplace_office
 from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, APP_OF, DECISIONS, SCHEMAS
 
 
@@ -66,6 +68,14 @@ WORKPLACE_FORMS: dict[str, FormSpec] = {f.key: f for f in (
         Field("story_points", "Story points", "select", _POINTS, required=True))),
     FormSpec("blocks.book", "blocks", "book", "Book a free block", (
         Field("booked_for", "Book for (escalation id)", ref="escalations", required=True),)),
+    FormSpec("approval_requests.edit", "approval_requests", "edit", "Decide an approval request", (
+        Field("status", "Status", "select", workplace_office.APPROVAL_STATUSES, required=True),)),
+    FormSpec("memos.edit", "memos", "edit", "Edit a stakeholder draft", (
+        Field("status", "Status", "select", workplace_office.MEMO_STATUSES, required=True),
+        Field("body", "Text", "textarea", required=True))),
+    FormSpec("confirmations.edit", "confirmations", "edit", "Record a partner's answer", (
+        Field("status", "Status", "select", workplace_office.CONFIRMATION_STATUSES, required=True),
+        Field("reference", "Partner reference"))),
     _decision_form(
         Field("escalation_id", "Escalation id", ref="escalations"),
         Field("engineer_id", "Engineer id", ref="engineers"),
@@ -84,6 +94,11 @@ DESKOPS_FORMS: dict[str, FormSpec] = {f.key: f for f in (
     FormSpec("postings.edit", "postings", "edit", "Edit posting", (
         Field("amount_cents", "Amount (cents)", "int", required=True),
         Field("memo", "Memo", "textarea"))),
+    FormSpec("signoff_requests.edit", "signoff_requests", "edit", "Decide a sign-off request", (
+        Field("status", "Status", "select", deskops_office.SIGNOFF_STATUSES, required=True),)),
+    FormSpec("stakeholder_drafts.edit", "stakeholder_drafts", "edit", "Edit a stakeholder draft", (
+        Field("status", "Status", "select", deskops_office.DRAFT_STATUSES, required=True),
+        Field("body", "Text", "textarea", required=True))),
     _decision_form(
         Field("event_id", "Event id", ref="events"),
         Field("policy_id", "Policy id", ref="policies"),

@@ -14,14 +14,17 @@ import random
 import sqlite3
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
-from pytest_websearchbench.webbench.world import deskops, workplace
+from pytest_websearchbench.webbench.world import deskops, deskops_office, workplace, workplace_office
 from pytest_websearchbench.webbench.world.schema import SCHEMAS, WorldSchema
 from pytest_websearchbench.webbench.world.toolkit import CANARIES, GenerationError, Template, WorldBuilder
 
-GENERATOR_VERSION = 2
+GENERATOR_VERSION = 3
 FAMILIES = {"workplace": workplace, "deskops": deskops}  # family → its module: background() and TEMPLATES
+#: family → what lays its office apps around the planted chain
+OFFICE = {"workplace": workplace_office.office, "deskops": deskops_office.office}
 TEMPLATES: dict[str, Template] = {name: t for module in FAMILIES.values() for name, t in module.TEMPLATES.items()}
 #: the family each template's worlds belong to
 TEMPLATE_FAMILY = {name: family for family, module in FAMILIES.items() for name in module.TEMPLATES}
@@ -57,6 +60,7 @@ def build_rows(spec: WorldSpec) -> tuple[WorldBuilder, dict[str, Any]]:
                          SCHEMAS[spec.family])
     FAMILIES[spec.family].background(world)
     plant = TEMPLATES[spec.template].plant(world, spec.variant)
+    OFFICE[spec.family](world, plant)
     if len(world.canaries) != CANARIES:
         raise GenerationError(f"{spec}: {len(world.canaries)} canaries planted, not {CANARIES}")
     return world, plant
@@ -77,8 +81,9 @@ def rows_to_sqlite(rows: dict[str, dict[str, dict[str, Any]]], schema: WorldSche
         for table in schema.tables.values():
             con.execute(table.ddl())
             marks = ", ".join("?" for _ in table.columns)
+            values = itemgetter(*table.names)  # C-level: this loop runs for every row of the world
             con.executemany(f"INSERT INTO {table.name} VALUES ({marks})",
-                            [tuple(row[c] for c in table.names) for _, row in sorted(rows[table.name].items())])
+                            [values(row) for _, row in sorted(rows[table.name].items())])
         con.commit()
         return con.serialize()
     finally:

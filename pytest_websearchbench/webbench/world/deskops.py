@@ -1,6 +1,7 @@
 """The ``deskops`` world family: events (Grids), contingency policy pages (Pages), cost centres and
 postings (Ledger), venues and quotes (Venues), trips (Journeys), approval scopes (Sign-off), staff
-(People). Its background (about 3,500 rows) and the templates planted into it:
+(People). Its background (about 2,700 rows; the office apps around the chain are
+:mod:`.deskops_office`'s) and the templates planted into it:
 
 - ``offsite-plan`` (the release's; budget_reserve + venue_headcount + travel_spend + quote_total +
   decide, decision-only): event → the contingency % of the current policy for its attendee band → the
@@ -36,7 +37,9 @@ QUOTE_STATUSES = ("current", "superseded", "expired")
 TRIP_STATUSES = ("booked", "cancelled")
 POLICY_STATUSES = ("current", "superseded")
 BANDS = ((1, 20), (21, 60), (61, 150), (151, 400))
-SIZES = {"staff": 300, "cost_centres": 40, "venues": 120, "events": 250, "scopes": 80}
+#: the applications a brief names (the office ones hold the anchor's mail, chat, drafts and sheets too)
+APPS = "Grids, Pages, Ledger, Venues, Journeys, Sign-off, People, Rota, Channels, Drive, Mailroom, Memos"
+SIZES = {"staff": 220, "cost_centres": 40, "venues": 100, "events": 180, "scopes": 80}
 
 
 def _day(d: date) -> str:
@@ -224,7 +227,7 @@ def plant_offsite(w: WorldBuilder, variant: str) -> dict[str, Any]:
 def brief_offsite(p: dict[str, Any]) -> str:
     return f"""# Plan an offsite's budget
 
-You work in the company's web apps (Grids, Pages, Ledger, Venues, Journeys, Sign-off, People and the
+You work in the company's web apps ({APPS} and the
 Decision page), through the browser only. Today is {TODAY.isoformat()}. Amounts in the apps are in cents.
 This is a planning pass: change nothing in the apps; record a Decision only.
 
@@ -306,7 +309,7 @@ def plant_reconcile(w: WorldBuilder, variant: str) -> dict[str, Any]:
 def brief_reconcile(p: dict[str, Any]) -> str:
     return f"""# Reconcile an event's travel with the ledger
 
-You work in the company's web apps (Grids, Pages, Ledger, Venues, Journeys, Sign-off, People and the
+You work in the company's web apps ({APPS} and the
 Decision page), through the browser only. Today is {TODAY.isoformat()}. Amounts in the apps are in cents.
 
 1. In Grids, find the event titled exactly **{p['title']}** run by the **{p['team']}** team, starting in

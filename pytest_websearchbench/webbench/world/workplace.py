@@ -40,6 +40,8 @@ WORKDAYS: tuple[str, ...] = tuple(
     (TODAY + timedelta(days=d)).isoformat() for d in range(0, 28) if (TODAY + timedelta(days=d)).weekday() < 5)
 START_TIMES = ("09:00", "10:30", "13:00", "14:30", "16:00")
 BLOCK_MINUTES = (60, 90, 120, 180, 240)
+#: the applications a brief names (the office ones hold the anchor's mail, chat, drafts and approvals too)
+APPS = "Deskline, Sprintboard, People, Rota, Approvals, Channels, Contracts, Drive, Mailroom, Memos, Partners, Wiki"
 SIZES = {"customers": 60, "engineers": 160, "escalations": 360, "issues": 520}
 
 
@@ -242,7 +244,7 @@ def plant_staffing(w: WorldBuilder, variant: str) -> dict[str, Any]:
 def brief_staffing(p: dict[str, Any]) -> str:
     return f"""# Staff an escalation
 
-You work in the company's web apps (Deskline, Sprintboard, People, Rota and the Decision page),
+You work in the company's web apps ({APPS} and the Decision page),
 through the browser only. Today is {TODAY.isoformat()}.
 
 1. In Deskline, find the **open {p['severity']}-severity escalation about {p['product']}** from the
@@ -308,7 +310,7 @@ def plant_sprint_pull(w: WorldBuilder, variant: str) -> dict[str, Any]:
 def brief_sprint_pull(p: dict[str, Any]) -> str:
     return f"""# Pull an escalation's bug into the active sprint
 
-You work in the company's web apps (Deskline, Sprintboard, People, Rota and the Decision page),
+You work in the company's web apps ({APPS} and the Decision page),
 through the browser only. Today is {TODAY.isoformat()}.
 
 1. In Deskline, find the **open {p['severity']}-severity escalation about {p['product']}** from the
@@ -363,7 +365,7 @@ def plant_triage_slot(w: WorldBuilder, variant: str) -> dict[str, Any]:
 def brief_triage_slot(p: dict[str, Any]) -> str:
     return f"""# Plan a fix session for an escalation
 
-You work in the company's web apps (Deskline, Sprintboard, People, Rota and the Decision page),
+You work in the company's web apps ({APPS} and the Decision page),
 through the browser only. Today is {TODAY.isoformat()}. {PLANNING}
 
 1. {_find_escalation_step(p)}
@@ -399,7 +401,7 @@ def plant_triage_capacity(w: WorldBuilder, variant: str) -> dict[str, Any]:
 def brief_triage_capacity(p: dict[str, Any]) -> str:
     return f"""# Plan an escalation's fix into the active sprint
 
-You work in the company's web apps (Deskline, Sprintboard, People, Rota and the Decision page),
+You work in the company's web apps ({APPS} and the Decision page),
 through the browser only. Today is {TODAY.isoformat()}. {PLANNING}
 
 1. {_find_escalation_step(p)}
@@ -463,7 +465,7 @@ def brief_review_slot(p: dict[str, Any]) -> str:
     ask = p["ask"]
     return f"""# Find a review slot with an escalation's owner
 
-You work in the company's web apps (Deskline, Sprintboard, People, Rota and the Decision page),
+You work in the company's web apps ({APPS} and the Decision page),
 through the browser only. Today is {TODAY.isoformat()}. {PLANNING}
 
 1. {_find_escalation_step(p)}
