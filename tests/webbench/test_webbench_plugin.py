@@ -19,7 +19,7 @@ def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
     result.assert_outcomes(passed=25)
     result.stdout.fnmatch_lines([
         "*websearchbench summary*",
-        "webbench-sample  (webbench/workplace+deskops, edition sample-3)",
+        "webbench-sample  (webbench/workplace+deskops, edition sample-4)",
         "*oracle*",
         "*items*25*", "*pass rate*25/25 (100.0%)*",
         "*WebScore*100.000 [[]100.000, 100.000[]]*",
