@@ -115,7 +115,9 @@ def whole_runs(sizes: list[int], repeat: int, work: Path) -> dict[tuple[str, int
                 results.setdefault((kind, size), []).append(timed_run(args, run_dir, env, size))
             results.setdefault(("json", size), []).append((results_file.stat().st_size / size, 0.0))
             print(f"  repetition {rep + 1}/{repeat}, {size} items: " + ", ".join(
-                f"{kind} {results[kind, size][-1][0]:.2f} s" for kind in kinds), file=sys.stderr, flush=True)
+                f"{kind} {results[kind, size][-1][0]:.2f} s {results[kind, size][-1][1]:.0f} MiB" for kind in kinds)
+                + f", results file {results['json', size][-1][0]:,.0f} B an item, load average "
+                f"{os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
     return results
 
 
