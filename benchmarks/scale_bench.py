@@ -15,7 +15,14 @@ so a second worktree at another commit gives the other column of a before/after 
 * The engine: index build pages/s at 500 and 5,000 synthetic pages (``engine_bench.py``), query
   p50 at 5,000 pages straight through ``SearchIndex.search`` and over loopback HTTP.
 * WebBench: every bundled task, each a fresh world, the oracle's route and the verdict.
+* The bundled suites as the README runs them (``pytest suites --wsb-record-mode=none
+  --wsb-baseline=suites/baseline-local.json``) with ``-n 0`` and ``-n 2``, interleaved.
+* The results file of the ``-n 0`` runs (``--wsb-json``): its size an item.
 * ``--project-tests``: the project's own tests with ``-n 2``, once per repetition.
+* ``--runs-only``: the whole runs alone (no engine, no WebBench).
+
+Grades files are indexed once (``--wsb-grades-index``, in the user's cache folder): a ``--co`` run of
+each suite before the timed ones builds the index, as the first run on a machine does.
 """
 
 from __future__ import annotations
@@ -63,8 +70,9 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def timed_run(args: list[str], cwd: Path, env: dict[str, str], expect_passed: int) -> tuple[float, float]:
-    """(wall seconds, peak RSS MiB of the process tree) of one pytest run that must pass ``expect_passed``."""
+def timed_run(args: list[str], cwd: Path, env: dict[str, str], expect_passed: int | str) -> tuple[float, float]:
+    """(wall seconds, peak RSS MiB of the process tree) of one pytest run whose last line says
+    ``expect_passed`` passed (a number, or the line's words)."""
     with tempfile.TemporaryFile("w+") as out:
         started = time.perf_counter()
         process = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
@@ -74,7 +82,8 @@ def timed_run(args: list[str], cwd: Path, env: dict[str, str], expect_passed: in
         process.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read()
-    if process.returncode != 0 or f"{expect_passed} passed" not in text.splitlines()[-1]:
+    expected = f"{expect_passed} passed" if isinstance(expect_passed, int) else expect_passed
+    if process.returncode != 0 or expected not in text.splitlines()[-1]:
         raise SystemExit(f"pytest {' '.join(args)} exited {process.returncode}:\n{text[-3000:]}")
     return elapsed, usage.ru_maxrss / 1024  # Linux reports KiB, the maximum over the tree
 
@@ -87,6 +96,10 @@ def whole_runs(sizes: list[int], repeat: int, work: Path) -> dict[tuple[str, int
     (run_dir / "floor_test.py").write_text(FLOOR_TEST)
     for size in sizes:
         make_scaled_suite(work, size, REPO)
+        # the grades index is built once per grades file (the first run on a machine): not timed
+        subprocess.run([sys.executable, "-m", "pytest", "-q", "--co", "-p", "no:cacheprovider", "--suite",
+                        str(work / "suites" / f"lexbench-scale-{size}")], cwd=run_dir, env=child_env(),
+                       capture_output=True, check=True)
     results: dict[tuple[str, int], list[tuple[float, float]]] = {}
     for rep in range(repeat):
         for size in sizes:
@@ -94,13 +107,32 @@ def whole_runs(sizes: list[int], repeat: int, work: Path) -> dict[tuple[str, int
             replay = ["--suite", str(work / "suites" / name), f"--wsb-cassette-dir={work / 'cassettes'}",
                       "--wsb-record-mode=none"]
             floor_env = {**child_env(), "WSB_FLOOR_CASSETTES": str(work / "cassettes" / name / "local")}
+            results_file = work / f"results-{size}.json"
             kinds = {"floor": (["-p", "no:websearchbench", "floor_test.py"], floor_env),
-                     "n0": (replay, child_env()), "n2": ([*replay, "-n", "2"], child_env())}
+                     "n0": ([*replay, f"--wsb-json={results_file}"], child_env()),
+                     "n2": ([*replay, "-n", "2"], child_env())}
             for kind, (args, env) in kinds.items():
                 results.setdefault((kind, size), []).append(timed_run(args, run_dir, env, size))
+            results.setdefault(("json", size), []).append((results_file.stat().st_size / size, 0.0))
             print(f"  repetition {rep + 1}/{repeat}, {size} items: " + ", ".join(
-                f"{kind} {results[kind, size][-1][0]:.2f} s" for kind in kinds), file=sys.stderr, flush=True)
+                f"{kind} {results[kind, size][-1][0]:.2f} s {results[kind, size][-1][1]:.0f} MiB" for kind in kinds)
+                + f", results file {results['json', size][-1][0]:,.0f} B an item, load average "
+                f"{os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
     return results
+
+
+BUNDLED = ["suites", "--wsb-record-mode=none", "--wsb-baseline=suites/baseline-local.json"]
+
+
+def bundled_runs(repeat: int) -> dict[str, list[tuple[float, float]]]:
+    """``pytest suites`` (the README's command) with -n 0 and -n 2, interleaved: kind → [(wall s, RSS MiB)]."""
+    out: dict[str, list[tuple[float, float]]] = {}
+    for rep in range(repeat):
+        for kind, extra in (("n0", []), ("n2", ["-n", "2"])):
+            out.setdefault(kind, []).append(timed_run([*BUNDLED, *extra], REPO, child_env(), "113 passed, 25 xfailed"))
+        print(f"  repetition {rep + 1}/{repeat}, bundled suites: " + ", ".join(
+            f"{kind} {walls[-1][0]:.2f} s" for kind, walls in out.items()), file=sys.stderr, flush=True)
+    return out
 
 
 def fit(points: list[tuple[int, float]]) -> tuple[float, float]:
@@ -168,12 +200,15 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[55, 550, 2750])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--project-tests", action="store_true", help="also time the project's tests (-n 2)")
+    parser.add_argument("--runs-only", action="store_true", help="only the whole runs: no engine, no WebBench")
     options = parser.parse_args()
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="wsb-scale-") as tmp:
         runs = whole_runs(options.sizes, options.repeat, Path(tmp))
-    build, direct_p50, http_p50 = engine_figures(options.repeat)
-    webbench_tasks, webbench_total, webbench_slowest = webbench_figures(options.repeat)
+    bundled = bundled_runs(options.repeat)
+    if not options.runs_only:
+        build, direct_p50, http_p50 = engine_figures(options.repeat)
+        webbench_tasks, webbench_total, webbench_slowest = webbench_figures(options.repeat)
     tests_wall = project_tests(options.repeat) if options.project_tests else None
 
     def wall(kind: str, size: int) -> float:
@@ -190,6 +225,8 @@ def main() -> None:
 
     print(f"commit {_commit()}; medians of {options.repeat} interleaved runs; "
           f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after\n")
+    if tests_wall is not None:
+        print(f"the project's own tests, -n 2: {tests_wall:.1f} s\n")
     print("| what | measured |\n|---|---|")
     print("| replay ÷ bare pytest reading the same cassettes | "
           + each(lambda n: f"{wall('n0', n) / wall('floor', n):.2f}× ({wall('n0', n):.1f} s vs {wall('floor', n):.1f} s)") + " |")
@@ -198,12 +235,16 @@ def main() -> None:
           + each(lambda n: f"{rss('n0', n):.0f} ({rss('n2', n):.0f})") + " |")
     print("| -n 0 wall ÷ -n 2 wall (above 1: -n 2 is faster) | "
           + each(lambda n: f"{wall('n0', n) / wall('n2', n):.2f} ({wall('n2', n):.1f} s)") + " |")
+    bundled_n0, bundled_n2 = (statistics.median(w for w, _ in bundled[kind]) for kind in ("n0", "n2"))
+    print(f"| `pytest suites`: -n 0 wall ÷ -n 2 wall | {bundled_n0 / bundled_n2:.2f} "
+          f"({bundled_n0:.1f} s vs {bundled_n2:.1f} s) |")
+    print("| results file (--wsb-json), bytes an item | " + each(lambda n: f"{wall('json', n):,.0f}") + " |")
+    if options.runs_only:
+        return
     print(f"| engine index build | {build[500]:,.0f} pages/s (500), {build[5000]:,.0f} (5,000) |")
     print(f"| engine query p50, in-process / over HTTP (5,000 pages) | {direct_p50:.2f} / {http_p50:.2f} ms |")
     print(f"| WebBench, {webbench_tasks} tasks world → oracle → verdict | {webbench_total:.0f} ms in all, "
           f"slowest task {webbench_slowest:.0f} ms |")
-    if tests_wall is not None:
-        print(f"| the project's own tests, -n 2 | {tests_wall:.1f} s |")
 
 
 def _commit() -> str:

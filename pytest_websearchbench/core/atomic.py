@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator, TextIO
 
 
 def _process_umask() -> int:
@@ -19,6 +21,22 @@ _UMASK = _process_umask()
 
 
 def write_text_atomic(path: Path, text: str) -> None:
+    with atomic_writer(path) as handle:
+        handle.write(text)
+
+
+@contextmanager
+def atomic_writer(path: Path) -> Iterator[TextIO]:
+    """A text handle on a temp file that becomes ``path`` when the block ends: for a file written in
+    pieces (a results file of thousands of items is never held whole as text)."""
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as handle:
+        yield handle
+
+
+@contextmanager
+def atomic_path(path: Path) -> Iterator[Path]:
+    """A temp file beside ``path`` (empty) for the block to write, by name if it likes (SQLite), renamed
+    into place when the block ends and removed if it raises."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -30,8 +48,8 @@ def write_text_atomic(path: Path, text: str) -> None:
         except FileNotFoundError:
             mode = 0o666 & ~_UMASK
         os.fchmod(fd, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        os.close(fd)
+        yield Path(tmp)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -17,7 +17,7 @@ import json
 import logging
 import re
 import threading
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 FILTERED = "<FILTERED>"
 #: shorter values would filter common words (and match inside every text)
@@ -100,6 +100,11 @@ def scrub_value(value: Any, extra: Iterable[str] = ()) -> Any:
     """A JSON-able value (dicts, lists, strings, numbers…) with every string in it — keys too —
     scrubbed, for serialising next: after ``json.dumps`` a JSON-escaped key's backslashes are
     doubled and no longer read as its form."""
+    return value_scrubber(extra)(value)
+
+
+def value_scrubber(extra: Iterable[str] = ()) -> Callable[[Any], Any]:
+    """``scrub_value`` with its patterns prepared once, for a document scrubbed a piece at a time."""
     patterns = _patterns(extra)
 
     def clean(item: Any) -> Any:
@@ -111,7 +116,7 @@ def scrub_value(value: Any, extra: Iterable[str] = ()) -> Any:
             return [clean(v) for v in item]
         return item
 
-    return clean(value)
+    return clean
 
 
 def _patterns(extra: Iterable[str]) -> list[re.Pattern[str]]:

@@ -169,7 +169,12 @@ def host_matches_site(host: str, site: str) -> bool:
     Both sides go through `url_host`, so either may be a bare host or a URL
     (``example.com``, ``https://www.example.com/``). An empty site matches nothing.
     """
-    host, site = url_host(host), url_host(site)
+    return host_within(url_host(host), url_host(site))
+
+
+def host_within(host: str, site: str) -> bool:
+    """`host_matches_site` of a host and a site both already read by `url_host` (a caller matching
+    many hosts against the same sites reads each once)."""
     return bool(site) and (host == site or host.endswith("." + site))
 
 

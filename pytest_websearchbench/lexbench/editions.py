@@ -19,7 +19,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.exceptions import SuiteError
@@ -116,7 +116,7 @@ class LayeredGrades:
     used: GradesUsed
 
 
-def layer_grades(suite_name: str, suite_grades: dict[str, dict[str, GradedPreview]], paths: list[Path],
+def layer_grades(suite_name: str, suite_grades: Mapping[str, dict[str, GradedPreview]], paths: list[Path],
                  query_ids: set[str], *, replace: bool = False) -> LayeredGrades:
     """The suite's grades (unless ``replace``), then each edition file's, the first grade of a page winning."""
     merged: dict[str, dict[str, GradedPreview]] = {} if replace else {q: dict(g) for q, g in suite_grades.items()}

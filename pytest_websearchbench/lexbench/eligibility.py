@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from datetime import date
 from typing import Any
 
 from pytest_websearchbench.core.dates import parse_date, parse_instant
 from pytest_websearchbench.core.models import Hit
-from pytest_websearchbench.core.urls import host_matches_site, url_host
+from pytest_websearchbench.core.urls import host_within, url_host
 from pytest_websearchbench.lexbench.grades import GradedPreview
 
 
@@ -31,6 +32,16 @@ class Requirements:
     def __bool__(self) -> bool:
         return bool(self.sites or self.after or self.before or self.content_terms)
 
+    @cached_property
+    def site_hosts(self) -> tuple[str, ...]:
+        """The sites as ``url_host`` reads them, once: a query's ~50 pooled pages are each matched against them."""
+        return tuple(url_host(site) for site in self.sites)
+
+    @cached_property
+    def window(self) -> tuple[date | None, date | None]:
+        return (date.fromisoformat(self.after) if self.after else None,
+                date.fromisoformat(self.before) if self.before else None)
+
 
 def requirement_violations(req: Requirements, url: str, text: str | None, published: date | None) -> list[str]:
     """Which explicit requirements a result breaks: ``site``, ``time`` or ``content``.
@@ -38,10 +49,12 @@ def requirement_violations(req: Requirements, url: str, text: str | None, publis
     ``text`` (title + snippet) or ``published`` may be unknown (None): that check is then skipped.
     """
     broken = []
-    if req.sites and not any(host_matches_site(url_host(url), site) for site in req.sites):
-        broken.append("site")
-    if published is not None and ((req.after and published < date.fromisoformat(req.after))
-                                  or (req.before and published > date.fromisoformat(req.before))):
+    if req.sites:
+        host = url_host(url_host(url))  # as host_matches_site(url_host(url), site) reads it
+        if not any(host_within(host, site) for site in req.site_hosts):
+            broken.append("site")
+    after, before = req.window
+    if published is not None and ((after and published < after) or (before and published > before)):
         broken.append("time")
     if req.content_terms and text is not None:
         lowered = text.casefold()

@@ -6,7 +6,9 @@ Scenario and factual editions are separate suites (``kind``), reported apart, ne
 from __future__ import annotations
 
 import dataclasses
+import sqlite3
 from pathlib import Path
+from typing import Mapping
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
@@ -14,7 +16,8 @@ from pytest_websearchbench.core.family import (
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
 from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
-from pytest_websearchbench.lexbench.grades import load_grades
+from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
+from pytest_websearchbench.lexbench.grades_index import default_cache_dir, open_grades
 from pytest_websearchbench.lexbench.items import (
     FACTUAL, SCENARIO, Scenario, factual_case, scenario_case, scenario_from_record)
 from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
@@ -23,9 +26,11 @@ from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
 class LexBenchFamily(BenchmarkFamily):
     name = "lexbench"
 
-    def __init__(self, grades_files: tuple[Path, ...] = (), replace: bool = False, scale: float = 1.0) -> None:
+    def __init__(self, grades_files: tuple[Path, ...] = (), replace: bool = False, scale: float = 1.0,
+                 index_dir: Path | None = None) -> None:
         self.grades_files = grades_files
         self.replace = replace
+        self.index_dir = index_dir  # where grades files are indexed (None: each load reads the file)
         self.scale = scale  # the summary's display scale of the metrics (--wsb-scale)
         self.used: dict[str, GradesUsed] = {}  # suite name → the grades it is scored with
 
@@ -37,7 +42,9 @@ class LexBenchFamily(BenchmarkFamily):
         replace = options["wsb_grades_replace"]
         if replace and not files:
             raise ConfigurationError("--wsb-grades-replace needs --wsb-grades")
-        return LexBenchFamily(files, replace, float(options["wsb_scale"]))
+        index = options["wsb_grades_index"].strip()
+        index_dir = None if index == "none" else Path(index).resolve() if index else default_cache_dir()
+        return LexBenchFamily(files, replace, float(options["wsb_scale"]), index_dir)
 
     def load(self, manifest: SuiteManifest) -> Suite:
         kind = manifest.kind or SCENARIO
@@ -55,7 +62,7 @@ class LexBenchFamily(BenchmarkFamily):
         grades_path = manifest.file("grades")
         if grades_path is None:
             raise SuiteError(manifest.path, "a scenario suite needs a grades file", field="grades")
-        grades = load_grades(grades_path, {s.id for s in scenarios})
+        grades = self._grades(grades_path, {s.id for s in scenarios})
         files.append(grades_path)
         if self.grades_files:
             # another edition of the grades: its files join the digest (a baseline of other grades is not
@@ -68,6 +75,14 @@ class LexBenchFamily(BenchmarkFamily):
             manifest = dataclasses.replace(manifest, edition=manifest.edition + "+" + "+".join(
                 f"{p.name}@{file_digest(p)[7:19]}" for p in self.grades_files))
         return Suite(manifest, tuple(scenario_case(s) for s in scenarios), digest_files(files), grades)
+
+    def _grades(self, path: Path, query_ids: set[str]) -> Mapping[str, dict[str, GradedPreview]]:
+        if self.index_dir is not None:
+            try:
+                return open_grades(path, query_ids, self.index_dir)
+            except (OSError, sqlite3.Error):
+                pass  # a cache folder that cannot be written (or a damaged index): the file is read as before
+        return load_grades(path, query_ids)
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         query = case.data.query if isinstance(case.data, Scenario) else case.data.question

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import iter_records
@@ -23,42 +24,52 @@ class GradedPreview:
     published: str | None = None
 
 
-def load_grades(path: Path, query_ids: set[str]) -> dict[str, dict[str, GradedPreview]]:
-    """query id → normalised URL → graded preview; unknown query ids are errors.
+def merged_lines(path: Path) -> Iterator[tuple[int, str, str, GradedPreview | str]]:
+    """(line, query id, normalised URL, what the line adds) for each line that grades a page first, or
+    grades it otherwise than the line that did (in place of the preview, the message naming both lines:
+    ``disagreement`` makes it the error).
 
     Pools merged from several providers' previews list one page under several URL forms: lines whose
-    URLs normalise alike merge when their grades agree (the first line's preview is kept) and are an
-    error naming both lines when they do not.
+    URLs normalise alike merge when their grades agree (the first line's preview is kept). A query's
+    first line always yields. Lines are read one at a time; a line that is not valid JSON or not a
+    grade raises, wherever it is in the file, before the caller sees anything of the lines after it."""
+    first: dict[str, dict[str, tuple[int, int, str]]] = {}  # query id → key → (grade, line, URL)
+    for line, record in iter_records(path, "lexbench-grade"):
+        qid, url, grade = record["query_id"], record["url"], record["grade"]
+        key = normalize_url(url)
+        pages = first.setdefault(qid, {})
+        seen = pages.get(key)
+        if seen is None:
+            pages[key] = (grade, line, url)
+            yield line, qid, key, GradedPreview(url, grade, sys.intern(record["grader"]), record.get("title"),
+                                                record.get("snippet"), record.get("published"))
+        elif seen[0] != grade:
+            yield line, qid, key, (f"{url} is graded {grade} for {qid}, but line {seen[1]} grades the same page "
+                                   f"({seen[2]}) {seen[0]}")
 
-    Lines are read one at a time (only the previews are kept); a line that is not valid JSON or not
-    a grade is reported before an unknown query id or a disagreement, wherever it is in the file."""
+
+def unknown_query(path: Path, qid: str, line: int) -> SuiteError:
+    return SuiteError(path, f"grade for unknown query id {qid!r}", line=line, field="query_id")
+
+
+def disagreement(path: Path, qid: str, line: int, message: str) -> SuiteError:
+    return SuiteError(path, message, line=line, item=qid, field="grade")
+
+
+def load_grades(path: Path, query_ids: set[str]) -> dict[str, dict[str, GradedPreview]]:
+    """query id → normalised URL → graded preview; unknown query ids and disagreeing grades
+    (``merged_lines``) are errors, a malformed line reported first wherever it is in the file."""
     grades: dict[str, dict[str, GradedPreview]] = {}
     problem: SuiteError | None = None
-    for line, record in iter_records(path, "lexbench-grade"):
+    for line, qid, key, found in merged_lines(path):
         if problem is not None:
             continue  # read on: a malformed line further down is the error to report
-        qid = record["query_id"]
         if qid not in query_ids:
-            problem = SuiteError(path, f"grade for unknown query id {qid!r}", line=line, field="query_id")
-            continue
-        key = normalize_url(record["url"])
-        pages = grades.setdefault(qid, {})
-        first = pages.get(key)
-        if first is None:
-            pages[key] = GradedPreview(
-                record["url"], record["grade"], sys.intern(record["grader"]), record.get("title"),
-                record.get("snippet"), record.get("published"))
-        elif first.grade != record["grade"]:
-            problem = SuiteError(path, f"{record['url']} is graded {record['grade']} for {qid}, but line "
-                                 f"{_first_line(path, qid, key)} grades the same page ({first.url}) {first.grade}",
-                                 line=line, item=qid, field="grade")
+            problem = unknown_query(path, qid, line)
+        elif isinstance(found, str):
+            problem = disagreement(path, qid, line, found)
+        else:
+            grades.setdefault(qid, {})[key] = found
     if problem is not None:
         raise problem
     return grades
-
-
-def _first_line(path: Path, qid: str, key: str) -> int:
-    """The line that first graded ``key`` for ``qid`` (looked up again only for the error message, so
-    a line number per page is not kept for every load)."""
-    return next(line for line, record in iter_records(path, "lexbench-grade")
-                if record["query_id"] == qid and normalize_url(record["url"]) == key)

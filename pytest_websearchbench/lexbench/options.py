@@ -14,6 +14,11 @@ OPTIONS: tuple[Option, ...] = (
            "FILE[,FILE...]", default_help="none", path=True),
     Option("--wsb-grades-replace", "wsb_grades_replace",
            "lexbench: score with the --wsb-grades files alone, not the suite's grades (not comparable)", switch=True),
+    Option("--wsb-grades-index", "wsb_grades_index",
+           "lexbench: the folder of the grades files' indexes, each built once per file (keyed by its SHA-256) "
+           "and read by every later run and xdist worker; 'none' reads the grades file in every process",
+           "DIR", default_help="$XDG_CACHE_HOME/pytest-websearchbench/grades, else ~/.cache/pytest-websearchbench/grades",
+           path=True),
     Option("--wsb-scale", "wsb_scale",
            "lexbench: the terminal summary shows the metrics as fractions (1) or on the LexBench article's 0-100 "
            "scale (100); the results file and the HTML report keep fractions", "SCALE", "1", choices=SCALES),

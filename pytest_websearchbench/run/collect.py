@@ -182,8 +182,7 @@ class BenchmarkItem(pytest.Function):
         self.wsb_score: Score | None = None
         self.wsb_verdict: ItemVerdict | None = None
         for marker in (*spec.case.markers, f"provider_{spec.variant.replace('-', '_')}"):
-            _register_marker(self.config, marker)
-            self.add_marker(marker)
+            self.add_marker(_registered_marker(self.config, marker))
         self.extra_keyword_matches.update((*spec.case.keywords, spec.variant, spec.suite.name))
         self.user_properties += identity_properties(self.wsb_meta)  # JUnit XML's (reporting/junit.py)
 
@@ -192,14 +191,18 @@ class BenchmarkItem(pytest.Function):
         return self.path, 0, self.spec.label
 
 
-def _register_marker(config: pytest.Config, name: str) -> None:
-    known = config.stash.setdefault(_REGISTERED_MARKERS, set())
-    if name not in known:
+def _registered_marker(config: pytest.Config, name: str) -> pytest.MarkDecorator:
+    """The marker ``name``, registered once a run; one decorator a name for every item (added by name, a
+    marker is looked up in pytest's registry again for each item: about a quarter of making an item)."""
+    known = config.stash.setdefault(_REGISTERED_MARKERS, {})
+    marker = known.get(name)
+    if marker is None:
         config.addinivalue_line("markers", f"{name}: set by pytest-websearchbench from the suite's data")
-        known.add(name)
+        marker = known[name] = getattr(pytest.mark, name)
+    return marker
 
 
-_REGISTERED_MARKERS = pytest.StashKey[set]()
+_REGISTERED_MARKERS = pytest.StashKey[dict[str, pytest.MarkDecorator]]()
 
 
 @dataclass

@@ -106,7 +106,7 @@ class RunReporter:
         families = {name: self.state.families[name] for name in self._family_names()}
         secrets = run_secrets(self.state.registry, families.values(), os.environ)
         if settings.json_path:
-            write_document(settings.json_path, results.to_dict(), secrets)
+            write_document(settings.json_path, results.to_dict(stream=True), secrets)
         if settings.html_path:
             # matplotlib and Jinja2 load only when a report is asked for
             from pytest_websearchbench.reporting.html.model import Source

@@ -17,7 +17,7 @@ from pytest_websearchbench.core.options import MODEL_OPTIONS, CassetteMode, Sett
 from pytest_websearchbench.run.registry import FAMILIES, all_options, family_class, family_options
 
 PATH_OPTIONS = ("--wsb-cassette-dir", "--wsb-json", "--wsb-html", "--wsb-baseline", "--wsb-history",
-                "--wsb-local-corpus", "--wsb-grades", "--wsb-system-prompt", "--wsb-code-json")
+                "--wsb-local-corpus", "--wsb-grades", "--wsb-grades-index", "--wsb-system-prompt", "--wsb-code-json")
 
 
 def test_one_number_parser_says_what_is_wrong():

@@ -25,6 +25,15 @@ def test_markers_and_keywords_select_what_users_expect(pytester, tiny_suite):
     result.stdout.fnmatch_lines(["suites/tiny::t2[[]local[]]", "*1/4 tests collected*"])
 
 
+def test_the_items_of_a_run_share_one_mark_a_marker(pytester, tiny_suite):
+    """A marker is registered and made once a run, not looked up in pytest's registry for every item
+    (its items carry the same marks, and -m still selects by them)."""
+    items, _ = pytester.inline_genitems("suites", "--strict-markers")
+    marks = [{mark.name: mark for mark in item.own_markers} for item in items]
+    assert len(items) == 4 and all(m["lexbench"] is marks[0]["lexbench"] for m in marks)
+    assert all(m["provider_local"] is marks[0]["provider_local"] for m in marks)
+
+
 def test_a_users_conftest_fixtures_reach_every_benchmark_item(pytester, tiny_suite):
     """Autouse fixtures of every scope from a conftest apply to benchmark items as to any test (the items
     of a suite share one fixture closure, worked out once)."""

@@ -212,3 +212,24 @@ def test_one_page_with_two_different_grades_is_an_error_naming_both_lines(tmp_pa
     message = str(error.value)
     assert f"{path}:3: item 'q1' field 'grade'" in message
     assert "line 2" in message and "graded 3" in message and "2" in message
+
+
+def test_a_scenarios_sites_and_window_are_read_once_for_all_its_pooled_pages(monkeypatch):
+    """A query's ~50 pooled previews are each checked against its requirements: the sites go through
+    url_host and the window through date parsing once, not once per page (and the verdicts stay)."""
+    from pytest_websearchbench.lexbench import eligibility
+
+    sites = ("https://www.a.example/", "b.example")
+    pool = {normalize_url(f"https://{host}/p{n}"): GradedPreview(f"https://{host}/p{n}", 2, "test", "T", "S",
+                                                                  f"2024-0{n % 9 + 1}-01")
+            for n in range(25) for host in ("sub.a.example", "c.example")}
+    req = Requirements(sites=sites, after="2024-03-01", before="2024-06-30")
+    read: list[str] = []
+    real_host = eligibility.url_host
+    monkeypatch.setattr(eligibility, "url_host", lambda url: read.append(url) or real_host(url))
+    score = score_scenario(Scenario("q1", "query", "en", "named-site", requirements=req),
+                           [Hit(url=f"https://{page}", title="T", snippet="S", rank=rank) for rank, page in
+                            enumerate(("sub.a.example/p3", "sub.a.example/p8", "c.example/p3"), start=1)], pool, 5)
+    assert sum(url in sites for url in read) == len(sites)
+    # p3 is dated 2024-04-01 (inside the window), p8 2024-09-01; c.example is none of the sites
+    assert [row["violations"] for row in score.results] == [[], ["time"], ["site"]]

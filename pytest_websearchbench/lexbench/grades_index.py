@@ -1,0 +1,150 @@
+"""The grades file indexed once: a SQLite file keyed by the grades file's SHA-256, looked up per query.
+
+A 2,750-query suite has ~140,000 grade lines; reading and checking them (JSON, the schema's shape, URL
+normalising) took seconds in every process of a run, xdist workers included, and holding their previews
+most of a run's memory. The first process that loads a grades file writes its index into the cache
+folder (under a lock, so a second worker waits for it instead of doing the same work); every later
+load, in this run's other workers or in later runs, opens it read-only and reads a query's pages when
+that query is scored.
+
+The key is the file's SHA-256 with the SHA-256 of what decides the index's content (the grade schema,
+this module, ``grades.py`` and the URL normaliser), so an index is never read by code that would have
+built it otherwise. A file with a malformed line gets no index: it is read, and its error raised, by
+each load. Unknown query ids and disagreeing grades depend on the suite's items, so the index keeps
+each query's first line and every disagreement, and a load reports the first in file order as
+``load_grades`` does.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+from collections.abc import Mapping
+from contextlib import closing, contextmanager
+from importlib.resources import files
+from pathlib import Path
+from typing import Iterator
+
+from pytest_websearchbench.core import urls
+from pytest_websearchbench.core.atomic import atomic_path
+from pytest_websearchbench.lexbench import grades as grades_module
+from pytest_websearchbench.lexbench.grades import GradedPreview, disagreement, merged_lines, unknown_query
+
+_SCHEMA = """
+CREATE TABLE pages (qid TEXT NOT NULL, key TEXT NOT NULL, url TEXT NOT NULL, grade INTEGER NOT NULL,
+                    grader TEXT NOT NULL, title TEXT, snippet TEXT, published TEXT);
+CREATE TABLE queries (qid TEXT PRIMARY KEY, line INTEGER NOT NULL);
+CREATE TABLE conflicts (line INTEGER NOT NULL, qid TEXT NOT NULL, message TEXT NOT NULL);
+"""
+
+
+def default_cache_dir() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pytest-websearchbench" / "grades"
+
+
+def _code_digest() -> str:
+    digest = hashlib.sha256()
+    digest.update(files("pytest_websearchbench").joinpath("schemas", "lexbench-grade.schema.json").read_bytes())
+    for module in (grades_module, urls):
+        digest.update(Path(module.__file__).read_bytes())
+    digest.update(Path(__file__).read_bytes())
+    return digest.hexdigest()
+
+
+def index_path(grades_path: Path, cache_dir: Path) -> Path:
+    with open(grades_path, "rb") as handle:
+        data = hashlib.file_digest(handle, "sha256").hexdigest()
+    return cache_dir / f"{data[:32]}-{_code_digest()[:16]}.sqlite"
+
+
+def open_grades(grades_path: Path, query_ids: set[str], cache_dir: Path) -> "GradesIndex":
+    """The grades of ``grades_path`` through its index in ``cache_dir`` (built if missing), checked
+    against the suite's ``query_ids``: the errors ``load_grades`` raises, with the same file and line.
+    OSError when the cache folder cannot be written or read (the caller loads the file instead)."""
+    target = index_path(grades_path, cache_dir)
+    if not target.is_file():
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        with _locked(target.with_suffix(".lock")):
+            if not target.is_file():  # another process may have built it while this one waited
+                _build(grades_path, target)
+    index = GradesIndex(target)
+    index.check(grades_path, query_ids)
+    return index
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): two builders each write a whole index, the last rename wins
+        yield
+        return
+    with open(path, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield
+
+
+def _build(grades_path: Path, target: Path) -> None:
+    with atomic_path(target) as tmp, closing(sqlite3.connect(tmp)) as db:
+        db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
+        pages, queries, conflicts = [], {}, []
+        for line, qid, key, found in merged_lines(grades_path):
+            queries.setdefault(qid, line)
+            if isinstance(found, str):
+                conflicts.append((line, qid, found))
+            else:
+                pages.append((qid, key, found.url, found.grade, found.grader, found.title, found.snippet,
+                              found.published))
+            if len(pages) >= 10_000:  # in batches: the previews are never all held at once
+                db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", pages)
+                pages.clear()
+        db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", pages)
+        db.executemany("INSERT INTO queries VALUES (?, ?)", queries.items())
+        db.executemany("INSERT INTO conflicts VALUES (?, ?, ?)", conflicts)
+        db.execute("CREATE INDEX pages_qid ON pages (qid)")
+        db.commit()
+
+
+class GradesIndex(Mapping):
+    """query id → normalised URL → graded preview, read from the index when asked (a Mapping, as the
+    dict ``load_grades`` returns). The connection is opened per process (read-only, the file never
+    changes once renamed into place) and not pickled."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._db: sqlite3.Connection | None = None
+
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            self._db = sqlite3.connect(f"{self.path.as_uri()}?mode=ro&immutable=1", uri=True,
+                                       check_same_thread=False)
+        return self._db
+
+    def __getstate__(self) -> dict:
+        return {"path": self.path, "_db": None}
+
+    def check(self, grades_path: Path, query_ids: set[str]) -> None:
+        """``load_grades``'s error for this suite, if any: the first unknown query id or disagreement."""
+        db = self._connection()
+        problems = [unknown_query(grades_path, qid, line) for qid, line in
+                    db.execute("SELECT qid, line FROM queries ORDER BY line") if qid not in query_ids][:1]
+        problems += [disagreement(grades_path, qid, line, message) for line, qid, message in
+                     db.execute("SELECT line, qid, message FROM conflicts ORDER BY line") if qid in query_ids][:1]
+        if problems:
+            raise min(problems, key=lambda problem: problem.line)
+
+    def __getitem__(self, qid: str) -> dict[str, GradedPreview]:
+        rows = self._connection().execute(
+            "SELECT key, url, grade, grader, title, snippet, published FROM pages WHERE qid = ? ORDER BY rowid",
+            (qid,)).fetchall()
+        if not rows:
+            raise KeyError(qid)
+        return {key: GradedPreview(*preview) for key, *preview in rows}
+
+    def __iter__(self) -> Iterator[str]:
+        # a query's first line always grades a page, so every query listed has pages
+        return (qid for (qid,) in self._connection().execute("SELECT qid FROM queries ORDER BY line"))
+
+    def __len__(self) -> int:
+        return self._connection().execute("SELECT COUNT(*) FROM queries").fetchone()[0]
