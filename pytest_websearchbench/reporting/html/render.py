@@ -76,6 +76,7 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
     secrets = [s for s in secrets if s]
     env = _environment(families, secrets)
     items = build_items(sources)
+    views = [_drilldown(env, families, item) for item in items]
     suites = report_figures(sources, items, families)
     charts_of = {}
     for index, suite in enumerate(suites):
@@ -85,7 +86,8 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
     script = (_TEMPLATES / "report.js").read_text("utf-8")
     page = env.get_template("report.html.j2").render(
         sources=sources, suites=suites, changes=changes(items), items=items, charts=charts_of,
-        drilldowns=[_drilldown(env, families, item) for item in items],
+        drilldowns=[view[0] for view in views], failure_modes=[view[1] for view in views],
+        failure_mode_names=sorted({view[1] for view in views} - {""}),
         metric_labels=labels, outcomes=[o for o in OUTCOMES if any(i.record.outcome == o for i in items)],
         variants=list(dict.fromkeys(v.name for s in suites for v in s.variants)),
         families=sorted({i.record.meta.family for i in items}),
@@ -96,25 +98,33 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
     return scrub(page, secrets)
 
 
-def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily], item: Item) -> Markup:
+def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily], item: Item) -> tuple[Markup, str]:
+    """An item's drill-down and its failure mode: the family's, else an errored item's error kind."""
     family = families.get(item.record.meta.family)
-    return Markup("") if family is None else render_drilldown(family, item.record.to_dict(), env)
+    markup, mode = (Markup(""), "") if family is None else _render_view(family, item.record.to_dict(), env)
+    run = item.record.run
+    if not mode and item.record.outcome == "error":
+        mode = f"error: {run.error_kind}" if run is not None and run.error_kind else "error"
+    return markup, mode
 
 
 def render_drilldown(family: BenchmarkFamily, data: Mapping[str, Any], env: jinja2.Environment | None = None) -> Markup:
     """The family's view of one item of a results file (``data``), as the report shows it; empty when the
     family has none."""
-    env = env or _environment({family.name: family}, [])
+    return _render_view(family, data, env or _environment({family.name: family}, []))[0]
+
+
+def _render_view(family: BenchmarkFamily, data: Mapping[str, Any], env: jinja2.Environment) -> tuple[Markup, str]:
     try:
         view = family.drilldown(dict(data))
         if view is None:
-            return Markup("")
+            return Markup(""), ""
         # the family's template is autoescaped like the page: its output is markup
-        return Markup(env.get_template(f"{family.name}/{view.template}").render(**view.context))
+        return Markup(env.get_template(f"{family.name}/{view.template}").render(**view.context)), view.failure_mode
     except (TypeError, AttributeError, KeyError, ValueError, jinja2.UndefinedError) as exc:
         # an item of another shape (a hand-edited or foreign file) loses its drill-down, not the report
         return Markup(env.get_template("drilldown_error.html.j2").render(family=family.name,
-                                                                          error=f"{type(exc).__name__}: {exc}"))
+                                                                          error=f"{type(exc).__name__}: {exc}")), ""
 
 
 def write_report(path: Path, sources: list[Source], families: Mapping[str, BenchmarkFamily], *,

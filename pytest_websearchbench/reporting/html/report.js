@@ -1,8 +1,11 @@
 // The report's only script: filters, sorting and drill-downs, with the view kept in the URL fragment
-// (#suite=…&variant=…&outcome=…&family=…&tag=…&sort=…&order=…&open=…) so a link shows the same view.
+// (#suite=…&variant=…&outcome=…&family=…&failure=…&failing=1&text=…&tag=…&sort=…&order=…&open=…) so a link
+// shows the same view. ``failing``: items that did not pass (failed, xfailed, error); ``text``: items whose
+// drill-down (transcript, observations, results) contains the text, case-insensitively.
 (function () {
   "use strict";
-  var FIELDS = ["suite", "variant", "outcome", "family", "tag", "sort", "order"];
+  var FIELDS = ["suite", "variant", "outcome", "family", "failure", "failing", "text", "tag", "sort", "order"];
+  var FAILING = ["failed", "xfailed", "error"];
   var form = document.getElementById("filters");
   var table = document.getElementById("item-table");
   var items = Array.prototype.slice.call(table.querySelectorAll("tbody.item"));
@@ -31,7 +34,23 @@
       (!state.variant || body.getAttribute("data-variant") === state.variant) &&
       (!state.outcome || body.getAttribute("data-outcome") === state.outcome) &&
       (!state.family || body.getAttribute("data-family") === state.family) &&
-      (!state.tag || body.wsbTags.indexOf(state.tag) >= 0);
+      (!state.failure || body.getAttribute("data-failure") === state.failure) &&
+      (!state.failing || FAILING.indexOf(body.getAttribute("data-outcome")) >= 0) &&
+      (!state.tag || body.wsbTags.indexOf(state.tag) >= 0) &&
+      (!state.text || searchable(body).indexOf(state.text.toLowerCase()) >= 0);
+  }
+
+  function searchable(body) {
+    // read once, on the first search: the drill-down's text (hidden or not)
+    if (body.wsbText === undefined) {
+      var drill = body.querySelector("tr.drill");
+      body.wsbText = (drill ? drill.textContent : "").toLowerCase();
+    }
+    return body.wsbText;
+  }
+
+  function controlValue(control) {
+    return control.type === "checkbox" ? (control.checked ? "1" : "") : control.value;
   }
 
   function order(state) {
@@ -58,7 +77,11 @@
     var state = readState();
     FIELDS.forEach(function (name) {
       var control = form.elements[name];
-      if (control) { control.value = state[name] || (name === "order" ? "desc" : ""); }
+      if (control && control.type === "checkbox") { control.checked = state[name] === "1"; }
+      else if (control) {
+        var wanted = state[name] || (name === "order" ? "desc" : "");
+        if (control.value !== wanted) { control.value = wanted; }  // typing: keep the cursor where it is
+      }
     });
     var shown = 0;
     items.forEach(function (body) {
@@ -75,13 +98,17 @@
     }
   }
 
-  form.addEventListener("change", function () {
+  function fromForm() {
     var state = readState();
-    FIELDS.forEach(function (name) { state[name] = form.elements[name].value; });
+    FIELDS.forEach(function (name) { state[name] = controlValue(form.elements[name]); });
     if (state.order === "desc") { state.order = ""; }
     writeState(state);
     apply(false);
-  });
+  }
+
+  form.addEventListener("change", fromForm);
+  form.elements.text.addEventListener("input", fromForm);
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
 
   table.addEventListener("click", function (event) {
     var button = event.target.closest("button.open");
