@@ -179,7 +179,8 @@ def test_filters_and_sorting_change_the_visible_rows_and_stay_in_the_link(page, 
 
 def test_the_bundled_report_is_one_small_file_that_loads_nothing(report):
     size = report["run"].stat().st_size
-    assert size < 2_000_000, f"the bundled suites' report is {size:,} bytes"
+    # 0.99 MB before transcripts; each WebBench step's observation (584 steps, ~1.1 MB) brought it to ~2.14 MB
+    assert size < 2_500_000, f"the bundled suites' report is {size:,} bytes"
     text = report["run"].read_text("utf-8")
     # nothing to fetch: no stylesheet or script file, no source attribute, no CSS import or url()
     assert not re.search(r"<link\b|\ssrc=|@import|url\((?!#)", text)
