@@ -219,3 +219,20 @@ def test_screenshots_need_chromium(pytester):
     assert result.ret != 0
     result.stderr.fnmatch_lines(["*--wsb-screenshots: the text browser draws no page; use it with --wsb-browser "
                                  "chromium*"])
+
+
+def test_a_steps_screenshot_is_drawn_only_when_it_is_the_browsers_jpeg_and_a_sessions_arguments_come_from_its_signature():
+    from pytest_websearchbench.reporting.html.render import render_drilldown
+    from pytest_websearchbench.run.registry import FAMILIES
+
+    jpeg = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ=="
+    log = [{"step": 1, "action": "fill", "signature": '{"action": "fill", "name": "q", "value": "Norvale"}',
+            "url": "/a", "status": 200, "observation": "URL: /a", "screenshot": jpeg},
+           {"step": 2, "action": "read", "url": "/a", "status": 200, "observation": "URL: /a",
+            "screenshot": "data:text/html;base64,PHNjcmlwdD4="},
+           {"step": 3, "action": "read", "url": "/a", "status": 200, "observation": "URL: /a",
+            "screenshot": 'javascript:alert(1)" onerror="x'}]
+    html = str(render_drilldown(FAMILIES["webbench"], {"raw": {"extra": {"agent": "model", "log": log}}}))
+    assert html.count("<img") == 1 and f'src="{jpeg}"' in html
+    assert "text/html" not in html and "javascript:" not in html
+    assert "<code>name=q</code> <code>value=Norvale</code>" in html
