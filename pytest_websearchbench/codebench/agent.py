@@ -17,6 +17,11 @@ provider is the result's ``error``, worded as the harness words it (``harness_er
 budget; a model failure ends the episode as a run error (``run_error``), which the score counts as
 failed.
 
+The episode's transcript (``extra["transcript"]``) keeps every model turn in order: its output items
+(message text, reasoning summary, each function call with its arguments and the tool result exactly as
+the model received it), the budgets left after it, its tokens and the model call's latency; a turn whose
+model call failed holds the run error.
+
 Retrieval probe: the ticket text is the one query; on the search-and-fetch board the top hits
 (at most the fetch budget) are fetched too.
 
@@ -31,7 +36,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_websearchbench.providers.model_client import ModelClient, ToolCall
+from pytest_websearchbench.providers.model_client import ModelClient, ToolCall, transcript_turn
 from pytest_websearchbench.codebench.options import BOARD_SEARCH_FETCH
 from pytest_websearchbench.codebench.prompts import ToolTexts
 from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
@@ -307,27 +312,37 @@ def run_agent(task: CodeTask, provider: Provider, backend: str, client: ModelCli
     answer, stopped, run_error, turns = "", f"turn budget exhausted ({budgets.turns} turns)", None, 0
     tokens = [0, 0]
     trace: list[dict[str, Any]] = []
+    transcript: list[dict[str, Any]] = []
     # the harness sends each search and fetch once; the run's retry policy only when the setup keeps it
     with provider.retrying(setup.provider_retry) if setup.provider_retry else nullcontext():
         for turn in range(budgets.turns):
             turns = turn + 1
+            mark = len(client.calls)
             try:
                 reply = api.read(client.ask(api.path, api.body(history, tools)))
             except ProviderError as exc:
                 run_error, stopped = f"{type(exc).__name__}: {exc}", "run error"
+                transcript.append({**transcript_turn(turns, None, client.calls[mark:]), "error": run_error})
                 break
             tokens[0] += reply.input_tokens
             tokens[1] += reply.output_tokens
+            shown = transcript_turn(turns, reply, client.calls[mark:])
+            transcript.append(shown)
             if not reply.calls:
                 answer, stopped = reply.text.strip(), "answered"
                 trace.append({"turn": turns, "answer_chars": len(answer)})
+                shown["answer"] = answer
                 break
             history.extend(reply.history)
-            for call in reply.calls:
+            called = [item for item in shown["output"] if item["type"] == "function_call"]
+            for call, item in zip(reply.calls, called):
                 result = episode.call(call, turns)
                 trace.append({"turn": turns, "tool": call.name, "arguments": call.arguments,
                               "result": result.get("error") or "ok"})
-                history.append(api.tool_output(call, json.dumps(result, ensure_ascii=False)))
+                item["result"] = json.dumps(result, ensure_ascii=False)
+                history.append(api.tool_output(call, item["result"]))
+            shown["budgets_left"] = {"turns": budgets.turns - turns, "searches": budgets.searches - len(episode.searches),
+                                     "fetches": budgets.fetches - len(episode.fetches)}
         else:
             episode.notes.append(NO_ANSWER)
     extra = {
@@ -342,7 +357,7 @@ def run_agent(task: CodeTask, provider: Provider, backend: str, client: ModelCli
         "search_ms": round(1000 * sum(h.seconds for h in episode.searches)),
         "fetch_ms": round(1000 * sum(h.seconds for h in episode.fetches)),
         "wall_ms": round(1000 * (time.perf_counter() - started)),
-        "trace": trace,
+        "trace": trace, "transcript": transcript,
     }
     return RawResults(queries=[hop.query for hop in episode.searches],
                       hits=[hit for hop in episode.searches for hit in hop.hits],

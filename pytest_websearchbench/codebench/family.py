@@ -294,7 +294,7 @@ class CodeFamily(BenchmarkFamily):
     def drilldown(self, item: dict) -> "Drilldown":
         """The report's view of a ticket: the judge's verdict and notes, each needle (found where; agent: present,
         cited, grounded), the extracted code, the searches with the hits they returned and the fetches with
-        the page text, and the budgets used."""
+        the page text, the budgets used, and the agent's transcript (every model turn)."""
         from pytest_websearchbench.core.family import Drilldown
 
         raw = item.get("raw") or {}
@@ -323,7 +323,26 @@ class CodeFamily(BenchmarkFamily):
             "needles": [r for r in results if "needle" in r], "leaks": [r for r in results if "leaky_query" in r],
             "searches": searches, "fetches": fetches, "budgets": budgets, "used": used,
             "stopped": extra.get("stopped"), "tokens": (extra.get("prompt_tokens"), extra.get("completion_tokens")),
-            "answer": extra.get("answer"), "notes": extra.get("notes") or []})
+            "answer": extra.get("answer"), "notes": extra.get("notes") or [],
+            "transcript": extra.get("transcript") or [], "model": extra.get("model")},
+            failure_mode=_failure_mode(item, extra, results))
+
+
+def _failure_mode(item: dict, extra: dict, results: list[dict]) -> str:
+    """How a ticket failed: the episode's run error, the judge's first note's kind (missing, uncited,
+    ungrounded…), no answer, code that did not compile, or (probe) a needle nowhere in what came back."""
+    if item.get("outcome") in (None, "passed", "skipped"):
+        return ""
+    if extra.get("run_error"):
+        return "run error"
+    judge = next((r["judge"] for r in results if "judge" in r), None)
+    if judge is not None and not judge.get("passed"):
+        if not judge.get("compiled"):
+            return "no answer" if not (extra.get("answer") or "").strip() else "did not compile"
+        return next((f"answer {note.split(':')[0]}" for note in judge.get("notes") or []), "answer failed")
+    if any(r.get("found") is False for r in results):
+        return "needle not found"
+    return ""
 
 
 def _case(task: CodeTask) -> Case:

@@ -115,10 +115,12 @@ class MetricColumn:
 @dataclass(frozen=True)
 class Drilldown:
     """An item's drill-down in the HTML report: a Jinja2 template (autoescaped) in the family's own
-    package, and the values it is rendered with, taken from the item's entry in the results file."""
+    package, and the values it is rendered with, taken from the item's entry in the results file; and how
+    the item failed in the family's words (the report's failure-mode filter; "" when it did not fail)."""
 
     template: str
     context: dict[str, Any]
+    failure_mode: str = ""
 
 
 class BenchmarkFamily(ABC):

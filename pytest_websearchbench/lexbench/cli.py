@@ -3,7 +3,7 @@
     wsb-lexbench pool   RUN.json… [--suite S] [--grades F…]
     wsb-lexbench sheet  export RUN.json… --out sheet.csv
     wsb-lexbench sheet  import RUN.json… --sheet filled.csv --out grades-human.jsonl
-    wsb-lexbench judge  RUN.json… --model M --out grades-v2.jsonl
+    wsb-lexbench judge  RUN.json… --model M --out grades-v2.jsonl [--transcript judge.html]
 
 (``python -m pytest_websearchbench.lexbench`` is the same command.)
 Every command pools the results files, marks what the suite's grades (and any ``--grades`` files)
@@ -113,6 +113,9 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                        help="send no temperature (for a model that refuses one; the default sends 0)")
     judge.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
     judge.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
+    judge.add_argument("--transcript", default=None,
+                       help="also write the run's transcript (HTML): each packet, the prompt's sha256, the raw "
+                            "answer and the parsed grade")
     judge.set_defaults(body=_judge_command)
     return parser
 
@@ -166,6 +169,13 @@ def _judge_command(args: argparse.Namespace) -> int:
         else None
     verdicts = _judge(pooled.run.suite, packets, ModelSpec(args.model, prices, None if args.no_temperature else 0),
                       CassetteMode(args.record_mode), Path(args.cassettes), args.timeout)
+    if args.transcript:
+        from pytest_websearchbench.lexbench.judge_transcript import write_judge_transcript
+        from pytest_websearchbench.providers.model_client import ModelEndpoint
+
+        size = write_judge_transcript(Path(args.transcript), args.model, packets, verdicts,
+                                      [ModelEndpoint.from_environ(os.environ).api_key])
+        print(f"transcript: {args.transcript} ({size:,} bytes)")
     return _write(pooled, packets, verdicts, Path(args.out))
 
 

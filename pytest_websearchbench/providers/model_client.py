@@ -13,6 +13,11 @@ text and the reasoning items (the calls, and any other item, as its SDK serialis
 call's tool result. A reply of the wrong shape (tool calls that are not a list of objects, text that is
 not text, token counts that are not counts) is one model error saying what is wrong (``malformed_reply``),
 never a crash of the agent.
+
+A reply also reads as what a transcript shows (``ModelTurn.shown``): its output items in order — the
+message text, the reasoning summary where the API returns one (Responses' ``reasoning.summary``, the
+``reasoning_content`` some Chat Completions servers send), each function call with its arguments as sent.
+``transcript_turn`` makes one turn of it for the results file, with the turn's tokens and latency.
 """
 
 from __future__ import annotations
@@ -88,6 +93,8 @@ class ModelTurn:
     output_tokens: int
     #: what the reply adds to the history when it has tool calls (its items but reasoning and messages)
     history: tuple[dict[str, Any], ...] = ()
+    #: the output items as a transcript shows them (module docstring)
+    shown: tuple[dict[str, Any], ...] = ()
 
 
 class ResponsesApi:
@@ -118,25 +125,32 @@ class ResponsesApi:
         output = reply.get("output") if isinstance(reply, dict) else None
         if not isinstance(output, list):
             raise malformed_reply(f"no output list: {json.dumps(reply)[:200]}")
-        calls, history, text = [], [], []
+        calls, history, text, shown = [], [], [], []
         for index, item in enumerate(output):
             if not isinstance(item, dict):
                 raise malformed_reply(f"output[{index}] is {_short(item)}, not an object")
             kind = item.get("type")
             if kind == "message":
                 parts = _objects(item.get("content"), f"output[{index}].content")
-                text += [_text(part.get("text"), f"output[{index}].content[{n}].text")
-                         for n, part in enumerate(parts) if part.get("type") == "output_text"]
-            elif kind is not None and kind != "reasoning":
+                said = [_text(part.get("text"), f"output[{index}].content[{n}].text")
+                        for n, part in enumerate(parts) if part.get("type") == "output_text"]
+                text += said
+                shown.append({"type": "message", "text": "".join(said)})
+            elif kind == "reasoning":
+                shown.append({"type": "reasoning", "summary": _summary(item.get("summary"))})
+            elif kind is not None:
                 # every other item goes back as the harness's loop sends its SDK objects: these fields only
                 history.append({k: item[k] for k in ("type", "id", "call_id", "name", "arguments", "status")
                                 if item.get(k) is not None})
                 if kind == "function_call":
                     calls.append(ToolCall(str(item.get("call_id") or item.get("id") or ""),
                                           str(item.get("name") or ""), item.get("arguments")))
+                    shown.append(_shown_call(calls[-1]))
+                else:
+                    shown.append({"type": str(kind)})
         usage = _usage(reply)
         return ModelTurn(tuple(calls), "".join(text), _count(usage, "input_tokens"), _count(usage, "output_tokens"),
-                         tuple(history))
+                         tuple(history), tuple(shown))
 
     def tool_output(self, call: ToolCall, output: str) -> dict[str, Any]:
         return {"type": "function_call_output", "call_id": call.call_id, "output": output}
@@ -181,8 +195,12 @@ class ChatCompletionsApi:
         # the calls go back without the turn's text (the harness's rule)
         history = ({"role": "assistant", "content": None, "tool_calls": message["tool_calls"]},) if calls else ()
         usage = _usage(reply)
-        return ModelTurn(tuple(calls), _text(message.get("content"), "content"), _count(usage, "prompt_tokens"),
-                         _count(usage, "completion_tokens"), history)
+        text = _text(message.get("content"), "content")
+        reasoning = message.get("reasoning_content")
+        shown = ([{"type": "reasoning", "summary": reasoning}] if isinstance(reasoning, str) and reasoning else []) + (
+            [{"type": "message", "text": text}] if text else []) + [_shown_call(call) for call in calls]
+        return ModelTurn(tuple(calls), text, _count(usage, "prompt_tokens"), _count(usage, "completion_tokens"),
+                         history, tuple(shown))
 
     def tool_output(self, call: ToolCall, output: str) -> dict[str, Any]:
         return {"role": "tool", "tool_call_id": call.call_id, "content": output}
@@ -305,6 +323,33 @@ def _count(usage: dict[str, Any], name: str) -> int:
     if type(value) is not int or value < 0:
         raise malformed_reply(f"usage.{name} is {_short(value)}, not a token count")
     return value
+
+
+def _shown_call(call: ToolCall) -> dict[str, Any]:
+    arguments = call.arguments if isinstance(call.arguments, str) else json.dumps(call.arguments, ensure_ascii=False)
+    return {"type": "function_call", "call_id": call.call_id, "name": call.name, "arguments": arguments}
+
+
+def _summary(value: Any) -> str:
+    """A reasoning item's summary text ("" when the API returned none): it is only shown, so an odd shape
+    reads as none rather than failing the reply."""
+    if not isinstance(value, list):
+        return ""
+    return "\n\n".join(part["text"] for part in value if isinstance(part, dict) and isinstance(part.get("text"), str))
+
+
+def call_ms(calls: list[ModelCall]) -> int:
+    """How long a model call took, in ms: the answer times of its attempts (``calls``: those of one ``ask``)."""
+    return round(1000 * sum(call.seconds for call in calls))
+
+
+def transcript_turn(number: int, reply: ModelTurn | None, calls: list[ModelCall]) -> dict[str, Any]:
+    """One model turn of a transcript: its output items (copies: the agent adds each call's result to its
+    own), the tokens of the turn and how long the model call took (``calls``: its attempts)."""
+    if reply is None:  # the call failed: the agent adds why
+        return {"turn": number, "latency_ms": call_ms(calls)}
+    return {"turn": number, "latency_ms": call_ms(calls), "input_tokens": reply.input_tokens,
+            "output_tokens": reply.output_tokens, "output": [dict(item) for item in reply.shown]}
 
 
 def _model_error(message: str, **kwargs: Any) -> ProviderError:

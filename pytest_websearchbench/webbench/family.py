@@ -13,7 +13,9 @@ and the majority failure mode.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -68,6 +70,9 @@ class WebBenchFamily(BenchmarkFamily):
                 raise ConfigurationError(f"--wsb-browser chromium: {problem}")
         if options["wsb_sandbox"] == REQUIRE and any(a.startswith(PROGRAM_PREFIX) for a in agents) and unavailable():
             raise ConfigurationError(f"--wsb-sandbox require: {unavailable()}")
+        if options["wsb_screenshots"] and browser != "chromium":
+            raise ConfigurationError("--wsb-screenshots: the text browser draws no page; use it with --wsb-browser "
+                                     "chromium")
         # the benchmark's model agent sends temperature 0 unless told otherwise
         temperature = options["wsb_temperature"] if options["wsb_temperature"] is not None else 0.0
         endpoint = ModelEndpoint.from_environ(os.environ)
@@ -76,7 +81,8 @@ class WebBenchFamily(BenchmarkFamily):
             raise ConfigurationError(
                 "--wsb-agent model calls the model: set OPENAI_API_KEY (and OPENAI_BASE_URL for a server other than "
                 "OpenAI's), or replay recorded episodes with --wsb-record-mode=none")
-        setup = AgentSetup(registry=registry, browser=browser, time_limit=options["wsb_agent_time_limit"],
+        setup = AgentSetup(registry=registry, browser=browser, screenshots=bool(options["wsb_screenshots"]),
+                           time_limit=options["wsb_agent_time_limit"],
                            model=options["wsb_model"], model_api=options["wsb_model_api"],
                            temperature=temperature, endpoint=endpoint,
                            record_mode=settings.record_mode, cassette_dir=settings.cassette_dir,
@@ -173,16 +179,30 @@ class WebBenchFamily(BenchmarkFamily):
 
     def drilldown(self, item: dict) -> "Drilldown":
         """The report's view of a task: WebScore, every gate and leaf with its value, weight and detail, the
-        failure mode, and the steps the agent took (its browser actions)."""
+        failure mode, every step the agent took (its browser action and arguments, the page, the status, the
+        observation it received, a screenshot when taken), and a model agent's transcript (every model turn,
+        each browser call with the observation sent back) or a program's exit and output."""
         from pytest_websearchbench.core.family import Drilldown
 
         extra = (item.get("raw") or {}).get("extra") or {}
         row = next((r for r in item.get("results") or [] if "verdict" in r), {})
+        details = extra.get("details") or {}
+        log = [_shown_step(step) for step in extra.get("log") or [] if isinstance(step, dict)]
+        observed = {step.get("step"): step.get("observation") for step in log}
+        transcript = [{**turn, "output": [
+            {**out, "result": observed[out["step"]]} if out.get("type") == "function_call" and "result" not in out
+            and out.get("step") in observed else out for out in turn.get("output") or []]}
+            for turn in details.get("transcript") or []]
         return Drilldown("drilldown.html.j2", {
             "verdict": row.get("verdict"), "failure_mode": row.get("failure_mode"),
+            "episode_failure": row.get("episode_failure"),
             "agent": extra.get("agent") or row.get("agent"), "steps": extra.get("steps"),
-            "budget": extra.get("budget"), "stopped": extra.get("stopped"), "log": extra.get("log") or [],
-            "seconds": extra.get("seconds")})
+            "budget": extra.get("budget"), "stopped": extra.get("stopped"), "log": log,
+            "seconds": extra.get("seconds"), "browser": extra.get("browser"),
+            "model": details if "transcript" in details else None, "transcript": transcript,
+            "program": details if "command" in details else None},
+            # the verdict's mode (first failing gate, else leaf kind), else the episode's (step cap, looping…)
+            failure_mode=next((m for m in (row.get("failure_mode"), row.get("episode_failure")) if m and m != "none"), ""))
 
     def _model_profile(self) -> str:
         setup = self.setup
@@ -195,3 +215,22 @@ class WebBenchFamily(BenchmarkFamily):
 def _sandbox_of(details: dict) -> dict:
     """How a program agent ran (``sandbox``: "bwrap" or "none: <why>"); nothing for the other agents."""
     return {"sandbox": details["sandbox"]} if "sandbox" in details else {}
+
+
+_SCREENSHOT = re.compile(r"data:image/jpeg;base64,[A-Za-z0-9+/]+={0,2}")
+
+
+def _shown_step(step: dict) -> dict:
+    """A step as the drill-down shows it: its arguments (a session's step keeps them in its signature) and a
+    screenshot only when it is the JPEG ``data:`` URL the browser makes (a results file is not trusted)."""
+    shown = dict(step)
+    if "arguments" not in shown and isinstance(step.get("signature"), str):
+        try:
+            action = json.loads(step["signature"])
+        except ValueError:
+            action = None
+        if isinstance(action, dict):
+            shown["arguments"] = {k: v for k, v in action.items() if k != "action"}
+    if not (isinstance(step.get("screenshot"), str) and _SCREENSHOT.fullmatch(step["screenshot"])):
+        shown.pop("screenshot", None)
+    return shown

@@ -16,6 +16,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("--wsb-browser", "wsb_browser",
            "WebBench: the agents' browser: text (the text browser) or chromium (headless Chromium through "
            "Playwright; same actions and observation)", "BROWSER", "text", choices=BROWSERS),
+    Option("--wsb-screenshots", "wsb_screenshots",
+           "WebBench: with --wsb-browser chromium, keep a small screenshot of every step in the results file and "
+           "the HTML report's drill-down", switch=True),
     REPEAT_OPTION,
     Option("--wsb-agent-time-limit", "wsb_agent_time_limit",
            "WebBench: wall-clock seconds a program agent (cmd:) may run per episode before it is killed",

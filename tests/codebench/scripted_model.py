@@ -11,7 +11,8 @@ reply spec:
 * ``{"content": text}`` — a final answer; ``{"status": code, "error": text, "headers": {...}}`` — an
   error answer;
 * ``{"tool_calls": [{"name": ..., "arguments": {...} or "raw json"}]}`` — tool calls; with
-  ``"reasoning": True`` the Responses reply also carries a reasoning item, and with
+  ``"reasoning": True`` the Responses reply also carries a reasoning item (its summary the text when
+  ``"reasoning"`` is one), and with
   ``"content"`` a message item beside the calls (the history rule says neither goes back), and
   ``"items"`` other output items, as given, before the calls.
 
@@ -136,7 +137,8 @@ def _responses(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
     turn = request.turn + 1
     output: list[dict[str, Any]] = []
     if spec.get("reasoning"):
-        output.append({"type": "reasoning", "id": f"rs_{turn}", "summary": [], "encrypted_content": "opaque"})
+        summary = [{"type": "summary_text", "text": spec["reasoning"]}] if isinstance(spec["reasoning"], str) else []
+        output.append({"type": "reasoning", "id": f"rs_{turn}", "summary": summary, "encrypted_content": "opaque"})
     if spec.get("content") is not None:
         output.append({"type": "message", "id": f"msg_{turn}", "role": "assistant", "status": "completed",
                        "content": [{"type": "output_text", "text": spec["content"], "annotations": []}]})

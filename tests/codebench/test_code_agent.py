@@ -342,6 +342,53 @@ def test_a_model_failure_is_a_run_error_that_fails_the_item(task):
                                          "notes": [raw.extra["run_error"]]}
 
 
+# --------------------------------------------------------------------------- the transcript
+
+
+def test_the_transcript_keeps_every_turn_in_order_with_each_tool_result_as_the_model_received_it(task):
+    steps = [{"reasoning": "The ticket names resolution; search the docs.", "content": "Searching first.",
+              "tool_calls": [tool("web_search", query="acme resolve ticket"), tool("web_lookup", page=1)]},
+             {"reasoning": True, "tool_calls": [tool("web_fetch", url=DOC, objective="the resolve call")]},
+             {"content": "  " + ANSWER + "\n"}]
+    raw, model = run_steps(task, steps, board="search-fetch")
+    transcript = raw.extra["transcript"]
+    assert [turn["turn"] for turn in transcript] == [1, 2, 3]
+    first, second, last = transcript
+    assert [(o["type"], o.get("summary", o.get("text", o.get("name")))) for o in first["output"]] == [
+        ("reasoning", "The ticket names resolution; search the docs."), ("message", "Searching first."),
+        ("function_call", "web_search"), ("function_call", "web_lookup")]
+    assert second["output"][0] == {"type": "reasoning", "summary": ""}  # the API returned no summary
+    # each call as sent, each result exactly as the next request carried it back to the model
+    sent_back = [item["output"] for item in model.requests[1].history if item.get("type") == "function_call_output"]
+    calls = [o for o in first["output"] if o["type"] == "function_call"]
+    assert [c["arguments"] for c in calls] == ['{"query": "acme resolve ticket"}', '{"page": 1}']
+    assert [c["result"] for c in calls] == sent_back and json.loads(calls[1]["result"]) == {
+        "error": "unknown tool web_lookup"}
+    fetched = json.loads(second["output"][1]["result"])
+    assert fetched["url"] == DOC and len(fetched["content"]) == 16000  # the cut page, whole
+    assert [model.requests[2].tool_results[-1]] == [fetched]
+    assert first["budgets_left"] == {"turns": 31, "searches": 4, "fetches": 5}
+    assert second["budgets_left"] == {"turns": 30, "searches": 4, "fetches": 4}
+    assert "budgets_left" not in last and last["answer"] == ANSWER.strip() == raw.extra["answer"]
+    assert last["output"] == [{"type": "message", "text": "  " + ANSWER + "\n"}]
+    assert [(t["input_tokens"], t["output_tokens"]) for t in transcript] == [
+        (r["usage"]["input_tokens"], r["usage"]["output_tokens"]) for r in model.replies]
+    assert sum(t["output_tokens"] for t in transcript) == raw.extra["completion_tokens"]
+    assert all(isinstance(t["latency_ms"], int) and t["latency_ms"] >= 0 for t in transcript)
+    assert sum(t["latency_ms"] for t in transcript) == pytest.approx(raw.extra["llm_ms"], abs=3)
+
+
+def test_a_failed_model_call_ends_the_transcript_with_the_run_error_and_chat_reasoning_is_shown(task):
+    raw, _ = run_steps(task, [{"tool_calls": [tool("web_search", query="acme")]},
+                              {"status": 400, "error": "context length exceeded"}])
+    assert raw.extra["transcript"][-1]["error"] == raw.extra["run_error"] and raw.extra["transcript"][-1]["turn"] == 2
+    turn = ChatCompletionsApi("m").read({"choices": [{"message": {
+        "content": "Let me look.", "reasoning_content": "Search first.",
+        "tool_calls": [{"id": "c1", "function": {"name": "web_search", "arguments": {"query": "q"}}}]}}]})
+    assert turn.shown == ({"type": "reasoning", "summary": "Search first."}, {"type": "message", "text": "Let me look."},
+                          {"type": "function_call", "call_id": "c1", "name": "web_search", "arguments": '{"query": "q"}'})
+
+
 def test_the_model_gets_one_retry_and_a_connection_failure_is_a_run_error(task):
     replies = iter([{"status": 503}, {"content": ANSWER}])
     model = ScriptedModel(lambda request: next(replies))

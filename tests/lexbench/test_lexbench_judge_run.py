@@ -341,3 +341,27 @@ def test_ctrl_c_of_the_judge_is_one_line_and_running_it_again_resumes(collected,
     done = subprocess.run(command, cwd=collected.parent, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert len(judge.requests) - served == len(list(folder.glob("pk-*.yaml"))) - kept  # the kept ones replayed
+
+
+def test_the_transcript_shows_each_packet_its_prompt_digest_raw_answers_and_grade_without_the_key(
+        collected, judge, capsys):
+    judge.garbage[T[LVCHA]] = "once"  # two raw answers, the second read
+    judge.garbage[T[BIKE]] = "always"  # unjudged
+    out, page = collected.parent / "grades-v2.jsonl", collected.parent / "judge.html"
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--transcript", str(page)]) == 0
+    assert f"transcript: {page}" in capsys.readouterr().out
+    html = page.read_text("utf-8")
+    rows = re.findall(r'<tr class="packet" data-packet="([^"]+)">(.*?)</tr>', html, re.S)
+    sent = {json.dumps(JudgeDouble.packet(r), sort_keys=True) for r in judge.requests}
+    assert len(rows) == len(sent) and len({packet for packet, _ in rows}) == len(rows)  # each packet once
+    assert all(PROMPT_SHA256 in row for _, row in rows)
+    lvcha = [row for _, row in rows if T[LVCHA] in row]
+    assert lvcha and all("maybe a two?\n---\n{&#34;grade&#34;: 3}" in row and "<strong>3</strong>" in row
+                         for row in lvcha)
+    bike = [row for _, row in rows if f"<dd>{T[BIKE]}</dd>" in row]
+    assert bike and all("unjudged: unparseable answer twice" in row for row in bike)
+    from pytest_websearchbench.core.urls import normalize_url
+
+    pages = {(line["query_id"], normalize_url(line["url"])) for line in _lines(out) if line["grader"] == "model:judge-x"}
+    assert pages and all(f"<div>{qid}: {url}</div>" in html for qid, url in pages)  # the pages each stands for
+    assert "sk-judge-SECRET" not in html and "<script" not in html

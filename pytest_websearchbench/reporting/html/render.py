@@ -88,6 +88,7 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
     secrets = [s for s in secrets if s]
     env = _environment(families, secrets)
     items = build_items(sources)
+    views = [_drilldown(env, families, item) for item in items]
     suites = report_figures(sources, items, families)
     charts_of = {}
     for index, suite in enumerate(suites):
@@ -100,30 +101,35 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
     families_shown = sorted({i.record.meta.family for i in items})
     tags = sorted({t for i in items for t in i.record.meta.tags})
     drill = env.get_template("item_drill.html.j2")
-    drills = [scrub(drill.render(item=item, record=item.record, metric_labels=labels,
-                                 family_view=_drilldown(env, families, item)), secrets) for item in items]
+    drills = [scrub(drill.render(item=item, record=item.record, metric_labels=labels, family_view=view), secrets)
+              for item, (view, _) in zip(items, views)]
+    failure_modes = sorted({mode for _, mode in views} - {""})
     data = _item_data(items, [s.name for s in suites], variants, outcomes, families_shown, tags, labels, drills,
-                      secrets)
+                      [mode for _, mode in views], failure_modes, secrets)
     page = env.get_template("report.html.j2").render(
         sources=sources, suites=suites, changes=changes(items), items=items, charts=charts_of,
         metric_labels=labels, outcomes=outcomes, variants=variants, families=families_shown, tags=tags,
-        data=Markup(data), version=__version__, built=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        failure_modes=failure_modes, data=Markup(data), version=__version__,
+        built=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         style=Markup((_TEMPLATES / "report.css").read_text("utf-8")), script=Markup(script),
         script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"))
     return scrub(page, secrets)
 
 
 def _item_data(items: list[Item], suites: list[str], variants: list[str], outcomes: list[str], families: list[str],
-               tags: list[str], labels: Mapping[str, str], drills: list[str], secrets: list[str]) -> str:
+               tags: list[str], labels: Mapping[str, str], drills: list[str], modes: list[str],
+               failure_modes: list[str], secrets: list[str]) -> str:
     """The page's one JSON block: each item as a row of indexes into the lists, its metric values in the
-    order of ``metrics`` (null: not measured; ``labels`` their names), its primary metric's column and its baseline status; the
-    drill-downs in compressed chunks. ``<`` is written \\u003c, so nothing in it can end the block."""
+    order of ``metrics`` (null: not measured; ``labels`` their names), its primary metric's column, its baseline
+    status and its failure mode (``modes``, as an index into ``failure_modes``; null: none); the drill-downs in
+    compressed chunks. ``<`` is written \\u003c, so nothing in it can end the block."""
     metrics = sorted({key for item in items for key in item.record.metrics})
     index = {name: {value: n for n, value in enumerate(values)} for name, values in
-             (("suite", suites), ("variant", variants), ("outcome", outcomes), ("family", families), ("tag", tags))}
+             (("suite", suites), ("variant", variants), ("outcome", outcomes), ("family", families), ("tag", tags),
+              ("failure", failure_modes))}
     column = {key: n for n, key in enumerate(metrics)}
     rows = []
-    for item in items:
+    for item, mode in zip(items, modes):
         record = item.record
         values = [record.metrics.get(key) for key in metrics]
         primary = record.primary
@@ -132,36 +138,44 @@ def _item_data(items: list[Item], suites: list[str], variants: list[str], outcom
                      [index["tag"][t] for t in record.meta.tags],
                      [v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in values],
                      column.get(primary) if primary in record.metrics else None,
-                     record.baseline.status if record.baseline else ""])
+                     record.baseline.status if record.baseline else "", index["failure"].get(mode)])
     chunks = [base64.b64encode(gzip.compress(json.dumps(drills[start:start + DRILL_CHUNK], ensure_ascii=False,
                                                         separators=(",", ":")).encode("utf-8"), 9, mtime=0)).decode("ascii")
               for start in range(0, len(drills), DRILL_CHUNK)]
     document = scrub_value({"suites": suites, "variants": variants, "outcomes": outcomes, "families": families,
-                            "tags": tags, "metrics": metrics, "labels": [labels.get(key, key) for key in metrics],
-                            "items": rows}, secrets)
+                            "tags": tags, "failure_modes": failure_modes, "metrics": metrics,
+                            "labels": [labels.get(key, key) for key in metrics], "items": rows}, secrets)
     document.update(chunk=DRILL_CHUNK, drills=chunks)
     return json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
 
 
-def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily], item: Item) -> Markup:
+def _drilldown(env: jinja2.Environment, families: Mapping[str, BenchmarkFamily], item: Item) -> tuple[Markup, str]:
+    """An item's drill-down and its failure mode: the family's, else an errored item's error kind."""
     family = families.get(item.record.meta.family)
-    return Markup("") if family is None else render_drilldown(family, item.record.to_dict(), env)
+    markup, mode = (Markup(""), "") if family is None else _render_view(family, item.record.to_dict(), env)
+    run = item.record.run
+    if not mode and item.record.outcome == "error":
+        mode = f"error: {run.error_kind}" if run is not None and run.error_kind else "error"
+    return markup, mode
 
 
 def render_drilldown(family: BenchmarkFamily, data: Mapping[str, Any], env: jinja2.Environment | None = None) -> Markup:
     """The family's view of one item of a results file (``data``), as the report shows it; empty when the
     family has none."""
-    env = env or _environment({family.name: family}, [])
+    return _render_view(family, data, env or _environment({family.name: family}, []))[0]
+
+
+def _render_view(family: BenchmarkFamily, data: Mapping[str, Any], env: jinja2.Environment) -> tuple[Markup, str]:
     try:
         view = family.drilldown(dict(data))
         if view is None:
-            return Markup("")
+            return Markup(""), ""
         # the family's template is autoescaped like the page: its output is markup
-        return Markup(env.get_template(f"{family.name}/{view.template}").render(**view.context))
+        return Markup(env.get_template(f"{family.name}/{view.template}").render(**view.context)), view.failure_mode
     except (TypeError, AttributeError, KeyError, ValueError, jinja2.UndefinedError) as exc:
         # an item of another shape (a hand-edited or foreign file) loses its drill-down, not the report
         return Markup(env.get_template("drilldown_error.html.j2").render(family=family.name,
-                                                                          error=f"{type(exc).__name__}: {exc}"))
+                                                                          error=f"{type(exc).__name__}: {exc}")), ""
 
 
 def write_report(path: Path, sources: list[Source], families: Mapping[str, BenchmarkFamily], *,

@@ -1,16 +1,22 @@
 // The report's only script: the item list drawn from the page's data block a page at a time, filters,
 // sorting and drill-downs, with the view kept in the URL fragment
-// (#suite=…&variant=…&outcome=…&family=…&tag=…&sort=…&order=…&page=…&open=…) so a link shows the same view.
+// (#suite=…&variant=…&outcome=…&family=…&failure=…&failing=1&text=…&tag=…&sort=…&order=…&page=…&open=…) so
+// a link shows the same view. ``failing``: items that did not pass (failed, xfailed, error); ``text``: items
+// whose drill-down (transcript, observations, results) contains the text, case-insensitively.
 // A drill-down is HTML rendered when the report was built, kept gzip'd in chunks: opening an item
-// decompresses its chunk (once) and inserts it. Nothing is fetched.
+// decompresses its chunk (once) and inserts it; a text filter decompresses every chunk (once) to search
+// the drill-downs' text. Nothing is fetched.
 (function () {
   "use strict";
-  var FIELDS = ["suite", "variant", "outcome", "family", "tag", "sort", "order"];
+  var FIELDS = ["suite", "variant", "outcome", "family", "failure", "failing", "text", "tag", "sort", "order"];
+  var FAILING = ["failed", "xfailed", "error"];
   var PAGE = 200;  // rows drawn at once: a 10,000-item list is 50 pages, never 10,000 rows in the DOM
   var data = JSON.parse(document.getElementById("wsb-data").textContent);
   var form = document.getElementById("filters");
   var table = document.getElementById("item-table");
   var chunks = {};  // chunk index → promise of its drill-downs' HTML
+  var texts = null;  // every drill-down's text, lower-cased, once a text filter has needed it
+  var searching = null;  // the promise of ``texts`` while the chunks are decompressed
   var items = data.items.map(function (row, index) {
     var metrics = {};
     row[6].forEach(function (value, column) { if (value !== null) { metrics[data.metrics[column]] = value; } });
@@ -18,7 +24,7 @@
     return {index: index, key: suite + "::" + row[1] + "[" + variant + "]", suite: suite, caseId: row[1],
             variant: variant, outcome: data.outcomes[row[3]], family: data.families[row[4]],
             tags: row[5].map(function (tag) { return data.tags[tag]; }), metrics: metrics, primary: row[7],
-            baseline: row[8]};
+            baseline: row[8], failure: row[9] === null ? "" : data.failure_modes[row[9]]};
   });
 
   function readState() {
@@ -38,7 +44,33 @@
   function matches(item, state) {
     return (!state.suite || item.suite === state.suite) && (!state.variant || item.variant === state.variant) &&
       (!state.outcome || item.outcome === state.outcome) && (!state.family || item.family === state.family) &&
-      (!state.tag || item.tags.indexOf(state.tag) >= 0);
+      (!state.failure || item.failure === state.failure) &&
+      (!state.failing || FAILING.indexOf(item.outcome) >= 0) &&
+      (!state.tag || item.tags.indexOf(state.tag) >= 0) &&
+      (!state.text || texts[item.index].indexOf(state.text.toLowerCase()) >= 0);
+  }
+
+  function controlValue(control) {
+    return control.type === "checkbox" ? (control.checked ? "1" : "") : control.value;
+  }
+
+  // the drill-downs' text (tags stripped by an inert template, entities decoded), read once for all items
+  function searchText() {
+    if (!searching) {
+      var all = [];
+      for (var chunk = 0; chunk < data.drills.length; chunk += 1) { all.push(drillsOf(chunk)); }
+      var template = document.createElement("template");
+      searching = Promise.all(all).then(function (lists) {
+        texts = [];
+        lists.forEach(function (html) {
+          html.forEach(function (one) {
+            template.innerHTML = one;  // a template's content is inert: nothing in it runs or loads
+            texts.push(template.content.textContent.toLowerCase());
+          });
+        });
+      });
+    }
+    return searching;
   }
 
   // the items the view lists, in its order: the open item is listed even when the filters leave it out
@@ -87,6 +119,7 @@
     body.dataset.variant = item.variant;
     body.dataset.outcome = item.outcome;
     body.dataset.family = item.family;
+    body.dataset.failure = item.failure;
     var row = document.createElement("tr");
     row.className = "row outcome-" + item.outcome;
     var button = document.createElement("button");
@@ -121,8 +154,17 @@
     var state = readState();
     FIELDS.forEach(function (name) {
       var control = form.elements[name];
-      if (control) { control.value = state[name] || (name === "order" ? "desc" : ""); }
+      if (control && control.type === "checkbox") { control.checked = state[name] === "1"; }
+      else if (control) {
+        var wanted = state[name] || (name === "order" ? "desc" : "");
+        if (control.value !== wanted) { control.value = wanted; }  // typing: keep the cursor where it is
+      }
     });
+    if (state.text && !texts) {  // draw once every drill-down's text is read
+      document.getElementById("shown").textContent = "searching the drill-downs…";
+      searchText().then(function () { apply(jump); });
+      return;
+    }
     var shown = listed(state);
     var pages = Math.max(1, Math.ceil(shown.length / PAGE));
     var page = Math.min(Math.max(parseInt(state.page, 10) || 1, 1), pages);
@@ -153,13 +195,17 @@
     apply(false);
   }
 
-  form.addEventListener("change", function () {
+  function fromForm() {
     change(function (state) {
-      FIELDS.forEach(function (name) { state[name] = form.elements[name].value; });
+      FIELDS.forEach(function (name) { state[name] = controlValue(form.elements[name]); });
       if (state.order === "desc") { state.order = ""; }
       state.page = "";  // a new view starts at its first page
     });
-  });
+  }
+
+  form.addEventListener("change", fromForm);
+  form.elements.text.addEventListener("input", fromForm);
+  form.addEventListener("submit", function (event) { event.preventDefault(); });
 
   document.querySelector("nav.pager").addEventListener("click", function (event) {
     var step = parseInt(event.target.getAttribute("data-page"), 10);

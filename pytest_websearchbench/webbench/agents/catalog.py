@@ -61,8 +61,9 @@ def replay(browser: Browser, actions: Iterable[dict[str, Any]], budget: int, lab
         observation = browser.act({k: v for k, v in action.items() if k not in ("expect", "expect_not")})
         run.steps += 1
         run.log.append({"step": number, "action": action.get("action"),
+                        "arguments": {k: v for k, v in action.items() if k not in ("action", "expect", "expect_not")},
                         "target": action.get("url") or action.get("text") or action.get("name") or action.get("key"),
-                        "url": observation.url, "status": observation.status})
+                        "url": observation.url, "status": observation.status, **observation.shown()})
         if observation.error:
             raise AgentError(f"{label}: step {number} {_short(action)} failed: {observation.error} (at {observation.url})")
         text = browser.page.text

@@ -37,6 +37,7 @@ class AgentSetup:
 
     registry: AgentRegistry = field(default_factory=AgentRegistry)
     browser: str = "text"
+    screenshots: bool = False  # --wsb-screenshots: a picture of each step (chromium only)
     time_limit: float = DEFAULT_TIME_LIMIT
     model: str = ""
     model_api: str = ResponsesApi.name
@@ -61,7 +62,7 @@ class AgentSetup:
 def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str) -> Episode:
     label = f"{suite}/{case_id}[{agent}]"
     if agent in ROUTE_AGENTS:
-        return run_episode(task, agent, browser=setup.browser)
+        return run_episode(task, agent, browser=setup.browser, screenshots=setup.screenshots)
     if agent == MODEL:
         return _model_episode(task, setup, suite, case_id, label)
     if agent.startswith(PROGRAM_PREFIX):
@@ -78,7 +79,7 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
                 record[stream] = scrub(record[stream], [setup.endpoint.api_key])
             return record
 
-        return run_episode(task, agent, browser=setup.browser, work=program)
+        return run_episode(task, agent, browser=setup.browser, screenshots=setup.screenshots, work=program)
     factory = setup.registry.entries[agent].factory
 
     def plugin(session: Session, base_url: str, world: Path) -> dict[str, Any] | None:
@@ -88,7 +89,7 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
 
-    return run_episode(task, agent, browser=setup.browser, work=plugin)
+    return run_episode(task, agent, browser=setup.browser, screenshots=setup.screenshots, work=plugin)
 
 
 def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label: str) -> Episode:
@@ -107,14 +108,14 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
         run = run_model_agent(session, task.instruction, base_url, client, api)
         details.update(turns=run.turns, input_tokens=run.input_tokens, output_tokens=run.output_tokens,
                        final_text=run.final_text[:2000], temperature=run.temperature, notes=run.notes,
-                       model=setup.model, model_api=setup.model_api)
+                       model=setup.model, model_api=setup.model_api, transcript=run.transcript)
         return details
 
     try:
         with use_cassette(path, setup.record_mode, aliases=setup.endpoint.aliases(may_record),
                           secrets=[setup.endpoint.api_key] if setup.endpoint.api_key else [],
                           produced_by=setup.produced_by()) as cassette:
-            episode = run_episode(task, MODEL, browser=setup.browser, work=model)
+            episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
     finally:
         client.close()
     episode.details["cassette"] = cassette.status(len(client.calls))

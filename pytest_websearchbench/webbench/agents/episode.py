@@ -71,16 +71,16 @@ def route_for(task: Task, agent: str) -> tuple[dict[str, Any], ...]:
 Work = Callable[[Session, str, Path], "dict[str, Any] | None"]
 
 
-def open_browser(kind: str, base_url: str) -> Any:
+def open_browser(kind: str, base_url: str, screenshots: bool = False) -> Any:
     if kind == "chromium":
         from pytest_websearchbench.webbench.browsing.chromium import ChromiumBrowser
 
-        return ChromiumBrowser(base_url)
+        return ChromiumBrowser(base_url, screenshots)
     return Browser(base_url)
 
 
 def run_episode(task: Task, agent: str, keep: Path | None = None, *, browser: str = "text",
-                work: Work | None = None) -> Episode:
+                work: Work | None = None, screenshots: bool = False) -> Episode:
     """Run ``agent`` on a fresh world of ``task``: its route, or ``work`` when given. The world folder is
     removed unless ``keep`` is given (a temporary one left by a killed process is swept by the next
     run: ``webapps.folders``)."""
@@ -92,7 +92,7 @@ def run_episode(task: Task, agent: str, keep: Path | None = None, *, browser: st
     try:
         (folder / WORLD_DB).write_bytes(checked_world(task.world, task.world_digest))
         world_ready = time.perf_counter()
-        with WorldServer(folder) as server, open_browser(browser, server.base_url) as page:
+        with WorldServer(folder) as server, open_browser(browser, server.base_url, screenshots) as page:
             base_url = server.base_url
             if work is None:
                 run = replay(page, actions, task.step_budget, f"{task.name}[{agent}]")

@@ -11,6 +11,10 @@ The workspace is named to the model by a stable alias (``WORKSPACE_URL``), never
 port, so every request body is the same in a replay and the episode replays from its cassette.
 Temperature 0 is sent unless the server refuses it (reasoning models answer 400): the refusal is
 remembered and the call is made again without one.
+
+The transcript (``ModelRun.transcript``) keeps every model turn (``model_client.transcript_turn``) with the
+steps left after it; each browser call names the step it became (``step``: that step's record holds the
+observation sent back) and keeps the text sent back itself (``result``) only when no step holds it.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import ProviderError
-from pytest_websearchbench.providers.model_client import ModelClient
+from pytest_websearchbench.providers.model_client import ModelClient, transcript_turn
 from pytest_websearchbench.webbench.agents.session import Session
 from pytest_websearchbench.webbench.browsing.browser import ACTIONS
 
@@ -75,6 +79,7 @@ class ModelRun:
     final_text: str = ""
     temperature: float | None = None
     notes: list[str] = field(default_factory=list)
+    transcript: list[dict[str, Any]] = field(default_factory=list)
 
 
 def to_action(arguments: Any, base_url: str) -> dict[str, Any]:
@@ -99,15 +104,20 @@ def run_model_agent(session: Session, brief: str, base_url: str, client: ModelCl
     history = api.start(system_prompt(), user_prompt(brief))
     tools = api.tools([BROWSER_TOOL])
     while not session.over:
+        mark = len(client.calls)
         reply = api.read(_ask(client, api, history, tools, run))
         run.turns += 1
         run.input_tokens += reply.input_tokens
         run.output_tokens += reply.output_tokens
+        shown = transcript_turn(run.turns, reply, client.calls[mark:])
+        run.transcript.append(shown)
         if not reply.calls:
-            run.final_text = reply.text
+            run.final_text = shown["answer"] = reply.text
             break
         history.extend(reply.history)
-        for call in reply.calls:
+        called = [item for item in shown["output"] if item["type"] == "function_call"]
+        for call, item in zip(reply.calls, called):
+            steps = session.steps
             if call.name != BROWSER_TOOL["name"]:
                 action: dict[str, Any] = {"action": None}
                 run.notes.append(f"turn {run.turns}: unknown tool {call.name!r}")
@@ -117,7 +127,12 @@ def run_model_agent(session: Session, brief: str, base_url: str, client: ModelCl
             text = observation.to_text()
             if call.name != BROWSER_TOOL["name"]:
                 text = f"unknown tool {call.name}; the only tool is browser\n" + text
+            if session.steps > steps:
+                item["step"] = session.steps
+            if session.steps == steps or session.log[-1]["observation"] != text:
+                item["result"] = text
             history.append(api.tool_output(call, text))
+        shown["budgets_left"] = {"steps": session.budget - session.steps}
     return run
 
 

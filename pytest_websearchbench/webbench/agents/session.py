@@ -62,7 +62,8 @@ class Session:
                              "target": action.get("url") or action.get("text") or action.get("name")
                              or action.get("id") or action.get("key"),
                              "signature": action_signature(action), "url": observation.url,
-                             "status": observation.status, **({"error": observation.error} if observation.error else {})})
+                             "status": observation.status, **({"error": observation.error} if observation.error else {}),
+                             **observation.shown()})
             if self._decided():
                 self.stopped = DECIDED
             return observation

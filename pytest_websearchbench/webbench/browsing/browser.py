@@ -75,6 +75,11 @@ class Observation:
                      f" of {self.total_lines}):")
         return "\n".join(lines) + "\n" + self.text
 
+    def shown(self) -> dict[str, Any]:
+        """What a step's record keeps for the episode's transcript: the text the agent received and, when
+        the browser takes them, the page's screenshot (``extra``)."""
+        return {"observation": self.to_text(), **{k: self.extra[k] for k in ("screenshot",) if k in self.extra}}
+
 
 @cache
 def _tls() -> ssl.SSLContext:

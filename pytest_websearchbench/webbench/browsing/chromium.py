@@ -10,6 +10,10 @@ the DOM (``data-wsb-id``, in the parser's order) so that an action reaches the e
 
 One Chromium process per worker process, started on first use and closed at exit; every episode
 gets its own browser context (no cookie or cache crosses worlds).
+
+With ``screenshots`` (``--wsb-screenshots``) each action's observation carries a small picture of the
+viewport (``extra["screenshot"]``, a ``data:`` URL): JPEG at low quality, scaled down in Chromium itself,
+a few kB each, so 100 steps stay well under a few MB in the results file and report.
 """
 
 from __future__ import annotations
@@ -28,6 +32,10 @@ CHROMIUM_ENV = "WSB_CHROMIUM"
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 INSTALL_HINT = "install it with: sudo apt-get install -y chromium (or set WSB_CHROMIUM to a chromium binary)"
 TIMEOUT_MS = 15_000
+#: the step screenshots: the viewport (Playwright's default) scaled by Chromium, and the JPEG quality
+VIEWPORT = {"width": 1280, "height": 720}
+SHOT_SCALE = 0.4
+SHOT_QUALITY = 40
 #: tags the parser's interactive elements, in document order (pageparse._Parser: links with href,
 #: inputs that are not hidden, buttons, text areas, drop-downs), and gives back the DOM (one round trip)
 _TAG_SCRIPT = """() => {
@@ -104,22 +112,36 @@ def _driver_gone(record: logging.LogRecord) -> bool:
 class ChromiumBrowser(Browser):
     """The text browser's actions and observation over a page of the process's Chromium."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, screenshots: bool = False) -> None:
         super().__init__(base_url)
-        self._context = shared_browser().new_context(java_script_enabled=True)
+        self.screenshots = screenshots
+        self._context = shared_browser().new_context(java_script_enabled=True, viewport=VIEWPORT)
         self._context.set_default_timeout(TIMEOUT_MS)
         self.tab = self._context.new_page()
         # a favicon request would join the world's web trace (the text browser never asks for one); blocked
         # in the network layer, which a context route misses now and then
-        network = self._context.new_cdp_session(self.tab)
-        network.send("Network.enable")
-        network.send("Network.setBlockedURLs", {"urls": ["*/favicon.ico"]})
+        self._cdp = self._context.new_cdp_session(self.tab)
+        self._cdp.send("Network.enable")
+        self._cdp.send("Network.setBlockedURLs", {"urls": ["*/favicon.ico"]})
 
     def close(self) -> None:
         self._context.close()
         super().close()
 
     # ------------------------------------------------------------------------ actions
+    def act(self, action: dict[str, Any]) -> Observation:
+        observation = super().act(action)
+        if self.screenshots:
+            observation.extra["screenshot"] = self.screenshot()
+        return observation
+
+    def screenshot(self) -> str:
+        """The viewport as a small JPEG ``data:`` URL (Chromium scales it: no image library needed)."""
+        shot = self._cdp.send("Page.captureScreenshot", {
+            "format": "jpeg", "quality": SHOT_QUALITY,
+            "clip": {"x": 0, "y": 0, **VIEWPORT, "scale": SHOT_SCALE}})
+        return "data:image/jpeg;base64," + shot["data"]
+
     def navigate(self, url: str) -> Observation:
         target = self._absolute(url)
         return self._load(lambda: self.tab.goto(target, wait_until="domcontentloaded"), target)

@@ -254,8 +254,8 @@ def test_wsb_html_writes_the_report_with_the_baselines_verdict_and_changes(basel
 
 
 def test_the_items_are_data_so_the_page_grows_by_a_compact_row_an_item(bundled_run):
-    """Ten times the items add no markup (the script draws the list a page at a time) and about a kilobyte an
-    item: each item's row and its drill-down, compressed; every item keeps its own drill-down."""
+    """Ten times the items add no markup (the script draws the list a page at a time) and a couple of kilobytes
+    an item: each item's row and its drill-down, compressed; every item keeps its own drill-down."""
     document = json.loads(bundled_run["results"].read_text("utf-8"))
     pages = {copies: render_report([Source("r.json", RunResults.from_dict(scaled(document, copies)))], FAMILIES)
              for copies in (1, 10)}
@@ -264,7 +264,8 @@ def test_the_items_are_data_so_the_page_grows_by_a_compact_row_an_item(bundled_r
     assert markup[1].count("<tr") == markup[10].count("<tr") and '<tbody class="item"' not in markup[10]
     items = len(document["items"])
     per_item = (len(pages[10].encode()) - len(pages[1].encode())) / (9 * items)
-    assert per_item < 1_200, f"{per_item:.0f} bytes an item"
+    # under 1,200 before transcripts; WebBench's step observations (compressed) made it 2,334 (measured at the merge)
+    assert per_item < 2_600, f"{per_item:.0f} bytes an item"
     data = page_data(pages[10])
     assert len(data["items"]) == len(data["drilldowns"]) == 10 * items
     for row, drill, item in zip(data["items"], data["drilldowns"], scaled(document, 10)["items"]):

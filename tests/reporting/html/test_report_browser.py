@@ -219,7 +219,9 @@ def test_a_long_list_is_drawn_a_page_at_a_time_and_a_link_opens_an_item_on_its_p
 
 def test_the_bundled_report_is_one_small_file_that_loads_nothing(report):
     size = report["run"].stat().st_size
-    assert size < 2_000_000, f"the bundled suites' report is {size:,} bytes"
+    # 501,126 bytes with the transcripts and each WebBench step's observation, the drill-downs gzip'd (measured
+    # at the merge; 2.14 MB when every drill-down was markup in the page)
+    assert size < 600_000, f"the bundled suites' report is {size:,} bytes"
     text = report["run"].read_text("utf-8")
     # nothing to fetch: no stylesheet or script file, no source attribute, no CSS import or url()
     assert not re.search(r"<link\b|\ssrc=|@import|url\((?!#)", text)
