@@ -13,7 +13,7 @@ import json
 import os
 import re
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 from html_support import (
@@ -215,6 +215,20 @@ def test_a_long_list_is_drawn_a_page_at_a_time_and_a_link_opens_an_item_on_its_p
     drill.locator(".drilldown").wait_for()
     assert drill.locator("p.meta").inner_text().startswith(last["nodeid"] + " ")
     assert page.wsb_console == []
+
+
+def test_a_linked_text_filter_searches_every_compressed_drill_down_case_insensitively(page, long_report):
+    from playwright.sync_api import expect  # not wait_for_function: the page's policy forbids eval
+
+    items = long_report["document"]["items"]
+    last = items[-1]  # its drill-down is in the last chunk: every chunk is read, not just the first page's
+    text = (last["nodeid"] + " · ").upper()  # the drill-down's meta line, in another case
+    _open(page, long_report["path"], "#" + urlencode({"text": text}, quote_via=quote))
+    expect(page.locator("#shown")).to_have_text(f"1 of {len(items)} items")
+    assert _visible_items(page) == [_key(last)] and page.input_value("input[name=text]") == text
+    page.fill("input[name=text]", "")  # cleared: the whole list again, and the link forgets the text
+    expect(page.locator("#shown")).to_have_text(f"{len(items)} of {len(items)} items")
+    assert "text=" not in page.url and page.wsb_console == []
 
 
 def test_the_bundled_report_is_one_small_file_that_loads_nothing(report):
