@@ -218,6 +218,8 @@ def test_a_malformed_reply_is_a_model_error_with_the_reason_not_a_crash(tmp_path
     from pytest_websearchbench.webbench.agents.session import Session
 
     class Canned:  # a stand-in for ModelClient: every request gets the same decoded reply
+        calls: list = []  # ModelClient's log of calls (the agent reads each turn's latency from it)
+
         def ask(self, path, body):
             return reply
 
