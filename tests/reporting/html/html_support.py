@@ -1,5 +1,5 @@
 """What the HTML report's tests share: a results file with hostile text planted in it (the bundled run they
-read is tests/conftest.py's ``bundled_run``)."""
+read is tests/conftest.py's ``bundled_run``), and the browser fixtures of the tests that open it in Chromium."""
 
 from __future__ import annotations
 
@@ -12,6 +12,10 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from conftest import require_chromium
 
 #: what a provider may send back: markup that must show as text and never run or load anything
 INJECTED = '<script>window.__wsbInjected = 1</script><img src="https://tracker.example/p.gif" onerror="window.__wsbInjected = 2">'
@@ -70,3 +74,43 @@ def scaled(document: dict, copies: int) -> dict:
     out["items"] = [{**item, "case_id": f"{item['case_id']}-c{c}", "nodeid": f"{item['nodeid']}-c{c}"} if c else item
                     for c in range(copies) for item in document["items"]]
     return out
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """The process's one Chromium (--wsb-browser chromium's: Playwright allows one sync driver a thread)."""
+    require_chromium("the HTML report cannot be tested in a browser")
+    from pytest_websearchbench.webbench.browsing.chromium import shared_browser
+
+    return shared_browser()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh page that records console messages, page errors and every request it makes (only file:// loads)."""
+    context = browser.new_context(viewport={"width": 1300, "height": 900})
+    tab = context.new_page()
+    tab.wsb_console, tab.wsb_requests = [], []
+    tab.on("console", lambda message: tab.wsb_console.append((message.type, message.text)))
+    tab.on("pageerror", lambda error: tab.wsb_console.append(("pageerror", str(error))))
+
+    def intercept(route):
+        tab.wsb_requests.append(route.request.url)
+        if route.request.url.startswith("file://"):
+            route.continue_()
+        else:
+            route.abort()
+
+    tab.route("**/*", intercept)
+    yield tab
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts(tmp_path_factory) -> Path:
+    """Where the browser tests' screenshots go: $WSB_REPORT_ARTIFACTS when set (docs/ is made this way)."""
+    folder = os.environ.get("WSB_REPORT_ARTIFACTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        return Path(folder)
+    return tmp_path_factory.mktemp("report-screenshots")

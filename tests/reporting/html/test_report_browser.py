@@ -17,25 +17,18 @@ from urllib.parse import quote, urlencode
 
 import pytest
 from html_support import (
-    PLANTED_KEY, build_with_cli, first_scenario, planted, scaled, write_json)
+    PLANTED_KEY, artifacts, browser, build_with_cli, first_scenario, page, planted, scaled, write_json)  # noqa: F401 (fixtures)
 
 from conftest import require_chromium
 from pytest_websearchbench.reporting.html.model import Source
 from pytest_websearchbench.reporting.html.render import render_report
 from pytest_websearchbench.reporting.json_results import RunResults
 from pytest_websearchbench.run.registry import FAMILIES
-from pytest_websearchbench.webbench.browsing.chromium import CHROMIUM_ENV, shared_browser
+from pytest_websearchbench.webbench.browsing.chromium import CHROMIUM_ENV
 
 
 def _require_browser() -> None:
     require_chromium("the HTML report cannot be tested in a browser")
-
-
-@pytest.fixture(scope="session")
-def browser():
-    """The process's one Chromium (--wsb-browser chromium's: Playwright allows one sync driver a thread)."""
-    _require_browser()
-    return shared_browser()
 
 
 @pytest.fixture(scope="session")
@@ -47,36 +40,6 @@ def report(bundled_run, tmp_path_factory) -> dict:
     done = build_with_cli([results], folder / "report.html", env={"SERPER_API_KEY": PLANTED_KEY})
     assert done.returncode == 0, done.stderr
     return {"path": folder / "report.html", "document": document, "run": bundled_run["report"]}
-
-
-@pytest.fixture(scope="session")
-def artifacts(tmp_path_factory) -> Path:
-    folder = os.environ.get("WSB_REPORT_ARTIFACTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        return Path(folder)
-    return tmp_path_factory.mktemp("report-screenshots")
-
-
-@pytest.fixture
-def page(browser):
-    """A fresh page that records console messages, page errors and every request it makes."""
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
-    tab = context.new_page()
-    tab.wsb_console, tab.wsb_requests = [], []
-    tab.on("console", lambda message: tab.wsb_console.append((message.type, message.text)))
-    tab.on("pageerror", lambda error: tab.wsb_console.append(("pageerror", str(error))))
-
-    def intercept(route):
-        tab.wsb_requests.append(route.request.url)
-        if route.request.url.startswith("file://"):
-            route.continue_()
-        else:
-            route.abort()
-
-    tab.route("**/*", intercept)
-    yield tab
-    context.close()
 
 
 def _open(page, path: Path, fragment: str = "") -> None:

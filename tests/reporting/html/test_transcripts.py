@@ -18,45 +18,16 @@ from urllib.parse import quote
 
 import pytest
 
-from conftest import REPO, require_chromium
+from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "codebench"))
 sys.path.insert(0, str(REPO / "tests" / "webbench"))
 from code_support import tiny_code_suite  # noqa: E402
-from html_support import everything, page_data  # noqa: E402
+from html_support import artifacts, browser, everything, page, page_data  # noqa: E402, F401 (fixtures)
 from scripted_model import Request, ScriptedModel  # noqa: E402
 
 FAST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
 KEY = "sk-transcript-key-5c2e81d0"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    require_chromium("transcripts cannot be tested in a browser")
-    from pytest_websearchbench.webbench.browsing.chromium import shared_browser
-
-    return shared_browser()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1300, "height": 900})
-    tab = context.new_page()
-    tab.wsb_console = []
-    tab.on("console", lambda message: tab.wsb_console.append((message.type, message.text)))
-    tab.on("pageerror", lambda error: tab.wsb_console.append(("pageerror", str(error))))
-    tab.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file://") else route.abort())
-    yield tab
-    context.close()
-
-
-@pytest.fixture(scope="module")
-def artifacts(tmp_path_factory) -> Path:
-    folder = os.environ.get("WSB_REPORT_ARTIFACTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        return Path(folder)
-    return tmp_path_factory.mktemp("transcript-screenshots")
 
 
 def _open(page, path: Path, fragment: str = "") -> None:
