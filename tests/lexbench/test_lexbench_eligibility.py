@@ -83,6 +83,18 @@ def test_a_display_date_inside_the_window_keeps_the_page():
     assert score.passed and score.metrics["success"] == 1.0 and score.metrics["ndcg"] == 1.0
 
 
+def test_an_undated_preview_keeps_a_pooled_page_whatever_date_its_hit_shows():
+    # the issue's third case ("a page whose preview has no date and whose hit says Mar 3, 2025"): the pool
+    # decides for every provider, and it has no date, so the time check is skipped for this page; reading
+    # the hit's date here would let two providers' hit dates give one page two verdicts and two ideals
+    scenario = Scenario("q1", "query", "en", "general", requirements=Requirements(after="2026-01-01"))
+    pool = {"https://p.example": GradedPreview("https://p.example", 3, "test", "P", "p", None)}
+    for shown in ("Mar 3, 2025", "Feb 1, 2026", "sometime last spring"):
+        score = score_scenario(scenario, [serper_hit(1, "https://p.example", shown)], pool, 5)
+        assert score.results[0]["violations"] == [] and score.results[0]["grade"] == 3
+        assert score.metrics["ndcg"] == 1.0 and score.metrics["success"] == 1.0
+
+
 @pytest.mark.parametrize(("shown", "broken"), [
     ("Mar 3, 2025", ["time"]), ("3 Mar 2025", ["time"]), ("Tue, 10 Mar 2026 09:00:00 GMT", []),
     ("2025-03-03T10:00:00Z", ["time"]), ("1741000000", ["time"]), ("3 days ago", []), ("yesterday", []),
