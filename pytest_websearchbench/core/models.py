@@ -31,3 +31,37 @@ class Page:
 
     def to_dict(self) -> dict[str, Any]:
         return {"url": self.url, "title": self.title, "text": self.text}
+
+
+#: a hit's preview: what a scored row (LexBench's, a code retrieval's) repeats of the hit at its rank
+PREVIEW = ("url", "title", "snippet")
+
+
+def previews_by_row(raw: dict[str, Any] | None, results: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """``raw`` with each hit whose preview equals the scored row of its rank written as ``{"rank", "extra",
+    "preview": "row"}``: the previews are most of a search item's bytes, and were in the file twice."""
+    if not raw or not raw.get("hits") or not results:
+        return raw
+    rows = {row.get("rank"): row for row in results if isinstance(row, dict)}
+    hits = []
+    for hit in raw["hits"]:
+        row = rows.get(hit.get("rank"))
+        if row is not None and all(key in hit and row.get(key) == hit[key] for key in PREVIEW):
+            hit = {**{key: value for key, value in hit.items() if key not in PREVIEW}, "preview": "row"}
+        hits.append(hit)
+    return {**raw, "hits": hits}
+
+
+def previews_from_rows(raw: Any, results: list[Any]) -> Any:
+    """``previews_by_row`` undone: each ``"preview": "row"`` hit takes its preview back from its rank's row."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("hits"), list):
+        return raw
+    rows = {row.get("rank"): row for row in results if isinstance(row, dict)}
+    hits = []
+    for hit in raw["hits"]:
+        if isinstance(hit, dict) and hit.get("preview") == "row" and hit.get("rank") in rows:
+            row = rows[hit["rank"]]
+            hit = {"rank": hit["rank"], **{key: row.get(key) for key in PREVIEW},
+                   **{key: value for key, value in hit.items() if key not in ("rank", "preview")}}
+        hits.append(hit)
+    return {**raw, "hits": hits}

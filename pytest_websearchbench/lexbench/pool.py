@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.models import previews_from_rows
 from pytest_websearchbench.core.suites import parse_json, read_suite_text
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.lexbench.eligibility import hit_date, requirement_violations
@@ -153,7 +154,7 @@ def _run_item(record: dict, path: Path, index: int) -> RunItem:
     case_id, provider = record.get("case_id"), record.get("provider")
     if not isinstance(case_id, str) or not isinstance(provider, str):
         raise SuiteError(path, "an item without case_id or provider", item=f"items[{index}]", field="case_id")
-    raw = record.get("raw")
+    raw = previews_from_rows(record.get("raw"), record.get("results") or [])  # as the results file writes it
     if record.get("outcome") == "error" or raw is None:
         return RunItem(case_id, provider, None)
     hits = raw.get("hits") if isinstance(raw, dict) else None

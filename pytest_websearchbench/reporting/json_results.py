@@ -72,7 +72,8 @@ class RunResults:
             if self.baseline_path else None,
             # tags: the case's markers (a query's language and family, a ticket's vendor, a task's template),
             # which the HTML report filters by
-            "items": (record.to_dict() for record in self.records) if stream else [r.to_dict() for r in self.records],
+            "items": (record.to_dict(shared_previews=True) for record in self.records) if stream
+            else [record.to_dict(shared_previews=True) for record in self.records],
         }
 
     @classmethod

@@ -15,6 +15,7 @@ from typing import Any, Iterable, Mapping
 import pytest
 
 from pytest_websearchbench.core.family import Score
+from pytest_websearchbench.core.models import previews_by_row, previews_from_rows
 from pytest_websearchbench.providers.base import CallRecord
 from pytest_websearchbench.reporting.baseline import ItemVerdict
 
@@ -128,9 +129,11 @@ class ItemRecord:
             return error_value
         return self.metrics.get(metric)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The item's entry in the results file (its suite's edition and digest are the file's ``suites``)."""
+    def to_dict(self, *, shared_previews: bool = False) -> dict[str, Any]:
+        """The item's entry in the results file (its suite's edition and digest are the file's ``suites``).
+        ``shared_previews``: a raw hit whose preview is its scored row's is written once (``previews_by_row``)."""
         meta = self.meta.to_dict()
+        results = self.score.results if self.score else []
         return {
             **{key: meta[key] for key in ("suite", "case_id", "provider", "family", "kind", "tags")},
             "nodeid": self.nodeid,
@@ -138,8 +141,8 @@ class ItemRecord:
             "message": self.message,
             "metrics": self.metrics,
             "primary_metric": self.primary,
-            "results": self.score.results if self.score else [],
-            "raw": self.run.raw,
+            "results": results,
+            "raw": previews_by_row(self.run.raw, results) if shared_previews else self.run.raw,
             "cassette": self.run.cassette,
             "calls": [call.to_dict() for call in self.run.calls],
             "error": self.run.error,
@@ -159,7 +162,8 @@ class ItemRecord:
         if data.get("primary_metric") is not None or data.get("metrics"):
             score = Score(data.get("outcome") in ("passed", "xfailed"), dict(data.get("metrics") or {}),
                           data.get("message") or "", list(data.get("results") or []), data.get("primary_metric") or "")
-        run = ItemRun.from_dict({**data, "produced_by": produced_by})
+        raw = previews_from_rows(data.get("raw"), data.get("results") or [])
+        run = ItemRun.from_dict({**data, "raw": raw, "produced_by": produced_by})
         baseline = ItemVerdict.from_dict(data["baseline"]) if data.get("baseline") else None
         return cls(data.get("nodeid", ""), meta, run, score, data.get("outcome", "passed"), data.get("message") or "",
                    baseline, True)

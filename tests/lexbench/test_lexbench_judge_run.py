@@ -82,10 +82,12 @@ def test_the_pool_report_counts_each_querys_pages_grades_rules_and_work_left(col
 
 
 def _pool_urls(run: Path, case: str) -> set[str]:
+    from pytest_websearchbench.core.models import previews_from_rows
     from pytest_websearchbench.core.urls import normalize_url
 
-    items = json.loads(run.read_text())["items"]
-    return {normalize_url(h["url"]) for i in items if i["case_id"] == case for h in i["raw"]["hits"][:5]}
+    items = json.loads(run.read_text())["items"]  # a hit the file writes once, as its scored row, taken back
+    return {normalize_url(h["url"]) for i in items if i["case_id"] == case
+            for h in previews_from_rows(i["raw"], i["results"])["hits"][:5]}
 
 
 def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_receipts(collected, judge, capsys):
