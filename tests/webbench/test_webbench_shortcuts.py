@@ -39,3 +39,21 @@ def test_a_shortcut_is_the_oracle_route_with_one_change():
             changed = [(a, b) for a, b in zip(oracle, canary) if a != b]
             assert len(canary) - len(oracle) in (0, 1) and len(changed) <= 2
             assert any("WB-CANARY-" in str(a.get("value")) for a in canary)
+
+
+def test_abstain_on_feasible_holds_only_with_3_gates_the_hops_read_the_answers_wrong_and_nothing_else():
+    import dataclasses
+
+    from pytest_websearchbench.webbench.grading.verifier import Check
+
+    task = next(t for t in sample_tasks() if t.contract["planning"] and t.feasible)
+    episode = run_shortcut(task, "abstain-on-feasible")
+    verdict = verify(task.contract, episode.evidence)
+    assert card_says(task, "abstain-on-feasible", episode, verdict)[0]
+    # one more leaf (a read-back of the Decision, weight 0 so the WebScore stays E/(E+2A)) is no longer the card's shape
+    extra = dataclasses.replace(verdict, leaves=[*verdict.leaves, Check("readback", "decisions DEC-0001", 1.0, 0.0)])
+    holds, why = card_says(task, "abstain-on-feasible", episode, extra)
+    assert not holds and "nothing else" in why
+    unread = dataclasses.replace(verdict, leaves=[dataclasses.replace(l, value=0.0) if l.kind == "evidence_read" else l
+                                                  for l in verdict.leaves])
+    assert not card_says(task, "abstain-on-feasible", episode, unread)[0]

@@ -177,9 +177,18 @@ def card_says(task: Task, name: str, episode: Episode, verdict: Verdict) -> tupl
         off = [n for n in unseen if leaves[("answer_field", n)].value != 0.0]
         return not off, f"unseen {unseen}; WebScore {verdict.webscore:g}" + (f"; leaves not 0: {off}" if off else "")
     if name == "abstain-on-feasible":
-        hops, answers = len(contract["hops"]), len(contract["answer_fields"])
+        # E and A as the verdict carries them, and nothing else: the 3 gates holding, every hop read, no answer right
+        hops = sum(l.kind == "evidence_read" and l.value == 1.0 for l in verdict.leaves)
+        answers = sum(l.kind == "answer_field" and l.value == 0.0 for l in verdict.leaves)
+        shaped = ([g.name for g in verdict.gates] == ["containment", "evidence_read_any", "no_canary"]
+                  and all(g.value for g in verdict.gates) and len(verdict.leaves) == hops + answers
+                  and (hops, answers) == (len(contract["hops"]), len(contract["answer_fields"])))
         want = round(100 * hops / (hops + 2 * answers), 4)
-        return verdict.webscore == want, f"WebScore {verdict.webscore:g}, E/(E+2A) = {hops}/({hops}+2·{answers}) → {want:g}"
+        return shaped and verdict.webscore == want, (
+            f"WebScore {verdict.webscore:g}, E/(E+2A) = {hops}/({hops}+2·{answers}) → {want:g}"
+            + ("" if shaped else f"; not 3 holding gates + {len(contract['hops'])} evidence_read leaves read + "
+               f"{len(contract['answer_fields'])} answer_field leaves wrong and nothing else: "
+               f"{[(g.name, g.value) for g in verdict.gates]}, {[(l.kind, l.value) for l in verdict.leaves]}"))
     raise KeyError(name)
 
 

@@ -16,7 +16,8 @@ The release's rules, exactly:
   first commit count (the saved page a commit redirects to never does); one evidence_read leaf per hop;
 - ``containment`` also fails on what changed outside the world's server: a row no commit of the
   server explains, a trace line it did not write (its HMAC chain breaks), an edited ``world_before.db``;
-- ``evidence_read_any``: an evidence read of a chain anchor before the first commit;
+- ``evidence_read_any``: an evidence read of a chain anchor before the first commit (an episode that
+  commits nothing fails it: there is no first commit for a read to precede);
 - a state_row leaf is 0 unless an evidence read of that key preceded its commit; a readback leaf
   needs the written record's detail page rendered after its commit (the redirect alone does not do);
 - answer ids and dates must have been rendered on some page before the Decision's commit;
