@@ -31,12 +31,15 @@ class QuietHandler(BaseHTTPRequestHandler):
 
 class QuietServer(ThreadingHTTPServer):
     """A handler's exception is one line on stderr, not socketserver's traceback; a client that hung up
-    (it timed out, or was interrupted) is not worth even that."""
+    (it timed out, or was interrupted) is not worth even that. A server names itself in the line by its
+    ``label``."""
+
+    label = "loopback server"
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         exc = sys.exc_info()[1]
         if not isinstance(exc, ConnectionError):
-            print(f"loopback server: request from {client_address[0]}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            print(f"{self.label}: request from {client_address[0]}: {type(exc).__name__}: {exc}", file=sys.stderr)
 
 
 class LoopbackServer:

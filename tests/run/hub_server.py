@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
+
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 
 
 def git_blob_sha1(data: bytes) -> str:
@@ -45,7 +45,7 @@ class LoopbackHub:
         self.blobs: dict[str, bytes] = {}  # the CDN's LFS files, by SHA-256 (as the last redirect to them served)
         self.interrupt = False
         self._broken_off = False  # with interrupt: a download has broken off already
-        self._servers: list[ThreadingHTTPServer] = []
+        self._servers: list[LoopbackServer] = []
         self.endpoint = self.cdn = ""
 
     # ------------------------------------------------------------------ building datasets
@@ -72,18 +72,13 @@ class LoopbackHub:
     # ------------------------------------------------------------------ serving
 
     def start(self) -> "LoopbackHub":
-        for role in ("hub", "cdn"):
-            server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self, role))
-            server.daemon_threads = True
-            threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-            self._servers.append(server)
-        self.endpoint, self.cdn = (f"http://127.0.0.1:{s.server_address[1]}" for s in self._servers)
+        self._servers = [LoopbackServer(_handler(self, role), name=f"test-{role}").start() for role in ("hub", "cdn")]
+        self.endpoint, self.cdn = (server.url for server in self._servers)
         return self
 
     def stop(self) -> None:
         for server in self._servers:
-            server.shutdown()
-            server.server_close()
+            server.close()
 
     def resolve(self, repo: str, revision: str) -> str | None:
         state = self.repos[repo]
@@ -97,11 +92,8 @@ class LoopbackHub:
 
 
 def _handler(hub: LoopbackHub, role: str):
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):  # quiet: the tests read hub.requests
         protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args) -> None:  # quiet: the tests read hub.requests
-            pass
 
         def do_HEAD(self) -> None:
             self._serve(body=False)

@@ -32,12 +32,12 @@ import sqlite3
 import sys
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler, QuietServer
 from pytest_websearchbench.webbench.webapps import apps, forms
 from pytest_websearchbench.webbench.webapps.appsets import APPSETS
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
@@ -227,13 +227,8 @@ def _confirm_page(form: forms.FormSpec, pk: str | None, values: dict[str, str], 
     return page
 
 
-class _HTTPServer(ThreadingHTTPServer):
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """One line instead of socketserver's traceback; a client that hung up is not worth one."""
-        exc = sys.exc_info()[1]
-        if not isinstance(exc, ConnectionError):
-            print(f"wsb world server: connection from {client_address[0]}: {type(exc).__name__}: {exc}",
-                  file=sys.stderr)
+class _HTTPServer(QuietServer):
+    label = "wsb world server"
 
 
 def _framing_problem(headers: Any) -> tuple[int, str, str] | None:

@@ -9,7 +9,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from pytest_websearchbench.reporting.html.render import render_drilldown
+from pytest_websearchbench.reporting.html.render import _number, render_drilldown
 from pytest_websearchbench.run.registry import FAMILIES
 
 
@@ -81,8 +81,11 @@ def test_a_webbench_task_shows_its_webscore_every_gate_and_leaf_and_every_step(i
         drawn = _drawn("webbench", item)
         text = " ".join("".join(drawn.text).split())
         assert f"WebScore {verdict['webscore']:.1f}" in text or f"WebScore {verdict['webscore']:g}" in text
-        parts = [[p["kind"], p["name"]] for p in verdict["gates"] + verdict["leaves"]]
-        assert [row[:2] for row in drawn.rows["gates"]] == parts
+        parts = [[p["kind"], p["name"], _number(p["value"]), "gate" if p["kind"] == "gate" else str(p["weight"]),
+                  " ".join((p.get("detail") or "-").split())] for p in verdict["gates"] + verdict["leaves"]]
+        assert [[*row[:4], " ".join(row[4].split())] for row in drawn.rows["gates"]] == parts
+        mode = item["results"][0].get("failure_mode") or verdict.get("failure_mode") or "-"
+        assert f"failure mode {mode}" in text
         assert len(drawn.rows["steps"]) == len(item["raw"]["extra"]["log"]) == item["metrics"]["steps"]
         assert [row[1] for row in drawn.rows["steps"]] == [s["action"] for s in item["raw"]["extra"]["log"]]
 
