@@ -34,6 +34,9 @@ class MetricFigure:
     high: float
     n: int
 
+    def to_dict(self) -> dict:
+        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
+
 
 @dataclass(frozen=True)
 class PairedFigure:
@@ -42,6 +45,9 @@ class PairedFigure:
     delta: float
     p: float
     n: int
+
+    def to_dict(self) -> dict:
+        return {"delta": self.delta, "p": self.p, "n": self.n}
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,18 @@ class VariantFigures:
         """How the items' calls were answered."""
         return " · ".join(f"{self.cassettes[state]} {state}" for state in CASSETTE_STATES)
 
+    def to_dict(self) -> dict:
+        """The variant's figures as the results file's summary block holds them (fractions, milliseconds)."""
+        return {"variant": self.name, "items": self.items, "passed": self.passed, "errors": self.errors,
+                "xfailed": self.xfailed, "population": self.population, "errored": self.errored,
+                "metrics": {key: figure.to_dict() for key, figure in self.metrics.items()},
+                "answered": self.answered.to_dict() if self.answered else None,
+                "latency_ms": {"p50": self.p50_ms, "p95": self.p95_ms}, "cost": self.cost.to_dict(),
+                "cassettes": self.cassettes, "empty_answers": self.empty_answers,
+                "error_reasons": [{"reason": reason, "items": count} for reason, count in self.error_reasons],
+                "paired": {key: figure.to_dict() for key, figure in self.paired.items()},
+                "baseline": self.verdict.to_dict() if self.verdict else None}
+
 
 @dataclass
 class SuiteFigures:
@@ -146,6 +164,14 @@ class SuiteFigures:
     def paired_columns(self) -> list[MetricColumn]:
         """The metrics some variant was compared with the reference on."""
         return [c for c in self.columns if any(c.key in v.paired for v in self.variants[1:])]
+
+    def to_dict(self) -> dict:
+        """The suite's figures as the results file's summary block holds them: each variant's, the first
+        the reference the others are paired with."""
+        return {"suite": self.name, "family": self.family, "kind": self.kind, "edition": self.edition, "k": self.k,
+                "metrics": [{"key": c.key, "label": c.label, "errored_count_as": c.error_value}
+                            for c in self.columns],
+                "reference": self.reference, "variants": [variant.to_dict() for variant in self.variants]}
 
 
 def run_figures(records: Sequence[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int, *,

@@ -12,7 +12,7 @@ from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import atomic_writer
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.secrets import value_scrubber
-from pytest_websearchbench.reporting.figures import cost_of
+from pytest_websearchbench.reporting.figures import SuiteFigures, cost_of
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import Completeness, ItemRecord, variant_settings
 
@@ -36,13 +36,15 @@ class RunResults:
     verdicts: list[SuiteVerdict] = field(default_factory=list)  # the suites' against the baseline
     created: str | None = None
     plugin_version: str | None = None
+    figures: list[SuiteFigures] | None = None  # the run's (the summary block); None: read from a file
+
 
     @classmethod
     def of_run(cls, records: list[ItemRecord], settings: Settings, completeness: Completeness,
-               verdicts: Iterable[SuiteVerdict] = ()) -> "RunResults":
+               verdicts: Iterable[SuiteVerdict] = (), figures: list[SuiteFigures] | None = None) -> "RunResults":
         return cls(records, settings.k, list(settings.providers), settings.record_mode.value, completeness,
                    str(settings.baseline_path) if settings.baseline_path else None, list(verdicts),
-                   datetime.now(timezone.utc).isoformat(timespec="seconds"), __version__)
+                   datetime.now(timezone.utc).isoformat(timespec="seconds"), __version__, figures)
 
     def to_dict(self, *, stream: bool = False) -> dict[str, Any]:
         """The results document; ``stream``: its items an iterator, each made when ``write_document`` writes it."""
@@ -70,6 +72,8 @@ class RunResults:
                       for variant in variants},
             "baseline": {"path": self.baseline_path, "verdicts": [v.to_dict() for v in self.verdicts]}
             if self.baseline_path else None,
+            # every figure the terminal summary shows, per suite and variant (reporting/figures.py)
+            **({"summary": [suite.to_dict() for suite in self.figures]} if self.figures is not None else {}),
             # tags: the case's markers (a query's language and family, a ticket's vendor, a task's template),
             # which the HTML report filters by
             "items": (record.to_dict(shared_previews=True) for record in self.records) if stream

@@ -102,7 +102,7 @@ class RunReporter:
 
     def _write_files(self, settings) -> None:
         """The results file and the HTML report, from the run's results; no key reaches either."""
-        results = RunResults.of_run(self.store.records(), settings, self.completeness, self.verdicts)
+        results = RunResults.of_run(self.store.records(), settings, self.completeness, self.verdicts, self._figures())
         families = {name: self.state.families[name] for name in self._family_names()}
         secrets = run_secrets(self.state.registry, families.values(), os.environ)
         if settings.json_path:

@@ -104,6 +104,24 @@ def test_results_file_has_metadata_and_every_item(pytester, tiny_suite):
     assert t1["metrics"]["success"] == 1.0 and 0 < t1["metrics"]["ndcg"] <= 1
 
 
+def test_the_results_files_summary_block_holds_the_figures_the_terminal_prints(pytester, tiny_suite):
+    path = pytester.path / "results.json"
+    result = pytester.runpytest("suites", f"--wsb-json={path}")
+    data = json.loads(path.read_text())
+    [suite] = data["summary"]
+    assert (suite["suite"], suite["family"], suite["k"], suite["reference"]) == ("tiny", "lexbench", 5, "local")
+    [local] = suite["variants"]
+    ndcgs = [i["metrics"]["ndcg"] for i in data["items"]]
+    assert (local["items"], local["population"], local["errored"]) == (4, 4, 0)
+    assert local["passed"] == sum(i["outcome"] == "passed" for i in data["items"])
+    assert local["metrics"]["ndcg"]["mean"] == pytest.approx(sum(ndcgs) / 4) and local["metrics"]["ndcg"]["n"] == 4
+    ndcg = local["metrics"]["ndcg"]
+    assert ndcg["low"] <= ndcg["mean"] <= ndcg["high"]
+    assert local["cassettes"]["recorded"] + local["cassettes"]["replayed"] + local["cassettes"]["live"] == 4
+    row = next(line for line in _summary(result) if line.lstrip().startswith("nDCG@5"))
+    assert f"{ndcg['mean']:.3f} [{ndcg['low']:.3f}, {ndcg['high']:.3f}]" in row  # one figure, two formats
+
+
 def test_missing_cassette_in_replay_mode_is_an_error_saying_how_to_record(pytester, tiny_suite):
     result = pytester.runpytest("suites", "--wsb-record-mode=none", "-k", "t2")
     result.assert_outcomes(errors=1)
@@ -196,6 +214,7 @@ def test_bundled_suites_replay_identically_with_and_without_xdist(pytester):
     two = pytester.runpytest_subprocess(*SAMPLE_ARGS, "-n", "2", f"--wsb-json={parallel}")
     assert one.ret in (0, 1) and two.ret == one.ret
     assert _metrics_by_item(serial) == _metrics_by_item(parallel)
+    assert json.loads(serial.read_text())["summary"] == json.loads(parallel.read_text())["summary"]
     assert len(_metrics_by_item(serial)) >= 60
     # replayed calls report the latency they were recorded with, so even latency agrees
     assert _summary(one) == _summary(two)
