@@ -217,8 +217,8 @@ def main() -> None:
     def rss(kind: str, size: int) -> float:
         return statistics.median(r for _, r in runs[kind, size])
 
-    a, b = fit([(size, wall("n0", size)) for size in options.sizes])
     sizes = options.sizes
+    a, b = fit([(size, wall("n0", size)) for size in sizes]) if len(set(sizes)) > 1 else (None, None)
 
     def each(cell) -> str:
         return ", ".join(f"{cell(size)} at {size:,}" for size in sizes)
@@ -230,7 +230,8 @@ def main() -> None:
     print("| what | measured |\n|---|---|")
     print("| replay ÷ bare pytest reading the same cassettes | "
           + each(lambda n: f"{wall('n0', n) / wall('floor', n):.2f}× ({wall('n0', n):.1f} s vs {wall('floor', n):.1f} s)") + " |")
-    print(f"| cost per item (fit of wall = a + b·n, -n 0) | a = {a:.2f} s, b = {b * 1000:.2f} ms |")
+    if a is not None:  # a line needs two sizes
+        print(f"| cost per item (fit of wall = a + b·n, -n 0) | a = {a:.2f} s, b = {b * 1000:.2f} ms |")
     print("| peak RSS MiB, -n 0 (-n 2: largest process) | "
           + each(lambda n: f"{rss('n0', n):.0f} ({rss('n2', n):.0f})") + " |")
     print("| -n 0 wall ÷ -n 2 wall (above 1: -n 2 is faster) | "
