@@ -54,7 +54,7 @@ def test_shipped_tasks_record_the_content_the_generator_produces():
 
 
 def test_unknown_template_variant_or_family_is_a_clear_error():
-    with pytest.raises(GenerationError, match="unknown template 'nope'; known: ledger-reconcile, offsite-plan, "
+    with pytest.raises(GenerationError, match="unknown template 'nope'; known: credit-claim, ledger-reconcile, offsite-plan, "
                                               "review-slot, sprint-pull, staffing, triage-capacity, triage-slot"):
         build_rows(WorldSpec("nope", 1, "issue", "workplace"))
     with pytest.raises(GenerationError, match="staffing: unknown variant 'fits'"):

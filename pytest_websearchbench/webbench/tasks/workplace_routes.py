@@ -1,7 +1,8 @@
 """Reference routes of the ``workplace`` templates (the release's triage-slot, triage-capacity and
 review-slot; staffing, sprint-pull and credit-claim) as browser segments: its pages (Deskline, Sprintboard,
-People, Rota; Mailroom, Wiki and Approvals for credit-claim), its Decision fields, and the escalation the over-write control touches and the issue the
-injected note names. The routes and controls themselves are made in :mod:`.routes`."""
+People, Rota; Mailroom, Wiki and Approvals for credit-claim), its Decision fields, and the escalation the
+over-write control touches and the issue the injected note names. The routes and controls themselves are
+made in :mod:`.routes`."""
 
 from __future__ import annotations
 
