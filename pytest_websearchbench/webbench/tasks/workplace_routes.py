@@ -168,7 +168,8 @@ def credit_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
     reads = [go("/"), click("Mailroom"), fill("q", CLAIM_SUBJECT), {"action": "press", "key": "Enter", "expect": [f["message"]]},
              go(_claims_url(plant), [f["message"]]),
              click(f["message"], [f"{f['hours']} hours of downtime"]),
-             click(f"{f['recipient']} ({f['recipient_name']})", [f"Team: {f['recipient_team']}"]), {"action": "back"},
+             click(f"{f['recipient']} ({f['recipient_name']})", [f"Team: {f['recipient_team']}"]),
+             go(f"/mailroom/mail/{f['message']}"),
              click(pk, [f"Severity: {f['severity']}"])]
     reads += [click("Wiki"), fill("q", CREDIT_RULE_TITLE), {"action": "press", "key": "Enter", "expect": [f["rule"]]},
               click(f["rule"], ["Status: current"])]
