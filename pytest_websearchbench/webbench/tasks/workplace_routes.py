@@ -217,7 +217,7 @@ ROUTES = FamilyRoutes(
            "sprint-pull": (sprint_reads, sprint_alt_reads), "credit-claim": (credit_reads, credit_alt_reads)},
     writes={"triage-slot": no_writes, "triage-capacity": no_writes, "review-slot": no_writes,
             "staffing": staffing_writes, "sprint-pull": sprint_writes, "credit-claim": credit_writes},
-    decision_fields=("escalation_id", "engineer_id", "block_id", "issue_id", "sprint_id", "start_date",
+    decision_fields=("escalation_id", "engineer_id", "block_id", "issue_id", "sprint_id", "request_id", "start_date",
                      "story_points", "remaining_points", "amount_usd"),
     amount_fields=("amount_usd",),
     over_write_form="/deskline/escalations/{pk}/edit", over_write=("status", "pending_approval"),

@@ -408,8 +408,8 @@ def solve_credit_claim(con: sqlite3.Connection, escalation_id: str) -> Solution:
     facts |= {"request": request["id"], "requested_usd": request["amount_usd"]}
     anchors.append({"table": "approval_requests", "pk": request["id"], "role": "request"})
     hops.append(hop("credit_limit", "H06", ("approval_requests", request["id"])))
-    answers = {"decision": "issue", "escalation_id": escalation_id, "amount_usd": float(credit),
-               "note": f"downtime credit for {escalation_id} approved"}
+    answers = {"decision": "issue", "escalation_id": escalation_id, "request_id": request["id"],
+               "amount_usd": float(credit), "note": f"downtime credit {request['id']} for {escalation_id} approved"}
     writes = [{"table": "approval_requests", "pk": request["id"], "values": {"status": "approved"}}]
     return Solution("issue", answers, writes, anchors, facts, hops)
 

@@ -625,8 +625,9 @@ through the browser only. Today is {TODAY.isoformat()}.
    once more to check what was saved, and record a Decision:
    - `decision`: `issue`;
    - `escalation_id`: the escalation;
+   - `request_id`: the approval request you approved;
    - `amount_usd`: the credit;
-   - `note`: a sentence that mentions the escalation's id.
+   - `note`: a sentence that mentions the escalation's id and the request's id.
 
 {BRIEF_END}"""
 
