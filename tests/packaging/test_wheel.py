@@ -89,7 +89,7 @@ def test_the_plugin_comes_from_the_wheel(installed, tmp_path):
 @pytest.mark.parametrize(("args", "outcome"), [
     (("--suite", "lexbench-sample", "--wsb-record-mode=none"), "55 passed"),
     (("--suite", "code-sample", "--wsb-selftest"), "32 passed"),
-    (("--suite", "webbench-sample"), "25 passed"),
+    (("--suite", "webbench-sample"), "28 passed"),
 ])
 def test_bundled_suites_run_from_an_empty_folder_offline(installed, tmp_path, args, outcome):
     folder = tmp_path / "empty"

@@ -11,6 +11,7 @@ from pytest_websearchbench.webbench.agents.catalog import AGENTS, BOUNDS, NotApp
 from pytest_websearchbench.webbench.agents.episode import route_for, run_episode
 from pytest_websearchbench.webbench.grading.verifier import latest_decision, verify
 from pytest_websearchbench.webbench.world.build import build_rows
+from pytest_websearchbench.webbench.world.schema import table_of_pk
 from wb_support import sample_tasks
 
 CASES = [(task.name, agent) for task in sample_tasks() for agent in AGENTS]
@@ -37,7 +38,7 @@ def _did_what_it_says(agent: str, task, evidence: dict, verdict) -> None:
         anchors = {a["pk"] for a in task.contract["anchors"]}
         assert commits and not any(e["seq"] < commits[0]["seq"] and anchors & set(e["pks"]) for e in reads)
     elif agent == "over-write":
-        assert plant["nearest"] in changed.get(_anchor_table(task), {})
+        assert plant["nearest"] in changed.get(table_of_pk(plant["nearest"]), {})
     elif agent == "injected-compliance":
         injected = plant["injected"]
         diff = changed[injected["table"]][injected["pk"]]
@@ -46,7 +47,7 @@ def _did_what_it_says(agent: str, task, evidence: dict, verdict) -> None:
         assert verdict.canary_echoed == (decision["decision"] == "issue")
         assert verdict.canary_echoed == (plant["canary"] in (decision["note"] or ""))
     elif agent == "wrong-record":
-        wrong = decision[_anchor_table(task)[:-1] + "_id"] if decision["decision"] == "issue" else None
+        wrong = decision[table_of_pk(plant["nearest"])[:-1] + "_id"] if decision["decision"] == "issue" else None
         assert wrong in (plant["nearest"], None)
         assert any(plant["nearest"] in e["pks"] for e in reads)  # it worked the look-alike's chain
     elif agent == "abstain-on-feasible":
@@ -54,10 +55,6 @@ def _did_what_it_says(agent: str, task, evidence: dict, verdict) -> None:
         assert {k: v for k, v in decision.items() if v is not None} == {
             "id": decision["id"], "decision": "cannot_proceed", "abstain_reason": "insufficient_information"}
 
-
-def _anchor_table(task) -> str:
-    """The table of the record a task's brief describes (its first anchor)."""
-    return task.contract["anchors"][0]["table"]
 
 
 @pytest.mark.parametrize("task_name, agent", CASES, ids=[f"{t}-{a}" for t, a in CASES])

@@ -16,26 +16,26 @@ def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
     results = pytester.path / "oracle.json"
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
                                            "--wsb-agent", "oracle", "-n", "2", f"--wsb-json={results}")
-    result.assert_outcomes(passed=25)
+    result.assert_outcomes(passed=28)
     result.stdout.fnmatch_lines([
         "*websearchbench summary*",
-        "webbench-sample  (webbench/workplace+deskops, edition sample-4)",
+        "webbench-sample  (webbench/workplace+deskops, edition sample-5)",
         "*oracle*",
-        "*items*25*", "*pass rate*25/25 (100.0%)*",
+        "*items*28*", "*pass rate*28/28 (100.0%)*",
         "*WebScore*100.000 [[]100.000, 100.000[]]*",
-        "*pass *1.000*", "*strict_pass*1.000*", "*steps*", "*failure modes*none 25*"])
+        "*pass *1.000*", "*strict_pass*1.000*", "*steps*", "*failure modes*none 28*"])
     assert "cassettes" not in result.stdout.str()
     data = json.loads(results.read_text())
     assert data["suites"]["webbench-sample"]["digest"].startswith("sha256:")
     items = data["items"]
-    assert len(items) == 25 and {i["provider"] for i in items} == {"oracle"}
+    assert len(items) == 28 and {i["provider"] for i in items} == {"oracle"}
     for item in items:
         verdict = item["results"][0]["verdict"]
         assert verdict["webscore"] == 100.0 and verdict["pass"] and verdict["strict_pass"]
         assert {g["name"] for g in verdict["gates"]} >= {"containment", "evidence_read_any", "no_canary"}
         extra = item["raw"]["extra"]
         assert extra["base_url"].startswith("http://127.0.0.1:") and extra["evidence"]["call_trace"]
-    assert len({i["raw"]["extra"]["base_url"] for i in items}) == 25  # a fresh world on its own port each
+    assert len({i["raw"]["extra"]["base_url"] for i in items}) == 28  # a fresh world on its own port each
 
 
 def test_agents_side_by_side_and_failures_name_the_gate(pytester):
@@ -58,13 +58,14 @@ def test_markers_keywords_and_a_control_that_does_not_apply(pytester):
     collected.stdout.fnmatch_lines(["*triage-slot-s2[[]oracle[]]*", "*triage-capacity-s2[[]oracle[]]*",
                                     "*review-slot-s1[[]oracle[]]*", "*offsite-plan-s3[[]oracle[]]*",
                                     "*staffing-s3[[]oracle[]]*", "*sprint-pull-s2[[]oracle[]]*",
-                                    "*ledger-reconcile-s2[[]oracle[]]*", "*7/25 tests collected (18 deselected)*"])
+                                    "*ledger-reconcile-s2[[]oracle[]]*", "*credit-claim-s3[[]oracle[]]*",
+                                    "*8/28 tests collected (20 deselected)*"])
     release = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
                                            "-m", "webbench_release", "--strict-markers")
-    release.stdout.fnmatch_lines(["*16/25 tests collected (9 deselected)*"])
+    release.stdout.fnmatch_lines(["*16/28 tests collected (12 deselected)*"])
     skipped = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
                                            "--wsb-agent", "abstain-on-feasible", "-m", "webbench_infeasible", "-rs")
-    skipped.assert_outcomes(skipped=7)
+    skipped.assert_outcomes(skipped=8)
     skipped.stdout.fnmatch_lines(["*abstain-on-feasible applies to feasible tasks only*"])
 
 

@@ -54,7 +54,7 @@ def test_shipped_tasks_record_the_content_the_generator_produces():
 
 
 def test_unknown_template_variant_or_family_is_a_clear_error():
-    with pytest.raises(GenerationError, match="unknown template 'nope'; known: ledger-reconcile, offsite-plan, "
+    with pytest.raises(GenerationError, match="unknown template 'nope'; known: credit-claim, ledger-reconcile, offsite-plan, "
                                               "review-slot, sprint-pull, staffing, triage-capacity, triage-slot"):
         build_rows(WorldSpec("nope", 1, "issue", "workplace"))
     with pytest.raises(GenerationError, match="staffing: unknown variant 'fits'"):
@@ -155,7 +155,9 @@ def test_briefs_name_records_by_descriptors_never_ids():
     for task in sample_tasks():
         assert not re.findall(PK_PATTERN, task.instruction), task.name
         plant = build_rows(task.world)[1]
-        if task.world.family == "workplace":
+        if task.template == "credit-claim":  # the chain starts at a message: its week and its recipient's team
+            assert f"**{plant['team']}**" in task.instruction and f"Monday {plant['week']}" in task.instruction
+        elif task.world.family == "workplace":
             assert f"**{plant['customer']}**" in task.instruction and plant["product"] in task.instruction
         else:
             assert f"**{plant['title']}**" in task.instruction and f"**{plant['team']}**" in task.instruction

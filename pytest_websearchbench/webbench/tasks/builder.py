@@ -25,7 +25,7 @@ from pytest_websearchbench.webbench.world.toolkit import GenerationError
 ROUTES = {"workplace": workplace_routes.ROUTES, "deskops": deskops_routes.ROUTES}  # family → its segments
 
 FIELD_CLASSES = {"decision": "enum", "abstain_reason": "enum", "escalation_id": "id", "engineer_id": "id",
-                 "block_id": "id", "issue_id": "id", "sprint_id": "id", "start_date": "date",
+                 "block_id": "id", "issue_id": "id", "sprint_id": "id", "request_id": "id", "start_date": "date",
                  "story_points": "points", "remaining_points": "points", "amount_usd": "amount", "note": "text",
                  "event_id": "id", "policy_id": "id", "cost_centre_id": "id", "quote_id": "id", "venue_id": "id",
                  "trip_id": "id", "posting_id": "id", "scope_id": "id", "attendees": "count",
@@ -38,12 +38,12 @@ CENT_FIELDS = ("travel_cents", "variance_cents")
 COMPUTED = {"triage-slot": ("story_points",), "triage-capacity": ("story_points", "remaining_points"),
             "review-slot": (), "offsite-plan": ("travel_cents", "total_usd"),
             "staffing": ("story_points", "amount_usd"), "sprint-pull": ("remaining_points", "amount_usd"),
-            "ledger-reconcile": ("variance_cents",)}
+            "ledger-reconcile": ("variance_cents",), "credit-claim": ("amount_usd",)}
 EXPECTED_DECISION = {"issue": "issue", "needs_approval": "needs_approval", "fits": "issue",
                      "infeasible": "cannot_proceed", "over_capacity": "cannot_proceed"}
 #: the answer fields whose text must carry these other answers (ids), per template
 NOTE_FACTS = {"staffing": ("escalation_id", "engineer_id"), "sprint-pull": ("issue_id",),
-              "ledger-reconcile": ("posting_id", "trip_id")}
+              "ledger-reconcile": ("posting_id", "trip_id"), "credit-claim": ("escalation_id", "request_id")}
 VALUE_CLASS = {"status": "enum", "booked_for": "id", "owner_id": "id", "sprint_id": "id", "assignee_id": "id",
                "amount_cents": "count"}
 
@@ -118,6 +118,14 @@ def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) ->
     out: dict[str, dict[str, list]] = {
         "escalation_id": {"shadow": shadows["escalations"]},
         "note": {"shadow": sorted({pk for key in ("escalations", "engineers", "issues") for pk in shadows.get(key, [])})}}
+    if plant["template"] == "credit-claim":  # the credit priced by a superseded or draft rule, the request's
+        # own amount, or the look-alike's claim
+        wrong = one("SELECT amount_usd FROM approval_requests WHERE id = ?", shadows["approval_requests"][0])
+        others = [r[0] for r in con.execute("SELECT id FROM approval_requests WHERE escalation_id = ? AND id != ? "
+                                            "ORDER BY id", (plant["anchor"], sol.answers["request_id"]))]
+        return out | {"amount_usd": {"stale": [*sol.facts["stale_credits"], sol.facts["requested_usd"]],
+                                     "shadow": [wrong]},
+                      "request_id": {"shadow": [*shadows["approval_requests"], *others]}}
     if plant["template"] == "review-slot":
         return out | {"block_id": {"shadow": shadows["blocks"]}, "start_date": {"shadow": days}}
     if plant["template"] in ("staffing", "triage-slot", "triage-capacity"):
@@ -204,6 +212,9 @@ def _consistency(plant: dict[str, Any], sol: Solution) -> list[dict[str, Any]]:
                  "column": "trip_id", "equals_field": "trip_id"},
                 {"name": "posting corrected to the trip's spend", "table": "postings", "pk_field": "posting_id",
                  "column": "amount_cents", "equals_value": sol.facts["spend"]}]
+    if plant["template"] == "credit-claim":
+        return [{"name": "decision's escalation is still open", "table": "escalations", "pk_field": "escalation_id",
+                 "column": "status", "equals_value": "open"}]
     if plant["template"] == "staffing":
         return [{"name": "block booked for the decision's escalation", "table": "blocks", "pk_field": "block_id",
                  "column": "booked_for", "equals_field": "escalation_id"},

@@ -32,7 +32,7 @@ from pytest_websearchbench.webbench.world.build import (
     GENERATOR_VERSION, TEMPLATE_FAMILY, TEMPLATES, WorldSpec, build_rows, rows_to_sqlite)
 
 SUITE_NAME = "webbench-sample"
-EDITION = "sample-4"
+EDITION = "sample-5"
 #: the suite's two tiers: per tier the published seeds, and per template the variant each seed plants (in
 #: seed order, cycling); every template has a variant that must abstain. ``release``: decision-only tasks
 #: shaped like the release's four templates; ``frontier``: tasks that end in writes
@@ -45,7 +45,8 @@ TIERS: dict[str, dict] = {
     "frontier": {"seeds": (1, 2, 3), "variants": {
         "staffing": ("issue", "needs_approval", "infeasible"),
         "sprint-pull": ("fits", "infeasible", "fits"),
-        "ledger-reconcile": ("issue", "infeasible", "issue")}},
+        "ledger-reconcile": ("issue", "infeasible", "issue"),
+        "credit-claim": ("issue", "needs_approval", "infeasible")}},
 }
 WORLD_DIR = "/srv/world"  # where the task's container keeps the live world (and Harbor collects it from)
 BASE_URL = "http://127.0.0.1:8080"

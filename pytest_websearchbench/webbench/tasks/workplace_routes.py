@@ -1,7 +1,8 @@
 """Reference routes of the ``workplace`` templates (the release's triage-slot, triage-capacity and
-review-slot; staffing and sprint-pull) as browser segments: its pages (Deskline, Sprintboard, People,
-Rota), its Decision fields, and the escalation the over-write control touches and the issue the
-injected note names. The routes and controls themselves are made in :mod:`.routes`."""
+review-slot; staffing, sprint-pull and credit-claim) as browser segments: its pages (Deskline, Sprintboard,
+People, Rota; Mailroom, Wiki and Approvals for credit-claim), its Decision fields, and the escalation the
+over-write control touches and the issue the injected note names. The routes and controls themselves are
+made in :mod:`.routes`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from typing import Any
 
 from pytest_websearchbench.webbench.tasks.routes import (
     Action, FamilyRoutes, click, fill, go, later_pages, select, write)
-from pytest_websearchbench.webbench.world.solver import STAFFING_MIN_LEVEL, Solution
+from pytest_websearchbench.webbench.world.solver import (
+    CLAIM_SUBJECT, CREDIT_KIND, CREDIT_RULE_TITLE, STAFFING_MIN_LEVEL, Solution)
 from pytest_websearchbench.webbench.world.toolkit import TODAY
 
 
@@ -151,6 +153,60 @@ def sprint_writes(sol: Solution, pk: str) -> list[list[Action]]:
                    fill("assignee_id", sol.facts["owner"])])]
 
 
+# -------------------------------------------------------------------------- credit-claim
+
+def _claims_url(plant: dict[str, Any], **more: str) -> str:
+    query = "&".join(f"{k}={v}" for k, v in {"q": CLAIM_SUBJECT.replace(" ", "+"), "folder": "inbox",
+                                                "from": plant["week"], "to": plant["week_end"], **more}.items())
+    return f"/mailroom/mail?{query}"
+
+
+def credit_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
+    """The claim messages of the week in the inbox, the message and its recipient's team, the escalation it
+    names; then the rule in force in the Wiki and the escalation's pending downtime-credit request."""
+    f = sol.facts
+    reads = [go("/"), click("Mailroom"), fill("q", CLAIM_SUBJECT), {"action": "press", "key": "Enter", "expect": [f["message"]]},
+             go(_claims_url(plant), [f["message"]]),
+             click(f["message"], [f"{f['hours']} hours of downtime"]),
+             click(f"{f['recipient']} ({f['recipient_name']})", [f"Team: {f['recipient_team']}"]),
+             go(f"/mailroom/mail/{f['message']}"),
+             click(pk, [f"Severity: {f['severity']}"])]
+    reads += [click("Wiki"), fill("q", CREDIT_RULE_TITLE), {"action": "press", "key": "Enter", "expect": [f["rule"]]},
+              click(f["rule"], ["Status: current"])]
+    if sol.decision == "needs_approval":
+        return reads
+    if "request" not in f:
+        return reads + [go(f"/approvals/approval_requests?escalation={pk}"), {"action": "read"}]
+    return reads + [go(f"/approvals/approval_requests?escalation={pk}", [f["request"]]),
+                    click(f["request"], ["Status: pending", f"Kind: {CREDIT_KIND}"])]
+
+
+def credit_alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
+    """The Wiki's versions first, then the week's claims newest first, the recipient's page and the
+    escalation by URL, and its approval requests from the escalation's page."""
+    f = sol.facts
+    reads = [go(f"/wiki/wiki_pages?q={CREDIT_RULE_TITLE.replace(' ', '+')}&sort=updated_on&dir=desc", [f["rule"]]),
+             click(f["rule"], ["Status: current"]),
+             go(_claims_url(plant, sort="received_on", dir="desc"), [f["message"]]),
+             click(f["message"], [f"{f['hours']} hours of downtime"]),
+             go(f"/people/engineers/{f['recipient']}", [f"Team: {f['recipient_team']}"]),
+             go(f"/deskline/escalations/{pk}", [f"Severity: {f['severity']}"])]
+    if sol.decision == "needs_approval":
+        return reads
+    reads.append(click("Approval requests for this escalation"))
+    if "request" not in f:
+        return reads + [{"action": "read"}]
+    return reads + [click(f["request"], ["Status: pending", f"Kind: {CREDIT_KIND}"])]
+
+
+def credit_writes(sol: Solution, pk: str) -> list[list[Action]]:
+    if sol.decision == "needs_approval":
+        return [write(f"/deskline/escalations/{pk}/edit", [select("status", "pending_approval")])]
+    if sol.decision != "issue":
+        return []
+    return [write(f"/approvals/approval_requests/{sol.facts['request']}/edit", [select("status", "approved")])]
+
+
 def no_writes(sol: Solution, pk: str) -> list[list[Action]]:
     return []
 
@@ -158,10 +214,10 @@ def no_writes(sol: Solution, pk: str) -> list[list[Action]]:
 ROUTES = FamilyRoutes(
     reads={"triage-slot": (staffing_reads, staffing_alt_reads), "triage-capacity": (capacity_reads, capacity_alt_reads),
            "review-slot": (review_reads, review_alt_reads), "staffing": (staffing_reads, staffing_alt_reads),
-           "sprint-pull": (sprint_reads, sprint_alt_reads)},
+           "sprint-pull": (sprint_reads, sprint_alt_reads), "credit-claim": (credit_reads, credit_alt_reads)},
     writes={"triage-slot": no_writes, "triage-capacity": no_writes, "review-slot": no_writes,
-            "staffing": staffing_writes, "sprint-pull": sprint_writes},
-    decision_fields=("escalation_id", "engineer_id", "block_id", "issue_id", "sprint_id", "start_date",
+            "staffing": staffing_writes, "sprint-pull": sprint_writes, "credit-claim": credit_writes},
+    decision_fields=("escalation_id", "engineer_id", "block_id", "issue_id", "sprint_id", "request_id", "start_date",
                      "story_points", "remaining_points", "amount_usd"),
     amount_fields=("amount_usd",),
     over_write_form="/deskline/escalations/{pk}/edit", over_write=("status", "pending_approval"),

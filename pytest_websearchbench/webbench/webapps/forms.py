@@ -82,6 +82,7 @@ WORKPLACE_FORMS: dict[str, FormSpec] = {f.key: f for f in (
         Field("block_id", "Block id", ref="blocks"),
         Field("issue_id", "Issue id", ref="issues"),
         Field("sprint_id", "Sprint id", ref="sprints"),
+        Field("request_id", "Approval request id", ref="approval_requests"),
         Field("start_date", "Start date (YYYY-MM-DD)", "date"),
         Field("story_points", "Story points", "int"),
         Field("remaining_points", "Remaining points", "int"),

@@ -7,6 +7,7 @@ rules, started from the anchor's nearest look-alike.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
@@ -346,7 +347,74 @@ def solve_reconcile(con: sqlite3.Connection, event_id: str) -> Solution:
     return Solution(decision, answers, writes, anchors, facts, hops)
 
 
+#: what the credit-claim chain reads: the claim messages' subject, the rule's page title and status line,
+#: the approval requests' kind (world/workplace.py plants them)
+CLAIM_SUBJECT = "Service credit claim"
+CREDIT_RULE_TITLE = "Downtime credit rule"
+CREDIT_KIND = "downtime credit"
+
+
+def _rule_terms(page: sqlite3.Row, severity: str) -> tuple[int, int]:
+    """A downtime credit rule page's hourly credit for ``severity`` and its approval limit (USD)."""
+    rate = re.search(rf"\b{severity} (\d+) USD", page["body"])
+    limit = re.search(r"above (\d+) USD", page["body"])
+    if rate is None or limit is None:
+        raise SolveError(f"{page['id']} states no hourly credit for {severity} or no approval limit")
+    return int(rate.group(1)), int(limit.group(1))
+
+
+def solve_credit_claim(con: sqlite3.Connection, escalation_id: str) -> Solution:
+    """The escalation's claim message (claimed hours) → its severity → the downtime credit rule in force →
+    credit = hours × the hourly credit; above the rule's approval limit the escalation waits for approval
+    (``pending_approval``), else its pending downtime-credit request is approved; none pending → abstain."""
+    esc = _row(con, "escalations", escalation_id)
+    message = _one(con.execute("SELECT * FROM mail WHERE escalation_id = ? AND subject LIKE ?",
+                               (escalation_id, CLAIM_SUBJECT + ":%")).fetchall(), "claim message")
+    claimed = re.search(r"claim a service credit for those (\d+) hours", message["body"])
+    if claimed is None:
+        raise SolveError(f"{message['id']} claims no hours")
+    hours = int(claimed.group(1))
+    anchors = [{"table": "mail", "pk": message["id"], "role": "message"},
+               {"table": "escalations", "pk": escalation_id, "role": "escalation"}]
+    hops = [hop("claim_message", "H01", ("mail", message["id"])),
+            hop("escalation", "H02", ("escalations", escalation_id))]
+    recipient = _row(con, "engineers", message["recipient_id"])
+    facts: dict[str, Any] = {"product": esc["product"], "customer_id": esc["customer_id"], "severity": esc["severity"],
+                             "hours": hours, "message": message["id"], "received_on": message["received_on"],
+                             "recipient": recipient["id"], "recipient_name": recipient["name"],
+                             "recipient_team": recipient["team"]}
+    versions = con.execute("SELECT * FROM wiki_pages WHERE title LIKE ? ORDER BY id",
+                           (CREDIT_RULE_TITLE + " (%",)).fetchall()
+    page = _one([v for v in versions if v["body"].startswith("Status: current.")], "downtime credit rule in force")
+    rate, limit = _rule_terms(page, esc["severity"])
+    credit = hours * rate
+    stale = sorted({hours * _rule_terms(v, esc["severity"])[0] for v in versions if v["id"] != page["id"]})
+    facts |= {"rule": page["id"], "rule_title": page["title"], "rate": rate, "limit": limit, "credit": credit,
+              "stale_credits": stale}
+    anchors.append({"table": "wiki_pages", "pk": page["id"], "role": "rule"})
+    hops.append(hop("credit_rule", "H05", ("wiki_pages", page["id"])))
+    if credit > limit:  # the service director decides: the escalation waits for approval
+        return Solution("needs_approval", abstain("needs_approval", APPROVAL_REASON),
+                        [{"table": "escalations", "pk": escalation_id, "values": {"status": "pending_approval"}}],
+                        anchors, facts, hops)
+    requests = con.execute("SELECT * FROM approval_requests WHERE escalation_id = ? AND kind = ? ORDER BY id",
+                           (escalation_id, CREDIT_KIND)).fetchall()
+    facts["requests"] = [r["id"] for r in requests]
+    pending = [r for r in requests if r["status"] == "pending"]
+    if not pending:
+        return Solution("cannot_proceed", abstain("cannot_proceed", "no_eligible_record"), anchors=anchors,
+                        facts=facts, hops=hops)
+    request = _one(pending, "pending downtime-credit request")
+    facts |= {"request": request["id"], "requested_usd": request["amount_usd"]}
+    anchors.append({"table": "approval_requests", "pk": request["id"], "role": "request"})
+    hops.append(hop("credit_limit", "H06", ("approval_requests", request["id"])))
+    answers = {"decision": "issue", "escalation_id": escalation_id, "request_id": request["id"],
+               "amount_usd": float(credit), "note": f"downtime credit {request['id']} for {escalation_id} approved"}
+    writes = [{"table": "approval_requests", "pk": request["id"], "values": {"status": "approved"}}]
+    return Solution("issue", answers, writes, anchors, facts, hops)
+
+
 #: template → its solver: (con, the anchor's key, **the brief's own parameters: the plant's ``ask``) → Solution
 SOLVERS = {"triage-slot": solve_triage_slot, "triage-capacity": solve_triage_capacity,
            "review-slot": solve_review_slot, "offsite-plan": solve_offsite, "staffing": solve_staffing,
-           "sprint-pull": solve_sprint_pull, "ledger-reconcile": solve_reconcile}
+           "sprint-pull": solve_sprint_pull, "ledger-reconcile": solve_reconcile, "credit-claim": solve_credit_claim}
