@@ -31,7 +31,7 @@ def test_a_bundled_runs_junit_xml_has_flat_identity_and_numeric_metric_propertie
         assert all(isinstance(v, float) and math.isfinite(v) for v in metrics.values())
         assert metrics == item["metrics"], key  # the item's metrics, every one, as numbers
         seen.add(key)
-    assert seen == set(items) and len(seen) == 138  # 113 search and code items, 25 WebBench tasks
+    assert seen == set(items) and len(seen) == 141  # 113 search and code items, 28 WebBench tasks
     assert any(item["family"] == "webbench" and item["metrics"]["webscore"] for item in items.values())
     lexbench = next(c for c in ET.parse(junit).getroot().iter("testcase") if c.get("name") == "q001[local]")
     assert {"ndcg@5", "success@5", "p@5"} <= {p.get("name") for p in lexbench.iterfind("properties/property")}
