@@ -42,7 +42,7 @@ def previews_by_row(raw: dict[str, Any] | None, results: list[dict[str, Any]]) -
     "preview": "row"}``: the previews are most of a search item's bytes, and were in the file twice."""
     if not raw or not raw.get("hits") or not results:
         return raw
-    rows = {row.get("rank"): row for row in results if isinstance(row, dict)}
+    rows = _rows_by_rank(results)
     hits = []
     for hit in raw["hits"]:
         row = rows.get(hit.get("rank"))
@@ -56,7 +56,7 @@ def previews_from_rows(raw: Any, results: list[Any]) -> Any:
     """``previews_by_row`` undone: each ``"preview": "row"`` hit takes its preview back from its rank's row."""
     if not isinstance(raw, dict) or not isinstance(raw.get("hits"), list):
         return raw
-    rows = {row.get("rank"): row for row in results if isinstance(row, dict)}
+    rows = _rows_by_rank(results)
     hits = []
     for hit in raw["hits"]:
         if isinstance(hit, dict) and hit.get("preview") == "row" and hit.get("rank") in rows:
@@ -65,3 +65,7 @@ def previews_from_rows(raw: Any, results: list[Any]) -> Any:
                    **{key: value for key, value in hit.items() if key not in ("rank", "preview")}}
         hits.append(hit)
     return {**raw, "hits": hits}
+
+
+def _rows_by_rank(results: list[Any]) -> dict[Any, dict[str, Any]]:
+    return {row.get("rank"): row for row in results if isinstance(row, dict)}

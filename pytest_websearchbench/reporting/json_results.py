@@ -38,7 +38,6 @@ class RunResults:
     plugin_version: str | None = None
     figures: list[SuiteFigures] | None = None  # the run's (the summary block); None: read from a file
 
-
     @classmethod
     def of_run(cls, records: list[ItemRecord], settings: Settings, completeness: Completeness,
                verdicts: Iterable[SuiteVerdict] = (), figures: list[SuiteFigures] | None = None) -> "RunResults":
@@ -55,6 +54,7 @@ class RunResults:
                                   "digest": meta.digest,
                                   **({"sources": list(meta.sources)} if meta.sources else {})}  # remote files
         variants = dict.fromkeys(record.meta.variant for record in self.records)
+        items = (record.to_dict(shared_previews=True) for record in self.records)
         return {
             "format": FORMAT,
             "plugin_version": self.plugin_version,
@@ -76,8 +76,7 @@ class RunResults:
             **({"summary": [suite.to_dict() for suite in self.figures]} if self.figures is not None else {}),
             # tags: the case's markers (a query's language and family, a ticket's vendor, a task's template),
             # which the HTML report filters by
-            "items": (record.to_dict(shared_previews=True) for record in self.records) if stream
-            else [record.to_dict(shared_previews=True) for record in self.records],
+            "items": items if stream else list(items),
         }
 
     @classmethod
