@@ -47,7 +47,7 @@ from pytest_websearchbench.webbench.webapps.apps import BadRequest, list_slice
 from pytest_websearchbench.webbench.webapps.appsets import APPSETS
 from pytest_websearchbench.webbench.webapps.trace import (
     BEFORE_DB, CALL_TRACE, WEB_TRACE, WORLD_DB, ServerTrace, rows_outside)
-from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE, schema_of
+from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE, Table, schema_of
 
 READ_KINDS = ("list", "detail")
 # which failed gate names the failure mode when several fail (the most specific first)
@@ -99,8 +99,31 @@ class Verdict:
 
 # ------------------------------------------------------------------------------------ evidence
 
-def _rows(con: sqlite3.Connection, table: str) -> dict[str, dict[str, Any]]:
-    return {r["id"]: dict(r) for r in con.execute(f"SELECT * FROM {table}")}
+def _rows(con: sqlite3.Connection, table: str, pks: list[Any] | None = None) -> dict[Any, dict[str, Any]]:
+    """The rows of the connection's ``table`` by primary key (the last one read wins): all of them, or the ones
+    keyed by ``pks`` (key for key as the dict of all of them would hold them)."""
+    if pks is None:
+        return {r["id"]: dict(r) for r in con.execute(f"SELECT * FROM {table}")}
+    sql = f"SELECT * FROM {table} WHERE id IS ? COLLATE BINARY"
+    return {r["id"]: dict(r) for pk in pks for r in con.execute(sql, (pk,)) if r["id"] == pk}
+
+
+def _changed_keys(con: sqlite3.Connection, table: Table) -> list[str] | None:
+    """The keys of the rows of ``table`` that may differ between world.db (``main``) and world_before.db
+    (attached as ``before``), found in SQL; None when SQL cannot tell as Python would and every row must be
+    compared: the table is missing or not as the world was built on either side (other columns, their order,
+    types or collations, no unique key), or holds a key that is not text (Python's sort of the keys fails)."""
+    name, built = table.name, "SELECT count(*) FROM {}.sqlite_master WHERE type = 'table' AND name = ? AND sql IS ?"
+    if not all(con.execute(built.format(db), (name, table.ddl())).fetchone()[0] for db in ("main", "before")):
+        return None
+    if con.execute(f"SELECT EXISTS (SELECT 1 FROM main.{name} WHERE typeof(id) != 'text') "
+                   f"OR EXISTS (SELECT 1 FROM before.{name} WHERE typeof(id) != 'text')").fetchone()[0]:
+        return None
+    after, before = ", ".join(f"a.{c}" for c in table.names), ", ".join(f"b.{c}" for c in table.names)
+    return [pk for pk, in con.execute(
+        f"SELECT id FROM main.{name} a WHERE NOT EXISTS "
+        f"(SELECT 1 FROM before.{name} b WHERE b.id = a.id AND ({before}) IS ({after})) "
+        f"UNION ALL SELECT id FROM before.{name} b WHERE NOT EXISTS (SELECT 1 FROM main.{name} a WHERE a.id = b.id)")]
 
 
 def _trace(path: Path) -> list[dict[str, Any]]:
@@ -126,34 +149,40 @@ def load_evidence(world_dir: Path, contract: dict[str, Any], server: ServerTrace
     world_dir = Path(world_dir)
     before_con, after_con = sqlite3.connect(world_dir / BEFORE_DB), sqlite3.connect(world_dir / WORLD_DB)
     before_con.row_factory = after_con.row_factory = sqlite3.Row
+    both = sqlite3.connect(world_dir / WORLD_DB)  # with world_before.db attached: the changed keys in SQL
     if server is None:
         web_trace, call_trace = _trace(world_dir / WEB_TRACE), _trace(world_dir / CALL_TRACE)
     else:
         web_trace, call_trace = server.web, server.calls
+    schema = schema_of(contract["family"])
     try:
+        # ATTACH needs both files in the same text encoding; else every row is compared
+        attached = before_con.execute("PRAGMA encoding").fetchone()[0] == both.execute("PRAGMA encoding").fetchone()[0]
+        if attached:
+            both.execute("ATTACH DATABASE ? AS before", (str(world_dir / BEFORE_DB),))
         changed: dict[str, dict[str, Any]] = {}
-        after_rows: dict[str, dict[str, dict[str, Any]]] = {}
-        for table in schema_of(contract["family"]).tables:
-            before, after = _rows(before_con, table), _rows(after_con, table)
-            after_rows[table] = after
+        for name, table in schema.tables.items():
+            pks = _changed_keys(both, table) if attached else None
+            before, after = _rows(before_con, name, pks), _rows(after_con, name, pks)
             diff = {pk: {"before": before.get(pk), "after": after.get(pk)}
                     for pk in sorted(set(before) | set(after)) if before.get(pk) != after.get(pk)}
             if diff:
-                changed[table] = diff
+                changed[name] = diff
         lists = list_reads(before_con, contract["family"], web_trace, _first_commit(call_trace))
+        decision = latest_decision(changed)
+        wanted = {(r["table"], r["pk"]) for r in contract["expected_rows"]}
+        wanted |= {(a["table"], a["pk"]) for a in contract["anchors"]}
+        wanted |= {(w["table"], w["pk"]) for w in contract["injected_writes"]}
+        if decision:
+            wanted |= {(rule["table"], decision.get(rule["pk_field"])) for rule in contract["consistency"]}
+        rows: dict[str, dict[str, Any]] = {}
+        for table, pk in sorted(wanted, key=lambda p: (p[0], str(p[1]))):
+            if table in schema.tables and (row := _rows(after_con, table, [pk]).get(pk)) is not None:
+                rows.setdefault(table, {})[pk] = row
     finally:
         before_con.close()
         after_con.close()
-    decision = latest_decision(changed)
-    wanted = {(r["table"], r["pk"]) for r in contract["expected_rows"]}
-    wanted |= {(a["table"], a["pk"]) for a in contract["anchors"]}
-    wanted |= {(w["table"], w["pk"]) for w in contract["injected_writes"]}
-    if decision:
-        wanted |= {(rule["table"], decision.get(rule["pk_field"])) for rule in contract["consistency"]}
-    rows: dict[str, dict[str, Any]] = {}
-    for table, pk in sorted(wanted, key=lambda p: (p[0], str(p[1]))):
-        if pk in after_rows.get(table, {}):
-            rows.setdefault(table, {})[pk] = after_rows[table][pk]
+        both.close()
     if server is None:
         committed = {(c["table"], c["pk"]) for c in call_trace}
         outside = rows_outside([f"{t} {pk}" for t, diffs in sorted(changed.items()) for pk in sorted(diffs)
