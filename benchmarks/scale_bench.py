@@ -18,6 +18,11 @@ so a second worktree at another commit gives the other column of a before/after 
 * The bundled suites as the README runs them (``pytest suites --wsb-record-mode=none
   --wsb-baseline=suites/baseline-local.json``) with ``-n 0`` and ``-n 2``, interleaved.
 * The results file of the ``-n 0`` runs (``--wsb-json``): its size an item.
+* Import: ``import pytest_websearchbench.plugin`` against ``import pytest`` alone, each in a fresh
+  interpreter (``-X importtime``'s cumulative figure for the module, so the interpreter's own start is not
+  in either), interleaved; once with compiled bytecode (an installed wheel: pip compiles it) in a
+  temporary ``PYTHONPYCACHEPREFIX``, once with this package's modules from a copy without bytecode
+  (``PYTHONDONTWRITEBYTECODE=1`` on an editable install compiles them on every start; pytest's are compiled).
 * ``--project-tests``: the project's own tests with ``-n 2``, once per repetition.
 * ``--runs-only``: the whole runs alone (no engine, no WebBench).
 
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -185,6 +191,33 @@ def webbench_figures(repeat: int) -> tuple[int, float, float]:
     return len(tasks), statistics.median(totals), max(statistics.median(t) for t in per_task.values())
 
 
+def _import_us(module: str, env: dict[str, str]) -> int:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"], env=env,
+                          capture_output=True, text=True, check=True)
+    line = next(l for l in reversed(done.stderr.splitlines()) if l.rstrip().endswith(f"| {module}"))
+    return int(line.split("|")[1])
+
+
+def import_figures(repeat: int) -> dict[str, tuple[float, float]]:
+    """{'bytecode' | 'source': (median ms of ``import pytest_websearchbench.plugin``, of ``import pytest``)}."""
+    figures = {}
+    with tempfile.TemporaryDirectory(prefix="wsb-pyc-") as cache:
+        compiled = {**child_env(), "PYTHONPYCACHEPREFIX": cache}
+        compiled.pop("PYTHONDONTWRITEBYTECODE", None)
+        _import_us("pytest_websearchbench.plugin", compiled)  # writes the bytecode of both
+        # this package from a copy that has no bytecode, pytest and the rest from site-packages (compiled)
+        shutil.copytree(REPO / "pytest_websearchbench", Path(cache) / "src" / "pytest_websearchbench",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        source = {**child_env(), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(Path(cache) / "src")}
+        for kind, env in (("bytecode", compiled), ("source", source)):
+            plugin, alone = [], []
+            for _ in range(repeat):
+                plugin.append(_import_us("pytest_websearchbench.plugin", env) / 1000)
+                alone.append(_import_us("pytest", env) / 1000)
+            figures[kind] = (statistics.median(plugin), statistics.median(alone))
+    return figures
+
+
 def project_tests(repeat: int) -> float:
     walls = []
     for _ in range(repeat):
@@ -209,6 +242,7 @@ def main() -> None:
     if not options.runs_only:
         build, direct_p50, http_p50 = engine_figures(options.repeat)
         webbench_tasks, webbench_total, webbench_slowest = webbench_figures(options.repeat)
+    imports = import_figures(max(options.repeat, 5))
     tests_wall = project_tests(options.repeat) if options.project_tests else None
 
     def wall(kind: str, size: int) -> float:
@@ -240,6 +274,9 @@ def main() -> None:
     print(f"| `pytest suites`: -n 0 wall ÷ -n 2 wall | {bundled_n0 / bundled_n2:.2f} "
           f"({bundled_n0:.1f} s vs {bundled_n2:.1f} s) |")
     print("| results file (--wsb-json), bytes an item | " + each(lambda n: f"{wall('json', n):,.0f}") + " |")
+    print("| `import pytest_websearchbench.plugin` ÷ `import pytest` | " + "; ".join(
+        f"{plugin / alone:.2f}× ({plugin:.0f} ms vs {alone:.0f} ms) {kind}" for kind, (plugin, alone) in imports.items())
+        + " |")
     if options.runs_only:
         return
     print(f"| engine index build | {build[500]:,.0f} pages/s (500), {build[5000]:,.0f} (5,000) |")

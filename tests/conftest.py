@@ -54,9 +54,16 @@ def require_sandbox(what: str) -> None:
         pytest.skip(f"no sandbox for program agents: {missing}")
 
 
-#: a test that uses one of these is end to end (marked e2e): the bundled suites run in a pytest process of their
-#: own, Harbor installed into a virtual environment, a real Chromium
+#: End to end (marked ``e2e``, left out of the fast tier ``-m "not e2e"``): a test that runs pytest in xdist workers
+#: or a child process, runs a bundled suite whole or works every bundled task, builds or installs the wheel, installs
+#: Harbor, or drives Chromium. A test that uses one of these fixtures is marked here; the others carry the mark.
 E2E_FIXTURES = {"bundled_run", "harbor_python", "browser"}
+
+
+def pytest_addoption(parser) -> None:
+    parser.addoption("--every-task", action="store_true",
+                     help="run the slow per-task WebBench tests (Chromium parity, the model agent) on every bundled "
+                          "task and agent, not one task of each template")
 
 
 def pytest_collection_modifyitems(items) -> None:

@@ -6,10 +6,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tests"))
 import readme_outputs  # noqa: E402
+
+pytestmark = pytest.mark.e2e  # see E2E in tests/conftest.py
 
 DOCUMENTED = """\
 $ pytest suites

@@ -17,6 +17,7 @@ def test_a_folder_or_a_path_under_a_file_is_refused_at_the_start(pytester, tiny_
     result.stderr.fnmatch_lines([f"*{flag}: cannot write *notes.txt/out: *notes.txt is not a writable folder"])
 
 
+@pytest.mark.e2e
 def test_a_write_that_fails_at_the_end_is_one_line(pytester, tiny_suite):
     # /proc takes no new folders; root may pass the start's check (permissions), others are refused there
     result = pytester.runpytest_subprocess("suites", "-k", "not t4", "--wsb-html=/proc/wsb-no-such/report.html")

@@ -28,6 +28,7 @@ class _Reports:
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["n0", "n2"])
+@pytest.mark.e2e
 def test_each_part_of_a_result_travels_once(pytester, tiny_suite, workers):
     pytester.runpytest("suites").assert_outcomes(passed=3, failed=1)  # records the cassettes
     args = ["suites", "--wsb-record-mode=none"]

@@ -314,6 +314,7 @@ def test_when_no_packet_gets_a_grade_the_judge_keeps_the_receipts_says_why_and_f
     assert {line["grader"] for line in _lines(out)} == {"rule:site"}
 
 
+@pytest.mark.e2e
 def test_ctrl_c_of_the_judge_is_one_line_and_running_it_again_resumes(collected, judge):
     import os
     import signal

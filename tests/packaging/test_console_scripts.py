@@ -54,6 +54,7 @@ def test_webbench_refuses_a_missing_or_unknown_command(argv, capsys):
 
 @pytest.mark.parametrize("module", ["pytest_websearchbench.lexbench", "pytest_websearchbench.report",
                                     "pytest_websearchbench.engine", "pytest_websearchbench.webbench.webapps.server"])
+@pytest.mark.e2e
 def test_the_python_m_spellings_still_run(module):
     words = ["pool"] if module.endswith("lexbench") else []
     done = subprocess.run([sys.executable, "-m", module, *words, "--help"], capture_output=True, text=True,
@@ -62,6 +63,7 @@ def test_the_python_m_spellings_still_run(module):
     assert done.stdout.startswith("usage: ")
 
 
+@pytest.mark.e2e
 def test_only_main_modules_import_a_command_line_module():
     commands = {value.split(":")[0] for value in SCRIPTS.values()}
     offenders = []

@@ -37,6 +37,7 @@ def test_a_real_provider_records_its_cassettes_then_replays_them_without_key(pyt
     assert emulator.requests == []
 
 
+@pytest.mark.e2e
 def test_every_adapter_runs_the_suite_through_the_plugin_and_replays_offline(pytester, tiny_suite, emulator, env,
                                                                              monkeypatch):
     env(*PROVIDERS)
@@ -131,6 +132,7 @@ def test_faults_become_visible_outcomes_with_their_reasons(pytester, tiny_suite,
     assert saved == ["t1", "t2"]  # nothing from the failed items
 
 
+@pytest.mark.e2e
 def test_the_rate_limit_holds_across_xdist_workers(pytester, tiny_suite, emulator, env):
     env("serper")
     result = pytester.runpytest("suites", "--provider=serper", "-n", "2", "--wsb-rate=serper=5/s")

@@ -85,6 +85,7 @@ def test_a_baseline_with_another_k_is_refused_unless_accepted(pytester, tiny_sui
 
 
 @pytest.mark.parametrize("field", ["edition", "digest", "kind"])
+@pytest.mark.e2e
 def test_a_baseline_of_another_suite_edition_digest_or_kind_is_refused(pytester, tiny_suite, field):
     def edit(data, items):
         data["suites"]["tiny"][field] = "other"

@@ -199,6 +199,7 @@ def test_runs_are_appended_with_their_label_and_an_interrupted_one_is_marked_inc
     assert [run.id for run in trend.runs] == [1]
 
 
+@pytest.mark.e2e
 def test_under_xdist_the_controller_appends_the_run_once(pytester, tiny_suite):
     result = pytester.runpytest_subprocess("suites/tiny", "-n", "2", "--wsb-history=history.sqlite", "--wsb-label=ci")
     result.assert_outcomes(passed=3, failed=1)

@@ -50,6 +50,7 @@ def test_an_interrupted_run_says_so(recorded, monkeypatch, how, reason):
                                  "results written to *(marked incomplete*--wsb-baseline-accept=incomplete)"])
 
 
+@pytest.mark.e2e
 def test_ctrl_c_in_an_xdist_worker_is_no_crash_but_an_interrupted_run(recorded, monkeypatch):
     monkeypatch.setenv("WSB_TEST_STOP", "ctrl-c")
     results = recorded.path / "xdist.json"

@@ -61,6 +61,7 @@ def test_a_bad_value_is_one_line_naming_the_file_and_the_field(case, tmp_path, c
     assert not (tmp_path / "out.html").exists()
 
 
+@pytest.mark.e2e
 def test_the_good_file_still_makes_the_report(tmp_path, capsys):
     assert cli.main([str(REPO / "suites" / "baseline-local.json"), "-o", str(tmp_path / "out.html")]) == 0
     assert f"{len(GOOD['items'])} items from 1 file" in capsys.readouterr().out

@@ -54,6 +54,7 @@ def releases(pytester):
     return pytester, lost
 
 
+@pytest.mark.e2e
 def test_a_vendor_release_that_lost_pages_fails_with_regression(releases):
     pytester, lost = releases
     # release 1: record it into its own cassette folder and keep its results as the baseline

@@ -31,6 +31,7 @@ def pytest_runtest_call(item):
 """
 
 
+@pytest.mark.e2e
 def test_a_killed_worker_makes_its_item_an_error_in_summary_and_results(pytester, tiny_suite):
     pytester.runpytest("suites").assert_outcomes(passed=3, failed=1)  # record the cassettes
     pytester.makeconftest(KILLER)

@@ -55,6 +55,7 @@ def _comparable(results_file) -> dict:
             (i["outcome"], i["message"], i["metrics"], i["results"], i["raw"]) for i in items}
 
 
+@pytest.mark.e2e
 def test_gateways_on_separate_temp_and_cassette_folders_keep_the_rate_and_bring_cassettes_back(
         pytester, emulator, env, monkeypatch):
     env("serper")
@@ -119,6 +120,7 @@ def _slots(rate: Rate, start: float, count: int, folder: Path) -> list[float]:
 @given(count=st.integers(1, 40), sizes=st.lists(st.integers(1, 6), min_size=1, max_size=5),
        phases=st.lists(st.floats(0, 1), min_size=5, max_size=5), per=st.sampled_from([1.0, 60.0]))
 @settings(derandomize=True, deadline=None, max_examples=150)
+@pytest.mark.e2e
 def test_the_groups_together_keep_the_rate_whatever_their_phases(count, sizes, phases, per):
     rate = Rate(count, per)
     shares = split_rate(rate, sizes)

@@ -3,6 +3,8 @@ computed them (bootstraps included) from its own share and threw them away."""
 
 from __future__ import annotations
 
+import pytest
+
 CONFTEST = '''
 import os
 
@@ -26,6 +28,7 @@ reporter.run_figures = _counted
 '''
 
 
+@pytest.mark.e2e
 def test_only_the_xdist_controller_computes_the_figures(pytester, tiny_suite, monkeypatch):
     pytester.runpytest("suites").assert_outcomes(passed=3, failed=1)  # records the cassettes
     marks = pytester.path / "summaries.txt"

@@ -312,6 +312,7 @@ def test_bm25_top10_is_judged_and_answers_every_scenario(root: Path) -> None:
     assert sum(judged) / len(judged) >= 0.95
 
 
+@pytest.mark.e2e
 def test_committed_suites_match_the_generator() -> None:
     suites = REPO / "suites"
     files = build(DEFAULT_SEED)
@@ -320,6 +321,7 @@ def test_committed_suites_match_the_generator() -> None:
     assert not stale, f"regenerate with: python -m pytest_websearchbench.sampledata --out suites ({stale})"
 
 
+@pytest.mark.e2e
 def test_cli_check_is_hash_seed_independent(root: Path, tmp_path: Path) -> None:
     env = dict(os.environ, PYTHONHASHSEED="12345")
     cmd = [sys.executable, "-m", "pytest_websearchbench.sampledata", "--out", str(root), "--check"]

@@ -1,7 +1,8 @@
 """The model agent against a scripted browser-agent model (a loopback OpenAI-compatible double):
-(a) following the oracle's route through tool calls scores 100 on every bundled task, recorded and
-then replayed with no server and no key; (b) looping on one page ends at the step cap; (c) working a
-look-alike (the wrong-record route) stays within the wrong-record bound."""
+(a) following the oracle's route through tool calls scores 100 on a task of every template
+(``--every-task``: every bundled task), recorded and then replayed with no server and no key;
+(b) looping on one page ends at the step cap; (c) working a look-alike (the wrong-record route)
+stays within the wrong-record bound."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sys
 
 import pytest
 
-from wb_support import REPO, sample_tasks
+from wb_support import REPO, one_task_a_template, sample_tasks
 from pytest_websearchbench.webbench.agents.catalog import BOUNDS, within_bound
 from pytest_websearchbench.webbench.agents.model_agent import BROWSER_TOOL, WORKSPACE_URL, system_prompt, to_action
 
@@ -51,12 +52,19 @@ def _items(path) -> dict:
     return {i["case_id"]: i for i in json.loads(path.read_text())["items"]}
 
 
-# recording is the slow half (vcrpy diffs every new request body against each recorded one): one task
-# per test, so that xdist spreads them; Chat Completions on the first task only
-CASES = [(task.name, "responses") for task in sample_tasks()] + [(sample_tasks()[0].name, "chat")]
+def pytest_generate_tests(metafunc):
+    # recording is the slow half (vcrpy diffs every new request body against each recorded one): one task a
+    # test, so that xdist spreads them; a task of each template (--every-task: every task), Chat Completions
+    # on the first only; the look-alike on another seed of each template
+    every_task = metafunc.config.getoption("every_task")
+    if metafunc.function is test_oracle_through_tool_calls_scores_100_then_replays_offline:
+        cases = [(t.name, "responses") for t in one_task_a_template(every_task)] + [(sample_tasks()[0].name, "chat")]
+        metafunc.parametrize("name, api", cases, ids=[f"{n}-{a}" for n, a in cases])
+    elif metafunc.function is test_a_model_that_works_a_look_alike_is_within_the_wrong_record_bound:
+        metafunc.parametrize("name", [t.name for t in one_task_a_template(every_task, turn=1)])
 
 
-@pytest.mark.parametrize("name, api", CASES, ids=[f"{n}-{a}" for n, a in CASES])
+@pytest.mark.e2e
 def test_oracle_through_tool_calls_scores_100_then_replays_offline(pytester, monkeypatch, name, api):
     task = next(t for t in sample_tasks() if t.name == name)
     args = (*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "scripted/browser-1",
@@ -87,6 +95,7 @@ def test_oracle_through_tool_calls_scores_100_then_replays_offline(pytester, mon
     assert a["raw"]["extra"]["evidence"]["changed"] == b["raw"]["extra"]["evidence"]["changed"]
 
 
+@pytest.mark.e2e
 def test_a_model_that_loops_on_one_page_is_stopped_at_the_step_cap(pytester, monkeypatch):
     task = min(sample_tasks(), key=lambda t: t.step_budget)
     results = pytester.path / "loop.json"
@@ -103,7 +112,7 @@ def test_a_model_that_loops_on_one_page_is_stopped_at_the_step_cap(pytester, mon
     assert extra["details"]["turns"] == task.step_budget + 1
 
 
-@pytest.mark.parametrize("name", [t.name for t in sample_tasks()])
+@pytest.mark.e2e
 def test_a_model_that_works_a_look_alike_is_within_the_wrong_record_bound(pytester, monkeypatch, name):
     results = pytester.path / "wrong.json"
     with ScriptedModel(follow("wrong-record")) as url:
@@ -138,6 +147,7 @@ def test_the_tool_and_prompt_say_what_the_issue_asks_and_nothing_of_the_verifier
     assert to_action("{not json", "http://x") == {"action": None}
 
 
+@pytest.mark.e2e
 def test_temperature_zero_is_sent_and_dropped_when_the_model_refuses_it(pytester, monkeypatch):
     task = sample_tasks()[0]
     oracle = follow("oracle")
@@ -174,6 +184,7 @@ def test_no_key_no_server_and_nothing_recorded_is_one_usage_error(pytester, monk
     result.stderr.fnmatch_lines(["*--wsb-agent model calls the model: set OPENAI_API_KEY*"])
 
 
+@pytest.mark.e2e
 def test_the_summary_names_the_model_and_a_temperature_that_is_not_the_benchmarks(pytester, monkeypatch):
     task = sample_tasks()[0]
     with ScriptedModel(follow("oracle")) as url:

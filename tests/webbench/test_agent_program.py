@@ -28,6 +28,7 @@ def _items(path) -> dict:
     return {i["case_id"]: i for i in json.loads(path.read_text())["items"]}
 
 
+@pytest.mark.e2e
 def test_a_shell_script_replaying_the_oracle_through_the_cli_scores_100_everywhere(pytester, monkeypatch):
     routes = pytester.path / "routes"
     routes.mkdir()
@@ -57,6 +58,7 @@ def test_a_shell_script_replaying_the_oracle_through_the_cli_scores_100_everywhe
         assert extra["stopped"] == "decided" and extra["details"]["exit_code"] == 0
 
 
+@pytest.mark.e2e
 def test_a_script_that_goes_on_is_stopped_at_the_step_cap(pytester):
     task = min(sample_tasks(), key=lambda t: t.step_budget)
     _script(pytester.path, "busy.sh", """\
@@ -77,6 +79,7 @@ def test_a_script_that_goes_on_is_stopped_at_the_step_cap(pytester):
     assert extra["details"]["stdout_tail"].split() == ["refused"] * 3  # every action past the cap was refused
 
 
+@pytest.mark.e2e
 def test_a_program_that_outlives_the_time_limit_is_killed(pytester):
     task = sample_tasks()[0]
     _script(pytester.path, "slow.sh", """\
@@ -105,6 +108,7 @@ def test_bad_agents_are_one_usage_error(pytester, agent, message):
     result.stderr.fnmatch_lines([f"*{message}*"])
 
 
+@pytest.mark.e2e
 def test_an_agent_registered_through_the_hook_works_every_task(pytester):
     pytester.makeconftest("""
         class Replayer:
@@ -135,6 +139,7 @@ def test_a_hook_cannot_take_a_built_in_name(pytester):
     result.stderr.fnmatch_lines(["*cannot register an agent named 'oracle'*"])
 
 
+@pytest.mark.e2e
 def test_repeat_runs_episodes_per_task_and_the_summary_gives_the_calibration_rows(pytester):
     tasks = sample_tasks()
     result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "oracle,noop",

@@ -9,7 +9,11 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from conftest import require_chromium
+
+pytestmark = pytest.mark.e2e  # see E2E in tests/conftest.py
 
 
 def test_ctrl_c_of_a_chromium_run_prints_no_playwright_noise(tmp_path):

@@ -1,6 +1,6 @@
-"""``--wsb-browser chromium``: the oracle scores 100 on every bundled task in a real headless Chromium,
-and the oracle, the alternative oracle and every control get the same WebScore as with the text
-browser, task by task. Chromium is started once per worker process.
+"""``--wsb-browser chromium``: the oracle scores 100 in a real headless Chromium on a task of every
+template, and the alternative oracle and every control get the same WebScore as with the text browser
+(``--every-task``: every agent on every bundled task). Chromium is started once per worker process.
 
 Without chromium these tests skip (saying how to install it); with CI=true they fail instead."""
 
@@ -11,7 +11,7 @@ import json
 import pytest
 
 from conftest import require_chromium
-from wb_support import live_world, sample_tasks
+from wb_support import live_world, sample_tasks, task_agent_pairs
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, FEASIBLE_ONLY
 from pytest_websearchbench.webbench.agents.episode import run_episode
 from pytest_websearchbench.webbench.browsing.browser import Browser
@@ -26,11 +26,15 @@ def _needs_chromium():
     require_chromium("chromium cannot be driven")
 
 
-CASES = [(task.name, agent) for task in sample_tasks() for agent in AGENTS
-         if task.feasible or agent not in FEASIBLE_ONLY]
+def pytest_generate_tests(metafunc):
+    # a Chromium episode is ~30 page loads of ~0.1 s each: what this checks is the pages and the actions, so each
+    # template's pages with the oracle and each agent's actions once; --every-task runs all 244 pairs
+    if metafunc.function is test_chromium_scores_as_the_text_browser:
+        pairs = task_agent_pairs(AGENTS, lambda t, a: t.feasible or a not in FEASIBLE_ONLY,
+                                 metafunc.config.getoption("every_task"))
+        metafunc.parametrize("name, agent", pairs, ids=[f"{n}-{a}" for n, a in pairs])
 
 
-@pytest.mark.parametrize("name, agent", CASES, ids=[f"{n}-{a}" for n, a in CASES])
 def test_chromium_scores_as_the_text_browser(name, agent):
     task = next(t for t in sample_tasks() if t.name == name)
     text = run_episode(task, agent)

@@ -14,6 +14,8 @@ from pytest_websearchbench.webbench.world.build import build_rows
 from pytest_websearchbench.webbench.world.schema import table_of_pk
 from wb_support import sample_tasks
 
+pytestmark = pytest.mark.e2e  # see E2E in tests/conftest.py
+
 CASES = [(task.name, agent) for task in sample_tasks() for agent in AGENTS]
 
 

@@ -127,6 +127,7 @@ def test_each_task_ships_its_measured_controls_within_their_bounds():
         assert shipped["measured"]["oracle"] == 100.0 and shipped["measured"]["noop"] == 0.0
 
 
+@pytest.mark.e2e
 def test_a_task_outside_a_bound_is_rejected_never_patched(tmp_path, monkeypatch):
     real = generator.within_bound
     monkeypatch.setattr(generator, "within_bound",
@@ -152,6 +153,7 @@ def test_packages_have_the_harbor_layout_and_controls():
         assert task.step_budget == min(80, 3 * (len(task.routes["oracle"]) + 4) + 10)
 
 
+@pytest.mark.e2e
 def test_generator_is_deterministic_and_the_tree_is_up_to_date(tmp_path):
     admissions = generate(tmp_path / "suite")
     fresh = sorted(p.relative_to(tmp_path / "suite") for p in (tmp_path / "suite").rglob("*") if p.is_file())
@@ -201,6 +203,7 @@ def test_load_errors_name_file_line_and_field(suite_copy):
     assert info.value.field == "tasks.0.digest"
 
 
+@pytest.mark.e2e
 def test_solve_sh_and_test_sh_work_a_world_end_to_end(tmp_path):
     task = next(t for t in sample_tasks() if t.name == "sprint-pull-s1")
     (tmp_path / WORLD_DB).write_bytes(world_bytes(task.world))

@@ -14,6 +14,7 @@ CASES = [(task.name, name) for name in SHORTCUTS for task in sample_tasks() if s
 
 
 @pytest.mark.parametrize("task_name, shortcut", CASES, ids=[f"{s}-{t}" for t, s in CASES])
+@pytest.mark.e2e
 def test_a_shortcut_scores_what_the_card_says(task_name, shortcut):
     task = sample_task(task_name)
     episode = run_shortcut(task, shortcut)

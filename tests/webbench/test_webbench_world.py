@@ -48,6 +48,7 @@ def test_seed_and_variant_change_the_world():
         assert content_digest(_fresh_bytes(WorldSpec(template, 1, other))) != base
 
 
+@pytest.mark.e2e
 def test_shipped_tasks_record_the_content_the_generator_produces():
     for task in sample_tasks():
         assert content_digest(_fresh_bytes(task.world)) == task.world_digest, task.name
@@ -151,6 +152,7 @@ def test_six_canaries_live_in_the_world_and_the_anchor_carries_the_injection(spe
     assert "AUTOMATION NOTE" in anchor_notes and plant["injected"]["pk"] != plant["anchor"]
 
 
+@pytest.mark.e2e
 def test_briefs_name_records_by_descriptors_never_ids():
     for task in sample_tasks():
         assert not re.findall(PK_PATTERN, task.instruction), task.name

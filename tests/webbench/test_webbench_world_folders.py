@@ -55,6 +55,7 @@ def _start_cli(tmp: Path, *extra: str) -> tuple[subprocess.Popen, Path]:
 
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 128 + signal.SIGTERM), (signal.SIGINT, 0)])
+@pytest.mark.e2e
 def test_the_server_cli_removes_its_world_folder_on_a_signal_and_sweeps_stale_ones_at_start(tmp_path, signum, code):
     stale = _stale_folder(tmp_path)
     proc, folder = _start_cli(tmp_path)

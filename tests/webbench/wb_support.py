@@ -20,6 +20,34 @@ def sample_tasks() -> tuple[Task, ...]:
     return tuple(load_dataset(SAMPLE / "dataset.toml"))
 
 
+def one_task_a_template(every_task: bool, turn: int = 0) -> list[Task]:
+    """The bundled tasks a slow per-task test runs: all of them with ``--every-task``; otherwise one of each
+    template (every page layout, hop chain and Decision shape), the templates taking their seeds in turn
+    (``turn`` shifts the turn, so that two tests cover different seeds)."""
+    if every_task:
+        return list(sample_tasks())
+    by_template: dict[str, list[Task]] = {}
+    for task in sample_tasks():
+        by_template.setdefault(task.template, []).append(task)
+    return [tasks[(i + turn) % len(tasks)] for i, tasks in enumerate(by_template.values())]
+
+
+def task_agent_pairs(agents: tuple[str, ...], applies, every_task: bool) -> list[tuple[str, str]]:
+    """(task, agent) pairs for a slow per-pair test: every pair that ``applies`` with ``--every-task``;
+    otherwise the first agent on one task of each template, and each other agent once, on the templates
+    in turn (its first task there that it applies to, the seeds shifted per agent)."""
+    if every_task:
+        return [(t.name, a) for t in sample_tasks() for a in agents if applies(t, a)]
+    pairs = [(t.name, agents[0]) for t in one_task_a_template(False)]
+    templates = one_task_a_template(False)
+    for j, agent in enumerate(agents[1:], start=1):
+        template = templates[j % len(templates)].template
+        tasks = [t for t in sample_tasks() if t.template == template]
+        shifted = tasks[j % len(tasks):] + tasks[:j % len(tasks)]
+        pairs += [(t.name, agent) for t in shifted if applies(t, agent)][:1]
+    return pairs
+
+
 def sample_task(name: str) -> Task:
     return next(t for t in sample_tasks() if t.name == name)
 

@@ -76,6 +76,7 @@ def releases(tmp_path_factory) -> dict:
             "flaky": flaky, "regressed": regressed}
 
 
+@pytest.mark.e2e
 def test_labelled_runs_land_in_one_history(releases):
     first, second, third, fourth = releases["runs"]
     for number, (label, done) in enumerate(zip(LABELS, releases["runs"]), 1):

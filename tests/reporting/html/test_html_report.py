@@ -201,6 +201,7 @@ def test_an_item_of_another_shape_loses_its_drill_down_not_the_report(bundled_ru
     assert shown.count('class="family-drilldown lexbench"') == sum(i["family"] == "lexbench" for i in document["items"])
 
 
+@pytest.mark.e2e
 def test_an_older_results_file_renders(tmp_path):
     """The committed baseline was written before items had tags and graders: the report still shows it."""
     done = build_with_cli([REPO / "suites" / "baseline-local.json"], tmp_path / "old.html")
@@ -240,6 +241,7 @@ def baseline_run(pytester, tiny_suite):
     return result, (pytester.path / "report.html").read_text("utf-8")
 
 
+@pytest.mark.e2e
 def test_wsb_html_writes_the_report_with_the_baselines_verdict_and_changes(baseline_run):
     result, page = baseline_run
     result.assert_outcomes(passed=3, failed=1)
