@@ -179,7 +179,7 @@ def webbench_figures(repeat: int) -> tuple[int, float, float]:
     tasks = load_dataset(REPO / "suites" / "webbench-sample" / "dataset.toml")
     totals, per_task = [], {task.name: [] for task in tasks}
     for _ in range(repeat):
-        checked_world.cache_clear()  # every repetition builds its worlds, as a fresh process would
+        checked_world.cache_clear()  # every repetition gets its worlds as a fresh process would (kept ones read back)
         started = time.perf_counter()
         for task in tasks:
             task_started = time.perf_counter()

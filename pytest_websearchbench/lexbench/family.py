@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 from typing import Mapping
 
+from pytest_websearchbench.core.cache import user_cache_dir
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
@@ -17,7 +18,7 @@ from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
 from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
 from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
-from pytest_websearchbench.lexbench.grades_index import default_cache_dir, open_grades
+from pytest_websearchbench.lexbench.grades_index import open_grades
 from pytest_websearchbench.lexbench.items import (
     FACTUAL, SCENARIO, Scenario, factual_case, scenario_case, scenario_from_record)
 from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
@@ -43,7 +44,7 @@ class LexBenchFamily(BenchmarkFamily):
         if replace and not files:
             raise ConfigurationError("--wsb-grades-replace needs --wsb-grades")
         index = options["wsb_grades_index"].strip()
-        index_dir = None if index == "none" else Path(index).resolve() if index else default_cache_dir()
+        index_dir = None if index == "none" else Path(index).resolve() if index else user_cache_dir("grades")
         return LexBenchFamily(files, replace, float(options["wsb_scale"]), index_dir)
 
     def load(self, manifest: SuiteManifest) -> Suite:

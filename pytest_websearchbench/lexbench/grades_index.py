@@ -18,7 +18,6 @@ each query's first line and every disagreement, and a load reports the first in 
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 from collections.abc import Mapping
 from contextlib import closing, contextmanager
@@ -37,10 +36,6 @@ CREATE TABLE pages (qid TEXT NOT NULL, key TEXT NOT NULL, url TEXT NOT NULL, gra
 CREATE TABLE queries (qid TEXT PRIMARY KEY, line INTEGER NOT NULL);
 CREATE TABLE conflicts (line INTEGER NOT NULL, qid TEXT NOT NULL, message TEXT NOT NULL);
 """
-
-
-def default_cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pytest-websearchbench" / "grades"
 
 
 def _code_digest() -> str:

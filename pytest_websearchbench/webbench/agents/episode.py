@@ -25,6 +25,7 @@ from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.grading.verifier import load_evidence
 from pytest_websearchbench.webbench.world.build import WorldSpec, content_digest, world_bytes
+from pytest_websearchbench.webbench.world.cache import keep, read_kept
 
 
 @dataclass
@@ -49,11 +50,15 @@ class Episode:
 
 @lru_cache(maxsize=32)
 def checked_world(spec: WorldSpec, expected_digest: str) -> bytes:
+    kept = read_kept(expected_digest)
+    if kept is not None:
+        return kept
     data = world_bytes(spec)
     actual = content_digest(data)
     if actual != expected_digest:
         raise SuiteError(f"world {spec}", f"the generator produced content {actual}, but the task package records "
                          f"{expected_digest}; regenerate the suite with this version", field="content_sha256")
+    keep(expected_digest, data)
     return data
 
 

@@ -29,6 +29,7 @@ TEMPLATES: dict[str, Template] = {name: t for module in FAMILIES.values() for na
 #: the family each template's worlds belong to
 TEMPLATE_FAMILY = {name: family for family, module in FAMILIES.items() for name in module.TEMPLATES}
 META_TABLE = "wsb_world"
+META_DDL = f"CREATE TABLE {META_TABLE} (family TEXT)"
 
 
 @dataclass(frozen=True)
@@ -76,7 +77,7 @@ def world_bytes(spec: WorldSpec) -> bytes:
 def rows_to_sqlite(rows: dict[str, dict[str, dict[str, Any]]], schema: WorldSchema) -> bytes:
     con = sqlite3.connect(":memory:")
     try:
-        con.execute(f"CREATE TABLE {META_TABLE} (family TEXT)")
+        con.execute(META_DDL)
         con.execute(f"INSERT INTO {META_TABLE} VALUES (?)", (schema.family,))
         for table in schema.tables.values():
             con.execute(table.ddl())
