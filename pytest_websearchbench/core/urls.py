@@ -35,6 +35,7 @@ It merges what `normalize_url` keeps apart (``http`` and ``ftp``, ``?page=2``, p
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import SplitResult, quote, urlsplit
 
 _SCHEME_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
@@ -134,6 +135,8 @@ def _canonical_query(query: str, web: bool) -> str:
     return "&".join(sorted(kept, key=_parameter_order))
 
 
+# both are pure and asked again and again for the same few addresses (every pooled page, every item)
+@lru_cache(maxsize=1 << 16)
 def normalize_url(url: str) -> str:
     """The pooling key of `url` (rules in the module docstring)."""
     text = _prepared(url)
@@ -155,6 +158,7 @@ def normalize_url(url: str) -> str:
     return f"{scheme}://{netloc}{path}" + (f"?{query}" if query else "")
 
 
+@lru_cache(maxsize=1 << 16)
 def url_host(url: str) -> str:
     """Lower-case host of `url` without ``www.``, port or user info ("" if none)."""
     parts = _split(_prepared(url))
