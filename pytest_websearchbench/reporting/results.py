@@ -213,6 +213,8 @@ class ResultStore:
         payload = getattr(report, REPORT_PAYLOAD, None)
         if payload is None:
             return
+        # taken off the report: pytest keeps every report to the end of the run, and the record now holds it
+        delattr(report, REPORT_PAYLOAD)
         meta = ItemMeta.from_dict(payload["item"])
         self._keys[report.nodeid] = meta.key
         record = self._records.setdefault(meta.key, ItemRecord(report.nodeid, meta))

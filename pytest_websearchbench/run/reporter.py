@@ -36,6 +36,7 @@ class RunReporter:
         # an xdist worker's reports go to the controller, which keeps the records and reports the run
         self.worker = hasattr(config, "workerinput")
 
+    @pytest.hookimpl(trylast=True)  # the store takes the payload off the report: every other plugin sees it first
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         if self.worker:
             return

@@ -69,8 +69,10 @@ def installed(built_wheel) -> Path:
 def test_the_readme_states_the_wheels_size(built_wheel):
     stated = re.search(r"The wheel is about ([\d.]+) MB", (REPO / "README.md").read_text("utf-8"))
     assert stated, "the README no longer says how large the wheel is"
-    assert f"{built_wheel.stat().st_size / 1e6:.1f}" == stated.group(1), (
-        f"the wheel is {built_wheel.stat().st_size / 1e6:.2f} MB, the README says {stated.group(1)}")
+    # "about": within 5 %, so a size on a rounding edge (2.05 MB) does not flip the check with every new file
+    size = built_wheel.stat().st_size / 1e6
+    assert abs(size - float(stated.group(1))) <= 0.05 * size, (
+        f"the wheel is {size:.2f} MB, the README says {stated.group(1)}")
 
 
 def run_in_empty_folder(python: Path, folder: Path, *args: str) -> subprocess.CompletedProcess:
