@@ -152,6 +152,8 @@ def attach_payload(item, report: pytest.TestReport) -> None:
     setattr(report, REPORT_PAYLOAD, report_payload(item.wsb_meta, item.wsb_run if setup else None,
                                                    item.wsb_score if call else None,
                                                    item.wsb_verdict if call else None))
+    if report.when == "teardown":  # each part has left on its report: pytest keeps every item to the end
+        item.wsb_run = item.wsb_score = item.wsb_verdict = None
 
 
 def benchmark_test(request, wsb_raw, wsb_settings, wsb_baseline) -> None:
