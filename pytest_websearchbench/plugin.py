@@ -11,6 +11,7 @@ import os
 import shlex
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -18,9 +19,11 @@ from pytest_websearchbench import hooks
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import Settings, add_options, check_written_whole
 from pytest_websearchbench.core.suites import MANIFEST_NAME
-from pytest_websearchbench.reporting.baseline import Baseline
 from pytest_websearchbench.run.registry import all_options
 from pytest_websearchbench.run.session import provider_pool, run_state, start_run, store_run_state
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.reporting.baseline import Baseline
 
 #: items named by id under a suite folder (``suites/x::q017[local]``), read from the arguments at configure
 _SELECTION = pytest.StashKey["SuiteSelection"]()

@@ -20,7 +20,6 @@ import pytest
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.policies import Rate
-from pytest_websearchbench.reporting.results import REPORT_PAYLOAD
 
 #: the worker's share of each --wsb-rate, in ``workerinput``: {provider or "*": [count, per_seconds]}
 _RATES = "wsb_rates"
@@ -94,6 +93,8 @@ class _Controller:
     @pytest.hookimpl(wrapper=True)
     def pytest_report_from_serializable(self, config: pytest.Config, data: dict):
         """A worker sends an item's payload as JSON text (see ``_Worker``): the report gets it back as data."""
+        from pytest_websearchbench.reporting.results import REPORT_PAYLOAD  # imported by xdist runs only
+
         if isinstance(data.get(REPORT_PAYLOAD), str):
             data[REPORT_PAYLOAD] = json.loads(data[REPORT_PAYLOAD])
         return (yield)
@@ -145,6 +146,8 @@ class _Worker:
         """An item's payload (its raw answers, scored rows and figures: thousands of small values) leaves as
         one JSON text: execnet's serialiser and the controller's reader walk nested values in pure
         Python, the json module in C. Measured at 2,750 items under -n 2: see benchmarks/README.md."""
+        from pytest_websearchbench.reporting.results import REPORT_PAYLOAD  # imported by xdist runs only
+
         data = yield
         if data is not None and isinstance(data.get(REPORT_PAYLOAD), dict):
             data[REPORT_PAYLOAD] = json.dumps(data[REPORT_PAYLOAD], separators=(",", ":"))

@@ -16,8 +16,6 @@ from pytest_websearchbench.core.hub import is_hub_spec
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.policies import Rate
 from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR, resolve_suite_spec
-from pytest_websearchbench.reporting.baseline import Baseline
-from pytest_websearchbench.reporting.history import HistoryError, check_history
 from pytest_websearchbench.run.distributed import host_rates
 from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.keys import check_provider_keys, named_families
@@ -25,6 +23,7 @@ from pytest_websearchbench.run.registry import Families, all_options, family_opt
 
 if TYPE_CHECKING:
     from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
+    from pytest_websearchbench.reporting.baseline import Baseline
     from pytest_websearchbench.providers.retry import HttpOptions
 
 
@@ -70,11 +69,17 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
             except ConfigurationError as exc:
                 raise ConfigurationError(f"--wsb-rate: {exc}") from None
     if settings.history_path:
+        from pytest_websearchbench.reporting.history import HistoryError, check_history  # sqlite3: when asked
+
         try:
             check_history(settings.history_path)  # refused now, not when the run appends to it at its end
         except HistoryError as exc:
             raise ConfigurationError(f"--wsb-history: {exc}") from None
-    baseline = Baseline.load(settings.baseline_path) if settings.baseline_path else None
+    baseline = None
+    if settings.baseline_path:
+        from pytest_websearchbench.reporting.baseline import Baseline  # it reads history files too: when asked
+
+        baseline = Baseline.load(settings.baseline_path)
     mismatch = baseline.run_mismatch(settings.k, settings.baseline_accept) if baseline else None
     if mismatch:
         raise ConfigurationError(mismatch)
