@@ -22,6 +22,8 @@ import atexit
 import logging
 import os
 import shutil
+import signal
+import threading
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
@@ -82,6 +84,7 @@ def shared_browser() -> Any:
         from playwright.sync_api import sync_playwright
 
         logging.getLogger("asyncio").addFilter(_driver_gone)
+        _note_interrupts()
         driver = sync_playwright().start()
         _shared["driver"] = driver
         atexit.register(close_shared)
@@ -102,6 +105,29 @@ def close_shared() -> None:
                 pass
 
 
+def _note_interrupts() -> None:
+    """Remember a Ctrl-C: it reaches Chromium and its driver too, and when they die before Python's handler
+    runs, the Playwright call the run waits in fails with 'Target closed' and the KeyboardInterrupt is lost
+    in the driver's loop; every later episode would then error on a dead browser instead of the run stopping."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):  # ignored or the default: nothing raises KeyboardInterrupt to lose
+        return
+
+    def noted(signum, frame):
+        _shared["interrupted"] = True
+        previous(signum, frame)
+
+    signal.signal(signal.SIGINT, noted)
+
+
+def _stop_if_interrupted() -> None:
+    """Raise the KeyboardInterrupt a Playwright failure stood in for (see ``_note_interrupts``)."""
+    if _shared.get("interrupted"):
+        raise KeyboardInterrupt
+
+
 def _driver_gone(record: logging.LogRecord) -> bool:
     """Drop asyncio's 'Future exception was never retrieved' for a driver that was killed (Ctrl-C reaches it
     first): the interrupt is reported once, by pytest."""
@@ -115,6 +141,7 @@ class ChromiumBrowser(Browser):
     def __init__(self, base_url: str, screenshots: bool = False) -> None:
         super().__init__(base_url)
         self.screenshots = screenshots
+        _stop_if_interrupted()
         self._context = shared_browser().new_context(java_script_enabled=True, viewport=VIEWPORT)
         self._context.set_default_timeout(TIMEOUT_MS)
         self.tab = self._context.new_page()
@@ -125,11 +152,18 @@ class ChromiumBrowser(Browser):
         self._cdp.send("Network.setBlockedURLs", {"urls": ["*/favicon.ico"]})
 
     def close(self) -> None:
-        self._context.close()
+        from playwright.sync_api import Error as PlaywrightError
+
+        try:
+            self._context.close()
+        except PlaywrightError:
+            _stop_if_interrupted()
+            raise
         super().close()
 
     # ------------------------------------------------------------------------ actions
     def act(self, action: dict[str, Any]) -> Observation:
+        _stop_if_interrupted()
         observation = super().act(action)
         if self.screenshots:
             observation.extra["screenshot"] = self.screenshot()
@@ -197,6 +231,7 @@ class ChromiumBrowser(Browser):
         try:
             response = go()
         except PlaywrightError as exc:
+            _stop_if_interrupted()
             raise ActionError(f"could not load {what}: {str(exc).splitlines()[0]}") from None
         if remember and previous:
             self.history.append(previous)
