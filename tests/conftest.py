@@ -154,7 +154,7 @@ def tiny_suite(pytester: pytest.Pytester) -> Path:
 
 @pytest.fixture(scope="session")
 def bundled_run(tmp_path_factory) -> dict[str, Path]:
-    """The bundled suites replayed under xdist with --wsb-json, --wsb-html and --junitxml, once per test session
+    """The bundled suites replayed under xdist with --wsb-json (--wsb-json-raw: its tests read the answers), --wsb-html and --junitxml, once per test session
     (under xdist the first worker to ask runs it, in the workers' shared temporary root, while the others wait
     on a lock: the pattern pytest-xdist's docs give): the results file, the report and the JUnit XML."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
@@ -181,7 +181,7 @@ def _bundled_run(folder: Path) -> dict[str, Path]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
     done = subprocess.run([sys.executable, "-m", "pytest", str(REPO / "suites"), "-n", "2", "-q", "-p", "no:cacheprovider",
                            "--wsb-record-mode=none", f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
-                           f"--wsb-json={results}", f"--wsb-html={report}", f"--junitxml={junit}"],
+                           f"--wsb-json={results}", "--wsb-json-raw", f"--wsb-html={report}", f"--junitxml={junit}"],
                           cwd=folder, capture_output=True, text=True, env=env, timeout=600)
     assert results.is_file() and report.is_file() and junit.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     assert f"HTML report written to {report}" in done.stdout

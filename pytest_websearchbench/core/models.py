@@ -67,5 +67,22 @@ def previews_from_rows(raw: Any, results: list[Any]) -> Any:
     return {**raw, "hits": hits}
 
 
+def without_answers(raw: dict[str, Any] | None,
+                    results: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """``raw`` and the scored rows as the results file keeps them without ``--wsb-json-raw``: what was scored,
+    not the text the provider answered. The hits and fetched pages leave ``raw`` (its queries and extra
+    stay), and a row's title and snippet leave it where they are its rank's hit's (its URL stays)."""
+    if not raw:
+        return raw, results
+    hits = {hit.get("rank"): hit for hit in raw.get("hits") or [] if isinstance(hit, dict)}
+    rows = []
+    for row in results:
+        hit = hits.get(row.get("rank")) if isinstance(row, dict) else None
+        if hit is not None and all(row.get(key) == hit.get(key) for key in PREVIEW):
+            row = {key: value for key, value in row.items() if key not in ("title", "snippet")}
+        rows.append(row)
+    return {key: value for key, value in raw.items() if key not in ("hits", "pages")}, rows
+
+
 def _rows_by_rank(results: list[Any]) -> dict[Any, dict[str, Any]]:
     return {row.get("rank"): row for row in results if isinstance(row, dict)}

@@ -186,6 +186,9 @@ CORE_OPTIONS: tuple[Option, ...] = (
            default_help="cassettes/ beside the config file, else in the current folder", path=True),
     Option("--wsb-json", "wsb_json", "write results (run metadata and every item) to this JSON file", "PATH",
            path=True),
+    Option("--wsb-json-raw", "wsb_json_raw", "with --wsb-json: keep each item's provider answers in the file (the "
+           "hits with their titles and snippets, fetched pages), which wsb-lexbench pool needs and a report built "
+           "from the file shows; without it the file keeps what was scored, not the answers' text", switch=True),
     Option("--wsb-html", "wsb_html",
            "write a self-contained HTML report (overview, charts, per-item drill-down) to this file", "PATH",
            path=True),
@@ -340,6 +343,7 @@ class Settings:
     history_path: Path | None = None  # --wsb-history: the release history the run is appended to
     label: str = ""  # the run's label there
     cassette_dir_given: bool = False  # the folder was named (command line or ini): never another folder's cassettes
+    json_raw: bool = False  # --wsb-json-raw: the results file keeps the provider answers' text
 
     def cassette_args(self) -> str:
         """The options that locate this run's cassettes, for a command a message suggests (with a leading
@@ -375,6 +379,7 @@ class Settings:
             history_path=_output(values.path("wsb_history"), "--wsb-history"),
             label=values["wsb_label"],
             cassette_dir_given=values.path("wsb_cassette_dir") is not None,
+            json_raw=values["wsb_json_raw"],
         )
 
 

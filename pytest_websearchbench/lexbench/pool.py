@@ -120,6 +120,9 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
         if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT:
             raise SuiteError(path, f"not a results file written by --wsb-json (format {RESULTS_FORMAT})",
                              field="format")
+        if doc.get("raw_answers") is False:
+            raise SuiteError(path, "written without --wsb-json-raw: it holds the scores, not the provider answers "
+                             "a pool is made of; run again with --wsb-json-raw", field="raw_answers")
         run_k = doc.get("k")
         lex = [name for name, meta in (doc.get("suites") or {}).items()
                if isinstance(meta, dict) and meta.get("family") == "lexbench" and meta.get("kind") == "scenario"]

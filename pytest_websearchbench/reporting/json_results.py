@@ -37,13 +37,15 @@ class RunResults:
     created: str | None = None
     plugin_version: str | None = None
     figures: list[SuiteFigures] | None = None  # the run's (the summary block); None: read from a file
+    raw_answers: bool = True  # the items keep the provider answers' text (--wsb-json-raw; files before it did)
 
     @classmethod
     def of_run(cls, records: list[ItemRecord], settings: Settings, completeness: Completeness,
                verdicts: Iterable[SuiteVerdict] = (), figures: list[SuiteFigures] | None = None) -> "RunResults":
         return cls(records, settings.k, list(settings.providers), settings.record_mode.value, completeness,
                    str(settings.baseline_path) if settings.baseline_path else None, list(verdicts),
-                   datetime.now(timezone.utc).isoformat(timespec="seconds"), __version__, figures)
+                   datetime.now(timezone.utc).isoformat(timespec="seconds"), __version__, figures,
+                   settings.json_raw)
 
     def to_dict(self, *, stream: bool = False) -> dict[str, Any]:
         """The results document; ``stream``: its items an iterator, each made when ``write_document`` writes it."""
@@ -54,7 +56,7 @@ class RunResults:
                                   "digest": meta.digest,
                                   **({"sources": list(meta.sources)} if meta.sources else {})}  # remote files
         variants = dict.fromkeys(record.meta.variant for record in self.records)
-        items = (record.to_dict(shared_previews=True) for record in self.records)
+        items = (record.to_dict(shared_previews=True, answers=self.raw_answers) for record in self.records)
         return {
             "format": FORMAT,
             "plugin_version": self.plugin_version,
@@ -63,6 +65,8 @@ class RunResults:
             **(self.completeness.to_dict() if self.completeness else {}),
             "k": self.k,
             "record_mode": self.record_mode,
+            # false: written without --wsb-json-raw, so no item holds the text its provider answered
+            "raw_answers": self.raw_answers,
             "providers": self.providers,
             # what produced each provider's answers (a corpus digest, the options that change results)
             "provider_settings": variant_settings(self.records),
@@ -90,7 +94,7 @@ class RunResults:
         return cls(records, data["k"], list(data.get("providers") or []), data.get("record_mode"),
                    Completeness.from_dict(data) if "complete" in data else None, baseline.get("path"),
                    [SuiteVerdict.from_dict(v) for v in baseline.get("verdicts") or []], data.get("created"),
-                   data.get("plugin_version"))
+                   data.get("plugin_version"), raw_answers=data.get("raw_answers", True))
 
 
 def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:

@@ -15,7 +15,7 @@ from typing import Any, Iterable, Mapping
 import pytest
 
 from pytest_websearchbench.core.family import Score
-from pytest_websearchbench.core.models import previews_by_row, previews_from_rows
+from pytest_websearchbench.core.models import previews_by_row, previews_from_rows, without_answers
 from pytest_websearchbench.providers.base import CallRecord
 from pytest_websearchbench.reporting.baseline import ItemVerdict
 
@@ -129,11 +129,15 @@ class ItemRecord:
             return error_value
         return self.metrics.get(metric)
 
-    def to_dict(self, *, shared_previews: bool = False) -> dict[str, Any]:
+    def to_dict(self, *, shared_previews: bool = False, answers: bool = True) -> dict[str, Any]:
         """The item's entry in the results file (its suite's edition and digest are the file's ``suites``).
-        ``shared_previews``: a raw hit whose preview is its scored row's is written once (``previews_by_row``)."""
+        ``shared_previews``: a raw hit whose preview is its scored row's is written once (``previews_by_row``);
+        ``answers`` False: without the provider's answer text (``without_answers``)."""
         meta = self.meta.to_dict()
         results = self.score.results if self.score else []
+        raw = self.run.raw
+        if not answers:
+            raw, results = without_answers(raw, results)
         return {
             **{key: meta[key] for key in ("suite", "case_id", "provider", "family", "kind", "tags")},
             "nodeid": self.nodeid,
@@ -142,7 +146,7 @@ class ItemRecord:
             "metrics": self.metrics,
             "primary_metric": self.primary,
             "results": results,
-            "raw": previews_by_row(self.run.raw, results) if shared_previews else self.run.raw,
+            "raw": previews_by_row(raw, results) if shared_previews else raw,
             "cassette": self.run.cassette,
             "calls": [call.to_dict() for call in self.run.calls],
             "error": self.run.error,

@@ -100,8 +100,27 @@ def test_results_file_has_metadata_and_every_item(pytester, tiny_suite):
     t1 = items["t1"]
     assert t1["suite"] == "tiny" and t1["provider"] == "local"
     assert t1["results"][0]["rank"] == 1
-    assert set(t1["results"][0]) >= {"rank", "url", "title", "snippet", "grade"}
+    # without --wsb-json-raw the file keeps what was scored, not the text the provider answered
+    assert data["raw_answers"] is False
+    assert set(t1["results"][0]) >= {"rank", "url", "grade"} and not {"title", "snippet"} & set(t1["results"][0])
+    assert t1["raw"]["queries"] and "hits" not in t1["raw"]
     assert t1["metrics"]["success"] == 1.0 and 0 < t1["metrics"]["ndcg"] <= 1
+
+
+def test_wsb_json_raw_keeps_the_provider_answers_and_the_rest_is_the_same(pytester, tiny_suite):
+    lean, full = pytester.path / "lean.json", pytester.path / "full.json"
+    pytester.runpytest("suites", f"--wsb-json={lean}")
+    pytester.runpytest("suites", "--wsb-record-mode=none", f"--wsb-json={full}", "--wsb-json-raw")
+    lean_items, full_items = (json.loads(p.read_text())["items"] for p in (lean, full))
+    assert json.loads(full.read_text())["raw_answers"] is True
+    t1 = next(i for i in full_items if i["case_id"] == "t1")
+    assert set(t1["results"][0]) >= {"rank", "url", "title", "snippet", "grade"}
+    assert len(t1["raw"]["hits"]) >= len(t1["results"])
+    for lean_item, full_item in zip(lean_items, full_items):
+        assert lean_item["metrics"] == full_item["metrics"] and lean_item["outcome"] == full_item["outcome"]
+        assert [{k: v for k, v in row.items() if k not in ("title", "snippet")} for row in full_item["results"]] \
+            == lean_item["results"]
+        assert {k: v for k, v in full_item["raw"].items() if k not in ("hits", "pages")} == lean_item["raw"]
 
 
 def test_the_results_files_summary_block_holds_the_figures_the_terminal_prints(pytester, tiny_suite):

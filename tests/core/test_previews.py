@@ -45,3 +45,22 @@ def test_a_hit_repeated_by_its_row_is_written_once():
     assert written["raw"]["hits"] == [{"rank": 1, "extra": {"site": "a"}, "preview": "row"}, hits[1]]
     assert written["results"] == rows
     assert _record(hits, rows).to_dict()["raw"]["hits"] == hits  # in the run (the report's views): whole
+
+
+@given(st.lists(hit, max_size=6), st.data())
+def test_without_answers_drops_only_the_answered_text(hits, data):
+    # the file a run writes without --wsb-json-raw: a row loses only a title and snippet its rank's hit holds
+    rows = []
+    for h in hits:
+        choice = data.draw(st.sampled_from(["same", "other-title", "none"]))
+        if choice != "none":
+            rows.append({"rank": h["rank"], "url": h["url"], "snippet": h["snippet"], "grade": 1,
+                         "title": h["title"] if choice == "same" else h["title"] + "!"})
+    written = json.loads(json.dumps(_record(hits, rows).to_dict(shared_previews=True, answers=False)))
+    assert written["raw"] == {"queries": ["q"], "extra": {}}
+    hit_of = {h["rank"]: h for h in hits}  # a rank held twice: its last hit, as the writer reads them
+    for row, kept in zip(rows, written["results"]):
+        answered = all(row[key] == hit_of[row["rank"]][key] for key in ("url", "title", "snippet"))
+        assert kept == ({k: v for k, v in row.items() if k not in ("title", "snippet")} if answered else row)
+    back = ItemRecord.from_dict(written)
+    assert back.score.results == written["results"] and back.run.raw == written["raw"]

@@ -130,6 +130,12 @@ def test_results_files_are_refused_in_one_line_naming_file_item_and_field(tmp_pa
     assert picked.suite == "tiny-b" and [i.hits[0]["url"] for i in picked.items] == [BIKE]
     errored = _results(tmp_path / "errored.json", [{**_item("t2", "brave", []), "outcome": "error", "raw": None}])
     assert load_runs([one, errored]).items[1].hits is None  # an errored item pools nothing and is reported
+    lean = json.loads(one.read_text())
+    lean["raw_answers"] = False  # written without --wsb-json-raw: no answers to pool
+    (tmp_path / "lean.json").write_text(json.dumps(lean))
+    with pytest.raises(SuiteError, match=r"lean.json: field 'raw_answers': written without --wsb-json-raw: it holds "
+                                         r"the scores, not the provider answers a pool is made of"):
+        load_runs([tmp_path / "lean.json"])
 
 
 def test_the_bundled_suite_has_a_model_graded_second_edition_made_by_the_pipeline():

@@ -52,7 +52,7 @@ def collected(pytester, emulator, env):
     env("serper", "tavily")
     emulator.variants["tavily"] = "reverse"
     run = pytester.path / "run.json"
-    result = pytester.runpytest("suites", f"--provider={','.join(PROVIDERS)}", f"--wsb-json={run}")
+    result = pytester.runpytest("suites", f"--provider={','.join(PROVIDERS)}", f"--wsb-json={run}", "--wsb-json-raw")
     assert result.ret in (0, 1), result.stdout.str()
     return run
 

@@ -96,6 +96,26 @@ def test_a_lexbench_query_shows_each_scored_result(items_by_family):
         assert len(drawn.rows.get("topk", [])) == len(item["results"])
         text = "".join(drawn.text)
         assert all(row["url"] in text for row in item["results"])
+        assert all(row["snippet"] in text for row in item["results"] if row.get("snippet"))
+
+
+def test_a_lexbench_query_from_a_file_without_answers_says_where_its_previews_went(items_by_family):
+    from pytest_websearchbench.reporting.results import ItemRecord
+
+    checked = 0
+    for item in items_by_family["lexbench"]:
+        lean = ItemRecord.from_dict(item).to_dict(shared_previews=True, answers=False)  # as the run writes it
+        results = lean["results"]
+        drawn = _drawn("lexbench", {**item, **lean})
+        text = "".join(drawn.text)
+        assert len(drawn.rows.get("topk", [])) == len(results)
+        assert all(row["url"] in text for row in results)
+        answered = [row for row in item["results"] if row.get("snippet") and "snippet" not in
+                    next(r for r in results if r["rank"] == row["rank"])]
+        assert not any(row["snippet"] in text for row in answered)
+        assert text.count("written without --wsb-json-raw") == len(answered)
+        checked += bool(answered)
+    assert checked > 50  # the scenario and factual items that scored rows
 
 
 def test_a_code_ticket_shows_every_needle_with_where_it_was_found(items_by_family):
