@@ -11,7 +11,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from hypothesis import settings as hypothesis_settings
+
+# Keep pytest's rewritten test modules (and the modules they import) in __pycache__ even where
+# PYTHONDONTWRITEBYTECODE is set, as on these machines: otherwise every run, and every xdist worker,
+# parses and rewrites some 400 modules again (about 5 s of each worker's collection).
+sys.dont_write_bytecode = False
+
+from hypothesis import settings as hypothesis_settings  # noqa: E402
 
 # One hypothesis profile for the whole suite: the same examples on every run (a failure in CI
 # replays on any machine) and no per-example deadline (a loaded CI machine is not a bug).
