@@ -26,6 +26,9 @@ so a second worktree at another commit gives the other column of a before/after 
 * ``--project-tests``: the project's own tests with ``-n 2``, once per repetition.
 * ``--runs-only``: the whole runs alone (no engine, no WebBench).
 
+The children's pytest temporary folders are kept in a folder of the script's own (``PYTEST_DEBUG_TEMPROOT``),
+so no run pays for deleting what earlier pytest sessions on the machine left.
+
 Grades files are indexed once (``--wsb-grades-index``, in the user's cache folder): a ``--co`` run of
 each suite before the timed ones builds the index, as the first run on a machine does.
 """
@@ -235,6 +238,11 @@ def main() -> None:
     parser.add_argument("--project-tests", action="store_true", help="also time the project's tests (-n 2)")
     parser.add_argument("--runs-only", action="store_true", help="only the whole runs: no engine, no WebBench")
     options = parser.parse_args()
+    # the children's pytest temporary folders in one of their own: an xdist controller makes one for its
+    # workers and pytest then deletes the oldest of the user's earlier ones (a run of this project's tests
+    # leaves ~16,000 files: 3-5 s of the controller's CPU), which is not the run's cost
+    temp_root = tempfile.TemporaryDirectory(prefix="wsb-bench-tmp-")  # removed when the script ends
+    os.environ["PYTEST_DEBUG_TEMPROOT"] = temp_root.name
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="wsb-scale-") as tmp:
         runs = whole_runs(options.sizes, options.repeat, Path(tmp))

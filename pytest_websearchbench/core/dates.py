@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta, timezone
 from email.utils import parsedate_to_datetime
+from functools import lru_cache
 
 _MONTHS = {name: number for number, names in enumerate((
     ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
@@ -49,6 +50,11 @@ def parse_date(value: object, received_at: datetime | None = None) -> date | Non
         return _from_unix(value)
     if not isinstance(value, str):
         return None
+    return _parse_text(value, received_at)
+
+
+@lru_cache(maxsize=4096)  # a pool's pages are scored again for every provider, their dates among them
+def _parse_text(value: str, received_at: datetime | None) -> date | None:
     text = " ".join(value.split()).lower()
     if not text:
         return None

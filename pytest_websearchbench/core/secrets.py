@@ -96,6 +96,12 @@ def scrub(text: str, extra: Iterable[str] = ()) -> str:
     return _scrub_with(text, _patterns(extra))
 
 
+def text_scrubber(extra: Iterable[str] = ()) -> Callable[[str], str]:
+    """``scrub`` with its patterns prepared once, for many texts scrubbed with the same secrets."""
+    patterns = _patterns(extra)
+    return lambda text: _scrub_with(text, patterns)
+
+
 def scrub_value(value: Any, extra: Iterable[str] = ()) -> Any:
     """A JSON-able value (dicts, lists, strings, numbers…) with every string in it — keys too —
     scrubbed, for serialising next: after ``json.dumps`` a JSON-escaped key's backslashes are
