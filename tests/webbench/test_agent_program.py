@@ -1,5 +1,6 @@
 """Program agents (``--wsb-agent "cmd:…"``) and agents registered through the plugin hook: a shell
-script replaying the oracle's route through the ``browser`` CLI scores 100 on every bundled task; one
+script replaying the oracle's route through the ``browser`` CLI scores 100 on a task of each template
+(``--every-task``: on every bundled task); one
 that goes on acting is stopped at the step cap (the action after the last allowed one answers an
 error); one that outlives the wall-clock limit is killed; ``--wsb-repeat`` makes the calibration rows."""
 
@@ -11,7 +12,7 @@ import textwrap
 
 import pytest
 
-from wb_support import sample_tasks
+from wb_support import one_task_a_template, sample_tasks
 from pytest_websearchbench.webbench.agents.calibration import wilson
 
 FAST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
@@ -29,10 +30,10 @@ def _items(path) -> dict:
 
 
 @pytest.mark.e2e
-def test_a_shell_script_replaying_the_oracle_through_the_cli_scores_100_everywhere(pytester, monkeypatch):
+def test_a_shell_script_replaying_the_oracle_through_the_cli_scores_100_everywhere(pytester, monkeypatch, request):
     routes = pytester.path / "routes"
     routes.mkdir()
-    tasks = sample_tasks()
+    tasks = one_task_a_template(request.config.getoption("every_task"))  # --every-task: all 28
     for task in tasks:  # the script finds its route by the brief it is given
         digest = hashlib.sha256(task.instruction.encode()).hexdigest()
         (routes / f"{digest}.jsonl").write_text("".join(json.dumps(a) + "\n" for a in task.routes["oracle"]))
@@ -45,7 +46,7 @@ def test_a_shell_script_replaying_the_oracle_through_the_cli_scores_100_everywhe
     """)
     results = pytester.path / "r.json"
     result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./replay.sh", "-n", "2",
-                                f"--wsb-json={results}")
+                                f"--wsb-json={results}", "-k", " or ".join(f"{task.name}[" for task in tasks))
     result.assert_outcomes(passed=len(tasks))
     result.stdout.fnmatch_lines([f"*episode failure modes*none {len(tasks)}*"])
     assert "PytestUnknownMarkWarning" not in result.stdout.str()
