@@ -1,6 +1,7 @@
 """The HTML report at scale (issue 25): its size and how long headless Chromium takes to open it.
 
-The bundled ``lexbench-sample`` replayed once with ``--wsb-json`` (55 items), its records copied to
+The bundled ``lexbench-sample`` replayed once with ``--wsb-json --wsb-json-raw`` (55 items: with the
+answers, so every drill-down shows its previews, the larger report), its records copied to
 2,750 and 10,010 items the way ``scaled_suite.py`` copies the suite (copy ``c`` of ``q001`` is
 ``q001-c<c>`` in suite ``lexbench-scale-<n>``), in round-robin order: q001-c0 … q055-c0, q001-c1 …, so
 that a drill-down's twin is 55 items away, beyond gzip's 32 KiB window, and the compressed drill-downs
@@ -52,7 +53,7 @@ def results_file(work: Path, size: int) -> Path:
         (run / "pytest.ini").write_text("[pytest]\n")
         done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--suite", SOURCE,
                                f"--wsb-cassette-dir={REPO / 'cassettes'}", "--wsb-record-mode=none",
-                               f"--wsb-json={sample}"], cwd=run, env=env_for(REPO), capture_output=True, text=True)
+                               f"--wsb-json={sample}", "--wsb-json-raw"], cwd=run, env=env_for(REPO), capture_output=True, text=True)
         if not sample.is_file():
             raise SystemExit(f"the {SOURCE} replay wrote no results file:\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
     document = json.loads(sample.read_text("utf-8"))
