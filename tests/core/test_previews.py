@@ -21,15 +21,20 @@ def _record(hits, rows):
                       Score(True, {"ndcg@5": 1.0}, results=rows, primary="ndcg@5"))
 
 
-@given(st.lists(hit, max_size=6), st.data())
-def test_an_item_reads_back_as_it_was_whatever_its_rows_repeat(hits, data):
-    # rows: some hits' previews exactly, some changed, some ranks with no hit
+def _rows(hits, data) -> list[dict]:
+    """Scored rows for ``hits``: some repeat a hit's preview exactly, some change its title, some ranks have none."""
     rows = []
     for h in hits:
         choice = data.draw(st.sampled_from(["same", "other-title", "none"]))
         if choice != "none":
             rows.append({"rank": h["rank"], "url": h["url"], "snippet": h["snippet"], "grade": 1,
                          "title": h["title"] if choice == "same" else h["title"] + "!"})
+    return rows
+
+
+@given(st.lists(hit, max_size=6), st.data())
+def test_an_item_reads_back_as_it_was_whatever_its_rows_repeat(hits, data):
+    rows = _rows(hits, data)
     record = _record(hits, rows)
     written = json.loads(json.dumps(record.to_dict(shared_previews=True)))
     back = ItemRecord.from_dict(written)
@@ -50,12 +55,7 @@ def test_a_hit_repeated_by_its_row_is_written_once():
 @given(st.lists(hit, max_size=6), st.data())
 def test_without_answers_drops_only_the_answered_text(hits, data):
     # the file a run writes without --wsb-json-raw: a row loses only a title and snippet its rank's hit holds
-    rows = []
-    for h in hits:
-        choice = data.draw(st.sampled_from(["same", "other-title", "none"]))
-        if choice != "none":
-            rows.append({"rank": h["rank"], "url": h["url"], "snippet": h["snippet"], "grade": 1,
-                         "title": h["title"] if choice == "same" else h["title"] + "!"})
+    rows = _rows(hits, data)
     written = json.loads(json.dumps(_record(hits, rows).to_dict(shared_previews=True, answers=False)))
     assert written["raw"] == {"queries": ["q"], "extra": {}}
     hit_of = {h["rank"]: h for h in hits}  # a rank held twice: its last hit, as the writer reads them
