@@ -324,7 +324,9 @@ class CodeFamily(BenchmarkFamily):
             "searches": searches, "fetches": fetches, "budgets": budgets, "used": used,
             "stopped": extra.get("stopped"), "tokens": (extra.get("prompt_tokens"), extra.get("completion_tokens")),
             "answer": extra.get("answer"), "notes": extra.get("notes") or [],
-            "transcript": extra.get("transcript") or [], "model": extra.get("model")},
+            "transcript": extra.get("transcript") or [], "model": extra.get("model"),
+            # a results file written without --wsb-json-raw keeps no hits or pages (core/models.without_answers)
+            "answers_omitted": bool(raw) and "hits" not in raw and "pages" not in raw},
             failure_mode=_failure_mode(item, extra, results))
 
 

@@ -125,3 +125,17 @@ def test_a_code_ticket_shows_every_needle_with_where_it_was_found(items_by_famil
         assert [row[0] for row in drawn.rows["needles"]] == [row["needle"] for row in needles]
         assert [row[2] for row in drawn.rows["needles"]] == ["yes" if row["found"] else "no" for row in needles]
         assert "budgets used: fetches 0, searches 1" in " ".join("".join(drawn.text).split())
+        assert "written without --wsb-json-raw" not in "".join(drawn.text)
+
+
+def test_a_code_ticket_from_a_file_without_answers_says_its_hits_are_not_kept(items_by_family):
+    from pytest_websearchbench.reporting.results import ItemRecord
+
+    for item in items_by_family["code"]:
+        lean = ItemRecord.from_dict(item).to_dict(shared_previews=True, answers=False)  # as the run writes it
+        drawn = _drawn("code", {**item, **lean})
+        text = " ".join("".join(drawn.text).split())
+        assert "not in the results file: it was written without --wsb-json-raw" in text
+        assert "topk" not in drawn.rows and " 0 hits" not in text  # no hits shown, and none claimed absent
+        needles = [row for row in item["results"] if "needle" in row]
+        assert [row[0] for row in drawn.rows["needles"]] == [row["needle"] for row in needles]
