@@ -53,7 +53,8 @@ def results_file(work: Path, size: int) -> Path:
         (run / "pytest.ini").write_text("[pytest]\n")
         done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--suite", SOURCE,
                                f"--wsb-cassette-dir={REPO / 'cassettes'}", "--wsb-record-mode=none",
-                               f"--wsb-json={sample}", "--wsb-json-raw"], cwd=run, env=env_for(REPO), capture_output=True, text=True)
+                               f"--wsb-json={sample}", "--wsb-json-raw"],
+                              cwd=run, env=env_for(REPO), capture_output=True, text=True)
         if not sample.is_file():
             raise SystemExit(f"the {SOURCE} replay wrote no results file:\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
     document = json.loads(sample.read_text("utf-8"))

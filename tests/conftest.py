@@ -160,9 +160,10 @@ def tiny_suite(pytester: pytest.Pytester) -> Path:
 
 @pytest.fixture(scope="session")
 def bundled_run(tmp_path_factory) -> dict[str, Path]:
-    """The bundled suites replayed under xdist with --wsb-json (--wsb-json-raw: its tests read the answers), --wsb-html and --junitxml, once per test session
-    (under xdist the first worker to ask runs it, in the workers' shared temporary root, while the others wait
-    on a lock: the pattern pytest-xdist's docs give): the results file, the report and the JUnit XML."""
+    """The bundled suites replayed under xdist with --wsb-json (and --wsb-json-raw: its tests read the answers),
+    --wsb-html and --junitxml, once per test session (under xdist the first worker to ask runs it, in the
+    workers' shared temporary root, while the others wait on a lock: the pattern pytest-xdist's docs give):
+    the results file, the report and the JUnit XML."""
     if os.environ.get("PYTEST_XDIST_WORKER") is None:
         return _bundled_run(tmp_path_factory.mktemp("bundled-run"))
     folder = tmp_path_factory.getbasetemp().parent / "bundled-run"

@@ -74,7 +74,7 @@ def without_answers(raw: dict[str, Any] | None,
     stay), and a row's title and snippet leave it where they are its rank's hit's (its URL stays)."""
     if not raw:
         return raw, results
-    hits = {hit.get("rank"): hit for hit in raw.get("hits") or [] if isinstance(hit, dict)}
+    hits = _rows_by_rank(raw.get("hits") or [])  # a hit by its rank, as a row is
     rows = []
     for row in results:
         hit = hits.get(row.get("rank")) if isinstance(row, dict) else None

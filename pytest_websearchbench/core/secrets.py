@@ -93,7 +93,7 @@ def register_secrets(values) -> None:
 
 def scrub(text: str, extra: Iterable[str] = ()) -> str:
     """``text`` with every registered (and every ``extra``) secret replaced by ``<FILTERED>``."""
-    return _scrub_with(text, _patterns(extra))
+    return text_scrubber(extra)(text)
 
 
 def text_scrubber(extra: Iterable[str] = ()) -> Callable[[str], str]:
