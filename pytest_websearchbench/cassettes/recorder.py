@@ -106,6 +106,7 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
         before_record_response=filters.response,
     )
     recorder.register_persister(RewritePersister if mode is CassetteMode.REWRITE else AtomicPersister)
+    recorder.register_matcher("body", body_matches)
     use = CassetteUse(path)
     with timed_transport(), recorder.use_cassette(str(path)) as cassette:
         before = len(cassette.data)
@@ -113,6 +114,13 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
             _refuse_stale(path, cassette.data, produced_by)
         try:
             yield use
+        except cassette_mismatch_error() as exc:
+            # vcrpy wrote its message with the quick matcher: say again how the closest requests differ
+            explained = _mismatch(cassette._path, cassette.record_mode, cassette._before_record_request,
+                                  list(cassette.data), cassette.play_counts, cassette.rewound, exc.failed_request)
+            del cassette.data[before:]
+            cassette.dirty = False
+            raise explained from None
         except BaseException:
             del cassette.data[before:]
             cassette.dirty = False
@@ -127,12 +135,54 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
             use.recorded = len(cassette.data) - before
 
 
+def body_matches(new, recorded) -> bool:
+    """vcrpy's ``body`` matcher's verdict, without the diff it writes for each pair that differs.
+
+    Every request is compared with each recorded one, so a recording of n requests to one endpoint (a
+    model agent's turns, each body the whole conversation) made vcrpy pretty-print and diff about n²/2
+    bodies. The diff only explains a request the cassette does not hold; ``_mismatch`` writes it then.
+    Bodies are equal as vcrpy compares them: raw, or both parsed (JSON, form, dechunked) when both
+    requests' headers call for the same parsers and both parse.
+    """
+    from xml.parsers.expat import ExpatError
+
+    from vcr.matchers import _get_transformers
+    from vcr.util import read_body
+
+    ours, theirs = read_body(new), read_body(recorded)
+    if ours == theirs:
+        return True
+    transformers = list(_get_transformers(new))
+    if transformers != list(_get_transformers(recorded)):
+        return False
+    try:
+        for transform in transformers:
+            ours, theirs = transform(ours), transform(theirs)
+    except (ValueError, ExpatError):  # not what its header says: compared raw, as vcrpy does
+        return False
+    return ours == theirs
+
+
 @cache
-def _matchers() -> tuple:
-    """vcrpy's matcher functions for MATCH_ON (its names are resolved by its config)."""
+def _matchers(*, explained: bool = False) -> tuple:
+    """The matcher functions for MATCH_ON: vcrpy's, but for ``body`` the quick one unless ``explained``
+    (vcrpy's own, whose failure says how the bodies differ)."""
     import vcr
 
-    return tuple(vcr.VCR().matchers[name] for name in MATCH_ON)
+    return tuple(body_matches if name == "body" and not explained else vcr.VCR().matchers[name]
+                 for name in MATCH_ON)
+
+
+def _mismatch(path: str, record_mode, before_record_request, data: list, play_counts: Counter, rewound: bool,
+              request) -> Exception:
+    """vcrpy's error for ``request``, which a cassette in this state does not hold, its message written
+    with vcrpy's own matchers (they say how the closest requests differ)."""
+    from vcr.cassette import Cassette
+
+    cassette = Cassette(path, record_mode=record_mode, match_on=_matchers(explained=True),
+                        before_record_request=before_record_request)
+    cassette.data, cassette.play_counts, cassette.rewound = data, play_counts, rewound
+    return cassette_mismatch_error()(cassette=cassette, failed_request=request)
 
 
 class _Replay:
@@ -180,15 +230,11 @@ class _Replay:
 
     def _not_held(self, request) -> Exception:
         """vcrpy's error (and message) for ``request``, from a vcrpy cassette in the state of this one."""
-        from vcr.cassette import Cassette
         from vcr.record_mode import RecordMode
 
-        cassette = Cassette(str(self.path), record_mode=RecordMode.NONE, match_on=_matchers(),
-                            before_record_request=lambda r: self.filters.request(copy.deepcopy(r)))
-        cassette.data = list(self.data)
-        cassette.play_counts = Counter({index: 1 for index, played in enumerate(self.played) if played})
-        cassette.rewound = self.loaded
-        return cassette_mismatch_error()(cassette=cassette, failed_request=request)
+        return _mismatch(str(self.path), RecordMode.NONE, lambda r: self.filters.request(copy.deepcopy(r)),
+                         list(self.data), Counter({index: 1 for index, played in enumerate(self.played) if played}),
+                         self.loaded, request)
 
     @contextmanager
     def patched(self) -> Iterator[None]:

@@ -71,6 +71,7 @@ REQUESTS = [  # (method, url, json body): the key in the query and the run's por
     ("GET", f"{API}/search?q=soup&api_key={SECRET}", None),
     ("GET", f"{API}/search?q=soup&api_key={SECRET}", None),  # both answers already played
     ("GET", f"{API}/search?q=stew&api_key={SECRET}", None),  # closest differ in query
+    ("POST", "http://127.0.0.1:5555/v1/search", {"query": "bread", "k": 6}),  # closest differ in body
     ("GET", f"{API}/zipped", None),
     ("GET", f"{API}/busy", None),  # a 503 is dropped on load: nothing to play
     ("DELETE", "https://elsewhere.example/x", None),  # only the scheme and the empty body alike
@@ -104,11 +105,32 @@ def test_replay_answers_and_refuses_exactly_as_vcrpy(cassette):
     assert lean == reference
     assert lean_played == reference_played == 4
     kinds = [o[1] if o[0] == "not held" else o[0] for o in lean]
-    assert kinds == [200, 200, 200, "already_played", "no_match", 200, "no_match", "no_match"]
+    assert kinds == [200, 200, 200, "already_played", "no_match", "no_match", 200, "no_match", "no_match"]
     assert lean[0][3] == b'{"results": ["first"]}' and ("x-wsb-recorded-seconds", "0.250000") in lean[0][2]
     assert lean[2][1] == "OK"  # a recorded answer without a reason phrase gets httpx's
     assert SECRET not in repr(lean[1]) and b"<FILTERED>" in lean[1][3]
-    assert lean[5][3] == b'{"results": ["zipped"]}'
+    assert '+  "k": 6' in lean[5][2]  # how the bodies differ, though matching never diffs them
+    assert lean[6][3] == b'{"results": ["zipped"]}'
+
+
+def test_recording_refuses_a_request_it_may_not_record_with_vcrpys_message(cassette):
+    """The quick body matcher matches while recording too; the refusal still says how the bodies differ."""
+    import vcr
+
+    filters = SecretFilter(ALIASES, [SECRET])
+    reference = vcr.VCR(record_mode="once", match_on=MATCH_ON, decode_compressed_response=True,
+                        before_record_request=filters.request, before_record_response=filters.response)
+    reference.register_persister(AtomicPersister)
+    messages = []
+    for block in (use_cassette(cassette, CassetteMode.ONCE, aliases=ALIASES, secrets=[SECRET]),
+                  reference.use_cassette(str(cassette))):
+        with httpx.Client(headers={"x-api-key": SECRET}) as client, pytest.raises(cassette_mismatch_error()) as info:
+            with block:
+                assert client.post("http://127.0.0.1:5555/v1/search", json={"query": "bread", "k": 5}).status_code == 200
+                client.post("http://127.0.0.1:5555/v1/search", json={"query": "bread", "k": 6})
+        messages.append(str(info.value))
+    assert messages[0] == messages[1]
+    assert "closest differ in body" in messages[0] and '+  "k": 6' in messages[0]
 
 
 @pytest.mark.parametrize("content", [None, ""], ids=["missing", "empty"])
