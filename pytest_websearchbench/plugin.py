@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 #: items named by id under a suite folder (``suites/x::q017[local]``), read from the arguments at configure
 _SELECTION = pytest.StashKey["SuiteSelection"]()
+_SECRETS_BEFORE = pytest.StashKey[int]()  # the secrets registered before this session (see pytest_unconfigure)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -52,12 +53,13 @@ def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from pytest_websearchbench.core.secrets import install_log_scrubber
+    from pytest_websearchbench.core.secrets import install_log_scrubber, registered_secrets
     from pytest_websearchbench.providers.ratelimit import purge_stale_state
     from pytest_websearchbench.run.collect import SuiteSelection
     from pytest_websearchbench.run.distributed import plugin_for as distributed_plugin
     from pytest_websearchbench.run.reporter import RunReporter
 
+    config.stash[_SECRETS_BEFORE] = registered_secrets()
     worker = hasattr(config, "workerinput")
     # xdist workers share their run's id, so a --wsb-rate limit holds across them
     run_id = config.workerinput.get("testrunuid") if worker else None
@@ -79,6 +81,15 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(state.hub, "websearchbench-hub")  # says what --wsb-lock=update pinned
     if (distributed := distributed_plugin(config, state.settings)) is not None:  # xdist: rate shares, cassettes home
         config.pluginmanager.register(distributed, "websearchbench-distributed")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The session's secrets go with it (everything it writes is written by now): a process that runs
+    sessions one after another (pytester, an IDE) would otherwise scrub every text for all of them."""
+    if _SECRETS_BEFORE in config.stash:
+        from pytest_websearchbench.core.secrets import forget_secrets
+
+        forget_secrets(after=config.stash[_SECRETS_BEFORE])
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -40,21 +40,36 @@ def pattern(value: str) -> re.Pattern[str]:
     so ``quote`` with any ``safe`` set, ``quote_plus`` and servers that lower-case escapes all
     match) once or twice (``%2541``), ``+`` for a space, JSON-escaped (``\\uXXXX``, ``\\/``) or an
     HTML character reference (``&#115;``, ``&#x73;``, ``&amp;``); or the value in base64 (standard,
-    URL-safe, unpadded), alone or at any offset of a longer encoded value."""
-    chars = []
-    for char in value:
-        utf8 = _utf8(char)
-        forms = {re.escape(char), re.escape(json.dumps(char)[1:-1]),  # "\\n", "\\ud83d\\ude00"…
-                 "(?i:" + "".join(f"%{byte:02x}" for byte in utf8) + ")",
-                 "(?i:" + "".join(f"%25{byte:02x}" for byte in utf8) + ")",
-                 f"&#0*{ord(char)};", f"(?i:&#x0*{ord(char):x};)"}
-        if ord(char) <= 0xFFFF:
-            forms.add(f"(?i:\\\\u{ord(char):04x})")
-        if char in _HTML_NAMED:
-            forms.add(re.escape(_HTML_NAMED[char]))
-        forms.update({" ": [r"\+", "(?i:%2b)"], "/": [r"\\/"]}.get(char, []))
-        chars.append("(?:" + "|".join(sorted(forms)) + ")")
-    return re.compile("|".join(["".join(chars), *map(re.escape, _base64_forms(_utf8(value)))]))
+    URL-safe, unpadded), alone or at any offset of a longer encoded value.
+
+    Every alternative starts with a literal character, the first character's forms spelled out one
+    alternative each (``(a|b)R`` is ``aR|bR``, tried in the same order): then the regex engine skips
+    ahead to the characters a match can start with instead of trying every form at every position,
+    many times faster over the long texts scrubbed (a model agent's every request holds its whole
+    conversation)."""
+    chars = [_forms(char) for char in value]
+    rest = "".join("(?:" + "|".join(forms) + ")" for forms in chars[1:])
+    return re.compile("|".join([*(form + rest for form in chars[0]), *map(re.escape, _base64_forms(_utf8(value)))]))
+
+
+def _forms(char: str) -> list[str]:
+    """The regexes of one character's forms, sorted, each starting with a literal character."""
+    utf8 = _utf8(char)
+    forms = {re.escape(char), re.escape(json.dumps(char)[1:-1]),  # "\\n", "\\ud83d\\ude00"…
+             "".join(f"%{_any_case(f'{byte:02x}')}" for byte in utf8),
+             "".join(f"%25{_any_case(f'{byte:02x}')}" for byte in utf8),
+             f"&#0*{ord(char)};", f"&#[xX]0*{_any_case(f'{ord(char):x}')};"}
+    if ord(char) <= 0xFFFF:
+        forms.add(f"\\\\[uU]{_any_case(f'{ord(char):04x}')}")
+    if char in _HTML_NAMED:
+        forms.add(re.escape(_HTML_NAMED[char]))
+    forms.update({" ": [r"\+", "%2[bB]"], "/": [r"\\/"]}.get(char, []))
+    return sorted(forms)
+
+
+def _any_case(hex_digits: str) -> str:
+    """Hex digits in either case, without a case-insensitive group (a match could not start with one)."""
+    return "".join(f"[{d}{d.upper()}]" if d.isalpha() else d for d in hex_digits)
 
 
 def _base64_forms(raw: bytes) -> list[str]:
@@ -89,6 +104,19 @@ def register_secrets(values) -> None:
         for value in values:
             if value and len(value) >= MIN_LENGTH and pattern(value) not in _SECRETS:
                 _SECRETS.append(pattern(value))
+
+
+def registered_secrets() -> int:
+    """How many secrets are registered: a mark for ``forget_secrets``."""
+    with _LOCK:
+        return len(_SECRETS)
+
+
+def forget_secrets(after: int) -> None:
+    """Forget the secrets registered after the first ``after``: a pytest session's, when it ends.
+    Pytester and IDE runners run many sessions in one process, and every scrub tries every secret."""
+    with _LOCK:
+        del _SECRETS[after:]
 
 
 def scrub(text: str, extra: Iterable[str] = ()) -> str:

@@ -8,10 +8,12 @@ from __future__ import annotations
 import base64
 import html
 import json
+import re
 from urllib.parse import quote
 
 from hypothesis import given, strategies as st
 
+from pytest_websearchbench.core import secrets
 from pytest_websearchbench.core.secrets import FILTERED, scrub, scrub_value
 from pytest_websearchbench.providers import register_builtin_providers
 from pytest_websearchbench.providers.registry import ProviderRegistry
@@ -71,3 +73,58 @@ def test_the_controller_knows_a_private_setting_by_its_variable():
     register_builtin_providers(registry)
     environ = {"GOOGLE_API_KEY": "AIza-planted-key", "GOOGLE_CSE_ID": "cx-planted-engine-017"}
     assert {"AIza-planted-key", "cx-planted-engine-017"} <= set(run_secrets(registry, [], environ))
+
+
+def _pattern_with_case_groups(value: str) -> re.Pattern[str]:
+    """The pattern as first written, one group of forms a character and case-insensitive groups for the hex
+    digits (the engine tries every form at every position): the oracle of the faster ``pattern``."""
+    chars = []
+    for char in value:
+        utf8 = secrets._utf8(char)
+        forms = {re.escape(char), re.escape(json.dumps(char)[1:-1]),
+                 "(?i:" + "".join(f"%{byte:02x}" for byte in utf8) + ")",
+                 "(?i:" + "".join(f"%25{byte:02x}" for byte in utf8) + ")",
+                 f"&#0*{ord(char)};", f"(?i:&#x0*{ord(char):x};)"}
+        if ord(char) <= 0xFFFF:
+            forms.add(f"(?i:\\\\u{ord(char):04x})")
+        if char in secrets._HTML_NAMED:
+            forms.add(re.escape(secrets._HTML_NAMED[char]))
+        forms.update({" ": [r"\+", "(?i:%2b)"], "/": [r"\\/"]}.get(char, []))
+        chars.append("(?:" + "|".join(sorted(forms)) + ")")
+    return re.compile("|".join(["".join(chars), *map(re.escape, secrets._base64_forms(secrets._utf8(value)))]))
+
+
+def _encoded_mix(draw, key: str) -> str:
+    """The key with each character in a form drawn for it, so that forms mix (as the pattern allows)."""
+    out = []
+    for char in key:
+        utf8 = char.encode("utf-8")
+        out.append(draw(st.sampled_from([
+            char, json.dumps(char)[1:-1], "".join(f"%{b:02X}" for b in utf8), "".join(f"%25{b:02x}" for b in utf8),
+            f"&#{ord(char)};", f"&#X{ord(char):x};", html.escape(char), f"\\u{ord(char):04X}" if ord(char) <= 0xFFFF
+            else char])))
+    return "".join(out)
+
+
+@st.composite
+def _key_and_text(draw):
+    """A key of characters that have many forms, and a text of noise, the key, its forms mixed, its base64."""
+    key = draw(st.text(st.sampled_from("aZ9%&#;\\/+ -_x:é\"'<"), min_size=4, max_size=10))
+    pieces = []
+    for kind in draw(st.lists(st.sampled_from(["noise", "key", "mix", "bearer"]), max_size=6)):
+        if kind == "noise":
+            pieces.append(draw(st.text(st.sampled_from("aZ9%&#;\\/+ 2u5x"), max_size=6)))
+        elif kind == "key":
+            pieces.append(key)
+        elif kind == "mix":
+            pieces.append(_encoded_mix(draw, key))
+        else:
+            pieces.append(base64.b64encode(b"Bearer " + key.encode()).decode())
+    return key, "".join(pieces)
+
+
+@given(_key_and_text())
+def test_the_faster_pattern_scrubs_as_the_first_one(key_and_text):
+    key, text = key_and_text
+    ours, oracle = secrets.pattern(key), _pattern_with_case_groups(key)
+    assert [m.span() for m in ours.finditer(text)] == [m.span() for m in oracle.finditer(text)]
