@@ -68,8 +68,8 @@ E2E_FIXTURES = {"bundled_run", "harbor_python", "browser"}
 
 def pytest_addoption(parser) -> None:
     parser.addoption("--every-task", action="store_true",
-                     help="run the slow per-task WebBench tests (Chromium parity, the model agent) on every bundled "
-                          "task and agent, not one task of each template")
+                     help="run the slow per-task WebBench tests (Chromium parity, the model and program agents, the "
+                          "controls) on every bundled task and agent, not one task of each template")
 
 
 def pytest_collection_modifyitems(items) -> None:
