@@ -19,6 +19,7 @@ from pytest_websearchbench.providers.pricing import call_cost
 from pytest_websearchbench.providers.retry import (RETRY_STATUSES, CircuitBreaker, HttpOptions, Problem,
                                                    send_with_retries, transport_problem)
 from pytest_websearchbench.core.secrets import scrub
+from pytest_websearchbench.core.tls import client_tls
 
 if TYPE_CHECKING:
     import httpx
@@ -138,7 +139,7 @@ class HttpProvider(Provider):
         self.http = http or HttpOptions(timeout=self.timeout_seconds)
         self.base_url = base_url.rstrip("/")
         self.client = httpx.Client(base_url=self.base_url, headers=dict(headers or {}),
-                                   params=dict(params or {}), timeout=self.http.timeout)
+                                   params=dict(params or {}), timeout=self.http.timeout, verify=client_tls())
         self.breaker = CircuitBreaker(self.http.retry)
         self._last_request: httpx.Request | None = None
 

@@ -34,6 +34,7 @@ from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.options import CHAT_API, RESPONSES_API
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.core.secrets import register_secrets, scrub
+from pytest_websearchbench.core.tls import client_tls
 from pytest_websearchbench.providers.retry import send_with_retries
 
 CASSETTE_BASE_URL = "http://chat-model.invalid"
@@ -235,7 +236,8 @@ class ModelClient:
         # that leaves the process is scrubbed of it, errors and log records alike
         register_secrets([self.api_key])
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self._client = httpx.Client(base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout)
+        self._client = httpx.Client(base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout,
+                                    verify=client_tls())
 
     def ask(self, path: str, body: dict[str, Any]) -> Any:
         response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error,

@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import ssl
 import sys
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
 import httpx
 
+from pytest_websearchbench.core.tls import client_tls
 from pytest_websearchbench.webbench.browsing.pageparse import Element, ParsedPage, parse
 
 ACTIONS = ("navigate", "click", "fill", "select", "press", "scroll", "back", "read")
@@ -81,13 +80,6 @@ class Observation:
         return {"observation": self.to_text(), **{k: self.extra[k] for k in ("screenshot",) if k in self.extra}}
 
 
-@cache
-def _tls() -> ssl.SSLContext:
-    """httpx's default TLS settings, built once per process: loading the certificates took 20–50 ms,
-    paid by every browser (one per episode) before any page was asked for."""
-    return httpx.create_ssl_context()
-
-
 class WorldTransport(httpx.HTTPTransport):
     """httpx's own transport, kept out of cassettes: a model agent's episode runs inside the item's
     cassette, where vcrpy replaces ``HTTPTransport.handle_request``; the world's pages (a fresh port
@@ -102,7 +94,7 @@ class Browser:
         self.base_url = base_url.rstrip("/")
         self._own_client = client is None
         self.client = client or httpx.Client(timeout=timeout, follow_redirects=True,
-                                             transport=WorldTransport(verify=_tls()))
+                                             transport=WorldTransport(verify=client_tls()))
         self.url = ""
         self.status = 0
         self.page = ParsedPage("", "", [], [])
