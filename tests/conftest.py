@@ -76,6 +76,9 @@ def pytest_collection_modifyitems(items) -> None:
     for item in items:
         if E2E_FIXTURES.intersection(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.e2e)
+    # the end-to-end tests first: xdist hands tests out in this order, and the slow ones (tests/webbench, last
+    # by name) coming last left one worker running them for a minute while the other had nothing to do
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is None)
 
 
 def pytest_terminal_summary(terminalreporter) -> None:
