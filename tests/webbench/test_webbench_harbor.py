@@ -154,7 +154,6 @@ def test_packages_have_the_harbor_layout_and_controls():
 
 
 @pytest.mark.e2e
-@pytest.mark.e2e  # works every bundled task: the release gate's 244 episodes
 def test_generator_is_deterministic_and_the_tree_is_up_to_date(tmp_path):
     admissions = generate(tmp_path / "suite")
     fresh = sorted(p.relative_to(tmp_path / "suite") for p in (tmp_path / "suite").rglob("*") if p.is_file())
