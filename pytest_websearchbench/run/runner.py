@@ -65,9 +65,10 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         run.cassette = cassette.status(len(calls))
     except cassette_mismatch_error() as exc:
         run.error = f"request not in cassette {path}"
-        pytest.fail(f"{spec.label}: a request is not in the cassette {path} (record mode "
-                    f"{settings.record_mode.value}); the cassette is stale: re-record it: "
-                    f"{_rerecord_command(spec, settings)}\n{exc}", pytrace=False)
+        # vcrpy's message once, inside ours: not again as the exception this one was raised handling
+        raise pytest.fail.Exception(f"{spec.label}: a request is not in the cassette {path} (record mode "
+                                    f"{settings.record_mode.value}); the cassette is stale: re-record it: "
+                                    f"{_rerecord_command(spec, settings)}\n{exc}", pytrace=False) from None
     except StaleCassetteError as exc:
         run.error, run.error_kind = str(exc), exc.kind
         raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {_rerecord_command(spec, settings)}",
