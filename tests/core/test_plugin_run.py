@@ -156,8 +156,8 @@ def test_stale_cassette_is_an_error_not_a_fail(pytester, tiny_suite):
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*not in the cassette*re-record it: pytest 'suites/tiny::t2[[]local[]]' "
                                  "--provider local --wsb-record-mode=rewrite*"])
-    # vcrpy's explanation once, inside the error: not repeated as an exception it was raised handling
-    assert result.stdout.str().count("Can't play back this request") == 1
+    # vcrpy's explanation inside the error, not repeated as an exception it was raised handling (the short
+    # summary may quote it again: in CI, pytest does not cut its lines)
     assert "During handling of the above exception" not in result.stdout.str()
 
 
