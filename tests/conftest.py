@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -16,6 +17,12 @@ import pytest
 # PYTHONDONTWRITEBYTECODE is set, as on these machines: otherwise every run, and every xdist worker,
 # parses and rewrites some 400 modules again (about 5 s of each worker's collection).
 sys.dont_write_bytecode = False
+
+# A shell starts a background job ('cmd &' without job control) with SIGINT ignored, and every child
+# inherits that: the tests that press Ctrl-C on a child (the judge, the world server, a Chromium run)
+# would see it ignored. A handler of Python's own is reset to the default in each child it starts.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 from hypothesis import settings as hypothesis_settings  # noqa: E402
 

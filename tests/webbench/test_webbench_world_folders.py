@@ -59,11 +59,14 @@ def _start_cli(tmp: Path, *extra: str) -> tuple[subprocess.Popen, Path]:
 def test_the_server_cli_removes_its_world_folder_on_a_signal_and_sweeps_stale_ones_at_start(tmp_path, signum, code):
     stale = _stale_folder(tmp_path)
     proc, folder = _start_cli(tmp_path)
-    assert not stale.exists()  # swept before the server started
-    assert folder.parent == tmp_path and folder.name.startswith(f"{PREFIX}{proc.pid}-staffing-s1-")
-    assert (folder / "world.db").is_file()
-    proc.send_signal(signum)
-    assert proc.wait(timeout=30) == code
+    try:
+        assert not stale.exists()  # swept before the server started
+        assert folder.parent == tmp_path and folder.name.startswith(f"{PREFIX}{proc.pid}-staffing-s1-")
+        assert (folder / "world.db").is_file()
+        proc.send_signal(signum)
+        assert proc.wait(timeout=30) == code
+    finally:
+        proc.kill()  # a server that ignored the signal would outlive the run
     assert "Traceback" not in proc.stderr.read()
     assert list(tmp_path.iterdir()) == []
 
