@@ -17,6 +17,8 @@ SECRET_HEADERS = frozenset({
 #: query parameters and JSON fields that carry credentials ("cx": Google's search engine id, private and
 #: absent in a keyless replay, so filtering it by name also lets the replay match)
 SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "auth", "x-api-key", "cx"})
+#: JSON fields whose string values are credentials
+SECRET_FIELDS = SECRET_PARAMS | {"api-key"}
 
 
 def alias_url(url: str, aliases: dict[str, str]) -> str:
@@ -78,7 +80,7 @@ class SecretFilter:
     def _scrub_body(self, body: bytes | str) -> bytes | str:
         text = body.decode("utf-8", "surrogateescape") if isinstance(body, bytes) else body
         try:
-            text = json.dumps(_filter_json(json.loads(text)), ensure_ascii=False)
+            text = json.dumps(json.loads(text, object_pairs_hook=_filter_fields), ensure_ascii=False)
         except ValueError:
             pass
         text = self.scrub(text)
@@ -93,10 +95,8 @@ def _filter_query(uri: str) -> str:
     return urlunsplit(parts._replace(query=urlencode(pairs)))
 
 
-def _filter_json(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: FILTERED if k.lower() in SECRET_PARAMS | {"apikey", "api-key"} and isinstance(v, str)
-                else _filter_json(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_filter_json(v) for v in value]
-    return value
+def _filter_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """One JSON object as it is parsed (inner ones first), its credential fields' strings filtered: only
+    objects go through Python, not every value of a large answer."""
+    return {key: FILTERED if isinstance(value, str) and key.lower() in SECRET_FIELDS else value
+            for key, value in pairs}
