@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.cassettes.latency import RECEIVED_AT_HEADER, RECORDED_SECONDS_HEADER
-from pytest_websearchbench.cassettes.parsed import parsed
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.dates import parse_instant
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
@@ -96,11 +95,8 @@ def _read(path: Path) -> str:
 
 def _parse(text: str, path: Path, serializer) -> Any:
     import yaml
-    from vcr.serializers import yamlserializer
 
     try:
-        if serializer is yamlserializer:  # the plugin's (vcrpy's default): parsed once per text
-            return parsed(text, serializer.deserialize)
         return serializer.deserialize(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark

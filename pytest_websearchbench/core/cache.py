@@ -1,6 +1,5 @@
 """The user's cache folder for what a run can rebuild but should not have to: LexBench's grades indexes,
-WebBench's built worlds, cassettes' parsed YAML. Each kind keys its files by what decides them and checks
-them when it reads."""
+WebBench's built worlds. Each kind keys its files by what decides them and checks them when it reads."""
 
 from __future__ import annotations
 
