@@ -7,8 +7,10 @@ so a second worktree at another commit gives the other column of a before/after 
 
 * Whole runs, per size: the bundled LexBench suite copied to ``n`` items (``scaled_suite.py``)
   replayed with ``-n 0`` and ``-n 2``, and the floor: a bare parametrized pytest (this plugin
-  disabled) whose every test only reads and parses one of the same YAML cassettes with the
-  loader vcrpy uses. Repetitions are interleaved (size by size, kind by kind, then again), so
+  disabled) whose every test only reads and parses one of the same YAML cassettes with vcrpy's
+  own loader (``vcr.serializers.yamlserializer``: since vcrpy 9.0 a safe loader; this floor used to
+  parse with PyYAML's ``CLoader``, vcrpy 8's), also under ``-n 2``: what xdist itself makes of short
+  tests on this machine. Repetitions are interleaved (size by size, kind by kind, then again), so
   a busy machine slows every kind alike; the table gives medians and ratios of medians.
   Wall is fitted as a + b·n (least squares over the sizes' medians, ``-n 0``); peak RSS is the
   largest process of the run's tree (``wait4``).
@@ -29,8 +31,9 @@ so a second worktree at another commit gives the other column of a before/after 
 The children's pytest temporary folders are kept in a folder of the script's own (``PYTEST_DEBUG_TEMPROOT``),
 so no run pays for deleting what earlier pytest sessions on the machine left.
 
-Grades files are indexed once (``--wsb-grades-index``, in the user's cache folder): a ``--co`` run of
-each suite before the timed ones builds the index, as the first run on a machine does.
+The children's cache folder (``XDG_CACHE_HOME``) is one of the script's own too. Grades files are indexed
+once (``--wsb-grades-index``): a ``--co`` run of each suite before the timed ones builds the index, as the
+first run on a machine does.
 """
 
 from __future__ import annotations
@@ -57,19 +60,14 @@ import os
 from pathlib import Path
 
 import pytest
-import yaml
-
-try:  # the loader vcrpy's YAML serializer picks
-    from yaml import CLoader as Loader
-except ImportError:
-    from yaml import Loader
+from vcr.serializers import yamlserializer  # vcrpy's own cassette loader, as a replay parses with it
 
 CASSETTES = sorted(Path(os.environ["WSB_FLOOR_CASSETTES"]).glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", CASSETTES, ids=[p.stem for p in CASSETTES])
 def test_cassette(path):
-    assert yaml.load(path.read_text("utf-8"), Loader=Loader)["interactions"]
+    assert yamlserializer.deserialize(path.read_text("utf-8"))["interactions"]
 '''
 
 
@@ -98,7 +96,7 @@ def timed_run(args: list[str], cwd: Path, env: dict[str, str], expect_passed: in
 
 
 def whole_runs(sizes: list[int], repeat: int, work: Path) -> dict[tuple[str, int], list[tuple[float, float]]]:
-    """(kind, size) → [(wall s, peak RSS MiB)] per repetition; kinds: floor, n0, n2."""
+    """(kind, size) → [(wall s, peak RSS MiB)] per repetition; kinds: floor, floor_n2, n0, n2."""
     run_dir = work / "run"
     run_dir.mkdir()
     (run_dir / "pytest.ini").write_text("[pytest]\n")  # the same empty configuration for every kind
@@ -118,6 +116,7 @@ def whole_runs(sizes: list[int], repeat: int, work: Path) -> dict[tuple[str, int
             floor_env = {**child_env(), "WSB_FLOOR_CASSETTES": str(work / "cassettes" / name / "local")}
             results_file = work / f"results-{size}.json"
             kinds = {"floor": (["-p", "no:websearchbench", "floor_test.py"], floor_env),
+                     "floor_n2": (["-p", "no:websearchbench", "floor_test.py", "-n", "2"], floor_env),
                      "n0": ([*replay, f"--wsb-json={results_file}"], child_env()),
                      "n2": ([*replay, "-n", "2"], child_env())}
             for kind, (args, env) in kinds.items():
@@ -142,6 +141,27 @@ def bundled_runs(repeat: int) -> dict[str, list[tuple[float, float]]]:
         print(f"  repetition {rep + 1}/{repeat}, bundled suites: " + ", ".join(
             f"{kind} {walls[-1][0]:.2f} s" for kind, walls in out.items()), file=sys.stderr, flush=True)
     return out
+
+
+SPIN = "total = 0\nfor i in range(40_000_000):\n    total += i\n"
+
+
+def machine_ceiling(repeat: int) -> tuple[float, float, float]:
+    """What two processes at once get from this machine's cores: (one spin alone s, the slower of two at
+    once s, ratio 2 × alone ÷ pair). A pure-Python loop, so no disk, memory bandwidth or GIL is shared:
+    a ratio under 2 is the cores themselves (vCPUs that share a physical core, a busy host)."""
+    alone, pair = [], []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", SPIN], check=True)
+        alone.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        both = [subprocess.Popen([sys.executable, "-c", SPIN]) for _ in range(2)]
+        for process in both:
+            process.wait()
+        pair.append(time.perf_counter() - started)
+    one, two = statistics.median(alone), statistics.median(pair)
+    return one, two, 2 * one / two
 
 
 def fit(points: list[tuple[int, float]]) -> tuple[float, float]:
@@ -243,10 +263,14 @@ def main() -> None:
     # leaves ~16,000 files: 3-5 s of the controller's CPU), which is not the run's cost
     temp_root = tempfile.TemporaryDirectory(prefix="wsb-bench-tmp-")  # removed when the script ends
     os.environ["PYTEST_DEBUG_TEMPROOT"] = temp_root.name
+    # and a cache folder of their own: the grades indexes are built there, the user's is left alone
+    cache_home = tempfile.TemporaryDirectory(prefix="wsb-bench-cache-")
+    os.environ["XDG_CACHE_HOME"] = cache_home.name
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory(prefix="wsb-scale-") as tmp:
         runs = whole_runs(options.sizes, options.repeat, Path(tmp))
     bundled = bundled_runs(options.repeat)
+    spin_alone, spin_pair, ceiling = machine_ceiling(max(options.repeat, 5))
     if not options.runs_only:
         build, direct_p50, http_p50 = engine_figures(options.repeat)
         webbench_tasks, webbench_total, webbench_slowest = webbench_figures(options.repeat)
@@ -278,6 +302,10 @@ def main() -> None:
           + each(lambda n: f"{rss('n0', n):.0f} ({rss('n2', n):.0f})") + " |")
     print("| -n 0 wall ÷ -n 2 wall (above 1: -n 2 is faster) | "
           + each(lambda n: f"{wall('n0', n) / wall('n2', n):.2f} ({wall('n2', n):.1f} s)") + " |")
+    print("| the floor: -n 0 wall ÷ -n 2 wall (what xdist makes of short tests here) | "
+          + each(lambda n: f"{wall('floor', n) / wall('floor_n2', n):.2f} ({wall('floor_n2', n):.1f} s)") + " |")
+    print(f"| two CPU-bound processes at once ÷ one after the other (the machine's ceiling for -n 2) | "
+          f"{ceiling:.2f} (one {spin_alone:.2f} s, two at once {spin_pair:.2f} s) |")
     bundled_n0, bundled_n2 = (statistics.median(w for w, _ in bundled[kind]) for kind in ("n0", "n2"))
     print(f"| `pytest suites`: -n 0 wall ÷ -n 2 wall | {bundled_n0 / bundled_n2:.2f} "
           f"({bundled_n0:.1f} s vs {bundled_n2:.1f} s) |")
