@@ -111,6 +111,40 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """A live run works its provider and model calls first, many at once (run/live.py); pytest's loop then
+    replays them. An xdist controller does it when its workers have collected (below); a worker never."""
+    if hasattr(session.config, "workerinput") or not session.items or (
+            session.testsfailed and not session.config.option.continue_on_collection_errors):
+        return  # pytest's own loop stops a run whose collection failed
+    from pytest_websearchbench.run.collect import BenchmarkItem
+    from pytest_websearchbench.run.live import work_live
+
+    work_live(session.config, [item.spec for item in session.items if isinstance(item, BenchmarkItem)])
+
+
+_LIVE_DONE = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids: list[str]) -> None:
+    """The xdist controller's live phase, on the first worker's collection (every worker collects the same
+    items), before xdist hands any item out."""
+    config = node.config
+    if config.stash.get(_LIVE_DONE, False):
+        return
+    config.stash[_LIVE_DONE] = True
+    from pytest_websearchbench.run.distributed import on_this_machine
+
+    if not on_this_machine(node.nodemanager.specs):
+        return  # gateways elsewhere record what their items need, each at its share of the rates
+    from pytest_websearchbench.run.collect import specs_of_ids
+    from pytest_websearchbench.run.live import work_live
+
+    work_live(config, specs_of_ids(config, ids).values())
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collect_directory(path: Path, parent: pytest.Collector):
     if (path / MANIFEST_NAME).is_file():
         from pytest_websearchbench.run.collect import SuiteModule
@@ -138,7 +172,9 @@ def wsb_settings(pytestconfig: pytest.Config) -> Settings:
 @pytest.fixture(scope="session")
 def wsb_providers(pytestconfig: pytest.Config):
     """The session's providers: created on first use (the local server starts then), closed at the end."""
-    pool = provider_pool(pytestconfig)
+    from pytest_websearchbench.run.live import worked_live
+
+    pool = provider_pool(pytestconfig, paced=not worked_live(pytestconfig))  # else they only replay
     yield pool
     pool.close()
 

@@ -127,7 +127,9 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
             raise
         finally:
             if failed is not None:
-                _drop_failed(cassette, before, failed(), filters)
+                drop_failed(cassette.data, before, failed(), filters)
+                if len(cassette.data) == before:
+                    cassette.dirty = False
             if stamp is not None:  # only what was recorded now (vcr runs its filters on loaded answers too)
                 for _, response in cassette.data[before:]:
                     response["headers"][PRODUCED_BY_HEADER] = [stamp]
@@ -278,19 +280,19 @@ def _httpx_response(response: dict):
         extensions={"reason_phrase": message.encode("ascii")} if message else None)
 
 
-def _drop_failed(cassette, before: int, failed: list[tuple[str, str, bytes]], filters: SecretFilter) -> None:
-    """Remove the interactions recorded for rejected answers (each failed request once, earliest first)."""
+def drop_failed(interactions: list, before: int, failed: list[tuple[str, str, bytes]],
+                filters: SecretFilter) -> None:
+    """Remove the interactions recorded (from ``before`` on) for rejected answers (each failed request once,
+    earliest first)."""
     from vcr.request import Request as VcrRequest
 
     for method, uri, body in failed:
         wanted = filters.request(VcrRequest(method, uri, body or None, {}))
-        for index in range(before, len(cassette.data)):
-            stored = cassette.data[index][0]
+        for index in range(before, len(interactions)):
+            stored = interactions[index][0]
             if (stored.method, stored.uri, stored.body) == (wanted.method, wanted.uri, wanted.body):
-                del cassette.data[index]
+                del interactions[index]
                 break
-    if len(cassette.data) == before:
-        cassette.dirty = False
 
 
 def _refuse_stale(path: Path, interactions, produced_by: dict[str, str]) -> None:

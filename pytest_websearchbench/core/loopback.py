@@ -35,6 +35,9 @@ class QuietServer(ThreadingHTTPServer):
     ``label``."""
 
     label = "loopback server"
+    #: the listen backlog: a live run opens dozens of connections at once, and a connect the backlog
+    #: drops is tried again only a second later
+    request_queue_size = 128
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         exc = sys.exc_info()[1]

@@ -217,6 +217,13 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option("--wsb-rate", "wsb_rate",
            "request rate limit per provider, shared by all xdist workers (e.g. serper=5/s,tavily=60/min; *=… for "
            "all; units: s, min, h)", "NAME=RATE[,...]", parse=lambda value, flag: parse_rates(value)),
+    Option("--wsb-concurrency", "wsb_concurrency",
+           "a live run (one that records, an agent, a model): items worked at once, in one process (pytest's or the "
+           "xdist controller's)", "N", parse=number(minimum=1, whole=True, optional=True),
+           default_help="16, or more to keep each provider at its --wsb-rate (rate × its answer time)"),
+    Option("--wsb-max-cost", "wsb_max_cost",
+           "a live run: start no item once the run's estimated spend (the price table's) reaches USD; the items "
+           "left are errors that say so", "USD", parse=number(minimum=0, optional=True), default_help="no cap"),
     Option("--wsb-price", "wsb_price",
            "price in USD per 1,000 requests, overriding the built-in table (e.g. serper=1.0,tavily.fetch=1.6)",
            "NAME[.fetch]=USD[,...]", parse=lambda value, flag: parse_prices(value)),
@@ -344,6 +351,8 @@ class Settings:
     label: str = ""  # the run's label there
     cassette_dir_given: bool = False  # the folder was named (command line or ini): never another folder's cassettes
     json_raw: bool = False  # --wsb-json-raw: the results file keeps the provider answers' text
+    concurrency: int | None = None  # --wsb-concurrency; None: chosen from the rates (run/live.py)
+    max_cost: float | None = None  # --wsb-max-cost, USD
 
     def cassette_args(self) -> str:
         """The options that locate this run's cassettes, for a command a message suggests (with a leading
@@ -380,6 +389,8 @@ class Settings:
             label=values["wsb_label"],
             cassette_dir_given=values.path("wsb_cassette_dir") is not None,
             json_raw=values["wsb_json_raw"],
+            concurrency=values["wsb_concurrency"],
+            max_cost=values["wsb_max_cost"],
         )
 
 

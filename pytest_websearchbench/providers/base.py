@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
@@ -82,9 +83,26 @@ class Provider(ABC):
     name: str = ""
 
     def __init__(self) -> None:
-        self.calls: list[CallRecord] = []
-        #: requests whose (recordable) answer was rejected: cassettes drop them (method, url, body)
-        self.failed_exchanges: list[tuple[str, str, bytes]] = []
+        # a live run works several items of one provider at once, one a thread (run/live.py): each thread
+        # keeps its own log, so an item's calls are the slice its thread appended while it ran
+        self._thread_log = threading.local()
+
+    @property
+    def calls(self) -> list[CallRecord]:
+        """This thread's calls, in order."""
+        return self._log("calls")
+
+    @property
+    def failed_exchanges(self) -> list[tuple[str, str, bytes]]:
+        """This thread's requests whose (recordable) answer was rejected: cassettes drop them (method, url, body)."""
+        return self._log("failed_exchanges")
+
+    def _log(self, name: str) -> list:
+        log = getattr(self._thread_log, name, None)
+        if log is None:
+            log = []
+            setattr(self._thread_log, name, log)
+        return log
 
     @abstractmethod
     def search(self, query: str, k: int) -> list[Hit]:
@@ -141,7 +159,6 @@ class HttpProvider(Provider):
         self.client = httpx.Client(base_url=self.base_url, headers=dict(headers or {}),
                                    params=dict(params or {}), timeout=self.http.timeout, verify=client_tls())
         self.breaker = CircuitBreaker(self.http.retry)
-        self._last_request: httpx.Request | None = None
 
     @contextmanager
     def retrying(self, policy: RetryPolicy) -> Iterator[None]:
@@ -222,7 +239,7 @@ class HttpProvider(Provider):
             state["seconds"] = float(recorded)
         state["status"] = response.status_code
         state["received_at"] = received_at(response.headers).isoformat()
-        self._last_request = response.request
+        self._thread_log.last_request = response.request
         if response.status_code < 400:
             return response, None
         if response.status_code not in RETRY_STATUSES:
@@ -253,10 +270,10 @@ class HttpProvider(Provider):
                             kind="malformed_json", status=response.status_code) from None
 
     def _forget_last_exchange(self) -> None:
-        request = self._last_request
+        request = getattr(self._thread_log, "last_request", None)
         if request is not None:
             self.failed_exchanges.append((request.method, str(request.url), request.content))
-            self._last_request = None
+            self._thread_log.last_request = None
 
     def close(self) -> None:
         self.client.close()

@@ -17,7 +17,7 @@ import _pytest.python
 import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
-from pytest_websearchbench.core.family import BenchmarkFamily, Case, Score, Suite
+from pytest_websearchbench.core.family import BenchmarkFamily, Score, Suite
 from pytest_websearchbench.reporting.baseline import ItemVerdict
 from pytest_websearchbench.reporting.junit import identity_properties
 from pytest_websearchbench.reporting.results import ItemMeta, ItemRun
@@ -25,31 +25,8 @@ from pytest_websearchbench.run.file_suites import manifest_for_file
 from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.run.session import run_state
+from pytest_websearchbench.run.spec import ItemSpec
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
-
-
-@dataclass(frozen=True)
-class ItemSpec:
-    """What one benchmark test runs: a case of a suite, against one variant (a provider, or WebBench's agent)."""
-
-    family: BenchmarkFamily
-    suite: Suite
-    case: Case
-    variant: str
-
-    @property
-    def label(self) -> str:
-        return self.metadata().label
-
-    @property
-    def kind(self) -> str:
-        return self.family.run_label(self.suite)
-
-    def metadata(self) -> ItemMeta:
-        manifest = self.suite.manifest
-        return ItemMeta(self.suite.name, self.case.id, self.variant, self.family.name, self.kind,
-                        manifest.edition, self.suite.digest, self.case.markers,
-                        tuple(f.provenance() for f in manifest.remote.values()))  # remote files: repo, commit, sha256
 
 
 def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES,
@@ -86,20 +63,32 @@ def describe_item(config: pytest.Config, nodeid: str) -> ItemMeta | None:
     """What the reports of the benchmark item ``nodeid`` carry (``ItemSpec.metadata``), found from its
     id by loading its suite again: for an item whose xdist worker died before it reported anything.
     None when the id names no item of the run."""
-    path = suite_path_of(nodeid, config.rootpath)
-    if path is None or "::" not in nodeid:
-        return None
+    spec = specs_of_ids(config, [nodeid]).get(nodeid)
+    return spec.metadata() if spec is not None else None
+
+
+def specs_of_ids(config: pytest.Config, nodeids: Iterable[str]) -> dict[str, ItemSpec]:
+    """The benchmark items among ``nodeids`` and what each runs, found by loading their suites (each once):
+    how a process that did not collect (the xdist controller) knows its run's items. Ids that name no
+    item of the run are left out."""
     state = run_state(config)
-    try:
-        family, suite = load_suite(path / MANIFEST_NAME if path.is_dir() else path, state.families, state.hub)
-    except (SuiteError, ConfigurationError):
-        return None
-    name = nodeid.split("::", 1)[1]
-    for case in suite.cases:
-        for variant in family.variants(state.settings):
-            if f"{case.id}[{variant}]" == name:
-                return ItemSpec(family, suite, case, variant).metadata()
-    return None
+    wanted: dict[Path, dict[str, str]] = {}  # suite path → the item's name in it → its node id
+    for nodeid in nodeids:
+        path = suite_path_of(nodeid, config.rootpath)
+        if path is not None and "::" in nodeid:
+            wanted.setdefault(path, {})[nodeid.split("::", 1)[1]] = nodeid
+    found: dict[str, ItemSpec] = {}
+    for path, names in wanted.items():
+        try:
+            family, suite = load_suite(path / MANIFEST_NAME if path.is_dir() else path, state.families, state.hub)
+        except (SuiteError, ConfigurationError):
+            continue
+        for case in suite.cases:
+            for variant in family.variants(state.settings):
+                nodeid = names.get(f"{case.id}[{variant}]")
+                if nodeid is not None:
+                    found[nodeid] = ItemSpec(family, suite, case, variant)
+    return found
 
 
 class SuiteModule(pytest.Module):

@@ -45,6 +45,13 @@ def host_rates(config: pytest.Config, rates: Mapping[str, Rate]) -> Mapping[str,
     return {name: Rate(count, per_seconds) for name, (count, per_seconds) in shares.items()}
 
 
+def on_this_machine(specs) -> bool:
+    """Whether every gateway (an execnet ``XSpec``) is a plain popen: a process of this machine, with this
+    temp folder and options, so the controller's live phase (run/live.py) can make the run's calls for
+    it and write the cassettes where it replays them."""
+    return all(spec.popen and not spec.env and not spec.chdir and not spec.via for spec in specs)
+
+
 def lock_scope(spec) -> tuple:
     """What makes workers open the same rate-limit state file: the machine and account a gateway (an
     execnet ``XSpec``) runs on, and its temp folder. Telling apart two gateways that do share a file

@@ -8,22 +8,21 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
 from pytest_websearchbench.cassettes.recorder import (
-    StaleCassetteError, cassette_mismatch_error, cassette_path, use_cassette)
+    StaleCassetteError, cassette_mismatch_error, use_cassette)
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults, RunContext
 from pytest_websearchbench.core.options import CassetteMode, Settings
 from pytest_websearchbench.providers import ProviderPool
-from pytest_websearchbench.core.bundled import BUNDLED_CASSETTES_DIR, BUNDLED_SUITES_DIR
-from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload
+from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
+from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure
 
 
 #: provider failures that come from the content of an answer (not from reaching the provider)
@@ -34,13 +33,20 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
     """Ask the provider for this item, through the item's cassette; record how it went (``item.wsb_run``,
     filled as it goes: a failure leaves what happened so far)."""
     spec = item.spec
-    path = _cassette_for(spec, settings)
+    path = cassette_for(spec, settings)
     run = item.wsb_run = ItemRun(cassette_path=str(path))
-    if spec.family.records_traffic and settings.record_mode is CassetteMode.NONE and not path.is_file():
+    mode = settings.record_mode
+    live = live_outcome(item.config, item.wsb_meta.key)
+    if live is not None:  # worked before the tests ran (run/live.py): replay what it recorded, or its error
+        if live.status == FAILED:
+            item.wsb_run = ItemRun.from_dict(live.run)
+            pytest.fail(live.message, pytrace=False)
+        mode = CassetteMode.NONE
+    elif spec.family.records_traffic and mode is CassetteMode.NONE and not path.is_file():
         run.error = f"no cassette at {path}"
         pytest.fail(
             f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
-            f"Record it with: pytest --suite {shlex.quote(_suite_argument(spec.suite.manifest))} --provider "
+            f"Record it with: pytest --suite {shlex.quote(suite_argument(spec.suite.manifest))} --provider "
             f"{spec.variant}{spec.family.record_args()}{settings.cassette_args()} "
             f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
     cassette = calls = None
@@ -55,7 +61,7 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         first_failed = len(failed)
         run.produced_by = provider.produced_by()
         try:
-            with use_cassette(path, settings.record_mode,
+            with use_cassette(path, mode,
                               aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
                               secrets=[*provider.secrets(), *spec.family.secrets()],
                               failed=lambda: failed[first_failed:], produced_by=run.produced_by) as cassette:
@@ -63,19 +69,21 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         finally:
             calls = run.calls = provider.calls[first_call:]
         run.cassette = cassette.status(len(calls))
+        if live is not None:  # what the live phase recorded: its calls as they went, not as they replayed
+            run.cassette, run.calls = "recorded", ItemRun.from_dict(live.run).calls
     except cassette_mismatch_error() as exc:
         run.error = f"request not in cassette {path}"
         # vcrpy's message once, inside ours: not again as the exception this one was raised handling
         raise pytest.fail.Exception(f"{spec.label}: a request is not in the cassette {path} (record mode "
                                     f"{settings.record_mode.value}); the cassette is stale: re-record it: "
-                                    f"{_rerecord_command(spec, settings)}\n{exc}", pytrace=False) from None
+                                    f"{rerecord_command(spec, settings)}\n{exc}", pytrace=False) from None
     except StaleCassetteError as exc:
         run.error, run.error_kind = str(exc), exc.kind
-        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {_rerecord_command(spec, settings)}",
+        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}",
                                     pytrace=False) from None
     except UnreadableCassetteError as exc:
         run.error, run.error_kind = str(exc), exc.kind
-        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {_rerecord_command(spec, settings)}",
+        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}",
                                     pytrace=False) from None
     except WebSearchBenchError as exc:
         kind = getattr(exc, "kind", "error")
@@ -85,45 +93,13 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
             run.error = f"the cassette {path} holds an answer {spec.variant!r} cannot read: {exc}"
             run.error_kind = kind
             raise pytest.fail.Exception(f"{spec.label}: {run.error}; re-record it: "
-                                        f"{_rerecord_command(spec, settings)}",
+                                        f"{rerecord_command(spec, settings)}",
                                         pytrace=False) from None
         run.error, run.error_kind = str(exc), kind
         # one line: the reason, without the chained provider exception repeated above it
-        who = "provider" if spec.family.records_traffic else "agent"
-        raise pytest.fail.Exception(f"{spec.label}: {who} {spec.variant!r} failed: {exc}", pytrace=False) from None
+        raise pytest.fail.Exception(provider_failure(spec, exc), pytrace=False) from None
     run.raw = raw.to_dict()
     return raw
-
-
-def _cassette_for(spec, settings: Settings) -> Path:
-    """The item's cassette in the cassette folder; for a suite that ships with the plugin, the
-    cassette shipped beside it when the folder has none, was not named by the user, and the run may
-    replay it (so an installed plugin replays its bundled suites from any folder, offline)."""
-    folder = spec.family.cassette_folder(spec.variant)
-    path = cassette_path(settings.cassette_dir, spec.suite.name, folder, spec.case.id)
-    if path.is_file() or settings.cassette_dir_given or settings.record_mode not in (CassetteMode.NONE,
-                                                                                     CassetteMode.ONCE) \
-            or not spec.suite.manifest.folder.resolve().is_relative_to(BUNDLED_SUITES_DIR):
-        return path
-    shipped = cassette_path(BUNDLED_CASSETTES_DIR, spec.suite.name, folder, spec.case.id)
-    return shipped if shipped.is_file() else path
-
-
-def _rerecord_command(spec, settings: Settings) -> str:
-    """The command that records this item's cassette anew, into the same folder: the item by its id
-    (``-k`` could match other items, and rewrite replaces the cassettes of all it matches)."""
-    item = f"{_suite_argument(spec.suite.manifest)}::{spec.case.id}[{spec.variant}]"
-    return (f"pytest {shlex.quote(item)} --provider {spec.variant}{spec.family.record_args()}"
-            f"{settings.cassette_args()} --wsb-record-mode=rewrite")
-
-
-def _suite_argument(manifest) -> str:
-    """How to name this suite on the command line: its folder (or manifest-less file), relative if possible."""
-    target = manifest.folder if manifest.path.name == MANIFEST_NAME else manifest.path
-    try:
-        return str(target.relative_to(Path.cwd()))
-    except ValueError:
-        return str(target)
 
 
 def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:

@@ -107,15 +107,17 @@ def run_state(config: pytest.Config) -> RunState:
     return config.stash[_RUN_STATE]
 
 
-def provider_pool(config: pytest.Config) -> ProviderPool:
-    """The session's providers, each created on first use with the run's HTTP options."""
+def provider_pool(config: pytest.Config, *, paced: bool = False) -> ProviderPool:
+    """Providers, each created on first use with the run's HTTP options. ``paced``: with the run's
+    ``--wsb-rate`` limits, for the live phase (run/live.py), the one place a run calls providers; the
+    tests' own pool replays what it recorded, which needs no pacing."""
     from pytest_websearchbench.providers import ProviderPool
 
     state = run_state(config)
-    return ProviderPool(state.registry, lambda name: _provider_context(config, state, name))
+    return ProviderPool(state.registry, lambda name: _provider_context(config, state, name, paced))
 
 
-def _provider_context(config: pytest.Config, state: RunState, name: str) -> ProviderContext:
+def _provider_context(config: pytest.Config, state: RunState, name: str, paced: bool) -> ProviderContext:
     from pytest_websearchbench.providers import ProviderContext
 
     settings = state.settings
@@ -123,20 +125,20 @@ def _provider_context(config: pytest.Config, state: RunState, name: str) -> Prov
     return ProviderContext(name=name, environ=os.environ, ini=lambda key: _raw_ini(config, key),
                            record_mode_may_record=settings.record_mode.may_record,
                            resources={"local_corpus": corpus},
-                           http=_http_options(state, name, host_rates(config, settings.rates)))
+                           http=_http_options(state, name, host_rates(config, settings.rates) if paced else {}))
 
 
 def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> HttpOptions:
     """The provider's timeout, retries, shared rate limit (``rates``: this host's, see run/distributed.py)
     and price overrides."""
-    from pytest_websearchbench.providers.ratelimit import RateLimiter, state_dir
+    from pytest_websearchbench.providers.ratelimit import WINDOW_MARGIN, RateLimiter, state_dir
     from pytest_websearchbench.providers.retry import HttpOptions
 
     settings = state.settings
     rate = rates.get(name) or rates.get("*")
     limiter = None
     if rate is not None:
-        limiter = RateLimiter(state_dir(state.run_id) / f"{name}.next", rate)
+        limiter = RateLimiter(state_dir(state.run_id) / f"{name}.next", rate, margin=WINDOW_MARGIN)
     return HttpOptions(timeout=settings.timeout, retry=settings.retry, rate_limiter=limiter,
                        prices=settings.prices.get(name, {}))
 

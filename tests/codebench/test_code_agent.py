@@ -547,7 +547,9 @@ def test_repeats_make_n_items_per_ticket_and_the_pass_rate_a_mean_and_sd_over_th
 
     with ScriptedModel(policy) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
-        result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-repeat=3", "-v")
+        # one episode at a time: the policy tells the runs of a ticket apart by their order
+        result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-repeat=3", "-v",
+                                    "--wsb-concurrency=1")
     result.assert_outcomes(passed=5, failed=4)
     result.stdout.fnmatch_lines(["*::acme-001@1[[]local[]] PASSED*", "*::acme-001@3[[]local[]] FAILED*",
                                  "*pass rate over 3 runs*0.556 ± 0.192 SD (runs: 0.667 · 0.667 · 0.333)*",

@@ -111,8 +111,9 @@ def test_faults_become_visible_outcomes_with_their_reasons(pytester, tiny_suite,
     for kind, times in [("empty", 1), ("503", 1), ("ok", 1), ("500", 2), ("invalid_json", 1)]:
         emulator.fault("serper", kind, times=times)
     results = pytester.path / "faults.json"
+    # one item at a time: the emulator's faults meet the items in their order
     result = pytester.runpytest("suites", "--provider=serper", "--wsb-retries=1", "--wsb-backoff=0.01",
-                                f"--wsb-json={results}")
+                                f"--wsb-json={results}", "--wsb-concurrency=1")
     result.assert_outcomes(passed=1, failed=1, errors=2)
     result.stdout.fnmatch_lines([
         "*tiny/t3[[]serper[]]: provider 'serper' failed: serper: HTTP 500 from POST /search: serper is busy "
@@ -164,7 +165,8 @@ def test_a_planted_key_reaches_no_byte_written(pytester, tiny_suite, emulator, e
     emulator.fault("serpapi", "401_echo")  # the vendor echoes the key in its error message
     result = pytester.runpytest(
         "suites", "--provider=serper,serpapi", "--wsb-json=out/results.json", "--junitxml=out/junit.xml",
-        "--log-file=out/run.log", "--log-file-level=DEBUG", "--log-level=DEBUG", "-rA", "-v")
+        "--log-file=out/run.log", "--log-file-level=DEBUG", "--log-level=DEBUG", "-rA", "-v",
+        "--wsb-concurrency=1")  # one item at a time: the 401 meets t1[serpapi], the first serpapi item
     # t1[serpapi] met the 401; t4 fails on both: its grade-3 page is dated (in the grades file) before the window
     result.assert_outcomes(passed=5, failed=2, errors=1)
     # the keys were really used: the emulator authenticated requests carrying them

@@ -159,7 +159,8 @@ def test_an_unreachable_provider_errors_its_items_fast_with_one_reason_and_no_la
         (folder / "suite.json").write_text(json.dumps({**manifest, "name": copy}))
     results = pytester.path / "r.json"
     started = time.monotonic()
-    result = pytester.runpytest("suites", "--provider=serper", f"--wsb-json={results}")
+    # one item at a time, so which calls the breaker refuses is known (at once, all 12 would be sent together)
+    result = pytester.runpytest("suites", "--provider=serper", f"--wsb-json={results}", "--wsb-concurrency=1")
     assert time.monotonic() - started < 20  # was 12 × 4 attempts with backoff: about 30 s
     result.assert_outcomes(errors=12)
     items = json.loads(results.read_text())["items"]

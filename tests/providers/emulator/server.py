@@ -62,6 +62,29 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
 
 
+@dataclass
+class Pace:
+    """A mount's answer time and window rate limit (``Emulator.pace``)."""
+
+    latency: float
+    per_second: int | None
+    admitted: deque = field(default_factory=deque)
+    throttled: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def admit(self, at: float) -> bool:
+        if self.per_second is None:
+            return True
+        with self.lock:
+            while self.admitted and self.admitted[0] <= at - 1.0:
+                self.admitted.popleft()
+            if len(self.admitted) >= self.per_second:
+                self.throttled += 1
+                return False
+            self.admitted.append(at)
+            return True
+
+
 class BadRequest(Exception):
     """The request breaks the vendor's documented shape; answered 400 with the reason."""
 
@@ -79,6 +102,7 @@ class Emulator:
         self.rejected: list[tuple[str, str]] = []  # (mount, reason) of 400/401 answers
         self.variants: dict[str, str] = {}
         self._faults: dict[str, deque[Fault]] = {}
+        self._paces: dict[str, Pace] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._server: LoopbackServer | None = None
@@ -134,8 +158,20 @@ class Emulator:
         with self._lock:
             self._faults.setdefault(mount, deque()).append(Fault(kind, times, retry_after, hang_seconds, route, code))
 
+    def pace(self, mount: str, *, latency: float = 0.0, per_second: int | None = None) -> None:
+        """Answer ``mount`` after ``latency`` seconds, and 429 (Retry-After: 1) any request that would make
+        more than ``per_second`` admitted in the one second before it (a sliding window)."""
+        with self._lock:
+            self._paces[mount] = Pace(latency, per_second)
+
+    def throttled(self, mount: str) -> int:
+        """How many requests to ``mount`` its window limit answered 429."""
+        pace = self._paces.get(mount)
+        return pace.throttled if pace else 0
+
     def clear(self) -> None:
         with self._lock:
+            self._paces.clear()
             self._faults.clear()
             self.requests.clear()
             self.rejected.clear()
@@ -178,6 +214,12 @@ class Emulator:
         if route is None:
             return self._send(handler, Reply(404, {"error": f"no route {incoming.method} {parts.path}"}))
         kind, render = route
+        pace = self._paces.get(mount)
+        if pace is not None:
+            if not pace.admit(incoming.at):
+                return self._send(handler, Reply(429, {"message": f"more than {pace.per_second} requests in a second"},
+                                                 {"Retry-After": "1"}))
+            self._stop.wait(pace.latency)
         fault = self._next_fault(mount, kind)
         if fault is not None and fault.kind == "drop":
             handler.close_connection = True

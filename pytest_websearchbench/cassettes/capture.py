@@ -1,0 +1,156 @@
+"""Recording many items' traffic at once: a live run works items on several threads (run/live.py), and
+vcrpy's patching is one global cassette (under threads its recordings lose requests, vcrpy #849).
+
+``capturing()`` patches httpx's transport once for the whole live run; an exchange made on a thread
+that is working an item (``Capture.active``) goes into that item's ``Capture``, every other one passes
+through untouched. A finished item's capture becomes its cassette in vcrpy's format, through the same
+filters, serializer and atomic persister as ``use_cassette`` (so it replays exactly as a cassette
+vcrpy recorded): decompressed, secrets and run-specific base URLs filtered, 429 and 5xx answers and
+rejected answers dropped, each answer stamped with what produced it.
+"""
+
+from __future__ import annotations
+
+import copy
+from contextlib import contextmanager
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from pytest_websearchbench.cassettes.latency import timed_transport
+from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister
+from pytest_websearchbench.cassettes.recorder import (
+    _matchers, _refuse_stale, _Replay, cassette_mismatch_error, drop_failed, produced_by_stamp)
+from pytest_websearchbench.cassettes.scrub import SecretFilter, alias_url
+from pytest_websearchbench.core.options import CassetteMode
+
+_ACTIVE: ContextVar["Capture | None"] = ContextVar("wsb_capture", default=None)
+
+#: ``pace(host)``: a context manager a request to ``host`` is sent inside (it may wait for a free
+#: slot), given the answer's status when there is one
+Pace = Callable[[str], Any]
+
+
+class Capture:
+    """One item's exchanges, in the order its thread made them, and the cassette they become.
+
+    ``mode`` is the run's record mode: ``rewrite`` and ``once`` start from nothing (a ``once`` item
+    with a cassette is never worked live), ``new_episodes`` answers the requests its cassette holds from
+    it and records the rest, ``all`` records everything and keeps what it recorded in place of the
+    loaded interactions the new ones match, as vcrpy does.
+    """
+
+    def __init__(self, path: Path, mode: CassetteMode, *, aliases: dict[str, str], secrets: list[str],
+                 produced_by: dict[str, str] | None = None) -> None:
+        self.path = Path(path)
+        self.mode = mode
+        self.aliases = aliases
+        self.filters = SecretFilter(aliases, secrets)
+        self.produced_by = produced_by
+        self.recorded: list[tuple[Any, dict]] = []  # filtered, as they will be written
+        self.played = 0
+        self._loaded: _Replay | None = None
+        if mode in (CassetteMode.NEW_EPISODES, CassetteMode.ALL):
+            self._loaded = _Replay(self.path, self.filters)
+            if produced_by is not None and mode is CassetteMode.NEW_EPISODES:
+                _refuse_stale(self.path, self._loaded.data, produced_by)
+
+    @contextmanager
+    def active(self) -> Iterator["Capture"]:
+        """The calling thread's HTTP exchanges go to this capture while the block runs."""
+        token = _ACTIVE.set(self)
+        try:
+            yield self
+        finally:
+            _ACTIVE.reset(token)
+
+    def host(self, url: str) -> str:
+        """Who answers ``url``, named as the cassette names it (an emulator's port is its vendor's host)."""
+        from urllib.parse import urlsplit
+
+        return urlsplit(alias_url(url, self.aliases)).netloc
+
+    def replayed(self, request, body: bytes):
+        """The recorded answer to ``request`` in new_episodes mode, or None: it goes out live."""
+        if self._loaded is None or self.mode is not CassetteMode.NEW_EPISODES:
+            return None
+        try:
+            response = self._loaded.play(request, body)
+        except cassette_mismatch_error():
+            return None
+        self.played += 1
+        return response
+
+    def add(self, vcr_request, response: dict) -> None:
+        """Keep one exchange as vcrpy's recorder keeps it (its filters run on copies)."""
+        from vcr.filters import decode_response
+
+        request = self.filters.request(copy.deepcopy(vcr_request))
+        kept = self.filters.response(decode_response(copy.deepcopy(response)))
+        if request is not None and kept is not None:
+            self.recorded.append((request, kept))
+
+    def save(self, failed: list[tuple[str, str, bytes]]) -> int:
+        """Write the cassette (atomically) unless nothing was recorded; the number of exchanges recorded."""
+        from vcr.matchers import requests_match
+        from vcr.serializers import yamlserializer
+
+        drop_failed(self.recorded, 0, failed, self.filters)
+        if not self.recorded:
+            return 0
+        if self.produced_by is not None:
+            stamp = produced_by_stamp(self.produced_by)
+            for _, response in self.recorded:
+                response["headers"][PRODUCED_BY_HEADER] = [stamp]
+        loaded = [] if self._loaded is None else [
+            (request, response) for request, response in self._loaded.data
+            if self.mode is CassetteMode.NEW_EPISODES
+            or not any(requests_match(new, request, _matchers()) for new, _ in self.recorded)]
+        interactions = loaded + self.recorded
+        AtomicPersister.save_cassette(str(self.path), {"requests": [r for r, _ in interactions],
+                                                       "responses": [a for _, a in interactions]},
+                                      yamlserializer)
+        return len(self.recorded)
+
+
+@contextmanager
+def capturing(pace: Pace | None = None) -> Iterator[None]:
+    """While the block runs, httpx exchanges made on a thread inside ``Capture.active`` are recorded
+    into that capture (and timed, as ``use_cassette`` times them); ``pace(host)`` wraps each one that
+    goes out, so a live run can hold back a provider that answers 429."""
+    import httpx
+    from vcr.request import Request as VcrRequest
+    from vcr.stubs.httpx_stubs import _serialize_response
+
+    real = httpx.HTTPTransport.handle_request
+
+    def handle(transport, request):
+        capture = _ACTIVE.get()
+        if capture is None:
+            return real(transport, request)
+        body = b"".join(request.stream)
+        request.stream = httpx.ByteStream(body)
+        vcr_request = VcrRequest(request.method, str(request.url), body, request.headers)
+        answer = capture.replayed(request, body)
+        if answer is not None:
+            return answer
+        if pace is None:
+            response = real(transport, request)
+        else:
+            with pace(capture.host(str(request.url))) as paced:
+                response = real(transport, request)
+                paced.status = response.status_code
+        try:
+            content = b"".join(response.stream)
+        finally:
+            response.stream.close()
+        response.stream = httpx.ByteStream(content)
+        capture.add(vcr_request, _serialize_response(response, content))
+        return response
+
+    with timed_transport():
+        httpx.HTTPTransport.handle_request = handle
+        try:
+            yield
+        finally:
+            httpx.HTTPTransport.handle_request = real

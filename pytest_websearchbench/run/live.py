@@ -1,0 +1,355 @@
+"""The live part of a run (DESIGN § 5b): the items that will call a provider or a model are worked here
+first, many at once, in one process (pytest's, or the xdist controller's), each item's traffic written as
+its cassette the moment it finishes; then pytest's loop runs the items as usual (under ``-n`` too), and
+each replays and scores what was recorded, so a live run scores exactly as its replay.
+
+A run goes live when its record mode records (once, new_episodes, all, rewrite) and an item's family
+records traffic (LexBench, the code family: the probe and the agent, model turns included); in ``once``
+an item whose cassette exists is reused, not called. Items are worked on up to ``--wsb-concurrency``
+threads (default: 16, more when a ``--wsb-rate`` times the provider's answer time needs more); an
+episode's own turns stay in order on its thread. The providers' ``--wsb-rate`` limiters are the run's
+one limiter; ``Pacer`` holds back a host that answers 429. Ctrl-C keeps the finished items' cassettes and
+writes no other; the same command again works only what is missing.
+
+What each worked item came to (recorded, or failed with the error its test then shows) is kept on the
+config and, for xdist workers, in the run's state folder (``outcomes_path``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import threading
+import time
+import traceback
+from collections import defaultdict, deque
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable
+
+import pytest
+
+from pytest_websearchbench.core.atomic import write_text_atomic
+from pytest_websearchbench.core.exceptions import WebSearchBenchError
+from pytest_websearchbench.core.options import CassetteMode, Settings
+from pytest_websearchbench.run.session import run_state
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.run.spec import ItemSpec
+
+#: items at once when no --wsb-concurrency and no --wsb-rate says otherwise
+DEFAULT_CONCURRENCY = 16
+MAX_CONCURRENCY = 512
+#: threads above what the rates need, for the answers that take longer than the median
+HEADROOM = 1.25
+RECORDED, FAILED = "recorded", "failed"
+#: seconds between live lines: on a terminal (rewritten in place), and in a log (CI)
+TERMINAL_EVERY, LOG_EVERY = 0.5, 30.0
+
+Key = tuple[str, str, str]  # (suite, case, variant): ItemMeta.key
+_OUTCOMES = pytest.StashKey["dict[Key, LiveOutcome] | None"]()
+
+
+@dataclass(frozen=True)
+class LiveOutcome:
+    """What working one item live came to: ``recorded`` (its cassette is written: the test replays it), or
+    ``failed`` (``message``: the error its test reports; ``run``: ``ItemRun.to_dict`` of how far it got)."""
+
+    status: str
+    message: str = ""
+    run: dict[str, Any] = field(default_factory=dict)
+
+
+def provider_failure(spec: ItemSpec, exc: Exception) -> str:
+    """An item's error when its provider (or agent) failed, live or in its test."""
+    who = "provider" if spec.family.records_traffic else "agent"
+    return f"{spec.label}: {who} {spec.variant!r} failed: {exc}"
+
+
+def outcomes_path(run_id: str) -> Path:
+    """Where a run's live outcomes wait for its xdist workers: the run's state folder (purged after a day)."""
+    from pytest_websearchbench.providers.ratelimit import state_dir
+
+    return state_dir(run_id) / "live-outcomes.json"
+
+
+def live_outcome(config: pytest.Config, key: Key) -> LiveOutcome | None:
+    """How the live phase left this item, or None (it was not worked live: replayed, reused, not live)."""
+    outcomes = _outcomes(config)
+    return outcomes.get(key) if outcomes else None
+
+
+def worked_live(config: pytest.Config) -> bool:
+    """Whether this run's live calls are made by its live phase (so a test's own calls only replay). Not
+    when the run does not record, nor over gateways on other machines (their workers record, as before)."""
+    return _outcomes(config) is not None
+
+
+def _outcomes(config: pytest.Config) -> dict[Key, LiveOutcome] | None:
+    if _OUTCOMES not in config.stash:  # an xdist worker: the controller wrote them before any item ran
+        path = outcomes_path(run_state(config).run_id)
+        outcomes = None
+        if path.is_file():
+            outcomes = {tuple(entry["key"]): LiveOutcome(entry["status"], entry.get("message", ""),
+                                                         entry.get("run") or {})
+                        for entry in json.loads(path.read_text(encoding="utf-8"))}
+        config.stash[_OUTCOMES] = outcomes
+    return config.stash[_OUTCOMES]
+
+
+def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
+    """Work every item of ``specs`` that calls a provider or a model, before any test runs."""
+    state = run_state(config)
+    settings = state.settings
+    if not settings.record_mode.may_record or config.option.collectonly:
+        return
+    from pytest_websearchbench.run.item_paths import cassette_for
+
+    outcomes: dict[Key, LiveOutcome] = {}
+    config.stash[_OUTCOMES] = outcomes
+    todo, reused = [], 0
+    for spec in specs:
+        if not spec.family.records_traffic:
+            continue
+        path = cassette_for(spec, settings)
+        if settings.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size:
+            reused += 1  # vcrpy's once: what is recorded is replayed
+            continue
+        todo.append((spec, path))
+    try:
+        if todo:
+            from pytest_websearchbench.run.session import provider_pool
+
+            pool = provider_pool(config, paced=True)
+            work = _LiveWork(todo, reused, settings, pool, _Progress(config))
+            try:
+                work.run()
+            finally:
+                outcomes.update(work.outcomes)
+                pool.close()
+    finally:  # also when empty: it tells the workers that the run's live calls are made here
+        write_text_atomic(outcomes_path(state.run_id), json.dumps(
+            [{"key": list(key), "status": o.status, "message": o.message, "run": o.run}
+             for key, o in outcomes.items()]))
+
+
+class _LiveWork:
+    """The items to work and the threads working them."""
+
+    def __init__(self, todo: list[tuple[ItemSpec, Path]], reused: int, settings: Settings, pool,
+                 progress: "_Progress") -> None:
+        from pytest_websearchbench.run.pacing import Pacer
+
+        self.queue = deque(todo)
+        self.variants = {spec.variant for spec, _ in todo}
+        self.total, self.reused = len(todo), reused
+        self.settings = settings
+        self.pool = pool
+        self.progress = progress
+        self.pacer = Pacer(ceiling=settings.concurrency or MAX_CONCURRENCY)
+        self.outcomes: dict[Key, LiveOutcome] = {}
+        self.changed = threading.Condition()
+        self.stopping = threading.Event()  # Ctrl-C: no item starts, no cassette is written
+        self.write_lock = threading.Lock()
+        self.threads = 0
+        self.in_flight = 0
+        self.failed = 0
+        self.spent = 0.0  # USD, priced calls of finished items
+        self.unpriced = 0  # calls without a price
+        self.item_costs: list[float] = []
+        self.latencies: dict[str, deque] = defaultdict(lambda: deque(maxlen=200))  # provider → answer seconds
+        self.started = time.monotonic()
+
+    # ------------------------------------------------------------------ how many at once
+
+    def concurrency(self) -> int:
+        """--wsb-concurrency, else enough threads to keep every rate-limited provider at its rate: its rate
+        times its median answer time (1 s until it has answered), with headroom; at least 16."""
+        if self.settings.concurrency:
+            return self.settings.concurrency
+        rates = self.settings.rates
+        need = 0.0
+        for name in self.variants:
+            rate = rates.get(name) or rates.get("*")
+            if rate is not None:
+                answered = self.latencies.get(name)
+                need += rate.count / rate.per_seconds * (statistics.median(answered) if answered else 1.0)
+        return min(MAX_CONCURRENCY, max(DEFAULT_CONCURRENCY, math.ceil(need * HEADROOM) + 1))
+
+    # ------------------------------------------------------------------ the run
+
+    def run(self) -> None:
+        from pytest_websearchbench.cassettes.capture import capturing
+
+        with capturing(self.pacer.pace):
+            try:
+                with self.changed:
+                    while self.queue or self.in_flight:
+                        while self.queue and self.threads < min(self.concurrency(), len(self.queue) + self.in_flight):
+                            self.threads += 1
+                            threading.Thread(target=self._worker, name="wsb-live", daemon=True).start()
+                        self.changed.wait(self.progress.every)
+                        self.progress.tick(self)
+            except BaseException:  # Ctrl-C: the finished cassettes stay, the unfinished are never written
+                self.stopping.set()
+                with self.write_lock:  # a cassette being written is finished first (it is written whole)
+                    pass
+                raise
+        self.progress.end(self)
+
+    def _worker(self) -> None:
+        while True:
+            with self.changed:
+                if self.stopping.is_set() or not self.queue or self.threads > self.concurrency():
+                    self.threads -= 1
+                    self.changed.notify_all()
+                    return
+                spec, path = self.queue.popleft()
+                refusal = self._over_budget(spec)
+                if refusal is None:
+                    self.in_flight += 1
+            if refusal is not None:
+                self._finish(spec, LiveOutcome(FAILED, refusal, {"cassette_path": str(path), "error": refusal,
+                                                                 "error_kind": "max_cost"}), [])
+                continue
+            calls: list = []
+            try:
+                outcome, calls = self._work(spec, path)
+            except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
+                outcome = LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{traceback.format_exc()}")
+            with self.changed:
+                self.in_flight -= 1
+            if outcome is not None:
+                self._finish(spec, outcome, calls)
+
+    def _over_budget(self, spec: ItemSpec) -> str | None:
+        """Why ``spec`` may not start: the run's spend, with what it and the items in flight will likely
+        cost (a finished item's mean, else one call at the provider's price), would pass --wsb-max-cost."""
+        cap = self.settings.max_cost
+        if cap is None:
+            return None
+        expected = statistics.fmean(self.item_costs) if self.item_costs else self._call_price(spec.variant)
+        if self.spent + expected * (self.in_flight + 1) <= cap + 1e-12 and (expected or self.spent < cap):
+            return None
+        return (f"{spec.label}: not run: the run's estimated spend reached --wsb-max-cost {cap:g} USD "
+                f"({self.spent:.4f} USD spent, about {expected:.4f} USD an item)")
+
+    def _call_price(self, variant: str) -> float:
+        """One search at the provider's price (its list price or --wsb-price); 0 when unpriced."""
+        try:
+            price = getattr(self.pool.get(variant), "price_per_1k", lambda kind: None)("search")
+        except WebSearchBenchError:
+            return 0.0
+        return (price or 0.0) / 1000.0
+
+    def _work(self, spec: ItemSpec, path: Path) -> tuple[LiveOutcome | None, list]:
+        """Run one item's case with its traffic captured, and write its cassette; None: stopped first."""
+        from pytest_websearchbench.cassettes.capture import Capture
+        from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
+        from pytest_websearchbench.cassettes.recorder import StaleCassetteError
+        from pytest_websearchbench.core.family import RunContext
+        from pytest_websearchbench.reporting.results import ItemRun
+        from pytest_websearchbench.run.item_paths import rerecord_command
+
+        settings = self.settings
+        run = ItemRun(cassette_path=str(path))
+        provider = None
+        first_call = 0
+        try:
+            provider = self.pool.get(spec.variant)
+            first_call, first_failed = len(provider.calls), len(provider.failed_exchanges)
+            run.produced_by = provider.produced_by()
+            capture = Capture(path, settings.record_mode,
+                              aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
+                              secrets=[*provider.secrets(), *spec.family.secrets()], produced_by=run.produced_by)
+            try:
+                with capture.active():
+                    spec.family.run(spec.suite, spec.case, RunContext(provider, spec.variant, settings))
+            finally:
+                run.calls = provider.calls[first_call:]
+            with self.write_lock:
+                if self.stopping.is_set():
+                    return None, run.calls
+                capture.save(provider.failed_exchanges[first_failed:])
+            # the calls as they went live (attempts, waits), which the replay cannot know
+            return LiveOutcome(RECORDED, run={"calls": [call.to_dict() for call in run.calls]}), run.calls
+        except (StaleCassetteError, UnreadableCassetteError) as exc:
+            run.error, run.error_kind = str(exc), exc.kind
+            message = f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}"
+        except WebSearchBenchError as exc:
+            run.error, run.error_kind = str(exc), getattr(exc, "kind", "error")
+            message = provider_failure(spec, exc)
+        if self.stopping.is_set():
+            return None, run.calls
+        return LiveOutcome(FAILED, message, run.to_dict()), run.calls
+
+    def _finish(self, spec: ItemSpec, outcome: LiveOutcome, calls: list) -> None:
+        with self.changed:
+            self.outcomes[spec.metadata().key] = outcome
+            self.failed += outcome.status == FAILED
+            cost = 0.0
+            for call in calls:
+                if call.ok and call.seconds is not None:
+                    self.latencies[spec.variant].append(call.seconds)
+                if call.cost_usd is None:
+                    self.unpriced += call.ok
+                else:
+                    cost += call.cost_usd
+            self.spent += cost
+            if calls:
+                self.item_costs.append(cost)
+            self.changed.notify_all()
+
+    @property
+    def done(self) -> int:
+        return len(self.outcomes)
+
+
+class _Progress:
+    """The live line: on a terminal rewritten in place, in a log a line every 30 s, with ``-q`` the end
+    line only."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.terminal = config.pluginmanager.get_plugin("terminalreporter")
+        self.quiet = config.get_verbosity() < 0 or self.terminal is None
+        self.tty = bool(self.terminal is not None and self.terminal.isatty)
+        self.every = TERMINAL_EVERY if self.tty else LOG_EVERY
+        self.last = time.monotonic()
+
+    def tick(self, work: _LiveWork) -> None:
+        if self.quiet or time.monotonic() - self.last < self.every * 0.9:
+            return
+        self.last = time.monotonic()
+        if self.tty:
+            self.terminal.rewrite(self.line(work), erase=True)
+        else:
+            self.terminal.write_line(self.line(work))
+
+    def end(self, work: _LiveWork) -> None:
+        if self.terminal is None:
+            return
+        if self.tty and not self.quiet:
+            self.terminal.rewrite("", erase=True)
+        self.terminal.write_line(self.line(work, final=True))
+
+    @staticmethod
+    def line(work: _LiveWork, *, final: bool = False) -> str:
+        elapsed = time.monotonic() - work.started
+        parts = [f"live: {work.done}/{work.total} items" + (f" in {elapsed:.1f} s" if final else ""),
+                 f"recorded {sum(o.status == RECORDED for o in work.outcomes.values())}", f"reused {work.reused}"]
+        if work.failed:
+            parts.append(f"errors {work.failed}")
+        if not final:
+            parts.insert(1, f"{work.in_flight} in flight")
+        for host, (requests, throttled, per_second, limit) in sorted(work.pacer.snapshot().items()):
+            text = f"{host} {requests / elapsed if final else per_second:.1f}/s"
+            text += f", {throttled} × 429" + (f" (at most {limit} at once)" if limit and not final else "")
+            parts.append(text)
+        unknown = f" + {work.unpriced} calls unpriced" if work.unpriced else ""
+        parts.append(f"spend {work.spent:.4f} USD{unknown}" if work.spent or not work.unpriced
+                     else f"spend unknown ({work.unpriced} calls unpriced)")
+        if not final and work.done:
+            left = (work.total - work.done) * elapsed / work.done
+            parts.append(f"ETA {left:.0f} s")
+        return " · ".join(parts)
