@@ -123,6 +123,15 @@ def pytest_runtestloop(session: pytest.Session) -> None:
     work_live(session.config, [item.spec for item in session.items if isinstance(item, BenchmarkItem)])
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` for a run of LexBench or code suites is no workers: the live calls are this process's,
+    and replaying and scoring costs less than starting a worker (run/distributed.py)."""
+    from pytest_websearchbench.run.distributed import auto_workers
+
+    return auto_workers(config)
+
+
 _LIVE_DONE = pytest.StashKey[bool]()
 
 

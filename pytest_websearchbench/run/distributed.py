@@ -37,6 +37,38 @@ def plugin_for(config: pytest.Config, settings: Settings) -> object | None:
     return None
 
 
+#: families whose items only replay and score, a few milliseconds each, once a live run's calls are made
+#: (run/live.py): workers cost more than they save (benchmarks/README.md, issue 36)
+_LIGHT_FAMILIES = frozenset({"lexbench", "code"})
+
+
+def auto_workers(config: pytest.Config) -> int | None:
+    """What ``-n auto`` means for this run: 0 (no workers) when it runs nothing but suites of light
+    families, named by ``--suite`` or as arguments; None (xdist's own answer, a worker a core) when it may
+    run other tests, or WebBench episodes (a world server and a browser each: CPU-bound)."""
+    from pytest_websearchbench.core.exceptions import WebSearchBenchError
+    from pytest_websearchbench.core.suites import MANIFEST_NAME, resolve_suite_spec
+    from pytest_websearchbench.run.keys import named_families
+
+    given = config.args_source is pytest.Config.ArgsSource.ARGS
+    specs = list(config.getoption("wsb_suite") or [])
+    paths = []
+    for arg in config.args if given else []:
+        path = Path(config.invocation_params.dir, arg.split("::", 1)[0])
+        if not ((path / MANIFEST_NAME).is_file() or path.suffix in (".jsonl", ".json")):
+            return None  # a test folder or module: xdist decides
+        paths.append(path)
+    if not specs and not paths:
+        return None
+    try:
+        paths += [resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir) for spec in specs
+                  if "://" not in spec]
+    except WebSearchBenchError:
+        return None  # a usage error, said at configure
+    families = named_families(paths)
+    return 0 if families is not None and set(families) <= _LIGHT_FAMILIES else None
+
+
 def host_rates(config: pytest.Config, rates: Mapping[str, Rate]) -> Mapping[str, Rate]:
     """The rates this process books its slots at: on an xdist worker its group's share of ``rates``."""
     shares = getattr(config, "workerinput", {}).get(_RATES)

@@ -142,3 +142,14 @@ def test_ctrl_c_keeps_the_finished_cassettes_whole_and_the_same_command_finishes
     assert len(emulator.seen("serper")) == 12 - len(kept)
     again.stdout.fnmatch_lines([f"live: {12 - len(kept)}/{12 - len(kept)} items * reused {len(kept)} *"])
     assert asked  # the interrupted run had really started
+
+
+def test_n_auto_runs_light_suites_without_workers_and_anything_else_with_them(pytester):
+    _suite(pytester.path, 4)
+    # in a process of their own: xdist reads -n auto before an in-process run's plugins could answer
+    alone = pytester.runpytest_subprocess("suites/wide", "-n", "auto", "--wsb-record-mode=none", "--provider=local")
+    assert "created:" not in alone.stdout.str()  # xdist says "created: N/N workers" when it starts any
+    pytester.makepyfile(test_other="def test_one():\n    pass\n")
+    mixed = pytester.runpytest_subprocess("suites/wide", "test_other.py", "-n", "auto", "--wsb-record-mode=none",
+                               "--provider=local")
+    mixed.stdout.fnmatch_lines(["*created: */* workers*"])
