@@ -18,6 +18,7 @@ peak RSS summed over the run's processes, and whether the run's results equal it
 
     python benchmarks/live_bench.py                  # every row
     python benchmarks/live_bench.py --rows code --items 55
+    python benchmarks/live_bench.py --checkout ../old   # the same rows with another checkout's plugin
 """
 
 from __future__ import annotations
@@ -93,9 +94,13 @@ def items_of(results: Path) -> dict:
     return {(i["suite"], i["case_id"], i["provider"]): (i["outcome"], i.get("metrics")) for i in data["items"]}
 
 
+#: the checkout whose plugin the runs import (--checkout); the doubles are always this one's
+CHECKOUT = [REPO]
+
+
 def base_env() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in KEYS and not k.startswith("PYTEST_")}
-    env["PYTHONPATH"] = str(REPO)
+    env["PYTHONPATH"] = str(CHECKOUT[0])
     return env
 
 
@@ -166,7 +171,9 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=20)
     parser.add_argument("--turns", type=int, default=8)
     parser.add_argument("-n", dest="workers", default="auto")
+    parser.add_argument("--checkout", type=Path, default=REPO, help="the plugin's checkout to run (A/B)")
     options = parser.parse_args()
+    CHECKOUT[0] = options.checkout.resolve()
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     for row in options.rows:
         with tempfile.TemporaryDirectory(prefix=f"wsb-live-{row}-") as folder:
