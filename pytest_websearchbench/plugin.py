@@ -183,7 +183,7 @@ def wsb_providers(pytestconfig: pytest.Config):
     """The session's providers: created on first use (the local server starts then), closed at the end."""
     from pytest_websearchbench.run.live import worked_live
 
-    pool = provider_pool(pytestconfig, paced=not worked_live(pytestconfig))  # else they only replay
+    pool = provider_pool(pytestconfig, live=not worked_live(pytestconfig))  # after a live phase: replay only
     yield pool
     pool.close()
 

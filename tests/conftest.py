@@ -203,3 +203,9 @@ def _bundled_run(folder: Path) -> dict[str, Path]:
     assert results.is_file() and report.is_file() and junit.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     assert f"HTML report written to {report}" in done.stdout
     return {"results": results, "report": report, "junit": junit}
+
+
+@pytest.fixture(autouse=True)
+def _no_step_summary(monkeypatch):
+    """A run under test never appends to the GitHub Actions step summary of the CI job running these tests."""
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)

@@ -192,6 +192,9 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option("--wsb-html", "wsb_html",
            "write a self-contained HTML report (overview, charts, per-item drill-down) to this file", "PATH",
            path=True),
+    Option("--wsb-markdown", "wsb_markdown", "write a pull-request summary (Markdown: each suite's primary metric, "
+           "the verdict against the baseline, regressed and fixed items, latency, cost) to this file; also appended "
+           "to $GITHUB_STEP_SUMMARY when that is set", "PATH", path=True),
     Option("--wsb-baseline", "wsb_baseline", "results file of an earlier run, or a run of a --wsb-history file "
            "(HISTORY@LABEL: its last run of that label; HISTORY: its last run); regressions fail", "PATH", path=True),
     Option("--wsb-history", "wsb_history", "append the run (time, label, plugin version, git commit, each suite's "
@@ -347,6 +350,7 @@ class Settings:
     min_effect: float = 0.01
     baseline_accept: frozenset[str] = frozenset()  # baseline differences accepted knowingly
     html_path: Path | None = None
+    markdown_path: Path | None = None  # --wsb-markdown
     history_path: Path | None = None  # --wsb-history: the release history the run is appended to
     label: str = ""  # the run's label there
     cassette_dir_given: bool = False  # the folder was named (command line or ini): never another folder's cassettes
@@ -385,6 +389,7 @@ class Settings:
             min_effect=values["wsb_min_effect"],
             baseline_accept=values["wsb_baseline_accept"],
             html_path=_output(values.path("wsb_html"), "--wsb-html"),
+            markdown_path=_output(values.path("wsb_markdown"), "--wsb-markdown"),
             history_path=_output(values.path("wsb_history"), "--wsb-history"),
             label=values["wsb_label"],
             cassette_dir_given=values.path("wsb_cassette_dir") is not None,

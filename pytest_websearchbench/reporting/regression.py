@@ -2,12 +2,17 @@
 
 The run fails when the mean drop is significant (two-sided paired randomization test, p < alpha) and
 larger than the minimum effect; pairs are the items both runs declared, each valued by the
-population rule (an errored item counts as the column says, 0 for LexBench)."""
+population rule (an errored item counts as the column says, 0 for LexBench). Every verdict also says the
+smallest drop the run could have detected at 80 % power (the paired differences' spread over √n, normal
+approximation); a run without a finding whose detectable drop is above the minimum effect is
+``inconclusive``: it could not have seen a drop that matters."""
 
 from __future__ import annotations
 
+import math
+import statistics
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.reporting import stats
@@ -17,6 +22,8 @@ from pytest_websearchbench.reporting.results import ItemRecord
 REGRESSION = "REGRESSION"
 IMPROVEMENT = "improvement"
 NO_CHANGE = "no significant change"
+INCONCLUSIVE = "inconclusive"
+POWER = 0.8
 NOTHING_SHARED = "no items shared with the baseline"
 
 
@@ -30,6 +37,7 @@ class SuiteVerdict:
     p: float = 1.0
     n: int = 0
     not_comparable: list[str] = field(default_factory=list)  # differences accepted with --wsb-baseline-accept
+    detectable: float | None = None  # the smallest drop detectable at 80 % power; None: too few pairs to say
 
     @property
     def failed(self) -> bool:
@@ -42,24 +50,38 @@ class SuiteVerdict:
         p = "p<0.001" if self.p < 0.001 else f"p={self.p:.3f}"
         delta = f"{self.delta:+.3f}".replace("-", "−")
         note = f"; not comparable: {', '.join(self.not_comparable)}" if self.not_comparable else ""
-        return f"{self.status} {self.metric} {delta} ({p}, n={self.n}){note}"
+        power = ("could detect any drop" if self.detectable == 0 else
+                 f"could detect {self.detectable:.3f}".replace("detect ", "detect −") + " at 80 % power"
+                 if self.detectable is not None else "too few items to say what it could detect")
+        return f"{self.status} {self.metric} {delta} ({p}, n={self.n}; {power}){note}"
 
     def to_dict(self) -> dict:
         # "provider": the results file's (published) name of the variant
         return {"suite": self.suite, "provider": self.variant, "metric": self.metric, "status": self.status,
                 "delta": self.delta, "p": self.p, "n": self.n, "not_comparable": self.not_comparable,
-                "text": self.text()}
+                "detectable": self.detectable, "text": self.text()}
 
     @classmethod
     def from_dict(cls, data: dict) -> "SuiteVerdict":
         """A verdict as a results file holds it (``text`` is derived, so not read)."""
         return cls(data["suite"], data["provider"], data.get("metric", ""), data.get("status", ""),
-                   data.get("delta", 0.0), data.get("p", 1.0), data.get("n", 0), list(data.get("not_comparable") or []))
+                   data.get("delta", 0.0), data.get("p", 1.0), data.get("n", 0), list(data.get("not_comparable") or []),
+                   data.get("detectable"))
 
 
 def significant(delta: float, p: float, alpha: float, min_effect: float) -> bool:
     """A change the paired test finds (p < alpha) and larger than the minimum effect: a regression when a drop."""
     return p < alpha and abs(delta) > min_effect
+
+
+def detectable_drop(new: Sequence[float], old: Sequence[float], alpha: float, power: float = POWER) -> float | None:
+    """The smallest mean paired change a two-sided test at ``alpha`` finds with probability ``power``:
+    (z₁₋α/₂ + z_power) · sd(differences) / √n. None with fewer than two pairs (no spread to estimate)."""
+    if len(new) < 2:
+        return None
+    spread = statistics.stdev(a - b for a, b in zip(new, old))
+    normal = statistics.NormalDist()
+    return (normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)) * spread / math.sqrt(len(new))
 
 
 def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int, baseline: Baseline,
@@ -84,6 +106,11 @@ def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFa
             verdicts.append(SuiteVerdict(suite, variant, column.label, NOTHING_SHARED, not_comparable=differences))
             continue
         delta, p = stats.paired_difference(new, old)
-        status = NO_CHANGE if not significant(delta, p, alpha, min_effect) else REGRESSION if delta < 0 else IMPROVEMENT
-        verdicts.append(SuiteVerdict(suite, variant, column.label, status, delta, p, len(old), differences))
+        detectable = detectable_drop(new, old, alpha)
+        if significant(delta, p, alpha, min_effect):
+            status = REGRESSION if delta < 0 else IMPROVEMENT
+        else:
+            status = INCONCLUSIVE if detectable is None or detectable > min_effect else NO_CHANGE
+        verdicts.append(SuiteVerdict(suite, variant, column.label, status, delta, p, len(old), differences,
+                                     detectable))
     return verdicts

@@ -26,6 +26,7 @@ from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.run.session import run_state
 from pytest_websearchbench.run.spec import ItemSpec
+from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 
 
@@ -54,6 +55,8 @@ def suite_path_of(nodeid: str, rootpath: Path) -> Path | None:
     path = Path(rootpath, nodeid.split("::", 1)[0])
     if (path / MANIFEST_NAME).is_file():
         return path
+    if (BUNDLED_SUITES_DIR / path.name / MANIFEST_NAME).is_file() and "/" not in nodeid.split("::", 1)[0]:
+        return BUNDLED_SUITES_DIR / path.name  # a bundled suite's id is its name (SuiteModule.from_parent)
     if path.suffix in (".jsonl", ".json") and path.is_file() and not (path.parent / MANIFEST_NAME).is_file():
         return path
     return None
@@ -104,10 +107,15 @@ class SuiteModule(pytest.Module):
         # pytest names a folder outside the rootdir that was given as an argument "" (a bundled suite
         # named by --suite, say), so two such suites' items would share ids; such a suite's id is its
         # path relative to the rootdir instead, which stays unique and usable as an argument
+        # path relative to the rootdir instead, which stays unique and usable as an argument; a suite that
+        # ships with the plugin is its name, the same wherever the plugin is installed (a CI's test history
+        # survives a moved virtual environment)
         try:
             path.relative_to(parent.config.rootpath)
         except ValueError:
-            kwargs["nodeid"] = os.path.relpath(path, parent.config.rootpath).replace(os.sep, "/")
+            bundled = path.resolve().parent == BUNDLED_SUITES_DIR
+            kwargs["nodeid"] = path.name if bundled else os.path.relpath(path, parent.config.rootpath).replace(
+                os.sep, "/")
         return super().from_parent(parent, path=path, **kwargs)
 
     def _getobj(self):
@@ -212,6 +220,9 @@ class SuiteSelection:
             path_part, bracket, params = arg.partition("[")
             folder, *names = path_part.split("::")
             target = Path(base, folder).resolve()
+            if not target.exists() and (BUNDLED_SUITES_DIR / folder / MANIFEST_NAME).is_file():
+                target = BUNDLED_SUITES_DIR / folder  # a bundled suite's id, as printed
+                folder = str(target)
             if names and (target / MANIFEST_NAME).is_file():
                 wanted.setdefault(target, set()).add("::".join(names) + bracket + params)
                 out.append(folder)

@@ -121,7 +121,7 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
         if todo:
             from pytest_websearchbench.run.session import provider_pool
 
-            pool = provider_pool(config, paced=True)
+            pool = provider_pool(config)
             work = _LiveWork(todo, reused, settings, pool, _Progress(config))
             try:
                 work.run()

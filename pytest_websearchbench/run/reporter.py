@@ -17,6 +17,7 @@ from pytest_websearchbench.reporting.regression import suite_verdicts
 from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ResultStore
 from pytest_websearchbench.reporting.terminal import summary_lines
 from pytest_websearchbench.reporting.trends import entry_of
+from pytest_websearchbench.run.verdict_tests import is_verdict_test, report_verdicts
 
 
 class RunReporter:
@@ -42,6 +43,8 @@ class RunReporter:
             return
         if report.when == CRASH_PHASE and self._stopped(report):
             return  # interrupted, not crashed: the item stays without a result (the run is incomplete)
+        if is_verdict_test(report):
+            return  # the suite's verdict, already among the run's verdicts
         self.store.add(report)
 
     def _stopped(self, report: pytest.TestReport) -> bool:
@@ -78,17 +81,28 @@ class RunReporter:
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
         self.interrupted = _interruption(excinfo)
 
+    @pytest.hookimpl(specname="pytest_sessionfinish", tryfirst=True)
+    def pytest_sessionfinish_verdicts(self, session: pytest.Session) -> None:
+        """Every item has reported: the suites are judged against the baseline, and each verdict is a test
+        report of its own (before JUnit XML is written), so a regression is a failed test wherever the run's
+        outcome is read."""
+        if self.worker:
+            return
+        for nodeid in self.store.crashed_unknown():
+            meta = describe_item(self.config, nodeid)
+            if meta is not None:
+                self.store.add_crashed(nodeid, meta)
+        self._judge(session)
+        if self.verdicts:
+            session.testscollected += len(self.verdicts)  # the progress counts them: 100 %, not 101 %
+            report_verdicts(self.config, self.verdicts, self.store.records())
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.worker:
             return
         settings = self.state.settings
-        for nodeid in self.store.crashed_unknown():
-            meta = describe_item(self.config, nodeid)
-            if meta is not None:
-                self.store.add_crashed(nodeid, meta)
         self.completeness = self._completeness(session)
-        self._judge(session)
         if settings.json_path or settings.html_path or self._appends_history():
             try:
                 self._write_files(settings)
@@ -98,6 +112,7 @@ class RunReporter:
                 self.write_error = f"cannot append the run to the history: {exc}"
             if self.write_error and session.exitstatus == pytest.ExitCode.OK:
                 session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        self._write_markdown(settings)
         for family in self.state.families.made():  # a family the run never used has nothing to write
             family.write_outputs(self.store.records())
 
@@ -120,6 +135,29 @@ class RunReporter:
                              git_commit=git_commit(self.config.rootpath), alpha=settings.alpha,
                              min_effect=settings.min_effect)
             self.history_run = append_run(settings.history_path, entry, secrets)
+
+    def _write_markdown(self, settings) -> None:
+        """--wsb-markdown, and GitHub Actions' step summary (appended: other steps write there too)."""
+        step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
+        if not (settings.markdown_path or step_summary) or not self.store.records():
+            return
+        from pytest_websearchbench.core.atomic import write_text_atomic
+        from pytest_websearchbench.core.secrets import scrub
+        from pytest_websearchbench.reporting.markdown import markdown_summary
+
+        families = [self.state.families[name] for name in self._family_names()]
+        secrets = run_secrets(self.state.registry, families, os.environ)
+        done = self.completeness
+        text = scrub(markdown_summary(self._figures(), baseline=str(settings.baseline_path or "") or None,
+                                      incomplete=done.text() if done is not None else ""), secrets)
+        try:
+            if settings.markdown_path:
+                write_text_atomic(settings.markdown_path, text)
+            if step_summary:
+                with open(step_summary, "a", encoding="utf-8") as handle:
+                    handle.write(text)
+        except OSError as exc:
+            self.write_error = f"cannot write {exc.filename or 'the Markdown summary'}: {exc.strerror or exc}"
 
     def _appends_history(self) -> bool:
         """A run with benchmark items (or suites that failed to collect) is appended; a --collect-only run,
@@ -187,6 +225,8 @@ class RunReporter:
             terminalreporter.write_line(f"results written to {self.state.settings.json_path}{note}")
         if self.state.settings.html_path:
             terminalreporter.write_line(f"HTML report written to {self.state.settings.html_path}")
+        if self.state.settings.markdown_path:
+            terminalreporter.write_line(f"Markdown summary written to {self.state.settings.markdown_path}")
         if self.history_run is not None:
             label = f" ({settings.label})" if settings.label else ""
             note = " (marked incomplete)" if incomplete else ""

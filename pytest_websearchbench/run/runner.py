@@ -22,7 +22,7 @@ from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload
 from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
-from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure
+from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure, worked_live
 
 
 #: provider failures that come from the content of an answer (not from reaching the provider)
@@ -42,6 +42,8 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
             item.wsb_run = ItemRun.from_dict(live.run)
             pytest.fail(live.message, pytrace=False)
         mode = CassetteMode.NONE
+    elif spec.family.records_traffic and worked_live(item.config):
+        mode = CassetteMode.NONE  # reused by the live phase (once: its cassette exists): replayed, no key needed
     elif spec.family.records_traffic and mode is CassetteMode.NONE and not path.is_file():
         run.error = f"no cassette at {path}"
         pytest.fail(

@@ -107,25 +107,25 @@ def run_state(config: pytest.Config) -> RunState:
     return config.stash[_RUN_STATE]
 
 
-def provider_pool(config: pytest.Config, *, paced: bool = False) -> ProviderPool:
-    """Providers, each created on first use with the run's HTTP options. ``paced``: with the run's
-    ``--wsb-rate`` limits, for the live phase (run/live.py), the one place a run calls providers; the
-    tests' own pool replays what it recorded, which needs no pacing."""
+def provider_pool(config: pytest.Config, *, live: bool = True) -> ProviderPool:
+    """Providers, each created on first use with the run's HTTP options. ``live``: they may call out, at the
+    run's ``--wsb-rate`` limits. Once a live phase (run/live.py) has made a run's calls, the tests' pool
+    only replays: no limits, no keys needed (a cassette recorded earlier replays in ``once`` without one)."""
     from pytest_websearchbench.providers import ProviderPool
 
     state = run_state(config)
-    return ProviderPool(state.registry, lambda name: _provider_context(config, state, name, paced))
+    return ProviderPool(state.registry, lambda name: _provider_context(config, state, name, live))
 
 
-def _provider_context(config: pytest.Config, state: RunState, name: str, paced: bool) -> ProviderContext:
+def _provider_context(config: pytest.Config, state: RunState, name: str, live: bool) -> ProviderContext:
     from pytest_websearchbench.providers import ProviderContext
 
     settings = state.settings
     corpus = settings.local_corpus or _default_corpus(config)
     return ProviderContext(name=name, environ=os.environ, ini=lambda key: _raw_ini(config, key),
-                           record_mode_may_record=settings.record_mode.may_record,
+                           record_mode_may_record=settings.record_mode.may_record and live,
                            resources={"local_corpus": corpus},
-                           http=_http_options(state, name, host_rates(config, settings.rates) if paced else {}))
+                           http=_http_options(state, name, host_rates(config, settings.rates) if live else {}))
 
 
 def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> HttpOptions:

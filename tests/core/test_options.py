@@ -16,7 +16,7 @@ from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.options import MODEL_OPTIONS, CassetteMode, Settings, number
 from pytest_websearchbench.run.registry import FAMILIES, all_options, family_class, family_options
 
-PATH_OPTIONS = ("--wsb-cassette-dir", "--wsb-json", "--wsb-html", "--wsb-baseline", "--wsb-history",
+PATH_OPTIONS = ("--wsb-cassette-dir", "--wsb-json", "--wsb-html", "--wsb-markdown", "--wsb-baseline", "--wsb-history",
                 "--wsb-local-corpus", "--wsb-grades", "--wsb-grades-index", "--wsb-system-prompt", "--wsb-code-json")
 
 

@@ -43,9 +43,10 @@ def test_a_significant_drop_larger_than_the_minimum_effect_is_a_regression():
     verdict = _verdict(before, records)
     assert verdict.status == REGRESSION and verdict.failed and verdict.n == 55
     assert verdict.delta == pytest.approx(-0.11)
-    assert verdict.text() == "REGRESSION nDCG@5 −0.110 (p<0.001, n=55)"
+    assert verdict.text() == "REGRESSION nDCG@5 −0.110 (p<0.001, n=55; could detect any drop)"  # every pair −0.11
     # the same drop below the minimum effect, or a run too small to be significant, is no regression
-    assert _verdict(before, records, min_effect=0.2).text() == "no significant change nDCG@5 −0.110 (p<0.001, n=55)"
+    assert _verdict(before, records, min_effect=0.2).text() == (
+        "no significant change nDCG@5 −0.110 (p<0.001, n=55; could detect any drop)")
     small = {case: before[case] for case in list(before)[:3]}
     assert not _verdict(small, [_record(case, value - 0.11) for case, value in small.items()]).failed
 
@@ -74,3 +75,45 @@ def test_records_are_keyed_by_suite_case_and_provider_not_by_node_id():
             store.add(report)
     assert [r.key for r in store.records()] == [("lexbench-sample", "q001", "local"),
                                                  ("lexbench-sample-factual", "q001", "local")]
+
+
+def test_the_detectable_drop_is_the_normal_approximation_of_a_paired_test_at_80_percent_power():
+    from scipy import stats as scipy_stats
+
+    from pytest_websearchbench.reporting.regression import detectable_drop
+
+    rng = random.Random(3)
+    for n in (2, 5, 55, 400):
+        old = [rng.random() for _ in range(n)]
+        new = [value + rng.gauss(0, 0.2) for value in old]
+        differences = [a - b for a, b in zip(new, old)]
+        spread = float(__import__("numpy").std(differences, ddof=1))
+        expected = (scipy_stats.norm.ppf(0.975) + scipy_stats.norm.ppf(0.8)) * spread / n ** 0.5
+        assert detectable_drop(new, old, 0.05) == pytest.approx(expected, rel=1e-9)
+    assert detectable_drop([0.5], [0.4], 0.05) is None  # one pair: no spread to estimate
+
+
+def test_a_drop_of_the_detectable_size_is_found_about_four_times_in_five():
+    # the promise the number makes: simulated runs whose true drop is what the verdict says it could
+    # detect are significant about 80 % of the time (a z-test on the mean difference, as the formula assumes)
+    from pytest_websearchbench.reporting.regression import detectable_drop
+
+    rng = random.Random(11)
+    sigma, n, runs, found = 0.2, 60, 2000, 0
+    size = detectable_drop([rng.gauss(0, sigma) for _ in range(2000)], [0.0] * 2000, 0.05) * (2000 / n) ** 0.5
+    for _ in range(runs):
+        differences = [rng.gauss(-size, sigma) for _ in range(n)]
+        z = abs(sum(differences) / n) / (sigma / n ** 0.5)
+        found += z > 1.959964
+    assert 0.76 < found / runs < 0.84
+
+
+def test_a_small_noisy_run_that_finds_nothing_is_inconclusive():
+    from pytest_websearchbench.reporting.regression import INCONCLUSIVE
+
+    rng = random.Random(5)
+    before = {f"q{i:02}": rng.uniform(0.2, 1.0) for i in range(6)}
+    records = [_record(case, min(1.0, max(0.0, value + rng.uniform(-0.3, 0.3)))) for case, value in before.items()]
+    verdict = _verdict(before, records)
+    assert verdict.status == INCONCLUSIVE and not verdict.failed
+    assert verdict.detectable > 0.01 and f"could detect −{verdict.detectable:.3f} at 80 % power" in verdict.text()

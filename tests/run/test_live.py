@@ -153,3 +153,18 @@ def test_n_auto_runs_light_suites_without_workers_and_anything_else_with_them(py
     mixed = pytester.runpytest_subprocess("suites/wide", "test_other.py", "-n", "auto", "--wsb-record-mode=none",
                                "--provider=local")
     mixed.stdout.fnmatch_lines(["*created: */* workers*"])
+
+
+def test_once_without_a_key_replays_what_is_recorded_and_errors_only_what_is_not(pytester, emulator, env,
+                                                                                 monkeypatch):
+    env("serper")
+    _suite(pytester.path, 6)
+    pytester.runpytest("suites", "--provider=serper", "-k", "not w05 and not w04").assert_outcomes(passed=3, failed=1)
+    monkeypatch.delenv("SERPER_API_KEY")
+    emulator.clear()
+    result = pytester.runpytest("suites", "--provider=serper", "--wsb-record-mode=once", "-rE")
+    result.assert_outcomes(passed=3, failed=1, errors=2)  # w00-w03 replayed; w04, w05 have no cassette
+    assert emulator.requests == []
+    result.stdout.fnmatch_lines(["*wide/w04[[]serper[]]: provider 'serper' failed: provider 'serper' needs an API key: "
+                                 "set SERPER_API_KEY*"])
+    result.stdout.fnmatch_lines(["*cassettes*4 replayed*"])

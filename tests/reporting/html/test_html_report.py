@@ -244,7 +244,7 @@ def baseline_run(pytester, tiny_suite):
 @pytest.mark.e2e
 def test_wsb_html_writes_the_report_with_the_baselines_verdict_and_changes(baseline_run):
     result, page = baseline_run
-    result.assert_outcomes(passed=3, failed=1)
+    result.assert_outcomes(passed=4, failed=1)  # with the suite's verdict
     result.stdout.fnmatch_lines(["*HTML report written to *report.html"])
     verdict = re.search(r"tiny \[local\]: (.+)", result.stdout.str()).group(1)
     assert f"<td class=\"\">{verdict}</td>" in page.replace("−", "−") or verdict.replace("'", "&#39;") in page

@@ -1,0 +1,54 @@
+"""The run as a pull request reads it (``--wsb-markdown``, and ``$GITHUB_STEP_SUMMARY`` when set): per
+suite and variant the primary metric with its interval, the verdict against the baseline with its p and
+the drop it could detect, the items that regressed or were fixed, spend and latency. It formats the
+run's figures (reporting/figures.py); it computes none."""
+
+from __future__ import annotations
+
+from pytest_websearchbench.reporting.baseline import FIXED, REGRESSED
+from pytest_websearchbench.reporting.figures import SuiteFigures
+from pytest_websearchbench.reporting.regression import REGRESSION
+
+#: the most item ids a list shows before "… and N more"
+SHOWN_ITEMS = 20
+
+
+def markdown_summary(figures: list[SuiteFigures], *, baseline: str | None, incomplete: str = "") -> str:
+    regressed = any(v.verdict is not None and v.verdict.status == REGRESSION for s in figures for v in s.variants)
+    title = "❌ regression against the baseline" if regressed else (
+        "✅ no regression against the baseline" if baseline else "websearchbench results")
+    lines = [f"## {title}", ""]
+    if baseline:
+        lines += [f"Baseline: `{baseline}`", ""]
+    if incomplete:
+        lines += [f"**{incomplete}**", ""]
+    for suite in figures:
+        primary = suite.columns[0]
+        k = f", k={suite.k}" if suite.k is not None else ""
+        lines += [f"### {suite.name} ({suite.family}/{suite.kind}, edition {suite.edition}{k})", "",
+                  f"| variant | {_cell(primary.label)} (95 % CI) | pass | vs baseline | latency p50/p95 | cost (USD) |",
+                  "|---|---|---|---|---|---|"]
+        for variant in suite.variants:
+            figure = variant.metrics.get(primary.key)
+            value = f"{figure.mean:.3f} [{figure.low:.3f}, {figure.high:.3f}]" if figure else "-"
+            latency = (f"{variant.p50_ms:.0f} / {variant.p95_ms:.0f} ms" if variant.p50_ms is not None
+                       and variant.p95_ms is not None else "-")
+            verdict = variant.verdict.text() if variant.verdict else "-"
+            lines.append(f"| {_cell(variant.name)} | {value} | {variant.pass_rate} | {_cell(verdict)} | {latency} | "
+                         f"{_cell(variant.cost.text)} |")
+        lines.append("")
+        for variant in suite.variants:
+            for status, heading in ((REGRESSED, "regressed"), (FIXED, "fixed")):
+                ids = [r.meta.case_id for r in variant.records if r.baseline is not None and r.baseline.status == status]
+                if ids:
+                    shown = ", ".join(f"`{i}`" for i in ids[:SHOWN_ITEMS])
+                    more = f" … and {len(ids) - SHOWN_ITEMS} more" if len(ids) > SHOWN_ITEMS else ""
+                    lines.append(f"- {heading} ({len(ids)}) [{_cell(variant.name)}]: {shown}{more}")
+        if lines[-1] != "":
+            lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    """Text as one table cell: a pipe would end it."""
+    return text.replace("|", "\\|").replace("\n", " ")
