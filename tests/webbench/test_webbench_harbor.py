@@ -64,10 +64,10 @@ def test_dataset_lists_every_task_with_its_digest():
 
 
 #: the release's four templates, by the hops each chains before its decision
-RELEASE_HOPS = {"triage-slot": ["open_points", "session_slot"],
-                "triage-capacity": ["open_points", "session_slot", "usable_capacity"],
-                "review-slot": ["session_slot"],
-                "offsite-plan": ["budget_reserve", "venue_headcount", "travel_spend", "quote_total"]}
+RELEASE_HOPS = {"triage-slot": ["open_points", "session_slot", "decide"],
+                "triage-capacity": ["open_points", "session_slot", "usable_capacity", "decide"],
+                "review-slot": ["session_slot", "decide"],
+                "offsite-plan": ["budget_reserve", "venue_headcount", "travel_spend", "quote_total", "decide"]}
 
 
 def test_the_release_tier_is_shaped_like_the_release():
@@ -95,7 +95,7 @@ def test_every_hop_class_and_leaf_kind_is_exercised():
     assert all(t.tier == "frontier" for t in tasks if t.contract["expected_rows"])
     assert any(t.contract["family"] == "deskops" and t.contract["expected_rows"] for t in tasks)
     classes = {h["class"] for t in tasks for h in t.contract["hops"]}
-    assert classes == {"H01", "H02", "H03", "H04", "H05", "H06", "H07", "H08"}
+    assert classes == {"H01", "H02", "H03", "H04", "H05", "H06", "H07", "H08", "H09"}
     # a policy gating a write: over the limit, the escalation awaits approval and the Decision records its reason only
     approval = next(t for t in tasks if t.variant == "needs_approval").contract
     assert [r["values"] for r in approval["expected_rows"]] == [{"status": {"class": "enum", "value": "pending_approval"}}]
@@ -125,6 +125,24 @@ def test_each_task_ships_its_measured_controls_within_their_bounds():
             else:
                 assert within_bound(agent, score), (task.name, agent, score)
         assert shipped["measured"]["oracle"] == 100.0 and shipped["measured"]["noop"] == 0.0
+
+
+#: the release templates' abstain-on-feasible, E / (E + 2A) with E the chain length, decide included: review-slot
+#: and triage-slot have the card's shapes (2/10 and 3/13); triage-capacity and offsite-plan grade fewer fields
+ABSTAIN_ON_FEASIBLE = {"triage-slot": (3, 5), "triage-capacity": (4, 6), "review-slot": (2, 4), "offsite-plan": (5, 8)}
+
+
+def test_abstain_on_feasible_scores_E_over_E_plus_2A_with_E_the_chain_length_decide_included():
+    release = [t for t in sample_tasks() if t.tier == "release" and t.feasible]
+    assert {t.template for t in release} == set(ABSTAIN_ON_FEASIBLE)
+    for task in release:
+        chain, answers = ABSTAIN_ON_FEASIBLE[task.template]
+        assert (len(task.contract["hops"]), len(task.contract["answer_fields"])) == (chain, answers), task.name
+        measured = json.loads((task.path / "tests" / "controls.json").read_text())["measured"]["abstain-on-feasible"]
+        assert measured == pytest.approx(100 * chain / (chain + 2 * answers), abs=1e-4), task.name
+    card = {t.template: json.loads((t.path / "tests" / "controls.json").read_text())["measured"]["abstain-on-feasible"]
+            for t in release}
+    assert (round(card["review-slot"] / 100, 2), round(card["triage-slot"] / 100, 2)) == (0.20, 0.23)
 
 
 @pytest.mark.e2e

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_websearchbench.webbench.grading.contract import (
-    DECISION_ONLY_GATES, FORMAT, WEIGHTS, WRITE_GATES, check_contract)
+    DECIDE_HOP, DECISION_ONLY_GATES, FORMAT, WEIGHTS, WRITE_GATES, check_contract)
 from pytest_websearchbench.webbench.grading.tolerance import amount_within
 from pytest_websearchbench.webbench.tasks import deskops_routes, workplace_routes
 from pytest_websearchbench.webbench.world.build import (
@@ -127,7 +127,8 @@ def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) ->
                                      "shadow": [wrong]},
                       "request_id": {"shadow": [*shadows["approval_requests"], *others]}}
     if plant["template"] == "review-slot":
-        return out | {"block_id": {"shadow": shadows["blocks"]}, "start_date": {"shadow": days}}
+        return out | {"engineer_id": {"shadow": shadows["engineers"]}, "block_id": {"shadow": shadows["blocks"]},
+                      "start_date": {"shadow": days}}
     if plant["template"] in ("staffing", "triage-slot", "triage-capacity"):
         minutes = sol.facts["needed_minutes"]
         done = one("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? AND status = 'done'",
@@ -241,7 +242,7 @@ def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Soluti
         "planning": planning,
         "abstain_reason": sol.answers.get("abstain_reason"),
         "anchors": sol.anchors,
-        "hops": sol.hops,
+        "hops": [*sol.hops, dict(DECIDE_HOP)],  # the card counts the decide hop as one of the chain's
         "expected_rows": [{"table": w["table"], "pk": w["pk"],
                            "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()}}
                           for w in sol.writes],

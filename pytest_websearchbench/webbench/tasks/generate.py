@@ -46,7 +46,9 @@ TIERS: dict[str, dict] = {
         "staffing": ("issue", "needs_approval", "infeasible"),
         "sprint-pull": ("fits", "infeasible", "fits"),
         "ledger-reconcile": ("issue", "infeasible", "issue"),
-        "credit-claim": ("issue", "needs_approval", "infeasible")}},
+        # no needs_approval variant: once the decide hop counts (issue 39), an agent that reads every hop and
+        # abstains earns 4 of its 12 weights (33.3 > the 30 bound) and the gate rejects it; staffing keeps one
+        "credit-claim": ("issue", "issue", "infeasible")}},
 }
 WORLD_DIR = "/srv/world"  # where the task's container keeps the live world (and Harbor collects it from)
 BASE_URL = "http://127.0.0.1:8080"

@@ -143,7 +143,7 @@ class WorldServer:
         params = dict(parse_qsl(parts.query, keep_blank_values=True))
         if parts.path in ("", "/"):
             return Response(200, apps.launcher(self.apps))
-        if parts.path in ("/decision/new", "/decision/new/commit"):
+        if parts.path in (forms.DECISION_PATH, forms.DECISION_PATH + "/commit"):
             return self._form(con, seq, method, self.forms["decisions.new"], None, body,
                               commit=parts.path.endswith("/commit"))
         match = _ROUTE.match(parts.path)
