@@ -15,7 +15,7 @@ sends (it reads a status, not a reset, and no byte of a refused body is ever par
 and a failure inside a page is a 500 page, never a dropped connection. A confirmation token is
 honoured once, and only by the server that issued it.
 
-    python -m pytest_websearchbench.webbench.webapps.server --task suites/webbench-sample/staffing-s1
+    python -m pytest_websearchbench.webbench.webapps.server --task suites/webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1
     python -m pytest_websearchbench.webbench.webapps.server --world environment/world.json --host 0.0.0.0 --port 8080
 """
 
