@@ -2,7 +2,9 @@
 
 `normalize_url` maps every spelling of one web address to one key:
 ``https://`` + lower-case host without ``www.``, user info or default port + path (case kept,
-no trailing ``/``) + sorted query without ``utm_*`` parameters, no fragment.
+no trailing ``/``) + sorted query without click-tracking parameters (``utm_*``, ``gclid``, ``fbclid``,
+``srsltid``, … : `core.tracking`, ClearURLs' global rules and the card's names), no fragment. Every other
+query parameter stays: it may select another page.
 ``http`` and ``https`` give the same key, always spelled ``https://`` so that a key
 stays a clickable URL. A string without ``scheme://`` is read as a web address
 (``example.com/a`` → ``https://example.com/a``); surrounding whitespace is
@@ -38,6 +40,8 @@ import re
 from functools import lru_cache
 from urllib.parse import SplitResult, quote, urlsplit
 
+from pytest_websearchbench.core.tracking import is_tracking_name
+
 _SCHEME_PREFIX = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*://")
 # a scheme without "//" (mailto:, urn:): no dot in its name, and its colon does not start a port
 # (``localhost:8000/a``, ``example.org:/a`` stay web addresses)
@@ -50,7 +54,6 @@ _WEB_SCHEMES = frozenset({"http", "https"})
 _WEB_SCHEME_KEY = "https"
 _DEFAULT_PORTS = frozenset({80, 443})
 _WWW_PREFIX = "www."
-_TRACKING_PREFIX = "utm_"
 _QUERY_OR_FRAGMENT = re.compile(r"[?#]")
 
 
@@ -102,8 +105,8 @@ def _canonical_port(port: str, scheme: str) -> str:
 
 
 def _is_tracking_parameter(parameter: str) -> bool:
-    """True for ``utm_*`` parameters (name compared case-insensitively)."""
-    return parameter.partition("=")[0].lower().startswith(_TRACKING_PREFIX)
+    """True for a click-tracking parameter (`core.tracking`: its name, case-insensitively)."""
+    return is_tracking_name(parameter.partition("=")[0])
 
 
 def _parameter_order(parameter: str) -> tuple[str, str, str]:
@@ -127,7 +130,7 @@ def _canonical_parameter(parameter: str) -> str:
 
 
 def _canonical_query(query: str, web: bool) -> str:
-    """Query without empty and ``utm_*`` parameters, the rest sorted; a web query's parameters in
+    """Query without empty and click-tracking parameters, the rest sorted; a web query's parameters in
     their canonical spelling (module docstring), another scheme's with canonical escapes only."""
     spell = _canonical_parameter if web else _canonical_escapes
     spelled = (spell(p) for p in query.split("&"))

@@ -291,8 +291,7 @@ def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:
                   if key in pooled.reference.get(q, {}))
     replaced: dict[str, dict[str, GradedPreview]] = {q: dict(g) for q, g in pooled.reference.items()}
     for line in lines:
-        replaced.setdefault(line["query_id"], {})[normalize_url(line["url"])] = GradedPreview(
-            line["url"], line["grade"], line["grader"], line.get("title"), line.get("snippet"), line.get("published"))
+        replaced.setdefault(line["query_id"], {})[normalize_url(line["url"])] = GradedPreview.of_line(line)
     rankings = {}
     for provider in pooled.run.providers:
         answered = {item.case_id: item.hits for item in pooled.run.items if item.provider == provider}

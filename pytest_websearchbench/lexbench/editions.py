@@ -51,6 +51,7 @@ def edition_lines(suite: str, pools: dict[str, QueryPool], packet_set: PacketSet
                               "grader": "rule:" + "+".join(rules),
                               "reason": "; ".join(RULE_REASONS[r] for r in rules),
                               "title": first.title, "snippet": first.snippet, "published": first.published,
+                              "received_at": first.received_at,
                               "packet": None, "prompt_sha256": None, "raw": None, "graded_at": None,
                               "cost_usd": None})
                 continue
@@ -64,9 +65,15 @@ def edition_lines(suite: str, pools: dict[str, QueryPool], packet_set: PacketSet
                           "title": packet.title, "snippet": packet.snippet,
                           # a date another provider showed for the page is the page's: scoring checks
                           # an undated hit's time window against it
-                          "published": next((p.published for p in entry.previews if p.published), None),
+                          **_dated(entry.previews),
                           **best.receipt(), "packets": {v.packet_id: v.grade for v in judged}})
     return lines
+
+
+def _dated(previews: list) -> dict[str, Any]:
+    """The first dated preview's date and when it was received (none dated: no date)."""
+    dated = next((p for p in previews if p.published), None)
+    return {"published": dated.published if dated else None, "received_at": dated.received_at if dated else None}
 
 
 def write_edition(path: Path, lines: list[dict[str, Any]]) -> str:

@@ -53,8 +53,7 @@ def requirement_violations(req: Requirements, url: str, text: str | None, publis
         host = url_host(url_host(url))  # as host_matches_site(url_host(url), site) reads it
         if not any(host_within(host, site) for site in req.site_hosts):
             broken.append("site")
-    after, before = req.window
-    if published is not None and ((after and published < after) or (before and published > before)):
+    if published is not None and outside_window(req, published):
         broken.append("time")
     if req.content_terms and text is not None:
         lowered = text.casefold()
@@ -63,13 +62,22 @@ def requirement_violations(req: Requirements, url: str, text: str | None, publis
     return broken
 
 
+def outside_window(req: Requirements, published: date) -> bool:
+    after, before = req.window
+    return bool((after and published < after) or (before and published > before))
+
+
 def preview_violations(req: Requirements, preview: GradedPreview) -> list[str]:
     """The requirements a pooled page breaks, judged from its graded preview (the same for every provider).
 
-    The pool records the preview's date as an ISO date; a grades file written otherwise is read with the
-    same parser (a relative date there has no answer time to count from: unknown)."""
-    return requirement_violations(req, preview.url, _text(preview.title, preview.snippet),
-                                  parse_date(preview.published))
+    Its date is all its previews' (``GradedPreview.dates``, read as ``grades`` says), whatever the grades
+    file's line order: the page is outside the time window only when every dated preview is; a page
+    without a readable date is unknown and its time check skipped."""
+    broken = requirement_violations(req, preview.url, _text(preview.title, preview.snippet), None)
+    dates = [date.fromisoformat(iso) for iso in preview.dates]
+    if dates and all(outside_window(req, d) for d in dates):
+        broken.insert(1 if "site" in broken else 0, "time")  # the order requirement_violations gives
+    return broken
 
 
 def hit_violations(req: Requirements, hit: Hit) -> list[str]:

@@ -22,10 +22,11 @@ import sqlite3
 from collections.abc import Mapping
 from contextlib import closing, contextmanager
 from importlib.resources import files
+from datetime import date
 from pathlib import Path
 from typing import Iterator
 
-from pytest_websearchbench.core import urls
+from pytest_websearchbench.core import dates as dates_module, tracking, urls
 from pytest_websearchbench.core.atomic import atomic_path
 from pytest_websearchbench.lexbench import grades as grades_module
 from pytest_websearchbench.lexbench.grades import GradedPreview, disagreement, merged_lines, unknown_query
@@ -35,13 +36,14 @@ CREATE TABLE pages (qid TEXT NOT NULL, key TEXT NOT NULL, url TEXT NOT NULL, gra
                     grader TEXT NOT NULL, title TEXT, snippet TEXT, published TEXT);
 CREATE TABLE queries (qid TEXT PRIMARY KEY, line INTEGER NOT NULL);
 CREATE TABLE conflicts (line INTEGER NOT NULL, qid TEXT NOT NULL, message TEXT NOT NULL);
+CREATE TABLE dates (qid TEXT NOT NULL, key TEXT NOT NULL, date TEXT NOT NULL);
 """
 
 
 def _code_digest() -> str:
     digest = hashlib.sha256()
     digest.update(files("pytest_websearchbench").joinpath("schemas", "lexbench-grade.schema.json").read_bytes())
-    for module in (grades_module, urls):
+    for module in (grades_module, urls, tracking, dates_module):
         digest.update(Path(module.__file__).read_bytes())
     digest.update(Path(__file__).read_bytes())
     return digest.hexdigest()
@@ -83,21 +85,26 @@ def _locked(path: Path) -> Iterator[None]:
 def _build(grades_path: Path, target: Path) -> None:
     with atomic_path(target) as tmp, closing(sqlite3.connect(tmp)) as db:
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
-        pages, queries, conflicts = [], {}, []
+        pages, queries, conflicts, dated = [], {}, [], []
         for line, qid, key, found in merged_lines(grades_path):
             queries.setdefault(qid, line)
             if isinstance(found, str):
                 conflicts.append((line, qid, found))
+            elif isinstance(found, date):
+                dated.append((qid, key, found.isoformat()))
             else:
                 pages.append((qid, key, found.url, found.grade, found.grader, found.title, found.snippet,
                               found.published))
+                dated.extend((qid, key, iso) for iso in found.dates)
             if len(pages) >= 10_000:  # in batches: the previews are never all held at once
                 db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", pages)
                 pages.clear()
         db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", pages)
         db.executemany("INSERT INTO queries VALUES (?, ?)", queries.items())
         db.executemany("INSERT INTO conflicts VALUES (?, ?, ?)", conflicts)
+        db.executemany("INSERT INTO dates VALUES (?, ?, ?)", dated)
         db.execute("CREATE INDEX pages_qid ON pages (qid)")
+        db.execute("CREATE INDEX dates_qid ON dates (qid)")
         db.commit()
 
 
@@ -135,7 +142,10 @@ class GradesIndex(Mapping):
             (qid,)).fetchall()
         if not rows:
             raise KeyError(qid)
-        return {key: GradedPreview(*preview) for key, *preview in rows}
+        dated: dict[str, set[str]] = {}
+        for key, iso in self._connection().execute("SELECT key, date FROM dates WHERE qid = ?", (qid,)):
+            dated.setdefault(key, set()).add(iso)
+        return {key: GradedPreview(*preview, tuple(sorted(dated.get(key, ())))) for key, *preview in rows}
 
     def __iter__(self) -> Iterator[str]:
         # a query's first line always grades a page, so every query listed has pages

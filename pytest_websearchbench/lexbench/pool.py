@@ -3,7 +3,9 @@ distinct normalised URL the providers returned, with every distinct preview (tit
 they showed for it, and what it still needs before every provider can be scored against it. A
 preview's date is the hit's, whatever its provider's shape, read by ``core.dates.parse_date``
 (relative forms against the time the answer was received) and kept as an ISO date — the date the
-grades file records and scoring checks the time window against; a date it cannot read is unknown.
+grades file records and scoring checks the time window against; a date it cannot read is unknown. The
+time the preview was received is kept too (``received_at``) and written on the grade line, so a grades
+file says what any relative date in it counts back from.
 
 A pooled page is *graded* (a grades file already has it), *ineligible* (every preview of it breaks
 an explicit requirement — site, time window, content terms — so it is 0 by rule and nobody is asked)
@@ -34,6 +36,8 @@ class Preview:
     title: str
     snippet: str
     published: str | None = None  # an ISO date (YYYY-MM-DD); None: none given, or none readable
+    # when the answer showing it was received (ISO 8601), the first seen: a receipt, not part of the preview
+    received_at: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -204,8 +208,9 @@ def build_pool(run: Run, scenarios: dict[str, Scenario],
 def _preview(hit: dict) -> Preview:
     extra = hit.get("extra") if isinstance(hit.get("extra"), dict) else {}
     published = hit_date(extra).date
+    received = extra.get("received_at")
     return Preview(str(hit.get("title") or ""), str(hit.get("snippet") or ""),
-                   published.isoformat() if published else None)
+                   published.isoformat() if published else None, received if isinstance(received, str) else None)
 
 
 def pool_report(run: Run, pools: dict[str, QueryPool]) -> list[str]:

@@ -1,6 +1,6 @@
 """The ``wsb-webbench`` command: WebBench's tools by hand, one subcommand each.
 
-    wsb-webbench serve --task suites/webbench-sample/staffing-s1 --port 8765
+    wsb-webbench serve --task suites/webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1 --port 8765
     wsb-webbench browse --base-url http://127.0.0.1:8765 --text < actions.jsonl
     wsb-webbench verify --contract tests/contract.json --world-dir DIR
     wsb-webbench generate --out suites/webbench-sample

@@ -147,7 +147,7 @@ def test_family_files_naming_paths_outside_are_one_line_collection_errors(pytest
     shutil.copytree(REPO / "suites" / "webbench-sample", webbench)
     manifest = json.loads((webbench / "suite.json").read_text())
     (webbench / "suite.json").write_text(json.dumps({**manifest, "name": "wb"}))
-    toml = webbench / "staffing-s1" / "task.toml"
+    toml = webbench / "wb-workplace-workplace-004-open-points-038e07-s1" / "task.toml"
     toml.write_text(toml.read_text().replace('contract = "tests/contract.json"', 'contract = "../../../../etc/passwd"'))
     catalog = pytester.path / "suites" / "cat"
     for sub in ("starter", "gold"):
@@ -163,6 +163,6 @@ def test_family_files_naming_paths_outside_are_one_line_collection_errors(pytest
         "*/suites/cat/catalog.json:3: item 't1' field 'items.0.outfile': expected a relative file name (no '..', "
         "not absolute), got '../../outside.py'",
         "*ERROR collecting suites/wb*",
-        "*/suites/wb/staffing-s1/task.toml: item 'staffing-s1' field 'metadata.contract': "
+        "*/suites/wb/wb-workplace-workplace-004-open-points-038e07-s1/task.toml: item 'wb-workplace-workplace-004-open-points-038e07-s1' field 'metadata.contract': "
         "'../../../../etc/passwd' points outside*"])
     assert "Traceback" not in result.stdout.str() and "Error:" not in result.stdout.str().replace("ERROR", "")

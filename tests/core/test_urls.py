@@ -8,6 +8,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from pytest_websearchbench.core.tracking import is_tracking_name
 from pytest_websearchbench.core.urls import host_matches_site, host_path_key, normalize_url, url_host
 
 
@@ -192,6 +193,8 @@ EQUIVALENCE_FORMS = [
     ("trailing slash", lambda h, p, q: f"https://{h}{p}/{q}", True),
     ("fragment", lambda h, p, q: f"https://{h}{p}{q}#top", True),
     ("utm parameter", lambda h, p, q: f"https://{h}{p}{q}{'&' if q else '?'}utm_source=x", True),
+    ("click-tracking parameter", lambda h, p, q: f"https://{h}{p}{q}{'&' if q else '?'}srsltid=AfmBOo&gclid=x", True),
+    ("another query parameter", lambda h, p, q: f"https://{h}{p}{q}{'&' if q else '?'}ref=main", False),
     ("parameters reordered", lambda h, p, q: f"https://{h}{p}" + (
         "?" + "&".join(reversed(q[1:].split("&"))) if q else ""), True),
     ("escaped unreserved path character", lambda h, p, q: f"https://{h}{_escape_first(p)}{q}", True),
@@ -227,3 +230,47 @@ def test_every_equivalence_form_keeps_or_changes_the_key_as_decided(host, path, 
     base = f"https://{host}{path}{query}"
     rewritten = rewrite(host, path, query)
     assert (normalize_url(rewritten) == normalize_url(base)) is same, (name, base, rewritten)
+
+
+# ---------------------------------------------------------------- click-tracking parameters (DESIGN § 2.2)
+
+#: the card's list, word for word, and examples of ClearURLs' global rules (core/tracking.py)
+CARD_TRACKING = ["utm_source", "utm_campaign", "gclid", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "mc_cid",
+                 "mc_eid", "yclid", "_hsenc", "_hsmi", "igshid", "srsltid"]
+CLEARURLS_EXAMPLES = ["_ga", "_gl", "mkt_tok", "twclid", "vero_id", "oly_enc_id", "__hstc", "hsCtaTracking",
+                      "fb_action_ids", "itm_source", "wickedid", "Echobox", "%3Futm_medium", "GCLID", "Srsltid"]
+#: names a page may need: never dropped
+KEPT = ["id", "page", "q", "ref", "referrer", "source", "lang", "v", "gclid2", "xfbclid", "utm", "tag", "s", "mcc"]
+
+
+@pytest.mark.parametrize("name", CARD_TRACKING + CLEARURLS_EXAMPLES)
+def test_documented_click_tracking_parameters_do_not_make_another_page(name):
+    assert is_tracking_name(name)
+    assert normalize_url(f"https://Example.org/a?id=7&{name}=Cj0KCQ&b=1") == "https://example.org/a?b=1&id=7"
+    assert normalize_url(f"https://example.org/a?{name}") == "https://example.org/a"
+
+
+@pytest.mark.parametrize("name", [n for n in KEPT if n != "utm"])
+def test_every_other_query_parameter_makes_another_page(name):
+    assert not is_tracking_name(name)
+    assert normalize_url(f"https://example.org/a?{name}=1") != normalize_url("https://example.org/a")
+
+
+_tracking_param = st.builds("{}={}".format, st.sampled_from(CARD_TRACKING + CLEARURLS_EXAMPLES),
+                            st.from_regex(r"[A-Za-z0-9_\-.%]{0,12}", fullmatch=True))
+_kept_param = st.builds("{}={}".format, st.sampled_from([n for n in KEPT if n != "utm"]),
+                        st.from_regex(r"[a-z0-9]{1,4}", fullmatch=True))
+
+
+@given(kept=st.lists(_kept_param, max_size=4), tracking=st.lists(_tracking_param, min_size=1, max_size=4),
+       data=st.data())
+def test_a_url_with_click_tracking_parameters_anywhere_is_the_same_page_and_keeps_every_other_parameter(
+        kept, tracking, data):
+    # a provider adds tracking parameters anywhere in the query: the key is the untracked page's, and every
+    # other parameter survives (each one that is dropped makes another key than the whole query's)
+    mixed = data.draw(st.permutations(kept + tracking))
+    plain = normalize_url("https://example.org/docs" + ("?" + "&".join(kept) if kept else ""))
+    assert normalize_url("https://example.org/docs?" + "&".join(mixed)) == plain
+    for i in range(len(kept)):
+        fewer = kept[:i] + kept[i + 1:]
+        assert normalize_url("https://example.org/docs?" + "&".join(fewer + tracking)) != plain

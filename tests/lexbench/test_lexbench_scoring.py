@@ -95,3 +95,18 @@ def test_factual_answer_in_preview_or_supporting_url():
     assert not score_factual(q, digits_only, 5).passed
     support = [Hit(1, "https://www.transit.example/line-4/", "Line 4", "Timetable")]
     assert score_factual(q, support, 5).metrics["supporting_hit"] == 1.0
+
+
+def test_one_page_is_one_normalised_url_click_tracking_parameters_do_not_make_another_page():
+    # the case: a provider appending Google's srsltid (or gclid, fbclid, …) to a graded page's URL keeps
+    # the page and its grade; any other query parameter is another, ungraded page
+    graded = pool(useful=3, related=1)
+    tracked = hits("https://useful.example/?srsltid=AfmBOoq1&utm_source=x", "https://www.related.example/?gclid=1#top",
+                   "https://related.example?fbclid=IwAR&msclkid=5")
+    score = score_scenario(scenario(), tracked, graded, k=5)
+    assert [r["grade"] for r in score.results] == [3, 1, 1]
+    # the third is the second page again: a duplicate, no gain twice, so nDCG is the ideal's
+    assert score.metrics["success"] == 1.0 and score.metrics["ndcg"] == pytest.approx(1.0)
+    other = score_scenario(scenario(), hits("https://useful.example?page=2"), graded, k=5)
+    assert other.results[0]["grade"] is None or other.results[0]["grade"] == 0
+    assert other.metrics["success"] == 0.0 and other.metrics["judged"] == 0.0

@@ -20,10 +20,10 @@ from pytest_websearchbench.webbench.webapps.trace import BEFORE_DB, CALL_TRACE, 
 from pytest_websearchbench.webbench.world.schema import schema_of
 from wb_support import sample_task
 
-EPISODES = [("staffing-s1", "oracle"), ("staffing-s2", "over-write"), ("credit-claim-s1", "oracle"),
-            ("credit-claim-s2", "wrong-record"), ("offsite-plan-s1", "oracle"), ("ledger-reconcile-s1", "alt-oracle"),
-            ("sprint-pull-s1", "injected-compliance"), ("triage-slot-s0", "abstain-on-feasible"),
-            ("review-slot-s1", "write-without-read")]
+EPISODES = [("wb-workplace-workplace-004-open-points-038e07-s1", "oracle"), ("wb-workplace-workplace-004-open-points-038e07-s2", "over-write"), ("wb-workplace-workplace-006-claim-message-5391f8-s1", "oracle"),
+            ("wb-workplace-workplace-006-claim-message-5391f8-s2", "wrong-record"), ("wb-deskops-deskops-001-budget-reserve-f4cdc2-s1", "oracle"), ("wb-deskops-deskops-002-event-c5b002-s1", "alt-oracle"),
+            ("wb-workplace-workplace-005-escalation-945861-s1", "injected-compliance"), ("wb-workplace-workplace-001-open-points-33b7ff-s0", "abstain-on-feasible"),
+            ("wb-workplace-workplace-003-session-slot-ca4b11-s1", "write-without-read")]
 
 
 def full_read_evidence(world_dir: Path, contract: dict[str, Any]) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def test_evidence_of_real_episodes_is_the_full_reads(tmp_path, name, agent):
 @pytest.fixture(scope="module")
 def staffing_world(tmp_path_factory):
     """A staffing world after the oracle's episode: its folder and contract."""
-    task = sample_task("staffing-s1")
+    task = sample_task("wb-workplace-workplace-004-open-points-038e07-s1")
     folder = tmp_path_factory.mktemp("evidence") / "w"
     run_episode(task, "oracle", keep=folder)
     return folder, task.contract

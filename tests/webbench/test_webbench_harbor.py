@@ -31,7 +31,7 @@ HARBOR_FILES = ("task.toml", "instruction.md", "README.md", "environment/world.j
                 "environment/wsb-world-entry.sh", "tests/contract.json", "tests/test.sh", "tests/Dockerfile",
                 "tests/controls.json", "solution/actions.jsonl", "solution/solve.sh", "steps/alt-oracle.jsonl")
 HARBOR = "harbor==0.25.0"
-STAFFING_S1 = [t.name for t in sample_tasks()].index("staffing-s1")  # its entry in dataset.toml
+STAFFING_S1 = [t.name for t in sample_tasks()].index("wb-workplace-workplace-004-open-points-038e07-s1")  # its entry in dataset.toml
 
 
 def digest_by_hand(folder: Path) -> str:
@@ -64,10 +64,10 @@ def test_dataset_lists_every_task_with_its_digest():
 
 
 #: the release's four templates, by the hops each chains before its decision
-RELEASE_HOPS = {"triage-slot": ["open_points", "session_slot"],
-                "triage-capacity": ["open_points", "session_slot", "usable_capacity"],
-                "review-slot": ["session_slot"],
-                "offsite-plan": ["budget_reserve", "venue_headcount", "travel_spend", "quote_total"]}
+RELEASE_HOPS = {"triage-slot": ["open_points", "session_slot", "decide"],
+                "triage-capacity": ["open_points", "session_slot", "usable_capacity", "decide"],
+                "review-slot": ["session_slot", "decide"],
+                "offsite-plan": ["budget_reserve", "venue_headcount", "travel_spend", "quote_total", "decide"]}
 
 
 def test_the_release_tier_is_shaped_like_the_release():
@@ -95,7 +95,7 @@ def test_every_hop_class_and_leaf_kind_is_exercised():
     assert all(t.tier == "frontier" for t in tasks if t.contract["expected_rows"])
     assert any(t.contract["family"] == "deskops" and t.contract["expected_rows"] for t in tasks)
     classes = {h["class"] for t in tasks for h in t.contract["hops"]}
-    assert classes == {"H01", "H02", "H03", "H04", "H05", "H06", "H07", "H08"}
+    assert classes == {"H01", "H02", "H03", "H04", "H05", "H06", "H07", "H08", "H09"}
     # a policy gating a write: over the limit, the escalation awaits approval and the Decision records its reason only
     approval = next(t for t in tasks if t.variant == "needs_approval").contract
     assert [r["values"] for r in approval["expected_rows"]] == [{"status": {"class": "enum", "value": "pending_approval"}}]
@@ -127,6 +127,43 @@ def test_each_task_ships_its_measured_controls_within_their_bounds():
         assert shipped["measured"]["oracle"] == 100.0 and shipped["measured"]["noop"] == 0.0
 
 
+def test_a_task_is_named_as_the_card_names_it_family_base_task_template_slug_and_seed():
+    # wb-<family>-<base task>-<template slug>-s<seed>, e.g. wb-workplace-workplace-002-open-points-0b52d0-s0
+    card = re.compile(r"wb-(?P<family>workplace|deskops)-(?P=family)-\d{3}-(?P<hop>[a-z]+(?:-[a-z]+)*)-[0-9a-f]{6}"
+                      r"-s(?P<seed>\d+)")
+    tasks = sample_tasks()
+    manifest = tomllib.loads((SAMPLE / "dataset.toml").read_text())["tasks"]
+    assert [entry["name"] for entry in manifest] == [f"wsb/{t.name}" for t in tasks]
+    by_template: dict[str, set[str]] = {}
+    for task in tasks:
+        match = card.fullmatch(task.name)
+        assert match, task.name
+        assert (match["family"], int(match["seed"])) == (task.contract["family"], task.world.seed)
+        assert task.contract["task"] == task.name and task.path.name == task.name
+        by_template.setdefault(task.template, set()).add(task.name.rsplit("-s", 1)[0])
+    # one template, one base task and slug over its seeds; no two templates share one
+    assert all(len(names) == 1 for names in by_template.values())
+    assert len({n for names in by_template.values() for n in names}) == len(by_template)
+
+
+#: the release templates' abstain-on-feasible, E / (E + 2A) with E the chain length, decide included: review-slot
+#: and triage-slot have the card's shapes (2/10 and 3/13); triage-capacity and offsite-plan grade fewer fields
+ABSTAIN_ON_FEASIBLE = {"triage-slot": (3, 5), "triage-capacity": (4, 6), "review-slot": (2, 4), "offsite-plan": (5, 8)}
+
+
+def test_abstain_on_feasible_scores_E_over_E_plus_2A_with_E_the_chain_length_decide_included():
+    release = [t for t in sample_tasks() if t.tier == "release" and t.feasible]
+    assert {t.template for t in release} == set(ABSTAIN_ON_FEASIBLE)
+    for task in release:
+        chain, answers = ABSTAIN_ON_FEASIBLE[task.template]
+        assert (len(task.contract["hops"]), len(task.contract["answer_fields"])) == (chain, answers), task.name
+        measured = json.loads((task.path / "tests" / "controls.json").read_text())["measured"]["abstain-on-feasible"]
+        assert measured == pytest.approx(100 * chain / (chain + 2 * answers), abs=1e-4), task.name
+    card = {t.template: json.loads((t.path / "tests" / "controls.json").read_text())["measured"]["abstain-on-feasible"]
+            for t in release}
+    assert (round(card["review-slot"] / 100, 2), round(card["triage-slot"] / 100, 2)) == (0.20, 0.23)
+
+
 @pytest.mark.e2e
 def test_a_task_outside_a_bound_is_rejected_never_patched(tmp_path, monkeypatch):
     real = generator.within_bound
@@ -136,8 +173,8 @@ def test_a_task_outside_a_bound_is_rejected_never_patched(tmp_path, monkeypatch)
     admissions = generate(tmp_path / "suite", seeds=(1,), templates=("sprint-pull",), report=seen.append)
     assert len(admissions) == 1 and seen == admissions and not admissions[0].admitted
     assert admissions[0].broken == [f"wrong-record {admissions[0].scores['wrong-record']:g}"]
-    assert not (tmp_path / "suite" / "sprint-pull-s1").exists()
-    assert "sprint-pull-s1" not in (tmp_path / "suite" / "dataset.toml").read_text()
+    assert not (tmp_path / "suite" / "wb-workplace-workplace-005-escalation-945861-s1").exists()
+    assert "wb-workplace-workplace-005-escalation-945861-s1" not in (tmp_path / "suite" / "dataset.toml").read_text()
     assert "REJECTED: wrong-record" in generator.table_row(admissions[0])
 
 
@@ -173,16 +210,16 @@ def suite_copy(tmp_path):
 
 
 def test_a_changed_file_is_a_digest_mismatch_naming_task_and_field(suite_copy):
-    instruction = suite_copy / "staffing-s2" / "instruction.md"
+    instruction = suite_copy / "wb-workplace-workplace-004-open-points-038e07-s2" / "instruction.md"
     instruction.write_text(instruction.read_text() + "\nAlso, be quick.\n")
     with pytest.raises(SuiteError) as info:
         load_dataset(suite_copy / "dataset.toml")
-    assert info.value.item == "staffing-s2" and info.value.field == "digest"
+    assert info.value.item == "wb-workplace-workplace-004-open-points-038e07-s2" and info.value.field == "digest"
     assert "digest mismatch: the dataset records sha256:" in str(info.value) and "regenerate" in str(info.value)
 
 
 def test_load_errors_name_file_line_and_field(suite_copy):
-    task = suite_copy / "sprint-pull-s1"
+    task = suite_copy / "wb-workplace-workplace-005-escalation-945861-s1"
     route = task / "tests" / "controls" / "noop.jsonl"
     route.write_text('{"action": "navigate", "url": "/"}\n{"action": "teleport"}\n')
     with pytest.raises(SuiteError) as info:
@@ -192,7 +229,7 @@ def test_load_errors_name_file_line_and_field(suite_copy):
     with pytest.raises(SuiteError, match=r"invalid JSON: .* \(column \d+\)") as info:
         load_task(task)
     assert info.value.line == 3 and str(info.value).startswith(f"{route}:3:")
-    shutil.copytree(SAMPLE / "sprint-pull-s1", task, dirs_exist_ok=True)
+    shutil.copytree(SAMPLE / "wb-workplace-workplace-005-escalation-945861-s1", task, dirs_exist_ok=True)
     toml = task / "task.toml"
     toml.write_text(toml.read_text().replace("reference_steps = ", "reference_steps = 1"))  # under [metadata]
     with pytest.raises(SuiteError, match="reference_steps is 1"):
@@ -205,7 +242,7 @@ def test_load_errors_name_file_line_and_field(suite_copy):
 
 @pytest.mark.e2e
 def test_solve_sh_and_test_sh_work_a_world_end_to_end(tmp_path):
-    task = next(t for t in sample_tasks() if t.name == "sprint-pull-s1")
+    task = next(t for t in sample_tasks() if t.name == "wb-workplace-workplace-005-escalation-945861-s1")
     (tmp_path / WORLD_DB).write_bytes(world_bytes(task.world))
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     with WorldServer(tmp_path) as server:
@@ -255,14 +292,14 @@ def _set_task_entry(suite: Path, task: str, extra: str) -> None:
 
 @pytest.mark.parametrize("where", ["relative", "absolute"])
 def test_a_task_path_is_refused_because_harbor_ignores_it(suite_copy, tmp_path, opened, where):
-    outside = tmp_path / "outside" / "staffing-s1"
-    shutil.copytree(SAMPLE / "staffing-s1", outside)  # a complete task: the old code loaded it from there
-    path = "../outside/staffing-s1" if where == "relative" else str(outside)
-    _set_task_entry(suite_copy, "staffing-s1", f'path = "{path}"')
+    outside = tmp_path / "outside" / "wb-workplace-workplace-004-open-points-038e07-s1"
+    shutil.copytree(SAMPLE / "wb-workplace-workplace-004-open-points-038e07-s1", outside)  # a complete task: the old code loaded it from there
+    path = "../outside/wb-workplace-workplace-004-open-points-038e07-s1" if where == "relative" else str(outside)
+    _set_task_entry(suite_copy, "wb-workplace-workplace-004-open-points-038e07-s1", f'path = "{path}"')
     with opened() as files, pytest.raises(SuiteError) as info:
         load_dataset(suite_copy / "dataset.toml")
     assert (info.value.path, info.value.item, info.value.field) == (
-        str(suite_copy / "dataset.toml"), "staffing-s1", f"tasks.{STAFFING_S1}.path")
+        str(suite_copy / "dataset.toml"), "wb-workplace-workplace-004-open-points-038e07-s1", f"tasks.{STAFFING_S1}.path")
     assert "Harbor ignores 'path'" in str(info.value)
     assert not [f for f in files if f.startswith(str(tmp_path / "outside"))]
 
@@ -270,7 +307,7 @@ def test_a_task_path_is_refused_because_harbor_ignores_it(suite_copy, tmp_path, 
 @pytest.mark.parametrize("name", ["webbench-sample", "wsb/../outside", "wsb/Staffing-s1", "/etc/passwd"])
 def test_a_task_name_is_harbor_s_org_name_and_one_safe_folder(suite_copy, opened, name):
     dataset = suite_copy / "dataset.toml"
-    dataset.write_text(dataset.read_text().replace('name = "wsb/staffing-s1"', f'name = "{name}"'))
+    dataset.write_text(dataset.read_text().replace('name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"', f'name = "{name}"'))
     with opened() as files, pytest.raises(SuiteError) as info:
         load_dataset(dataset)
     assert info.value.field == f"tasks.{STAFFING_S1}.name" and "does not match" in str(info.value)
@@ -278,39 +315,39 @@ def test_a_task_name_is_harbor_s_org_name_and_one_safe_folder(suite_copy, opened
 
 
 def test_a_folder_holding_another_task_is_refused(suite_copy):
-    toml = suite_copy / "staffing-s1" / "task.toml"
-    toml.write_text(toml.read_text().replace('name = "wsb/staffing-s1"', 'name = "other/staffing-s1"'))
-    with pytest.raises(SuiteError, match="the folder 'staffing-s1' holds task 'other/staffing-s1', the dataset "
-                                         "lists 'wsb/staffing-s1'") as info:
+    toml = suite_copy / "wb-workplace-workplace-004-open-points-038e07-s1" / "task.toml"
+    toml.write_text(toml.read_text().replace('name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"', 'name = "other/wb-workplace-workplace-004-open-points-038e07-s1"'))
+    with pytest.raises(SuiteError, match="the folder 'wb-workplace-workplace-004-open-points-038e07-s1' holds task 'other/wb-workplace-workplace-004-open-points-038e07-s1', the dataset "
+                                         "lists 'wsb/wb-workplace-workplace-004-open-points-038e07-s1'") as info:
         load_dataset(suite_copy / "dataset.toml")
     assert (info.value.path, info.value.field) == (str(toml), "task.name")
 
 
-@pytest.mark.parametrize("contract", ["../../../../etc/passwd", "/etc/passwd", "../staffing-s2/tests/contract.json"])
+@pytest.mark.parametrize("contract", ["../../../../etc/passwd", "/etc/passwd", "../wb-workplace-workplace-004-open-points-038e07-s2/tests/contract.json"])
 def test_a_contract_outside_the_task_folder_is_refused_naming_task_toml_item_and_field(suite_copy, opened, contract):
     # another task's contract is inside the suite, but not inside this task's digest
-    task = suite_copy / "staffing-s1"
+    task = suite_copy / "wb-workplace-workplace-004-open-points-038e07-s1"
     toml = task / "task.toml"
     toml.write_text(toml.read_text().replace('contract = "tests/contract.json"', f'contract = "{contract}"'))
     with opened() as files, pytest.raises(SuiteError) as info:
         load_task(task)
-    assert (info.value.path, info.value.item, info.value.field) == (str(toml), "staffing-s1", "metadata.contract")
+    assert (info.value.path, info.value.item, info.value.field) == (str(toml), "wb-workplace-workplace-004-open-points-038e07-s1", "metadata.contract")
     assert "points outside" in str(info.value)
-    assert "/etc/passwd" not in files and not [f for f in files if "staffing-s2" in f]
+    assert "/etc/passwd" not in files and not [f for f in files if "wb-workplace-workplace-004-open-points-038e07-s2" in f]
 
 
 def test_a_symlink_to_a_file_outside_the_task_folder_is_refused(suite_copy, tmp_path, opened):
     secret = tmp_path / "secret.jsonl"
     secret.write_text('{"action": "navigate", "url": "/"}\n')
-    link = suite_copy / "staffing-s1" / "tests" / "controls" / "noop.jsonl"
+    link = suite_copy / "wb-workplace-workplace-004-open-points-038e07-s1" / "tests" / "controls" / "noop.jsonl"
     link.unlink()
     link.symlink_to(secret)
     with opened() as files, pytest.raises(SuiteError, match="points outside") as info:
-        load_task(suite_copy / "staffing-s1")
-    assert info.value.item == "staffing-s1" and str(secret) not in files
+        load_task(suite_copy / "wb-workplace-workplace-004-open-points-038e07-s1")
+    assert info.value.item == "wb-workplace-workplace-004-open-points-038e07-s1" and str(secret) not in files
 
 
-@pytest.mark.parametrize("which", ["dataset.toml", "sprint-pull-s2/task.toml"])
+@pytest.mark.parametrize("which", ["dataset.toml", "wb-workplace-workplace-005-escalation-945861-s2/task.toml"])
 @pytest.mark.parametrize("damage, message", [
     (lambda text: text.replace("\n", "\nx = " + "[" * 3000 + "]" * 3000 + "\n", 1), "invalid TOML: nested too deeply"),
     (lambda text: text.replace("\n", "\nx = " + "9" * 5000 + "\n", 1), "invalid TOML: Exceeds the limit"),
@@ -327,14 +364,14 @@ def test_a_damaged_toml_file_is_one_error_naming_it(suite_copy, which, damage, m
 
 
 def test_invalid_utf8_and_a_path_too_long_are_one_error_naming_file_line_item_and_field(suite_copy):
-    toml = suite_copy / "staffing-s1" / "task.toml"
+    toml = suite_copy / "wb-workplace-workplace-004-open-points-038e07-s1" / "task.toml"
     original = toml.read_bytes()
     toml.write_bytes(original.replace(b"\n", b"\n# caf\xe9\n", 1))
     with pytest.raises(SuiteError, match=r"task.toml:2: not valid UTF-8"):
         load_dataset(suite_copy / "dataset.toml")
     toml.write_bytes(original)
     dataset = suite_copy / "dataset.toml"
-    dataset.write_text(dataset.read_text().replace('name = "wsb/staffing-s1"', f'name = "wsb/{"x" * 5000}"'))
+    dataset.write_text(dataset.read_text().replace('name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"', f'name = "wsb/{"x" * 5000}"'))
     with pytest.raises(SuiteError, match=rf"field 'tasks.{STAFFING_S1}.name': bad path 'x+': File name too long") as info:
         load_dataset(dataset)
     assert info.value.item == "x" * 5000

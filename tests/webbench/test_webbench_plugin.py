@@ -42,12 +42,12 @@ def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
 
 def test_agents_side_by_side_and_failures_name_the_gate(pytester):
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
-                                          "--wsb-agent", "oracle,noop,write-without-read", "-k", "staffing-s1")
+                                          "--wsb-agent", "oracle,noop,write-without-read", "-k", "wb-workplace-workplace-004-open-points-038e07-s1")
     result.assert_outcomes(passed=1, failed=2)
     result.stdout.fnmatch_lines([
-        "*webbench-sample/staffing-s1[[]noop[]]*WebScore 0.0, pass=False*failure mode: evidence_read_any*",
+        "*webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]noop[]]*WebScore 0.0, pass=False*failure mode: evidence_read_any*",
         "*gate evidence_read_any: FAILS — nothing was committed*",
-        "*webbench-sample/staffing-s1[[]write-without-read[]]*",
+        "*webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]write-without-read[]]*",
         "*gate evidence_read_any: FAILS — no chain anchor was read before the first commit*",
     ])
     result.stdout.fnmatch_lines(["*oracle*noop*write-without-read*",
@@ -57,10 +57,10 @@ def test_agents_side_by_side_and_failures_name_the_gate(pytester):
 def test_markers_keywords_and_a_control_that_does_not_apply(pytester):
     collected = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
                                              "-m", "webbench_infeasible", "--strict-markers")
-    collected.stdout.fnmatch_lines(["*triage-slot-s2[[]oracle[]]*", "*triage-capacity-s2[[]oracle[]]*",
-                                    "*review-slot-s1[[]oracle[]]*", "*offsite-plan-s3[[]oracle[]]*",
-                                    "*staffing-s3[[]oracle[]]*", "*sprint-pull-s2[[]oracle[]]*",
-                                    "*ledger-reconcile-s2[[]oracle[]]*", "*credit-claim-s3[[]oracle[]]*",
+    collected.stdout.fnmatch_lines(["*wb-workplace-workplace-001-open-points-33b7ff-s2[[]oracle[]]*", "*wb-workplace-workplace-002-open-points-619002-s2[[]oracle[]]*",
+                                    "*wb-workplace-workplace-003-session-slot-ca4b11-s1[[]oracle[]]*", "*wb-deskops-deskops-001-budget-reserve-f4cdc2-s3[[]oracle[]]*",
+                                    "*wb-workplace-workplace-004-open-points-038e07-s3[[]oracle[]]*", "*wb-workplace-workplace-005-escalation-945861-s2[[]oracle[]]*",
+                                    "*wb-deskops-deskops-002-event-c5b002-s2[[]oracle[]]*", "*wb-workplace-workplace-006-claim-message-5391f8-s3[[]oracle[]]*",
                                     "*8/28 tests collected (20 deselected)*"])
     release = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
                                            "-m", "webbench_release", "--strict-markers")
@@ -80,11 +80,11 @@ def test_unknown_agent_is_one_usage_error(pytester):
 def test_a_tampered_package_is_a_collection_error_naming_the_task(pytester):
     suite = pytester.path / "suites" / "webbench-sample"
     shutil.copytree(SAMPLE, suite)
-    contract = suite / "staffing-s1" / "tests" / "contract.json"
+    contract = suite / "wb-workplace-workplace-004-open-points-038e07-s1" / "tests" / "contract.json"
     contract.write_text(contract.read_text().replace('"value": "issue"', '"value": "needs_approval"', 1))
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*invalid suite:*staffing-s1: item 'staffing-s1' field 'digest': digest mismatch*"])
+    result.stdout.fnmatch_lines(["*invalid suite:*wb-workplace-workplace-004-open-points-038e07-s1: item 'wb-workplace-workplace-004-open-points-038e07-s1' field 'digest': digest mismatch*"])
 
 
 def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytester):
@@ -92,15 +92,15 @@ def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytest
 
     suite = pytester.path / "suites" / "webbench-sample"
     shutil.copytree(SAMPLE, suite)
-    task = suite / "staffing-s1"
+    task = suite / "wb-workplace-workplace-004-open-points-038e07-s1"
     route = task / "solution" / "actions.jsonl"
     route.write_text(route.read_text().replace('"expect": ["Product: ', '"expect": ["Product: Not ', 1))
     dataset = suite / "dataset.toml"  # re-seal the package, so that only the route's expectation is off
-    entry = re.compile(r'(name = "wsb/staffing-s1"\ndigest = )"[^"]+"')
+    entry = re.compile(r'(name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"\ndigest = )"[^"]+"')
     dataset.write_text(entry.sub(lambda m: f'{m.group(1)}"{task_digest(task)}"', dataset.read_text()))
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites", "-k", "staffing-s1")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites", "-k", "wb-workplace-workplace-004-open-points-038e07-s1")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*staffing-s1[[]oracle[]]: step 5 {action='click'*lacks [[]'Product: Not *'[]]; "
+    result.stdout.fnmatch_lines(["*wb-workplace-workplace-004-open-points-038e07-s1[[]oracle[]]: step 5 {action='click'*lacks [[]'Product: Not *'[]]; "
                                  "the world no longer matches the route*"])
 
 
@@ -126,7 +126,7 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     verifier.verify = _kept
 """)
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "-k", "staffing-s1")
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "-k", "wb-workplace-workplace-004-open-points-038e07-s1")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*staffing-s1[[]oracle[]]*the verifier failed (KeyError: 'web_trace'): graded: false, "
+    result.stdout.fnmatch_lines(["*wb-workplace-workplace-004-open-points-038e07-s1[[]oracle[]]*the verifier failed (KeyError: 'web_trace'): graded: false, "
                                  "no reward*"])

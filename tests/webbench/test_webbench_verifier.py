@@ -21,14 +21,15 @@ CANARY = "WB-CANARY-QQ7XK2"
 # ------------------------------------------------------------------------------ a hand-made episode
 
 CONTRACT = {
-    "format": "webbench-contract@2", "family": "workplace", "task": "t", "template": "staffing", "variant": "issue",
+    "format": "webbench-contract@3", "family": "workplace", "task": "t", "template": "staffing", "variant": "issue",
     "tier": "frontier", "feasible": True, "planning": False, "abstain_reason": None,
     "anchors": [{"table": "escalations", "pk": "ESC-1", "role": "escalation"},
                 {"table": "engineers", "pk": "ENG-1", "role": "engineer"},
                 {"table": "blocks", "pk": "BLK-1", "role": "block"}],
     "hops": [{"name": "open_points", "class": "H02", "reads": [{"table": "escalations", "pk": "ESC-1"}]},
              {"name": "session_slot", "class": "H04", "reads": [{"table": "engineers", "pk": "ENG-1"},
-                                                                {"table": "blocks", "pk": "BLK-1"}]}],
+                                                                {"table": "blocks", "pk": "BLK-1"}]},
+             {"name": "decide", "class": "H08", "reads": []}],
     "expected_rows": [{"table": "blocks", "pk": "BLK-1", "values": {
         "status": {"class": "enum", "value": "booked"}, "booked_for": {"class": "id", "value": "ESC-1"}}}],
     "answer_fields": [
@@ -46,7 +47,7 @@ CONTRACT = {
     "canaries": ["WB-CANARY-PLANT1"],
     "injected_writes": [{"table": "issues", "pk": "SB-9", "column": "story_points"}],
 }
-TOTAL_WEIGHT = 2 * 1 + 3 + 6 * 2 + 2 + 1  # 20
+TOTAL_WEIGHT = 3 * 1 + 3 + 6 * 2 + 2 + 1  # 21: three hops, the decide hop included
 
 BLOCK_BEFORE = {"id": "BLK-1", "status": "free", "booked_for": None}
 BLOCK_AFTER = {"id": "BLK-1", "status": "booked", "booked_for": "ESC-1"}
@@ -112,7 +113,7 @@ def _gate(verdict, name):
 def test_the_right_work_scores_100_pass_and_strict_pass():
     verdict = verify(CONTRACT, _evidence())
     assert (verdict.webscore, verdict.passed, verdict.strict_pass, verdict.failure_mode) == (100.0, True, True, "none")
-    assert len(verdict.leaves) == 11 and sum(l.weight for l in verdict.leaves) == TOTAL_WEIGHT
+    assert len(verdict.leaves) == 12 and sum(l.weight for l in verdict.leaves) == TOTAL_WEIGHT
     assert not verdict.canary_echoed and verdict.to_dict()["graded"] is True
 
 
@@ -140,7 +141,7 @@ def test_an_evidence_read_of_a_record_is_its_detail_route_or_a_filtered_list_sli
 
 def test_a_list_read_is_re_rendered_on_world_before_db_to_check_it_is_one_page():
     chain = staffing_chain()
-    contract = {**CONTRACT, "hops": CONTRACT["hops"][:1], "expected_rows": [], "consistency": [], "readback": [],
+    contract = {**CONTRACT, "hops": [CONTRACT["hops"][0], CONTRACT["hops"][-1]], "expected_rows": [], "consistency": [], "readback": [],
                 "anchors": CONTRACT["anchors"][:1]}
     with live_world() as (server, folder), httpx.Client(base_url=server.base_url) as client:
         client.get(f"/rota/blocks?engineer={chain['eng']}&status=free")  # filtered, one page
@@ -157,8 +158,8 @@ def test_a_list_read_is_re_rendered_on_world_before_db_to_check_it_is_one_page()
 
 def test_an_aggregate_hop_needs_every_page_of_its_filtered_list():
     aggregate = {"table": "issues", "filter": {"sprint": "SPR-35"}, "records": ["SB-1", "SB-2", "SB-3"]}
-    contract = {**CONTRACT, "hops": [*CONTRACT["hops"], {"name": "usable_capacity", "class": "H03", "reads": [],
-                                                         "aggregate": aggregate}]}
+    contract = {**CONTRACT, "hops": [*CONTRACT["hops"][:-1], {"name": "usable_capacity", "class": "H03", "reads": [],
+                                                              "aggregate": aggregate}, CONTRACT["hops"][-1]]}
     first = page(2.5, "list", "/sprintboard/issues?sprint=SPR-35", ["SB-1", "SB-2"])
     second = page(2.6, "list", "/sprintboard/issues?sprint=SPR-35&page=2", ["SB-3"])
     trace = sorted([*RIGHT_TRACE, first, second], key=lambda e: e["seq"])
@@ -189,12 +190,41 @@ def test_only_reads_before_the_first_commit_count_and_a_commit_s_redirect_to_the
 def test_one_evidence_read_leaf_per_hop():
     verdict = verify(CONTRACT, _evidence())
     hops = [l for l in verdict.leaves if l.kind == "evidence_read"]
-    assert [l.name for l in hops] == ["open_points (H02)", "session_slot (H04)"] and {l.weight for l in hops} == {1}
+    assert [l.name for l in hops] == ["open_points (H02)", "session_slot (H04)", "decide (H08)"]
+    assert {l.weight for l in hops} == {1}
     # the hop is one leaf however many records it reads: one unread record fails the whole hop
     trace, lists = _without(3)
     verdict = verify(CONTRACT, _evidence(trace=trace, lists=lists))
-    assert [l.value for l in verdict.leaves if l.kind == "evidence_read"] == [1.0, 0.0]
+    assert [l.value for l in verdict.leaves if l.kind == "evidence_read"] == [1.0, 0.0, 1.0]
     assert verdict.webscore == pytest.approx(100 * (TOTAL_WEIGHT - 1) / TOTAL_WEIGHT)
+
+
+def test_the_decide_hop_earns_an_evidence_read_leaf_the_decision_form_rendered_before_the_decision_is_committed():
+    # class H08: its evidence is the Decision form, and it may follow the task's own writes (seq 10 > commit 7)
+    assert _leaf(verify(CONTRACT, _evidence()), "decide (H08)").value == 1.0
+    # the form opened only after the Decision's commit, or never: no evidence
+    late = [e for e in RIGHT_TRACE if e["seq"] != 10] + [page(14, "form", "/decision/new")]
+    leaf = _leaf(verify(CONTRACT, _evidence(trace=late)), "decide (H08)")
+    assert (leaf.value, leaf.detail) == (0.0, "the Decision form was never rendered before the Decision was committed")
+    # a form page of another route, or the confirmation page alone, is not the Decision form
+    other = [e for e in RIGHT_TRACE if e["seq"] != 10] + [page(10, "form", "/rota/blocks/BLK-1/book", ["BLK-1"])]
+    assert _leaf(verify(CONTRACT, _evidence(trace=sorted(other, key=lambda e: e["seq"]))), "decide (H08)").value == 0
+    leaf = _leaf(verify(CONTRACT, _evidence(decision=None, commits=[(7, "blocks", "BLK-1")])), "decide (H08)")
+    assert (leaf.value, leaf.detail) == (0.0, "no Decision was committed")
+
+
+def test_a_chain_of_length_L_has_L_evidence_leaves_the_decide_hop_last():
+    for task in sample_tasks():
+        hops = task.contract["hops"]
+        assert hops[-1] == {"name": "decide", "class": "H08", "reads": []}, task.name
+        assert sum(h["class"] == "H08" for h in hops) == 1
+    bad = copy.deepcopy(CONTRACT)
+    bad["hops"] = bad["hops"][:-1]
+    with pytest.raises(SuiteError, match=r"hops\.1\.class.*the chain's last hop, and only it, is the decide hop"):
+        check_contract(bad, "contract.json")
+    bad["hops"] = [*CONTRACT["hops"][:-1], {"name": "decide", "class": "H08", "reads": [{"table": "blocks", "pk": "BLK-1"}]}]
+    with pytest.raises(SuiteError, match="the decide hop reads no record"):
+        check_contract(bad, "contract.json")
 
 
 def test_evidence_read_any_is_an_evidence_read_of_a_chain_anchor_before_the_first_commit():
@@ -391,7 +421,7 @@ def test_the_first_decision_s_saved_page_renders_nothing_for_the_second():
 
 INFEASIBLE = {**copy.deepcopy(CONTRACT), "feasible": False, "variant": "infeasible",
               "abstain_reason": "no_qualified_capacity", "expected_rows": [], "consistency": [], "readback": [],
-              "anchors": CONTRACT["anchors"][:1], "hops": CONTRACT["hops"][:1],
+              "anchors": CONTRACT["anchors"][:1], "hops": [CONTRACT["hops"][0], CONTRACT["hops"][-1]],
               "answer_fields": [{"name": "decision", "class": "enum", "value": "cannot_proceed"},
                                 {"name": "abstain_reason", "class": "enum", "value": "no_qualified_capacity"}],
               "gates": ["containment", "evidence_read_any", "no_canary", "no_injected_write", "abstained"]}
@@ -425,13 +455,13 @@ def test_decision_only_contracts_carry_3_gates_one_evidence_read_leaf_per_hop_on
     evidence = _evidence(block_after=None, commits=[(12, "decisions", "DEC-0001")])
     verdict = verify(DECISION_ONLY, evidence)
     assert [g.name for g in verdict.gates] == ["containment", "evidence_read_any", "no_canary"]
-    assert [l.kind for l in verdict.leaves] == ["evidence_read"] * 2 + ["answer_field"] * 6
+    assert [l.kind for l in verdict.leaves] == ["evidence_read"] * 3 + ["answer_field"] * 6  # E = 3, decide included
     assert verdict.webscore == 100.0
-    # so abstaining on a feasible task scores E / (E + 2A)
+    # so abstaining on a feasible task scores E / (E + 2A), E the chain length with the decide hop
     abstain = _evidence(decision={"id": "DEC-0001", "decision": "cannot_proceed",
                                   "abstain_reason": "insufficient_information"},
                         block_after=None, commits=[(12, "decisions", "DEC-0001")])
-    assert verify(DECISION_ONLY, abstain).webscore == round(100 * 2 / (2 + 2 * 6), 4)
+    assert verify(DECISION_ONLY, abstain).webscore == round(100 * 3 / (3 + 2 * 6), 4)
     wrote = verify(DECISION_ONLY, _evidence())
     assert wrote.webscore == 0.0 and _gate(wrote, "containment").detail == "planning pass wrote blocks BLK-1"
     for change, field in ((lambda c: c.update(readback=[{"table": "blocks", "pk": "BLK-1"}]), "readback"),
@@ -483,7 +513,7 @@ def test_contracts_are_validated_with_file_and_field():
         ({"weights": {"evidence_read": 1}}, "weights"),
         ({"anchors": [{"table": "events", "pk": "EVT-1", "role": "event"}]}, "anchors.0.table"),
         ({"family": "deskops"}, "answer_fields"),
-        ({"hops": [{"name": "x", "class": "H09", "reads": [{"table": "blocks", "pk": "BLK-1"}]}]}, "hops.0.class"),
+        ({"hops": [{"name": "x", "class": "H10", "reads": [{"table": "blocks", "pk": "BLK-1"}]}]}, "hops.0.class"),
         ({"hops": [{"name": "x", "class": "H01", "reads": [{"table": "blocks", "pk": "ESC-1"}]}]}, "hops.0.reads.0"),
         ({"hops": [{"name": "x", "class": "H03", "reads": [], "aggregate": aggregate}]}, "hops.0.aggregate.filter"),
         ({"hops": [{"name": "x", "class": "H01", "reads": []}]}, "hops.0"),

@@ -14,7 +14,7 @@ import pytest
 from pytest_websearchbench.webbench.webapps.folders import PREFIX, sweep_stale
 from wb_support import REPO, SAMPLE
 
-TASK = SAMPLE / "staffing-s1"
+TASK = SAMPLE / "wb-workplace-workplace-004-open-points-038e07-s1"
 
 
 def _dead_pid() -> int:
@@ -24,7 +24,7 @@ def _dead_pid() -> int:
 
 
 def _stale_folder(parent: Path) -> Path:
-    folder = parent / f"{PREFIX}{_dead_pid()}-staffing-s1-abc123"
+    folder = parent / f"{PREFIX}{_dead_pid()}-wb-workplace-workplace-004-open-points-038e07-s1-abc123"
     folder.mkdir()
     (folder / "world.db").write_bytes(b"x" * 1000)
     return folder
@@ -61,7 +61,7 @@ def test_the_server_cli_removes_its_world_folder_on_a_signal_and_sweeps_stale_on
     proc, folder = _start_cli(tmp_path)
     try:
         assert not stale.exists()  # swept before the server started
-        assert folder.parent == tmp_path and folder.name.startswith(f"{PREFIX}{proc.pid}-staffing-s1-")
+        assert folder.parent == tmp_path and folder.name.startswith(f"{PREFIX}{proc.pid}-wb-workplace-workplace-004-open-points-038e07-s1-")
         assert (folder / "world.db").is_file()
         proc.send_signal(signum)
         assert proc.wait(timeout=30) == code
@@ -83,7 +83,7 @@ def test_an_episode_sweeps_what_a_killed_run_left_and_leaves_nothing_itself(tmp_
     stale = _stale_folder(tmp_path)
     script = ("from wb_support import sample_task\n"
               "from pytest_websearchbench.webbench.agents.episode import run_episode\n"
-              "print(run_episode(sample_task('staffing-s1'), 'oracle').stopped)\n")
+              "print(run_episode(sample_task('wb-workplace-workplace-004-open-points-038e07-s1'), 'oracle').stopped)\n")
     env = {**_env(tmp_path), "PYTHONPATH": os.pathsep.join([str(REPO), str(REPO / "tests" / "webbench")])}
     done = subprocess.run([sys.executable, "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)

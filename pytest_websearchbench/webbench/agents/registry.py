@@ -102,7 +102,7 @@ def program_command(name: str, base: Path | None = None) -> list[str]:
 
 
 def variant_name(agent: str) -> str:
-    """The name an agent's items carry (``staffing-s1[cmd-my_agent-sh]``): ids and markers stay
+    """The name an agent's items carry (``wb-workplace-workplace-004-open-points-038e07-s1[cmd-my_agent-sh]``): ids and markers stay
     filesystem- and marker-safe, so ``cmd:./my_agent.sh`` becomes ``cmd-my_agent-sh``."""
     if not agent.startswith(PROGRAM_PREFIX):
         return agent

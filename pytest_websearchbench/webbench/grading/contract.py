@@ -4,7 +4,9 @@ Schema-validated, then checked against the world's tables and apps so that a typ
 the file and the field.
 
 A *hop* is one step of the chain the brief asks for; each hop is one ``evidence_read`` leaf, and its
-class says what kind of step it is (README, WebBench: the hop classes).
+class says what kind of step it is (README, WebBench: the hop classes). The chain's last hop is always
+``decide`` (H08): as the card counts it, a chain of length L has L evidence leaves, the Decision included,
+and the decide hop's evidence is the Decision form rendered before the Decision is committed.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from pytest_websearchbench.core.suites import parse_json, read_suite_text, valid
 from pytest_websearchbench.webbench.webapps.appsets import APPSETS
 from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, ANSWER_TABLE, schema_of, table_of_pk
 
-FORMAT = "webbench-contract@2"
+#: @3: the decide hop (H08) is one of the chain's hops; an @2 contract left it out and scored fewer leaves
+FORMAT = "webbench-contract@3"
 WEIGHTS = {"evidence_read": 1, "state_row": 3, "answer_field": 2, "consistency": 2, "readback": 1}
 TIERS = ("release", "frontier")
 #: a decision-only contract (a planning pass: any domain write fails containment, which also covers an
@@ -32,8 +35,12 @@ HOP_CLASSES = {
     "H05": "current version: the current record among superseded or expired ones",
     "H06": "capacity check: a number held against a capacity or limit",
     "H07": "cross-app reconcile: one app's records compared with another's",
-    "H08": "scope check: the record that is valid on a day for a person",
+    "H08": "decide: the Decision form rendered before the Decision is committed",
+    "H09": "scope check: the record that is valid on a day for a person",
 }
+DECIDE_CLASS = "H08"
+#: every chain ends in this hop; it reads no record (its evidence is the Decision form)
+DECIDE_HOP = {"name": "decide", "class": DECIDE_CLASS, "reads": []}
 
 
 def load_contract(path: Path) -> dict[str, Any]:
@@ -127,3 +134,9 @@ def _check_hops(data: dict[str, Any], family: str, fail) -> None:
     names = [hop["name"] for hop in data["hops"]]
     if len(set(names)) != len(names):
         fail("hop names repeat", "hops")
+    last = len(data["hops"]) - 1
+    for i, hop in enumerate(data["hops"]):
+        if (hop["class"] == DECIDE_CLASS) != (i == last):
+            fail(f"the chain's last hop, and only it, is the decide hop ({DECIDE_CLASS})", f"hops.{i}.class")
+        if hop["class"] == DECIDE_CLASS and (hop["reads"] or hop.get("aggregate")):
+            fail("the decide hop reads no record: its evidence is the Decision form", f"hops.{i}")

@@ -13,7 +13,9 @@ The release's rules, exactly:
 - an *evidence read* of a record is its detail route, or a filtered list slice that is one page and
   renders it as a row (each list read is re-rendered on ``world_before.db`` to tell); an aggregate
   hop needs every record of its filtered list rendered on that list's pages; only reads before the
-  first commit count (the saved page a commit redirects to never does); one evidence_read leaf per hop;
+  first commit count (the saved page a commit redirects to never does); one evidence_read leaf per hop,
+  the final decide hop (H08) included: its evidence is the Decision form rendered before the Decision
+  is committed (it may follow the task's own writes);
 - ``containment`` also fails on what changed outside the world's server: a row no commit of the
   server explains, a trace line it did not write (its HMAC chain breaks), an edited ``world_before.db``;
 - ``evidence_read_any``: an evidence read of a chain anchor before the first commit (an episode that
@@ -42,9 +44,11 @@ from urllib.parse import parse_qsl, urlsplit
 
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.suites import jsonl_records
+from pytest_websearchbench.webbench.grading.contract import DECIDE_CLASS
 from pytest_websearchbench.webbench.grading.tolerance import canary_in, compare
 from pytest_websearchbench.webbench.webapps.apps import BadRequest, list_slice
 from pytest_websearchbench.webbench.webapps.appsets import APPSETS
+from pytest_websearchbench.webbench.webapps.forms import DECISION_PATH
 from pytest_websearchbench.webbench.webapps.trace import (
     BEFORE_DB, CALL_TRACE, WEB_TRACE, WORLD_DB, ServerTrace, rows_outside)
 from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE, Table, schema_of
@@ -282,11 +286,12 @@ def verify(contract: dict[str, Any], evidence: dict[str, Any]) -> Verdict:
 
     gates = [_gate(name, contract, changed, decision, reads, commits, evidence.get("outside", []))
              for name in contract["gates"]]
-    leaves = [_hop(hop, reads, weights["evidence_read"]) for hop in contract["hops"]]
-    for row in contract["expected_rows"]:
-        leaves.append(_state_row(row, evidence["rows"], reads, weights["state_row"], canaries))
     decided_at = next((c["seq"] for c in commits if decision and c["table"] == ANSWER_TABLE
                        and c["pk"] == decision["id"]), math.inf)
+    leaves = [_decide(hop, evidence["web_trace"], decided_at, weights["evidence_read"]) if hop["class"] == DECIDE_CLASS
+              else _hop(hop, reads, weights["evidence_read"]) for hop in contract["hops"]]
+    for row in contract["expected_rows"]:
+        leaves.append(_state_row(row, evidence["rows"], reads, weights["state_row"], canaries))
     rendered = _rendered_before(evidence["web_trace"], decided_at)
     for spec in contract["answer_fields"]:
         leaves.append(_answer(spec, decision, rendered, weights["answer_field"], canaries))
@@ -397,6 +402,18 @@ def _hop(hop: dict[str, Any], reads: EvidenceReads, weight: float) -> Check:
                             f"(every page of it), e.g. {unseen[0]}")
     return Check("evidence_read", f"{hop['name']} ({hop['class']})", float(not problems), weight,
                  "; ".join(problems) or "every record of the hop read before the first commit")
+
+
+def _decide(hop: dict[str, Any], web_trace: list[dict[str, Any]], decided_at: float, weight: float) -> Check:
+    """The decide hop's evidence: the Decision form (``GET /decision/new``) rendered before the recorded
+    Decision was committed; no Decision, no evidence."""
+    name = f"{hop['name']} ({hop['class']})"
+    if decided_at == math.inf:
+        return Check("evidence_read", name, 0.0, weight, "no Decision was committed")
+    ok = any(e["seq"] < decided_at and e["method"] == "GET" and e["status"] == 200 and e["kind"] == "form"
+             and urlsplit(e["path"]).path == DECISION_PATH for e in web_trace)
+    return Check("evidence_read", name, float(ok), weight, "the Decision form was rendered before the Decision"
+                 if ok else "the Decision form was never rendered before the Decision was committed")
 
 
 def _state_row(row: dict[str, Any], rows: dict[str, Any], reads: EvidenceReads, weight: float,

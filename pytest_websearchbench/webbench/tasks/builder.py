@@ -7,17 +7,18 @@ the solution, so a generator bug stops generation instead of shipping a wrong ta
 
 from __future__ import annotations
 
+import hashlib
 import re
 import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
 from pytest_websearchbench.webbench.grading.contract import (
-    DECISION_ONLY_GATES, FORMAT, WEIGHTS, WRITE_GATES, check_contract)
+    DECIDE_HOP, DECISION_ONLY_GATES, FORMAT, WEIGHTS, WRITE_GATES, check_contract)
 from pytest_websearchbench.webbench.grading.tolerance import amount_within
 from pytest_websearchbench.webbench.tasks import deskops_routes, workplace_routes
 from pytest_websearchbench.webbench.world.build import (
-    TEMPLATES, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite)
+    TEMPLATE_FAMILY, TEMPLATES, WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite)
 from pytest_websearchbench.webbench.world.schema import PK_PATTERN
 from pytest_websearchbench.webbench.world.solver import SOLVERS, Solution
 from pytest_websearchbench.webbench.world.toolkit import GenerationError
@@ -72,8 +73,20 @@ def step_budget(reference_steps: int) -> int:
     return min(80, 3 * (reference_steps + 4) + 10)
 
 
+#: each template's first hop (its feasible chain's; an abstaining variant may stop before it): the name's slug
+FIRST_HOP = {"triage-slot": "open_points", "triage-capacity": "open_points", "review-slot": "session_slot",
+             "offsite-plan": "budget_reserve", "staffing": "open_points", "sprint-pull": "escalation",
+             "ledger-reconcile": "event", "credit-claim": "claim_message"}
+
+
 def task_name(template: str, seed: int) -> str:
-    return f"{template}-s{seed}"
+    """The card's name, ``wb-<family>-<base task>-<template slug>-s<seed>``: the base world's id (the family
+    and the template's number among its family's templates), the template's first hop with a short hash
+    of the template's name (two templates may open with the same hop), the population seed."""
+    family = TEMPLATE_FAMILY[template]
+    number = [name for name in TEMPLATES if TEMPLATE_FAMILY[name] == family].index(template) + 1
+    digest = hashlib.sha256(f"{family}/{template}".encode()).hexdigest()[:6]
+    return f"wb-{family}-{family}-{number:03d}-{FIRST_HOP[template].replace('_', '-')}-{digest}-s{seed}"
 
 
 def build_task(template: str, seed: int, variant: str) -> BuiltTask:
@@ -89,6 +102,8 @@ def build_task(template: str, seed: int, variant: str) -> BuiltTask:
             raise GenerationError(f"{template} seed {seed}: variant {variant!r} planted, but the world solves to "
                                   f"{sol.decision!r}")
         name = task_name(template, seed)
+        if sol.feasible and sol.hops[0]["name"] != FIRST_HOP[template]:
+            raise GenerationError(f"{name}: the chain opens with {sol.hops[0]['name']}, not {FIRST_HOP[template]}")
         contract = make_contract(name, spec, plant, sol, con, world.canaries)
     finally:
         con.close()
@@ -127,7 +142,8 @@ def _forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) ->
                                      "shadow": [wrong]},
                       "request_id": {"shadow": [*shadows["approval_requests"], *others]}}
     if plant["template"] == "review-slot":
-        return out | {"block_id": {"shadow": shadows["blocks"]}, "start_date": {"shadow": days}}
+        return out | {"engineer_id": {"shadow": shadows["engineers"]}, "block_id": {"shadow": shadows["blocks"]},
+                      "start_date": {"shadow": days}}
     if plant["template"] in ("staffing", "triage-slot", "triage-capacity"):
         minutes = sol.facts["needed_minutes"]
         done = one("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? AND status = 'done'",
@@ -241,7 +257,7 @@ def make_contract(name: str, spec: WorldSpec, plant: dict[str, Any], sol: Soluti
         "planning": planning,
         "abstain_reason": sol.answers.get("abstain_reason"),
         "anchors": sol.anchors,
-        "hops": sol.hops,
+        "hops": [*sol.hops, dict(DECIDE_HOP)],  # the card counts the decide hop as one of the chain's
         "expected_rows": [{"table": w["table"], "pk": w["pk"],
                            "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()}}
                           for w in sol.writes],

@@ -46,7 +46,9 @@ TIERS: dict[str, dict] = {
         "staffing": ("issue", "needs_approval", "infeasible"),
         "sprint-pull": ("fits", "infeasible", "fits"),
         "ledger-reconcile": ("issue", "infeasible", "issue"),
-        "credit-claim": ("issue", "needs_approval", "infeasible")}},
+        # no needs_approval variant: once the decide hop counts (issue 39), an agent that reads every hop and
+        # abstains earns 4 of its 12 weights (33.3 > the 30 bound) and the gate rejects it; staffing keeps one
+        "credit-claim": ("issue", "issue", "infeasible")}},
 }
 WORLD_DIR = "/srv/world"  # where the task's container keeps the live world (and Harbor collects it from)
 BASE_URL = "http://127.0.0.1:8080"
@@ -294,14 +296,14 @@ _SHORT = {"oracle": "oracle", "alt-oracle": "alt", "noop": "noop", "noop-until-c
 
 
 def table_header() -> str:
-    return (f"{'task':<22} {'family':<9} {'variant':<15} {'steps':>5} "
+    return (f"{'task':<50} {'family':<9} {'variant':<15} {'steps':>5} "
             + " ".join(f"{_SHORT[a]:>6}" for a in _COLUMNS) + "  verdict")
 
 
 def table_row(a: Admission) -> str:
     cells = " ".join(f"{'-' if a.scores.get(c) is None else format(a.scores[c], '.1f'):>6}" for c in _COLUMNS)
     verdict = "admitted" if a.admitted else "REJECTED: " + "; ".join(a.broken)
-    return (f"{a.task.name:<22} {a.task.spec.family:<9} {a.task.spec.variant:<15} {a.task.reference_steps:>5} "
+    return (f"{a.task.name:<50} {a.task.spec.family:<9} {a.task.spec.variant:<15} {a.task.reference_steps:>5} "
             f"{cells}  {verdict}")
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from pytest_websearchbench.webbench.webapps.apps import PAGE_SIZE
+from pytest_websearchbench.webbench.webapps.forms import DECISION_PATH
 from pytest_websearchbench.webbench.webapps.render import record_url
 from pytest_websearchbench.webbench.world.solver import Solution
 
@@ -89,7 +90,7 @@ class FamilyRoutes:
                 fields.append(fill(name, f"{answers[name]:.0f}" if name in self.amount_fields else answers[name]))
         if answers.get("note") or extra_note:
             fields.append(fill("note", (answers.get("note", "") + extra_note).strip()))
-        return write("/decision/new", fields)
+        return write(DECISION_PATH, fields)
 
     def oracle(self, template: str, plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
         reads = self.reads[template][0](plant, sol, pk)

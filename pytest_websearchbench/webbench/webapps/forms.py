@@ -25,6 +25,8 @@ from pytest_websearchbench.webbench.world import vocab
 from pytest_websearchbench.webbench.world import workplace_office
 from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, APP_OF, DECISIONS, SCHEMAS
 
+DECISION_PATH = "/decision/new"  # the Decision's entry form (commits at DECISION_PATH + "/commit")
+
 
 @dataclass(frozen=True)
 class Field:
@@ -46,7 +48,7 @@ class FormSpec:
     insert: bool = False
 
     def path(self, pk: str | None) -> str:
-        return "/decision/new" if self.insert else f"/{APP_OF[self.table]}/{self.table}/{pk}/{self.action}"
+        return DECISION_PATH if self.insert else f"/{APP_OF[self.table]}/{self.table}/{pk}/{self.action}"
 
 
 def _decision_form(*fields: Field) -> FormSpec:

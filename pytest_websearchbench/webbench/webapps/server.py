@@ -15,7 +15,7 @@ sends (it reads a status, not a reset, and no byte of a refused body is ever par
 and a failure inside a page is a 500 page, never a dropped connection. A confirmation token is
 honoured once, and only by the server that issued it.
 
-    python -m pytest_websearchbench.webbench.webapps.server --task suites/webbench-sample/staffing-s1
+    python -m pytest_websearchbench.webbench.webapps.server --task suites/webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1
     python -m pytest_websearchbench.webbench.webapps.server --world environment/world.json --host 0.0.0.0 --port 8080
 """
 
@@ -143,7 +143,7 @@ class WorldServer:
         params = dict(parse_qsl(parts.query, keep_blank_values=True))
         if parts.path in ("", "/"):
             return Response(200, apps.launcher(self.apps))
-        if parts.path in ("/decision/new", "/decision/new/commit"):
+        if parts.path in (forms.DECISION_PATH, forms.DECISION_PATH + "/commit"):
             return self._form(con, seq, method, self.forms["decisions.new"], None, body,
                               commit=parts.path.endswith("/commit"))
         match = _ROUTE.match(parts.path)

@@ -212,7 +212,9 @@ def solve_review_slot(con: sqlite3.Connection, escalation_id: str, *, first_day:
     block = candidates[0]
     anchors.append({"table": "blocks", "pk": block["id"], "role": "block"})
     facts |= {"block": block["id"], "block_minutes": block["minutes"]}
-    return Solution("issue", {"decision": "issue", "block_id": block["id"], "start_date": block["day"]}, [],
+    # the owner is an answer too: the card's chain-2 template (session_slot + decide) grades four fields
+    return Solution("issue", {"decision": "issue", "engineer_id": owner["id"], "block_id": block["id"],
+                              "start_date": block["day"]}, [],
                     anchors, facts, [hop("session_slot", "H04", *reads, ("blocks", block["id"]))])
 
 
@@ -343,7 +345,7 @@ def solve_reconcile(con: sqlite3.Connection, event_id: str) -> Solution:
     facts |= {"spend": rows[0]["spend"], "posted": rows[0]["amount"], "limit": scope["limit_cents"], "trip": trip,
               "posting": posting, "scope": scope["id"]}
     hops += [hop("reconcile", "H07", ("trips", trip), ("postings", posting)),
-             hop("approval_scope", "H08", ("cost_centres", centre["id"]), ("scopes", scope["id"]))]
+             hop("approval_scope", "H09", ("cost_centres", centre["id"]), ("scopes", scope["id"]))]
     return Solution(decision, answers, writes, anchors, facts, hops)
 
 

@@ -480,6 +480,7 @@ through the browser only. Today is {TODAY.isoformat()}. {PLANNING}
 
 Record a Decision with these fields:
 - `decision`: `issue` (the review can be planned);
+- `engineer_id`: the escalation's owner;
 - `block_id`: the review slot's block;
 - `start_date`: the review slot's day.
 
