@@ -172,7 +172,7 @@ class Option:
 
 
 #: what must match between a run and its baseline (--wsb-baseline-accept names the ones to let pass)
-BASELINE_CHECKS = ("k", "edition", "digest", "kind", "incomplete")
+BASELINE_CHECKS = ("k", "edition", "digest", "kind", "incomplete", "partial")
 
 CORE_OPTIONS: tuple[Option, ...] = (
     Option("--suite", "wsb_suite", "suite folder, manifest or bundled suite name (repeatable)", "SPEC",
@@ -213,7 +213,8 @@ CORE_OPTIONS: tuple[Option, ...] = (
            number(minimum=0)),
     Option("--wsb-baseline-accept", "wsb_baseline_accept",
            "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a "
-           "family's mode) differ, or its run did not complete (k, edition, digest, kind, incomplete); the "
+           "family's mode) differ, its run did not complete, or it ran a part of its suites (-k, --lf…) (k, edition, "
+           "digest, kind, incomplete, partial: then only its items are compared); the "
            "summary then says the figures are not comparable", "WHAT[,WHAT]", parse=words(BASELINE_CHECKS)),
     Option("--wsb-local-corpus", "wsb_local_corpus", "corpus (JSONL) the local provider indexes", "PATH",
            default_help="the bundled sample web", path=True),
@@ -380,7 +381,7 @@ class Settings:
             json_path=_output(values.path("wsb_json"), "--wsb-json"),
             baseline_path=values.path("wsb_baseline"),
             tolerance=values["wsb_tolerance"],
-            local_corpus=values.path("wsb_local_corpus"),
+            local_corpus=_existing(values.path("wsb_local_corpus"), "--wsb-local-corpus"),
             rates=values["wsb_rate"],
             prices=values["wsb_price"],
             timeout=values["wsb_timeout"],
@@ -397,6 +398,13 @@ class Settings:
             concurrency=values["wsb_concurrency"],
             max_cost=values["wsb_max_cost"],
         )
+
+
+def _existing(path: Path | None, flag: str) -> Path | None:
+    """A file the run reads: one that is not there is a usage error now, not an error of every item later."""
+    if path is not None and not path.is_file():
+        raise ConfigurationError(f"{flag}: {path} is not a file" if path.exists() else f"{flag}: {path} does not exist")
+    return path
 
 
 def _output(path: Path | None, flag: str) -> Path | None:

@@ -59,7 +59,7 @@ class Baseline:
     def __init__(self, items: dict[ItemKey, dict[str, Any]], path: str = "", *, k: int | None = None,
                  suites: dict[str, dict[str, Any]] | None = None, created: str | None = None,
                  provider_settings: dict[str, dict[str, str]] | None = None,
-                 incomplete: str | None = None) -> None:
+                 incomplete: str | None = None, selected_by: tuple[str, ...] = ()) -> None:
         self.items = items
         self.path = path
         self.k = k
@@ -67,6 +67,7 @@ class Baseline:
         self.created = created
         self.provider_settings = provider_settings or {}
         self.incomplete = incomplete  # why the baseline's run did not complete; None when it did
+        self.selected_by = selected_by  # how its run chose a part of its items (-k …); empty: all of them
 
     @classmethod
     def load(cls, path: Path) -> "Baseline":
@@ -76,7 +77,7 @@ class Baseline:
             items = {item_key(item): item for item in data["items"]}
             return cls(items, str(path), k=data.get("k"), suites=dict(data.get("suites") or {}),
                        created=data.get("created"), provider_settings=dict(data.get("provider_settings") or {}),
-                       incomplete=_incomplete(data))
+                       incomplete=_incomplete(data), selected_by=tuple(data.get("selected_by") or ()))
         except FileNotFoundError:
             raise ConfigurationError(f"--wsb-baseline: {path} not found") from None
         except HistoryError as exc:
@@ -93,6 +94,10 @@ class Baseline:
             return (f"--wsb-baseline: {self.path} is the results file of a run that did not complete "
                     f"({self.incomplete}); make a new baseline from a complete run, or pass "
                     f"--wsb-baseline-accept=incomplete to compare anyway (not comparable)")
+        if self.selected_by and "partial" not in accept:
+            return (f"--wsb-baseline: {self.path} is the results file of a partial run ({len(self.items)} items, "
+                    f"selected by {' '.join(self.selected_by)}); make a new baseline from a run of whole suites, or "
+                    f"pass --wsb-baseline-accept=partial to compare its items only")
         if self.k is None or self.k == k or "k" in accept:
             return None
         return (f"--wsb-baseline: {self.path} was made with k={self.k}, this run has k={k}; rerun with "
@@ -116,6 +121,7 @@ class Baseline:
         """What differs from the baseline for this suite (only ever non-empty when accepted knowingly)."""
         old = self.suites.get(suite) or {}
         out = ["baseline incomplete"] if self.incomplete else []
+        out += [f"baseline partial ({' '.join(self.selected_by)}: its items only)"] if self.selected_by else []
         out += [f"k {self.k} → {k}"] if self.k is not None and self.k != k else []
         out += [f"{what} changed" for what, now in (("edition", edition), ("digest", digest), ("kind", kind))
                 if old and old.get(what) != now]

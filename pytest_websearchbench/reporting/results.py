@@ -273,6 +273,8 @@ class Completeness:
     missing: int  # declared items without a finished record
     interrupted: str | None = None  # why the run stopped early: "KeyboardInterrupt", pytest.exit's reason, -x…
     suite_errors: int = 0  # suites that failed to collect (their items are not even declared)
+    #: how the run chose a part of its suites' items (-k, -m, --lf, --deselect, ids); empty: it ran them all
+    selected_by: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -281,12 +283,13 @@ class Completeness:
 
     def to_dict(self) -> dict[str, Any]:
         return {"complete": self.complete, "interrupted": self.interrupted, "declared_items": self.declared,
-                "missing_items": self.missing, "suite_errors": self.suite_errors}
+                "missing_items": self.missing, "suite_errors": self.suite_errors,
+                "selection": "partial" if self.selected_by else "all", "selected_by": list(self.selected_by)}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Completeness":
         return cls(data.get("declared_items"), data.get("missing_items") or 0, data.get("interrupted"),
-                   data.get("suite_errors") or 0)
+                   data.get("suite_errors") or 0, tuple(data.get("selected_by") or ()))
 
     def text(self) -> str:
         """One line for the summary of an incomplete run ("" for a complete one)."""

@@ -185,7 +185,22 @@ class RunReporter:
         # -x / --maxfail without xdist stop the loop without an interrupt
         stopped = self.interrupted or session.shouldfail or session.shouldstop or None
         return Completeness(None if self.declared is None else len(self.declared), missing,
-                            stopped if stopped is None else str(stopped), self.suite_errors)
+                            stopped if stopped is None else str(stopped), self.suite_errors, self._selected_by())
+
+    def _selected_by(self) -> tuple[str, ...]:
+        """How the run chose a part of its suites' items: what a baseline made from it does not cover."""
+        option = self.config.option
+        chosen = [f"-k {option.keyword!r}" if getattr(option, "keyword", "") else "",
+                  f"-m {option.markexpr!r}" if getattr(option, "markexpr", "") else "",
+                  "--lf" if getattr(option, "lf", False) else "",
+                  *(f"--deselect {d}" for d in getattr(option, "deselect", None) or ())]
+        return tuple(filter(None, chosen)) + self.selected_ids
+
+    @property
+    def selected_ids(self) -> tuple[str, ...]:
+        """Items named by id on the command line (``suite::case[variant]``)."""
+        return tuple(arg for arg in self.config.invocation_params.args
+                     if "::" in arg and not arg.startswith("-") and suite_path_of(arg, self.config.invocation_params.dir))
 
     def _judge(self, session: pytest.Session) -> None:
         """The suite-level verdicts against the baseline; a significant drop fails the run."""

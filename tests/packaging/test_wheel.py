@@ -99,3 +99,15 @@ def test_bundled_suites_run_from_an_empty_folder_offline(installed, tmp_path, ar
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     assert outcome in result.stdout.splitlines()[-1]
     assert not any(folder.iterdir()), f"the run wrote into the user's folder: {list(folder.iterdir())}"
+
+
+def test_a_bundled_suites_test_ids_are_the_same_wherever_the_plugin_is_installed(installed, tmp_path):
+    result = run_in_empty_folder(installed, tmp_path / "empty", "--suite", "lexbench-sample", "--co",
+                                 "--junitxml=../ids.xml")
+    ids = [line for line in result.stdout.splitlines() if "::" in line]
+    assert ids[0] == "lexbench-sample::q001[local]" and len(ids) == 55, result.stdout[-2000:]
+    junit = (tmp_path / "ids.xml").read_text()
+    assert "site-packages" not in junit and "venv" not in junit
+    # and the printed id is an argument, as an item's id in the checkout is
+    again = run_in_empty_folder(installed, tmp_path / "again", "lexbench-sample::q003[local]", "--wsb-record-mode=none")
+    assert again.returncode == 0 and "1 passed" in again.stdout.splitlines()[-1], again.stdout[-2000:]
