@@ -95,6 +95,12 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
         charts_of[suite.name] = [Markup(svg) for svg in (  # matplotlib's SVG: its text is XML-escaped
             charts.metric_chart(suite, f"m{index}"), charts.latency_chart(suite, f"l{index}")) if svg]
     labels = {c.key: c.label for suite in suites for c in suite.columns}
+    # the rows a family adds to the terminal's table (WebBench: failure modes, calibration, sandbox), here too
+    family_rows = {suite.name: families[suite.family].summary_rows(
+        [[r.score for r in v.records if r.score] for v in suite.variants]) if suite.family in families else []
+        for suite in suites}
+    # who the run's items were run against, as its records say (a WebBench run names agents, not providers)
+    ran = {source.label: list(dict.fromkeys(r.meta.variant for r in source.results.records)) for source in sources}
     script = (_TEMPLATES / "report.js").read_text("utf-8")
     variants = list(dict.fromkeys(v.name for s in suites for v in s.variants))
     outcomes = [o for o in OUTCOMES if any(i.record.outcome == o for i in items)]
@@ -108,6 +114,7 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
                       [mode for _, mode in views], failure_modes, secrets)
     page = env.get_template("report.html.j2").render(
         sources=sources, suites=suites, changes=changes(items), items=items, charts=charts_of,
+        family_rows=family_rows, ran=ran,
         metric_labels=labels, outcomes=outcomes, variants=variants, families=families_shown, tags=tags,
         failure_modes=failure_modes, data=Markup(data), version=__version__,
         built=datetime.now(timezone.utc).isoformat(timespec="seconds"),

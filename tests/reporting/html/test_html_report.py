@@ -100,6 +100,14 @@ def test_the_summary_and_the_page_format_the_same_figures(bundled_run):
                 assert shown[suite.name][label][position] == value, (suite.name, variant.name, label, "page")
                 checked += 1
     assert checked > 60
+    # and every other row the terminal shows, the family's own (WebBench's failure modes, calibration) included
+    for suite in suites:
+        for label, cells in terminal[suite.name].items():  # table rows: a cell a variant (not notes, not names)
+            if label != "latency p50/p95" and len(cells) == len(suite.variants):
+                assert shown[suite.name].get(label) == cells, (suite.name, label)
+    # the header names whom the run's items ran against: its providers and its agents (WebBench's oracle)
+    header = re.search(r'<table class="sources">.*?</table>', page, re.S).group(0)
+    assert re.search(r"<td>[^<]*\blocal\b[^<]*\boracle\b[^<]*</td>", header), header
     # the heading names the cutoff only where the family has one (a WebBench task is no ranked list)
     heading = {name: re.search(rf"<h2>{name} <small>([^<]*)</small>", page).group(1)
                for name in ("lexbench-sample", "webbench-sample")}
