@@ -109,6 +109,8 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
                        help="judge cassettes: none replays offline with no key (default: once)")
     judge.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
     judge.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
+    judge.add_argument("--concurrency", type=_at_least_one, default=16,
+                       help="packets sent at once when recording (default: 16); a packet's answer is kept as it comes")
     judge.add_argument("--no-temperature", action="store_true",
                        help="send no temperature (for a model that refuses one; the default sends 0)")
     judge.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
@@ -168,7 +170,7 @@ def _judge_command(args: argparse.Namespace) -> int:
     prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None \
         else None
     verdicts = _judge(pooled.run.suite, packets, ModelSpec(args.model, prices, None if args.no_temperature else 0),
-                      CassetteMode(args.record_mode), Path(args.cassettes), args.timeout)
+                      CassetteMode(args.record_mode), Path(args.cassettes), args.timeout, args.concurrency)
     if args.transcript:
         from pytest_websearchbench.lexbench.judge_transcript import write_judge_transcript
         from pytest_websearchbench.providers.model_client import ModelEndpoint
@@ -193,8 +195,14 @@ class ModelSpec:
     temperature: float | None
 
 
-def _judge(suite: str, packets: PacketSet, spec: ModelSpec, mode, cassettes: Path, timeout: float
-           ) -> dict[str, Verdict]:
+def _judge(suite: str, packets: PacketSet, spec: ModelSpec, mode, cassettes: Path, timeout: float,
+           concurrency: int = 16) -> dict[str, Verdict]:
+    """Every packet's verdict: a packet whose cassette holds its answer is replayed; the others are sent, up
+    to ``concurrency`` at once, each recorded into its own cassette when its answer is in (so an interrupted
+    run keeps what it was told, and the same command again sends only the rest)."""
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    from pytest_websearchbench.cassettes.capture import Capture, capturing
     from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, use_cassette
     from pytest_websearchbench.providers.model_client import ChatCompletionsApi, ModelClient, ModelEndpoint
 
@@ -203,24 +211,63 @@ def _judge(suite: str, packets: PacketSet, spec: ModelSpec, mode, cassettes: Pat
     judge = ModelJudge(spec.name, lambda body: client.ask(ChatCompletionsApi.path, body), spec.prices, spec.temperature)
     folder = cassettes / suite / f"judge-{re.sub(r'[^A-Za-z0-9._-]+', '-', spec.name)}"
     secrets = [endpoint.api_key] if endpoint.api_key else []
-    verdicts = {}
-    mismatch = cassette_mismatch_error()
+    aliases = endpoint.aliases(mode.may_record)
+    verdicts: dict[str, Verdict] = {}
+
+    def keep(packet_id: str, verdict: Verdict) -> None:
+        if verdict.grade is None and _fatal(verdict.reason):
+            raise WebSearchBenchError(f"judge {spec.name}: {verdict.reason}")
+        verdicts[packet_id] = verdict
+
+    def ask(packet, path: Path) -> Verdict:
+        capture = Capture(path, mode, aliases=aliases, secrets=secrets)
+        with capture.active():
+            verdict = judge.grade(packet)
+        capture.save([])
+        return verdict
+
+    live = []
     try:
         for packet in packets.packets:
             path = folder / f"{packet.id}.yaml"
+            if mode.may_record and not (mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size):
+                live.append((packet, path))
+                continue
             try:
-                with use_cassette(path, mode, aliases=endpoint.aliases(mode.may_record), secrets=secrets):
-                    verdict = judge.grade(packet)
-            except mismatch:
+                with use_cassette(path, CassetteMode.NONE, aliases=aliases, secrets=secrets):
+                    keep(packet.id, judge.grade(packet))
+            except cassette_mismatch_error():
                 raise WebSearchBenchError(
                     f"{path}: no recorded judge answer for packet {packet.id} — record it with --record-mode once "
                     "(OPENAI_BASE_URL, OPENAI_API_KEY)") from None
-            if verdict.grade is None and _fatal(verdict.reason):
-                raise WebSearchBenchError(f"judge {spec.name}: {verdict.reason}")
-            verdicts[packet.id] = verdict
+        if live:
+            with capturing(), ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="wsb-judge") as pool:
+                # the first packet alone: a wrong key, model or URL fails every call alike, so it stops the run
+                # after one call, not after a volley of them
+                first, *rest = live
+                keep(first[0].id, ask(*first))
+                pending = {pool.submit(ask, packet, path): packet for packet, path in rest}
+                try:
+                    while pending:
+                        done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            keep(pending.pop(future).id, future.result())
+                finally:  # a fatal answer or Ctrl-C: no packet starts, the answers in already are in their cassettes
+                    for future in pending:
+                        future.cancel()
     finally:
         client.close()
-    return verdicts
+    return {packet.id: verdicts[packet.id] for packet in packets.packets if packet.id in verdicts}
+
+
+def _at_least_one(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return value
 
 
 def _fatal(reason: str) -> bool:

@@ -35,6 +35,7 @@ class JudgeDouble(ScriptedModel):
         self.disagree_every = 0  # also one grade off on every n-th packet (by a digest of its text)
         self._seen_garbage: set[str] = set()
         self._lock = threading.Lock()
+        self.in_flight = self.most_at_once = 0  # requests being answered, and the most there were at once
 
     @staticmethod
     def packet(request: Request) -> dict[str, Any]:
@@ -44,8 +45,15 @@ class JudgeDouble(ScriptedModel):
     def _answer(self, request: Request) -> dict[str, Any]:
         packet = self.packet(request)
         title = packet["title"]
-        if title in self.slow:
-            time.sleep(self.slow[title])
+        with self._lock:
+            self.in_flight += 1
+            self.most_at_once = max(self.most_at_once, self.in_flight)
+        try:
+            if title in self.slow:
+                time.sleep(self.slow[title])
+        finally:
+            with self._lock:
+                self.in_flight -= 1
         mode = self.garbage.get(title)
         with self._lock:
             first = title not in self._seen_garbage

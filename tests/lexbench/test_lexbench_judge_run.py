@@ -368,3 +368,15 @@ def test_the_transcript_shows_each_packet_its_prompt_digest_raw_answers_and_grad
     pages = {(line["query_id"], normalize_url(line["url"])) for line in _lines(out) if line["grader"] == "model:judge-x"}
     assert pages and all(f"<div>{qid}: {url}</div>" in html for qid, url in pages)  # the pages each stands for
     assert "sk-judge-SECRET" not in html and "<script" not in html
+
+
+def test_the_judge_sends_its_packets_at_once_after_a_first_one_alone(collected, judge, capsys):
+    judge.slow = {title: 0.3 for _, title in ANSWERS}
+    out = collected.parent / "grades-v2.jsonl"
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--concurrency", "4"]) == 0
+    packets = len(list((collected.parent / "cassettes" / "tiny" / "judge-judge-x").glob("pk-*.yaml")))
+    assert packets > 4 and judge.most_at_once == 4  # one alone first, then four at a time
+    capsys.readouterr()
+    served = len(judge.requests)
+    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out)]) == 0  # all kept: none sent
+    assert len(judge.requests) == served
