@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -85,10 +87,15 @@ class ProviderPool:
         self._make_context = make_context
         self._live: dict[str, Provider] = {}
         self._failed: dict[str, WebSearchBenchError] = {}
+        self._lock = threading.Lock()  # a live run's threads ask at once: each provider is made once
 
     def get(self, name: str) -> Provider:
         """The provider, created on first use; one that could not be created (a missing key…)
         fails every later call with the same error, without trying again."""
+        with self._lock:
+            return self._get(name)
+
+    def _get(self, name: str) -> Provider:
         if name in self._failed:
             raise self._failed[name]
         if name not in self._live:

@@ -206,9 +206,8 @@ class _LiveWork:
                     self.changed.notify_all()
                     return
                 spec, path = self.queue.popleft()
+                self.in_flight += 1
                 refusal = self._over_budget(spec)
-                if refusal is None:
-                    self.in_flight += 1
             if refusal is not None:
                 self._finish(spec, LiveOutcome(FAILED, refusal, {"cassette_path": str(path), "error": refusal,
                                                                  "error_kind": "max_cost"}), [])
@@ -218,10 +217,7 @@ class _LiveWork:
                 outcome, calls = self._work(spec, path)
             except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
                 outcome = LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{traceback.format_exc()}")
-            with self.changed:
-                self.in_flight -= 1
-            if outcome is not None:
-                self._finish(spec, outcome, calls)
+            self._finish(spec, outcome, calls)
 
     def _over_budget(self, spec: ItemSpec) -> str | None:
         """Why ``spec`` may not start: the run's spend, with what it and the items in flight will likely
@@ -230,7 +226,7 @@ class _LiveWork:
         if cap is None:
             return None
         expected = statistics.fmean(self.item_costs) if self.item_costs else self._call_price(spec.variant)
-        if self.spent + expected * (self.in_flight + 1) <= cap + 1e-12 and (expected or self.spent < cap):
+        if self.spent + expected * self.in_flight <= cap + 1e-12 and (expected or self.spent < cap):
             return None
         return (f"{spec.label}: not run: the run's estimated spend reached --wsb-max-cost {cap:g} USD "
                 f"({self.spent:.4f} USD spent, about {expected:.4f} USD an item)")
@@ -284,8 +280,14 @@ class _LiveWork:
             return None, run.calls
         return LiveOutcome(FAILED, message, run.to_dict()), run.calls
 
-    def _finish(self, spec: ItemSpec, outcome: LiveOutcome, calls: list) -> None:
+    def _finish(self, spec: ItemSpec, outcome: LiveOutcome | None, calls: list) -> None:
+        """The item is done (``outcome`` None: stopped by Ctrl-C): kept, and no longer in flight, at once,
+        so the run never ends between the two."""
         with self.changed:
+            self.in_flight -= 1
+            self.changed.notify_all()
+            if outcome is None:
+                return
             self.outcomes[spec.metadata().key] = outcome
             self.failed += outcome.status == FAILED
             cost = 0.0
