@@ -61,10 +61,16 @@ def pytest_configure(config: pytest.Config) -> None:
 
     config.stash[_SECRETS_BEFORE] = registered_secrets()
     worker = hasattr(config, "workerinput")
-    # xdist workers share their run's id, so a --wsb-rate limit holds across them
-    run_id = config.workerinput.get("testrunuid") if worker else None
+    # a run's processes share its id (xdist's testrunuid, handed to every worker): a --wsb-rate limit holds
+    # across them, and the workers find what the controller's live phase left (run/live.py)
+    if worker:
+        run_id = config.workerinput.get("testrunuid") or uuid.uuid4().hex
+    else:
+        run_id = getattr(config.option, "testrunuid", None) or uuid.uuid4().hex
+        if hasattr(config.option, "testrunuid"):
+            config.option.testrunuid = run_id
     try:
-        state, suite_paths = start_run(config, run_id or uuid.uuid4().hex)
+        state, suite_paths = start_run(config, run_id)
     except WebSearchBenchError as exc:
         raise pytest.UsageError(f"pytest-websearchbench: {exc}") from None
     if suite_paths:

@@ -66,7 +66,9 @@ def test_a_window_limit_sees_no_429_at_the_rate_given_under_xdist(pytester, emul
     env("serper")
     _suite(pytester.path, 16)
     emulator.pace("serper", latency=0.3, per_second=5)
-    result = pytester.runpytest("suites", "--provider=serper", "-n", "2", "--wsb-rate=serper=5/s")
+    # rewrite: a worker that did not find the controller's outcomes would record every item again
+    result = pytester.runpytest("suites", "--provider=serper", "-n", "2", "--wsb-rate=serper=5/s",
+                                "--wsb-record-mode=rewrite")
     result.assert_outcomes(passed=12, failed=4)
     arrivals = [r.at for r in emulator.seen("serper")]
     assert len(arrivals) == 16  # made once, by the controller: no worker called again
