@@ -129,7 +129,7 @@ def pytest_runtestloop(session: pytest.Session) -> None:
     work_live(session.config, [item.spec for item in session.items if isinstance(item, BenchmarkItem)])
 
 
-@pytest.hookimpl(optionalhook=True)
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own answer, whichever plugin loaded first
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` for a run of LexBench or code suites is no workers: the live calls are this process's,
     and replaying and scoring costs less than starting a worker (run/distributed.py)."""
