@@ -68,6 +68,10 @@ def _package_imports(source: str) -> list[str]:
     return [name for name in names if name.split(".")[0] == "pytest_websearchbench"]
 
 
+def test_the_docs_have_python_examples():
+    assert len(_doc_examples()) >= 4
+
+
 @pytest.mark.parametrize(("path", "line", "source"), _doc_examples(),
                          ids=[f"{p}:{n}" for p, n, _ in _doc_examples()])
 def test_doc_examples_import_the_package_only_through_its_api(path, line, source):

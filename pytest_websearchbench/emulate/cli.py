@@ -11,7 +11,7 @@ comment saying what it serves. ``--detach`` starts it in the background and retu
 A provider is served from a page corpus (JSON lines: ``url``, ``title``, ``text``, ``language``, ``site``,
 ``published``; by default the bundled sample web) through the embedded engine's BM25 index, in the vendor's
 documented request and response shape (``vendors.py``); it accepts any non-empty key where the vendor takes one.
-``--latency`` delays every answer, ``--per-second N`` answers 429 (``Retry-After: 1``) to a request that would
+``--latency`` delays every answer, ``--reverse`` answers every list in reverse order, ``--per-second N`` answers 429 (``Retry-After: 1``) to a request that would
 make more than N admitted in the one second before it. The model answers each conversation from a file of turns
 (``model.load_turns``). Exit status: 0 after Ctrl-C (or SIGTERM), 2 for bad arguments or an unusable file.
 """
@@ -57,6 +57,9 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
     provider.add_argument("--per-second", type=_count, default=None, metavar="N",
                           help="admit at most N requests in any one-second window; the rest get 429 with "
                                "Retry-After: 1 (default: no limit)")
+    provider.add_argument("--reverse", action="store_true",
+                          help="answer every result list in reverse order: the same pages ranked worse (a stand-in "
+                               "for a release whose ranking regressed)")
     model = commands.add_parser(
         "model", help="serve a scripted OpenAI-compatible model (Responses API and Chat Completions)",
         description="Serve POST /v1/responses and POST /v1/chat/completions, answering each conversation "
@@ -140,11 +143,13 @@ def _start(args: argparse.Namespace, parser: argparse.ArgumentParser):
     for name in names:
         for mount in (name, *(m for m in _SECOND_HOSTS if VENDORS[m].provider == name)):
             emulator.pace(mount, latency=args.latency, per_second=args.per_second)
+            if args.reverse:
+                emulator.variants[mount] = "reverse"
     base_url = emulator.base_url(names[0]) if len(names) == 1 else f"http://127.0.0.1:{emulator.port}"
     exports = {key: value for name in names for key, value in emulator.env(name).items()}
     pace = ", ".join(filter(None, [f"latency {args.latency:g} s" if args.latency else "",
                                    f"at most {args.per_second} requests in any one second" if args.per_second
-                                   else ""])) or "no latency, no rate limit"
+                                   else "", "lists reversed" if args.reverse else ""])) or "no latency, no rate limit"
     return emulator, [base_url, *(f"export {key}={shlex.quote(value)}" for key, value in exports.items()),
                       f"# serving {', '.join(names)} from {len(index)} pages of {corpus} ({pace}); Ctrl-C stops it"]
 
