@@ -37,9 +37,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO / "benchmarks"), str(REPO / "tests"), str(REPO / "tests" / "providers"),
                 str(REPO / "tests" / "codebench")]
 
-from emulator import Emulator  # noqa: E402  (the tests' doubles)
+from pytest_websearchbench.emulate.server import Emulator  # noqa: E402
 from scaled_suite import make_scaled_suite  # noqa: E402
-from scripted_model import Request, ScriptedModel  # noqa: E402
+from pytest_websearchbench.emulate.model import Request, ScriptedModel  # noqa: E402
 
 KEYS = ("SERPER_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "WSB_SERPER_BASE_URL")
 

@@ -19,7 +19,7 @@ LAYERS = (
     {"providers"},
     {"lexbench", "codebench", "webbench", "reporting"},
     {"run"},
-    {"plugin", "report", "hooks", "sampledata", "__init__"},
+    {"plugin", "report", "hooks", "sampledata", "api", "emulate", "__init__"},
 )
 
 

@@ -9,7 +9,7 @@ import re
 
 import pytest
 from code_support import ROW, tiny_code_suite, write_rows
-from scripted_model import ScriptedModel, scripted, search_then_answer
+from pytest_websearchbench.emulate.model import ScriptedModel, scripted, search_then_answer
 
 from pytest_websearchbench.codebench.agent import AgentSetup, run_agent
 from pytest_websearchbench.providers.model_client import (

@@ -8,7 +8,7 @@ import json
 
 import pytest
 from code_support import CORPUS, ROW, write_rows
-from scripted_model import ScriptedModel, search_then_answer
+from pytest_websearchbench.emulate.model import ScriptedModel, search_then_answer
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 

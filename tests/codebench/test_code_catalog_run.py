@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from code_support import CORPUS, PROMPT, ROW, write_catalog, write_jsonl
-from scripted_model import ScriptedModel, scripted
+from pytest_websearchbench.emulate.model import ScriptedModel, scripted
 
 FAST = ("-p", "no:hypothesispytest")
 

@@ -1,17 +1,16 @@
 """The agent against the harness's own loop, request by request: a scripted model (a test double) and
-the vendor doubles of the provider emulator (``tests/providers/emulator``) record every request body,
+the vendor doubles of the provider emulator (``pytest_websearchbench.emulate``) record every request body,
 and each is compared with what the harness sends at that turn — its tool schemas, its budgets and the
 messages over them, its error results, one request per search or fetch."""
 
 from __future__ import annotations
 
 import json
-import sys
-from pathlib import Path
 
 import pytest
 from code_support import CORPUS, write_rows
-from scripted_model import ScriptedModel, scripted
+
+from pytest_websearchbench.emulate.model import ScriptedModel, scripted
 
 from pytest_websearchbench.codebench.agent import run_agent
 from pytest_websearchbench.codebench.family import CodeRun
@@ -23,9 +22,7 @@ from pytest_websearchbench.providers.model_client import ModelClient
 from pytest_websearchbench.providers.presets import ARMS_BY_NAME
 from pytest_websearchbench.providers.retry import HttpOptions
 
-# the vendor emulator lives with the provider tests (their folder is on sys.path only once one of them is collected)
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
-from emulator.server import Emulator  # noqa: E402
+from pytest_websearchbench.emulate.server import Emulator
 
 #: the run's retry policy in these tests: retries the harness never makes
 RUN_HTTP = HttpOptions(timeout=5.0, retry=RetryPolicy(retries=2, backoff=0.01, max_wait=1.0))

@@ -1,6 +1,6 @@
 """TEST DOUBLE — a scripted judge model, not a model.
 
-``JudgeDouble`` is the code family's loopback OpenAI-compatible double (``scripted_model.ScriptedModel``)
+``JudgeDouble`` is the code family's loopback OpenAI-compatible double (``pytest_websearchbench.emulate.model.ScriptedModel``)
 with a judge's policy: it reads the packet a Chat Completions request carries and answers
 ``{"grade": N}`` from a hidden answer key, (query, title) → grade. It can be told, per title, to
 answer garbage (always, or only the first time), to take too long (a timeout), or to disagree
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "codebench"))
-from scripted_model import Request, ScriptedModel  # noqa: E402
+from pytest_websearchbench.emulate.model import Request, ScriptedModel  # noqa: E402
 
 
 class JudgeDouble(ScriptedModel):

@@ -18,6 +18,7 @@ SCRIPTS = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]
 SUBCOMMANDS = {
     "wsb-lexbench": [["pool"], ["sheet"], ["sheet", "export"], ["sheet", "import"], ["judge"]],
     "wsb-webbench": [["serve"], ["browse"], ["verify"], ["generate"]],
+    "wsb-emulate": [["provider"], ["model"]],
 }
 CALLS = [(name, words) for name in SCRIPTS for words in [[], *SUBCOMMANDS.get(name, [])]]
 
@@ -53,10 +54,11 @@ def test_webbench_refuses_a_missing_or_unknown_command(argv, capsys):
 
 
 @pytest.mark.parametrize("module", ["pytest_websearchbench.lexbench", "pytest_websearchbench.report",
-                                    "pytest_websearchbench.engine", "pytest_websearchbench.webbench.webapps.server"])
+                                    "pytest_websearchbench.engine", "pytest_websearchbench.webbench.webapps.server",
+                                    "pytest_websearchbench.emulate"])
 @pytest.mark.e2e
 def test_the_python_m_spellings_still_run(module):
-    words = ["pool"] if module.endswith("lexbench") else []
+    words = {"lexbench": ["pool"], "emulate": ["provider"]}.get(module.rpartition(".")[2], [])
     done = subprocess.run([sys.executable, "-m", module, *words, "--help"], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -1,4 +1,4 @@
-"""The README's third-party provider example, run as written: through the plugin's hook (a
+"""The docs' third-party provider example (docs/extending/provider.md), run as written: through the plugin's hook (a
 conftest.py) and through the entry-point group (an installed distribution's entry_points.txt),
 against the embedded engine's HTTP API, which speaks the example's request shapes."""
 
@@ -14,9 +14,9 @@ from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 
 
 def readme_example() -> str:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = (REPO / "docs" / "extending" / "provider.md").read_text(encoding="utf-8")
     match = re.search(r"<!-- provider-example -->\s*```python\n(.*?)```", text, re.S)
-    assert match, "README.md lost its provider example"
+    assert match, "docs/extending/provider.md lost its provider example"
     return match.group(1)
 
 

@@ -1,6 +1,6 @@
 """What a CI job shows about a run is what happened (issue 37): a path option that names nothing is one
 usage error before any item, and nothing is appended to the history; a results file says what it covers,
-and a partial one is no baseline of a whole run; the README's exit codes are pytest's."""
+and a partial one is no baseline of a whole run; the exit codes docs/getting-started.md states are pytest's."""
 
 from __future__ import annotations
 
@@ -38,10 +38,10 @@ def test_a_partial_run_says_so_and_is_no_baseline_unless_accepted(pytester, tiny
     accepted.stdout.fnmatch_lines(["*tiny [[]local[]]: * n=2; *baseline partial (*: its items only)*"])
 
 
-def test_the_readme_states_the_exit_codes_pytest_gives(pytester, tiny_suite):
-    readme = (REPO / "README.md").read_text("utf-8")
-    stated = dict(re.findall(r"^\| `(\d)` \| (.+?) \|$", readme, re.M))
-    assert stated, "the README has an exit-code table"
+def test_the_docs_state_the_exit_codes_pytest_gives(pytester, tiny_suite):
+    page = (REPO / "docs" / "getting-started.md").read_text("utf-8")
+    stated = dict(re.findall(r"^\| `(\d)` \| (.+?) \|$", page, re.M))
+    assert stated, "docs/getting-started.md has an exit-code table"
     assert pytester.runpytest("suites", "-k", "not t4").ret == 0 and stated["0"].startswith("every test passed")
     assert pytester.runpytest("suites").ret == 1 and stated["1"].startswith("a test failed")
     assert pytester.runpytest("suites", "--wsb-k=zero").ret == 4 and stated["4"].startswith("a usage error")

@@ -17,7 +17,7 @@ from pytest_websearchbench.webbench.agents.catalog import BOUNDS, within_bound
 from pytest_websearchbench.webbench.agents.model_agent import BROWSER_TOOL, WORKSPACE_URL, system_prompt, to_action
 
 sys.path.insert(0, str(REPO / "tests" / "codebench"))
-from scripted_model import Request, ScriptedModel  # noqa: E402  (the code family's double, reused)
+from pytest_websearchbench.emulate.model import Request, ScriptedModel  # noqa: E402  (the code family's double, reused)
 
 FAST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
 ARGUMENTS = [name for name in BROWSER_TOOL["parameters"]["properties"] if name != "action"]

@@ -1,5 +1,1 @@
-"""A loopback emulator of every built-in provider's HTTP API, with faults on demand (test support)."""
-
-from emulator.server import Emulator, Fault
-
-__all__ = ["Emulator", "Fault"]
+"""Test helpers around the package's vendor emulator (``pytest_websearchbench.emulate``): fixtures and providers."""

@@ -7,7 +7,7 @@ from typing import Mapping
 
 import pytest
 
-from emulator.server import Emulator
+from pytest_websearchbench.emulate.server import Emulator
 from pytest_websearchbench.cassettes.recorder import use_cassette
 from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.providers import ProviderContext, ProviderRegistry, register_builtin_providers

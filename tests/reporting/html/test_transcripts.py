@@ -24,7 +24,7 @@ sys.path.insert(0, str(REPO / "tests" / "codebench"))
 sys.path.insert(0, str(REPO / "tests" / "webbench"))
 from code_support import tiny_code_suite  # noqa: E402
 from html_support import artifacts, browser, everything, page, page_data  # noqa: E402, F401 (fixtures)
-from scripted_model import Request, ScriptedModel  # noqa: E402
+from pytest_websearchbench.emulate.model import Request, ScriptedModel  # noqa: E402
 
 FAST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
 KEY = "sk-transcript-key-5c2e81d0"

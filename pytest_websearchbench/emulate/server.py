@@ -1,4 +1,9 @@
-"""The emulator's HTTP server: routes ``/<mount>/<vendor path>`` to the vendor's handler.
+"""The vendor emulator's HTTP server: routes ``/<mount>/<vendor path>`` to the vendor's handler.
+
+It answers every built-in provider's API (``vendors.VENDORS``: a mount per API, e.g. ``/serper``,
+``/jina-reader``) from a set of pages: a list searched by counting query words (the tests' small corpora),
+or the embedded engine's BM25 index (``index=``, what ``wsb-emulate`` serves), whose query-biased snippets
+the vendors' shapes then carry.
 
 Each request is checked the way the vendor would (auth header or parameter, required body
 fields and types) and answered in the vendor's documented shape from a small document set.
@@ -19,10 +24,15 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
+from pytest_websearchbench.emulate import vendors
+from pytest_websearchbench.emulate.wire import BadRequest, Incoming, Reply
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.engine.index import SearchIndex
 
 #: "ok" answers normally: it spaces out a sequence of faults
 FAULT_KINDS = ("ok", "429", "500", "503", "hang", "drop", "invalid_json", "empty", "missing_field", "401_echo",
@@ -37,29 +47,6 @@ class Fault:
     hang_seconds: float = 3.0
     route: str | None = None  # "search" | "fetch" | None (any)
     code: str = ""  # "exhausted": the vendor's reason code
-
-
-@dataclass
-class Incoming:
-    mount: str
-    method: str
-    path: str
-    query: dict[str, str]
-    headers: dict[str, str]  # lower-cased names
-    body: bytes
-    at: float
-    json: Any = None
-    raw_url: str = ""  # the path and query as the client sent them (percent-encoded)
-
-    def header(self, name: str) -> str:
-        return self.headers.get(name.lower(), "")
-
-
-@dataclass
-class Reply:
-    status: int
-    body: Any = None  # JSON-able, or bytes sent as they are
-    headers: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -85,15 +72,14 @@ class Pace:
             return True
 
 
-class BadRequest(Exception):
-    """The request breaks the vendor's documented shape; answered 400 with the reason."""
-
-
 class Emulator:
-    def __init__(self, documents: list[dict], *, keys: dict[str, str] | None = None) -> None:
-        from emulator import vendors
-
-        self.documents = documents
+    def __init__(self, documents: list[dict] | None = None, *, keys: dict[str, str] | None = None,
+                 index: "SearchIndex | None" = None, any_key: bool = False) -> None:
+        """Answer from ``documents`` (matched by query words) or from the engine's ``index``; ``keys``: the
+        key each mount accepts (default ``test-key-<provider>``); ``any_key``: accept any non-empty key."""
+        self.documents = documents or []
+        self.index = index
+        self.any_key = any_key
         self.vendors = vendors.VENDORS
         self.keys = {mount: f"test-key-{v.provider}" for mount, v in self.vendors.items()}
         self.keys.update(keys or {})
@@ -109,7 +95,7 @@ class Emulator:
 
     # -- life cycle ------------------------------------------------------------------------------
 
-    def start(self) -> "Emulator":
+    def start(self, port: int = 0) -> "Emulator":
         emulator = self
 
         class Handler(QuietHandler):
@@ -121,7 +107,7 @@ class Emulator:
 
             do_POST = do_GET
 
-        self._server = LoopbackServer(Handler, name="vendor-emulator").start()
+        self._server = LoopbackServer(Handler, port=port, name="vendor-emulator").start()
         return self
 
     def stop(self) -> None:
@@ -181,7 +167,12 @@ class Emulator:
         return [r for r in self.requests if r.mount == mount]
 
     def search(self, query: str, n: int, mount: str = "") -> list[dict]:
-        """Documents matching the query, best first (query words found in title and text)."""
+        """Documents matching the query, best first: by the index's BM25 (each with its query-biased
+        ``snippet``), else by the number of query words found in title and text."""
+        if self.index is not None:
+            ranked = [{**self.index.get(hit["url"]), "snippet": hit["snippet"]}
+                      for hit in self.index.search(query, max(n, 1))] if query.strip() else []
+            return ranked[::-1] if self.variants.get(mount) == "reverse" else ranked
         words = [w.lower() for w in re.findall(r"\w+", query)]
         scored = []
         for index, doc in enumerate(self.documents):
@@ -195,6 +186,8 @@ class Emulator:
         return ranked[:n]
 
     def document(self, url: str) -> dict | None:
+        if self.index is not None:
+            return self.index.get(url)
         return next((d for d in self.documents if d["url"] == url), None)
 
     # -- request handling ------------------------------------------------------------------------
@@ -240,7 +233,7 @@ class Emulator:
             return vendor.exhausted(fault.code)
         if fault is not None and fault.kind == "401_echo":
             return Reply(401, {"message": f"Invalid API key {incoming.header(vendor.auth_header) or key}"})
-        if vendor.key_env and not vendor.authorized(incoming, key):
+        if vendor.key_env and not vendor.authorized(incoming, key, any_key=self.any_key):
             self.rejected.append((incoming.mount, "auth"))
             return vendor.unauthorized()
         if fault is not None and fault.kind == "invalid_json":

@@ -1,4 +1,4 @@
-"""TEST DOUBLE — a scripted model server, not a model.
+"""A scripted model server — no model behind it: the tests' double and ``wsb-emulate model``.
 
 ``ScriptedModel`` serves, on 127.0.0.1, the two wire formats the code family's agent speaks:
 ``POST /v1/responses`` (the OpenAI Responses API: ``output`` items of type ``reasoning``,
@@ -16,14 +16,16 @@ reply spec:
   ``"content"`` a message item beside the calls (the history rule says neither goes back), and
   ``"items"`` other output items, as given, before the calls.
 
-Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn) and
-``search_then_answer(codes)`` (search once, maybe fetch the top hit, answer citing it).
+Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn),
+``search_then_answer(codes)`` (search once, maybe fetch the top hit, answer citing it) and
+``from_turns(entries)``, what a file of turns says (``load_turns``; the format is in its docstring).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Callable
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
@@ -67,8 +69,9 @@ Policy = Callable[[Request], dict[str, Any]]
 class ScriptedModel:
     """Test double of the OpenAI Responses and Chat Completions APIs (see the module docstring)."""
 
-    def __init__(self, policy: Policy) -> None:
+    def __init__(self, policy: Policy, *, port: int = 0) -> None:
         self.policy = policy
+        self.port = port
         self.requests: list[Request] = []
         self.replies: list[dict[str, Any]] = []  # the bodies of its 200 answers, in order
         self.headers: list[dict[str, str]] = []
@@ -110,7 +113,7 @@ class ScriptedModel:
                 self.end_headers()
                 self.wfile.write(data)
 
-        self._server = LoopbackServer(Handler, name="scripted-model").start()
+        self._server = LoopbackServer(Handler, port=self.port, name="scripted-model").start()
         return f"{self._server.url}/v1"
 
     def stop(self) -> None:
@@ -193,3 +196,89 @@ def search_then_answer(codes: dict[str, str], *, fetch: bool = False, objective:
         return {"content": f"Here is the file.\n\n```python\n{cite}{codes[ticket]}```\n"}
 
     return policy
+
+
+REPLY_KEYS = frozenset({"content", "tool_calls", "status", "reasoning", "items", "error", "headers"})
+
+
+def load_turns(path: str | Path) -> list[dict[str, Any]]:
+    """A file of turns: JSON (a list) or JSON lines, each entry a reply spec (``{"content": …}``,
+    ``{"tool_calls": [{"name": …, "arguments": {…}}]}``, ``{"status": 429, "error": …}``) or a script
+    ``{"match": "text", "turns": [reply spec, …]}``. Raises ValueError naming the file, line and what is wrong."""
+    text = Path(path).read_text("utf-8")
+    stripped = text.lstrip()
+    if stripped.startswith("["):
+        try:
+            entries = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"{path}: not JSON: {exc}") from None
+        numbered = list(enumerate(entries, start=1))
+    else:
+        numbered = []
+        for line, row in enumerate(text.splitlines(), start=1):
+            if not row.strip():
+                continue
+            try:
+                numbered.append((line, json.loads(row)))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{line}: not JSON: {exc}") from None
+    for line, entry in numbered:
+        _check_entry(entry, f"{path}:{line}")
+    if not numbered:
+        raise ValueError(f"{path}: no turns")
+    return [entry for _, entry in numbered]
+
+
+def _check_entry(entry: Any, where: str) -> None:
+    if not isinstance(entry, dict):
+        raise ValueError(f"{where}: expected an object, got {type(entry).__name__}")
+    if "turns" in entry:
+        if not isinstance(entry["turns"], list) or not entry["turns"]:
+            raise ValueError(f"{where}: 'turns' must be a non-empty list of replies")
+        if not isinstance(entry.get("match", ""), str):
+            raise ValueError(f"{where}: 'match' must be a string")
+        for index, turn in enumerate(entry["turns"]):
+            _check_reply(turn, f"{where}: turns[{index}]")
+    else:
+        _check_reply(entry, where)
+
+
+def _check_reply(reply: Any, where: str) -> None:
+    if not isinstance(reply, dict) or not reply.keys() & {"content", "tool_calls", "status"}:
+        raise ValueError(f"{where}: a reply needs 'content', 'tool_calls' or 'status'")
+    unknown = sorted(reply.keys() - REPLY_KEYS)
+    if unknown:
+        raise ValueError(f"{where}: unknown field(s) {', '.join(unknown)}; a reply has {', '.join(sorted(REPLY_KEYS))}")
+    for call in reply.get("tool_calls") or []:
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str) or "arguments" not in call:
+            raise ValueError(f"{where}: each tool call needs a 'name' and 'arguments'")
+
+
+def from_turns(entries: list[dict[str, Any]]) -> Policy:
+    """The policy a file of turns gives: replies alone are one script for every conversation; scripts are tried
+    in order, the first whose ``match`` is in the conversation's user message (none: any) answering turn n with
+    its n-th reply (the last one repeats). A conversation no script matches gets an error answer (HTTP 400)."""
+    if all("turns" not in entry for entry in entries):
+        scripts = [{"match": "", "turns": entries}]
+    else:
+        scripts = [entry if "turns" in entry else {"match": "", "turns": [entry]} for entry in entries]
+
+    def policy(request: Request) -> dict[str, Any]:
+        user = _user_text(request)
+        for script in scripts:
+            if script.get("match", "") in user:
+                turns = script["turns"]
+                return turns[min(request.turn, len(turns) - 1)]
+        return {"status": 400, "error": "no script of the turns file matches this conversation's user message"}
+
+    return policy
+
+
+def _user_text(request: Request) -> str:
+    for message in request.history:
+        if message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, list):  # content parts
+                return " ".join(part.get("text", "") for part in content if isinstance(part, dict))
+            return str(content or "")
+    return ""

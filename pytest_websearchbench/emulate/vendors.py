@@ -14,7 +14,7 @@ from datetime import date, datetime, timezone
 from email.utils import format_datetime
 from typing import Any, Callable
 
-from emulator.server import BadRequest, Incoming, Reply
+from pytest_websearchbench.emulate.wire import BadRequest, Incoming, Reply
 
 
 @dataclass
@@ -27,10 +27,12 @@ class Vendor:
     url_key: str = "url"
     routes: dict[tuple[str, str], tuple[str, Callable]] = field(default_factory=dict)
 
-    def authorized(self, request: Incoming, key: str) -> bool:
-        if self.auth_param:
-            return request.query.get(self.auth_param) == key
-        return request.header(self.auth_header) == self.auth_prefix + key
+    def authorized(self, request: Incoming, key: str, *, any_key: bool = False) -> bool:
+        """The request carries ``key`` where the vendor expects it (``any_key``: any non-empty key there)."""
+        sent = request.query.get(self.auth_param, "") if self.auth_param else request.header(self.auth_header)
+        if any_key:
+            return sent.startswith(self.auth_prefix) and len(sent) > len(self.auth_prefix)
+        return sent == self.auth_prefix + key
 
     def unauthorized(self) -> Reply:
         return Reply(401, {"error": "Unauthorized: invalid or missing API key"})
@@ -84,7 +86,8 @@ def matches(em, request: Incoming, query: str, n: int, empty: bool) -> list[dict
 
 
 def snippet(doc: dict) -> str:
-    return doc["text"][:160]
+    """The engine's query-biased snippet when the page came from an index, else the text's first 160 characters."""
+    return doc.get("snippet") or doc["text"][:160]
 
 
 # -- dates as each vendor writes them ------------------------------------------------------------------
