@@ -1,5 +1,5 @@
 """Every console script pyproject declares answers ``--help`` (each subcommand too) under its own
-name, the ``python -m`` spellings the README shows still run, and only ``__main__`` modules import
+name, the ``python -m`` spellings the docs show still run, and only ``__main__`` modules import
 a command-line module (a library module that did would close an import circle through it)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The README's "Checking a search API for regressions", played end to end by a vendor whose search
+"""The vendor's regression guide (docs/guides/regressions-in-ci.md), played end to end by a vendor whose search
 engine is the embedded one: release 1 indexes the sample corpus, release 2 the same corpus with 20
 grade-3 pages removed. Release 2 against release 1's baseline fails with REGRESSION and exactly the
 queries that lost their only grade-3 page; release 1 against itself is green, its known gate

@@ -1,4 +1,4 @@
-"""The README's "Release history", played end to end: the bundled LexBench suite run three times into one
+"""The release-history guide (docs/guides/release-history.md), played end to end: the bundled LexBench suite run three times into one
 history, labelled release-1.2, -1.3 and -1.4, by an embedded engine whose corpus loses one query's only
 grade-3 page in release-1.3 (back in 1.4: a flaky item) and another's from release-1.4 on (a regression);
 the third run compares itself with release-1.3 from the history. A fourth, release-2.0, runs a new edition
