@@ -480,7 +480,7 @@ def make_case(seed: int, root: Path) -> Case:
 
 def restamp(case: Case) -> None:
     """Record each task folder's current digest in dataset.toml, as regenerating the suite would."""
-    from pytest_websearchbench.webbench.tasks.harbor import task_digest
+    from pytest_websearchbench.webbench.harbor import task_digest
 
     dataset = case.folder / "dataset.toml"
     try:

@@ -96,7 +96,7 @@ class WebBenchFamily(BenchmarkFamily):
         return [self.setup.endpoint.api_key] if self.setup.endpoint.api_key else []
 
     def load(self, manifest: SuiteManifest) -> Suite:
-        from pytest_websearchbench.webbench.tasks.harbor import load_dataset
+        from pytest_websearchbench.webbench.harbor import load_dataset
 
         dataset = manifest.file("items")
         if dataset is None or dataset.suffix != ".toml":
@@ -105,7 +105,7 @@ class WebBenchFamily(BenchmarkFamily):
         cases = repeat_cases((Case(t.name, t, markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
                                                        f"webbench_{t.tier}",
                                                        "webbench_feasible" if t.feasible else "webbench_infeasible"),
-                                   keywords=(t.template, t.variant)) for t in tasks), self.repeat)
+                                   keywords=(t.template, t.outcome)) for t in tasks), self.repeat)
         return Suite(manifest, cases, digest_files([manifest.path, dataset]))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:

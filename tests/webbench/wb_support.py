@@ -7,7 +7,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from pytest_websearchbench.webbench.tasks.harbor import Task, load_dataset
+from pytest_websearchbench.webbench.harbor import Task, load_dataset
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.world.build import WorldSpec, world_bytes
 
