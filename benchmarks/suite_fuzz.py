@@ -491,7 +491,7 @@ def restamp(case: Case) -> None:
         folder = case.folder / name
         if folder.is_dir():
             text = re.sub(rf'(name = "wsb/{name}"\ndigest = )"sha256:[0-9a-f]{{64}}"',
-                          lambda m: f'{m.group(1)}"{task_digest(folder)}"', text)
+                          lambda m, folder=folder: f'{m.group(1)}"{task_digest(folder)}"', text)
     dataset.write_text(text, "utf-8")
     case.note("digests re-stamped")
 

@@ -134,7 +134,7 @@ class Provider(ABC):
         """Values that must never reach a cassette, report or log (API keys)."""
         return []
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (optional: a provider without connections has none)
         """Release connections; called once at the end of the session."""
 
 

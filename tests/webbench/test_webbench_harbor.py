@@ -270,7 +270,6 @@ def _audit(event: str, args: tuple) -> None:
 def opened():
     """Records every file the process opens while a block runs (an audit hook; hooks stay for the process)."""
     import contextlib
-    import sys
 
     sys.addaudithook(_audit)
 
@@ -491,7 +490,8 @@ def test_harbor_s_packager_leaves_out_what_ours_leaves_out(harbor_python, suite_
     dataset = suite_copy / "dataset.toml"
     for task in _task_names(suite_copy):
         entry = re.compile(rf'(name = "wsb/{task}"\ndigest = )"[^"]+"')
-        dataset.write_text(entry.sub(lambda m: f'{m.group(1)}"{task_digest(suite_copy / task)}"', dataset.read_text()))
+        digest = task_digest(suite_copy / task)
+        dataset.write_text(entry.sub(lambda m, digest=digest: f'{m.group(1)}"{digest}"', dataset.read_text()))
     checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(suite_copy)],
                              capture_output=True, text=True, timeout=600)
     assert checked.returncode == 0, checked.stderr
