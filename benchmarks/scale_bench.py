@@ -197,7 +197,7 @@ def webbench_figures(repeat: int) -> tuple[int, float, float]:
     """(tasks, median ms for all bundled tasks, slowest task's median ms): fresh world → oracle → verdict."""
     from pytest_websearchbench.webbench.agents.episode import checked_world, run_episode
     from pytest_websearchbench.webbench.grading.verifier import verify
-    from pytest_websearchbench.webbench.tasks.harbor import load_dataset
+    from pytest_websearchbench.webbench.harbor import load_dataset
 
     tasks = load_dataset(REPO / "suites" / "webbench-sample" / "dataset.toml")
     totals, per_task = [], {task.name: [] for task in tasks}

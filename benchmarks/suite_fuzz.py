@@ -480,7 +480,7 @@ def make_case(seed: int, root: Path) -> Case:
 
 def restamp(case: Case) -> None:
     """Record each task folder's current digest in dataset.toml, as regenerating the suite would."""
-    from pytest_websearchbench.webbench.tasks.harbor import task_digest
+    from pytest_websearchbench.webbench.harbor import task_digest
 
     dataset = case.folder / "dataset.toml"
     try:
@@ -491,7 +491,7 @@ def restamp(case: Case) -> None:
         folder = case.folder / name
         if folder.is_dir():
             text = re.sub(rf'(name = "wsb/{name}"\ndigest = )"sha256:[0-9a-f]{{64}}"',
-                          lambda m: f'{m.group(1)}"{task_digest(folder)}"', text)
+                          lambda m, folder=folder: f'{m.group(1)}"{task_digest(folder)}"', text)
     dataset.write_text(text, "utf-8")
     case.note("digests re-stamped")
 

@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 
 from pytest_websearchbench.webbench.agents.shortcuts import SHORTCUTS, measure
-from pytest_websearchbench.webbench.tasks.harbor import load_dataset
+from pytest_websearchbench.webbench.harbor import load_dataset
 
 SUITE = Path(__file__).resolve().parents[1] / "suites" / "webbench-sample"
 

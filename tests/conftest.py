@@ -35,12 +35,23 @@ hypothesis_settings.load_profile("websearchbench")
 # so a module first imported inside one (httpx imports httpcore lazily; the plugin imports vcr,
 # yaml and numpy lazily) would be dropped and imported anew by the next: exceptions of the old copy
 # no longer match the classes the rest of the process catches, and numpy refuses to load twice.
-import httpcore  # noqa: F401
-import numpy  # noqa: F401
-import vcr  # noqa: F401
+import httpcore  # noqa: E402, F401
+import numpy  # noqa: E402, F401
+import vcr  # noqa: E402, F401
 
 REPO = Path(__file__).resolve().parent.parent
 BUNDLED_CASSETTES = REPO / "cassettes"
+#: the fixtures several test folders share, each module registered as a plugin (its folder, its module), so a
+#: test asks for them by name instead of importing them: the vendor emulator, the loopback hub, the browser
+SHARED_FIXTURES = (("providers", "emulator.testing"), ("run", "hub_datasets"), ("reporting/html", "html_support"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for folder, module in SHARED_FIXTURES:
+        path = str(REPO / "tests" / folder)
+        if path not in sys.path:
+            sys.path.insert(0, path)
+        config.pluginmanager.import_plugin(module)
 
 
 def require_chromium(what: str) -> None:

@@ -21,6 +21,18 @@ LAYERS = (
     {"run"},
     {"plugin", "report", "hooks", "sampledata", "api", "emulate", "__init__"},
 )
+#: the same rule inside ``webbench/``, over its sub-packages and top modules: the world (and its templates),
+#: the apps that serve it, the grader, the Harbor package format, the agents, then the tasks, whose release
+#: gate (tasks/generate.py) runs the agents; the family and its command on top
+WEBBENCH_LAYERS = (
+    {"options", "world", "browsing"},
+    {"webapps"},
+    {"grading"},
+    {"harbor"},
+    {"agents"},
+    {"tasks"},
+    {"family", "cli", "__init__"},
+)
 
 
 def _modules() -> dict[str, Path]:
@@ -58,13 +70,14 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     return found
 
 
-def _group(module: str) -> str:
+def _group(module: str, depth: int = 1) -> str:
+    """The package (``depth`` 1) or ``webbench`` sub-package (``depth`` 2) a module belongs to."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else "__init__"
+    return parts[depth] if len(parts) > depth else "__init__"
 
 
-def _layer(group: str) -> int:
-    for index, members in enumerate(LAYERS):
+def _layer(group: str, layers: tuple[set[str], ...] = LAYERS) -> int:
+    for index, members in enumerate(layers):
         if group in members:
             return index
     raise AssertionError(f"{group!r} is in no layer of tests/test_architecture.py: place it (and in ARCHITECTURE.md)")
@@ -82,6 +95,16 @@ def test_imports_point_down_the_layers(graph):
                     if _group(source) != _group(target)
                     and _layer(_group(target)) >= _layer(_group(source)) != top)
     assert upward == [], "imports against ARCHITECTURE.md's layers:\n" + "\n".join(upward)
+
+
+def test_webbench_imports_point_down_its_layers(graph):
+    inside = {name: {t for t in targets if _group(t) == "webbench"} for name, targets in graph.items()
+              if _group(name) == "webbench"}
+    top = len(WEBBENCH_LAYERS) - 1
+    upward = sorted(f"{source} imports {target}" for source, targets in inside.items() for target in targets
+                    if _group(source, 2) != _group(target, 2)
+                    and _layer(_group(target, 2), WEBBENCH_LAYERS) >= _layer(_group(source, 2), WEBBENCH_LAYERS) != top)
+    assert upward == [], "imports against ARCHITECTURE.md's webbench layers:\n" + "\n".join(upward)
 
 
 def test_no_import_circle_between_files(graph):
@@ -136,3 +159,5 @@ def test_the_checks_see_a_planted_circle_and_an_upward_import():
                "pytest_websearchbench.run.b": {"pytest_websearchbench.core.a"}}
     assert len(_strongly_connected(planted)) == 1
     assert _layer(_group("pytest_websearchbench.run.b")) > _layer(_group("pytest_websearchbench.core.a"))
+    tasks, agents = "pytest_websearchbench.webbench.tasks.generate", "pytest_websearchbench.webbench.agents.episode"
+    assert _layer(_group(tasks, 2), WEBBENCH_LAYERS) > _layer(_group(agents, 2), WEBBENCH_LAYERS)

@@ -126,7 +126,7 @@ class _KeepAnswers:
 
 def _fetch(provider: Provider, url: str, objective: str) -> Page:
     # the harness passes the objective to the providers that take one (Parallel, Tavily)
-    if getattr(provider, "accepts_objective", False):
+    if provider.accepts_objective:
         return provider.fetch(url, objective=objective)
     return provider.fetch(url)
 

@@ -36,7 +36,7 @@ from pytest_websearchbench.codebench.scoring import FAITHFUL, score_agent, score
 from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.family import (
-    BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
+    BenchmarkFamily, Case, Drilldown, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.core.options import DEFAULT_MODEL, RESPONSES_API, OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run_of
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
@@ -291,12 +291,10 @@ class CodeFamily(BenchmarkFamily):
         items = [r.to_dict() for r in records if r.meta.family == self.name]
         write_harness_document(run.code_json, items, model=run.model, board=run.board, secrets=self.secrets())
 
-    def drilldown(self, item: dict) -> "Drilldown":
+    def drilldown(self, item: dict) -> Drilldown:
         """The report's view of a ticket: the judge's verdict and notes, each needle (found where; agent: present,
         cited, grounded), the extracted code, the searches with the hits they returned and the fetches with
         the page text, the budgets used, and the agent's transcript (every model turn)."""
-        from pytest_websearchbench.core.family import Drilldown
-
         raw = item.get("raw") or {}
         extra = raw.get("extra") or {}
         results = item.get("results") or []

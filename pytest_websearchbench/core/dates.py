@@ -22,7 +22,7 @@ Pure and standard library only.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, UTC
 from email.utils import parsedate_to_datetime
 from functools import lru_cache
 
@@ -87,7 +87,7 @@ def parse_instant(value: str | None) -> datetime | None:
     instant = _iso(text) or _http_date(text)
     if instant is None:
         return None
-    return instant.replace(tzinfo=timezone.utc) if instant.tzinfo is None else instant.astimezone(timezone.utc)
+    return instant.replace(tzinfo=UTC) if instant.tzinfo is None else instant.astimezone(UTC)
 
 
 def _iso(text: str) -> datetime | None:
@@ -106,7 +106,7 @@ def _http_date(text: str) -> datetime | None:
 
 def _from_unix(seconds: float) -> date | None:
     try:
-        return datetime.fromtimestamp(seconds, timezone.utc).date()
+        return datetime.fromtimestamp(seconds, UTC).date()
     except (OverflowError, OSError, ValueError):
         return None
 
@@ -115,10 +115,12 @@ def _relative(text: str, received_at: datetime | None) -> date | None:
     """``3 days ago``, ``yesterday``… counted back from ``received_at`` (UTC); None without it."""
     if received_at is None:
         return None
-    now = received_at.replace(tzinfo=timezone.utc) if received_at.tzinfo is None else received_at.astimezone(timezone.utc)
+    now = received_at.replace(tzinfo=UTC) if received_at.tzinfo is None else received_at.astimezone(UTC)
     if text in _DAYS_BACK:
         return now.date() - timedelta(days=_DAYS_BACK[text])
     found = _AGO.fullmatch(text)
+    if found is None:
+        return None
     count = int(found["count"]) if found["count"].isdigit() else 1
     unit = found["unit"]
     if unit in _UNIT_SECONDS:

@@ -199,6 +199,6 @@ class BenchmarkFamily(ABC):
         which may come from an older run: tolerate missing fields); None shows the generic view only."""
         return None
 
-    def write_outputs(self, records: list) -> None:
+    def write_outputs(self, records: list) -> None:  # noqa: B027 (optional: most families write none)
         """At the end of the run (on the xdist controller): write the family's own result files
         from every item's record (``reporting.results.ItemRecord``); none by default."""

@@ -69,7 +69,8 @@ class LoopbackServer:
     @property
     def url(self) -> str:
         """``http://host:port``, no trailing slash."""
-        return f"http://{self.httpd.server_address[0]}:{self.port}"
+        host = self.httpd.server_address[0]
+        return f"http://{host if isinstance(host, str) else host.decode()}:{self.port}"
 
     def start(self) -> LoopbackServer:
         self._thread.start()

@@ -23,7 +23,7 @@ from pytest_websearchbench.core.hub import LOCK_MODES
 from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rates
 
 
-class CassetteMode(str, enum.Enum):
+class CassetteMode(str, enum.Enum):  # noqa: UP042 (StrEnum would change str() of a member)
     """vcrpy's record modes plus ``rewrite`` (drop the cassette and record it anew)."""
 
     NONE = "none"

@@ -7,7 +7,7 @@ import json
 import numbers
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -23,12 +23,12 @@ if TYPE_CHECKING:
 MANIFEST_NAME = "suite.json"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _schema(name: str) -> dict[str, Any]:
     return json.loads(files("pytest_websearchbench").joinpath("schemas", f"{name}.schema.json").read_text("utf-8"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema_validator(name: str) -> jsonschema.protocols.Validator:
     import jsonschema  # imported on first need: a run whose lines all pass the shape check never loads it
 
@@ -72,7 +72,7 @@ _EXACT_TYPES: dict[str, tuple[type, ...]] = {
     "boolean": (bool,), "null": (type(None),)}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _shape_check(name: str) -> Check | None:
     schema = _schema(name)
     if schema.get("$schema", _DRAFT) != _DRAFT:
@@ -135,8 +135,9 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], conforms: Callable[[A
     elif key == "required":
         return lambda v: not isinstance(v, dict) or all(name in v for name in value)
     elif key == "properties":
-        subs = tuple((name, _compile(sub, conforms)) for name, sub in value.items())
-        if all(sub is not None for _, sub in subs):
+        compiled = tuple((name, _compile(sub, conforms)) for name, sub in value.items())
+        subs = tuple((name, sub) for name, sub in compiled if sub is not None)
+        if len(subs) == len(compiled):
             def properties(v: Any) -> bool:
                 if isinstance(v, dict):
                     for name, sub in subs:

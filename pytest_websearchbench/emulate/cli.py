@@ -101,12 +101,12 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except (OSError, SuiteError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    if getattr(args, "serve_detached"):
+    if args.serve_detached:
         lines.insert(-1, f"export WSB_EMULATE_PID={os.getpid()}")
         lines[-1] = lines[-1].replace("Ctrl-C stops it", "kill $WSB_EMULATE_PID stops it")
     print("\n".join(lines), flush=True)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    if getattr(args, "serve_detached"):
+    if args.serve_detached:
         print(flush=True)  # the blank line ends what the parent passes on; nothing is written after it
         _quiet()
     try:

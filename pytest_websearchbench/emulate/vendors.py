@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, timezone
+from datetime import date, datetime, UTC
 from email.utils import format_datetime
 from typing import Any, Callable
 
@@ -108,11 +108,11 @@ def long_display(day: date) -> str:
 
 def http_date(day: date) -> str:
     """RFC 1123, as Tavily's news results date a page: ``Sat, 01 Mar 2025 00:00:00 GMT``."""
-    return format_datetime(datetime(day.year, day.month, day.day, tzinfo=timezone.utc), usegmt=True)
+    return format_datetime(datetime(day.year, day.month, day.day, tzinfo=UTC), usegmt=True)
 
 
 def days_ago(day: date) -> str:
-    return f"{(datetime.now(timezone.utc).date() - day).days} days ago"
+    return f"{(datetime.now(UTC).date() - day).days} days ago"
 
 
 #: vendor → how its API writes a page's date (the field each adapter reads; see the adapters' docstrings)

@@ -232,9 +232,15 @@ class SearchIndex:
             if len(hits) <= limit or hits[limit][0] < hits[k - 1][0]:
                 break
             limit *= 2
-        scored = [(score, self._searcher.doc(address).get_first("ord")) for score, address in hits]
+        scored = [(score, self._ord(address)) for score, address in hits]
         scored.sort(key=lambda pair: (-pair[0], self._pages[pair[1]]["url"]))
         return scored[:k]
+
+    def _ord(self, address: Any) -> int:
+        """A hit's page number (every indexed document stores one)."""
+        ord_ = self._searcher.doc(address).get_first("ord")
+        assert ord_ is not None
+        return int(ord_)
 
     def _result(self, ordinal: int, score: float, query: str) -> dict[str, Any]:
         page = self._pages[ordinal]

@@ -13,7 +13,7 @@ from typing import Mapping
 from pytest_websearchbench.core.cache import user_cache_dir
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
-    BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
+    BenchmarkFamily, Case, Drilldown, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
 from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
@@ -119,11 +119,10 @@ class LexBenchFamily(BenchmarkFamily):
                 # hits per query whose date no known shape describes (their time check was skipped)
                 MetricColumn("unreadable_dates", "bad-dates")]
 
-    def drilldown(self, item: dict) -> "Drilldown":
+    def drilldown(self, item: dict) -> Drilldown:
         """The report's view of a query: each top-k result with its rank, title, snippet, URL, grade, who
         graded it, requirement violations (factual: whether its preview holds the answer), and the rank of
         the first result with the same normalised URL when it repeats one (it earned nothing)."""
-        from pytest_websearchbench.core.family import Drilldown
         from pytest_websearchbench.core.urls import normalize_url
 
         first: dict[str, object] = {}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from typing import Any, Callable
 
 from pytest_websearchbench.core.exceptions import ProviderError
@@ -159,11 +159,11 @@ def _read(reply: Any) -> tuple[str, int, int, str]:
     when = ""
     if isinstance(created, int) and not isinstance(created, bool) and created > 0:
         try:
-            when = datetime.fromtimestamp(created, timezone.utc).isoformat(timespec="seconds")
+            when = datetime.fromtimestamp(created, UTC).isoformat(timespec="seconds")
         except (OverflowError, OSError, ValueError):  # past the years a datetime holds
             raise malformed_reply(f"created {created} is not a time") from None
     return turn.text, turn.input_tokens, turn.output_tokens, when
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")

@@ -13,7 +13,7 @@ import csv
 import hashlib
 import io
 import json
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 
 from pytest_websearchbench.core.atomic import write_text_atomic
@@ -63,7 +63,7 @@ def import_sheet(path: Path, packets: dict[str, Packet]) -> dict[str, Verdict]:
     """packet id → the human verdict of a filled sheet; a bad row is a SuiteError naming its line and field."""
     verdicts: dict[str, Verdict] = {}
     first_line: dict[str, int] = {}
-    when = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    when = datetime.now(UTC).isoformat(timespec="seconds")
     for line, row in _rows(path):
         pid = str(row.get("packet_id") or "").strip()
         if pid not in packets:

@@ -212,7 +212,7 @@ class ApiProvider(HttpProvider):
         return [Hit(rank, hit.url, hit.title, hit.snippet, {**hit.extra, **received})
                 for rank, hit in enumerate(hits, start=1)]
 
-    def fetch(self, url: str) -> Page:
+    def fetch(self, url: str, objective: str = "") -> Page:  # no objective: accepts_objective is False
         request = self.fetch_request(url)
         if request is None:
             return super().fetch(url)

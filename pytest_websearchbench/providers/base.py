@@ -9,7 +9,7 @@ import time
 from abc import ABC, abstractmethod
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import Any, Callable, ClassVar, Iterator, Mapping, TYPE_CHECKING
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER, received_at
 from pytest_websearchbench.cassettes.scrub import alias_url
@@ -81,6 +81,9 @@ class Provider(ABC):
     """A search provider under test. Subclasses implement ``search`` and, where they can, ``fetch``."""
 
     name: str = ""
+    #: whether ``fetch`` uses an ``objective`` (what the caller wants from the page: the coding harness's
+    #: web_fetch argument); callers pass one only to a provider that says so
+    accepts_objective: ClassVar[bool] = False
 
     def __init__(self) -> None:
         # a live run works several items of one provider at once, one a thread (run/live.py): each thread
@@ -108,7 +111,8 @@ class Provider(ABC):
     def search(self, query: str, k: int) -> list[Hit]:
         """The provider's top ``k`` results for ``query``, in its own order."""
 
-    def fetch(self, url: str) -> Page:
+    def fetch(self, url: str, objective: str = "") -> Page:
+        """The page at ``url``; ``objective`` is given only when ``accepts_objective`` (others never see one)."""
         raise ProviderError(f"provider {self.name!r} cannot fetch pages")
 
     def cassette_aliases(self) -> dict[str, str]:
@@ -130,7 +134,7 @@ class Provider(ABC):
         """Values that must never reach a cassette, report or log (API keys)."""
         return []
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 (optional: a provider without connections has none)
         """Release connections; called once at the end of the session."""
 
 

@@ -69,7 +69,7 @@ class LocalProvider(HttpProvider):
             self.flag_last_call("empty", failed=False)  # a legitimate answer, counted apart in the summary
         return hits
 
-    def fetch(self, url: str) -> Page:
+    def fetch(self, url: str, objective: str = "") -> Page:  # no objective: accepts_objective is False
         body = self.request_json("fetch", "POST", "/v1/fetch", json={"url": url})
         try:
             return Page(url=body["url"], title=body["title"], text=body["text"])

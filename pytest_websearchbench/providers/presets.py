@@ -54,7 +54,6 @@ class HarnessArm:
     boards: ClassVar[tuple[str, ...]] = BOTH
     options = ()  # the settings are the harness's, fixed
     snippet_chars: ClassVar[int] = SNIPPET_CHARS
-    accepts_objective: ClassVar[bool] = False
     search_timeout: ClassVar[float] = 30.0
     fetch_timeout: ClassVar[float] = 90.0
 

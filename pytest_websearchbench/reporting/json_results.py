@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
@@ -44,7 +44,7 @@ class RunResults:
                verdicts: Iterable[SuiteVerdict] = (), figures: list[SuiteFigures] | None = None) -> "RunResults":
         return cls(records, settings.k, list(settings.providers), settings.record_mode.value, completeness,
                    str(settings.baseline_path) if settings.baseline_path else None, list(verdicts),
-                   datetime.now(timezone.utc).isoformat(timespec="seconds"), __version__, figures,
+                   datetime.now(UTC).isoformat(timespec="seconds"), __version__, figures,
                    settings.json_raw)
 
     def to_dict(self, *, stream: bool = False) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from typing import Callable
 import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
-from pytest_websearchbench.core.hub import LOCK_MODES, UPDATE, VERIFY, HubFile, HubSpec, edition_at, is_hub_spec
+from pytest_websearchbench.core.hub import UPDATE, VERIFY, HubFile, HubSpec, edition_at, is_hub_spec
 from pytest_websearchbench.core.options import OptionValues
 from pytest_websearchbench.core.secrets import register_secrets, scrub
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest

@@ -651,7 +651,7 @@ EN_TRAVEL_FILLERS = [
 def travel(rng: random.Random) -> list[PageSpec]:
     pages = []
     W = WAYFARER
-    for key, en, es, zh, kind, sight, ticket, (mode, origin, mins), (m0, m1) in DESTINATIONS:
+    for key, en, _es, _zh, kind, sight, ticket, (mode, origin, mins), (m0, m1) in DESTINATIONS:
         ctx = {"d": en, "kind": kind, "sight": sight, "ticket": f"${ticket}", "mode": mode, "origin": origin,
                "mins": mins, "m0": m0, "m1": m1, "brand": W.brand}
         attrs = {"name": en, "sight": sight, "mode": mode, "origin": origin, "mins": mins, "brand": W.brand}
@@ -693,7 +693,7 @@ def travel(rng: random.Random) -> list[PageSpec]:
         "Las visitas guiadas salen de la plaza mayor a las diez.",
         "Conviene llevar un chubasquero, diga lo que diga la previsión.",
     ]
-    for key, en, es, zh, kind, sight, ticket, (mode, origin, mins), (m0, m1) in DESTINATIONS:
+    for key, _en, es, _zh, _kind, sight, ticket, (mode, origin, mins), (_m0, _m1) in DESTINATIONS:
         modo = {"train": "tren", "ferry": "ferri", "bus": "autobús"}[mode]
         ctx = {"d": es, "sight": sight, "modo": modo, "origin": origin, "mins": mins, "brand": B.brand,
                "ticket": f"{ticket} €"}
@@ -725,7 +725,7 @@ def travel(rng: random.Random) -> list[PageSpec]:
     zh_mode = {"train": "火车", "ferry": "渡轮", "bus": "大巴"}
     zh_origin = {"Harbourton": "哈伯顿", "Port Amberly": "琥珀港", "Sierraluz": "谢拉卢斯", "Lindenfeld": "林登费尔德",
                  "Castel Brina": "布里纳堡"}
-    for key, en, es, zh, kind, sight, ticket, (mode, origin, mins), (m0, m1) in DESTINATIONS[:5]:
+    for key, _en, _es, zh, _kind, _sight, _ticket, (mode, origin, mins), (_m0, _m1) in DESTINATIONS[:5]:
         ctx = {"d": zh, "mode": zh_mode[mode], "origin": zh_origin[origin], "mins": mins, "brand": L.brand}
         for aspect, title, facts, path in (
                 ("guide", f"{zh}旅游攻略", ["{d}是很多人心中的理想旅行地，建议至少安排两天时间。",

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from pytest_websearchbench.core.family import (
-    BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
+    BenchmarkFamily, Case, Drilldown, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases
@@ -96,7 +96,7 @@ class WebBenchFamily(BenchmarkFamily):
         return [self.setup.endpoint.api_key] if self.setup.endpoint.api_key else []
 
     def load(self, manifest: SuiteManifest) -> Suite:
-        from pytest_websearchbench.webbench.tasks.harbor import load_dataset
+        from pytest_websearchbench.webbench.harbor import load_dataset
 
         dataset = manifest.file("items")
         if dataset is None or dataset.suffix != ".toml":
@@ -105,7 +105,7 @@ class WebBenchFamily(BenchmarkFamily):
         cases = repeat_cases((Case(t.name, t, markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
                                                        f"webbench_{t.tier}",
                                                        "webbench_feasible" if t.feasible else "webbench_infeasible"),
-                                   keywords=(t.template, t.variant)) for t in tasks), self.repeat)
+                                   keywords=(t.template, t.outcome)) for t in tasks), self.repeat)
         return Suite(manifest, cases, digest_files([manifest.path, dataset]))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
@@ -177,13 +177,11 @@ class WebBenchFamily(BenchmarkFamily):
             rows.append(("model agent", [self._model_profile() if agent == MODEL else "-" for agent in self.agents]))
         return rows
 
-    def drilldown(self, item: dict) -> "Drilldown":
+    def drilldown(self, item: dict) -> Drilldown:
         """The report's view of a task: WebScore, every gate and leaf with its value, weight and detail, the
         failure mode, every step the agent took (its browser action and arguments, the page, the status, the
         observation it received, a screenshot when taken), and a model agent's transcript (every model turn,
         each browser call with the observation sent back) or a program's exit and output."""
-        from pytest_websearchbench.core.family import Drilldown
-
         extra = (item.get("raw") or {}).get("extra") or {}
         row = next((r for r in item.get("results") or [] if "verdict" in r), {})
         details = extra.get("details") or {}

@@ -15,9 +15,11 @@ from pytest_websearchbench.codebench.grader_strict import grade_code_answer_stri
 from pytest_websearchbench.codebench.grader_strict import last_code_block, strict_grounding_key as grounding_key
 
 
+from pytest_websearchbench.codebench.needles import code_tokens, derive_needles
+
+
 def url_is_grounded(cited, seen):
     return first_observed(cited, seen, key=grounding_key)
-from pytest_websearchbench.codebench.needles import code_tokens, derive_needles
 
 IDENT = st.from_regex(r"[a-z][a-z0-9_]{3,14}", fullmatch=True).filter(lambda s: not s.startswith("__"))
 NEEDLES = st.lists(IDENT, min_size=1, max_size=4, unique=True)

@@ -210,7 +210,7 @@ def test_rule5_queries_do_not_count(tmp_path):
 def test_pass_is_compiled_and_no_note():
     verdict = grade(fenced(f"# {DOC}\ndesk.mark_resolved()"))
     assert verdict == CodeVerdict(True, True, (), verdict.code, verdict.checks)
-    many = grade(fenced(f"desk.mark_resolved()\n# https://x.example/a\ndesk.close_ticket()"),
+    many = grade(fenced("desk.mark_resolved()\n# https://x.example/a\ndesk.close_ticket()"),
                  needles=("mark_resolved", "close_ticket", "reopen_ticket"), urls=())
     assert many.notes == ("uncited:mark_resolved", "ungrounded:close_ticket", "missing:reopen_ticket")
     assert not many.passed and many.compiled

@@ -4,9 +4,7 @@ rootdir guess, and the summary names it whenever something was recorded."""
 
 from __future__ import annotations
 
-import json
 
-import pytest
 
 from conftest import TINY_CORPUS, write_jsonl
 from pytest_websearchbench.providers.serper import SerperProvider

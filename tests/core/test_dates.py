@@ -3,7 +3,7 @@ the answer was received, anything else unknown (never guessed, never compared as
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, UTC
 from email.utils import format_datetime
 
 import pytest
@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from pytest_websearchbench.core.dates import parse_date, parse_instant
 
-RECEIVED = datetime(2026, 3, 10, 9, 0, tzinfo=timezone.utc)
+RECEIVED = datetime(2026, 3, 10, 9, 0, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(("shown", "day"), [
@@ -72,8 +72,8 @@ def test_relative_forms_are_unknown_without_the_answer_time():
 
 
 def test_a_month_back_from_a_longer_month_lands_on_the_shorter_months_last_day():
-    assert parse_date("1 month ago", datetime(2026, 3, 31, tzinfo=timezone.utc)) == date(2026, 2, 28)
-    assert parse_date("1 year ago", datetime(2028, 2, 29, tzinfo=timezone.utc)) == date(2027, 2, 28)
+    assert parse_date("1 month ago", datetime(2026, 3, 31, tzinfo=UTC)) == date(2026, 2, 28)
+    assert parse_date("1 year ago", datetime(2028, 2, 29, tzinfo=UTC)) == date(2027, 2, 28)
 
 
 def test_an_answer_time_without_an_offset_is_utc():
@@ -82,7 +82,7 @@ def test_an_answer_time_without_an_offset_is_utc():
 
 @given(st.dates(min_value=date(1971, 1, 1), max_value=date(9998, 12, 31)))
 def test_each_absolute_shape_of_any_day_reads_back_as_that_day(day):
-    noon = datetime(day.year, day.month, day.day, 12, tzinfo=timezone.utc)
+    noon = datetime(day.year, day.month, day.day, 12, tzinfo=UTC)
     shapes = [day.isoformat(), noon.isoformat(), f"{day:%b} {day.day}, {day.year}",
               f"{day.day} {day:%B} {day.year}", format_datetime(noon, usegmt=True), noon.timestamp()]
     assert {parse_date(shape) for shape in shapes} == {day}

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import BUNDLED_CASSETTES, REPO
+from conftest import BUNDLED_CASSETTES
 
 
 def test_items_are_case_times_provider_with_stable_ids(pytester, tiny_suite):

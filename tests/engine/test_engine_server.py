@@ -144,7 +144,7 @@ def test_stop_releases_the_port_and_start_twice_is_refused():
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         probe.bind(("127.0.0.1", port))
     with pytest.raises(RuntimeError):
-        server.base_url
+        _ = server.base_url
 
 
 def test_stop_is_prompt():

@@ -15,9 +15,8 @@ import yaml
 
 from conftest import TINY_CORPUS
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from emulator.testing import emulator, emulator_server, env  # noqa: E402, F401
+
 from judge_double import JudgeDouble  # noqa: E402
 from pytest_websearchbench.lexbench.cli import main  # noqa: E402
 from pytest_websearchbench.lexbench.judge import PROMPT_SHA256  # noqa: E402

@@ -6,7 +6,7 @@ import math
 import random
 
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from pytest_websearchbench.lexbench.metrics import (

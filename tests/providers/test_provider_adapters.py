@@ -11,8 +11,7 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from emulator.testing import (FETCHERS, MOUNT_OF_FETCH, PROVIDERS, emulator, emulator_server,  # noqa: F401
-                               make_provider, recording)
+from emulator.testing import FETCHERS, MOUNT_OF_FETCH, PROVIDERS, make_provider, recording
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.providers.api import MissingCredentialError

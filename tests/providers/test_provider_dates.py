@@ -4,12 +4,12 @@ the same day."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, UTC
 
 import pytest
 import yaml
 
-from emulator.testing import PROVIDERS, emulator, emulator_server, make_provider, recording  # noqa: F401
+from emulator.testing import PROVIDERS, make_provider, recording
 from pytest_websearchbench.cassettes.latency import RECEIVED_AT_HEADER
 from pytest_websearchbench.core.dates import parse_instant
 from pytest_websearchbench.core.options import CassetteMode
@@ -54,7 +54,7 @@ def test_each_adapter_keeps_its_vendors_date_and_it_reads_as_the_pages_day(name,
     assert hit_date(first.extra).date == (PUBLISHED if shape else None)
     assert not hit_date(first.extra).unreadable
     received = parse_instant(first.extra["received_at"])
-    assert abs(received - datetime.now(timezone.utc)) < timedelta(minutes=1)
+    assert abs(received - datetime.now(UTC)) < timedelta(minutes=1)
 
 
 def _restamp(cassette, when: str) -> None:

@@ -10,7 +10,7 @@ import json
 import pytest
 import yaml
 
-from emulator.testing import PROVIDERS, emulator, emulator_server, env  # noqa: F401
+from emulator.testing import PROVIDERS
 
 def test_a_real_provider_records_its_cassettes_then_replays_them_without_key(pytester, tiny_suite, emulator, env,
                                                                            monkeypatch):

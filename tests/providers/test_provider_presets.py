@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from emulator.testing import emulator, emulator_server, make_provider, recording  # noqa: F401
+from emulator.testing import make_provider, recording
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.providers import ProviderContext, ProviderRegistry, register_builtin_providers

@@ -12,7 +12,7 @@ from email.utils import formatdate
 import pytest
 import yaml
 
-from emulator.testing import emulator, emulator_server, make_provider, recording  # noqa: F401
+from emulator.testing import make_provider, recording
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rate, parse_rates
 from pytest_websearchbench.providers.ratelimit import RateLimiter

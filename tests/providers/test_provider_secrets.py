@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, strategies as st
 
 from pytest_websearchbench.emulate.server import echoed_forms
-from emulator.testing import emulator, emulator_server, env  # noqa: F401
+
 from pytest_websearchbench.cassettes.scrub import SecretFilter
 from pytest_websearchbench.core.secrets import FILTERED, scrub
 

@@ -11,7 +11,7 @@ import time
 import httpx
 import pytest
 
-from emulator.testing import emulator, emulator_server, env, make_provider  # noqa: F401
+from emulator.testing import make_provider
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.retry import CircuitBreaker, HttpOptions, send_with_retries, transport_problem

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from emulator.testing import emulator, emulator_server, make_provider, recording  # noqa: F401
+from emulator.testing import make_provider, recording
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.retry import send_with_retries

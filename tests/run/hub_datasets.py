@@ -1,5 +1,5 @@
 """Clean-room datasets in each family's published shape (built from the bundled sample suites), served by
-the loopback hub of the remote-suite tests (the `hub` fixture: import it into a test module): no test
+the loopback hub of the remote-suite tests (the `hub` fixture, a plugin of tests/conftest.py): no test
 reaches the internet."""
 
 from __future__ import annotations

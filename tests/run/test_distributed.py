@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -19,9 +18,6 @@ from hypothesis import strategies as st
 
 from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
 
-# the vendor emulator lives with the provider tests (their folder is on sys.path only once one of them is collected)
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
-from emulator.testing import emulator, emulator_server, env  # noqa: E402, F401
 from pytest_websearchbench.run.distributed import _Controller, host_rates, lock_scope, split_rate  # noqa: E402
 from pytest_websearchbench.core.options import CassetteMode, Settings  # noqa: E402
 from pytest_websearchbench.core.policies import Rate  # noqa: E402

@@ -12,7 +12,7 @@ import huggingface_hub.constants
 import huggingface_hub.utils._http
 import pytest
 
-from hub_datasets import CODE_REPO, GATED_REPO, GATED_TOKEN, code_rows, hub, jsonl  # noqa: F401 (hub: a fixture)
+from hub_datasets import CODE_REPO, GATED_REPO, GATED_TOKEN, code_rows, jsonl
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.hub import UPDATE, HubSpec
 from pytest_websearchbench.run.hub import BRANCH, COMMIT, TAG, HubFetcher, HubSession, UnpinnedRevisionWarning

@@ -10,8 +10,8 @@ import tomllib
 import pytest
 
 from conftest import REPO
-from hub_datasets import (  # noqa: F401 (hub: a fixture)
-    CODE_REPO, FACTUAL_REPO, GATED_REPO, GATED_TOKEN, LEX_COLUMNS, LEX_REPO, code_rows, hub, jsonl, lex_rows)
+from hub_datasets import (
+    CODE_REPO, FACTUAL_REPO, GATED_REPO, GATED_TOKEN, LEX_COLUMNS, LEX_REPO, code_rows, jsonl, lex_rows)
 
 pytestmark = pytest.mark.e2e  # see E2E in tests/conftest.py
 

@@ -19,8 +19,7 @@ import yaml
 
 from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "providers"))
-from emulator.testing import emulator, emulator_server, env  # noqa: E402, F401
+
 from test_distributed import _comparable, max_per_window  # noqa: E402
 
 

@@ -146,8 +146,7 @@ def test_repeat_runs_episodes_per_task_and_the_summary_gives_the_calibration_row
     result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "oracle,noop",
                                 "--wsb-repeat", "2", "-n", "2")
     result.assert_outcomes(passed=2 * len(tasks), failed=2 * len(tasks))
-    result.stdout.fnmatch_lines(["*episode failure modes*none %d*premature termination %d*"
-                                 % (2 * len(tasks), 2 * len(tasks))])
+    result.stdout.fnmatch_lines([f"*episode failure modes*none {2 * len(tasks)}*premature termination {2 * len(tasks)}*"])
     for template in sorted({t.template for t in tasks}):
         n = 2 * sum(t.template == template for t in tasks)
         low, high = wilson(n, n)

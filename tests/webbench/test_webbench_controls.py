@@ -5,7 +5,7 @@ every task (test_webbench_harbor.py)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -26,7 +26,7 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("task_name, agent", cases, ids=[f"{t}-{a}" for t, a in cases])
 
 
-@lru_cache(maxsize=None)
+@cache
 def _plant(name: str) -> dict:
     return build_rows(next(t for t in sample_tasks() if t.name == name).world)[1]
 

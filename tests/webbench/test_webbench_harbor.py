@@ -22,7 +22,7 @@ from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, within_bound
 from pytest_websearchbench.webbench.tasks import generate as generator
 from pytest_websearchbench.webbench.tasks.generate import generate
-from pytest_websearchbench.webbench.tasks.harbor import load_dataset, load_task, publishable, task_digest
+from pytest_websearchbench.webbench.harbor import load_dataset, load_task, publishable, task_digest
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.world.build import world_bytes
 from wb_support import REPO, SAMPLE, sample_tasks
@@ -97,7 +97,7 @@ def test_every_hop_class_and_leaf_kind_is_exercised():
     classes = {h["class"] for t in tasks for h in t.contract["hops"]}
     assert classes == {"H01", "H02", "H03", "H04", "H05", "H06", "H07", "H08", "H09"}
     # a policy gating a write: over the limit, the escalation awaits approval and the Decision records its reason only
-    approval = next(t for t in tasks if t.variant == "needs_approval").contract
+    approval = next(t for t in tasks if t.outcome == "needs_approval").contract
     assert [r["values"] for r in approval["expected_rows"]] == [{"status": {"class": "enum", "value": "pending_approval"}}]
     assert [(f["name"], f["value"]) for f in approval["answer_fields"]] == [("decision", "needs_approval"),
                                                                            ("abstain_reason", "policy_blocked")]
@@ -270,7 +270,6 @@ def _audit(event: str, args: tuple) -> None:
 def opened():
     """Records every file the process opens while a block runs (an audit hook; hooks stay for the process)."""
     import contextlib
-    import sys
 
     sys.addaudithook(_audit)
 
@@ -467,7 +466,7 @@ def test_the_digest_is_harbor_s_content_hash_over_the_publishable_files_only(sui
     ("file[0-3].txt", "tests/file4.txt", False), ("file[!0-3].txt", "tests/file4.txt", True), ("\\#x", "#x", True),
 ])
 def test_gitignore_patterns_match_as_harbor_s_packager_reads_them(pattern, path, ignored_):
-    from pytest_websearchbench.webbench.tasks.harbor import ignore_rules, ignored
+    from pytest_websearchbench.webbench.harbor import ignore_rules, ignored
 
     assert ignored(ignore_rules([pattern]), path) is ignored_
     assert ignored(ignore_rules([pattern, "!" + path.rsplit("/", 1)[-1]]), path) is False or path.endswith("/")
@@ -491,7 +490,8 @@ def test_harbor_s_packager_leaves_out_what_ours_leaves_out(harbor_python, suite_
     dataset = suite_copy / "dataset.toml"
     for task in _task_names(suite_copy):
         entry = re.compile(rf'(name = "wsb/{task}"\ndigest = )"[^"]+"')
-        dataset.write_text(entry.sub(lambda m: f'{m.group(1)}"{task_digest(suite_copy / task)}"', dataset.read_text()))
+        digest = task_digest(suite_copy / task)
+        dataset.write_text(entry.sub(lambda m, digest=digest: f'{m.group(1)}"{digest}"', dataset.read_text()))
     checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(suite_copy)],
                              capture_output=True, text=True, timeout=600)
     assert checked.returncode == 0, checked.stderr

@@ -88,7 +88,7 @@ def test_a_tampered_package_is_a_collection_error_naming_the_task(pytester):
 
 
 def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytester):
-    from pytest_websearchbench.webbench.tasks.harbor import task_digest
+    from pytest_websearchbench.webbench.harbor import task_digest
 
     suite = pytester.path / "suites" / "webbench-sample"
     shutil.copytree(SAMPLE, suite)

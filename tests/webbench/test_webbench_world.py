@@ -11,6 +11,7 @@ import pytest
 
 from pytest_websearchbench.webbench.grading.tolerance import CANARY_FAMILIES
 from pytest_websearchbench.webbench.world.schema import PK_PATTERN, SCHEMAS, table_of_pk
+from pytest_websearchbench.webbench.world.templates import TEMPLATES
 from pytest_websearchbench.webbench.tasks.builder import build_task
 from pytest_websearchbench.webbench.world.build import (
     WorldSpec, build_rows, content_digest, family_of, open_world, rows_to_sqlite)
@@ -54,11 +55,11 @@ def test_shipped_tasks_record_the_content_the_generator_produces():
         assert content_digest(_fresh_bytes(task.world)) == task.world_digest, task.name
 
 
-def test_unknown_template_variant_or_family_is_a_clear_error():
+def test_unknown_template_outcome_or_family_is_a_clear_error():
     with pytest.raises(GenerationError, match="unknown template 'nope'; known: credit-claim, ledger-reconcile, offsite-plan, "
                                               "review-slot, sprint-pull, staffing, triage-capacity, triage-slot"):
         build_rows(WorldSpec("nope", 1, "issue", "workplace"))
-    with pytest.raises(GenerationError, match="staffing: unknown variant 'fits'"):
+    with pytest.raises(GenerationError, match="staffing: unknown outcome 'fits'; known: issue, needs_approval, infeasible"):
         build_rows(WorldSpec("staffing", 1, "fits"))
     with pytest.raises(GenerationError, match="template 'staffing' builds workplace worlds, not deskops"):
         build_rows(WorldSpec("staffing", 1, "issue", "deskops"))
@@ -178,11 +179,8 @@ def test_briefs_list_each_decision_field_fix_the_formats_and_end_with_the_same_e
             assert "This is a planning pass: change nothing in the apps" in task.instruction
 
 
-def test_generation_refuses_a_variant_the_world_does_not_solve_to(monkeypatch):
-    from pytest_websearchbench.webbench.tasks import builder as tasks
-
-    monkeypatch.setitem(tasks.EXPECTED_DECISION, "issue", "needs_approval")
-    with pytest.raises(GenerationError, match="variant 'issue' planted, but the world solves to 'issue'"):
-        build_task("staffing", 1, "issue")
-    with pytest.raises(GenerationError, match="variant 'issue' planted, but the world solves to 'issue'"):
-        build_task("ledger-reconcile", 1, "issue")
+def test_generation_refuses_an_outcome_the_world_does_not_solve_to(monkeypatch):
+    for name in ("staffing", "ledger-reconcile"):
+        monkeypatch.setitem(TEMPLATES[name].outcomes, "issue", "needs_approval")
+        with pytest.raises(GenerationError, match="outcome 'issue' planted, but the world solves to 'issue'"):
+            build_task(name, 1, "issue")

@@ -7,7 +7,7 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
-from pytest_websearchbench.webbench.tasks.harbor import Task, load_dataset
+from pytest_websearchbench.webbench.harbor import Task, load_dataset
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.world.build import WorldSpec, world_bytes
 
@@ -53,7 +53,7 @@ def sample_task(name: str) -> Task:
 
 
 @contextlib.contextmanager
-def live_world(spec: WorldSpec = WorldSpec("staffing", 1, "issue")):
+def live_world(spec: WorldSpec = WorldSpec("staffing", 1, "issue")):  # noqa: B008 (a frozen dataclass: one shared value is right)
     """A fresh world folder with a running server: yields (server, folder)."""
     with tempfile.TemporaryDirectory(prefix="wsb-test-") as tmp:
         folder = Path(tmp)

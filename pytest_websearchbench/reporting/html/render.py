@@ -22,7 +22,7 @@ import gzip
 import hashlib
 import json
 import math
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from importlib import import_module
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -117,7 +117,7 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
         family_rows=family_rows, ran=ran,
         metric_labels=labels, outcomes=outcomes, variants=variants, families=families_shown, tags=tags,
         failure_modes=failure_modes, data=Markup(data), version=__version__,
-        built=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        built=datetime.now(UTC).isoformat(timespec="seconds"),
         style=Markup((_TEMPLATES / "report.css").read_text("utf-8")), script=Markup(script),
         script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"))
     return scrub(page, secrets)

@@ -8,7 +8,7 @@ registered secret, and every key the caller names, is scrubbed from each value a
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -107,7 +107,7 @@ def render_trends(name: str, entries: Sequence[RunEntry], *, secrets: Iterable[s
         charts[trend.suite] = Markup(svg) if svg else None  # matplotlib's SVG: its text is XML-escaped
     page = env.get_template("trends.html.j2").render(
         name=name, runs=[entry.run for entry in entries], trends=trends, charts=charts, marks=OUTCOME_MARKS,
-        flaky_flips=FLAKY_FLIPS, version=__version__, built=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        flaky_flips=FLAKY_FLIPS, version=__version__, built=datetime.now(UTC).isoformat(timespec="seconds"),
         style=Markup((_HERE / "trends.css").read_text("utf-8")))
     return scrub(page, secrets)
 

@@ -13,7 +13,7 @@ from typing import Any, Iterable
 
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.webbench.browsing.browser import Browser
-from pytest_websearchbench.webbench.tasks.routes import CONTROLS
+from pytest_websearchbench.webbench.harbor import CONTROLS
 
 AGENTS: tuple[str, ...] = ("oracle", "alt-oracle", *CONTROLS)
 # DESIGN § 2.3: WebScore bounds (0–100) every task's controls must keep

@@ -20,7 +20,7 @@ from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, FEASIBLE_ONLY, AgentError, NotApplicable, replay
 from pytest_websearchbench.webbench.agents.session import Session
 from pytest_websearchbench.webbench.browsing.browser import Browser
-from pytest_websearchbench.webbench.tasks.harbor import ROUTE_FILES, Task
+from pytest_websearchbench.webbench.harbor import ROUTE_FILES, Task
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.grading.verifier import load_evidence

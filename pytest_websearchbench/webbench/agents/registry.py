@@ -32,7 +32,7 @@ PROGRAM_PREFIX = "cmd:"
 class EpisodeContext:
     """What an in-process agent gets for one episode."""
 
-    task: Any  # tasks.harbor.Task
+    task: Any  # harbor.Task
     session: Session
     base_url: str
     brief: str

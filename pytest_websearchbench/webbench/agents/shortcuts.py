@@ -27,7 +27,7 @@ from typing import Any
 from pytest_websearchbench.webbench.agents.episode import Episode, run_episode
 from pytest_websearchbench.webbench.agents.session import Session
 from pytest_websearchbench.webbench.grading.verifier import Verdict, latest_decision, verify
-from pytest_websearchbench.webbench.tasks.harbor import Task
+from pytest_websearchbench.webbench.harbor import Task
 from pytest_websearchbench.webbench.webapps.render import list_url, record_url
 from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE
 

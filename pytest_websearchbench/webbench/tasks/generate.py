@@ -25,31 +25,17 @@ from pytest_websearchbench.webbench.agents.catalog import AGENTS, BOUNDS, FEASIB
 from pytest_websearchbench.webbench.agents.episode import run_episode
 from pytest_websearchbench.webbench.grading.verifier import verify
 from pytest_websearchbench.webbench.tasks.builder import BuiltTask, build_task
-from pytest_websearchbench.webbench.tasks.harbor import (
+from pytest_websearchbench.webbench.harbor import (
     ORG, ROUTE_FILES, load_task, task_digest, write_json, write_route, write_text, write_toml)
 from pytest_websearchbench.webbench.world import deskops, workplace
-from pytest_websearchbench.webbench.world.build import (
-    GENERATOR_VERSION, TEMPLATE_FAMILY, TEMPLATES, WorldSpec, build_rows, rows_to_sqlite)
+from pytest_websearchbench.webbench.world.build import GENERATOR_VERSION, WorldSpec, build_rows, rows_to_sqlite
+from pytest_websearchbench.webbench.world.templates import TEMPLATES
 
 SUITE_NAME = "webbench-sample"
 EDITION = "sample-5"
-#: the suite's two tiers: per tier the published seeds, and per template the variant each seed plants (in
-#: seed order, cycling); every template has a variant that must abstain. ``release``: decision-only tasks
-#: shaped like the release's four templates; ``frontier``: tasks that end in writes
-TIERS: dict[str, dict] = {
-    "release": {"seeds": (0, 1, 2, 3), "variants": {
-        "triage-slot": ("issue", "issue", "infeasible", "issue"),
-        "triage-capacity": ("issue", "issue", "over_capacity", "issue"),
-        "review-slot": ("issue", "infeasible", "issue", "issue"),
-        "offsite-plan": ("issue", "issue", "issue", "infeasible")}},
-    "frontier": {"seeds": (1, 2, 3), "variants": {
-        "staffing": ("issue", "needs_approval", "infeasible"),
-        "sprint-pull": ("fits", "infeasible", "fits"),
-        "ledger-reconcile": ("issue", "infeasible", "issue"),
-        # no needs_approval variant: once the decide hop counts (issue 39), an agent that reads every hop and
-        # abstains earns 4 of its 12 weights (33.3 > the 30 bound) and the gate rejects it; staffing keeps one
-        "credit-claim": ("issue", "issue", "infeasible")}},
-}
+#: the suite's two tiers and their published seeds (each template plants its ``rotation`` of outcomes over them).
+#: ``release``: decision-only tasks shaped like the release's four templates; ``frontier``: tasks that end in writes
+TIER_SEEDS: dict[str, tuple[int, ...]] = {"release": (0, 1, 2, 3), "frontier": (1, 2, 3)}
 WORLD_DIR = "/srv/world"  # where the task's container keeps the live world (and Harbor collects it from)
 BASE_URL = "http://127.0.0.1:8080"
 CONTROLS_FILE = "tests/controls.json"
@@ -117,7 +103,7 @@ def task_readme(task: BuiltTask) -> str:
     c = task.contract
     return f"""# {task.name}: {TEMPLATES[task.spec.template].title}
 
-Tier `{c['tier']}`, family `{task.spec.family}`, template `{task.spec.template}`, variant `{task.spec.variant}`,
+Tier `{c['tier']}`, family `{task.spec.family}`, template `{task.spec.template}`, variant `{task.spec.outcome}`,
 seed {task.spec.seed} ({'feasible' if c['feasible'] else 'infeasible: the right outcome is cannot_proceed / '
 + str(c['abstain_reason'])}). The world is regenerated from `environment/world.json`; its content digest must match.
 
@@ -148,7 +134,7 @@ def task_toml(task: BuiltTask) -> dict:
         "artifacts": [WORLD_DIR],
         "task": {"name": f"{ORG}/{task.name}", "description": TEMPLATES[spec.template].title,
                  "keywords": ["webbench", spec.family, spec.template]},
-        "metadata": {"title": TEMPLATES[spec.template].title, "template": spec.template, "variant": spec.variant,
+        "metadata": {"title": TEMPLATES[spec.template].title, "template": spec.template, "variant": spec.outcome,
                      "tier": TEMPLATES[spec.template].tier,
                      "feasible": task.solution.feasible, "family": spec.family, "category": f"webbench/{spec.family}",
                      "tags": ["webbench", spec.family, spec.template, TEMPLATES[spec.template].tier],
@@ -213,15 +199,16 @@ def controls_json(admission: Admission) -> dict:
 
 def planned(seeds: tuple[int, ...] | None = None, templates: tuple[str, ...] | None = None
             ) -> list[tuple[str, str, int, str]]:
-    """(tier, template, seed, variant) of every task to build, in suite order: each tier's templates over
-    its published seeds (or ``seeds``), only ``templates`` when given."""
+    """(tier, template, seed, outcome) of every task to build, in suite order: each tier's templates (in the
+    registry's order) over its published seeds (or ``seeds``), only ``templates`` when given."""
     tasks = []
-    for tier, spec in TIERS.items():
-        for template, rotation in spec["variants"].items():
-            if templates is not None and template not in templates:
+    for tier, published in TIER_SEEDS.items():
+        for template in TEMPLATES.values():
+            if template.tier != tier or (templates is not None and template.name not in templates):
                 continue
-            for seed in seeds or spec["seeds"]:
-                tasks.append((tier, template, seed, rotation[(seed - spec["seeds"][0]) % len(rotation)]))
+            rotation = template.rotation
+            for seed in seeds or published:
+                tasks.append((tier, template.name, seed, rotation[(seed - published[0]) % len(rotation)]))
     return tasks
 
 
@@ -234,8 +221,8 @@ def generate(out: Path, seeds: tuple[int, ...] | None = None, report=None,
             shutil.rmtree(child)  # task folders of an earlier generation
     admissions = []
     plan = planned(seeds, templates)
-    for _, template, seed, variant in plan:
-        built = build_task(template, seed, variant)
+    for _, template, seed, outcome in plan:
+        built = build_task(template, seed, outcome)
         folder = out / built.name
         write_task(folder, built)
         admission = admit(folder, built)
@@ -248,8 +235,8 @@ def generate(out: Path, seeds: tuple[int, ...] | None = None, report=None,
             report(admission)
     admitted = [a for a in admissions if a.admitted]
     write_text(out / "dataset.toml", _dataset_toml([(a.task.name, task_digest(out / a.task.name)) for a in admitted]))
-    tiers = {tier: sorted({t for r, t, _, _ in plan if r == tier}) for tier in TIERS}
-    counts = {tier: sum(TEMPLATES[a.task.spec.template].tier == tier for a in admitted) for tier in TIERS}
+    tiers = {tier: sorted({t for r, t, _, _ in plan if r == tier}) for tier in TIER_SEEDS}
+    counts = {tier: sum(TEMPLATES[a.task.spec.template].tier == tier for a in admitted) for tier in TIER_SEEDS}
     write_text(out / "suite.json", json.dumps({
         "name": SUITE_NAME, "edition": EDITION, "family": "webbench", "kind": "workplace+deskops",
         "items": "dataset.toml",
@@ -273,7 +260,7 @@ deskops: {deskops.APPS}), generated by
 edit by hand, the digests in `dataset.toml` would no longer match). Each folder is a Harbor package
 (`{ORG}/<name>`), its tier in `task.toml` (`[metadata] tier`): `release` (decision-only planning passes
 shaped like the release's four templates: {', '.join(tiers['release'])}; seeds
-{', '.join(map(str, TIERS['release']['seeds']))}) or `frontier` (tasks that end in writes:
+{', '.join(map(str, TIER_SEEDS['release']))}) or `frontier` (tasks that end in writes:
 {', '.join(tiers['frontier'])}). Agents and controls: {', '.join(AGENTS)}. Every task passed the release gate
 when it was generated; the measured scores are in each task's `{CONTROLS_FILE}`.
 """
@@ -296,23 +283,23 @@ _SHORT = {"oracle": "oracle", "alt-oracle": "alt", "noop": "noop", "noop-until-c
 
 
 def table_header() -> str:
-    return (f"{'task':<50} {'family':<9} {'variant':<15} {'steps':>5} "
+    return (f"{'task':<50} {'family':<9} {'outcome':<15} {'steps':>5} "
             + " ".join(f"{_SHORT[a]:>6}" for a in _COLUMNS) + "  verdict")
 
 
 def table_row(a: Admission) -> str:
     cells = " ".join(f"{'-' if a.scores.get(c) is None else format(a.scores[c], '.1f'):>6}" for c in _COLUMNS)
     verdict = "admitted" if a.admitted else "REJECTED: " + "; ".join(a.broken)
-    return (f"{a.task.name:<50} {a.task.spec.family:<9} {a.task.spec.variant:<15} {a.task.reference_steps:>5} "
+    return (f"{a.task.name:<50} {a.task.spec.family:<9} {a.task.spec.outcome:<15} {a.task.reference_steps:>5} "
             f"{cells}  {verdict}")
 
 
 def build_times(seeds: tuple[int, ...] | None = None, repeats: int = 3) -> dict[str, list[float]]:
     """Seconds to grow each family's worlds from (family, template, seed), best of ``repeats`` each."""
     times: dict[str, list[float]] = {}
-    for _, template, seed, variant in planned(seeds):
-        best = min(_timed(WorldSpec(template, seed, variant)) for _ in range(repeats))
-        times.setdefault(TEMPLATE_FAMILY[template], []).append(best)
+    for _, template, seed, outcome in planned(seeds):
+        best = min(_timed(WorldSpec(template, seed, outcome)) for _ in range(repeats))
+        times.setdefault(TEMPLATES[template].family, []).append(best)
     return times
 
 
@@ -328,8 +315,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                                                  "behind the release gate.")
     parser.add_argument("--out", type=Path, default=Path("suites") / SUITE_NAME)
     parser.add_argument("--seeds", help="comma-separated seeds for every template (default: each tier's published "
-                                        "seeds: " + "; ".join(f"{t} {','.join(map(str, v['seeds']))}"
-                                                              for t, v in TIERS.items()) + ")")
+                                        "seeds: " + "; ".join(f"{t} {','.join(map(str, v))}"
+                                                              for t, v in TIER_SEEDS.items()) + ")")
     args = parser.parse_args(argv)
     seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip()) if args.seeds else None
     print("admission table (WebScore 0-100 per agent; bounds: oracle, alt = 100; noop, nuc, wwr, over, inj = 0; "

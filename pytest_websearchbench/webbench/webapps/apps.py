@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, input_html, list_url, record_url, text
+from pytest_websearchbench.webbench.world.actions import PAGE_SIZE
 from pytest_websearchbench.webbench.world.schema import WorldSchema
-
-PAGE_SIZE = 20
 
 
 class NotFound(Exception):

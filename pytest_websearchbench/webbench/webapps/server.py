@@ -301,8 +301,7 @@ def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
-    from pytest_websearchbench.webbench.tasks.harbor import load_task, load_world_spec
-    from pytest_websearchbench.webbench.world.build import content_digest, world_bytes
+    from pytest_websearchbench.webbench.world.build import content_digest, load_world_spec, world_bytes
 
     parser = argparse.ArgumentParser(prog=prog, description="Serve a WebBench task's world until interrupted.")
     source = parser.add_mutually_exclusive_group(required=True)
@@ -314,12 +313,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--dir", type=Path, help="world folder, kept at the end (default: a temporary folder, "
                                                  "removed at the end)")
     args = parser.parse_args(argv)
-    if args.task:
-        task = load_task(args.task)
-        name, spec, digest = task.name, task.world, task.world_digest
-    else:
-        spec, digest = load_world_spec(args.world)
-        name = f"{spec.template}-s{spec.seed}"
+    # a task's world is its environment/world.json: serving needs nothing else of the package
+    spec, digest = load_world_spec(args.task / "environment" / "world.json" if args.task else args.world)
+    name = args.task.name if args.task else f"{spec.template}-s{spec.seed}"
     data = world_bytes(spec)
     if content_digest(data) != digest:
         print(f"{name}: this generator builds {content_digest(data)}, the task records {digest}; "

@@ -1,8 +1,8 @@
-"""Deterministic worlds: (family, template, seed, variant) → the same SQLite bytes.
+"""Deterministic worlds: (family, template, seed, outcome) → the same SQLite bytes.
 
 The dispatch: the spec's family (:mod:`.workplace`, :mod:`.deskops`) lays its background rows
 (thousands per world, coherent foreign keys, canary tokens in a few notes), then the spec's template
-plants its chain (anchors with near-duplicate shadows around each of them). A one-row ``wsb_world``
+(:mod:`.templates`) plants its chain (anchors with near-duplicate shadows around each of them). A one-row ``wsb_world``
 table names the family, so a database file says which apps serve it.
 """
 
@@ -15,19 +15,19 @@ import sqlite3
 from dataclasses import dataclass
 from functools import lru_cache
 from operator import itemgetter
+from pathlib import Path
 from typing import Any
 
+from pytest_websearchbench.core.suites import parse_json, read_suite_text, validate
 from pytest_websearchbench.webbench.world import deskops, deskops_office, workplace, workplace_office
 from pytest_websearchbench.webbench.world.schema import SCHEMAS, WorldSchema
-from pytest_websearchbench.webbench.world.toolkit import CANARIES, GenerationError, Template, WorldBuilder
+from pytest_websearchbench.webbench.world.templates import TEMPLATES
+from pytest_websearchbench.webbench.world.toolkit import CANARIES, GenerationError, WorldBuilder
 
 GENERATOR_VERSION = 3
-FAMILIES = {"workplace": workplace, "deskops": deskops}  # family → its module: background() and TEMPLATES
+BACKGROUND = {"workplace": workplace.background, "deskops": deskops.background}  # family → its background rows
 #: family → what lays its office apps around the planted chain
 OFFICE = {"workplace": workplace_office.office, "deskops": deskops_office.office}
-TEMPLATES: dict[str, Template] = {name: t for module in FAMILIES.values() for name, t in module.TEMPLATES.items()}
-#: the family each template's worlds belong to
-TEMPLATE_FAMILY = {name: family for family, module in FAMILIES.items() for name in module.TEMPLATES}
 META_TABLE = "wsb_world"
 META_DDL = f"CREATE TABLE {META_TABLE} (family TEXT)"
 
@@ -36,16 +36,23 @@ META_DDL = f"CREATE TABLE {META_TABLE} (family TEXT)"
 class WorldSpec:
     template: str
     seed: int
-    variant: str
+    outcome: str  # which of the template's outcomes it plants (world.json's "variant")
     family: str = ""  # defaults to the template's family
 
     def __post_init__(self) -> None:
-        if not self.family and self.template in TEMPLATE_FAMILY:
-            object.__setattr__(self, "family", TEMPLATE_FAMILY[self.template])
+        if not self.family and self.template in TEMPLATES:
+            object.__setattr__(self, "family", TEMPLATES[self.template].family)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"family": self.family, "template": self.template, "seed": self.seed, "variant": self.variant,
+        return {"family": self.family, "template": self.template, "seed": self.seed, "variant": self.outcome,
                 "generator_version": GENERATOR_VERSION}
+
+
+def load_world_spec(path: Path) -> tuple[WorldSpec, str]:
+    """``environment/world.json``: the world's spec and the content digest it must have."""
+    world = parse_json(read_suite_text(path), path)
+    validate(world, "webbench-world", path)
+    return WorldSpec(world["template"], world["seed"], world["variant"], world["family"]), world["content_sha256"]
 
 
 def build_rows(spec: WorldSpec) -> tuple[WorldBuilder, dict[str, Any]]:
@@ -54,13 +61,15 @@ def build_rows(spec: WorldSpec) -> tuple[WorldBuilder, dict[str, Any]]:
         raise GenerationError(f"unknown world family {spec.family!r}; known: {', '.join(SCHEMAS)}")
     if spec.template not in TEMPLATES:
         raise GenerationError(f"unknown template {spec.template!r}; known: {', '.join(sorted(TEMPLATES))}")
-    if TEMPLATE_FAMILY[spec.template] != spec.family:
-        raise GenerationError(f"template {spec.template!r} builds {TEMPLATE_FAMILY[spec.template]} worlds, "
-                              f"not {spec.family}")
-    world = WorldBuilder(random.Random(f"{spec.family}/{spec.template}/{spec.seed}/{spec.variant}"),
+    template = TEMPLATES[spec.template]
+    if template.family != spec.family:
+        raise GenerationError(f"template {spec.template!r} builds {template.family} worlds, not {spec.family}")
+    if spec.outcome not in template.outcomes:
+        raise GenerationError(f"{spec.template}: unknown outcome {spec.outcome!r}; known: {', '.join(template.outcomes)}")
+    world = WorldBuilder(random.Random(f"{spec.family}/{spec.template}/{spec.seed}/{spec.outcome}"),
                          SCHEMAS[spec.family])
-    FAMILIES[spec.family].background(world)
-    plant = TEMPLATES[spec.template].plant(world, spec.variant)
+    BACKGROUND[spec.family](world)
+    plant = template.plant(world, spec.outcome)
     OFFICE[spec.family](world, plant)
     if len(world.canaries) != CANARIES:
         raise GenerationError(f"{spec}: {len(world.canaries)} canaries planted, not {CANARIES}")

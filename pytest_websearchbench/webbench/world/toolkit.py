@@ -5,6 +5,7 @@ canaries, month names, and the shape of a task template."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from typing import Any, Callable, Sequence, TypeVar
@@ -74,17 +75,48 @@ class WorldBuilder:
         return [r for _, r in sorted(self.rows[table].items()) if all(r[k] == v for k, v in equals.items())]
 
 
+Plant = dict[str, Any]  # what a template planted: anchors, shadows, the brief's descriptors and parameters
+Forbidden = dict[str, dict[str, list[Any]]]  # answer field → {"stale" | "shadow": values that must score 0}
+
+
+def _no_rules(plant: Plant, sol: Any) -> list[dict[str, Any]]:
+    return []
+
+
 @dataclass(frozen=True)
 class Template:
-    """A task template: it plants its chain into a background world and writes the brief from the plant.
-    Its tier: ``release`` (decision-only, shaped like the release's tasks) or ``frontier`` (ends in writes)."""
+    """A task template, whole: it plants its chain into a background world of its ``family``, writes the brief
+    from the plant, solves the built world (:mod:`.solver`'s ``Solution``), and gives the reference routes'
+    reads and writes and the contract's facts. Its tier: ``release`` (decision-only, shaped like the
+    release's tasks) or ``frontier`` (ends in writes). Registered in :mod:`.templates`."""
 
     name: str
-    variants: tuple[str, ...]
-    plant: Callable[[WorldBuilder, str], dict[str, Any]]
-    brief: Callable[[dict[str, Any]], str]
+    family: str
     title: str
     tier: str
+    #: each outcome it can plant → the decision its world must solve to
+    outcomes: dict[str, str]
+    #: the outcome each of the tier's published seeds plants, in seed order (cycling)
+    rotation: tuple[str, ...]
+    #: its feasible chain's first hop (the task name's slug)
+    first_hop: str
+    plant: Callable[[WorldBuilder, str], Plant]
+    brief: Callable[[Plant], str]
+    #: (con, the anchor's key, **the plant's ``ask``: the brief's own parameters) → Solution
+    solve: Callable[..., Any]
+    #: (plant, solution, anchor) → the oracle's reads, and the alternative path's
+    reads: Callable[[Plant, Any, str], list[dict[str, Any]]]
+    alt_reads: Callable[[Plant, Any, str], list[dict[str, Any]]]
+    #: (solution, anchor) → the domain write segments
+    writes: Callable[[Any, str], list[list[dict[str, Any]]]]
+    #: (plant, solution of a feasible ``issue``, con) → the shadow and stale values per answer field
+    forbidden: Callable[[Plant, Any, sqlite3.Connection], Forbidden]
+    #: the answers the agent computes (a sum, a difference, a product) rather than reads off a page
+    computed: tuple[str, ...] = ()
+    #: the other answers (ids) the Decision's note must carry
+    note_facts: tuple[str, ...] = ()
+    #: (plant, solution of an ``issue`` that writes) → rules between the Decision's fields and the rows
+    consistency: Callable[[Plant, Any], list[dict[str, Any]]] = _no_rules
 
 
 def hide_canaries(w: WorldBuilder, table: str) -> None:

@@ -52,7 +52,7 @@ class _Rows(HTMLParser):
 
 def _drawn(family: str, item: dict) -> _Rows:
     html = render_drilldown(FAMILIES[family], item)
-    assert f'class="family-drilldown' in html, f"{family} draws no drill-down for {item['case_id']}"
+    assert 'class="family-drilldown' in html, f"{family} draws no drill-down for {item['case_id']}"
     assert "drill-down unavailable" not in html and "error" not in re.findall(r'class="([^"]*)"', html)
     parsed = _Rows()
     parsed.feed(str(html))

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_report_browser import artifacts, browser, page  # noqa: F401  (fixtures: one browser per process)
+
 
 from conftest import REPO, write_jsonl
 from pytest_websearchbench.core.urls import normalize_url

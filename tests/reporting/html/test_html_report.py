@@ -11,7 +11,7 @@ import re
 
 import pytest
 from html_support import (
-    INJECTED, PLANTED_KEY, build_with_cli, everything, first_scenario, page_data, planted, scaled, write_json)
+    PLANTED_KEY, build_with_cli, everything, first_scenario, page_data, planted, scaled, write_json)
 
 from conftest import REPO
 from pytest_websearchbench import report as cli
@@ -83,7 +83,7 @@ def test_the_summary_and_the_page_format_the_same_figures(bundled_run):
         for position, variant in enumerate(suite.variants):
             both = {"pass rate": variant.pass_rate, "population": variant.population_text,
                     "errors": str(variant.errors)}
-            for key, stat in variant.metrics.items():
+            for stat in variant.metrics.values():
                 both[stat.column.label] = f"{stat.mean:.3f} [{stat.low:.3f}, {stat.high:.3f}]"
             if suite.traffic:
                 both["cost (USD)"] = variant.cost.text

@@ -10,14 +10,12 @@ command that installs it; with CI=true they fail instead.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from urllib.parse import quote, urlencode
 
 import pytest
-from html_support import (
-    PLANTED_KEY, artifacts, browser, build_with_cli, first_scenario, page, planted, scaled, write_json)  # noqa: F401 (fixtures)
+from html_support import PLANTED_KEY, build_with_cli, first_scenario, planted, scaled, write_json
 
 from conftest import require_chromium
 from pytest_websearchbench.reporting.html.model import Source

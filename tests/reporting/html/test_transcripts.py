@@ -10,20 +10,17 @@ when set (``docs/transcript*.png`` are made this way), else the test's temporary
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from pathlib import Path
 from urllib.parse import quote
-
-import pytest
 
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "tests" / "codebench"))
 sys.path.insert(0, str(REPO / "tests" / "webbench"))
 from code_support import tiny_code_suite  # noqa: E402
-from html_support import artifacts, browser, everything, page, page_data  # noqa: E402, F401 (fixtures)
+from html_support import everything, page_data  # noqa: E402
 from pytest_websearchbench.emulate.model import Request, ScriptedModel  # noqa: E402
 
 FAST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")

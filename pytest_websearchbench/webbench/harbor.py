@@ -25,12 +25,14 @@ from typing import Any
 import tomli_w
 
 from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.suites import jsonl_records, parse_json, path_inside, read_suite_text, validate
+from pytest_websearchbench.core.suites import jsonl_records, path_inside, read_suite_text, validate
 from pytest_websearchbench.webbench.browsing.browser import ACTIONS
 from pytest_websearchbench.webbench.grading.contract import load_contract
-from pytest_websearchbench.webbench.tasks.routes import CONTROLS
-from pytest_websearchbench.webbench.world.build import WorldSpec
+from pytest_websearchbench.webbench.world.build import WorldSpec, load_world_spec
 
+#: the controls every task ships a route of (DESIGN § 2.3; tasks/routes.py makes them, agents/catalog.py bounds them)
+CONTROLS = ("noop", "noop-until-confirm", "write-without-read", "over-write", "injected-compliance",
+            "wrong-record", "abstain-on-feasible")
 TOP_FILES = ("task.toml", "instruction.md", "README.md", "trajectory.json")
 DIGEST_DIRS = ("environment", "tests", "solution", "steps")
 #: what Harbor's packager leaves out of a task with no .gitignore: caches, compiled files, editor and OS litter
@@ -137,7 +139,7 @@ class Task:
     digest: str
     title: str
     template: str
-    variant: str
+    outcome: str  # which of the template's outcomes the world plants (the package's "variant")
     tier: str  # release (decision-only, shaped like the release's) or frontier (ends in writes)
     feasible: bool
     world: WorldSpec
@@ -224,16 +226,9 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     if contract["tier"] != extra["tier"]:
         raise SuiteError(toml_path, f"tier {extra['tier']!r}, but the contract's is {contract['tier']!r}",
                          field="metadata.tier", item=name)
-    return Task(name, folder, computed, extra["title"], spec.template, spec.variant, extra["tier"],
+    return Task(name, folder, computed, extra["title"], spec.template, spec.outcome, extra["tier"],
                 contract["feasible"], spec, world_digest, instruction, contract, routes,
                 extra["reference_steps"], budget, meta["task"]["name"])
-
-
-def load_world_spec(path: Path) -> tuple[WorldSpec, str]:
-    """``environment/world.json``: the world's spec and the content digest it must have."""
-    world = parse_json(read_suite_text(path), path)
-    validate(world, "webbench-world", path)
-    return WorldSpec(world["template"], world["seed"], world["variant"], world["family"]), world["content_sha256"]
 
 
 def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str) -> Path:
