@@ -236,9 +236,11 @@ def iter_records(path: Path, schema: str, fields: FieldMap | None = None) -> Ite
             data = [fields.apply(record, path, line) for line, record in enumerate(data, start=1)]
         for line, record in enumerate(data, start=1):
             validate(record, schema, path, line=line)
+        if not data:  # a suite of nothing would load, score nothing and pass
+            raise SuiteError(path, "holds no records (an empty JSON array)")
         yield from enumerate(data, start=1)
         return
-    number = 0  # lines as jsonl_records counts them (str.splitlines)
+    number = found = 0  # lines as jsonl_records counts them (str.splitlines); records handed out
     try:
         # read a line at a time, so a grades file of many MB is never held as text beside its records
         with open(path, "rb") as handle:
@@ -261,9 +263,12 @@ def iter_records(path: Path, schema: str, fields: FieldMap | None = None) -> Ite
                     # the whole file used to be decoded first, so invalid UTF-8 further on is the error to report
                     _decode(handle.read(), path, offset=offset, line=newlines + 1)
                     raise
+                found += len(records)
                 yield from records
     except OSError as exc:
         raise _read_error(path, exc) from None
+    if not found:  # a suite of nothing would load, score nothing and pass
+        raise SuiteError(path, "holds no records (the file is empty or every line is blank)")
 
 
 def jsonl_records(path: Path, text: str) -> Iterator[tuple[int, Any]]:

@@ -134,7 +134,7 @@ def test_ids_are_bounded_and_file_name_safe(pytester, tiny_suite):
 
 def test_an_empty_suite_is_an_error_not_zero_tests(pytester, tiny_suite):
     (tiny_suite / "items.jsonl").write_text("\n")
-    assert_one_clean_error(run_collect(pytester), "*/suites/tiny/items.jsonl: no items: a suite needs at least one*")
+    assert_one_clean_error(run_collect(pytester), "*/suites/tiny/items.jsonl: holds no records (the file is empty or every line is blank)*")
 
 
 def test_family_files_naming_paths_outside_are_one_line_collection_errors(pytester):
@@ -166,3 +166,13 @@ def test_family_files_naming_paths_outside_are_one_line_collection_errors(pytest
         "*/suites/wb/wb-workplace-workplace-004-open-points-038e07-s1/task.toml: item 'wb-workplace-workplace-004-open-points-038e07-s1' field 'metadata.contract': "
         "'../../../../etc/passwd' points outside*"])
     assert "Traceback" not in result.stdout.str() and "Error:" not in result.stdout.str().replace("ERROR", "")
+
+
+@pytest.mark.parametrize("name, text", [("grades.jsonl", "\n"), ("grades.jsonl", ""), ("items.jsonl", "\n\n")])
+def test_a_grades_or_items_file_that_holds_no_line_is_a_collection_error(pytester, tiny_suite, name, text):
+    (tiny_suite / name).write_text(text)
+    result = run_collect(pytester)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    result.stdout.fnmatch_lines([f"*invalid suite: */suites/tiny/{name}: holds no records (the file is empty or every "
+                                 "line is blank)*"])
+    assert "Traceback" not in result.stdout.str()
