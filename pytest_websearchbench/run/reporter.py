@@ -120,7 +120,7 @@ class RunReporter:
         """The results file and the HTML report, from the run's results; no key reaches either."""
         results = RunResults.of_run(self.store.records(), settings, self.completeness, self.verdicts, self._figures())
         families = {name: self.state.families[name] for name in self._family_names()}
-        secrets = run_secrets(self.state.registry, families.values(), os.environ)
+        secrets = self._secrets()
         if settings.json_path:
             write_document(settings.json_path, results.to_dict(stream=True), secrets)
         if settings.html_path:
@@ -145,8 +145,7 @@ class RunReporter:
         from pytest_websearchbench.core.secrets import scrub
         from pytest_websearchbench.reporting.markdown import markdown_summary
 
-        families = [self.state.families[name] for name in self._family_names()]
-        secrets = run_secrets(self.state.registry, families, os.environ)
+        secrets = self._secrets()
         done = self.completeness
         text = scrub(markdown_summary(self._figures(), baseline=str(settings.baseline_path or "") or None,
                                       incomplete=done.text() if done is not None else ""), secrets)
@@ -158,6 +157,11 @@ class RunReporter:
                     handle.write(text)
         except OSError as exc:
             self.write_error = f"cannot write {exc.filename or 'the Markdown summary'}: {exc.strerror or exc}"
+
+    def _secrets(self) -> list[str]:
+        """Every key this run may hold (the registered ones are scrubbed besides)."""
+        families = [self.state.families[name] for name in self._family_names()]
+        return run_secrets(self.state.registry, families, os.environ)
 
     def _appends_history(self) -> bool:
         """A run with benchmark items (or suites that failed to collect) is appended; a --collect-only run,
@@ -243,7 +247,9 @@ class RunReporter:
         if self.state.settings.markdown_path:
             terminalreporter.write_line(f"Markdown summary written to {self.state.settings.markdown_path}")
         if self.history_run is not None:
-            label = f" ({settings.label})" if settings.label else ""
+            from pytest_websearchbench.core.secrets import scrub
+
+            label = f" ({scrub(settings.label, self._secrets())})" if settings.label else ""
             note = " (marked incomplete)" if incomplete else ""
             terminalreporter.write_line(f"run {self.history_run}{label} appended to {settings.history_path}{note}")
 

@@ -16,6 +16,7 @@ from pytest_websearchbench.cassettes.recorder import (
     StaleCassetteError, cassette_mismatch_error, use_cassette)
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults, RunContext
+from pytest_websearchbench.core.secrets import text_scrubber
 from pytest_websearchbench.core.options import CassetteMode, Settings
 from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
@@ -127,6 +128,7 @@ def attach_payload(item, report: pytest.TestReport) -> None:
     """Put on a benchmark item's report what its phase produced (setup: the run; call: the score and the
     baseline verdict), and which item it is on every report: the controller's ``ResultStore`` rebuilds the
     item's record from them, on an xdist controller too."""
+    _scrub_report(item, report)
     setup, call = report.when == "setup", report.when == "call"
     setattr(report, REPORT_PAYLOAD, report_payload(item.wsb_meta, item.wsb_run if setup else None,
                                                    item.wsb_score if call else None,
@@ -138,3 +140,17 @@ def attach_payload(item, report: pytest.TestReport) -> None:
 def benchmark_test(request, wsb_raw, wsb_settings, wsb_baseline) -> None:
     """The body of every benchmark item."""
     check_case(request.node, wsb_raw, wsb_settings, wsb_baseline)
+
+
+def _scrub_report(item, report: pytest.TestReport) -> None:
+    """No key reaches what pytest prints or writes of a report (the terminal, -rA, JUnit XML): a failure's
+    text quotes what a provider or a model gave back (a model can write its key into its answer's code)."""
+    scrubber = text_scrubber(item.spec.family.secrets())
+    if report.longrepr is not None:
+        text = str(report.longrepr)
+        clean = scrubber(text)
+        if clean != text:
+            report.longrepr = clean
+    report.sections = [(title, scrubber(content)) for title, content in report.sections]
+    if isinstance(getattr(report, "wasxfail", None), str):
+        report.wasxfail = scrubber(report.wasxfail)

@@ -667,3 +667,27 @@ def test_a_malformed_reply_is_one_model_error_with_the_reason(task, transport, r
                                                                                     SYSTEM_SEARCH))
     assert raw.extra["run_error"] == f"ProviderError: model: malformed reply: {reason}"
     assert raw.extra["stopped"] == "run error" and score_agent(task, raw).metrics["run_error"] == 1.0
+
+
+def test_a_model_that_writes_its_key_into_its_answer_leaks_it_nowhere(pytester, monkeypatch):
+    import base64
+    from urllib.parse import quote
+
+    key = "sk-echoed-KEY/0123+abcdef"
+    forms = {key, quote(key, safe=""), base64.b64encode(key.encode()).decode(), json.dumps(key)[1:-1]}
+    eval_path = tiny_code_suite(pytester.path)
+    answer = "```python\n" + "\n".join(f"token = {form!r}" for form in sorted(forms)) + "\n```"
+    with ScriptedModel(lambda request: {"content": answer}) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", key)
+        result = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "-rA",
+                                    "--junitxml=out/junit.xml", "--wsb-json=out/results.json",
+                                    "--wsb-history=out/history.sqlite", f"--wsb-label=release-{key}")
+    result.assert_outcomes(failed=3)  # the code names no needle: every ticket fails, its final code quoted
+    assert "final code" in result.stdout.str() or "token = " in result.stdout.str()
+    printed = result.stdout.str() + result.stderr.str()
+    written = {path.name: path.read_bytes().decode("utf-8", "replace") for path in (pytester.path / "out").iterdir()
+               if path.suffix in (".xml", ".json")}
+    for where, text in {"terminal": printed, **written}.items():
+        assert not [form for form in forms if form in text], where
+    assert "<FILTERED>" in printed and "appended to" in printed  # scrubbed, not dropped: the run line is there
