@@ -23,11 +23,17 @@ import pytest
 
 from pytest_websearchbench.core.family import (
     BenchmarkFamily, Case, Drilldown, MetricColumn, RawResults, RunContext, Score, Suite)
-from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
+from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError, WebSearchBenchError
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 
+
+
+class AgentNeverActed(WebSearchBenchError):
+    """A program agent that took no step: it never reached the world (an error of its item)."""
+
+    kind = "agent_never_acted"
 
 
 class WebBenchFamily(BenchmarkFamily):
@@ -117,6 +123,15 @@ class WebBenchFamily(BenchmarkFamily):
             episode = run_agent(case.data, self.named[ctx.variant], self.setup, suite.name, case.id)
         except NotApplicable as exc:
             pytest.skip(str(exc))
+        program = episode.details.get("exit_code", False) is not False  # a cmd: agent's run (program_agent)
+        if program and episode.steps == 0:
+            # it never acted through the browser (a command it could not start, a file it could not read):
+            # an error with the program's own words, not a 0 that reads like a bad answer
+            said = (episode.details.get("stderr_tail") or episode.details.get("stdout_tail") or "").strip()
+            last = said.splitlines()[-1][:300] if said else "nothing"
+            raise AgentNeverActed(f"the agent never reached the world (0 steps): the program exited "
+                                  f"{episode.details.get('exit_code')} ({episode.details.get('sandbox')}); its last "
+                                  f"words: {last}")
         # a verifier that fails on this world grades nothing (graded: false, no reward): an error of the item,
         # never a score; ``score`` then recomputes the same verdict, as a pure function of the evidence
         grade(case.data.contract, episode.evidence)
@@ -130,12 +145,20 @@ class WebBenchFamily(BenchmarkFamily):
         episode_failure = classify(verdict=verdict.to_dict(), stopped=raw.extra["stopped"], log=raw.extra["log"],
                                    contract=case.data.contract,
                                    decision=latest_decision(raw.extra["evidence"]["changed"]))
-        metrics = {"webscore": verdict.webscore, "pass": float(verdict.passed),
-                   "strict_pass": float(verdict.strict_pass), "steps": float(raw.extra["steps"])}
-        message = "" if verdict.passed else (
-            f"{case.id} [{raw.extra['agent']}, {raw.extra['steps']}/{raw.extra['budget']} steps, stopped: "
-            f"{raw.extra['stopped']}, episode failure: {episode_failure}]: " + verdict.explain())
-        return Score(verdict.passed, metrics, message, [{"verdict": verdict.to_dict(), "agent": raw.extra["agent"],
+        # a pass is work done through the browser: an episode of 0 steps cannot pass (a program that wrote
+        # behind the server's back, unsandboxed, is caught by containment; this holds whatever it did)
+        acted = raw.extra["steps"] > 0
+        passed = verdict.passed and acted
+        metrics = {"webscore": verdict.webscore if acted else 0.0, "pass": float(passed),
+                   "strict_pass": float(verdict.strict_pass and acted), "steps": float(raw.extra["steps"])}
+        if passed:
+            message = ""
+        elif not acted:
+            message = f"{case.id} [{raw.extra['agent']}]: 0 steps: it never acted through the browser, so it cannot pass"
+        else:
+            message = (f"{case.id} [{raw.extra['agent']}, {raw.extra['steps']}/{raw.extra['budget']} steps, stopped: "
+                       f"{raw.extra['stopped']}, episode failure: {episode_failure}]: " + verdict.explain())
+        return Score(passed, metrics, message, [{"verdict": verdict.to_dict(), "agent": raw.extra["agent"],
                                                          "failure_mode": verdict.failure_mode,
                                                          "episode_failure": episode_failure,
                                                          "template": case.data.template,

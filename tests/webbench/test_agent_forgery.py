@@ -11,6 +11,7 @@ import shutil
 import sqlite3
 import sys
 import textwrap
+from pathlib import Path
 
 import httpx
 import pytest
@@ -176,19 +177,18 @@ def _items(path) -> dict:
     return {i["case_id"]: i for i in json.loads(path.read_text())["items"]}
 
 
-def test_an_unsandboxed_program_that_forges_world_db_and_the_traces_scores_0(pytester, genuine):
+def test_an_unsandboxed_program_that_forges_world_db_and_the_traces_without_a_step_is_an_error(pytester, genuine):
     task = _task()
     _forger(pytester, genuine)
     results = pytester.path / "r.json"
     result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./forge.py",
                                 "--wsb-sandbox=off", "-k", f"{task.name}[", f"--wsb-json={results}")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([f"*gate containment: FAILS — *row decisions DEC-0001 {OUTSIDE}*",
-                                 "*sandbox*1 UNSANDBOXED (--wsb-sandbox=off)*"])
+    # it took no step: an error that says so and how it ran (what it forged, containment catches: see above)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*the agent never reached the world (0 steps): the program exited 0 "
+                                 "(none: --wsb-sandbox=off); its last words: forged *"])
     item = _items(results)[task.name]
-    details = item["raw"]["extra"]["details"]
-    assert details["stdout_tail"].startswith("forged ") and details["sandbox"] == "none: --wsb-sandbox=off"
-    assert item["metrics"]["webscore"] == 0.0 and item["metrics"]["steps"] == 0.0
+    assert item["outcome"] == "error" and item["error_kind"] == "agent_never_acted"
 
 
 def test_a_sandboxed_program_does_not_see_the_world_folder(pytester, genuine):
@@ -198,12 +198,10 @@ def test_a_sandboxed_program_does_not_see_the_world_folder(pytester, genuine):
     results = pytester.path / "r.json"
     result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./forge.py",
                                 "-k", f"{task.name}[", f"--wsb-json={results}")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*sandbox*1 in bwrap*"])
-    item = _items(results)[task.name]
-    details = item["raw"]["extra"]["details"]
-    assert details["sandbox"] == "bwrap" and details["stderr_tail"] == "no world folder in sight\n"
-    assert item["metrics"]["webscore"] == 0.0
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*the agent never reached the world (0 steps): the program exited 1 (bwrap); "
+                                 "its last words: no world folder in sight*"])
+    assert _items(results)[task.name]["error_kind"] == "agent_never_acted"
 
 
 def _reader(pytester):
@@ -225,7 +223,7 @@ def _reader(pytester):
     """)
 
 
-def test_a_program_that_reads_the_contract_through_proc_scores_0_in_the_sandbox(pytester):
+def test_a_program_that_reads_the_contract_through_proc_finds_nothing_in_the_sandbox(pytester):
     require_sandbox("program agents cannot be sandboxed")
     task = _task()
     _reader(pytester)
@@ -237,11 +235,9 @@ def test_a_program_that_reads_the_contract_through_proc_scores_0_in_the_sandbox(
     unsandboxed.stdout.fnmatch_lines(["*sandbox*1 UNSANDBOXED (--wsb-sandbox=off)*"])
     assert _items(results)[task.name]["raw"]["extra"]["details"]["stdout_tail"].startswith("read ")
     sandboxed = pytester.runpytest(*args)
-    sandboxed.assert_outcomes(failed=1)
-    item = _items(results)[task.name]
-    details = item["raw"]["extra"]["details"]
-    assert details["exit_code"] == 3 and details["stderr_tail"] == "no contract in sight\n"
-    assert item["metrics"]["webscore"] == 0.0 and item["metrics"]["steps"] == 0.0
+    sandboxed.assert_outcomes(errors=1)
+    sandboxed.stdout.fnmatch_lines(["*the agent never reached the world (0 steps): the program exited 3 (bwrap); "
+                                    "its last words: no contract in sight*"])
 
 
 def test_require_is_a_usage_error_where_the_sandbox_cannot_run(pytester, monkeypatch):
@@ -257,3 +253,69 @@ def test_require_is_a_usage_error_where_the_sandbox_cannot_run(pytester, monkeyp
         unavailable.cache_clear()
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--wsb-sandbox require: bwrap is not installed (apt-get install bubblewrap)*"])
+
+
+def test_a_sandboxed_program_does_not_read_the_repositorys_git_objects(pytester):
+    import subprocess
+
+    require_sandbox("program agents cannot be sandboxed")
+    task = _task()
+    shutil.copytree(SAMPLE, pytester.path / "wb")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"]
+    subprocess.run([*git, "init", "-q"], cwd=pytester.path, check=True)
+    subprocess.run([*git, "add", "wb"], cwd=pytester.path, check=True)
+    subprocess.run([*git, "commit", "-qm", "suite"], cwd=pytester.path, check=True)
+    # the agent kept at the repository's root, as the docs lay it out: the suite's files are covered, its
+    # history is not unless the sandbox covers .git too
+    _program(pytester.path, "history.sh", f"""\
+        #!/bin/sh
+        cd "$(dirname "$0")"
+        if git show "HEAD:wb/{task.path.name}/solution/actions.jsonl" > /tmp/route 2>/dev/null; then
+            echo "read the history"
+            exec browser < /tmp/route > /dev/null
+        fi
+        echo "no history in sight" >&2
+        exit 4
+    """)
+    args = (*FAST, "--suite", "wb", "--wsb-agent", "cmd:./history.sh", "-k", f"{task.name}[")
+    pytester.runpytest(*args, "--wsb-sandbox=off").assert_outcomes(passed=1)  # what the sandbox must stop
+    sandboxed = pytester.runpytest(*args)
+    sandboxed.assert_outcomes(errors=1)
+    sandboxed.stdout.fnmatch_lines(["*exited 4 (bwrap); its last words: no history in sight*"])
+
+
+def test_a_script_named_as_an_argument_and_a_linked_interpreter_reach_the_world_in_the_sandbox(pytester, tmp_path):
+    import subprocess
+
+    require_sandbox("program agents cannot be sandboxed")
+    task = _task()
+    # pytest started from an interpreter reached through a symbolic link (a linked virtual environment): the
+    # browser command runs that path, which the sandbox must show as given
+    link = tmp_path / "python-link"
+    link.symlink_to(Path(sys.executable).resolve().parent)
+    python = link / Path(sys.executable).name
+    pytester.path.joinpath("agent.py").write_text(textwrap.dedent("""\
+        import subprocess, sys
+        done = subprocess.run(["browser", "navigate", "url=/"], capture_output=True, text=True)
+        print("browser exited", done.returncode, done.stderr[-300:], file=sys.stderr)
+    """))
+    results = pytester.path / "r.json"
+    ran = subprocess.run([str(python), "-m", "pytest", *FAST, "--suite", "webbench-sample", "--wsb-agent",
+                          "cmd:python3 agent.py", "-k", f"{task.name}[", f"--wsb-json={results}"],
+                         cwd=pytester.path, capture_output=True, text=True, timeout=300)
+    assert "never reached the world" not in ran.stdout, ran.stdout[-3000:]
+    item = _items(results)[task.name]
+    assert item["outcome"] == "failed" and item["metrics"]["steps"] == 1.0  # it acted: one step, then stopped
+    assert item["raw"]["extra"]["details"]["stderr_tail"].startswith("browser exited 0")
+
+
+def test_an_episode_of_no_step_cannot_pass_whatever_the_world_holds():
+    from pytest_websearchbench.core.family import Case, RawResults
+    from pytest_websearchbench.webbench.family import WebBenchFamily
+
+    task = _task()
+    extra = run_episode(task, "oracle").to_dict()
+    family, case = WebBenchFamily(), Case(task.name, task)
+    assert family.score(None, case, RawResults(extra=extra), 5).passed  # the oracle's, as it went
+    forged = family.score(None, case, RawResults(extra={**extra, "steps": 0}), 5)  # the same world, no step
+    assert not forged.passed and forged.metrics["webscore"] == 0.0 and "0 steps" in forged.message

@@ -98,6 +98,11 @@ def program_command(name: str, base: Path | None = None) -> list[str]:
         argv[0] = str(path)
     elif shutil.which(program) is None:
         raise ConfigurationError(f"--wsb-agent {name!r}: {program!r} is not on PATH")
+    # an argument that names a file here (``cmd:python3 agent.py``) names it wherever the program runs: the
+    # episode's working folder is a fresh one, and the sandbox shows the program only the files it is given
+    for index, arg in enumerate(argv[1:], start=1):
+        if not arg.startswith("-") and (Path(base or Path.cwd()) / arg).is_file():
+            argv[index] = str((Path(base or Path.cwd()) / arg).resolve())
     return argv
 
 

@@ -15,6 +15,7 @@ read whatever its user can, the task's files included.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -64,13 +65,22 @@ class Sandbox:
 
     @classmethod
     def for_program(cls, command: list[str], hidden: tuple[Path, ...]) -> "Sandbox":
-        """The program's own folder (its files: an agent's code and data) — or the program file alone when
-        that folder holds the temporary folder, where the worlds are — and the interpreter's prefixes."""
+        """The program's own folder (its files: an agent's code and data) and that of every file its command
+        line names (``python3 agent.py``) — or the file alone when its folder holds the temporary folder,
+        where the worlds are —, and the interpreter's prefixes, by the paths as given (a virtual environment
+        reached through a symbolic link: the ``browser`` command runs that path) and as resolved. Hidden
+        besides ``hidden``: the plugin's own copy of the suites (inside the interpreter's prefix)."""
+        from pytest_websearchbench.core.bundled import BUNDLED_CASSETTES_DIR, BUNDLED_SUITES_DIR
+
         temp = Path(tempfile.gettempdir()).resolve()
-        program = Path(shutil.which(command[0]) or command[0]).resolve()
-        readable = [program if _inside(temp, program.parent) else program.parent]
-        readable += {Path(p).resolve() for p in (sys.prefix, sys.base_prefix, Path(sys.executable).resolve().parent)}
-        return cls(shutil.which(BWRAP) or BWRAP, tuple(readable), tuple(Path(h).resolve() for h in hidden))
+        files = [Path(shutil.which(command[0]) or command[0]).resolve()]
+        files += [Path(arg).resolve() for arg in command[1:] if Path(arg).is_absolute() and Path(arg).is_file()]
+        readable = list(dict.fromkeys(f if _inside(temp, f.parent) else f.parent for f in files))
+        prefixes = (sys.prefix, sys.base_prefix, Path(sys.executable).parent)
+        readable += dict.fromkeys(form for p in prefixes for form in (Path(p).absolute(), Path(p).resolve()))
+        covered = (*hidden, BUNDLED_SUITES_DIR, BUNDLED_CASSETTES_DIR)
+        return cls(shutil.which(BWRAP) or BWRAP, tuple(dict.fromkeys(readable)),
+                   tuple(Path(h).resolve() for h in covered))
 
     def wrap(self, command: list[str], workdir: Path) -> list[str]:
         """``command`` run in the sandbox, in ``workdir``."""
@@ -80,13 +90,53 @@ class Sandbox:
         for folder in SYSTEM:
             argv += ["--ro-bind-try", folder, folder]
         for path in self.readable:
-            argv += ["--ro-bind", str(path), str(path)]
+            argv += ["--ro-bind-try", str(path), str(path)]
         argv += ["--bind", str(workdir), str(workdir)]
         shown = [*self.readable, workdir, *(Path(f) for f in SYSTEM)]
         for path in self.hidden:
             if path.is_dir() and any(_inside(path, folder) for folder in shown if folder.is_dir()):
                 argv += ["--tmpfs", str(path)]
+        # a repository's history holds every file it ever held (the tasks' contracts and solutions among
+        # them): no VCS folder in what the program may read, nor the folder a worktree's .git file points to
+        for path in vcs_entries([p for p in self.readable if p.is_dir() and not _system(p)]):
+            argv += ["--tmpfs", str(path)] if path.is_dir() else ["--ro-bind", "/dev/null", str(path)]
         return [*argv, "--setenv", "TMPDIR", "/tmp", "--chdir", str(workdir), "--", *command]
+
+
+#: version-control folders (or a worktree's or submodule's .git file)
+VCS = (".git", ".hg", ".svn", ".bzr")
+#: folders never searched for them: large, and no repository's own
+_SKIPPED = {"node_modules", "__pycache__", "site-packages", "dist-packages", ".tox", ".nox", ".mypy_cache"}
+#: how deep below a readable folder a repository is looked for
+VCS_DEPTH = 4
+
+
+def _system(path: Path) -> bool:
+    return any(_inside(path, Path(folder)) for folder in SYSTEM)
+
+
+def vcs_entries(folders: list[Path], depth: int = VCS_DEPTH) -> list[Path]:
+    """Every VCS folder or file in ``folders``, to ``depth`` levels down, and above each folder (a repository
+    the folder sits in is seen through it only if its root is readable, so those inside count), with the
+    gitdir a ``.git`` file points to when that lies in a readable folder too."""
+    found: list[Path] = []
+    for top in folders:
+        for root, dirs, names in os.walk(top):
+            here = Path(root)
+            for name in VCS:
+                if name in dirs or name in names:
+                    found.append(here / name)
+            level = len(here.relative_to(top).parts)
+            dirs[:] = [d for d in dirs if d not in VCS and d not in _SKIPPED and level < depth
+                       and not (here / d).is_symlink()]
+    for entry in list(found):
+        if entry.name == ".git" and entry.is_file():
+            text = entry.read_text("utf-8", "replace").strip()
+            if text.startswith("gitdir:"):
+                target = (entry.parent / text.removeprefix("gitdir:").strip()).resolve()
+                if any(_inside(target, folder) for folder in folders):
+                    found.append(target)
+    return list(dict.fromkeys(found))
 
 
 def confinement(mode: str, command: list[str], hidden: tuple[Path, ...]) -> tuple[Sandbox | None, str]:
