@@ -169,7 +169,7 @@ def test_chromium_that_is_not_there_is_one_usage_error_with_the_install_command(
                                  "sudo apt-get install -y chromium*"])
 
 
-def test_a_key_the_program_prints_never_reaches_the_results_file(pytester, monkeypatch):
+def test_a_program_is_not_given_the_runs_key_so_it_cannot_print_it(pytester, monkeypatch):
     task = sample_tasks()[0]
     monkeypatch.setenv("OPENAI_API_KEY", "sk-secret-value-0123456789")
     _script(pytester.path, "leaky.sh", """\
@@ -177,12 +177,11 @@ def test_a_key_the_program_prints_never_reaches_the_results_file(pytester, monke
         echo "and again $OPENAI_API_KEY" >&2
     """)
     results = pytester.path / "r.json"
-    pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./leaky.sh", "-k", f"{task.name}[",
-                       f"--wsb-json={results}")
-    text = results.read_text()
-    assert "sk-secret-value-0123456789" not in text
-    details = _items(results)[task.name]["raw"]["extra"]["details"]
-    assert details["stdout_tail"] == "my key is <FILTERED>\n" and details["stderr_tail"] == "and again <FILTERED>\n"
+    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./leaky.sh", "-k",
+                                f"{task.name}[", f"--wsb-json={results}")
+    # the program is not given the key at all (it takes no step either: an error quoting its last words)
+    assert "sk-secret-value-0123456789" not in results.read_text() + result.stdout.str()
+    assert _items(results)[task.name]["error"].endswith("its last words: and again")
 
 
 def test_two_programs_that_would_share_an_item_name_are_a_usage_error(pytester):
@@ -228,3 +227,14 @@ def test_what_a_program_started_dies_with_the_episode_and_only_the_tail_of_its_o
     assert set(sizes) == {"background", "setsid"}
     time.sleep(0.4)
     assert {path.name: path.stat().st_size for path in marks.iterdir()} == sizes
+
+
+def test_a_program_agent_gets_no_key_or_token_of_the_run():
+    from pytest_websearchbench.webbench.agents.program_agent import agent_environment
+
+    given = {"PATH": "/usr/bin", "HOME": "/root", "LANG": "C.UTF-8", "SERPER_API_KEY": "k1", "OPENAI_API_KEY": "k2",
+             "HF_TOKEN": "k3", "GOOGLE_CSE_ID": "k4", "BRAVE_SEARCH_API_KEY": "k5", "YDC_API_KEY": "k6",
+             "WSB_SERPER_BASE_URL": "http://127.0.0.1:1", "AWS_SECRET": "k7", "DB_PASSWORD": "k8",
+             "KEYBOARD": "us", "TOKENIZERS_PARALLELISM": "false"}
+    assert agent_environment(given) == {"PATH": "/usr/bin", "HOME": "/root", "LANG": "C.UTF-8", "KEYBOARD": "us",
+                                        "TOKENIZERS_PARALLELISM": "false"}

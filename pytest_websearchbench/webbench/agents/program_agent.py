@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import os
 import queue
+import re
 import secrets
 import shlex
 import shutil
@@ -31,7 +32,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.webbench.agents import browser_cli
@@ -118,6 +119,16 @@ def install_browser_command(folder: Path) -> Path:
     return bin_dir
 
 
+#: what names a credential in the environment: a program agent needs none (it acts through the browser)
+_CREDENTIAL = re.compile(r"(?:^|_)(?:API_?KEY|TOKEN|SECRET|PASSWORD|CSE_ID)$|^(?:WSB_\w+_BASE_URL)$", re.I)
+
+
+def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The environment a program agent starts with: the run's, without a provider's or model's key, a hub
+    token or an endpoint the plugin was pointed at (a program that does not use them must not hold them)."""
+    return {name: value for name, value in environ.items() if not _CREDENTIAL.search(name)}
+
+
 def run_program(session: Session, command: list[str], brief: str, base_url: str, workdir: Path,
                 time_limit: float, sandbox: Sandbox | None = None, unsandboxed: str = "") -> ProgramRun:
     """Run the program until it exits or ``time_limit`` seconds pass, serving its browser actions; in
@@ -130,7 +141,7 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
     started = time.monotonic()
     session.deadline = started + time_limit
     with _SessionServer() as server, open(out_path, "wb") as out, open(err_path, "wb") as err:
-        env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+        env = {**agent_environment(os.environ), "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
                "WSB_BRIEF": brief, "WSB_BRIEF_FILE": str(brief_file), "WSB_WORKSPACE_URL": base_url,
                "WSB_STEP_BUDGET": str(session.budget), browser_cli.SESSION_ENV: server.url}
         argv = sandbox.wrap(command, workdir) if sandbox else command
