@@ -7,7 +7,11 @@ timeout, so two runs appending at once take turns (a run's transaction lasts mil
 stores is a ``RunEntry``: its figures come from ``reporting/figures.py`` at the end of the run
 (``reporting/trends.py`` builds the entry), so the trend page shows exactly the figures the run printed.
 
-The tables (``SCHEMA_VERSION`` in ``meta``; a file of another version is refused, never migrated silently):
+The file's version is SQLite's ``PRAGMA user_version`` (version 1 kept it in ``meta`` only). An older file is
+brought forward by ``MIGRATIONS``, in order, in the transaction that appends to it; it reads as it is. A newer one
+is refused with its version. Every row a read uses is checked (``_Rows``): a damaged file is one line naming the
+file, the table, the row and the column, for pytest and ``wsb-report`` alike, and pytest checks the whole file
+before a run starts, so a file the report cannot read is never appended to. The tables:
 ``runs`` (one row a run, its id its place in the history), ``suites`` (per run and suite: family, kind,
 edition, digest, remote files), ``variants`` (per run, suite and variant: item counts), ``figures`` (each
 metric's mean and 95 % interval, position 0 the primary metric), ``items`` (per run, suite, case and
@@ -17,6 +21,7 @@ variant: the outcome, the primary metric by the population rule, every metric).
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 import subprocess
 from dataclasses import dataclass, field
@@ -26,7 +31,12 @@ from typing import Any, Iterable
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.secrets import scrub_value
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+#: the statements that bring a file of version n - 1 to version n, for each n after 1
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # 2: how the run chose a part of its suites' items (-k, --lf, ids: results files' selected_by)
+    2: ("ALTER TABLE runs ADD COLUMN selected_by TEXT NOT NULL DEFAULT '[]'",),
+}
 #: the first bytes of every SQLite 3 database file
 SQLITE_HEADER = b"SQLite format 3\x00"
 #: how long a run waits for another run's transaction on the same file
@@ -50,7 +60,8 @@ CREATE TABLE runs (
     suite_errors INTEGER NOT NULL,
     alpha REAL NOT NULL,
     min_effect REAL NOT NULL,
-    provider_settings TEXT NOT NULL
+    provider_settings TEXT NOT NULL,
+    selected_by TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE suites (
     run_id INTEGER NOT NULL REFERENCES runs (id),
@@ -124,6 +135,7 @@ class StoredRun:
     min_effect: float
     provider_settings: dict[str, dict[str, str]] = field(default_factory=dict)
     id: int | None = None  # its place in the history; None until it is stored
+    selected_by: tuple[str, ...] = ()  # how the run chose a part of its items (-k …); empty: all of them
 
     @property
     def name(self) -> str:
@@ -209,12 +221,12 @@ def is_sqlite(path: Path) -> bool:
 
 
 def check_history(path: Path) -> None:
-    """Refuse now what an append would refuse at the end of the run: a file that is not SQLite, or not a
-    history of this schema version. A missing or empty file is a new history."""
+    """Refuse now what an append would refuse at the end of the run, or leave a file the report cannot read:
+    a file that is not SQLite, a history newer than this plugin, a damaged row. A missing or empty file is a
+    new history."""
     path = Path(path)
     if path.is_file() and path.stat().st_size:
-        with _open(path, write=False) as connection:
-            _check_schema(connection, path)
+        load_history(path)
 
 
 def _open(path: Path, *, write: bool) -> sqlite3.Connection:
@@ -245,24 +257,36 @@ def _open(path: Path, *, write: bool) -> sqlite3.Connection:
     return connection
 
 
-def _check_schema(connection: sqlite3.Connection, path: Path) -> bool:
-    """True when the file holds a history of this schema version, False when it holds no table yet; a
-    HistoryError for anything else."""
+def _check_schema(connection: sqlite3.Connection, path: Path) -> int:
+    """The file's history version (0: no table yet); a HistoryError for a file that is no history, or one
+    newer than this plugin reads."""
     try:
         tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if not tables:
-            return False
+            return 0
         if "meta" not in tables:
             raise HistoryError(f"{path} is not a history file: an SQLite database without the history's "
                                f"meta table (tables: {', '.join(sorted(tables))})")
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
         row = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
         raise HistoryError(f"{path} is not a readable history file ({exc})") from None
-    if row is None or row[0] != str(SCHEMA_VERSION):
-        found = "none" if row is None else repr(row[0])
-        raise HistoryError(f"{path}: history schema version {found}; this plugin reads and writes version "
-                           f"{SCHEMA_VERSION} (use the plugin version that wrote it, or start a new history file)")
-    return True
+    if not version:  # version 1 kept its version in meta only
+        version = int(row[0]) if row is not None and str(row[0]).isdigit() else 0
+    if not 1 <= version <= SCHEMA_VERSION:
+        found = "none" if row is None and not version else version
+        raise HistoryError(f"{path}: history schema version {found}; this plugin reads versions 1 to "
+                           f"{SCHEMA_VERSION} (use a plugin version that reads it, or start a new history file)")
+    return version
+
+
+def _migrate(connection: sqlite3.Connection, version: int) -> None:
+    """Bring a file of ``version`` to SCHEMA_VERSION, one version at a time (inside the caller's transaction)."""
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        for statement in MIGRATIONS[target]:
+            connection.execute(statement)
+    connection.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (str(SCHEMA_VERSION),))
+    connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
 def append_run(path: Path, entry: RunEntry, secrets: Iterable[str] = ()) -> int:
@@ -276,19 +300,24 @@ def append_run(path: Path, entry: RunEntry, secrets: Iterable[str] = ()) -> int:
     try:
         connection.execute("BEGIN IMMEDIATE")  # the write lock now: the schema check and the rows are one step
         try:
-            if not _check_schema(connection, path):  # again: another run may have created the tables meanwhile
+            version = _check_schema(connection, path)  # again: another run may have written meanwhile
+            if not version:
                 for statement in _SCHEMA.split(";"):  # executescript would commit the transaction first
                     if statement.strip():
                         connection.execute(statement)
                 connection.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+                connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            elif version < SCHEMA_VERSION:
+                _migrate(connection, version)
             cursor = connection.execute(
                 "INSERT INTO runs (created, label, plugin_version, git_commit, k, providers, record_mode, complete, "
-                "interrupted, declared_items, missing_items, suite_errors, alpha, min_effect, provider_settings) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "interrupted, declared_items, missing_items, suite_errors, alpha, min_effect, provider_settings, "
+                "selected_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (run.created, scrub_value(run.label, secrets), run.plugin_version, run.git_commit, run.k,
                  json.dumps(list(run.providers)), run.record_mode, int(run.complete),
                  scrub_value(run.interrupted, secrets), run.declared_items, run.missing_items, run.suite_errors,
-                 run.alpha, run.min_effect, _json(run.provider_settings, secrets)))
+                 run.alpha, run.min_effect, _json(run.provider_settings, secrets),
+                 _json(list(run.selected_by), secrets)))
             run_id = cursor.lastrowid
             connection.executemany(
                 "INSERT INTO suites VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -322,31 +351,124 @@ def _json(value: Any, secrets: list[str]) -> str:
 
 
 def load_history(path: Path) -> list[RunEntry]:
-    """Every run of the history, in the order they were appended."""
+    """Every run of the history, in the order they were appended, each row checked as it is read."""
     path = Path(path)
     connection = _open(path, write=False)
     try:
         if not _check_schema(connection, path):
             return []
-        runs = {row[0]: StoredRun(row[1], row[2], row[3], row[4], row[5], tuple(json.loads(row[6])), row[7],
-                                  bool(row[8]), row[9], row[10], row[11], row[12], row[13], row[14],
-                                  json.loads(row[15]), row[0])
-                for row in connection.execute("SELECT * FROM runs ORDER BY id")}
-        entries = {run_id: RunEntry(run, [], [], []) for run_id, run in runs.items()}
+        connection.row_factory = sqlite3.Row
+        rows = _Rows(path)
+        entries: dict[int, RunEntry] = {}
+        for row in connection.execute("SELECT * FROM runs ORDER BY id"):
+            at = rows.at("runs", row)
+            run_id = at.whole("id")
+            entries[run_id] = RunEntry(StoredRun(
+                at.text("created"), at.text("label"), at.text("plugin_version", null=True),
+                at.text("git_commit", null=True), at.whole("k", least=1), tuple(at.json("providers", list)),
+                at.text("record_mode", null=True), bool(at.whole("complete")), at.text("interrupted", null=True),
+                at.whole("declared_items", null=True), at.whole("missing_items"), at.whole("suite_errors"),
+                at.number("alpha"), at.number("min_effect"), at.json("provider_settings", dict), run_id,
+                tuple(at.json("selected_by", list)) if "selected_by" in row.keys() else ()), [], [], [])
         for row in connection.execute("SELECT * FROM suites ORDER BY run_id, suite"):
-            entries[row[0]].suites.append(StoredSuite(*row[1:6], tuple(json.loads(row[6]))))
+            at = rows.at("suites", row)
+            at.run(entries).suites.append(StoredSuite(at.text("suite"), at.text("family"), at.text("kind"),
+                                                      at.text("edition"), at.text("digest"),
+                                                      tuple(at.json("sources", list))))
         figures: dict[tuple, list[StoredFigure]] = {}
         for row in connection.execute("SELECT * FROM figures ORDER BY run_id, suite, variant, position"):
-            figures.setdefault(row[:3], []).append(StoredFigure(*row[3:]))
+            at = rows.at("figures", row)
+            at.run(entries)
+            figures.setdefault((row["run_id"], row["suite"], row["variant"]), []).append(StoredFigure(
+                at.whole("position"), at.text("metric"), at.text("label"), at.number("mean"), at.number("low"),
+                at.number("high"), at.whole("n")))
         for row in connection.execute("SELECT * FROM variants ORDER BY rowid"):
-            entries[row[0]].variants.append(StoredVariant(*row[1:], tuple(figures.get(row[:3], ()))))
+            at = rows.at("variants", row)
+            key = (row["run_id"], row["suite"], row["variant"])
+            at.run(entries).variants.append(StoredVariant(
+                at.text("suite"), at.text("variant"), at.whole("items"), at.whole("passed"), at.whole("errors"),
+                at.whole("xfailed"), tuple(figures.get(key, ()))))
         for row in connection.execute("SELECT * FROM items ORDER BY run_id, suite, case_id, variant"):
-            entries[row[0]].items.append(StoredItem(*row[1:7], json.loads(row[7])))
+            at = rows.at("items", row)
+            metrics = at.json("metrics", dict)
+            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+                       for v in metrics.values()):
+                raise at.error("metrics", "expected finite numbers", metrics)
+            at.run(entries).items.append(StoredItem(
+                at.text("suite"), at.text("case_id"), at.text("variant"), at.text("outcome"),
+                at.text("primary_metric", null=True), at.number("value", null=True), metrics))
         return list(entries.values())
-    except sqlite3.DatabaseError as exc:
+    except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise HistoryError(f"{path} is not a readable history file ({exc})") from None
     finally:
         connection.close()
+
+
+class _Rows:
+    """Reads a history's rows for ``load_history``, checking each value it hands out."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def at(self, table: str, row: sqlite3.Row) -> "_Row":
+        return _Row(self.path, table, row)
+
+
+@dataclass
+class _Row:
+    path: Path
+    table: str
+    row: sqlite3.Row
+
+    def error(self, column: str, expected: str, value: Any) -> HistoryError:
+        where = f"row {self.row['id']}" if self.table == "runs" else f"row of run {self.row['run_id']!r}"
+        return HistoryError(f"{self.path}: table {self.table}, {where}, column {column}: {expected}, "
+                            f"got {value!r:.60}")
+
+    def value(self, column: str) -> Any:
+        try:
+            return self.row[column]
+        except IndexError:
+            raise HistoryError(f"{self.path}: table {self.table} has no column {column}") from None
+
+    def text(self, column: str, *, null: bool = False) -> Any:
+        value = self.value(column)
+        if not (isinstance(value, str) or (null and value is None)):
+            raise self.error(column, "expected text", value)
+        return value
+
+    def whole(self, column: str, *, least: int = 0, null: bool = False) -> Any:
+        value = self.value(column)
+        if null and value is None:
+            return None
+        if not isinstance(value, int) or value < least:
+            raise self.error(column, f"expected a whole number from {least}", value)
+        return value
+
+    def number(self, column: str, *, null: bool = False) -> Any:
+        value = self.value(column)
+        if null and value is None:
+            return None
+        if not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self.error(column, "expected a finite number", value)
+        return float(value)
+
+    def json(self, column: str, kind: type) -> Any:
+        text = self.text(column)
+        try:
+            value = json.loads(text)
+        except ValueError:
+            raise self.error(column, "expected JSON", text) from None
+        if not isinstance(value, kind):
+            raise self.error(column, f"expected a JSON {'list' if kind is list else 'object'}", value)
+        return value
+
+    def run(self, entries: dict[int, RunEntry]) -> RunEntry:
+        """The entry of the run this row belongs to."""
+        run_id = self.value("run_id")
+        if run_id not in entries:
+            raise self.error("run_id", "expected the id of a run in the file", run_id)
+        return entries[run_id]
 
 
 def git_commit(folder: Path) -> str | None:

@@ -47,7 +47,7 @@ def entry_of(results: RunResults, figures: Sequence[SuiteFigures], *, label: str
                     tuple(results.providers), results.record_mode, done is None or done.complete,
                     done.interrupted if done else None, done.declared if done else None,
                     done.missing if done else 0, done.suite_errors if done else 0, alpha, min_effect,
-                    variant_settings(results.records))
+                    variant_settings(results.records), selected_by=done.selected_by if done else ())
     suites, variants, items = [], [], []
     for suite in figures:
         meta = suite.records[0].meta

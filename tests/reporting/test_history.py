@@ -5,6 +5,7 @@ Chromium are tests/reporting/html/test_history_trends.py."""
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -138,8 +139,8 @@ def test_a_history_of_an_unknown_schema_version_is_one_error_naming_it(tmp_path,
     path = tmp_path / "history.sqlite"
     append_run(path, entry("r1"))
     with sqlite3.connect(path) as connection:
-        connection.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
-    message = f"{path}: history schema version '99'; this plugin reads and writes version {SCHEMA_VERSION}"
+        connection.execute("PRAGMA user_version = 99")  # a file a later plugin wrote
+    message = f"{path}: history schema version 99; this plugin reads versions 1 to {SCHEMA_VERSION}"
     for attempt in (lambda: check_history(path), lambda: append_run(path, entry("r2")), lambda: load_history(path)):
         with pytest.raises(HistoryError, match=message.replace(".", "\\.")):
             attempt()
@@ -340,3 +341,52 @@ def test_file_at_label_on_a_file_that_is_not_a_history_says_so(tmp_path):
     results.write_text("{}", "utf-8")
     with pytest.raises(ConfigurationError, match="results.json is not a history file \\(FILE@LABEL names"):
         Baseline.load(f"{results}@release-1.3")
+
+
+def _as_version_1(path) -> None:
+    """The file as version 1 wrote it: no selected_by column, its version in meta only."""
+    with sqlite3.connect(path) as connection:
+        connection.execute("ALTER TABLE runs DROP COLUMN selected_by")
+        connection.execute("UPDATE meta SET value = '1' WHERE key = 'schema_version'")
+        connection.execute("PRAGMA user_version = 0")
+
+
+def test_a_version_1_history_reads_as_it_is_and_is_migrated_when_a_run_is_appended(tmp_path):
+    path = tmp_path / "history.sqlite"
+    append_run(path, entry("r1"))
+    _as_version_1(path)
+    check_history(path)
+    assert [e.run.label for e in load_history(path)] == ["r1"]  # read as it is: nothing written
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == 0
+    append_run(path, entry("r2"))
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+        assert connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()[0] == "2"
+    runs = [e.run for e in load_history(path)]
+    assert [r.label for r in runs] == ["r1", "r2"] and runs[0].selected_by == ()
+
+
+@pytest.mark.parametrize("damage, names", [
+    ("UPDATE runs SET provider_settings = '{not json' WHERE id = 1", "table runs, row 1, column provider_settings: "
+                                                                       "expected JSON"),
+    ("UPDATE runs SET k = 'abc'", "table runs, row 1, column k: expected a whole number from 1"),
+    ("UPDATE runs SET complete = 'yes'", "table runs, row 1, column complete: expected a whole number"),
+    ("UPDATE figures SET mean = 'inf'", "table figures, row of run 1, column mean: expected a finite number"),
+    ("UPDATE figures SET mean = 1e999", "table figures, row of run 1, column mean: expected a finite number"),
+    ("UPDATE items SET run_id = 7", "table items, row of run 7, column run_id: expected the id of a run"),
+    ("UPDATE items SET metrics = '[1, 2]'", "table items, row of run 1, column metrics: expected a JSON object"),
+    ("ALTER TABLE suites DROP COLUMN digest", "table suites has no column digest"),
+])
+def test_a_damaged_history_is_one_line_naming_table_row_and_column_never_a_traceback(tmp_path, capsys, damage,
+                                                                                     names):
+    path = tmp_path / "history.sqlite"
+    append_run(path, entry("r1"))
+    with sqlite3.connect(path) as connection:
+        connection.execute(damage)
+    for attempt in (lambda: check_history(path), lambda: load_history(path)):
+        with pytest.raises(HistoryError, match=re.escape(f"{path}: {names}")):
+            attempt()
+    assert report_main(["--history", str(path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith(f"report: {path}: {names}") and len(error.strip().splitlines()) == 1
