@@ -210,7 +210,12 @@ def test_what_a_program_started_dies_with_the_episode_and_only_the_tail_of_its_o
         loop='i=0; while [ $i -lt 100 ]; do echo . >> "$MARKS/$0"; sleep 0.05; i=$((i + 1)); done'
         sh -c "$loop" background &
         setsid sh -c "$loop" setsid &
-        while [ ! -s "$MARKS/background" ] || [ ! -s "$MARKS/setsid" ]; do sleep 0.01; done
+        # and two that leave no trace of the episode: a cleared environment in a session of its own, and a
+        # double fork whose middle process exits at once
+        env -i MARKS="$MARKS" setsid sh -c "$loop" cleared &
+        env -i MARKS="$MARKS" sh -c "(env -i MARKS=\"$MARKS\" sh -c '$loop' daemon &) ; exit 0"
+        while [ ! -s "$MARKS/background" ] || [ ! -s "$MARKS/setsid" ] || [ ! -s "$MARKS/cleared" ] \
+              || [ ! -s "$MARKS/daemon" ]; do sleep 0.01; done
         head -c 8000000 /dev/zero | tr '\\0' x
         echo the end
     """)
@@ -224,7 +229,7 @@ def test_what_a_program_started_dies_with_the_episode_and_only_the_tail_of_its_o
     assert done.exit_code == 0 and done.stdout.endswith("x" * 10 + "the end\n") and len(done.stdout) == OUTPUT_TAIL
     assert peak < 2_000_000  # the 8 MB were never read
     sizes = {path.name: path.stat().st_size for path in marks.iterdir()}
-    assert set(sizes) == {"background", "setsid"}
+    assert set(sizes) == {"background", "setsid", "cleared", "daemon"}
     time.sleep(0.4)
     assert {path.name: path.stat().st_size for path in marks.iterdir()} == sizes
 

@@ -145,6 +145,10 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
                "WSB_BRIEF": brief, "WSB_BRIEF_FILE": str(brief_file), "WSB_WORKSPACE_URL": base_url,
                "WSB_STEP_BUDGET": str(session.budget), browser_cli.SESSION_ENV: server.url}
         argv = sandbox.wrap(command, workdir) if sandbox else command
+        # what the program leaves behind is adopted by this process, not by init, so it can be found and killed
+        # however it detached (a new session, a double fork, a cleared environment)
+        adopting = _adopt_orphans(True)
+        before = set(_children_of(os.getpid()))
         process = subprocess.Popen(argv, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                    start_new_session=True)
         exit_code: int | None = None
@@ -164,6 +168,9 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
                 answer.put({"observation": observation.to_dict(), "text": observation.to_text()})
         finally:
             _kill(process, f"{browser_cli.SESSION_ENV}={server.url}".encode())
+            if adopting:
+                _kill_adopted(before)
+                _adopt_orphans(False)
             _drain(server, session)
     seconds = time.monotonic() - started
     return ProgramRun(shlex.join(command), exit_code, seconds, _tail(out_path), _tail(err_path),
@@ -187,6 +194,53 @@ def _kill(process: subprocess.Popen, marker: bytes) -> None:
         if not strays:
             break
     process.wait()
+
+
+def _adopt_orphans(on: bool) -> bool:
+    """Make this process the child subreaper (Linux's prctl PR_SET_CHILD_SUBREAPER), or stop being one;
+    whether it could."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(36, int(on), 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux
+        return False
+
+
+def _children_of(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (Linux's /proc)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            # the fields after the command's parentheses: state, then the parent's pid
+            if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+def _kill_adopted(before: set[int]) -> None:
+    """Kill, with everything below them, the children this process gained during the episode (the program's
+    orphans, adopted), and reap them."""
+    for _ in range(10):
+        adopted = [pid for pid in _children_of(os.getpid()) if pid not in before]
+        if not adopted:
+            return
+        tree, level = [], adopted
+        while level:
+            tree += level
+            level = [child for pid in level for child in _children_of(pid)]
+        for pid in tree:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        for pid in adopted:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass
 
 
 def _carrying(marker: bytes) -> list[int]:
