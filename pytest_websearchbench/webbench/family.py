@@ -36,6 +36,12 @@ class AgentNeverActed(WebSearchBenchError):
     kind = "agent_never_acted"
 
 
+class AgentLimitReached(WebSearchBenchError):
+    """A program agent stopped at a limit of what it may write (program_agent.OUTPUT_LIMIT, DISK_LIMIT)."""
+
+    kind = "agent_limit"
+
+
 class WebBenchFamily(BenchmarkFamily):
     name = "webbench"
     uses_k = False  # a task is graded on the world it leaves, not on a ranked list
@@ -124,6 +130,9 @@ class WebBenchFamily(BenchmarkFamily):
         except NotApplicable as exc:
             pytest.skip(str(exc))
         program = episode.details.get("exit_code", False) is not False  # a cmd: agent's run (program_agent)
+        if program and episode.details.get("limit"):
+            raise AgentLimitReached(f"the agent was stopped: it {episode.details['limit']} "
+                                  f"({episode.details.get('sandbox')})")
         if program and episode.steps == 0:
             # it never acted through the browser (a command it could not start, a file it could not read):
             # an error with the program's own words, not a 0 that reads like a bad answer

@@ -12,6 +12,7 @@ import textwrap
 
 import pytest
 
+from conftest import require_sandbox
 from wb_support import one_task_a_template, sample_tasks
 from pytest_websearchbench.webbench.agents.calibration import wilson
 
@@ -243,3 +244,26 @@ def test_a_program_agent_gets_no_key_or_token_of_the_run():
              "KEYBOARD": "us", "TOKENIZERS_PARALLELISM": "false"}
     assert agent_environment(given) == {"PATH": "/usr/bin", "HOME": "/root", "LANG": "C.UTF-8", "KEYBOARD": "us",
                                         "TOKENIZERS_PARALLELISM": "false"}
+
+
+@pytest.mark.parametrize("where, body", [
+    ("output", 'head -c 3000000 /dev/zero; sleep 5'),
+    ("working folder", 'head -c 3000000 /dev/zero > big.bin; sleep 5'),
+    ("/tmp", 'head -c 3000000 /dev/zero > /tmp/big.bin; sleep 5'),
+])
+def test_a_program_that_writes_past_its_limits_is_stopped_with_the_reason(tmp_path, monkeypatch, where, body):
+    from pytest_websearchbench.webbench.agents import program_agent
+    from pytest_websearchbench.webbench.agents.sandbox import confinement
+    from pytest_websearchbench.webbench.agents.session import Session
+
+    if where == "/tmp":
+        require_sandbox("program agents cannot be sandboxed")
+    monkeypatch.setattr(program_agent, "OUTPUT_LIMIT", 1 << 20)
+    monkeypatch.setattr(program_agent, "DISK_LIMIT", 1 << 20)
+    monkeypatch.setattr(program_agent, "LIMIT_EVERY", 0.05)
+    program = _script(tmp_path, "writer.sh", body + "\n")
+    sandbox, why = confinement("auto" if where == "/tmp" else "off", [str(program)], ())
+    done = program_agent.run_program(Session(None, 5, lambda: False), [str(program)], "brief",
+                                     "http://127.0.0.1:9", tmp_path / "work", 30.0, sandbox, why)
+    expected = "of output" if where == "output" else "to its working folder and /tmp"
+    assert expected in done.limit and "(the limit is 1 MB)" in done.limit and done.seconds < 5

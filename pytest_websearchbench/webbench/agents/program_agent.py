@@ -40,6 +40,10 @@ from pytest_websearchbench.webbench.agents.sandbox import BWRAP, Sandbox
 from pytest_websearchbench.webbench.agents.session import TIME, Session
 
 OUTPUT_TAIL = 2000  # characters of the program's stdout/stderr kept in the record
+#: what a program may write: its output (stdout and stderr together), and its working folder with its /tmp
+OUTPUT_LIMIT, DISK_LIMIT = 64 << 20, 512 << 20
+#: seconds between two looks at what it wrote
+LIMIT_EVERY = 0.5
 
 
 @dataclass
@@ -50,10 +54,12 @@ class ProgramRun:
     stdout: str
     stderr: str
     sandbox: str  # "bwrap", or "none: <why>"
+    limit: str = ""  # the limit it was stopped at ("" when none was reached)
 
     def to_dict(self) -> dict[str, Any]:
         return {"command": self.command, "exit_code": self.exit_code, "seconds": round(self.seconds, 3),
-                "stdout_tail": self.stdout, "stderr_tail": self.stderr, "sandbox": self.sandbox}
+                "stdout_tail": self.stdout, "stderr_tail": self.stderr, "sandbox": self.sandbox,
+                **({"limit": self.limit} if self.limit else {})}
 
 
 #: an action is a few hundred bytes; a form's text at most a few KB
@@ -152,6 +158,7 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
         process = subprocess.Popen(argv, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                    start_new_session=True)
         exit_code: int | None = None
+        limit, looked = "", time.monotonic()
         try:
             while True:
                 exit_code = process.poll()
@@ -160,6 +167,11 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
                 if time.monotonic() > session.deadline:
                     session.stopped = TIME
                     break
+                if time.monotonic() - looked > LIMIT_EVERY:
+                    looked = time.monotonic()
+                    limit = _over_limit(out_path, err_path, workdir)
+                    if limit:
+                        break
                 try:
                     action, answer = server.requests.get(timeout=0.02)
                 except queue.Empty:
@@ -174,7 +186,25 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
             _drain(server, session)
     seconds = time.monotonic() - started
     return ProgramRun(shlex.join(command), exit_code, seconds, _tail(out_path), _tail(err_path),
-                      BWRAP if sandbox else f"none: {unsandboxed or 'not asked for'}")
+                      BWRAP if sandbox else f"none: {unsandboxed or 'not asked for'}", limit)
+
+
+def _over_limit(out_path: Path, err_path: Path, workdir: Path) -> str:
+    """What the program wrote past its limits ("" while it keeps within them)."""
+    output = out_path.stat().st_size + err_path.stat().st_size
+    if output > OUTPUT_LIMIT:
+        return f"wrote {output >> 20} MB of output (the limit is {OUTPUT_LIMIT >> 20} MB)"
+    disk = 0
+    for root, _, names in os.walk(workdir):
+        for name in names:
+            try:
+                disk += os.lstat(os.path.join(root, name)).st_size
+            except OSError:
+                continue
+    disk -= output  # its output is kept in the working folder, and counted above
+    if disk > DISK_LIMIT:
+        return (f"wrote {disk >> 20} MB to its working folder and /tmp (the limit is {DISK_LIMIT >> 20} MB)")
+    return ""
 
 
 def _kill(process: subprocess.Popen, marker: bytes) -> None:

@@ -85,8 +85,12 @@ class Sandbox:
     def wrap(self, command: list[str], workdir: Path) -> list[str]:
         """``command`` run in the sandbox, in ``workdir``."""
         workdir = Path(workdir).resolve()
+        # /tmp is a folder of the working folder's, on disk: what the program writes there counts against its
+        # disk limit (program_agent.DISK_LIMIT), where a tmpfs would fill memory unseen
+        tmp = workdir / ".wsb" / "tmp"
+        tmp.mkdir(parents=True, exist_ok=True)
         argv = [self.bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-                "--unshare-cgroup-try", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+                "--unshare-cgroup-try", "--proc", "/proc", "--dev", "/dev", "--bind", str(tmp), "/tmp"]
         for folder in SYSTEM:
             argv += ["--ro-bind-try", folder, folder]
         for path in self.readable:
