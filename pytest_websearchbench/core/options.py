@@ -237,6 +237,8 @@ CORE_OPTIONS: tuple[Option, ...] = (
            number(minimum=0, whole=True)),
     Option("--wsb-backoff", "wsb_backoff", "base of the exponential backoff between retries, with jitter",
            "SECONDS", "0.5", number(minimum=0)),
+    Option("--wsb-hub-max-size", "wsb_hub_max_size", "remote suite files (hf://...): refuse a file the hub "
+           "serves larger than this, before downloading it", "MB", "1024", number(minimum=1, whole=True)),
     Option("--wsb-lock", "wsb_lock", "remote suite files (hf://...) against wsb.lock beside the config file: "
            "verify checks each against its pin, update pins what the hub serves now", "MODE", "verify",
            choices=LOCK_MODES),

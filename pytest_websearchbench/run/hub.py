@@ -48,9 +48,11 @@ class HubFetcher:
     """Fetches one file of a dataset at a revision. ``endpoint`` and ``cache_dir`` default to
     huggingface_hub's own (``HF_ENDPOINT``, ``HF_HUB_CACHE``)."""
 
-    def __init__(self, endpoint: str | None = None, cache_dir: Path | None = None) -> None:
+    def __init__(self, endpoint: str | None = None, cache_dir: Path | None = None,
+                 max_bytes: int | None = None) -> None:
         self.endpoint = endpoint
         self.cache_dir = cache_dir
+        self.max_bytes = max_bytes  # --wsb-hub-max-size: a larger file is refused before it is downloaded
 
     def fetch(self, spec: HubSpec, locked: LockEntry | None = None) -> tuple[HubFile, str | None]:
         """The file ``spec`` names (from the cache, else downloaded) and the kind of its revision (COMMIT,
@@ -61,6 +63,7 @@ class HubFetcher:
         api = hub.HfApi(endpoint=self.endpoint)
         commit = self._commit(hub, api, spec, locked)
         kind = COMMIT if spec.pinned else None if locked is not None else self._kind(api, spec)
+        self._refuse_too_large(hub, spec, commit)
         try:
             local = Path(hub.hf_hub_download(spec.repo, spec.path, repo_type="dataset", revision=commit,
                                              cache_dir=self.cache_dir, endpoint=self.endpoint))
@@ -76,6 +79,21 @@ class HubFetcher:
         # huggingface_hub names each cached blob after the ETag the hub served it under
         etag = blob.name if blob.parent.name == "blobs" else None
         return HubFile(spec, commit, local, size, sha256, etag, git_sha1), kind
+
+    def _refuse_too_large(self, hub, spec: HubSpec, commit: str) -> None:
+        """A file not in the cache whose size the hub states as larger than ``max_bytes`` is a SuiteError; what
+        the hub cannot say now, the download says (it streams to disk, and a failed one keeps nothing)."""
+        if self.max_bytes is None or isinstance(hub.try_to_load_from_cache(
+                spec.repo, spec.path, cache_dir=self.cache_dir, revision=commit, repo_type="dataset"), str):
+            return
+        try:
+            size = hub.get_hf_file_metadata(hub.hf_hub_url(spec.repo, spec.path, repo_type="dataset",
+                                                           revision=commit, endpoint=self.endpoint)).size
+        except Exception:  # noqa: BLE001 - the download that follows names whatever is wrong
+            return
+        if size is not None and size > self.max_bytes:
+            raise SuiteError(str(spec), f"the hub serves {size:,} bytes at commit {commit}, more than "
+                                        f"--wsb-hub-max-size {self.max_bytes >> 20} MB allows: raise it to run it")
 
     def _commit(self, hub, api, spec: HubSpec, locked: LockEntry | None) -> str:
         if spec.pinned:
@@ -164,7 +182,8 @@ class HubSession:
     @classmethod
     def from_options(cls, values: OptionValues) -> "HubSession":
         """The lock file beside the config file (else in the folder pytest was started in)."""
-        return cls(values.anchor / LOCK_NAME, values["wsb_lock"], ci=os.environ.get("CI") == "true")
+        return cls(values.anchor / LOCK_NAME, values["wsb_lock"], ci=os.environ.get("CI") == "true",
+                   fetcher=HubFetcher(max_bytes=values["wsb_hub_max_size"] << 20))
 
     @property
     def lock(self) -> HubLock:

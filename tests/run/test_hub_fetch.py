@@ -189,3 +189,11 @@ def test_an_unpinned_branch_is_an_error_in_ci_and_a_warning_otherwise(hub, tmp_p
         HubSession(tmp_path / "wsb.lock", ci=True, fetcher=fetcher(hub, tmp_path)).fetch(V1)
         HubSession(tmp_path / "wsb.lock", ci=True, fetcher=fetcher(hub, tmp_path)).fetch(MAIN.at(hub.code_v2))
         HubSession(tmp_path / "wsb.lock", UPDATE, ci=True, fetcher=fetcher(hub, tmp_path)).fetch(MAIN)
+
+
+def test_a_file_larger_than_the_cap_is_refused_before_any_byte_is_downloaded(hub, tmp_path):
+    capped = HubFetcher(hub.server.endpoint, tmp_path / "hf-cache", max_bytes=10)
+    with pytest.raises(SuiteError, match=r"the hub serves [\d,]+ bytes at commit \w+, more than --wsb-hub-max-size"):
+        capped.fetch(V1)
+    assert not any(line.startswith("GET /blobs/") for line in hub.server.downloads())  # no byte of it came
+    assert HubFetcher(hub.server.endpoint, tmp_path / "hf-cache", max_bytes=1 << 20).fetch(V1)[0].size > 10
