@@ -143,6 +143,8 @@ def read_whole(path: Path, schema: str):
     pairs = list(jsonl_records(path, read_suite_text(path)))
     for line, record in pairs:
         validate(record, schema, path, line=line)
+    if not pairs:  # and, since, a file of no record is refused
+        raise SuiteError(path, "holds no records (the file is empty or every line is blank)")
     return pairs
 
 

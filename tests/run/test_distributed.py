@@ -26,10 +26,10 @@ from pytest_websearchbench.providers.ratelimit import RateLimiter  # noqa: E402
 ITEMS = 20
 
 
-def _wide_suite(root) -> list[str]:
+def _wide_suite(root, items: int = ITEMS) -> list[str]:
     """The tiny suite's scenarios repeated under new ids: enough items to keep a 5/s limit busy for seconds."""
     scenarios, grades = [], []
-    for index in range(ITEMS):
+    for index in range(items):
         base = TINY_SCENARIOS[index % len(TINY_SCENARIOS)]
         case = f"w{index:02d}"
         scenarios.append({**base, "id": case})

@@ -17,23 +17,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
+from conftest import TINY_SCENARIOS
 
 
-from test_distributed import _comparable, max_per_window  # noqa: E402
+from test_distributed import _comparable, _wide_suite, max_per_window  # noqa: E402
 
 
 def _suite(root: Path, items: int) -> list[str]:
-    """The tiny suite's scenarios repeated under new ids."""
-    scenarios, grades = [], []
-    for index in range(items):
-        base = TINY_SCENARIOS[index % len(TINY_SCENARIOS)]
-        case = f"w{index:02d}"
-        scenarios.append({**base, "id": case})
-        grades += [{**g, "query_id": case} for g in TINY_GRADES if g["query_id"] == base["id"]]
-    write_lexbench_suite(root, "wide", scenarios, grades)
+    """The tiny suite's scenarios repeated under new ids (test_distributed's), its corpus named in the ini."""
+    ids = _wide_suite(root, items)
     (root / "tox.ini").write_text("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
-    return [s["id"] for s in scenarios]
+    return ids
 
 
 def _cassettes(root: Path) -> list[Path]:
