@@ -77,7 +77,10 @@ def shims(folder: Path) -> Path:
 def environment(bin_dir: Path) -> dict[str, str]:
     env = {name: value for name, value in os.environ.items()
            if not (name.endswith(("_API_KEY", "_TOKEN")) or name.startswith(("PYTEST_", "OPENAI_", "WSB_", "HF_"))
-                   or name in ("GOOGLE_CSE_ID", "GITHUB_STEP_SUMMARY", "COV_CORE_SOURCE"))}
+                   or name in ("GOOGLE_CSE_ID", "GITHUB_STEP_SUMMARY", "COV_CORE_SOURCE",
+                               # a reader's terminal, not CI's: with CI set pytest quotes a failure's whole
+                               # message in its short summary, and a guide's `| tail` shows other lines
+                               "CI", "BUILD_NUMBER"))}
     closed = "http://127.0.0.1:9"  # nothing listens there: a request that leaves the machine fails at once
     env.update({"PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", "PYTHONPATH": str(REPO),
                 "HTTP_PROXY": closed, "HTTPS_PROXY": closed, "http_proxy": closed, "https_proxy": closed,
