@@ -9,7 +9,7 @@ stores is a ``RunEntry``: its figures come from ``reporting/figures.py`` at the 
 
 The file's version is SQLite's ``PRAGMA user_version`` (version 1 kept it in ``meta`` only). An older file is
 brought forward by ``MIGRATIONS``, in order, in the transaction that appends to it; it reads as it is. A newer one
-is refused with its version. Every row a read uses is checked (``_Rows``): a damaged file is one line naming the
+is refused with its version. Every row a read uses is checked (``_Row``): a damaged file is one line naming the
 file, the table, the row and the column, for pytest and ``wsb-report`` alike, and pytest checks the whole file
 before a run starts, so a file the report cannot read is never appended to. The tables:
 ``runs`` (one row a run, its id its place in the history), ``suites`` (per run and suite: family, kind,
@@ -358,10 +358,9 @@ def load_history(path: Path) -> list[RunEntry]:
         if not _check_schema(connection, path):
             return []
         connection.row_factory = sqlite3.Row
-        rows = _Rows(path)
         entries: dict[int, RunEntry] = {}
         for row in connection.execute("SELECT * FROM runs ORDER BY id"):
-            at = rows.at("runs", row)
+            at = _Row(path, "runs", row)
             run_id = at.whole("id")
             entries[run_id] = RunEntry(StoredRun(
                 at.text("created"), at.text("label"), at.text("plugin_version", null=True),
@@ -371,25 +370,25 @@ def load_history(path: Path) -> list[RunEntry]:
                 at.number("alpha"), at.number("min_effect"), at.json("provider_settings", dict), run_id,
                 tuple(at.json("selected_by", list)) if "selected_by" in row.keys() else ()), [], [], [])
         for row in connection.execute("SELECT * FROM suites ORDER BY run_id, suite"):
-            at = rows.at("suites", row)
+            at = _Row(path, "suites", row)
             at.run(entries).suites.append(StoredSuite(at.text("suite"), at.text("family"), at.text("kind"),
                                                       at.text("edition"), at.text("digest"),
                                                       tuple(at.json("sources", list))))
         figures: dict[tuple, list[StoredFigure]] = {}
         for row in connection.execute("SELECT * FROM figures ORDER BY run_id, suite, variant, position"):
-            at = rows.at("figures", row)
+            at = _Row(path, "figures", row)
             at.run(entries)
             figures.setdefault((row["run_id"], row["suite"], row["variant"]), []).append(StoredFigure(
                 at.whole("position"), at.text("metric"), at.text("label"), at.number("mean"), at.number("low"),
                 at.number("high"), at.whole("n")))
         for row in connection.execute("SELECT * FROM variants ORDER BY rowid"):
-            at = rows.at("variants", row)
+            at = _Row(path, "variants", row)
             key = (row["run_id"], row["suite"], row["variant"])
             at.run(entries).variants.append(StoredVariant(
                 at.text("suite"), at.text("variant"), at.whole("items"), at.whole("passed"), at.whole("errors"),
                 at.whole("xfailed"), tuple(figures.get(key, ()))))
         for row in connection.execute("SELECT * FROM items ORDER BY run_id, suite, case_id, variant"):
-            at = rows.at("items", row)
+            at = _Row(path, "items", row)
             metrics = at.json("metrics", dict)
             if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
                        for v in metrics.values()):
@@ -404,18 +403,10 @@ def load_history(path: Path) -> list[RunEntry]:
         connection.close()
 
 
-class _Rows:
-    """Reads a history's rows for ``load_history``, checking each value it hands out."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def at(self, table: str, row: sqlite3.Row) -> "_Row":
-        return _Row(self.path, table, row)
-
-
 @dataclass
 class _Row:
+    """One row of a history as ``load_history`` reads it: each value it hands out is checked."""
+
     path: Path
     table: str
     row: sqlite3.Row
