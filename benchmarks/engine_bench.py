@@ -45,8 +45,16 @@ def make_pages(count: int, seed: int = 7) -> list[dict]:
             title = " ".join(rng.choices(vocabulary, weights, k=rng.randint(3, 7))).capitalize()
             text = " ".join(rng.choices(vocabulary, weights, k=rng.randint(150, 400)))
             language = "en"
-        pages.append({"url": f"https://site{n % 50}.test/page/{n}", "title": title, "text": text,
-                      "language": language, "site": f"site{n % 50}.test", "published": None})
+        pages.append(
+            {
+                "url": f"https://site{n % 50}.test/page/{n}",
+                "title": title,
+                "text": text,
+                "language": language,
+                "site": f"site{n % 50}.test",
+                "published": None,
+            }
+        )
     return pages
 
 
@@ -58,7 +66,7 @@ def make_queries(pages: list[dict], count: int, seed: int = 11) -> list[str]:
         page = rng.choice(pages)
         if page["language"] == "zh":
             start = rng.randrange(len(page["text"]) - 4)
-            queries.append(page["text"][start:start + rng.randint(2, 4)])
+            queries.append(page["text"][start : start + rng.randint(2, 4)])
         else:
             queries.append(" ".join(rng.sample((page["title"] + " " + page["text"]).split()[:60], 3)))
     return queries
@@ -97,8 +105,10 @@ def main() -> None:
     parser.add_argument("--sizes", type=int, nargs="+", default=[500, 5000])
     parser.add_argument("--queries", type=int, default=200)
     args = parser.parse_args()
-    print(f"{'pages':>6} {'build s':>8} | {'direct ms: mean    p50     p95':>23} |"
-          f" {'http ms: mean     p50     p95':>23} | {'RSS MiB':>7}")
+    print(
+        f"{'pages':>6} {'build s':>8} | {'direct ms: mean    p50     p95':>23} |"
+        f" {'http ms: mean     p50     p95':>23} | {'RSS MiB':>7}"
+    )
     for size in args.sizes:
         print(bench(size, args.queries), flush=True)
 

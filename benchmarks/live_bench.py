@@ -34,12 +34,17 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(REPO / "benchmarks"), str(REPO / "tests"), str(REPO / "tests" / "providers"),
-                str(REPO / "tests" / "codebench")]
+sys.path[:0] = [
+    str(REPO / "benchmarks"),
+    str(REPO / "tests"),
+    str(REPO / "tests" / "providers"),
+    str(REPO / "tests" / "codebench"),
+]
 
-from pytest_websearchbench.emulate.server import Emulator  # noqa: E402
 from scaled_suite import make_scaled_suite  # noqa: E402
+
 from pytest_websearchbench.emulate.model import Request, ScriptedModel  # noqa: E402
+from pytest_websearchbench.emulate.server import Emulator  # noqa: E402
 
 KEYS = ("SERPER_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "WSB_SERPER_BASE_URL")
 
@@ -70,8 +75,14 @@ def tree_rss_kib(root: int) -> int:
 def run(args: list[str], cwd: Path, env: dict[str, str]) -> dict:
     """One pytest process tree: its wall seconds, exit code, peak summed RSS (MiB) and last output lines."""
     began = time.perf_counter()
-    process = subprocess.Popen([sys.executable, "-m", "pytest", *args], cwd=cwd, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "pytest", *args],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     peak = [0]
 
     def watch() -> None:
@@ -84,8 +95,12 @@ def run(args: list[str], cwd: Path, env: dict[str, str]) -> dict:
     output, _ = process.communicate()
     seconds = time.perf_counter() - began
     watcher.join()
-    return {"seconds": seconds, "rc": process.returncode, "rss_mib": peak[0] / 1024,
-            "tail": output.strip().splitlines()[-3:]}
+    return {
+        "seconds": seconds,
+        "rc": process.returncode,
+        "rss_mib": peak[0] / 1024,
+        "tail": output.strip().splitlines()[-3:],
+    }
 
 
 def items_of(results: Path) -> dict:
@@ -112,32 +127,56 @@ def lexbench_row(work: Path, items: int, latency: float, per_second: int, worker
         emulator.pace("serper", latency=latency, per_second=per_second)
         env = {**base_env(), **emulator.env("serper")}
         cassettes = work / "recorded"
-        common = ["--suite", str(suite), "--provider=serper", f"--wsb-cassette-dir={cassettes}", "-q",
-                  "-p", "no:cacheprovider"]
-        live = run([*common, "-n", workers, f"--wsb-rate=serper={per_second}/s", "--wsb-record-mode=once",
-                    f"--wsb-json={work / 'live.json'}"], work, env)
-        live.update(throttled=emulator.throttled("serper"), requests=len(emulator.seen("serper")),
-                    limit=items / per_second)
+        common = [
+            "--suite",
+            str(suite),
+            "--provider=serper",
+            f"--wsb-cassette-dir={cassettes}",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+        ]
+        live = run(
+            [
+                *common,
+                "-n",
+                workers,
+                f"--wsb-rate=serper={per_second}/s",
+                "--wsb-record-mode=once",
+                f"--wsb-json={work / 'live.json'}",
+            ],
+            work,
+            env,
+        )
+        live.update(
+            throttled=emulator.throttled("serper"), requests=len(emulator.seen("serper")), limit=items / per_second
+        )
     finally:
         emulator.stop()
     replay_env = {k: v for k, v in base_env().items()}
     replays = {}
     for n in ("0", "auto"):
-        replays[n] = run([*common, "-n", n, "--wsb-record-mode=none", f"--wsb-json={work / f'replay-{n}.json'}"],
-                         work, replay_env)
+        replays[n] = run(
+            [*common, "-n", n, "--wsb-record-mode=none", f"--wsb-json={work / f'replay-{n}.json'}"], work, replay_env
+        )
     live["same_as_replay"] = items_of(work / "live.json") == items_of(work / "replay-0.json")
     return {"live": live, "replay": replays}
 
 
 def code_row(work: Path, latency: float, turns: int, workers: str) -> dict:
-    rows = [json.loads(line) for line in (REPO / "suites" / "code-sample" / "eval.jsonl").read_text().splitlines()
-            if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in (REPO / "suites" / "code-sample" / "eval.jsonl").read_text().splitlines()
+        if line.strip()
+    ]
     gold = {row["ticket"]: row["gold_code"] for row in rows}
 
     def policy(request: Request) -> dict:
         time.sleep(latency)  # the model's time a turn
         if request.turn < turns - 1:
-            return {"tool_calls": [{"name": "web_search", "arguments": {"query": f"{request.user[:40]} {request.turn}"}}]}
+            return {
+                "tool_calls": [{"name": "web_search", "arguments": {"query": f"{request.user[:40]} {request.turn}"}}]
+            }
         ticket = next((t for t in gold if t in request.user), "")
         return {"content": f"```python\n{gold.get(ticket, '')}\n```"}
 
@@ -147,17 +186,47 @@ def code_row(work: Path, latency: float, turns: int, workers: str) -> dict:
         emulator.pace("serper", latency=latency)
         with ScriptedModel(policy) as url:
             env = {**base_env(), **emulator.env("serper"), "OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-bench"}
-            result = run(["--suite", str(REPO / "suites" / "code-sample"), "--provider=serper", "--wsb-mode=agent",
-                          f"--wsb-max-searches={turns - 1}", f"--wsb-cassette-dir={work / 'recorded'}",
-                          "--wsb-record-mode=once", "-n", workers, "-q", "-p", "no:cacheprovider",
-                          f"--wsb-json={work / 'live.json'}"], work, env)
+            result = run(
+                [
+                    "--suite",
+                    str(REPO / "suites" / "code-sample"),
+                    "--provider=serper",
+                    "--wsb-mode=agent",
+                    f"--wsb-max-searches={turns - 1}",
+                    f"--wsb-cassette-dir={work / 'recorded'}",
+                    "--wsb-record-mode=once",
+                    "-n",
+                    workers,
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    f"--wsb-json={work / 'live.json'}",
+                ],
+                work,
+                env,
+            )
         result.update(requests=len(emulator.seen("serper")), limit=latency * (2 * turns - 1))
     finally:
         emulator.stop()
-    replay = run(["--suite", str(REPO / "suites" / "code-sample"), "--provider=serper", "--wsb-mode=agent",
-                  f"--wsb-max-searches={turns - 1}", f"--wsb-cassette-dir={work / 'recorded'}",
-                  "--wsb-record-mode=none", "-n", "0", "-q", "-p", "no:cacheprovider",
-                  f"--wsb-json={work / 'replay.json'}"], work, base_env())
+    replay = run(
+        [
+            "--suite",
+            str(REPO / "suites" / "code-sample"),
+            "--provider=serper",
+            "--wsb-mode=agent",
+            f"--wsb-max-searches={turns - 1}",
+            f"--wsb-cassette-dir={work / 'recorded'}",
+            "--wsb-record-mode=none",
+            "-n",
+            "0",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            f"--wsb-json={work / 'replay.json'}",
+        ],
+        work,
+        base_env(),
+    )
     result["same_as_replay"] = items_of(work / "live.json") == items_of(work / "replay.json")
     result["replay"] = replay
     return result

@@ -51,10 +51,26 @@ def results_file(work: Path, size: int) -> Path:
         run = work / "run"
         run.mkdir(exist_ok=True)
         (run / "pytest.ini").write_text("[pytest]\n")
-        done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--suite", SOURCE,
-                               f"--wsb-cassette-dir={REPO / 'cassettes'}", "--wsb-record-mode=none",
-                               f"--wsb-json={sample}", "--wsb-json-raw"],
-                              cwd=run, env=env_for(REPO), capture_output=True, text=True)
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "--suite",
+                SOURCE,
+                f"--wsb-cassette-dir={REPO / 'cassettes'}",
+                "--wsb-record-mode=none",
+                f"--wsb-json={sample}",
+                "--wsb-json-raw",
+            ],
+            cwd=run,
+            env=env_for(REPO),
+            capture_output=True,
+            text=True,
+        )
         if not sample.is_file():
             raise SystemExit(f"the {SOURCE} replay wrote no results file:\n{done.stdout[-3000:]}{done.stderr[-2000:]}")
     document = json.loads(sample.read_text("utf-8"))
@@ -72,8 +88,12 @@ def results_file(work: Path, size: int) -> Path:
 
 def build(checkout: Path, results: Path, output: Path) -> float:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest_websearchbench.report", str(results), "-o", str(output)],
-                          env=env_for(checkout), capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_websearchbench.report", str(results), "-o", str(output)],
+        env=env_for(checkout),
+        capture_output=True,
+        text=True,
+    )
     if done.returncode != 0:
         raise SystemExit(f"the report CLI of {checkout} failed:\n{done.stderr[-3000:]}")
     return time.perf_counter() - started
@@ -127,17 +147,25 @@ def main() -> None:
                     cell.setdefault("load", []).append(loaded)
                     cell.setdefault("elements", []).append(elements)
                     cell.setdefault("open", []).append(opened)
-                    print(f"  repetition {rep + 1}/{args.repeat}, {size} items, {label}: {output.stat().st_size / 1e6:.1f} MB, "
-                          f"load {loaded:.2f} s, drill-down {opened:.2f} s", file=sys.stderr, flush=True)
+                    print(
+                        f"  repetition {rep + 1}/{args.repeat}, {size} items, {label}: {output.stat().st_size / 1e6:.1f} MB, "
+                        f"load {loaded:.2f} s, drill-down {opened:.2f} s",
+                        file=sys.stderr,
+                        flush=True,
+                    )
         browser.close()
-    print(f"\nload average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / {os.getloadavg()[2]:.1f}; "
-          f"medians of {args.repeat}\n")
+    print(
+        f"\nload average {os.getloadavg()[0]:.1f} / {os.getloadavg()[1]:.1f} / {os.getloadavg()[2]:.1f}; "
+        f"medians of {args.repeat}\n"
+    )
     print("| checkout | items | size MB | load s | DOM elements | drill-down s | build s |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for (label, size), cell in figures.items():
         median = {name: statistics.median(values) for name, values in cell.items()}
-        print(f"| {label} | {size:,} | {median['bytes'] / 1e6:.1f} | {median['load']:.2f} | {median['elements']:,.0f} | "
-              f"{median['open']:.2f} | {median['build']:.1f} |")
+        print(
+            f"| {label} | {size:,} | {median['bytes'] / 1e6:.1f} | {median['load']:.2f} | {median['elements']:,.0f} | "
+            f"{median['open']:.2f} | {median['build']:.1f} |"
+        )
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ sys.path.insert(0, str(REPO))
 from engine_bench import latencies_ms, make_pages, make_queries  # noqa: E402
 from scaled_suite import make_scaled_suite  # noqa: E402
 
-FLOOR_TEST = '''\
+FLOOR_TEST = """\
 import os
 from pathlib import Path
 
@@ -68,7 +68,7 @@ CASSETTES = sorted(Path(os.environ["WSB_FLOOR_CASSETTES"]).glob("*.yaml"))
 @pytest.mark.parametrize("path", CASSETTES, ids=[p.stem for p in CASSETTES])
 def test_cassette(path):
     assert yamlserializer.deserialize(path.read_text("utf-8"))["interactions"]
-'''
+"""
 
 
 def child_env() -> dict[str, str]:
@@ -82,8 +82,14 @@ def timed_run(args: list[str], cwd: Path, env: dict[str, str], expect_passed: in
     ``expect_passed`` passed (a number, or the line's words)."""
     with tempfile.TemporaryFile("w+") as out:
         started = time.perf_counter()
-        process = subprocess.Popen([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-                                   cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT, text=True)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
+            cwd=cwd,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         _, status, usage = os.wait4(process.pid, 0)
         elapsed = time.perf_counter() - started
         process.returncode = os.waitstatus_to_exitcode(status)
@@ -104,28 +110,54 @@ def whole_runs(sizes: list[int], repeat: int, work: Path) -> dict[tuple[str, int
     for size in sizes:
         make_scaled_suite(work, size, REPO)
         # the grades index is built once per grades file (the first run on a machine): not timed
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "--co", "-p", "no:cacheprovider", "--suite",
-                        str(work / "suites" / f"lexbench-scale-{size}")], cwd=run_dir, env=child_env(),
-                       capture_output=True, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-q",
+                "--co",
+                "-p",
+                "no:cacheprovider",
+                "--suite",
+                str(work / "suites" / f"lexbench-scale-{size}"),
+            ],
+            cwd=run_dir,
+            env=child_env(),
+            capture_output=True,
+            check=True,
+        )
     results: dict[tuple[str, int], list[tuple[float, float]]] = {}
     for rep in range(repeat):
         for size in sizes:
             name = f"lexbench-scale-{size}"
-            replay = ["--suite", str(work / "suites" / name), f"--wsb-cassette-dir={work / 'cassettes'}",
-                      "--wsb-record-mode=none"]
+            replay = [
+                "--suite",
+                str(work / "suites" / name),
+                f"--wsb-cassette-dir={work / 'cassettes'}",
+                "--wsb-record-mode=none",
+            ]
             floor_env = {**child_env(), "WSB_FLOOR_CASSETTES": str(work / "cassettes" / name / "local")}
             results_file = work / f"results-{size}.json"
-            kinds = {"floor": (["-p", "no:websearchbench", "floor_test.py"], floor_env),
-                     "floor_n2": (["-p", "no:websearchbench", "floor_test.py", "-n", "2"], floor_env),
-                     "n0": ([*replay, f"--wsb-json={results_file}"], child_env()),
-                     "n2": ([*replay, "-n", "2"], child_env())}
+            kinds = {
+                "floor": (["-p", "no:websearchbench", "floor_test.py"], floor_env),
+                "floor_n2": (["-p", "no:websearchbench", "floor_test.py", "-n", "2"], floor_env),
+                "n0": ([*replay, f"--wsb-json={results_file}"], child_env()),
+                "n2": ([*replay, "-n", "2"], child_env()),
+            }
             for kind, (args, env) in kinds.items():
                 results.setdefault((kind, size), []).append(timed_run(args, run_dir, env, size))
             results.setdefault(("json", size), []).append((results_file.stat().st_size / size, 0.0))
-            print(f"  repetition {rep + 1}/{repeat}, {size} items: " + ", ".join(
-                f"{kind} {results[kind, size][-1][0]:.2f} s {results[kind, size][-1][1]:.0f} MiB" for kind in kinds)
+            print(
+                f"  repetition {rep + 1}/{repeat}, {size} items: "
+                + ", ".join(
+                    f"{kind} {results[kind, size][-1][0]:.2f} s {results[kind, size][-1][1]:.0f} MiB" for kind in kinds
+                )
                 + f", results file {results['json', size][-1][0]:,.0f} B an item, load average "
-                f"{os.getloadavg()[0]:.1f}", file=sys.stderr, flush=True)
+                f"{os.getloadavg()[0]:.1f}",
+                file=sys.stderr,
+                flush=True,
+            )
     return results
 
 
@@ -138,8 +170,12 @@ def bundled_runs(repeat: int) -> dict[str, list[tuple[float, float]]]:
     for rep in range(repeat):
         for kind, extra in (("n0", []), ("n2", ["-n", "2"])):
             out.setdefault(kind, []).append(timed_run([*BUNDLED, *extra], REPO, child_env(), "116 passed, 25 xfailed"))
-        print(f"  repetition {rep + 1}/{repeat}, bundled suites: " + ", ".join(
-            f"{kind} {walls[-1][0]:.2f} s" for kind, walls in out.items()), file=sys.stderr, flush=True)
+        print(
+            f"  repetition {rep + 1}/{repeat}, bundled suites: "
+            + ", ".join(f"{kind} {walls[-1][0]:.2f} s" for kind, walls in out.items()),
+            file=sys.stderr,
+            flush=True,
+        )
     return out
 
 
@@ -189,8 +225,11 @@ def engine_figures(repeat: int) -> tuple[dict[int, float], float, float]:
     direct = latencies_ms(lambda q: index.search(q, k=10), queries)
     with LocalSearchServer(index) as server, httpx.Client(base_url=server.base_url) as client:
         over_http = latencies_ms(lambda q: client.post("/v1/search", json={"query": q, "k": 10}).json(), queries)
-    return ({size: statistics.median(r) for size, r in rates.items()},
-            statistics.median(direct), statistics.median(over_http))
+    return (
+        {size: statistics.median(r) for size, r in rates.items()},
+        statistics.median(direct),
+        statistics.median(over_http),
+    )
 
 
 def webbench_figures(repeat: int) -> tuple[int, float, float]:
@@ -215,8 +254,13 @@ def webbench_figures(repeat: int) -> tuple[int, float, float]:
 
 
 def _import_us(module: str, env: dict[str, str]) -> int:
-    done = subprocess.run([sys.executable, "-X", "importtime", "-c", f"import {module}"], env=env,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", f"import {module}"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     line = next(l for l in reversed(done.stderr.splitlines()) if l.rstrip().endswith(f"| {module}"))
     return int(line.split("|")[1])
 
@@ -229,8 +273,11 @@ def import_figures(repeat: int) -> dict[str, tuple[float, float]]:
         compiled.pop("PYTHONDONTWRITEBYTECODE", None)
         _import_us("pytest_websearchbench.plugin", compiled)  # writes the bytecode of both
         # this package from a copy that has no bytecode, pytest and the rest from site-packages (compiled)
-        shutil.copytree(REPO / "pytest_websearchbench", Path(cache) / "src" / "pytest_websearchbench",
-                        ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copytree(
+            REPO / "pytest_websearchbench",
+            Path(cache) / "src" / "pytest_websearchbench",
+            ignore=shutil.ignore_patterns("__pycache__"),
+        )
         source = {**child_env(), "PYTHONDONTWRITEBYTECODE": "1", "PYTHONPATH": str(Path(cache) / "src")}
         for kind, env in (("bytecode", compiled), ("source", source)):
             plugin, alone = [], []
@@ -245,8 +292,13 @@ def project_tests(repeat: int) -> float:
     walls = []
     for _ in range(repeat):
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider"], cwd=REPO,
-                       env=child_env(), capture_output=True, check=False)
+        subprocess.run(
+            [sys.executable, "-m", "pytest", "-q", "-n", "2", "-p", "no:cacheprovider"],
+            cwd=REPO,
+            env=child_env(),
+            capture_output=True,
+            check=False,
+        )
         walls.append(time.perf_counter() - started)
     return statistics.median(walls)
 
@@ -289,36 +341,61 @@ def main() -> None:
     def each(cell) -> str:
         return ", ".join(f"{cell(size)} at {size:,}" for size in sizes)
 
-    print(f"commit {_commit()}; medians of {options.repeat} interleaved runs; "
-          f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after\n")
+    print(
+        f"commit {_commit()}; medians of {options.repeat} interleaved runs; "
+        f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after\n"
+    )
     if tests_wall is not None:
         print(f"the project's own tests, -n 2: {tests_wall:.1f} s\n")
     print("| what | measured |\n|---|---|")
-    print("| replay ÷ bare pytest reading the same cassettes | "
-          + each(lambda n: f"{wall('n0', n) / wall('floor', n):.2f}× ({wall('n0', n):.1f} s vs {wall('floor', n):.1f} s)") + " |")
+    print(
+        "| replay ÷ bare pytest reading the same cassettes | "
+        + each(lambda n: f"{wall('n0', n) / wall('floor', n):.2f}× ({wall('n0', n):.1f} s vs {wall('floor', n):.1f} s)")
+        + " |"
+    )
     if a is not None:  # a line needs two sizes
         print(f"| cost per item (fit of wall = a + b·n, -n 0) | a = {a:.2f} s, b = {b * 1000:.2f} ms |")
-    print("| peak RSS MiB, -n 0 (-n 2: largest process) | "
-          + each(lambda n: f"{rss('n0', n):.0f} ({rss('n2', n):.0f})") + " |")
-    print("| -n 0 wall ÷ -n 2 wall (above 1: -n 2 is faster) | "
-          + each(lambda n: f"{wall('n0', n) / wall('n2', n):.2f} ({wall('n2', n):.1f} s)") + " |")
-    print("| the floor: -n 0 wall ÷ -n 2 wall (what xdist makes of short tests here) | "
-          + each(lambda n: f"{wall('floor', n) / wall('floor_n2', n):.2f} ({wall('floor_n2', n):.1f} s)") + " |")
-    print(f"| two CPU-bound processes at once ÷ one after the other (the machine's ceiling for -n 2) | "
-          f"{ceiling:.2f} (one {spin_alone:.2f} s, two at once {spin_pair:.2f} s) |")
+    print(
+        "| peak RSS MiB, -n 0 (-n 2: largest process) | "
+        + each(lambda n: f"{rss('n0', n):.0f} ({rss('n2', n):.0f})")
+        + " |"
+    )
+    print(
+        "| -n 0 wall ÷ -n 2 wall (above 1: -n 2 is faster) | "
+        + each(lambda n: f"{wall('n0', n) / wall('n2', n):.2f} ({wall('n2', n):.1f} s)")
+        + " |"
+    )
+    print(
+        "| the floor: -n 0 wall ÷ -n 2 wall (what xdist makes of short tests here) | "
+        + each(lambda n: f"{wall('floor', n) / wall('floor_n2', n):.2f} ({wall('floor_n2', n):.1f} s)")
+        + " |"
+    )
+    print(
+        f"| two CPU-bound processes at once ÷ one after the other (the machine's ceiling for -n 2) | "
+        f"{ceiling:.2f} (one {spin_alone:.2f} s, two at once {spin_pair:.2f} s) |"
+    )
     bundled_n0, bundled_n2 = (statistics.median(w for w, _ in bundled[kind]) for kind in ("n0", "n2"))
-    print(f"| `pytest suites`: -n 0 wall ÷ -n 2 wall | {bundled_n0 / bundled_n2:.2f} "
-          f"({bundled_n0:.1f} s vs {bundled_n2:.1f} s) |")
+    print(
+        f"| `pytest suites`: -n 0 wall ÷ -n 2 wall | {bundled_n0 / bundled_n2:.2f} "
+        f"({bundled_n0:.1f} s vs {bundled_n2:.1f} s) |"
+    )
     print("| results file (--wsb-json), bytes an item | " + each(lambda n: f"{wall('json', n):,.0f}") + " |")
-    print("| `import pytest_websearchbench.plugin` ÷ `import pytest` | " + "; ".join(
-        f"{plugin / alone:.2f}× ({plugin:.0f} ms vs {alone:.0f} ms) {kind}" for kind, (plugin, alone) in imports.items())
-        + " |")
+    print(
+        "| `import pytest_websearchbench.plugin` ÷ `import pytest` | "
+        + "; ".join(
+            f"{plugin / alone:.2f}× ({plugin:.0f} ms vs {alone:.0f} ms) {kind}"
+            for kind, (plugin, alone) in imports.items()
+        )
+        + " |"
+    )
     if options.runs_only:
         return
     print(f"| engine index build | {build[500]:,.0f} pages/s (500), {build[5000]:,.0f} (5,000) |")
     print(f"| engine query p50, in-process / over HTTP (5,000 pages) | {direct_p50:.2f} / {http_p50:.2f} ms |")
-    print(f"| WebBench, {webbench_tasks} tasks world → oracle → verdict | {webbench_total:.0f} ms in all, "
-          f"slowest task {webbench_slowest:.0f} ms |")
+    print(
+        f"| WebBench, {webbench_tasks} tasks world → oracle → verdict | {webbench_total:.0f} ms in all, "
+        f"slowest task {webbench_slowest:.0f} ms |"
+    )
 
 
 def _commit() -> str:

@@ -49,15 +49,19 @@ def make_scaled_suite(dest: Path, items: int, repo: Path = REPO) -> Path:
     manifest = json.loads((source / "suite.json").read_text("utf-8"))
     manifest.update(name=name, description=f"{SOURCE} copied to {items} items (benchmarks/scaled_suite.py)")
     (folder / "suite.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", "utf-8")
-    with open(folder / "items.jsonl", "w", encoding="utf-8") as item_file, \
-            open(folder / "grades.jsonl", "w", encoding="utf-8") as grade_file:
+    with (
+        open(folder / "items.jsonl", "w", encoding="utf-8") as item_file,
+        open(folder / "grades.jsonl", "w", encoding="utf-8") as grade_file,
+    ):
         for n in range(items):
             original = records[n % len(records)]
             new_id = f"{original['id']}-c{n // len(records)}"
             item_file.write(json.dumps({**original, "id": new_id}, sort_keys=True, ensure_ascii=False) + "\n")
             for grade in grade_lines[original["id"]]:
                 grade_file.write(json.dumps({**grade, "query_id": new_id}, sort_keys=True, ensure_ascii=False) + "\n")
-            shutil.copyfile(repo / "cassettes" / SOURCE / PROVIDER / f"{original['id']}.yaml", cassettes / f"{new_id}.yaml")
+            shutil.copyfile(
+                repo / "cassettes" / SOURCE / PROVIDER / f"{original['id']}.yaml", cassettes / f"{new_id}.yaml"
+            )
     return folder
 
 

@@ -27,14 +27,17 @@ SUITES = ["--suite", "lexbench-sample", "--suite", "lexbench-sample-factual", "-
 def configurations(tmp: Path) -> list[tuple[str, list[str]]]:
     replay = [f"--wsb-cassette-dir={REPO / 'cassettes'}", "--wsb-record-mode=none"]
     record = [f"--wsb-cassette-dir={tmp / 'cassettes'}", "--wsb-record-mode=rewrite"]
-    return [("replay, -n 0", replay), ("replay, -n 2", replay + ["-n", "2"]),
-            ("record, -n 0", record), ("record, -n 2", record + ["-n", "2"])]
+    return [
+        ("replay, -n 0", replay),
+        ("replay, -n 2", replay + ["-n", "2"]),
+        ("record, -n 0", record),
+        ("record, -n 2", record + ["-n", "2"]),
+    ]
 
 
 def run_once(args: list[str]) -> float:
     started = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", *SUITES, *args], cwd=REPO,
-                          capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "pytest", *SUITES, *args], cwd=REPO, capture_output=True, text=True)
     elapsed = time.perf_counter() - started
     if done.returncode not in (0, 1):
         raise SystemExit(f"pytest {' '.join(args)} exited {done.returncode}:\n{done.stdout[-2000:]}")

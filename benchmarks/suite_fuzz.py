@@ -50,9 +50,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -113,8 +113,9 @@ def build_catalog(rows_folder: Path, folder: Path) -> None:
             item["outfile"] = outfile
         item.update({k: row[k] for k in ("required", "query_forbidden", "cite_urls") if k in row})
         items.append(item)
-    (folder / "catalog.json").write_text(json.dumps({"defaults": {"outfile": "solution.py"}, "items": items},
-                                                    indent=2) + "\n", "utf-8")
+    (folder / "catalog.json").write_text(
+        json.dumps({"defaults": {"outfile": "solution.py"}, "items": items}, indent=2) + "\n", "utf-8"
+    )
     manifest = json.loads((rows_folder / "suite.json").read_text("utf-8"))
     manifest.update(name="code-catalog", items="catalog.json")
     manifest.pop("corpus", None)
@@ -248,6 +249,7 @@ def deep_nesting(case: Case) -> None:
         key = rng.choice(sorted(record)) if record else "x"
         record[key] = _raw("[" * depth + "]" * depth)
         return f"{key!r} nested {depth} deep"
+
     _edit_record(case, change)
 
 
@@ -260,7 +262,9 @@ def huge_number(case: Case) -> None:
         numeric = [i for i, line in enumerate(lines) if re.match(r"\s*\w+\s*=\s*-?\d", line)]
         index = case.rng.choice(numeric) if numeric else 0
         key = lines[index].split("=")[0].strip() if numeric else "huge"
-        lines[index] = f"{key} = {text.replace('e999999', 'e99999')}\n" if numeric else f"huge = {text}\n" + lines[index]
+        lines[index] = (
+            f"{key} = {text.replace('e999999', 'e99999')}\n" if numeric else f"huge = {text}\n" + lines[index]
+        )
         path.write_text("".join(lines), "utf-8")
         case.note(f"{case.rel(path)}: {key} = a {len(text)}-character number")
         return
@@ -269,6 +273,7 @@ def huge_number(case: Case) -> None:
         key = rng.choice(sorted(record)) if record else "x"
         record[key] = _raw(text)
         return f"{key!r} = a {len(text)}-character number"
+
     _edit_record(case, change)
 
 
@@ -276,14 +281,28 @@ def _path_values(base: Path, target: Path) -> list[str]:
     """Hostile values for a field whose paths are relative to ``base``: the way out of the folder to
     ``target`` (a valid copy outside), the same absolute, system files, huge, empty, NUL, a drive."""
     way_out = os.path.relpath(target, base)
-    return [way_out, str(target), "sub/../" + way_out, "/etc/passwd", "../" * 30 + "etc/passwd", "x" * 5000,
-            "a/" * 3000 + "b", "", ".", "..", "items\x00.jsonl", "C:\\Windows\\win.ini"]
+    return [
+        way_out,
+        str(target),
+        "sub/../" + way_out,
+        "/etc/passwd",
+        "../" * 30 + "etc/passwd",
+        "x" * 5000,
+        "a/" * 3000 + "b",
+        "",
+        ".",
+        "..",
+        "items\x00.jsonl",
+        "C:\\Windows\\win.ini",
+    ]
 
 
 def path_field(case: Case) -> None:
-    targets = ["manifest"] + {"code-catalog": ["outfile", "id", "dir"],
-                              "webbench-sample": ["task path", "contract", "task path", "contract"],
-                              "lexbench-sample": ["grades"]}.get(case.suite, [])
+    targets = ["manifest"] + {
+        "code-catalog": ["outfile", "id", "dir"],
+        "webbench-sample": ["task path", "contract", "task path", "contract"],
+        "lexbench-sample": ["grades"],
+    }.get(case.suite, [])
     target = case.rng.choice(targets)
     manifest_path = case.folder / "suite.json"
     if target in ("manifest", "grades"):
@@ -298,10 +317,10 @@ def path_field(case: Case) -> None:
         catalog = json.loads(catalog_path.read_text("utf-8"))
         index = case.rng.randrange(len(catalog["items"]))
         item = catalog["items"][index]
-        base = {"outfile": case.folder / item["id"] / "starter", "id": case.folder,
-                "dir": case.folder}[target]
-        value = case.rng.choice(_path_values(base, case.outside / item["id"] /
-                                             ("starter/solution.py" if target == "outfile" else "")))
+        base = {"outfile": case.folder / item["id"] / "starter", "id": case.folder, "dir": case.folder}[target]
+        value = case.rng.choice(
+            _path_values(base, case.outside / item["id"] / ("starter/solution.py" if target == "outfile" else ""))
+        )
         if target == "outfile" and case.rng.random() < 0.5:
             catalog["defaults"]["outfile"] = value
             where = "defaults"
@@ -315,16 +334,17 @@ def path_field(case: Case) -> None:
         text = dataset.read_text("utf-8")
         old = case.rng.choice(re.findall(r'^name = "wsb/(.*)"$', text, flags=re.M))
         value = case.rng.choice(_path_values(case.folder, case.outside / old))
-        dataset.write_text(text.replace(f'name = "wsb/{old}"\n', f'name = "wsb/{old}"\npath = {_toml_string(value)}\n', 1),
-                           "utf-8")
+        dataset.write_text(
+            text.replace(f'name = "wsb/{old}"\n', f'name = "wsb/{old}"\npath = {_toml_string(value)}\n', 1), "utf-8"
+        )
         case.note(f"dataset.toml task {old}: path = {value[:60]!r}")
     else:
         toml = case.pick(sorted(case.folder.glob("*/task.toml")))
-        value = case.rng.choice(_path_values(toml.parent, case.outside / toml.parent.name /
-                                             "tests" / "contract.json"))
+        value = case.rng.choice(_path_values(toml.parent, case.outside / toml.parent.name / "tests" / "contract.json"))
         text = toml.read_text("utf-8")
-        toml.write_text(re.sub(r'^contract = ".*"$', lambda m: f"contract = {_toml_string(value)}", text,
-                               flags=re.M), "utf-8")
+        toml.write_text(
+            re.sub(r'^contract = ".*"$', lambda m: f"contract = {_toml_string(value)}", text, flags=re.M), "utf-8"
+        )
         case.note(f"{case.rel(toml)}: metadata.contract = {value[:60]!r}")
 
 
@@ -333,8 +353,22 @@ def _toml_string(value: str) -> str:
 
 
 def extreme_id(case: Case) -> None:
-    value = case.rng.choice(["x" * 301, "y" * 10_000, "ß" * 200, "a/b", "../x", "", "\x00", "id with space",
-                             "CON", "-leading-dash", "ok" + "\u202e" + "txt", "é" * 3])
+    value = case.rng.choice(
+        [
+            "x" * 301,
+            "y" * 10_000,
+            "ß" * 200,
+            "a/b",
+            "../x",
+            "",
+            "\x00",
+            "id with space",
+            "CON",
+            "-leading-dash",
+            "ok" + "\u202e" + "txt",
+            "é" * 3,
+        ]
+    )
     if case.suite == "webbench-sample" and case.rng.random() < 0.6:
         dataset = case.folder / "dataset.toml"
         text = dataset.read_text("utf-8")
@@ -368,8 +402,16 @@ def extreme_id(case: Case) -> None:
         case.note(f"{case.rel(path)} items[{index}].{key} = {value[:40]!r} ({len(value)} chars)")
     else:  # webbench: a task's own name
         toml = case.pick(sorted(case.folder.glob("*/task.toml")))
-        toml.write_text(re.sub(r'^name = ".*"$', lambda m: f"name = {_toml_string(value)}", toml.read_text("utf-8"),
-                               count=1, flags=re.M), "utf-8")
+        toml.write_text(
+            re.sub(
+                r'^name = ".*"$',
+                lambda m: f"name = {_toml_string(value)}",
+                toml.read_text("utf-8"),
+                count=1,
+                flags=re.M,
+            ),
+            "utf-8",
+        )
         case.note(f"{case.rel(toml)}: task.name = {value[:40]!r} ({len(value)} chars)")
 
 
@@ -381,17 +423,22 @@ def empty_file(case: Case) -> None:
 
 
 def json_structure(case: Case) -> None:
-    kind = case.rng.choice(["drop key", "retype", "duplicate line", "truncate line", "not an object",
-                            "garbage line", "null byte line"])
+    kind = case.rng.choice(
+        ["drop key", "retype", "duplicate line", "truncate line", "not an object", "garbage line", "null byte line"]
+    )
     if kind in ("duplicate line", "truncate line", "not an object", "garbage line", "null byte line"):
         jsonl = case.files((".jsonl",)) or [case.folder / "suite.json"]
         path = case.pick(jsonl)
         lines = _lines(path) or ["\n"]
         index = case.rng.randrange(len(lines))
         line = lines[index]
-        lines[index] = {"duplicate line": line + line, "truncate line": line[: max(1, len(line) // 2)] + "\n",
-                        "not an object": case.rng.choice(["[]", "1", "null", '"text"', "true"]) + "\n",
-                        "garbage line": "{this is not json\n", "null byte line": "\x00\n"}[kind]
+        lines[index] = {
+            "duplicate line": line + line,
+            "truncate line": line[: max(1, len(line) // 2)] + "\n",
+            "not an object": case.rng.choice(["[]", "1", "null", '"text"', "true"]) + "\n",
+            "garbage line": "{this is not json\n",
+            "null byte line": "\x00\n",
+        }[kind]
         path.write_text("".join(lines), "utf-8")
         case.note(f"{case.rel(path)} line {index + 1}: {kind}")
         return
@@ -406,14 +453,25 @@ def json_structure(case: Case) -> None:
             return f"dropped {key!r}"
         record[key] = rng.choice([None, [], {}, True, -1, 1.5, "", "text", [None], {"nested": {}}])
         return f"{key!r} := {record[key]!r}"
+
     _edit_record(case, change)
 
 
 def toml_mutation(case: Case) -> None:
     path = case.pick(case.files((".toml",)))
     lines = _lines(path)
-    kind = case.rng.choice(["delete line", "duplicate key", "string to int", "unquote", "bad digest",
-                            "redefine table", "missing task fields", "wrong type"])
+    kind = case.rng.choice(
+        [
+            "delete line",
+            "duplicate key",
+            "string to int",
+            "unquote",
+            "bad digest",
+            "redefine table",
+            "missing task fields",
+            "wrong type",
+        ]
+    )
     index = case.rng.randrange(len(lines))
     if kind == "delete line":
         del lines[index]
@@ -444,9 +502,15 @@ def toml_mutation(case: Case) -> None:
 
 
 MUTATIONS: dict[str, Callable[[Case], None]] = {
-    "byte flip": byte_flip, "invalid utf-8": invalid_utf8, "deep nesting": deep_nesting,
-    "huge number": huge_number, "path field": path_field, "extreme id": extreme_id,
-    "empty file": empty_file, "json structure": json_structure, "toml": toml_mutation,
+    "byte flip": byte_flip,
+    "invalid utf-8": invalid_utf8,
+    "deep nesting": deep_nesting,
+    "huge number": huge_number,
+    "path field": path_field,
+    "extreme id": extreme_id,
+    "empty file": empty_file,
+    "json structure": json_structure,
+    "toml": toml_mutation,
 }
 
 
@@ -490,8 +554,11 @@ def restamp(case: Case) -> None:
     for name in re.findall(r'^name = "wsb/([a-z0-9-]+)"$', text, flags=re.M):
         folder = case.folder / name
         if folder.is_dir():
-            text = re.sub(rf'(name = "wsb/{name}"\ndigest = )"sha256:[0-9a-f]{{64}}"',
-                          lambda m, folder=folder: f'{m.group(1)}"{task_digest(folder)}"', text)
+            text = re.sub(
+                rf'(name = "wsb/{name}"\ndigest = )"sha256:[0-9a-f]{{64}}"',
+                lambda m, folder=folder: f'{m.group(1)}"{task_digest(folder)}"',
+                text,
+            )
     dataset.write_text(text, "utf-8")
     case.note("digests re-stamped")
 
@@ -597,9 +664,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=360, help="how many seeds (default 360)")
     parser.add_argument("--start", type=int, default=0, help="the first seed (default 0)")
     parser.add_argument("--only", type=int, action="append", help="run just this seed (repeatable)")
-    parser.add_argument("--show", action="append", default=[], choices=OUTCOMES,
-                        help="also list the seeds with this outcome (tracebacks, unnamed errors and outside "
-                             "reads are always listed)")
+    parser.add_argument(
+        "--show",
+        action="append",
+        default=[],
+        choices=OUTCOMES,
+        help="also list the seeds with this outcome (tracebacks, unnamed errors and outside reads are always listed)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="print pytest's output of each run")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folders")
     args = parser.parse_args(argv)
@@ -633,24 +704,37 @@ def report(results: list[Result], seconds: float, show: set[str], kept: Path | N
     counts = Counter(r.outcome for r in results)
     outside = [r for r in results if r.outside]
     by_suite = Counter(r.case.suite for r in results)
-    print(f"suite_fuzz: {len(results)} mutations of {len(by_suite)} suites "
-          f"({', '.join(f'{s} {n}' for s, n in sorted(by_suite.items()))}), pytest --co -q in-process, "
-          f"{seconds:.0f} s")
-    labels = {"clean": "clean collection error (one line naming the file)", "accepted": "accepted",
-              "unnamed": "one-line error naming no file", "traceback": "traceback"}
+    print(
+        f"suite_fuzz: {len(results)} mutations of {len(by_suite)} suites "
+        f"({', '.join(f'{s} {n}' for s, n in sorted(by_suite.items()))}), pytest --co -q in-process, "
+        f"{seconds:.0f} s"
+    )
+    labels = {
+        "clean": "clean collection error (one line naming the file)",
+        "accepted": "accepted",
+        "unnamed": "one-line error naming no file",
+        "traceback": "traceback",
+    }
     for outcome in OUTCOMES:
         print(f"  {labels[outcome]:<52} {counts[outcome]:>4}")
     print(f"  {'read outside the suite folder (of the above)':<52} {len(outside):>4}")
     kinds = Counter((r.case.what[0], r.outcome) for r in results)
-    print("  by mutation: " + "; ".join(
-        f"{name}: " + ", ".join(f"{kinds[name, o]} {o}" for o in OUTCOMES if kinds[name, o])
-        for name in MUTATIONS if any(kinds[name, o] for o in OUTCOMES)))
+    print(
+        "  by mutation: "
+        + "; ".join(
+            f"{name}: " + ", ".join(f"{kinds[name, o]} {o}" for o in OUTCOMES if kinds[name, o])
+            for name in MUTATIONS
+            if any(kinds[name, o] for o in OUTCOMES)
+        )
+    )
     for result in results:
         listed = result.outcome in ("traceback", "unnamed") or result.outside or result.outcome in show
         if listed:
             case = result.case
-            print(f"\n  seed {case.seed} {case.suite} ({case.what[0]}): {'; '.join(case.what[1:])}\n    {result.outcome}: "
-                  f"{result.detail}")
+            print(
+                f"\n  seed {case.seed} {case.suite} ({case.what[0]}): {'; '.join(case.what[1:])}\n    {result.outcome}: "
+                f"{result.detail}"
+            )
             for path in result.outside:
                 print(f"    read outside: {path}")
     if kept:

@@ -30,8 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     for name, (what, says) in SHORTCUTS.items():
         mine = [r for r in rows if r["shortcut"] == name]
         scores = sorted(r["webscore"] for r in mine)
-        spread = "-" if not scores else f"{scores[0]:.1f}" if scores[0] == scores[-1] else \
-            f"{scores[0]:.1f}–{scores[-1]:.1f}"
+        spread = (
+            "-"
+            if not scores
+            else f"{scores[0]:.1f}"
+            if scores[0] == scores[-1]
+            else f"{scores[0]:.1f}–{scores[-1]:.1f}"
+        )
         print(f"| {what} | {says} | {spread} on {len(mine)} task(s) | {sum(r['holds'] for r in mine)}/{len(mine)} |")
         if args.tasks:
             for r in mine:

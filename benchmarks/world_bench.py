@@ -46,8 +46,10 @@ def main() -> None:
         tables = len(schema.tables) + 1  # and the wsb_world table that names the family
         rows = sorted(n for _, n in worlds)
         times = [t * 1000 for t, _ in worlds]
-        print(f"| {family} ({len(worlds)} worlds) | {apps} | {tables} | {rows[0]:,}–{rows[-1]:,} | "
-              f"{statistics.median(times):.0f} / {max(times):.0f} |")
+        print(
+            f"| {family} ({len(worlds)} worlds) | {apps} | {tables} | {rows[0]:,}–{rows[-1]:,} | "
+            f"{statistics.median(times):.0f} / {max(times):.0f} |"
+        )
 
 
 if __name__ == "__main__":

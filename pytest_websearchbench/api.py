@@ -34,14 +34,32 @@ from __future__ import annotations
 from pytest_websearchbench import hooks as hookspecs
 from pytest_websearchbench.codebench.grader import CodeVerdict, grade_code_answer
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError, SuiteError, WebSearchBenchError
-from pytest_websearchbench.core.family import (BenchmarkFamily, Case, Drilldown, MetricColumn, RawResults, RunContext,
-                                               Score, SearchProvider, Suite)
+from pytest_websearchbench.core.family import (
+    BenchmarkFamily,
+    Case,
+    Drilldown,
+    MetricColumn,
+    RawResults,
+    RunContext,
+    Score,
+    SearchProvider,
+    Suite,
+)
 from pytest_websearchbench.core.models import Hit, Page
-from pytest_websearchbench.core.options import Option as PluginOption, OptionValues, Settings
+from pytest_websearchbench.core.options import Option as PluginOption
+from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.suites import SuiteManifest
 from pytest_websearchbench.core.version import __version__
-from pytest_websearchbench.providers.api import (ApiProvider, ApiRequest, Auth, MissingCredentialError, Option,
-                                                 compact, flag, join_snippets)
+from pytest_websearchbench.providers.api import (
+    ApiProvider,
+    ApiRequest,
+    Auth,
+    MissingCredentialError,
+    Option,
+    compact,
+    flag,
+    join_snippets,
+)
 from pytest_websearchbench.providers.base import CallRecord, HttpProvider, Provider, ProviderContext
 from pytest_websearchbench.providers.registry import ENTRY_POINT_GROUP as PROVIDER_ENTRY_POINT_GROUP
 from pytest_websearchbench.providers.registry import ProviderRegistry
@@ -51,21 +69,51 @@ from pytest_websearchbench.webbench.browsing.browser import Observation
 
 __all__ = [
     # providers
-    "ApiProvider", "ApiRequest", "Auth", "CallRecord", "HttpOptions", "HttpProvider", "MissingCredentialError",
-    "Option", "PROVIDER_ENTRY_POINT_GROUP", "Provider", "ProviderContext", "ProviderRegistry", "compact", "flag",
+    "ApiProvider",
+    "ApiRequest",
+    "Auth",
+    "CallRecord",
+    "HttpOptions",
+    "HttpProvider",
+    "MissingCredentialError",
+    "Option",
+    "PROVIDER_ENTRY_POINT_GROUP",
+    "Provider",
+    "ProviderContext",
+    "ProviderRegistry",
+    "compact",
+    "flag",
     "join_snippets",
     # results
-    "Hit", "Page",
+    "Hit",
+    "Page",
     # agents (WebBench)
-    "AgentRegistry", "EpisodeContext", "Observation",
+    "AgentRegistry",
+    "EpisodeContext",
+    "Observation",
     # hooks
     "hookspecs",
     # errors
-    "ConfigurationError", "ProviderError", "SuiteError", "WebSearchBenchError",
+    "ConfigurationError",
+    "ProviderError",
+    "SuiteError",
+    "WebSearchBenchError",
     # families
-    "BenchmarkFamily", "Case", "Drilldown", "MetricColumn", "OptionValues", "PluginOption", "RawResults",
-    "RunContext", "Score", "SearchProvider", "Settings", "Suite", "SuiteManifest",
+    "BenchmarkFamily",
+    "Case",
+    "Drilldown",
+    "MetricColumn",
+    "OptionValues",
+    "PluginOption",
+    "RawResults",
+    "RunContext",
+    "Score",
+    "SearchProvider",
+    "Settings",
+    "Suite",
+    "SuiteManifest",
     # the code judge
-    "CodeVerdict", "grade_code_answer",
+    "CodeVerdict",
+    "grade_code_answer",
     "__version__",
 ]

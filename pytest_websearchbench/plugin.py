@@ -120,8 +120,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 def pytest_runtestloop(session: pytest.Session) -> None:
     """A live run works its provider and model calls first, many at once (run/live.py); pytest's loop then
     replays them. An xdist controller does it when its workers have collected (below); a worker never."""
-    if hasattr(session.config, "workerinput") or not session.items or (
-            session.testsfailed and not session.config.option.continue_on_collection_errors):
+    if (
+        hasattr(session.config, "workerinput")
+        or not session.items
+        or (session.testsfailed and not session.config.option.continue_on_collection_errors)
+    ):
         return  # pytest's own loop stops a run whose collection failed
     from pytest_websearchbench.run.collect import BenchmarkItem
     from pytest_websearchbench.run.live import work_live
@@ -170,8 +173,11 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector):
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     """A suite file named on the command line without a manifest (``--suite path/to/eval.jsonl``)."""
-    if (file_path.suffix in (".jsonl", ".json") and parent.session.isinitpath(file_path)
-            and not (file_path.parent / MANIFEST_NAME).is_file()):
+    if (
+        file_path.suffix in (".jsonl", ".json")
+        and parent.session.isinitpath(file_path)
+        and not (file_path.parent / MANIFEST_NAME).is_file()
+    ):
         from pytest_websearchbench.run.collect import SuiteModule
 
         return SuiteModule.from_parent(parent, path=file_path)

@@ -17,13 +17,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.reporting.history import HistoryError, load_history
 from pytest_websearchbench.reporting.html.model import Source
 from pytest_websearchbench.reporting.html.render import write_report
 from pytest_websearchbench.reporting.html.trend_page import write_trends
 from pytest_websearchbench.reporting.json_results import FORMAT, RunResults, run_secrets
+from pytest_websearchbench.run.registry import FAMILIES
 
 _FORMAT_NAME = FORMAT.split("@")[0] + "@"
 
@@ -67,8 +67,10 @@ def check_document(document: Any, where: str) -> None:
     """The fields the report reads, with their types (a results file of any plugin version has them)."""
     if not isinstance(document, dict) or not str(document.get("format", "")).startswith(_FORMAT_NAME):
         found = document.get("format") if isinstance(document, dict) else type(document).__name__
-        raise ReportInputError(f"{where}: not a pytest-websearchbench results file (format {found!r}; "
-                               f"expected {FORMAT!r}, as --wsb-json writes)")
+        raise ReportInputError(
+            f"{where}: not a pytest-websearchbench results file (format {found!r}; "
+            f"expected {FORMAT!r}, as --wsb-json writes)"
+        )
     if not isinstance(document.get("items"), list):
         raise ReportInputError(f"{where}: field 'items': expected a list of items")
     k = document.get("k")
@@ -94,8 +96,10 @@ def check_document(document: Any, where: str) -> None:
         _check_item(item, f"{where}, item {index}")
         key = item["suite"], item["case_id"], item["provider"]
         if key in seen:  # one record per item: a second would count the item twice
-            raise ReportInputError(f"{where}, item {index} ({key[0]}/{key[1]}[{key[2]}]): the same suite, case and "
-                                   f"provider as item {seen[key]}")
+            raise ReportInputError(
+                f"{where}, item {index} ({key[0]}/{key[1]}[{key[2]}]): the same suite, case and "
+                f"provider as item {seen[key]}"
+            )
         seen[key] = index
 
 
@@ -116,13 +120,16 @@ def _check_item(item: Any, where: str) -> None:
         for position, entry in enumerate(_expect(item, name, list, where, optional=True) or []):
             wanted = str if name == "tags" else dict
             if not isinstance(entry, wanted):
-                raise ReportInputError(f"{where}: field '{name}[{position}]': expected "
-                                       f"{'a string' if wanted is str else 'an object'}, got {entry!r:.60}")
+                raise ReportInputError(
+                    f"{where}: field '{name}[{position}]': expected "
+                    f"{'a string' if wanted is str else 'an object'}, got {entry!r:.60}"
+                )
     for position, call in enumerate(item.get("calls") or []):
         seconds = call.get("seconds")
         if seconds is not None and not _finite(seconds):
-            raise ReportInputError(f"{where}: field 'calls[{position}].seconds': expected a finite number, "
-                                   f"got {seconds!r:.60}")
+            raise ReportInputError(
+                f"{where}: field 'calls[{position}].seconds': expected a finite number, got {seconds!r:.60}"
+            )
     raw = _expect(item, "raw", dict, where, optional=True) or {}
     for name in ("queries", "hits", "pages"):
         _expect(raw, name, list, f"{where}: raw", optional=True)
@@ -153,12 +160,18 @@ def _expect(data: dict, name: str, kind: type, where: str, *, optional: bool = F
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Build the HTML report from results files (--wsb-json); several files make one comparison.")
+        description="Build the HTML report from results files (--wsb-json); several files make one comparison.",
+    )
     parser.add_argument("results", nargs="*", type=Path, help="results files written by --wsb-json")
-    parser.add_argument("--history", type=Path, metavar="HISTORY",
-                        help="instead: the trend page of a release history written by --wsb-history")
-    parser.add_argument("-o", "--output", type=Path,
-                        help="the page to write (default: report.html, with --history trends.html)")
+    parser.add_argument(
+        "--history",
+        type=Path,
+        metavar="HISTORY",
+        help="instead: the trend page of a release history written by --wsb-history",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, help="the page to write (default: report.html, with --history trends.html)"
+    )
     args = parser.parse_args(argv)
     if args.history is not None:
         if args.results:
@@ -185,8 +198,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         print(f"report: cannot write {args.output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     items = sum(len(source.results.records) for source in sources)
-    print(f"report written to {args.output} ({size:,} bytes; {items} items from {len(sources)} "
-          f"file{'s' if len(sources) != 1 else ''})")
+    print(
+        f"report written to {args.output} ({size:,} bytes; {items} items from {len(sources)} "
+        f"file{'s' if len(sources) != 1 else ''})"
+    )
     return 0
 
 
@@ -205,8 +220,10 @@ def _trends(history: Path, output: Path) -> int:
     except OSError as exc:
         print(f"report: cannot write {output}: {exc.strerror or exc}", file=sys.stderr)
         return 2
-    print(f"trend page written to {output} ({size:,} bytes; {len(entries)} run{'s' if len(entries) != 1 else ''} "
-          f"from {history})")
+    print(
+        f"trend page written to {output} ({size:,} bytes; {len(entries)} run{'s' if len(entries) != 1 else ''} "
+        f"from {history})"
+    )
     return 0
 
 

@@ -85,9 +85,12 @@ E2E_FIXTURES = {"bundled_run", "harbor_python", "browser"}
 
 
 def pytest_addoption(parser) -> None:
-    parser.addoption("--every-task", action="store_true",
-                     help="run the slow per-task WebBench tests (Chromium parity, the model and program agents, the "
-                          "controls) on every bundled task and agent, not one task of each template")
+    parser.addoption(
+        "--every-task",
+        action="store_true",
+        help="run the slow per-task WebBench tests (Chromium parity, the model and program agents, the "
+        "controls) on every bundled task and agent, not one task of each template",
+    )
 
 
 def pytest_collection_modifyitems(items) -> None:
@@ -117,32 +120,84 @@ def write_jsonl(path: Path, records: list[dict]) -> Path:
 
 
 TINY_CORPUS = [
-    {"url": "https://tea.example/green-tea-brewing", "title": "Brewing green tea at the right temperature",
-     "text": "Green tea leaves brew best at 75 degrees for two minutes; boiling water makes green tea bitter.",
-     "language": "en", "site": "tea.example", "published": "2025-03-01"},
-    {"url": "https://tea.example/black-tea", "title": "Black tea basics",
-     "text": "Black tea tolerates boiling water and steeps for four minutes.",
-     "language": "en", "site": "tea.example", "published": "2019-01-10"},
-    {"url": "https://www.mirror.example/green-tea-brewing", "title": "Brewing green tea (mirror)",
-     "text": "Green tea leaves brew best at 75 degrees for two minutes, a mirrored copy.",
-     "language": "en", "site": "mirror.example", "published": "2025-03-02"},
-    {"url": "https://bike.example/tyre-pressure", "title": "Road bike tyre pressure guide",
-     "text": "Road bike tyres run at six bar for riders of seventy kilograms.",
-     "language": "en", "site": "bike.example", "published": "2024-06-01"},
-    {"url": "https://cha.example/lvcha", "title": "绿茶的冲泡方法",
-     "text": "绿茶适合用八十度的水冲泡两分钟。", "language": "zh", "site": "cha.example", "published": "2024-05-01"},
+    {
+        "url": "https://tea.example/green-tea-brewing",
+        "title": "Brewing green tea at the right temperature",
+        "text": "Green tea leaves brew best at 75 degrees for two minutes; boiling water makes green tea bitter.",
+        "language": "en",
+        "site": "tea.example",
+        "published": "2025-03-01",
+    },
+    {
+        "url": "https://tea.example/black-tea",
+        "title": "Black tea basics",
+        "text": "Black tea tolerates boiling water and steeps for four minutes.",
+        "language": "en",
+        "site": "tea.example",
+        "published": "2019-01-10",
+    },
+    {
+        "url": "https://www.mirror.example/green-tea-brewing",
+        "title": "Brewing green tea (mirror)",
+        "text": "Green tea leaves brew best at 75 degrees for two minutes, a mirrored copy.",
+        "language": "en",
+        "site": "mirror.example",
+        "published": "2025-03-02",
+    },
+    {
+        "url": "https://bike.example/tyre-pressure",
+        "title": "Road bike tyre pressure guide",
+        "text": "Road bike tyres run at six bar for riders of seventy kilograms.",
+        "language": "en",
+        "site": "bike.example",
+        "published": "2024-06-01",
+    },
+    {
+        "url": "https://cha.example/lvcha",
+        "title": "绿茶的冲泡方法",
+        "text": "绿茶适合用八十度的水冲泡两分钟。",
+        "language": "zh",
+        "site": "cha.example",
+        "published": "2024-05-01",
+    },
 ]
 
 TINY_SCENARIOS = [
-    {"id": "t1", "query": "green tea brewing temperature", "language": "en", "family": "general",
-     "known_pages": ["https://tea.example/green-tea-brewing"], "requirements": {"sites": ["tea.example"]},
-     "origin": "test", "provenance_kind": "authored"},
-    {"id": "t2", "query": "road bike tyre pressure", "language": "en", "family": "vertical",
-     "origin": "test", "provenance_kind": "authored"},
-    {"id": "t3", "query": "绿茶 冲泡", "language": "zh", "family": "named-site",
-     "origin": "test", "provenance_kind": "authored"},
-    {"id": "t4", "query": "black tea boiling water", "language": "en", "family": "general",
-     "requirements": {"after": "2022-01-01"}, "origin": "test", "provenance_kind": "authored"},
+    {
+        "id": "t1",
+        "query": "green tea brewing temperature",
+        "language": "en",
+        "family": "general",
+        "known_pages": ["https://tea.example/green-tea-brewing"],
+        "requirements": {"sites": ["tea.example"]},
+        "origin": "test",
+        "provenance_kind": "authored",
+    },
+    {
+        "id": "t2",
+        "query": "road bike tyre pressure",
+        "language": "en",
+        "family": "vertical",
+        "origin": "test",
+        "provenance_kind": "authored",
+    },
+    {
+        "id": "t3",
+        "query": "绿茶 冲泡",
+        "language": "zh",
+        "family": "named-site",
+        "origin": "test",
+        "provenance_kind": "authored",
+    },
+    {
+        "id": "t4",
+        "query": "black tea boiling water",
+        "language": "en",
+        "family": "general",
+        "requirements": {"after": "2022-01-01"},
+        "origin": "test",
+        "provenance_kind": "authored",
+    },
 ]
 
 TINY_GRADES = [
@@ -151,8 +206,7 @@ TINY_GRADES = [
     {"query_id": "t1", "url": "https://tea.example/black-tea", "grade": 1, "grader": "test"},
     {"query_id": "t2", "url": "https://bike.example/tyre-pressure", "grade": 3, "grader": "test"},
     {"query_id": "t3", "url": "https://cha.example/lvcha", "grade": 3, "grader": "test"},
-    {"query_id": "t4", "url": "https://tea.example/black-tea", "grade": 3, "grader": "test",
-     "published": "2019-01-10"},
+    {"query_id": "t4", "url": "https://tea.example/black-tea", "grade": 3, "grader": "test", "published": "2019-01-10"},
 ]
 
 
@@ -162,9 +216,19 @@ def write_lexbench_suite(root: Path, name: str, scenarios: list[dict], grades: l
     folder = root / "suites" / name
     write_jsonl(folder / "items.jsonl", scenarios)
     write_jsonl(folder / "grades.jsonl", grades)
-    (folder / "suite.json").write_text(json.dumps(
-        {"name": name, "edition": "test-1", "family": "lexbench", "kind": "scenario",
-         "items": "items.jsonl", "grades": "grades.jsonl"}), "utf-8")
+    (folder / "suite.json").write_text(
+        json.dumps(
+            {
+                "name": name,
+                "edition": "test-1",
+                "family": "lexbench",
+                "kind": "scenario",
+                "items": "items.jsonl",
+                "grades": "grades.jsonl",
+            }
+        ),
+        "utf-8",
+    )
     return folder
 
 
@@ -207,10 +271,30 @@ def bundled_run(tmp_path_factory) -> dict[str, Path]:
 def _bundled_run(folder: Path) -> dict[str, Path]:
     results, report, junit = folder / "results.json", folder / "run.html", folder / "junit.xml"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
-    done = subprocess.run([sys.executable, "-m", "pytest", str(REPO / "suites"), "-n", "2", "-q", "-p", "no:cacheprovider",
-                           "--wsb-record-mode=none", f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
-                           f"--wsb-json={results}", "--wsb-json-raw", f"--wsb-html={report}", f"--junitxml={junit}"],
-                          cwd=folder, capture_output=True, text=True, env=env, timeout=600)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(REPO / "suites"),
+            "-n",
+            "2",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--wsb-record-mode=none",
+            f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
+            f"--wsb-json={results}",
+            "--wsb-json-raw",
+            f"--wsb-html={report}",
+            f"--junitxml={junit}",
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert results.is_file() and report.is_file() and junit.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     assert f"HTML report written to {report}" in done.stdout
     return {"results": results, "report": report, "junit": junit}

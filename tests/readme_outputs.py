@@ -32,8 +32,10 @@ REPO = Path(__file__).resolve().parents[1]
 MARKER = re.compile(r"^<!-- output: (?P<command>.+?)(?:; check: (?P<check>.+?))? -->$")
 SECTION = re.compile(r"^(?P<suite>[A-Za-z0-9][\w.-]*)  \(")
 ROW = re.compile(r"^  (?P<label>\S(?:.*?\S)?)\s{2,}(?P<cells>\S.*)$")
-LAST = re.compile(r"^=*\s*(?P<counts>\d+ (?:passed|failed|error|errors|xfailed|skipped|deselected)\b.*?)"
-                  r"(?P<time> in [\d.]+s(?: \([\d:]+\))?)?\s*=*$")
+LAST = re.compile(
+    r"^=*\s*(?P<counts>\d+ (?:passed|failed|error|errors|xfailed|skipped|deselected)\b.*?)"
+    r"(?P<time> in [\d.]+s(?: \([\d:]+\))?)?\s*=*$"
+)
 #: rows whose cells are timings: rewritten, never checked
 VOLATILE = ("latency p50/p95",)
 
@@ -78,12 +80,12 @@ def figures(lines: list[str]) -> dict[tuple[str, str], str]:
 
 
 def run(command: str) -> list[str]:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
-           "COLUMNS": "80"}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]), "COLUMNS": "80"}
     done = subprocess.run(["bash", "-c", command], cwd=REPO, env=env, capture_output=True, text=True)
     if done.returncode not in (0, 1):  # 1: a documented run with failures; anything else did not run
-        raise SystemExit(f"readme_outputs: `{command}` exited {done.returncode}:\n{done.stdout[-2000:]}"
-                         f"{done.stderr[-2000:]}")
+        raise SystemExit(
+            f"readme_outputs: `{command}` exited {done.returncode}:\n{done.stdout[-2000:]}{done.stderr[-2000:]}"
+        )
     return done.stdout.splitlines()
 
 
@@ -116,7 +118,7 @@ def rewrite(documented: list[str], fresh: list[str]) -> list[str]:
             suite = ""
         row = ROW.match(line)
         if suite and row and (suite, row["label"]) in now:
-            prefix = line[:line.index(row["cells"])]
+            prefix = line[: line.index(row["cells"])]
             line = prefix + now[suite, row["label"]]
         elif LAST.match(line.strip()) and not line.startswith(" ") and fresh_last:
             line = fresh_last
@@ -134,12 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     for block in reversed(blocks(lines)):  # from the end: a rewritten block never moves an earlier one
         command = block.command if args.update or not block.check else block.check
         fresh = run(command)
-        documented = lines[block.start:block.end]
+        documented = lines[block.start : block.end]
         if args.update:
-            lines[block.start:block.end] = rewrite(documented, fresh)
+            lines[block.start : block.end] = rewrite(documented, fresh)
         else:
-            problems += [f"{args.readme.name}:{block.start + 1} `{block.command}`: {p}"
-                         for p in drift(documented, fresh, whole=command == block.command)]
+            problems += [
+                f"{args.readme.name}:{block.start + 1} `{block.command}`: {p}"
+                for p in drift(documented, fresh, whole=command == block.command)
+            ]
     if args.update:
         args.readme.write_text("\n".join(lines) + "\n", "utf-8")
         return 0

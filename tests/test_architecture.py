@@ -91,19 +91,29 @@ def graph() -> dict[str, set[str]]:
 
 def test_imports_point_down_the_layers(graph):
     top = len(LAYERS) - 1
-    upward = sorted(f"{source} imports {target}" for source, targets in graph.items() for target in targets
-                    if _group(source) != _group(target)
-                    and _layer(_group(target)) >= _layer(_group(source)) != top)
+    upward = sorted(
+        f"{source} imports {target}"
+        for source, targets in graph.items()
+        for target in targets
+        if _group(source) != _group(target) and _layer(_group(target)) >= _layer(_group(source)) != top
+    )
     assert upward == [], "imports against ARCHITECTURE.md's layers:\n" + "\n".join(upward)
 
 
 def test_webbench_imports_point_down_its_layers(graph):
-    inside = {name: {t for t in targets if _group(t) == "webbench"} for name, targets in graph.items()
-              if _group(name) == "webbench"}
+    inside = {
+        name: {t for t in targets if _group(t) == "webbench"}
+        for name, targets in graph.items()
+        if _group(name) == "webbench"
+    }
     top = len(WEBBENCH_LAYERS) - 1
-    upward = sorted(f"{source} imports {target}" for source, targets in inside.items() for target in targets
-                    if _group(source, 2) != _group(target, 2)
-                    and _layer(_group(target, 2), WEBBENCH_LAYERS) >= _layer(_group(source, 2), WEBBENCH_LAYERS) != top)
+    upward = sorted(
+        f"{source} imports {target}"
+        for source, targets in inside.items()
+        for target in targets
+        if _group(source, 2) != _group(target, 2)
+        and _layer(_group(target, 2), WEBBENCH_LAYERS) >= _layer(_group(source, 2), WEBBENCH_LAYERS) != top
+    )
     assert upward == [], "imports against ARCHITECTURE.md's webbench layers:\n" + "\n".join(upward)
 
 
@@ -155,8 +165,10 @@ def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_the_checks_see_a_planted_circle_and_an_upward_import():
-    planted = {"pytest_websearchbench.core.a": {"pytest_websearchbench.run.b"},
-               "pytest_websearchbench.run.b": {"pytest_websearchbench.core.a"}}
+    planted = {
+        "pytest_websearchbench.core.a": {"pytest_websearchbench.run.b"},
+        "pytest_websearchbench.run.b": {"pytest_websearchbench.core.a"},
+    }
     assert len(_strongly_connected(planted)) == 1
     assert _layer(_group("pytest_websearchbench.run.b")) > _layer(_group("pytest_websearchbench.core.a"))
     tasks, agents = "pytest_websearchbench.webbench.tasks.generate", "pytest_websearchbench.webbench.agents.episode"

@@ -11,9 +11,8 @@ import tomllib
 
 import pytest
 
-from conftest import REPO
-
 import pytest_websearchbench.api as api
+from conftest import REPO
 
 DOCS = REPO / "docs"
 PYTHON_BLOCK = re.compile(r"^```python[^\n]*\n(.*?)^```", re.S | re.M)
@@ -37,8 +36,9 @@ def test_a_star_import_defines_no_hook_implementation():
 def test_the_extension_points_are_what_the_docs_say():
     assert issubclass(api.ApiProvider, api.HttpProvider) and issubclass(api.HttpProvider, api.Provider)
     assert issubclass(api.MissingCredentialError, api.ConfigurationError)
-    assert all(issubclass(e, api.WebSearchBenchError) for e in (api.ConfigurationError, api.ProviderError,
-                                                                api.SuiteError))
+    assert all(
+        issubclass(e, api.WebSearchBenchError) for e in (api.ConfigurationError, api.ProviderError, api.SuiteError)
+    )
     assert {"pytest_websearchbench_add_providers", "pytest_websearchbench_add_agents"} <= set(vars(api.hookspecs))
     assert api.PROVIDER_ENTRY_POINT_GROUP == "pytest_websearchbench.providers"
 
@@ -72,8 +72,7 @@ def test_the_docs_have_python_examples():
     assert len(_doc_examples()) >= 4
 
 
-@pytest.mark.parametrize(("path", "line", "source"), _doc_examples(),
-                         ids=[f"{p}:{n}" for p, n, _ in _doc_examples()])
+@pytest.mark.parametrize(("path", "line", "source"), _doc_examples(), ids=[f"{p}:{n}" for p, n, _ in _doc_examples()])
 def test_doc_examples_import_the_package_only_through_its_api(path, line, source):
     offenders = [name for name in _package_imports(source) if name != "pytest_websearchbench.api"]
     assert offenders == [], f"{path}:{line} imports internal modules: {offenders}"

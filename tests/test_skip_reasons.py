@@ -6,7 +6,8 @@ import conftest
 
 
 def test_the_run_ends_with_each_skip_reason_and_its_count(pytester):
-    pytester.makepyfile(test_some="""\
+    pytester.makepyfile(
+        test_some="""\
         import pytest
 
         @pytest.mark.parametrize("n", range(3))
@@ -22,11 +23,15 @@ def test_the_run_ends_with_each_skip_reason_and_its_count(pytester):
 
         def test_runs():
             pass
-    """)
+    """
+    )
     result = pytester.runpytest(plugins=[conftest])  # this folder's conftest.py, as the project's run loads it
     result.assert_outcomes(passed=1, skipped=5)
-    result.stdout.fnmatch_lines([
-        "3 skipped: no chromium at chromium; install it with: sudo apt-get install -y chromium",
-        "1 skipped: needs Python 3.12",
-        "1 skipped: could not import 'no_such_module_anywhere': No module named 'no_such_module_anywhere'",
-        "*= 1 passed, 5 skipped in *"])
+    result.stdout.fnmatch_lines(
+        [
+            "3 skipped: no chromium at chromium; install it with: sudo apt-get install -y chromium",
+            "1 skipped: needs Python 3.12",
+            "1 skipped: could not import 'no_such_module_anywhere': No module named 'no_such_module_anywhere'",
+            "*= 1 passed, 5 skipped in *",
+        ]
+    )

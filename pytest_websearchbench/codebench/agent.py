@@ -36,16 +36,16 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
-from pytest_websearchbench.providers.model_client import ModelClient, ToolCall, transcript_turn
+from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
 from pytest_websearchbench.codebench.options import BOARD_SEARCH_FETCH
 from pytest_websearchbench.codebench.prompts import ToolTexts
 from pytest_websearchbench.codebench.tasks import Budgets, CodeTask
-from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
 from pytest_websearchbench.core.exceptions import ProviderError, WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.base import Provider
+from pytest_websearchbench.providers.model_client import ModelClient, ToolCall, transcript_turn
 
 SEARCH_BUDGET_EXHAUSTED = "search budget exhausted; answer now"
 FETCH_BUDGET_EXHAUSTED = "fetch budget exhausted; answer now"
@@ -66,7 +66,7 @@ def cut_hit(hit: Hit, limit: int) -> Hit:
 
 
 def cut_page(page: Page, budgets: Budgets) -> Page:
-    return Page(page.url, page.title, page.text[:budgets.fetch_chars])
+    return Page(page.url, page.title, page.text[: budgets.fetch_chars])
 
 
 def unique_by_url(hits: list[Hit], limit: int) -> list[Hit]:
@@ -83,8 +83,9 @@ def unique_by_url(hits: list[Hit], limit: int) -> list[Hit]:
 def is_page_failure(exc: ProviderError) -> bool:
     """A fetch that failed for this page (gone, blocked, not HTML), not because the provider is down."""
     status = getattr(exc, "status", None)
-    return getattr(exc, "kind", "") == "fetch_failed" or (status is not None and 400 <= status < 500
-                                                          and status not in (401, 402, 403, 407, 429))
+    return getattr(exc, "kind", "") == "fetch_failed" or (
+        status is not None and 400 <= status < 500 and status not in (401, 402, 403, 407, 429)
+    )
 
 
 def is_run_failure(exc: BaseException) -> bool:
@@ -121,7 +122,7 @@ class _KeepAnswers:
 
     def __exit__(self, kind, exc, tb) -> None:
         if isinstance(exc, Exception) and not is_run_failure(exc):
-            del self.provider.failed_exchanges[self.mark:]
+            del self.provider.failed_exchanges[self.mark :]
 
 
 def _fetch(provider: Provider, url: str, objective: str) -> Page:
@@ -137,12 +138,13 @@ def _seconds_since(provider: Provider, mark: int) -> float:
 
 # --------------------------------------------------------------------------- retrieval probe
 
+
 def retrieve(task: CodeTask, provider: Provider, k: int, board: str) -> RawResults:
     hits = [cut_hit(h, task.budgets.snippet_chars) for h in provider.search(task.ticket, k)[:k]]
     pages: list[Page] = []
     failed: list[dict[str, str]] = []
     if board == BOARD_SEARCH_FETCH:
-        for hit in hits[:task.budgets.fetches]:
+        for hit in hits[: task.budgets.fetches]:
             try:
                 with _KeepAnswers(provider):
                     pages.append(cut_page(provider.fetch(hit.url), task.budgets))
@@ -150,12 +152,18 @@ def retrieve(task: CodeTask, provider: Provider, k: int, board: str) -> RawResul
                 if not is_page_failure(exc):
                     raise
                 failed.append({"url": hit.url, "error": str(exc)})
-    extra = {"mode": "retrieval", "board": board, "searches": 1, "fetches": len(pages) + len(failed),
-             "failed_fetches": failed}
+    extra = {
+        "mode": "retrieval",
+        "board": board,
+        "searches": 1,
+        "fetches": len(pages) + len(failed),
+        "failed_fetches": failed,
+    }
     return RawResults(queries=[task.ticket], hits=hits, pages=pages, extra=extra)
 
 
 # --------------------------------------------------------------------------- agent
+
 
 @dataclass
 class SearchHop:
@@ -167,8 +175,14 @@ class SearchHop:
     gold_token: str | None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"query": self.query, "n_hits": len(self.hits), "hit_urls": [h.url for h in self.hits],
-                "error": self.error, "turn": self.turn, "gold_token": self.gold_token}
+        return {
+            "query": self.query,
+            "n_hits": len(self.hits),
+            "hit_urls": [h.url for h in self.hits],
+            "error": self.error,
+            "turn": self.turn,
+            "gold_token": self.gold_token,
+        }
 
 
 @dataclass
@@ -181,8 +195,14 @@ class FetchHop:
     seconds: float
 
     def to_dict(self) -> dict[str, Any]:
-        return {"url": self.page.url, "objective": self.objective, "title": self.page.title,
-                "chars": len(self.page.text), "error": self.error, "turn": self.turn}
+        return {
+            "url": self.page.url,
+            "objective": self.objective,
+            "title": self.page.title,
+            "chars": len(self.page.text),
+            "error": self.error,
+            "turn": self.turn,
+        }
 
 
 @dataclass
@@ -228,8 +248,11 @@ class Episode:
                 raise
             error = harness_error(exc)
         self.searches.append(SearchHop(query, hits, error, turn, _seconds_since(self.provider, mark), gold))
-        result: dict[str, Any] = {"backend": self.backend, "query": query,
-                                  "hits": [{"url": h.url, "title": h.title, "snippet": h.snippet} for h in hits]}
+        result: dict[str, Any] = {
+            "backend": self.backend,
+            "query": query,
+            "hits": [{"url": h.url, "title": h.title, "snippet": h.snippet} for h in hits],
+        }
         if error:
             result["error"] = error
         return result
@@ -252,8 +275,7 @@ class Episode:
             page, error = Page(url, "", ""), harness_error(exc)
         page = Page(page.url or url, page.title, page.text)
         self.fetches.append(FetchHop(url, objective, page, error, turn, _seconds_since(self.provider, mark)))
-        result: dict[str, Any] = {"backend": self.backend, "url": page.url, "title": page.title,
-                                  "content": page.text}
+        result: dict[str, Any] = {"backend": self.backend, "url": page.url, "title": page.title, "content": page.text}
         if error:
             result["error"] = error
         return result
@@ -337,28 +359,52 @@ def run_agent(task: CodeTask, provider: Provider, backend: str, client: ModelCli
             called = [item for item in shown["output"] if item["type"] == "function_call"]
             for call, item in zip(reply.calls, called):
                 result = episode.call(call, turns)
-                trace.append({"turn": turns, "tool": call.name, "arguments": call.arguments,
-                              "result": result.get("error") or "ok"})
+                trace.append(
+                    {
+                        "turn": turns,
+                        "tool": call.name,
+                        "arguments": call.arguments,
+                        "result": result.get("error") or "ok",
+                    }
+                )
                 item["result"] = json.dumps(result, ensure_ascii=False)
                 history.append(api.tool_output(call, item["result"]))
-            shown["budgets_left"] = {"turns": budgets.turns - turns, "searches": budgets.searches - len(episode.searches),
-                                     "fetches": budgets.fetches - len(episode.fetches)}
+            shown["budgets_left"] = {
+                "turns": budgets.turns - turns,
+                "searches": budgets.searches - len(episode.searches),
+                "fetches": budgets.fetches - len(episode.fetches),
+            }
         else:
             episode.notes.append(NO_ANSWER)
     extra = {
-        "mode": "agent", "board": setup.board, "model": api.model, "model_api": api.name, "backend": backend,
-        "answer": answer, "stopped": stopped, "run_error": run_error, "turns": turns,
-        "searches": len(episode.searches), "fetches": len(episode.fetches),
+        "mode": "agent",
+        "board": setup.board,
+        "model": api.model,
+        "model_api": api.name,
+        "backend": backend,
+        "answer": answer,
+        "stopped": stopped,
+        "run_error": run_error,
+        "turns": turns,
+        "searches": len(episode.searches),
+        "fetches": len(episode.fetches),
         "search_hops": [hop.to_dict() for hop in episode.searches],
         "fetch_hops": [hop.to_dict() for hop in episode.fetches],
-        "notes": episode.notes, "prompt_tokens": tokens[0], "completion_tokens": tokens[1],
-        "model_calls": len(client.calls), "budgets": budgets.to_dict(),
+        "notes": episode.notes,
+        "prompt_tokens": tokens[0],
+        "completion_tokens": tokens[1],
+        "model_calls": len(client.calls),
+        "budgets": budgets.to_dict(),
         "llm_ms": round(1000 * sum(c.seconds for c in client.calls)),
         "search_ms": round(1000 * sum(h.seconds for h in episode.searches)),
         "fetch_ms": round(1000 * sum(h.seconds for h in episode.fetches)),
         "wall_ms": round(1000 * (time.perf_counter() - started)),
-        "trace": trace, "transcript": transcript,
+        "trace": trace,
+        "transcript": transcript,
     }
-    return RawResults(queries=[hop.query for hop in episode.searches],
-                      hits=[hit for hop in episode.searches for hit in hop.hits],
-                      pages=[hop.page for hop in episode.fetches], extra=extra)
+    return RawResults(
+        queries=[hop.query for hop in episode.searches],
+        hits=[hit for hop in episode.searches for hit in hop.hits],
+        pages=[hop.page for hop in episode.fetches],
+        extra=extra,
+    )

@@ -29,17 +29,31 @@ from pathlib import Path
 from pytest_websearchbench.codebench.agent import SINGLE_REQUEST, AgentSetup, retrieve, run_agent
 from pytest_websearchbench.codebench.harness_json import write_harness_document
 from pytest_websearchbench.codebench.options import (
-    BOARD_SEARCH, BOARD_SEARCH_FETCH, BUDGET_OPTIONS, HARNESS_BUDGETS, MODE_AGENT, MODE_RETRIEVAL)
-from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint
+    BOARD_SEARCH,
+    BOARD_SEARCH_FETCH,
+    BUDGET_OPTIONS,
+    HARNESS_BUDGETS,
+    MODE_AGENT,
+    MODE_RETRIEVAL,
+)
 from pytest_websearchbench.codebench.prompts import PromptFile, ToolTexts, read_prompt_file, system_prompt
 from pytest_websearchbench.codebench.scoring import FAITHFUL, score_agent, score_retrieval, score_selftest
 from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.family import (
-    BenchmarkFamily, Case, Drilldown, MetricColumn, RawResults, RunContext, Score, Suite)
+    BenchmarkFamily,
+    Case,
+    Drilldown,
+    MetricColumn,
+    RawResults,
+    RunContext,
+    Score,
+    Suite,
+)
 from pytest_websearchbench.core.options import DEFAULT_MODEL, RESPONSES_API, OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run_of
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
+from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint
 from pytest_websearchbench.providers.presets import ARMS_BY_NAME
 
 SELFTEST = "selftest"
@@ -75,10 +89,15 @@ class CodeRun:
         """The agent's setup for this run (agent mode)."""
         search_fetch = self.board == BOARD_SEARCH_FETCH
         prompts = self.prompt_file
-        return AgentSetup(api=TRANSPORTS[self.model_api](self.model, self.temperature), board=self.board,
-                          system=prompts.system_prompt(search_fetch) if prompts else system_prompt(search_fetch),
-                          tool_texts=prompts.tool_texts if prompts else ToolTexts(), budget_changes=self.budget_changes, ticket_budgets=self.ticket_budgets,
-                          provider_retry=None if self.provider_retries else SINGLE_REQUEST)
+        return AgentSetup(
+            api=TRANSPORTS[self.model_api](self.model, self.temperature),
+            board=self.board,
+            system=prompts.system_prompt(search_fetch) if prompts else system_prompt(search_fetch),
+            tool_texts=prompts.tool_texts if prompts else ToolTexts(),
+            budget_changes=self.budget_changes,
+            ticket_budgets=self.ticket_budgets,
+            provider_retry=None if self.provider_retries else SINGLE_REQUEST,
+        )
 
     def departures(self, task: CodeTask | None = None) -> list[str]:
         """The run's settings that leave the harness's profile (agent mode); with ``task``, also the
@@ -91,8 +110,14 @@ class CodeRun:
         if self.temperature is not None:
             out.append(f"temperature {self.temperature:g}")
         if self.prompt_file is not None:
-            parts = [name for name, given in (("system prompt", self.prompt_file.system),
-                                              ("tool descriptions", self.prompt_file.tool_texts.tools)) if given]
+            parts = [
+                name
+                for name, given in (
+                    ("system prompt", self.prompt_file.system),
+                    ("tool descriptions", self.prompt_file.tool_texts.tools),
+                )
+                if given
+            ]
             out.append(f"{' and '.join(parts)} from {self.prompt_file.path}")
         changed = {k: v for k, v in self.budget_changes.items() if HARNESS_BUDGETS[k] != v}
         if changed:
@@ -123,7 +148,7 @@ class CodeFamily(BenchmarkFamily):
 
     # ------------------------------------------------------------------ the run's configuration
 
-    def configure(self, options: OptionValues, settings: Settings) -> "CodeFamily":
+    def configure(self, options: OptionValues, settings: Settings) -> CodeFamily:
         mode, board, selftest = options["wsb_mode"], options["wsb_board"], options["wsb_selftest"]
         changes = {budget: options[ini] for ini, budget in BUDGET_OPTIONS.items()}
         prompt_path = options["wsb_system_prompt"]
@@ -134,28 +159,41 @@ class CodeFamily(BenchmarkFamily):
             raise ConfigurationError("--wsb-code-json writes agent results: it needs --wsb-mode=agent")
         endpoint = ModelEndpoint.from_environ(os.environ)
         if mode == MODE_AGENT and not selftest:
-            if settings.record_mode.may_record and not (endpoint.api_key or endpoint.base_url) \
-                    and not any(settings.cassette_dir.glob("*/*/agent-*/*.yaml")):
+            if (
+                settings.record_mode.may_record
+                and not (endpoint.api_key or endpoint.base_url)
+                and not any(settings.cassette_dir.glob("*/*/agent-*/*.yaml"))
+            ):
                 raise ConfigurationError(
                     "--wsb-mode=agent calls the model: set OPENAI_API_KEY (and OPENAI_BASE_URL for a server other "
-                    "than OpenAI's), or replay recorded episodes with --wsb-record-mode=none")
+                    "than OpenAI's), or replay recorded episodes with --wsb-record-mode=none"
+                )
             for provider in settings.providers:
                 arm = ARMS_BY_NAME.get(provider)
                 if arm is not None and board not in arm.boards:
                     raise ConfigurationError(
                         f"--provider={provider}: the harness runs this arm on the {' and '.join(arm.boards)} "
-                        f"board only; use --wsb-board={arm.boards[0]}")
-        return CodeFamily(CodeRun(
-            mode=mode, board=board, model=options["wsb_model"], model_api=options["wsb_model_api"],
-            temperature=options["wsb_temperature"],
-            prompt_file=prompt_file,
-            budget_changes={k: v for k, v in changes.items() if v is not None},
-            ticket_budgets=options["wsb_ticket_budgets"],
-            provider_retries=options["wsb_provider_retries"], repeat=1 if selftest else repeat,
-            selftest=selftest,
-            endpoint=endpoint, may_record=settings.record_mode.may_record,
-            code_json=Path(code_json).resolve() if code_json else None,
-            strict_grader=options["wsb_strict_grader"]))
+                        f"board only; use --wsb-board={arm.boards[0]}"
+                    )
+        return CodeFamily(
+            CodeRun(
+                mode=mode,
+                board=board,
+                model=options["wsb_model"],
+                model_api=options["wsb_model_api"],
+                temperature=options["wsb_temperature"],
+                prompt_file=prompt_file,
+                budget_changes={k: v for k, v in changes.items() if v is not None},
+                ticket_budgets=options["wsb_ticket_budgets"],
+                provider_retries=options["wsb_provider_retries"],
+                repeat=1 if selftest else repeat,
+                selftest=selftest,
+                endpoint=endpoint,
+                may_record=settings.record_mode.may_record,
+                code_json=Path(code_json).resolve() if code_json else None,
+                strict_grader=options["wsb_strict_grader"],
+            )
+        )
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return (SELFTEST,) if self.code_run.selftest else settings.providers
@@ -199,8 +237,12 @@ class CodeFamily(BenchmarkFamily):
         """Files without a manifest: published rows, or a harness catalog (items with an id)."""
         if isinstance(record, dict) and "task_id" in record and ({"ticket", "gold_code"} & set(record)):
             return ""
-        if is_catalog(record) and record["items"] and isinstance(record["items"][0], dict) \
-                and "id" in {**(record.get("defaults") or {}), **record["items"][0]}:
+        if (
+            is_catalog(record)
+            and record["items"]
+            and isinstance(record["items"][0], dict)
+            and "id" in {**(record.get("defaults") or {}), **record["items"][0]}
+        ):
             return ""
         return None
 
@@ -242,18 +284,37 @@ class CodeFamily(BenchmarkFamily):
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         if kind == SELFTEST:
-            return [MetricColumn("pass", "self-check"), MetricColumn("gold_pass", "gold passes"),
-                    MetricColumn("starter_fail", "starter fails"), MetricColumn("needles", "needles/ticket")]
+            return [
+                MetricColumn("pass", "self-check"),
+                MetricColumn("gold_pass", "gold passes"),
+                MetricColumn("starter_fail", "starter fails"),
+                MetricColumn("needles", "needles/ticket"),
+            ]
         # an item whose provider failed counts as unsolved (the harness scores every declared ticket)
-        common = [MetricColumn("pass", "solved", 0.0), MetricColumn("needle_recall", "needle recall", 0.0),
-                  MetricColumn("needles_found", "needles found"), MetricColumn("needles", "needles/ticket"),
-                  MetricColumn("searches", "searches"), MetricColumn("fetches", "fetches")]
+        common = [
+            MetricColumn("pass", "solved", 0.0),
+            MetricColumn("needle_recall", "needle recall", 0.0),
+            MetricColumn("needles_found", "needles found"),
+            MetricColumn("needles", "needles/ticket"),
+            MetricColumn("searches", "searches"),
+            MetricColumn("fetches", "fetches"),
+        ]
         if kind.startswith(MODE_AGENT):
-            return common + [MetricColumn("compiled", "compiled"), MetricColumn("turns", "turns"),
-                             MetricColumn("tokens", "tokens"), MetricColumn("leaky_queries", "leaky queries"),
-                             MetricColumn("run_error", "run errors (failed)")] + (
-                [MetricColumn("strict_pass", "strict grader (diagnostic, not comparable)")]
-                if self.code_run.strict_grader else [])
+            return (
+                common
+                + [
+                    MetricColumn("compiled", "compiled"),
+                    MetricColumn("turns", "turns"),
+                    MetricColumn("tokens", "tokens"),
+                    MetricColumn("leaky_queries", "leaky queries"),
+                    MetricColumn("run_error", "run errors (failed)"),
+                ]
+                + (
+                    [MetricColumn("strict_pass", "strict grader (diagnostic, not comparable)")]
+                    if self.code_run.strict_grader
+                    else []
+                )
+            )
         return common + [MetricColumn("leaky_queries", "leaky queries")]
 
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
@@ -277,12 +338,18 @@ class CodeFamily(BenchmarkFamily):
         summaries = []
         for variant_scores in scores:
             rows = [s.results[0] for s in variant_scores if s.results and "run" in s.results[0]]
-            summaries.append(repeat_summary(((r["ticket"], r["run"], r["judge"]["passed"]) for r in rows), runs,
-                                            max((r["tickets"] for r in rows), default=0)))
+            summaries.append(
+                repeat_summary(
+                    ((r["ticket"], r["run"], r["judge"]["passed"]) for r in rows),
+                    runs,
+                    max((r["tickets"] for r in rows), default=0),
+                )
+            )
         tickets = sorted({ticket for summary in summaries for ticket in summary.passes})
         return [(f"pass rate over {runs} runs", [s.text() for s in summaries])] + [
             (f"passes {ticket}", [f"{s.passes[ticket]}/{runs}" if ticket in s.passes else "-" for s in summaries])
-            for ticket in tickets]
+            for ticket in tickets
+        ]
 
     def write_outputs(self, records) -> None:
         run = self.code_run
@@ -303,29 +370,45 @@ class CodeFamily(BenchmarkFamily):
             searches, start = [], 0
             for hop in extra["search_hops"]:
                 count = hop.get("n_hits") or 0
-                searches.append({**hop, "hits": hits[start:start + count]})
+                searches.append({**hop, "hits": hits[start : start + count]})
                 start += count
         else:  # the probe: one search, the ticket text as the query
             searches = [{"query": query, "hits": hits} for query in (raw.get("queries") or [])[:1]]
         text_of = {page.get("url"): page.get("text") or "" for page in pages}
         fetches = [{**hop, "text": text_of.get(hop.get("url"), "")} for hop in extra.get("fetch_hops") or []] or (
-            [{"url": p.get("url"), "title": p.get("title"), "chars": len(p.get("text") or ""), "text": p.get("text")}
-             for p in pages] + [{**failed, "text": ""} for failed in extra.get("failed_fetches") or []])
+            [
+                {"url": p.get("url"), "title": p.get("title"), "chars": len(p.get("text") or ""), "text": p.get("text")}
+                for p in pages
+            ]
+            + [{**failed, "text": ""} for failed in extra.get("failed_fetches") or []]
+        )
         budgets = extra.get("budgets")
         used = {name: extra[name] for name in ("turns", "searches", "fetches") if name in extra}
-        return Drilldown("drilldown.html.j2", {
-            "mode": extra.get("mode", ""), "board": extra.get("board", ""),
-            "judge": next((r["judge"] for r in results if "judge" in r), None),
-            "code": next((r.get("source") for r in results if "judge" in r), None),
-            "profile": next((r.get("profile") for r in results if "judge" in r), None),
-            "needles": [r for r in results if "needle" in r], "leaks": [r for r in results if "leaky_query" in r],
-            "searches": searches, "fetches": fetches, "budgets": budgets, "used": used,
-            "stopped": extra.get("stopped"), "tokens": (extra.get("prompt_tokens"), extra.get("completion_tokens")),
-            "answer": extra.get("answer"), "notes": extra.get("notes") or [],
-            "transcript": extra.get("transcript") or [], "model": extra.get("model"),
-            # a results file written without --wsb-json-raw keeps no hits or pages (core/models.without_answers)
-            "answers_omitted": bool(raw) and "hits" not in raw and "pages" not in raw},
-            failure_mode=_failure_mode(item, extra, results))
+        return Drilldown(
+            "drilldown.html.j2",
+            {
+                "mode": extra.get("mode", ""),
+                "board": extra.get("board", ""),
+                "judge": next((r["judge"] for r in results if "judge" in r), None),
+                "code": next((r.get("source") for r in results if "judge" in r), None),
+                "profile": next((r.get("profile") for r in results if "judge" in r), None),
+                "needles": [r for r in results if "needle" in r],
+                "leaks": [r for r in results if "leaky_query" in r],
+                "searches": searches,
+                "fetches": fetches,
+                "budgets": budgets,
+                "used": used,
+                "stopped": extra.get("stopped"),
+                "tokens": (extra.get("prompt_tokens"), extra.get("completion_tokens")),
+                "answer": extra.get("answer"),
+                "notes": extra.get("notes") or [],
+                "transcript": extra.get("transcript") or [],
+                "model": extra.get("model"),
+                # a results file written without --wsb-json-raw keeps no hits or pages (core/models.without_answers)
+                "answers_omitted": bool(raw) and "hits" not in raw and "pages" not in raw,
+            },
+            failure_mode=_failure_mode(item, extra, results),
+        )
 
 
 def _failure_mode(item: dict, extra: dict, results: list[dict]) -> str:

@@ -43,12 +43,12 @@ absurdly nested code (the judge would raise) is graded as a syntax failure here.
 """
 
 from __future__ import annotations
-
 import __future__
+
 import re
 import warnings
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 from pytest_websearchbench.core.urls import CITATION_TAIL, grounding_key
 
@@ -88,12 +88,19 @@ class CodeVerdict:
     checks: tuple[NeedleCheck, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict:
-        return {"passed": self.passed, "compiled": self.compiled, "notes": list(self.notes),
-                "needles": [{"needle": c.needle, "present": c.present, "sources": list(c.sources),
-                             "grounded_by": c.grounded_by} for c in self.checks]}
+        return {
+            "passed": self.passed,
+            "compiled": self.compiled,
+            "notes": list(self.notes),
+            "needles": [
+                {"needle": c.needle, "present": c.present, "sources": list(c.sources), "grounded_by": c.grounded_by}
+                for c in self.checks
+            ],
+        }
 
 
 # ----------------------------------------------------------------------------- 1. code
+
 
 def extract_code(answer: str) -> str:
     """The code of an answer (rule 1)."""
@@ -108,6 +115,7 @@ def extract_code(answer: str) -> str:
 
 
 # ----------------------------------------------------------------------------- 3. compile
+
 
 def syntax_problem(code: str) -> str | None:
     """None when ``code`` compiles, else the ``syntax error (…)`` note. Compiler warnings are
@@ -127,6 +135,7 @@ def syntax_problem(code: str) -> str | None:
 
 # ----------------------------------------------------------------------------- 4. needles
 
+
 def first_long_unique(tokens: Iterable[str]) -> tuple[str, ...]:
     """The tokens of at least ``MIN_NEEDLE_CHARS`` characters, each once, first one kept."""
     return tuple(dict.fromkeys(t for t in tokens if len(t) >= MIN_NEEDLE_CHARS))
@@ -144,6 +153,7 @@ def leaked_needles(query: str, needles: Iterable[str]) -> list[str]:
 
 
 # ----------------------------------------------------------------------------- 5. citations
+
 
 def is_comment_line(line: str) -> bool:
     return line.lstrip().startswith("#")
@@ -173,6 +183,7 @@ def attribute_needles(code: str, needles: Iterable[str]) -> dict[str, str | None
 
 # ----------------------------------------------------------------------------- 6. grounding
 
+
 def first_observed(cited: str, observed: Iterable[str], key: Callable[[str], str] = grounding_key) -> str:
     """The first observed URL whose key equals the cited URL's key or is a prefix of it either
     way; "" when none. An empty key matches nothing."""
@@ -200,8 +211,15 @@ def retrieved_text(seen_text: Iterable[str] | str | None) -> str | None:
 
 # ----------------------------------------------------------------------------- the grader
 
-def grade_code_answer(answer: str, needles: Iterable[str], *, seen_urls: Iterable[str] | None,
-                      seen_text: Iterable[str] | None, cite_urls: bool = True) -> CodeVerdict:
+
+def grade_code_answer(
+    answer: str,
+    needles: Iterable[str],
+    *,
+    seen_urls: Iterable[str] | None,
+    seen_text: Iterable[str] | None,
+    cite_urls: bool = True,
+) -> CodeVerdict:
     """Grade an answer against its needles and what the agent saw (module docstring)."""
     code = extract_code(answer)
     if not code:
@@ -238,6 +256,20 @@ def grade_code_answer(answer: str, needles: Iterable[str], *, seen_urls: Iterabl
     return CodeVerdict(compiled and not missing and not failed, compiled, tuple(notes), code, tuple(checks))
 
 
-__all__ = ["CodeVerdict", "EMPTY", "MIN_NEEDLE_CHARS", "NeedleCheck", "SYNTAX_ERROR", "attribute_needles",
-           "comment_urls", "extract_code", "first_observed", "grade_code_answer", "grounding_key",
-           "leaked_needles", "retrieved_text", "syntax_problem", "usable_needles"]
+__all__ = [
+    "CodeVerdict",
+    "EMPTY",
+    "MIN_NEEDLE_CHARS",
+    "NeedleCheck",
+    "SYNTAX_ERROR",
+    "attribute_needles",
+    "comment_urls",
+    "extract_code",
+    "first_observed",
+    "grade_code_answer",
+    "grounding_key",
+    "leaked_needles",
+    "retrieved_text",
+    "syntax_problem",
+    "usable_needles",
+]

@@ -26,10 +26,16 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from typing import Iterable
+from collections.abc import Iterable
 
-from pytest_websearchbench.codebench.grader import (EMPTY, CodeVerdict, NeedleCheck, first_long_unique, first_observed,
-                    syntax_problem)
+from pytest_websearchbench.codebench.grader import (
+    EMPTY,
+    CodeVerdict,
+    NeedleCheck,
+    first_long_unique,
+    first_observed,
+    syntax_problem,
+)
 
 _FENCE_OPEN = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
 _URL = re.compile(r"https?://[^\s<>\"'`]+", re.IGNORECASE)
@@ -52,7 +58,7 @@ def last_code_block(answer: str) -> str:
         elif _closes(line, fence):
             last, fence = "\n".join(body), None
         else:
-            body.append(line[min(indent, len(line) - len(line.lstrip(" "))):])
+            body.append(line[min(indent, len(line) - len(line.lstrip(" "))) :])
     if fence is not None:
         return ""
     return answer if last is None else last
@@ -60,8 +66,7 @@ def last_code_block(answer: str) -> str:
 
 def _closes(line: str, fence: str) -> bool:
     stripped = line.strip()
-    return (len(line) - len(line.lstrip(" ")) <= 3 and len(stripped) >= len(fence)
-            and set(stripped) == {fence[0]})
+    return len(line) - len(line.lstrip(" ")) <= 3 and len(stripped) >= len(fence) and set(stripped) == {fence[0]}
 
 
 def strict_usable_needles(needles: Iterable[str]) -> tuple[str, ...]:
@@ -99,8 +104,11 @@ def comment_sources(code: str) -> dict[int, tuple[str, ...]]:
 
 def _comments(code: str) -> list[tuple[int, str]]:
     try:
-        return [(tok.start[0], tok.string) for tok in tokenize.generate_tokens(io.StringIO(code).readline)
-                if tok.type == tokenize.COMMENT]
+        return [
+            (tok.start[0], tok.string)
+            for tok in tokenize.generate_tokens(io.StringIO(code).readline)
+            if tok.type == tokenize.COMMENT
+        ]
     except (tokenize.TokenError, SyntaxError):
         # compile() accepted it but tokenize did not (rare): whole-line comments only
         return [(n, line.strip()) for n, line in enumerate(code.splitlines(), start=1) if line.strip().startswith("#")]
@@ -115,8 +123,14 @@ def needle_lines(code: str, needle: str) -> list[int]:
     return lines
 
 
-def grade_code_answer_strict(answer: str, needles: Iterable[str], *, seen_urls: Iterable[str] | None,
-                             seen_text: Iterable[str] | None, cite_urls: bool = True) -> CodeVerdict:
+def grade_code_answer_strict(
+    answer: str,
+    needles: Iterable[str],
+    *,
+    seen_urls: Iterable[str] | None,
+    seen_text: Iterable[str] | None,
+    cite_urls: bool = True,
+) -> CodeVerdict:
     """Grade an answer under the stricter reading (module docstring)."""
     if (seen_urls is None) != (seen_text is None):
         raise TypeError("seen_urls and seen_text must both be given, or both be None (grounding off)")
@@ -145,8 +159,9 @@ def grade_code_answer_strict(answer: str, needles: Iterable[str], *, seen_urls: 
             continue
         grounded_by = ""
         if ground:
-            grounded_by = next((f"url:{hit}" for u in cited
-                                if (hit := first_observed(u, urls, key=strict_grounding_key))), "")
+            grounded_by = next(
+                (f"url:{hit}" for u in cited if (hit := first_observed(u, urls, key=strict_grounding_key))), ""
+            )
             if not grounded_by and any(needle in text for text in texts):
                 grounded_by = "text"
             if not grounded_by:
@@ -155,5 +170,11 @@ def grade_code_answer_strict(answer: str, needles: Iterable[str], *, seen_urls: 
     return CodeVerdict(not notes, True, tuple(notes), code, tuple(checks))
 
 
-__all__ = ["comment_sources", "grade_code_answer_strict", "last_code_block", "needle_lines",
-           "strict_grounding_key", "strict_usable_needles"]
+__all__ = [
+    "comment_sources",
+    "grade_code_answer_strict",
+    "last_code_block",
+    "needle_lines",
+    "strict_grounding_key",
+    "strict_usable_needles",
+]

@@ -27,42 +27,84 @@ def harness_document(items: list[dict[str, Any]], *, model: str, board: str) -> 
     allow_fetch = board == BOARD_SEARCH_FETCH
     rows = sorted((_row(item, allow_fetch) for item in items), key=lambda row: (row["id"], row["backend"]))
     passed = sum(row["passed"] for row in rows)
-    return {"n": len(rows), "passed": passed, "failed": len(rows) - passed, "experiment": None,
-            "backend": list(dict.fromkeys(row["search_backend"] for row in rows)),
-            "fetch_mode": "on" if allow_fetch else "off", "model": model, "results": rows}
+    return {
+        "n": len(rows),
+        "passed": passed,
+        "failed": len(rows) - passed,
+        "experiment": None,
+        "backend": list(dict.fromkeys(row["search_backend"] for row in rows)),
+        "fetch_mode": "on" if allow_fetch else "off",
+        "model": model,
+        "results": rows,
+    }
 
 
 def _row(item: dict[str, Any], allow_fetch: bool) -> dict[str, Any]:
     extra = (item.get("raw") or {}).get("extra") or {}
     backend = extra.get("backend") or item["provider"]
     judge = next((r for r in item.get("results") or [] if "judge" in r), None)
-    row = {"id": item["case_id"], "suite": item["suite"],
-           "backend": f"{backend}+{'fetch' if allow_fetch else 'search'}", "search_backend": backend,
-           "allow_fetch": allow_fetch}
+    row = {
+        "id": item["case_id"],
+        "suite": item["suite"],
+        "backend": f"{backend}+{'fetch' if allow_fetch else 'search'}",
+        "search_backend": backend,
+        "allow_fetch": allow_fetch,
+    }
     if judge is None:  # the item errored before it could be scored
         error = item.get("error") or item.get("message") or "the item did not run"
-        return {**row, "used_search": False, "used_fetch": False, "search_count": 0, "fetch_count": 0,
-                "queries": [], "fetch_urls": [], "search_hops": [], "fetch_hops": [], "passed": False,
-                "score": {"passed": False, "compiled": False, "output": RUN_ERROR, "notes": [error]},
-                "metrics": {}, "source": "", "notes": [error], "query_contained_gold_token": False,
-                "error": error}
+        return {
+            **row,
+            "used_search": False,
+            "used_fetch": False,
+            "search_count": 0,
+            "fetch_count": 0,
+            "queries": [],
+            "fetch_urls": [],
+            "search_hops": [],
+            "fetch_hops": [],
+            "passed": False,
+            "score": {"passed": False, "compiled": False, "output": RUN_ERROR, "notes": [error]},
+            "metrics": {},
+            "source": "",
+            "notes": [error],
+            "query_contained_gold_token": False,
+            "error": error,
+        }
     searches, fetches = extra.get("search_hops") or [], extra.get("fetch_hops") or []
-    metrics = {"wall_ms": extra.get("wall_ms", 0), "llm_ms": extra.get("llm_ms", 0),
-               "search_count": len(searches), "fetch_count": len(fetches),
-               "search_ms": extra.get("search_ms", 0), "fetch_ms": extra.get("fetch_ms", 0),
-               "llm_prompt_tokens": extra.get("prompt_tokens", 0),
-               "llm_completion_tokens": extra.get("completion_tokens", 0),
-               "gold_token_queries": sum(1 for hop in searches if hop.get("gold_token"))}
-    return {**row, "used_search": bool(searches), "used_fetch": bool(fetches), "search_count": len(searches),
-            "fetch_count": len(fetches), "queries": [hop["query"] for hop in searches],
-            "fetch_urls": [hop["url"] for hop in fetches], "search_hops": searches, "fetch_hops": fetches,
-            "passed": bool(judge["judge"]["passed"]), "score": judge["judge"], "metrics": metrics,
-            "source": judge.get("source", ""), "notes": list(extra.get("notes") or []),
-            "query_contained_gold_token": metrics["gold_token_queries"] > 0, "error": extra.get("run_error")}
+    metrics = {
+        "wall_ms": extra.get("wall_ms", 0),
+        "llm_ms": extra.get("llm_ms", 0),
+        "search_count": len(searches),
+        "fetch_count": len(fetches),
+        "search_ms": extra.get("search_ms", 0),
+        "fetch_ms": extra.get("fetch_ms", 0),
+        "llm_prompt_tokens": extra.get("prompt_tokens", 0),
+        "llm_completion_tokens": extra.get("completion_tokens", 0),
+        "gold_token_queries": sum(1 for hop in searches if hop.get("gold_token")),
+    }
+    return {
+        **row,
+        "used_search": bool(searches),
+        "used_fetch": bool(fetches),
+        "search_count": len(searches),
+        "fetch_count": len(fetches),
+        "queries": [hop["query"] for hop in searches],
+        "fetch_urls": [hop["url"] for hop in fetches],
+        "search_hops": searches,
+        "fetch_hops": fetches,
+        "passed": bool(judge["judge"]["passed"]),
+        "score": judge["judge"],
+        "metrics": metrics,
+        "source": judge.get("source", ""),
+        "notes": list(extra.get("notes") or []),
+        "query_contained_gold_token": metrics["gold_token_queries"] > 0,
+        "error": extra.get("run_error"),
+    }
 
 
-def write_harness_document(path: Path, items: list[dict[str, Any]], *, model: str, board: str,
-                           secrets: list[str] = ()) -> None:
+def write_harness_document(
+    path: Path, items: list[dict[str, Any]], *, model: str, board: str, secrets: list[str] = ()
+) -> None:
     """Written atomically, every registered key and every one of ``secrets`` scrubbed from it."""
     document = scrub_value(harness_document(items, model=model, board=board), secrets)
     write_text_atomic(path, json.dumps(document, indent=2) + "\n")

@@ -20,8 +20,8 @@ order they first appear in the gold code.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from pytest_websearchbench.codebench.grader import usable_needles
 
@@ -50,8 +50,9 @@ def code_tokens(code: str) -> list[str]:
     return [text for _, _, text in found]
 
 
-def _tokens_of(node: ast.AST, bound: set[str], own_callables: set[str], own_attributes: set[str],
-               docstrings: set[int]) -> Iterator[tuple[tuple[int, int], str]]:
+def _tokens_of(
+    node: ast.AST, bound: set[str], own_callables: set[str], own_attributes: set[str], docstrings: set[int]
+) -> Iterator[tuple[tuple[int, int], str]]:
     start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
     if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and node.attr not in own_attributes:
         # an attribute's name ends its node (``a.b.name``): order it by where it ends
@@ -117,13 +118,17 @@ def derive_needles(gold_code: str, starter_code: str) -> list[str]:
     return list(usable_needles(t for t in code_tokens(gold_code) if t.strip() and t.strip() not in starter_code))
 
 
-def case_needles(*, required: Iterable[str] | None, query_forbidden: Iterable[str] = (),
-                 gold_code: str = "", starter_code: str = "") -> tuple[Needle, ...]:
+def case_needles(
+    *, required: Iterable[str] | None, query_forbidden: Iterable[str] = (), gold_code: str = "", starter_code: str = ""
+) -> tuple[Needle, ...]:
     """The needles of one row, each with its origin: required (or derived) then query_forbidden,
     as the grader keeps them (stripped, shorter than 4 characters dropped, the first origin of a
     repeated needle wins)."""
-    first = ([Needle(t, REQUIRED) for t in required] if required is not None
-             else [Needle(t, DERIVED) for t in derive_needles(gold_code, starter_code)])
+    first = (
+        [Needle(t, REQUIRED) for t in required]
+        if required is not None
+        else [Needle(t, DERIVED) for t in derive_needles(gold_code, starter_code)]
+    )
     candidates = [*first, *(Needle(t, QUERY_FORBIDDEN) for t in query_forbidden)]
     origin: dict[str, str] = {}
     for needle in candidates:

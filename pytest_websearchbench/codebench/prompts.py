@@ -21,45 +21,70 @@ from pytest_websearchbench.core.exceptions import ConfigurationError
 _COMMON_HEAD = (
     "You maintain a production script and are given a ticket against it. Change as little as the ticket "
     "needs; keep the rest of the file as it is. Use the vendor's current public API, and never make up a "
-    "name that its current documentation does not show.\n")
+    "name that its current documentation does not show.\n"
+)
 _COMMON_TAIL = (
     "Above every API version, path or field name you add, write a comment line `# source: https://...` "
     "giving the URL of the result where you read it. Use no name you cannot cite from a result you received.\n"
     "Answer only once you are sure the paths, versions and field names match the current documentation; "
     "when in doubt, look again. Spending more of your search budget is better than returning a wrong file, so "
-    "stop early only when you are certain. Your answer is the complete updated file and nothing else.")
+    "stop early only when you are certain. Your answer is the complete updated file and nothing else."
+)
 
-SYSTEM_SEARCH_FETCH = _COMMON_HEAD + (
-    "Your tools are web_search and web_fetch. Call web_search at least once before you answer, and do not "
-    "trust your memory for parameters, paths or versions: search the current documentation, and fetch a "
-    "specific URL when the snippets do not say enough.\n") + _COMMON_TAIL
+SYSTEM_SEARCH_FETCH = (
+    _COMMON_HEAD
+    + (
+        "Your tools are web_search and web_fetch. Call web_search at least once before you answer, and do not "
+        "trust your memory for parameters, paths or versions: search the current documentation, and fetch a "
+        "specific URL when the snippets do not say enough.\n"
+    )
+    + _COMMON_TAIL
+)
 
-SYSTEM_SEARCH = _COMMON_HEAD + (
-    "Your only tool is web_search; there is no web_fetch. Call web_search at least once before you answer, "
-    "and do not trust your memory for parameters, paths or versions: search the current documentation, and "
-    "when the snippets do not say enough, search again with a more precise query.\n") + _COMMON_TAIL
+SYSTEM_SEARCH = (
+    _COMMON_HEAD
+    + (
+        "Your only tool is web_search; there is no web_fetch. Call web_search at least once before you answer, "
+        "and do not trust your memory for parameters, paths or versions: search the current documentation, and "
+        "when the snippets do not say enough, search again with a more precise query.\n"
+    )
+    + _COMMON_TAIL
+)
 
 # Neutral tool definitions; the model transport puts them in its API's format. The descriptions say
 # what the harness's say (``agent.py``'s WEB_SEARCH_TOOL and WEB_FETCH_TOOL), in this project's words.
 WEB_SEARCH = {
     "name": "web_search",
-    "description": ("Search the web for current documentation. A search must come before any answer or file you "
-                    "return. Call it as often as you need, each time with a new query; when unsure, search "
-                    "again instead of returning a wrong file."),
-    "parameters": {"type": "object",
-                   "properties": {"query": {"type": "string", "description": "One focused query for this search."}},
-                   "required": ["query"], "additionalProperties": False},
+    "description": (
+        "Search the web for current documentation. A search must come before any answer or file you "
+        "return. Call it as often as you need, each time with a new query; when unsure, search "
+        "again instead of returning a wrong file."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {"query": {"type": "string", "description": "One focused query for this search."}},
+        "required": ["query"],
+        "additionalProperties": False,
+    },
 }
 WEB_FETCH = {
     "name": "web_fetch",
-    "description": ("Fetch one URL through this provider's own extraction or scraping API. Use it after a search "
-                    "when the snippets do not say enough."),
-    "parameters": {"type": "object",
-                   "properties": {"url": {"type": "string", "description": "Address (https) of the page to fetch."},
-                                  "objective": {"type": "string",
-                                                "description": "What you want from the page; an empty string "
-                                                               "fetches all of it."}},
-                   "required": ["url", "objective"], "additionalProperties": False},
+    "description": (
+        "Fetch one URL through this provider's own extraction or scraping API. Use it after a search "
+        "when the snippets do not say enough."
+    ),
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "url": {"type": "string", "description": "Address (https) of the page to fetch."},
+            "objective": {
+                "type": "string",
+                "description": "What you want from the page; an empty string fetches all of it.",
+            },
+        },
+        "required": ["url", "objective"],
+        "additionalProperties": False,
+    },
 }
 TOOLS = {spec["name"]: spec for spec in (WEB_SEARCH, WEB_FETCH)}
 
@@ -79,10 +104,15 @@ class ToolTexts:
 
     def _described(self, spec: dict[str, Any]) -> dict[str, Any]:
         description, parameters = self.tools.get(spec["name"], (None, {}))
-        properties = {name: {**schema, "description": parameters.get(name, schema["description"])}
-                      for name, schema in spec["parameters"]["properties"].items()}
-        return {**spec, "description": description or spec["description"],
-                "parameters": {**spec["parameters"], "properties": properties}}
+        properties = {
+            name: {**schema, "description": parameters.get(name, schema["description"])}
+            for name, schema in spec["parameters"]["properties"].items()
+        }
+        return {
+            **spec,
+            "description": description or spec["description"],
+            "parameters": {**spec["parameters"], "properties": properties},
+        }
 
 
 @dataclass(frozen=True)
@@ -106,8 +136,9 @@ def read_prompt_file(path: Path) -> PromptFile:
     try:
         text = path.read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigurationError(f"--wsb-system-prompt: cannot read {path}: {getattr(exc, 'strerror', None) or exc}") \
-            from None
+        raise ConfigurationError(
+            f"--wsb-system-prompt: cannot read {path}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     if not text.strip():
         raise ConfigurationError(f"{where} is empty")
     if path.suffix.lower() != ".json":
@@ -121,8 +152,11 @@ def read_prompt_file(path: Path) -> PromptFile:
     system = document.get("system", {})
     if isinstance(system, str):
         system = {"search": system, "search-fetch": system}
-    if not isinstance(system, dict) or set(system) - {"search", "search-fetch"} or not all(
-            isinstance(v, str) and v.strip() for v in system.values()):
+    if (
+        not isinstance(system, dict)
+        or set(system) - {"search", "search-fetch"}
+        or not all(isinstance(v, str) and v.strip() for v in system.values())
+    ):
         raise ConfigurationError(f"{where}: 'system' is a text, or an object of texts by board (search, search-fetch)")
     tools = document.get("tools", {})
     if not isinstance(tools, dict):
@@ -131,14 +165,18 @@ def read_prompt_file(path: Path) -> PromptFile:
     for name, given in tools.items():
         spec = TOOLS.get(name)
         if spec is None or not isinstance(given, dict) or set(given) - {"description", "parameters"}:
-            raise ConfigurationError(f"{where}: tools.{name}: expected one of {', '.join(TOOLS)} with 'description' "
-                                     "and/or 'parameters'")
+            raise ConfigurationError(
+                f"{where}: tools.{name}: expected one of {', '.join(TOOLS)} with 'description' and/or 'parameters'"
+            )
         description, parameters = given.get("description"), given.get("parameters", {})
         known = spec["parameters"]["properties"]
         if description is not None and not (isinstance(description, str) and description.strip()):
             raise ConfigurationError(f"{where}: tools.{name}.description is not a text")
-        if not isinstance(parameters, dict) or set(parameters) - set(known) or not all(
-                isinstance(v, str) for v in parameters.values()):
+        if (
+            not isinstance(parameters, dict)
+            or set(parameters) - set(known)
+            or not all(isinstance(v, str) for v in parameters.values())
+        ):
             raise ConfigurationError(f"{where}: tools.{name}.parameters: texts by parameter ({', '.join(known)})")
         texts[name] = (description, dict(parameters))
     return PromptFile(path, system, ToolTexts(texts))

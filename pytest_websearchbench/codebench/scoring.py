@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from pytest_websearchbench.codebench.grader import CodeVerdict, grade_code_answer, leaked_needles
 from pytest_websearchbench.codebench.grader_strict import grade_code_answer_strict
-from pytest_websearchbench.core.family import RawResults, Score
 from pytest_websearchbench.codebench.tasks import CodeTask
+from pytest_websearchbench.core.family import RawResults, Score
 
 _MAX_CODE_LINES = 40
 #: the harness's verdict of an item whose episode failed (the model or its transport)
@@ -52,14 +52,22 @@ def score_retrieval(task: CodeTask, raw: RawResults, k: int) -> Score:
         rows.append({"needle": needle.text, "source": needle.source, "found": bool(where), "where": where})
     found = sum(r["found"] for r in rows)
     leaks = query_leaks(raw.queries, task)
-    metrics = {"pass": float(found == len(rows)), "needles": float(len(rows)), "needles_found": float(found),
-               "needle_recall": found / len(rows), "searches": float(raw.extra.get("searches", len(raw.queries))),
-               "fetches": float(raw.extra.get("fetches", len(raw.pages))), "leaky_queries": float(len(leaks))}
+    metrics = {
+        "pass": float(found == len(rows)),
+        "needles": float(len(rows)),
+        "needles_found": float(found),
+        "needle_recall": found / len(rows),
+        "searches": float(raw.extra.get("searches", len(raw.queries))),
+        "fetches": float(raw.extra.get("fetches", len(raw.pages))),
+        "leaky_queries": float(len(leaks)),
+    }
     if found == len(rows):
         return Score(True, metrics, "", rows + _leak_rows(leaks))
     board = raw.extra.get("board", "search")
-    lines = [f"{len(rows) - found} of {len(rows)} needles not in what the provider returned "
-             f"(query: the ticket text; board {board}; k={k}; {len(raw.pages)} pages fetched):"]
+    lines = [
+        f"{len(rows) - found} of {len(rows)} needles not in what the provider returned "
+        f"(query: the ticket text; board {board}; k={k}; {len(raw.pages)} pages fetched):"
+    ]
     lines += _needle_table(rows)
     lines.append("results:" if raw.hits else "results: (none)")
     lines += [f"  {h.rank:>2}. {h.url}  {h.title[:70]!r}" for h in raw.hits]
@@ -87,33 +95,66 @@ def score_agent(task: CodeTask, raw: RawResults, *, strict: bool = False) -> Sco
     extra = raw.extra
     leaks = query_leaks(raw.queries, task)
     profile = extra.get("profile", "")
-    common = {"searches": float(extra.get("searches", 0)), "fetches": float(extra.get("fetches", 0)),
-              "turns": float(extra.get("turns", 0)),
-              "tokens": float(extra.get("prompt_tokens", 0) + extra.get("completion_tokens", 0)),
-              "leaky_queries": float(len(leaks)), "comparable": float(profile == FAITHFUL)}
+    common = {
+        "searches": float(extra.get("searches", 0)),
+        "fetches": float(extra.get("fetches", 0)),
+        "turns": float(extra.get("turns", 0)),
+        "tokens": float(extra.get("prompt_tokens", 0) + extra.get("completion_tokens", 0)),
+        "leaky_queries": float(len(leaks)),
+        "comparable": float(profile == FAITHFUL),
+    }
     if extra.get("run_error"):
         # the harness's RUN_ERROR: a failed item, counted in the pass rate
         judge = {"passed": False, "compiled": False, "output": RUN_ERROR, "notes": [extra["run_error"]]}
-        metrics = {"pass": 0.0, "compiled": 0.0, "needles": float(len(task.needles)), "needles_found": 0.0,
-                   "needle_recall": 0.0, "run_error": 1.0, **common, **({"strict_pass": 0.0} if strict else {})}
-        message = (f"run error ({RUN_ERROR}, counted as failed): {extra['run_error']}\n"
-                   f"episode: turns {extra.get('turns', 0)}, searches {extra.get('searches', 0)}, "
-                   f"fetches {extra.get('fetches', 0)}")
+        metrics = {
+            "pass": 0.0,
+            "compiled": 0.0,
+            "needles": float(len(task.needles)),
+            "needles_found": 0.0,
+            "needle_recall": 0.0,
+            "run_error": 1.0,
+            **common,
+            **({"strict_pass": 0.0} if strict else {}),
+        }
+        message = (
+            f"run error ({RUN_ERROR}, counted as failed): {extra['run_error']}\n"
+            f"episode: turns {extra.get('turns', 0)}, searches {extra.get('searches', 0)}, "
+            f"fetches {extra.get('fetches', 0)}"
+        )
         return Score(False, metrics, message, [{"judge": judge, "source": "", "profile": profile}])
     answer = extra.get("answer", "")
-    verdict = grade_code_answer(answer, task.needle_texts, seen_urls=seen_urls(raw),
-                                seen_text=[text for _, text in seen_texts(raw)], cite_urls=task.cite_urls)
-    judge = {"passed": verdict.passed, "compiled": verdict.compiled, "output": judge_output(verdict),
-             "notes": list(verdict.notes)}
+    verdict = grade_code_answer(
+        answer,
+        task.needle_texts,
+        seen_urls=seen_urls(raw),
+        seen_text=[text for _, text in seen_texts(raw)],
+        cite_urls=task.cite_urls,
+    )
+    judge = {
+        "passed": verdict.passed,
+        "compiled": verdict.compiled,
+        "output": judge_output(verdict),
+        "notes": list(verdict.notes),
+    }
     rows = _verdict_rows(task, verdict)
     good = sum(r["ok"] for r in rows)
-    metrics = {"pass": float(verdict.passed), "compiled": float(verdict.compiled), "needles": float(len(rows)),
-               "needles_found": float(good), "needle_recall": good / len(rows) if rows else 0.0,
-               "run_error": 0.0, **common}
+    metrics = {
+        "pass": float(verdict.passed),
+        "compiled": float(verdict.compiled),
+        "needles": float(len(rows)),
+        "needles_found": float(good),
+        "needle_recall": good / len(rows) if rows else 0.0,
+        "run_error": 0.0,
+        **common,
+    }
     if strict:
-        strict_verdict = grade_code_answer_strict(answer, task.needle_texts, seen_urls=seen_urls(raw),
-                                                  seen_text=[text for _, text in seen_texts(raw)],
-                                                  cite_urls=task.cite_urls)
+        strict_verdict = grade_code_answer_strict(
+            answer,
+            task.needle_texts,
+            seen_urls=seen_urls(raw),
+            seen_text=[text for _, text in seen_texts(raw)],
+            cite_urls=task.cite_urls,
+        )
         metrics["strict_pass"] = float(strict_verdict.passed)
         judge["strict_notes"] = list(strict_verdict.notes)
     results = [{"judge": judge, "source": verdict.code, "profile": profile}, *rows, *_leak_rows(leaks)]
@@ -122,9 +163,11 @@ def score_agent(task: CodeTask, raw: RawResults, *, strict: bool = False) -> Sco
     budgets = extra.get("budgets") or task.budgets.to_dict()
     lines = ["answer fails: " + ", ".join(verdict.notes)]
     lines += _needle_table(rows)
-    lines.append(f"episode: {extra.get('stopped', '?')}; turns {extra.get('turns', 0)}/{budgets['turns']}, "
-                 f"searches {extra.get('searches', 0)}/{budgets['searches']}, "
-                 f"fetches {extra.get('fetches', 0)}/{budgets['fetches']}; cite_urls={task.cite_urls}")
+    lines.append(
+        f"episode: {extra.get('stopped', '?')}; turns {extra.get('turns', 0)}/{budgets['turns']}, "
+        f"searches {extra.get('searches', 0)}/{budgets['searches']}, "
+        f"fetches {extra.get('fetches', 0)}/{budgets['fetches']}; cite_urls={task.cite_urls}"
+    )
     lines += _leak_lines(leaks)
     lines += _code_excerpt(verdict.code)
     return Score(False, metrics, "\n".join(lines), results)
@@ -132,14 +175,25 @@ def score_agent(task: CodeTask, raw: RawResults, *, strict: bool = False) -> Sco
 
 def score_selftest(task: CodeTask) -> Score:
     gold = grade_code_answer(task.gold_code, task.needle_texts, seen_urls=None, seen_text=None, cite_urls=False)
-    starter = grade_code_answer(task.starter_code, task.needle_texts, seen_urls=None, seen_text=None,
-                                cite_urls=False)
+    starter = grade_code_answer(task.starter_code, task.needle_texts, seen_urls=None, seen_text=None, cite_urls=False)
     ticket_leaks = leaked_needles(task.ticket, task.needle_texts)
-    rows = [{"needle": n.text, "source": n.source, "in_gold": n.text in gold.code,
-             "in_starter": n.text in starter.code, "in_ticket": n.text in ticket_leaks} for n in task.needles]
-    metrics = {"pass": float(gold.passed and not starter.passed), "gold_pass": float(gold.passed),
-               "starter_fail": float(not starter.passed), "needles": float(len(rows)),
-               "ticket_leaks": float(len(ticket_leaks))}
+    rows = [
+        {
+            "needle": n.text,
+            "source": n.source,
+            "in_gold": n.text in gold.code,
+            "in_starter": n.text in starter.code,
+            "in_ticket": n.text in ticket_leaks,
+        }
+        for n in task.needles
+    ]
+    metrics = {
+        "pass": float(gold.passed and not starter.passed),
+        "gold_pass": float(gold.passed),
+        "starter_fail": float(not starter.passed),
+        "needles": float(len(rows)),
+        "ticket_leaks": float(len(ticket_leaks)),
+    }
     problems = []
     if not gold.passed:
         problems.append("the gold code fails: " + ", ".join(gold.notes))
@@ -148,8 +202,11 @@ def score_selftest(task: CodeTask) -> Score:
     if not problems:
         return Score(True, metrics, "", rows)
     lines = [f"self-check of {task.where or task.task_id}: " + "; ".join(problems)]
-    lines += [f"  {r['needle']!r:<40} {r['source']:<16} gold={'yes' if r['in_gold'] else 'no':<4}"
-              f"starter={'yes' if r['in_starter'] else 'no'}" for r in rows]
+    lines += [
+        f"  {r['needle']!r:<40} {r['source']:<16} gold={'yes' if r['in_gold'] else 'no':<4}"
+        f"starter={'yes' if r['in_starter'] else 'no'}"
+        for r in rows
+    ]
     if ticket_leaks:
         lines.append("note: the ticket names " + ", ".join(map(repr, ticket_leaks)))
     return Score(False, metrics, "\n".join(lines), rows)
@@ -162,10 +219,17 @@ def _verdict_rows(task: CodeTask, verdict: CodeVerdict) -> list[dict]:
     for needle in task.needles:
         check = checks.get(needle.text)
         bad = [n.split(":", 1)[0] for n in notes if n.split(":", 1)[-1] == needle.text and ":" in n]
-        rows.append({"needle": needle.text, "source": needle.source,
-                     "present": bool(check and check.present), "sources": list(check.sources) if check else [],
-                     "grounded_by": check.grounded_by if check else "",
-                     "ok": bool(check) and verdict.compiled and not bad, "problem": bad[0] if bad else ""})
+        rows.append(
+            {
+                "needle": needle.text,
+                "source": needle.source,
+                "present": bool(check and check.present),
+                "sources": list(check.sources) if check else [],
+                "grounded_by": check.grounded_by if check else "",
+                "ok": bool(check) and verdict.compiled and not bad,
+                "problem": bad[0] if bad else "",
+            }
+        )
     return rows
 
 

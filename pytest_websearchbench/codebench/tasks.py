@@ -33,7 +33,14 @@ from pytest_websearchbench.codebench.prompts import row_prompt
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.field_maps import FieldMap
 from pytest_websearchbench.core.suites import (
-    check_item_id, parse_json, path_inside, read_records, read_suite_text, require_unique_ids, schema_validator)
+    check_item_id,
+    parse_json,
+    path_inside,
+    read_records,
+    read_suite_text,
+    require_unique_ids,
+    schema_validator,
+)
 
 DEFAULT_OUTFILE = "solution.py"
 #: an outfile names one file (with folders, if any) under starter/ and gold/: a file system's name limit
@@ -54,13 +61,13 @@ class Budgets:
     fetch_chars: int = 16000
 
     @classmethod
-    def from_dict(cls, data: dict[str, int] | None) -> "Budgets":
+    def from_dict(cls, data: dict[str, int] | None) -> Budgets:
         return cls(**(data or {}))
 
     def to_dict(self) -> dict[str, int]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    def overridden(self, changes: dict[str, int]) -> "Budgets":
+    def overridden(self, changes: dict[str, int]) -> Budgets:
         return replace(self, **changes) if changes else self
 
 
@@ -102,7 +109,7 @@ def load_tasks(path: Path, field_map: FieldMap | None = None) -> list[CodeTask]:
     if catalog is None:
         return load_rows(path, field_map)
     if field_map is not None:
-        raise SuiteError(path, "a manifest's \"fields\" maps the columns of a row file, and this is a catalog")
+        raise SuiteError(path, 'a manifest\'s "fields" maps the columns of a row file, and this is a catalog')
     return load_catalog(path, *catalog)
 
 
@@ -128,32 +135,65 @@ def load_catalog(path: Path, document: Any, lines: list[int]) -> list[CodeTask]:
         where = f"items.{index}."
         for key in ("id", "outfile"):
             if key not in merged:
-                raise SuiteError(path, f"'{key}' is a required property (in the item or in defaults)",
-                                 line=line, field=where + key, item=merged.get("id"))
+                raise SuiteError(
+                    path,
+                    f"'{key}' is a required property (in the item or in defaults)",
+                    line=line,
+                    field=where + key,
+                    item=merged.get("id"),
+                )
         task_id = merged["id"]
         check_item_id(task_id, path, line=line, field=where + "id")
         if task_id in first_line:
-            raise SuiteError(path, f"duplicate id (first on line {first_line[task_id]})",
-                             line=line, field=where + "id", item=task_id)
+            raise SuiteError(
+                path, f"duplicate id (first on line {first_line[task_id]})", line=line, field=where + "id", item=task_id
+            )
         first_line[task_id] = line
         folder = path_inside(path.parent, task_id, path, field=where + "id", item=task_id, line=line)
         outfile = check_outfile(merged["outfile"], path, line=line, field=where + "outfile", item=task_id)
         texts = {}
         for key, relative in (("starter_code", f"starter/{outfile}"), ("gold_code", f"gold/{outfile}")):
             file = path_inside(folder, relative, path, field=where + "outfile", item=task_id, line=line)
-            texts[key] = _item_file(file, f"{task_id}/{relative}", f"the item's {key.replace('_', ' ')}", path,
-                                    line=line, field=where + "outfile", item=task_id)
+            texts[key] = _item_file(
+                file,
+                f"{task_id}/{relative}",
+                f"the item's {key.replace('_', ' ')}",
+                path,
+                line=line,
+                field=where + "outfile",
+                item=task_id,
+            )
         prompt_file = path_inside(folder, "prompt.txt", path, field=where + "prompt", item=task_id, line=line)
-        prompt = _item_file(prompt_file, f"{task_id}/prompt.txt", "the item's prompt", path, line=line,
-                            field=where + "prompt", item=task_id, missing_ok=True)
+        prompt = _item_file(
+            prompt_file,
+            f"{task_id}/prompt.txt",
+            "the item's prompt",
+            path,
+            line=line,
+            field=where + "prompt",
+            item=task_id,
+            missing_ok=True,
+        )
         if prompt is None:
             prompt = str(merged.get("prompt") or "")
         if not prompt.strip():
-            raise SuiteError(path, f"no prompt: {task_id}/prompt.txt is missing or empty and the item has no "
-                             "'prompt'", line=line, field=where + "prompt", item=task_id)
+            raise SuiteError(
+                path,
+                f"no prompt: {task_id}/prompt.txt is missing or empty and the item has no 'prompt'",
+                line=line,
+                field=where + "prompt",
+                item=task_id,
+            )
         budgets = {name: merged[key] for key, name in CATALOG_BUDGETS.items() if merged.get(key)}
-        row = {**merged, **texts, "task_id": task_id, "vendor": str(merged.get("vendor") or ""),
-               "ticket": prompt.strip(), "prompt": prompt, "budgets": budgets}
+        row = {
+            **merged,
+            **texts,
+            "task_id": task_id,
+            "vendor": str(merged.get("vendor") or ""),
+            "ticket": prompt.strip(),
+            "prompt": prompt,
+            "budgets": budgets,
+        }
         tasks.append(_task(row, path, line, field_prefix=where))
     return tasks
 
@@ -163,16 +203,27 @@ def check_outfile(value: str, path: Path, *, line: int | None, field: str, item:
     relative name, never absolute and never climbing out with ``..``."""
     parts = re.split(r"[\\/]", value)
     if value.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", value) or ".." in parts:
-        raise SuiteError(path, f"expected a relative file name (no '..', not absolute), got {value[:80]!r}",
-                         line=line, field=field, item=item)
+        raise SuiteError(
+            path,
+            f"expected a relative file name (no '..', not absolute), got {value[:80]!r}",
+            line=line,
+            field=field,
+            item=item,
+        )
     if len(value) > MAX_OUTFILE_CHARS:
-        raise SuiteError(path, f"a file name has at most {MAX_OUTFILE_CHARS} characters; this one has {len(value)}",
-                         line=line, field=field, item=item)
+        raise SuiteError(
+            path,
+            f"a file name has at most {MAX_OUTFILE_CHARS} characters; this one has {len(value)}",
+            line=line,
+            field=field,
+            item=item,
+        )
     return value
 
 
-def _item_file(file: Path, name: str, what: str, path: Path, *, line: int | None, field: str, item: str,
-               missing_ok: bool = False) -> str | None:
+def _item_file(
+    file: Path, name: str, what: str, path: Path, *, line: int | None, field: str, item: str, missing_ok: bool = False
+) -> str | None:
     """The text of a file of a catalog item, read as the harness reads it (text mode: universal
     newlines); every problem names the catalog's line, item and field."""
     try:
@@ -182,33 +233,64 @@ def _item_file(file: Path, name: str, what: str, path: Path, *, line: int | None
             raise SuiteError(path, f"{name} not found ({what})", line=line, field=field, item=item)
         return file.read_text("utf-8")
     except OSError as exc:
-        raise SuiteError(path, f"cannot read {name} ({what}): {exc.strerror or exc}", line=line, field=field,
-                         item=item) from None
+        raise SuiteError(
+            path, f"cannot read {name} ({what}): {exc.strerror or exc}", line=line, field=field, item=item
+        ) from None
     except UnicodeDecodeError as exc:
-        raise SuiteError(path, f"{name} ({what}) is not valid UTF-8 (byte {exc.start}: {exc.reason})", line=line,
-                         field=field, item=item) from None
+        raise SuiteError(
+            path,
+            f"{name} ({what}) is not valid UTF-8 (byte {exc.start}: {exc.reason})",
+            line=line,
+            field=field,
+            item=item,
+        ) from None
 
 
 def _task(row: dict[str, Any], path: Path, line: int | None, field_prefix: str = "") -> CodeTask:
     task_id = row["task_id"]
     try:
-        needles = case_needles(required=row.get("required"), query_forbidden=row.get("query_forbidden", ()),
-                               gold_code=row["gold_code"], starter_code=row["starter_code"])
+        needles = case_needles(
+            required=row.get("required"),
+            query_forbidden=row.get("query_forbidden", ()),
+            gold_code=row["gold_code"],
+            starter_code=row["starter_code"],
+        )
     except SyntaxError as exc:
-        raise SuiteError(path, f"gold_code does not parse (line {exc.lineno}: {exc.msg}), so its needles cannot "
-                         "be derived; fix it or give 'required'", line=line, field=field_prefix + "gold_code",
-                         item=task_id) from None
+        raise SuiteError(
+            path,
+            f"gold_code does not parse (line {exc.lineno}: {exc.msg}), so its needles cannot "
+            "be derived; fix it or give 'required'",
+            line=line,
+            field=field_prefix + "gold_code",
+            item=task_id,
+        ) from None
     if not needles:
-        what = ("'required' and 'query_forbidden' hold no token of 4 or more characters" if "required" in row
-                else "gold_code adds no API name or literal of 4 or more characters over starter_code")
-        raise SuiteError(path, f"no needles: {what}, so no answer could fail", line=line,
-                         field=field_prefix + ("required" if "required" in row else "gold_code"), item=task_id)
-    return CodeTask(task_id=task_id, vendor=row["vendor"], ticket=row["ticket"], starter_code=row["starter_code"],
-                    gold_code=row["gold_code"], needles=needles, prompt=row["prompt"],
-                    cite_urls=row.get("cite_urls", True), budgets=Budgets.from_dict(row.get("budgets")),
-                    outfile=row.get("outfile", DEFAULT_OUTFILE),
-                    query_forbidden=tuple(row.get("query_forbidden", ())),
-                    where=f"{path}:{line}" if line else str(path))
+        what = (
+            "'required' and 'query_forbidden' hold no token of 4 or more characters"
+            if "required" in row
+            else "gold_code adds no API name or literal of 4 or more characters over starter_code"
+        )
+        raise SuiteError(
+            path,
+            f"no needles: {what}, so no answer could fail",
+            line=line,
+            field=field_prefix + ("required" if "required" in row else "gold_code"),
+            item=task_id,
+        )
+    return CodeTask(
+        task_id=task_id,
+        vendor=row["vendor"],
+        ticket=row["ticket"],
+        starter_code=row["starter_code"],
+        gold_code=row["gold_code"],
+        needles=needles,
+        prompt=row["prompt"],
+        cite_urls=row.get("cite_urls", True),
+        budgets=Budgets.from_dict(row.get("budgets")),
+        outfile=row.get("outfile", DEFAULT_OUTFILE),
+        query_forbidden=tuple(row.get("query_forbidden", ())),
+        where=f"{path}:{line}" if line else str(path),
+    )
 
 
 def _validate_catalog(document: Any, path: Path, lines: list[int]) -> None:
@@ -236,8 +318,9 @@ def _yaml_catalog(path: Path) -> tuple[Any, list[int]]:
         root = yaml.compose(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        raise SuiteError(path, f"invalid YAML: {getattr(exc, 'problem', None) or exc}",
-                         line=mark.line + 1 if mark else None) from None
+        raise SuiteError(
+            path, f"invalid YAML: {getattr(exc, 'problem', None) or exc}", line=mark.line + 1 if mark else None
+        ) from None
     except RecursionError:
         raise SuiteError(path, "invalid YAML: nested too deeply") from None
     except ValueError as exc:  # e.g. an integer beyond Python's digit limit

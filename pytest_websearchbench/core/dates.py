@@ -22,23 +22,52 @@ Pure and standard library only.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timedelta, UTC
+from datetime import UTC, date, datetime, timedelta
 from email.utils import parsedate_to_datetime
 from functools import lru_cache
 
-_MONTHS = {name: number for number, names in enumerate((
-    ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
-    ("jun", "june"), ("jul", "july"), ("aug", "august"), ("sep", "sept", "september"),
-    ("oct", "october"), ("nov", "november"), ("dec", "december")), start=1) for name in names}
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("jan", "january"),
+            ("feb", "february"),
+            ("mar", "march"),
+            ("apr", "april"),
+            ("may",),
+            ("jun", "june"),
+            ("jul", "july"),
+            ("aug", "august"),
+            ("sep", "sept", "september"),
+            ("oct", "october"),
+            ("nov", "november"),
+            ("dec", "december"),
+        ),
+        start=1,
+    )
+    for name in names
+}
 _WEEKDAY = r"(?:[a-z]{3,9},?\s+)?"
 _ORDINAL = r"(?:st|nd|rd|th)?"
-_MONTH_DAY_YEAR = re.compile(rf"{_WEEKDAY}(?P<month>[a-z]{{3,9}})\.?\s+(?P<day>\d{{1,2}}){_ORDINAL},?\s+(?P<year>\d{{4}})")
-_DAY_MONTH_YEAR = re.compile(rf"{_WEEKDAY}(?P<day>\d{{1,2}}){_ORDINAL}\s+(?P<month>[a-z]{{3,9}})\.?,?\s+(?P<year>\d{{4}})")
+_MONTH_DAY_YEAR = re.compile(
+    rf"{_WEEKDAY}(?P<month>[a-z]{{3,9}})\.?\s+(?P<day>\d{{1,2}}){_ORDINAL},?\s+(?P<year>\d{{4}})"
+)
+_DAY_MONTH_YEAR = re.compile(
+    rf"{_WEEKDAY}(?P<day>\d{{1,2}}){_ORDINAL}\s+(?P<month>[a-z]{{3,9}})\.?,?\s+(?P<year>\d{{4}})"
+)
 _CLOCK = re.compile(r"\d{1,2}:\d{2}")
 _UNIX_SECONDS = re.compile(r"\d{9,}(?:\.\d+)?")
 _AGO = re.compile(r"(?P<count>\d+|an?|one)\s+(?P<unit>sec|second|min|minute|hr|hour|day|week|month|year)s?\s+ago")
-_UNIT_SECONDS = {"sec": 1, "second": 1, "min": 60, "minute": 60, "hr": 3600, "hour": 3600, "day": 86400,
-                 "week": 7 * 86400}
+_UNIT_SECONDS = {
+    "sec": 1,
+    "second": 1,
+    "min": 60,
+    "minute": 60,
+    "hr": 3600,
+    "hour": 3600,
+    "day": 86400,
+    "week": 7 * 86400,
+}
 _DAYS_BACK = {"today": 0, "yesterday": 1}
 
 

@@ -10,8 +10,9 @@ class WebSearchBenchError(Exception):
 class SuiteError(WebSearchBenchError):
     """A suite file is missing or malformed; the message names file, line and field."""
 
-    def __init__(self, path, message: str, *, line: int | None = None, field: str | None = None,
-                 item: str | None = None):
+    def __init__(
+        self, path, message: str, *, line: int | None = None, field: str | None = None, item: str | None = None
+    ):
         self.path = str(path)
         self.line = line
         self.field = field
@@ -31,8 +32,16 @@ class ProviderError(WebSearchBenchError):
     ``detail`` the reason in the vendor's own words, without this plugin's framing.
     """
 
-    def __init__(self, message: str, *, kind: str = "provider", status: int | None = None,
-                 attempts: int | None = None, url: str | None = None, detail: str | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str = "provider",
+        status: int | None = None,
+        attempts: int | None = None,
+        url: str | None = None,
+        detail: str | None = None,
+    ):
         super().__init__(message)
         self.kind = kind
         self.status = status

@@ -59,8 +59,12 @@ class RawResults:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"queries": self.queries, "hits": [h.to_dict() for h in self.hits],
-                "pages": [p.to_dict() for p in self.pages], "extra": self.extra}
+        return {
+            "queries": self.queries,
+            "hits": [h.to_dict() for h in self.hits],
+            "pages": [p.to_dict() for p in self.pages],
+            "extra": self.extra,
+        }
 
 
 @dataclass(frozen=True)
@@ -91,13 +95,23 @@ class Score:
     primary: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"passed": self.passed, "metrics": self.metrics, "primary": self.primary,
-                "results": self.results, "message": self.message}
+        return {
+            "passed": self.passed,
+            "metrics": self.metrics,
+            "primary": self.primary,
+            "results": self.results,
+            "message": self.message,
+        }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Score":
-        return cls(data["passed"], dict(data["metrics"]), data.get("message", ""), list(data.get("results", [])),
-                   data.get("primary", ""))
+    def from_dict(cls, data: dict[str, Any]) -> Score:
+        return cls(
+            data["passed"],
+            dict(data["metrics"]),
+            data.get("message", ""),
+            list(data.get("results", [])),
+            data.get("primary", ""),
+        )
 
 
 @dataclass(frozen=True)
@@ -130,7 +144,7 @@ class BenchmarkFamily(ABC):
     #: False for families whose items have no result cutoff (the summary's title then shows no k)
     uses_k: bool = True
 
-    def configure(self, options: OptionValues, settings: Settings) -> "BenchmarkFamily":
+    def configure(self, options: OptionValues, settings: Settings) -> BenchmarkFamily:
         """The family configured for this run from the options it declares (``<family>/options.py``, each
         value already checked against its ``Option``): the checks that need more than one value, the
         environment or other plugins (raise ConfigurationError). Called once, before ``load``: at startup

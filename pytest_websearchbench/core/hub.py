@@ -11,9 +11,10 @@ Pure: fetching (huggingface_hub, its cache and offline mode) is ``run/hub.py``'s
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import quote, unquote
 
 HUB_PREFIX = "hf://"
@@ -40,11 +41,11 @@ class HubSpec:
     path: str  # the file inside the repo, "/"-separated
 
     @classmethod
-    def parse(cls, text: str) -> "HubSpec":
+    def parse(cls, text: str) -> HubSpec:
         """The spec ``text`` names; a ValueError says what is wrong and shows the form."""
         if not is_hub_spec(text):
             raise ValueError(f"{text!r} is not an hf:// spec ({FORM})")
-        kind, _, rest = text[len(HUB_PREFIX):].partition("/")
+        kind, _, rest = text[len(HUB_PREFIX) :].partition("/")
         if kind != "datasets":
             raise ValueError(f"{text!r}: only dataset files can be suites: {FORM}")
         repo_part, _, tail = rest.partition("@")
@@ -67,7 +68,7 @@ class HubSpec:
         """Whether the revision is a full commit (which never moves)."""
         return COMMIT.fullmatch(self.revision) is not None
 
-    def at(self, commit: str) -> "HubSpec":
+    def at(self, commit: str) -> HubSpec:
         return HubSpec(self.repo, commit, self.path)
 
     @property
@@ -99,8 +100,14 @@ class HubFile:
 
     def provenance(self) -> dict[str, Any]:
         """What a results file and a summary say about the file: where it came from, exactly."""
-        return {"repo": self.spec.repo, "revision": self.spec.revision, "commit": self.commit,
-                "path": self.spec.path, "size": self.size, "sha256": self.sha256}
+        return {
+            "repo": self.spec.repo,
+            "revision": self.spec.revision,
+            "commit": self.commit,
+            "path": self.spec.path,
+            "size": self.size,
+            "sha256": self.sha256,
+        }
 
     def etag_mismatch(self) -> str | None:
         """Why the file's bytes are not the ones the hub named by its ETag (changed in the cache after the
@@ -110,9 +117,11 @@ class HubFile:
         if self.etag in (self.sha256, self.git_sha1):
             return None
         kind = "SHA-256" if SHA256.fullmatch(self.etag) else "git blob hash"
-        return (f"the file in the hub cache ({self.local}) is not the one the hub served at commit {self.commit}: "
-                f"its {kind} should be {self.etag}, the file has sha256 {self.sha256}; it was changed after the "
-                f"download or corrupted. Fetch it anew: `{self.spec.download_command(self.commit)} --force-download`")
+        return (
+            f"the file in the hub cache ({self.local}) is not the one the hub served at commit {self.commit}: "
+            f"its {kind} should be {self.etag}, the file has sha256 {self.sha256}; it was changed after the "
+            f"download or corrupted. Fetch it anew: `{self.spec.download_command(self.commit)} --force-download`"
+        )
 
 
 def edition_at(edition: str, files: Iterable[HubFile]) -> str:

@@ -54,12 +54,20 @@ class LoopbackServer:
     the process's exit.
     """
 
-    def __init__(self, handler: type[BaseHTTPRequestHandler], *, host: str = "127.0.0.1", port: int = 0,
-                 name: str = "wsb-loopback", server_class: type[ThreadingHTTPServer] = QuietServer) -> None:
+    def __init__(
+        self,
+        handler: type[BaseHTTPRequestHandler],
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        name: str = "wsb-loopback",
+        server_class: type[ThreadingHTTPServer] = QuietServer,
+    ) -> None:
         self.httpd = server_class((host, port), handler)
         self.httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={"poll_interval": POLL_SECONDS},
-                                        name=name, daemon=True)
+        self._thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": POLL_SECONDS}, name=name, daemon=True
+        )
         self._closed = False
 
     @property

@@ -17,8 +17,13 @@ class Hit:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "url": self.url, "title": self.title,
-                "snippet": self.snippet, "extra": dict(self.extra)}
+        return {
+            "rank": self.rank,
+            "url": self.url,
+            "title": self.title,
+            "snippet": self.snippet,
+            "extra": dict(self.extra),
+        }
 
 
 @dataclass(frozen=True)
@@ -61,14 +66,18 @@ def previews_from_rows(raw: Any, results: list[Any]) -> Any:
     for hit in raw["hits"]:
         if isinstance(hit, dict) and hit.get("preview") == "row" and hit.get("rank") in rows:
             row = rows[hit["rank"]]
-            hit = {"rank": hit["rank"], **{key: row.get(key) for key in PREVIEW},
-                   **{key: value for key, value in hit.items() if key not in ("rank", "preview")}}
+            hit = {
+                "rank": hit["rank"],
+                **{key: row.get(key) for key in PREVIEW},
+                **{key: value for key, value in hit.items() if key not in ("rank", "preview")},
+            }
         hits.append(hit)
     return {**raw, "hits": hits}
 
 
-def without_answers(raw: dict[str, Any] | None,
-                    results: list[dict[str, Any]]) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+def without_answers(
+    raw: dict[str, Any] | None, results: list[dict[str, Any]]
+) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
     """``raw`` and the scored rows as the results file keeps them without ``--wsb-json-raw``: what was scored,
     not the text the provider answered. The hits and fetched pages leave ``raw`` (its queries and extra
     stay), and a row's title and snippet leave it where they are its rank's hit's (its URL stays)."""

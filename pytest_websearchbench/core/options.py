@@ -12,9 +12,10 @@ from __future__ import annotations
 import enum
 import os
 import shlex
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 import pytest
 
@@ -40,12 +41,18 @@ class CassetteMode(str, enum.Enum):  # noqa: UP042 (StrEnum would change str() o
 # ---------------------------------------------------------------------------------------------- parsers
 # A parser reads an option's text (stripped) into its value, or raises ConfigurationError naming the flag.
 
+
 def text(value: str, flag: str) -> str:
     return value
 
 
-def number(*, minimum: float | None = None, inside: tuple[float, float] | None = None, whole: bool = False,
-           optional: bool = False) -> Callable[[str, str], Any]:
+def number(
+    *,
+    minimum: float | None = None,
+    inside: tuple[float, float] | None = None,
+    whole: bool = False,
+    optional: bool = False,
+) -> Callable[[str, str], Any]:
     """The one number parser: a whole number (``whole``) or any, at least ``minimum`` or strictly ``inside``
     an interval; "" is None when ``optional``."""
 
@@ -84,8 +91,9 @@ def names(noun: str) -> Callable[[str, str], tuple[str, ...]]:
 def label(value: str, flag: str) -> str:
     """A run's label: one line without "@" (HISTORY@LABEL splits at the last one)."""
     if "@" in value or "\n" in value:
-        raise ConfigurationError(f"{flag}: a label is one line without '@' (--wsb-baseline=HISTORY@LABEL), "
-                                 f"got {value!r}")
+        raise ConfigurationError(
+            f"{flag}: a label is one line without '@' (--wsb-baseline=HISTORY@LABEL), got {value!r}"
+        )
     return value
 
 
@@ -95,14 +103,16 @@ def words(allowed: tuple[str, ...]) -> Callable[[str, str], frozenset[str]]:
     def parse(value: str, flag: str) -> frozenset[str]:
         found = frozenset(w.strip() for w in value.split(",") if w.strip())
         if found - set(allowed):
-            raise ConfigurationError(f"{flag}: {', '.join(sorted(found - set(allowed)))} is not one of "
-                                     f"{', '.join(allowed)}")
+            raise ConfigurationError(
+                f"{flag}: {', '.join(sorted(found - set(allowed)))} is not one of {', '.join(allowed)}"
+            )
         return found
 
     return parse
 
 
 # ---------------------------------------------------------------------------------------------- options
+
 
 @dataclass(frozen=True)
 class Option:
@@ -140,12 +150,19 @@ class Option:
             group.addoption(self.flag, action="store_true", default=None, dest=self.ini, help=argparse_help)
             parser.addini(self.ini, self.help_text, type="bool", default=False)
         elif self.repeated:
-            group.addoption(self.flag, action="append", default=None, dest=self.ini, metavar=self.metavar,
-                            help=argparse_help)
+            group.addoption(
+                self.flag, action="append", default=None, dest=self.ini, metavar=self.metavar, help=argparse_help
+            )
             parser.addini(self.ini, self.help_text, type="linelist", default=[])
         else:
-            group.addoption(self.flag, dest=self.ini, default=None, metavar=self.metavar, help=argparse_help,
-                            choices=list(self.choices) or None)
+            group.addoption(
+                self.flag,
+                dest=self.ini,
+                default=None,
+                metavar=self.metavar,
+                help=argparse_help,
+                choices=list(self.choices) or None,
+            )
             parser.addini(self.ini, self.help_text, default=self.default)
 
     def read(self, config: pytest.Config) -> Any:
@@ -175,73 +192,196 @@ class Option:
 BASELINE_CHECKS = ("k", "edition", "digest", "kind", "incomplete", "partial")
 
 CORE_OPTIONS: tuple[Option, ...] = (
-    Option("--suite", "wsb_suite", "suite folder, manifest or bundled suite name (repeatable)", "SPEC",
-           repeated=True),
-    Option("--provider", "wsb_provider", "providers under test, comma-separated", "NAME[,NAME...]", "local",
-           names("provider")),
+    Option("--suite", "wsb_suite", "suite folder, manifest or bundled suite name (repeatable)", "SPEC", repeated=True),
+    Option(
+        "--provider",
+        "wsb_provider",
+        "providers under test, comma-separated",
+        "NAME[,NAME...]",
+        "local",
+        names("provider"),
+    ),
     Option("--wsb-k", "wsb_k", "declared result budget k", "N", "5", number(minimum=1, whole=True)),
-    Option("--wsb-record-mode", "wsb_record_mode", "cassette record mode: " + ", ".join(m.value for m in CassetteMode),
-           "MODE", "once", lambda value, flag: CassetteMode(value), tuple(m.value for m in CassetteMode)),
-    Option("--wsb-cassette-dir", "wsb_cassette_dir", "cassette folder", "PATH",
-           default_help="cassettes/ beside the config file, else in the current folder", path=True),
-    Option("--wsb-json", "wsb_json", "write results (run metadata and every item) to this JSON file", "PATH",
-           path=True),
-    Option("--wsb-json-raw", "wsb_json_raw", "with --wsb-json: keep each item's provider answers in the file (the "
-           "hits with their titles and snippets, fetched pages), which wsb-lexbench pool needs and a report built "
-           "from the file shows; without it the file keeps what was scored, not the answers' text", switch=True),
-    Option("--wsb-html", "wsb_html",
-           "write a self-contained HTML report (overview, charts, per-item drill-down) to this file", "PATH",
-           path=True),
-    Option("--wsb-markdown", "wsb_markdown", "write a pull-request summary (Markdown: each suite's primary metric, "
-           "the verdict against the baseline, regressed and fixed items, latency, cost) to this file; also appended "
-           "to $GITHUB_STEP_SUMMARY when that is set", "PATH", path=True),
-    Option("--wsb-baseline", "wsb_baseline", "results file of an earlier run, or a run of a --wsb-history file "
-           "(HISTORY@LABEL: its last run of that label; HISTORY: its last run); regressions fail", "PATH", path=True),
-    Option("--wsb-history", "wsb_history", "append the run (time, label, plugin version, git commit, each suite's "
-           "edition and digest, every item's outcome and metrics) to this SQLite release history; wsb-report "
-           "--history draws its trends", "PATH", path=True),
-    Option("--wsb-label", "wsb_label", "the run's name in the --wsb-history file (e.g. release-1.4): the trend "
-           "page's axis, and HISTORY@LABEL for --wsb-baseline", "TEXT", parse=label),
-    Option("--wsb-tolerance", "wsb_tolerance",
-           "with a baseline: fail an item whose primary metric dropped by more than X", "X",
-           parse=number(minimum=0, optional=True), default_help="no per-item check"),
-    Option("--wsb-alpha", "wsb_alpha",
-           "with a baseline: significance level of the paired test on the primary metric", "P", "0.05",
-           number(inside=(0, 1))),
-    Option("--wsb-min-effect", "wsb_min_effect",
-           "with a baseline: smallest mean drop of the primary metric that fails the run", "X", "0.01",
-           number(minimum=0)),
-    Option("--wsb-baseline-accept", "wsb_baseline_accept",
-           "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a "
-           "family's mode) differ, its run did not complete, or it ran a part of its suites (-k, --lf…) (k, edition, "
-           "digest, kind, incomplete, partial: then only its items are compared); the "
-           "summary then says the figures are not comparable", "WHAT[,WHAT]", parse=words(BASELINE_CHECKS)),
-    Option("--wsb-local-corpus", "wsb_local_corpus", "corpus (JSONL) the local provider indexes", "PATH",
-           default_help="the bundled sample web", path=True),
-    Option("--wsb-rate", "wsb_rate",
-           "request rate limit per provider, shared by all xdist workers (e.g. serper=5/s,tavily=60/min; *=… for "
-           "all; units: s, min, h)", "NAME=RATE[,...]", parse=lambda value, flag: parse_rates(value)),
-    Option("--wsb-concurrency", "wsb_concurrency",
-           "a live run (one that records, an agent, a model): items worked at once, in one process (pytest's or the "
-           "xdist controller's)", "N", parse=number(minimum=1, whole=True, optional=True),
-           default_help="16, or more to keep each provider at its --wsb-rate (rate × its answer time)"),
-    Option("--wsb-max-cost", "wsb_max_cost",
-           "a live run: start no item once the run's estimated spend (the price table's) reaches USD; the items "
-           "left are errors that say so", "USD", parse=number(minimum=0, optional=True), default_help="no cap"),
-    Option("--wsb-price", "wsb_price",
-           "price in USD per 1,000 requests, overriding the built-in table (e.g. serper=1.0,tavily.fetch=1.6)",
-           "NAME[.fetch]=USD[,...]", parse=lambda value, flag: parse_prices(value)),
-    Option("--wsb-timeout", "wsb_timeout", "timeout of one provider HTTP request", "SECONDS", "30",
-           number(minimum=0.001)),
-    Option("--wsb-retries", "wsb_retries", "retries after a 429, a 5xx, a timeout or a connection error", "N", "3",
-           number(minimum=0, whole=True)),
-    Option("--wsb-backoff", "wsb_backoff", "base of the exponential backoff between retries, with jitter",
-           "SECONDS", "0.5", number(minimum=0)),
-    Option("--wsb-hub-max-size", "wsb_hub_max_size", "remote suite files (hf://...): refuse a file the hub "
-           "serves larger than this, before downloading it", "MB", "1024", number(minimum=1, whole=True)),
-    Option("--wsb-lock", "wsb_lock", "remote suite files (hf://...) against wsb.lock beside the config file: "
-           "verify checks each against its pin, update pins what the hub serves now", "MODE", "verify",
-           choices=LOCK_MODES),
+    Option(
+        "--wsb-record-mode",
+        "wsb_record_mode",
+        "cassette record mode: " + ", ".join(m.value for m in CassetteMode),
+        "MODE",
+        "once",
+        lambda value, flag: CassetteMode(value),
+        tuple(m.value for m in CassetteMode),
+    ),
+    Option(
+        "--wsb-cassette-dir",
+        "wsb_cassette_dir",
+        "cassette folder",
+        "PATH",
+        default_help="cassettes/ beside the config file, else in the current folder",
+        path=True,
+    ),
+    Option(
+        "--wsb-json", "wsb_json", "write results (run metadata and every item) to this JSON file", "PATH", path=True
+    ),
+    Option(
+        "--wsb-json-raw",
+        "wsb_json_raw",
+        "with --wsb-json: keep each item's provider answers in the file (the "
+        "hits with their titles and snippets, fetched pages), which wsb-lexbench pool needs and a report built "
+        "from the file shows; without it the file keeps what was scored, not the answers' text",
+        switch=True,
+    ),
+    Option(
+        "--wsb-html",
+        "wsb_html",
+        "write a self-contained HTML report (overview, charts, per-item drill-down) to this file",
+        "PATH",
+        path=True,
+    ),
+    Option(
+        "--wsb-markdown",
+        "wsb_markdown",
+        "write a pull-request summary (Markdown: each suite's primary metric, "
+        "the verdict against the baseline, regressed and fixed items, latency, cost) to this file; also appended "
+        "to $GITHUB_STEP_SUMMARY when that is set",
+        "PATH",
+        path=True,
+    ),
+    Option(
+        "--wsb-baseline",
+        "wsb_baseline",
+        "results file of an earlier run, or a run of a --wsb-history file "
+        "(HISTORY@LABEL: its last run of that label; HISTORY: its last run); regressions fail",
+        "PATH",
+        path=True,
+    ),
+    Option(
+        "--wsb-history",
+        "wsb_history",
+        "append the run (time, label, plugin version, git commit, each suite's "
+        "edition and digest, every item's outcome and metrics) to this SQLite release history; wsb-report "
+        "--history draws its trends",
+        "PATH",
+        path=True,
+    ),
+    Option(
+        "--wsb-label",
+        "wsb_label",
+        "the run's name in the --wsb-history file (e.g. release-1.4): the trend "
+        "page's axis, and HISTORY@LABEL for --wsb-baseline",
+        "TEXT",
+        parse=label,
+    ),
+    Option(
+        "--wsb-tolerance",
+        "wsb_tolerance",
+        "with a baseline: fail an item whose primary metric dropped by more than X",
+        "X",
+        parse=number(minimum=0, optional=True),
+        default_help="no per-item check",
+    ),
+    Option(
+        "--wsb-alpha",
+        "wsb_alpha",
+        "with a baseline: significance level of the paired test on the primary metric",
+        "P",
+        "0.05",
+        number(inside=(0, 1)),
+    ),
+    Option(
+        "--wsb-min-effect",
+        "wsb_min_effect",
+        "with a baseline: smallest mean drop of the primary metric that fails the run",
+        "X",
+        "0.01",
+        number(minimum=0),
+    ),
+    Option(
+        "--wsb-baseline-accept",
+        "wsb_baseline_accept",
+        "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a "
+        "family's mode) differ, its run did not complete, or it ran a part of its suites (-k, --lf…) (k, edition, "
+        "digest, kind, incomplete, partial: then only its items are compared); the "
+        "summary then says the figures are not comparable",
+        "WHAT[,WHAT]",
+        parse=words(BASELINE_CHECKS),
+    ),
+    Option(
+        "--wsb-local-corpus",
+        "wsb_local_corpus",
+        "corpus (JSONL) the local provider indexes",
+        "PATH",
+        default_help="the bundled sample web",
+        path=True,
+    ),
+    Option(
+        "--wsb-rate",
+        "wsb_rate",
+        "request rate limit per provider, shared by all xdist workers (e.g. serper=5/s,tavily=60/min; *=… for "
+        "all; units: s, min, h)",
+        "NAME=RATE[,...]",
+        parse=lambda value, flag: parse_rates(value),
+    ),
+    Option(
+        "--wsb-concurrency",
+        "wsb_concurrency",
+        "a live run (one that records, an agent, a model): items worked at once, in one process (pytest's or the "
+        "xdist controller's)",
+        "N",
+        parse=number(minimum=1, whole=True, optional=True),
+        default_help="16, or more to keep each provider at its --wsb-rate (rate × its answer time)",
+    ),
+    Option(
+        "--wsb-max-cost",
+        "wsb_max_cost",
+        "a live run: start no item once the run's estimated spend (the price table's) reaches USD; the items "
+        "left are errors that say so",
+        "USD",
+        parse=number(minimum=0, optional=True),
+        default_help="no cap",
+    ),
+    Option(
+        "--wsb-price",
+        "wsb_price",
+        "price in USD per 1,000 requests, overriding the built-in table (e.g. serper=1.0,tavily.fetch=1.6)",
+        "NAME[.fetch]=USD[,...]",
+        parse=lambda value, flag: parse_prices(value),
+    ),
+    Option(
+        "--wsb-timeout", "wsb_timeout", "timeout of one provider HTTP request", "SECONDS", "30", number(minimum=0.001)
+    ),
+    Option(
+        "--wsb-retries",
+        "wsb_retries",
+        "retries after a 429, a 5xx, a timeout or a connection error",
+        "N",
+        "3",
+        number(minimum=0, whole=True),
+    ),
+    Option(
+        "--wsb-backoff",
+        "wsb_backoff",
+        "base of the exponential backoff between retries, with jitter",
+        "SECONDS",
+        "0.5",
+        number(minimum=0),
+    ),
+    Option(
+        "--wsb-hub-max-size",
+        "wsb_hub_max_size",
+        "remote suite files (hf://...): refuse a file the hub serves larger than this, before downloading it",
+        "MB",
+        "1024",
+        number(minimum=1, whole=True),
+    ),
+    Option(
+        "--wsb-lock",
+        "wsb_lock",
+        "remote suite files (hf://...) against wsb.lock beside the config file: "
+        "verify checks each against its pin, update pins what the hub serves now",
+        "MODE",
+        "verify",
+        choices=LOCK_MODES,
+    ),
 )
 
 #: the code leaderboard's model (its harness's default), the model option's default for every family
@@ -252,24 +392,45 @@ CHAT_API = "chat"
 
 #: runs of every item, each its own item and cassette: WebBench's episodes, the code agent's runs; declared once
 REPEAT_OPTION = Option(
-    "--wsb-repeat", "wsb_repeat", "WebBench, and code suites in agent mode: runs of every task or ticket, each its "
+    "--wsb-repeat",
+    "wsb_repeat",
+    "WebBench, and code suites in agent mode: runs of every task or ticket, each its "
     "own item (<id>@1…@N) and cassette; WebBench's summary gives per template the pass rate with a Wilson 80 % "
-    "interval, the code summary the pass rate as mean ± SD over the runs and each ticket's pass count", "N", "1",
-    number(minimum=1, whole=True))
+    "interval, the code summary the pass rate as mean ± SD over the runs and each ticket's pass count",
+    "N",
+    "1",
+    number(minimum=1, whole=True),
+)
 
 #: the options of every family that calls a model (the code agent, WebBench's model agent): declared once
 MODEL_OPTIONS: tuple[Option, ...] = (
-    Option("--wsb-model", "wsb_model", "the model's name at OPENAI_BASE_URL, for the code agent (code suites, "
-           "agent mode) and WebBench's model agent", "NAME", DEFAULT_MODEL,
-           lambda value, flag: value or DEFAULT_MODEL, default_help=f"the code leaderboard's, {DEFAULT_MODEL}"),
-    Option("--wsb-model-api", "wsb_model_api",
-           f"the model's API: {RESPONSES_API} (the OpenAI Responses API, as the code harness) or {CHAT_API} "
-           "(Chat Completions, for any OpenAI-compatible server; not comparable with the code leaderboard)",
-           "API", RESPONSES_API, choices=(RESPONSES_API, CHAT_API)),
-    Option("--wsb-temperature", "wsb_temperature",
-           "send this temperature to the model (not comparable with the code leaderboard, nor with WebBench's "
-           "model agent)", "T", parse=number(minimum=0, optional=True),
-           default_help="none to the code agent's model, as its harness; 0 to WebBench's model agent's"),
+    Option(
+        "--wsb-model",
+        "wsb_model",
+        "the model's name at OPENAI_BASE_URL, for the code agent (code suites, agent mode) and WebBench's model agent",
+        "NAME",
+        DEFAULT_MODEL,
+        lambda value, flag: value or DEFAULT_MODEL,
+        default_help=f"the code leaderboard's, {DEFAULT_MODEL}",
+    ),
+    Option(
+        "--wsb-model-api",
+        "wsb_model_api",
+        f"the model's API: {RESPONSES_API} (the OpenAI Responses API, as the code harness) or {CHAT_API} "
+        "(Chat Completions, for any OpenAI-compatible server; not comparable with the code leaderboard)",
+        "API",
+        RESPONSES_API,
+        choices=(RESPONSES_API, CHAT_API),
+    ),
+    Option(
+        "--wsb-temperature",
+        "wsb_temperature",
+        "send this temperature to the model (not comparable with the code leaderboard, nor with WebBench's "
+        "model agent)",
+        "T",
+        parse=number(minimum=0, optional=True),
+        default_help="none to the code agent's model, as its harness; 0 to WebBench's model agent's",
+    ),
 )
 
 
@@ -299,7 +460,8 @@ def check_written_whole(args: Iterable[str], options: Iterable[Option]) -> None:
         if flag in flags and value and not value.startswith("-"):
             raise ConfigurationError(
                 f"{flag} {value}: write {flag}={shlex.quote(value)} (one argument): pytest reads a path written "
-                f"after a space as a test path before it knows {flag}, and moves its rootdir there")
+                f"after a space as a test path before it knows {flag}, and moves its rootdir there"
+            )
 
 
 class OptionValues:
@@ -371,7 +533,7 @@ class Settings:
         return f" --wsb-cassette-dir={shlex.quote(str(shown))}"
 
     @classmethod
-    def from_options(cls, values: OptionValues) -> "Settings":
+    def from_options(cls, values: OptionValues) -> Settings:
         # Paths never follow pytest's rootdir guess (OptionValues.path): the default cassette folder is
         # beside the config file, else in the folder pytest was started in.
         return cls(

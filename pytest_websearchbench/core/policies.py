@@ -9,8 +9,7 @@ from dataclasses import dataclass
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
 
-_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0,
-          "h": 3600.0, "hour": 3600.0}
+_UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute": 60.0, "h": 3600.0, "hour": 3600.0}
 _RATE = re.compile(r"^\s*(?P<count>\d+(?:\.\d+)?)\s*(?:/\s*(?P<unit>[a-z]+))?\s*$")
 
 
@@ -31,8 +30,7 @@ class RetryPolicy:
     #: seconds an open breaker refuses calls before one may try again (pybreaker's default reset_timeout)
     breaker_reset: float = 60.0
 
-    def delay(self, attempt: int, retry_after: float | None = None,
-              rng: random.Random | None = None) -> float:
+    def delay(self, attempt: int, retry_after: float | None = None, rng: random.Random | None = None) -> float:
         ceiling = min(self.max_wait, self.backoff * 2 ** (attempt - 1))
         wait = (rng or random).uniform(ceiling / 2, ceiling)
         if retry_after is not None:
@@ -63,8 +61,7 @@ def parse_rate(text: str, *, where: str = "--wsb-rate") -> Rate:
         count = match.group("count")
         raise ConfigurationError(f"{where}: {text.strip()!r} has no unit; write {count}/s, {count}/min or {count}/h")
     if not match or match.group("unit") not in _UNITS or float(match.group("count")) <= 0:
-        raise ConfigurationError(
-            f"{where}: {text!r} is not a rate; write e.g. 5/s, 300/min or 1000/h")
+        raise ConfigurationError(f"{where}: {text!r} is not a rate; write e.g. 5/s, 300/min or 1000/h")
     return Rate(float(match.group("count")), _UNITS[match.group("unit")])
 
 
@@ -93,7 +90,8 @@ def parse_prices(text: str) -> dict[str, dict[str, float]]:
         if not sep or not name or kind not in PRICE_KINDS:
             raise ConfigurationError(
                 f"--wsb-price: {part!r} should read NAME=USD or NAME.fetch=USD (USD per 1,000 requests), "
-                "e.g. serper=1.0")
+                "e.g. serper=1.0"
+            )
         try:
             usd = float(value)
         except ValueError:

@@ -5,8 +5,8 @@ cases with their mean ± SD, and how many runs each case passed. Pure."""
 from __future__ import annotations
 
 import statistics
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Iterable
 
 from pytest_websearchbench.core.family import Case
 
@@ -45,8 +45,7 @@ class RepeatSummary:
         return statistics.stdev(self.rates) if self.runs > 1 else 0.0
 
     def text(self) -> str:
-        return (f"{self.mean:.3f} ± {self.sd:.3f} SD (runs: " + " · ".join(f"{rate:.3f}" for rate in self.rates)
-                + ")")
+        return f"{self.mean:.3f} ± {self.sd:.3f} SD (runs: " + " · ".join(f"{rate:.3f}" for rate in self.rates) + ")"
 
 
 def repeat_summary(outcomes: Iterable[tuple[str, int, bool]], runs: int, cases: int) -> RepeatSummary:

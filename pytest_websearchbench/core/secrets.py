@@ -17,7 +17,8 @@ import json
 import logging
 import re
 import threading
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 FILTERED = "<FILTERED>"
 #: shorter values would filter common words (and match inside every text)
@@ -55,10 +56,14 @@ def pattern(value: str) -> re.Pattern[str]:
 def _forms(char: str) -> list[str]:
     """The regexes of one character's forms, sorted, each starting with a literal character."""
     utf8 = _utf8(char)
-    forms = {re.escape(char), re.escape(json.dumps(char)[1:-1]),  # "\\n", "\\ud83d\\ude00"…
-             "".join(f"%{_any_case(f'{byte:02x}')}" for byte in utf8),
-             "".join(f"%25{_any_case(f'{byte:02x}')}" for byte in utf8),
-             f"&#0*{ord(char)};", f"&#[xX]0*{_any_case(f'{ord(char):x}')};"}
+    forms = {
+        re.escape(char),
+        re.escape(json.dumps(char)[1:-1]),  # "\\n", "\\ud83d\\ude00"…
+        "".join(f"%{_any_case(f'{byte:02x}')}" for byte in utf8),
+        "".join(f"%25{_any_case(f'{byte:02x}')}" for byte in utf8),
+        f"&#0*{ord(char)};",
+        f"&#[xX]0*{_any_case(f'{ord(char):x}')};",
+    }
     if ord(char) <= 0xFFFF:
         forms.add(f"\\\\[uU]{_any_case(f'{ord(char):04x}')}")
     if char in _HTML_NAMED:

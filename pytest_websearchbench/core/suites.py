@@ -6,11 +6,12 @@ import hashlib
 import json
 import numbers
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import SuiteError
@@ -48,8 +49,11 @@ def validate(record: Any, schema: str, path: Path, *, line: int | None = None) -
         field = ".".join(str(p) for p in error.absolute_path)
         if error.validator == "required":
             field = ".".join(filter(None, [field, _missing_property(error.message)]))
-        item = next((record[key] for key in ("id", "task_id") if isinstance(record.get(key), str)), None) \
-            if isinstance(record, dict) else None
+        item = (
+            next((record[key] for key in ("id", "task_id") if isinstance(record.get(key), str)), None)
+            if isinstance(record, dict)
+            else None
+        )
         raise SuiteError(path, error.message, line=line, field=field or None, item=item)
 
 
@@ -68,8 +72,14 @@ _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", "examples"}
 # exact types only: a float like 1.0 that jsonschema counts as an integer goes to jsonschema
 _EXACT_TYPES: dict[str, tuple[type, ...]] = {
-    "object": (dict,), "array": (list,), "string": (str,), "integer": (int,), "number": (int, float),
-    "boolean": (bool,), "null": (type(None),)}
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+}
 
 
 @cache
@@ -105,6 +115,7 @@ def _compile(schema: Any, conforms: Callable[[Any, str], bool]) -> Check | None:
             if not check(v):
                 return False
         return True
+
     return every
 
 
@@ -138,12 +149,14 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], conforms: Callable[[A
         compiled = tuple((name, _compile(sub, conforms)) for name, sub in value.items())
         subs = tuple((name, sub) for name, sub in compiled if sub is not None)
         if len(subs) == len(compiled):
+
             def properties(v: Any) -> bool:
                 if isinstance(v, dict):
                     for name, sub in subs:
                         if name in v and not sub(v[name]):
                             return False
                 return True
+
             return properties
     elif key == "additionalProperties" and value is False and "patternProperties" not in schema:
         known = frozenset(schema.get("properties", ()))
@@ -183,8 +196,9 @@ def _decode(data: bytes, path: Path, *, offset: int = 0, line: int = 1) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line += data.count(b"\n", 0, exc.start)
-        raise SuiteError(path, f"not valid UTF-8 (byte {offset + exc.start} of the file: {exc.reason})",
-                         line=line) from None
+        raise SuiteError(
+            path, f"not valid UTF-8 (byte {offset + exc.start} of the file: {exc.reason})", line=line
+        ) from None
 
 
 def parse_json(text: str, path: Path, *, line: int | None = None) -> Any:
@@ -201,20 +215,28 @@ def parse_json(text: str, path: Path, *, line: int | None = None) -> Any:
         raise SuiteError(path, f"invalid JSON: {exc}", line=line) from None
 
 
-def path_inside(folder: Path, value: Any, source: Path, *, field: str, item: str | None = None,
-                line: int | None = None) -> Path:
+def path_inside(
+    folder: Path, value: Any, source: Path, *, field: str, item: str | None = None, line: int | None = None
+) -> Path:
     """The path a suite file names, resolved (symlinks included); it must stay inside the suite's
     folder, so a suite can never make the plugin read elsewhere."""
     if not isinstance(value, str) or not value or "\0" in value:
-        raise SuiteError(source, f"expected a relative path, got {str(value)[:80]!r}", field=field, item=item, line=line)
+        raise SuiteError(
+            source, f"expected a relative path, got {str(value)[:80]!r}", field=field, item=item, line=line
+        )
     root = Path(folder).resolve()
     try:
         target = (root / value).resolve()
     except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop
         raise SuiteError(source, f"bad path {value[:80]!r}: {exc}", field=field, item=item, line=line) from None
     if not target.is_relative_to(root):
-        raise SuiteError(source, f"{value[:80]!r} points outside the suite folder {root}; a suite may only "
-                         "name files inside its own folder", field=field, item=item, line=line)
+        raise SuiteError(
+            source,
+            f"{value[:80]!r} points outside the suite folder {root}; a suite may only name files inside its own folder",
+            field=field,
+            item=item,
+            line=line,
+        )
     return target
 
 
@@ -290,15 +312,21 @@ def require_unique_ids(pairs: list[tuple[int, dict[str, Any]]], path: Path, key:
     for line, record in pairs:
         check_item_id(record[key], path, line=line, field=key)
         if record[key] in seen:
-            raise SuiteError(path, f"duplicate {key} (first on line {seen[record[key]]})",
-                             line=line, field=key, item=record[key])
+            raise SuiteError(
+                path, f"duplicate {key} (first on line {seen[record[key]]})", line=line, field=key, item=record[key]
+            )
         seen[record[key]] = line
 
 
 def check_item_id(value: str, path: Path, *, line: int | None = None, field: str = "id") -> None:
     if len(value) > MAX_ID_CHARS:
-        raise SuiteError(path, f"an id has at most {MAX_ID_CHARS} characters (it names a cassette file); "
-                         f"this one has {len(value)}", line=line, field=field, item=value[:40] + "…")
+        raise SuiteError(
+            path,
+            f"an id has at most {MAX_ID_CHARS} characters (it names a cassette file); this one has {len(value)}",
+            line=line,
+            field=field,
+            item=value[:40] + "…",
+        )
 
 
 @dataclass(frozen=True)
@@ -323,8 +351,9 @@ class SuiteManifest:
         if key in self.remote:
             return self.remote[key].local
         if is_hub_spec(self.data.get(key)):
-            raise SuiteError(self.path, "a remote file (hf://...) is fetched by a pytest run of the suite, "
-                             "not here", field=key)
+            raise SuiteError(
+                self.path, "a remote file (hf://...) is fetched by a pytest run of the suite, not here", field=key
+            )
         return path_inside(self.folder, self.data[key], self.path, field=key) if key in self.data else None
 
     def field_map(self, schema: str) -> FieldMap | None:
@@ -332,7 +361,7 @@ class SuiteManifest:
         return FieldMap.checked(self.data["fields"], _schema(schema), self.path) if "fields" in self.data else None
 
     @classmethod
-    def load(cls, path: Path) -> "SuiteManifest":
+    def load(cls, path: Path) -> SuiteManifest:
         data = parse_json(read_suite_text(path), path)
         validate(data, "suite", path)
         return cls(path, data["name"], data["edition"], data["family"], data.get("kind", ""), data)
@@ -364,5 +393,6 @@ def resolve_suite_spec(spec: str, rootdir: Path, invocation_dir: Path) -> Path:
         if (candidate / MANIFEST_NAME).is_file():
             return candidate.resolve()
     known = sorted(p.parent.name for p in BUNDLED_SUITES_DIR.glob(f"*/{MANIFEST_NAME}"))
-    raise SuiteError(spec, "no such file, folder or bundled suite"
-                     + (f"; bundled suites: {', '.join(known)}" if known else ""))
+    raise SuiteError(
+        spec, "no such file, folder or bundled suite" + (f"; bundled suites: {', '.join(known)}" if known else "")
+    )

@@ -22,7 +22,9 @@ _RUN = re.compile(rf"(?P<cjk>[{CJK_CHARS}]+)|(?P<word>[^\W{CJK_CHARS}]+)")
 # of most pages and queries (tokenising was three quarters of building the engine's index).
 _ASCII_WORD = re.compile(r"\w+", re.ASCII)
 # ASCII upper case to lower, every ASCII character outside the words above to a space
-_ASCII_SPACED = str.maketrans({chr(c): chr(c).lower() if chr(c).isalnum() or chr(c) == "_" else " " for c in range(128)})
+_ASCII_SPACED = str.maketrans(
+    {chr(c): chr(c).lower() if chr(c).isalnum() or chr(c) == "_" else " " for c in range(128)}
+)
 
 Unit = tuple[int, int, str, bool]  # (start, end, token, is_cjk)
 

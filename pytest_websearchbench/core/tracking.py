@@ -74,8 +74,9 @@ CLEARURLS_GLOBAL_RULES: tuple[str, ...] = (
 #: the card's names (DESIGN § 2.2) beyond ClearURLs' global rules
 CARD_PARAMETERS: tuple[str, ...] = (r"utm_.*", r"gbraid", r"wbraid", r"srsltid", r"_hsmi", r"igshid")
 
-_TRACKING = re.compile(r"(?:%3F)?(?:" + "|".join(CLEARURLS_GLOBAL_RULES + CARD_PARAMETERS) + r")",
-                       re.IGNORECASE | re.DOTALL)
+_TRACKING = re.compile(
+    r"(?:%3F)?(?:" + "|".join(CLEARURLS_GLOBAL_RULES + CARD_PARAMETERS) + r")", re.IGNORECASE | re.DOTALL
+)
 
 
 def is_tracking_name(name: str) -> bool:

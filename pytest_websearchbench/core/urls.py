@@ -83,14 +83,14 @@ def _split_netloc(netloc: str) -> tuple[str, str, str]:
     suffix = _PORT_SUFFIX.search(hostport)
     if suffix is None:
         return userinfo + at, hostport, ""
-    return userinfo + at, hostport[:suffix.start()], suffix.group().rpartition(":")[2]
+    return userinfo + at, hostport[: suffix.start()], suffix.group().rpartition(":")[2]
 
 
 def _canonical_host(host: str) -> str:
     """Lower-case host with every leading ``www.`` removed."""
     host = host.lower()
     while host.startswith(_WWW_PREFIX):
-        host = host[len(_WWW_PREFIX):]
+        host = host[len(_WWW_PREFIX) :]
     return host
 
 
@@ -117,9 +117,11 @@ def _parameter_order(parameter: str) -> tuple[str, str, str]:
 
 def _canonical_escapes(text: str) -> str:
     """Escaped unreserved characters decoded, the other escapes in upper-case hex."""
+
     def one(escape: re.Match[str]) -> str:
         char = chr(int(escape.group(1), 16))
         return char if char in _UNRESERVED else escape.group().upper()
+
     return _ESCAPE.sub(one, text)
 
 
@@ -145,7 +147,7 @@ def normalize_url(url: str) -> str:
     text = _prepared(url)
     opaque = _OPAQUE_SCHEME.match(text)
     if opaque:
-        return opaque.group(1).lower() + text[opaque.end(1):]
+        return opaque.group(1).lower() + text[opaque.end(1) :]
     parts = _split(text)
     if parts is None or not parts.scheme:
         return text
@@ -195,7 +197,7 @@ def host_path_key(url: str) -> str:
     text = _SCHEME_PREFIX.sub("", url.strip(), count=1)
     text = _QUERY_OR_FRAGMENT.split(text, maxsplit=1)[0].lower()
     if text.startswith(_WWW_PREFIX):
-        text = text[len(_WWW_PREFIX):]
+        text = text[len(_WWW_PREFIX) :]
     return text.rstrip("/")
 
 

@@ -41,38 +41,60 @@ _CHILD = "--serve-detached"
 
 def _parser(prog: str | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog=prog, description="Serve a built-in provider's API from a page corpus, or a scripted "
-                               "OpenAI-compatible model, on 127.0.0.1. The first line printed is the base URL.")
+        prog=prog,
+        description="Serve a built-in provider's API from a page corpus, or a scripted "
+        "OpenAI-compatible model, on 127.0.0.1. The first line printed is the base URL.",
+    )
     commands = parser.add_subparsers(dest="command", required=True, metavar="{provider,model}")
     provider = commands.add_parser(
-        "provider", help="serve search (and fetch) APIs in their vendors' shapes from a corpus",
+        "provider",
+        help="serve search (and fetch) APIs in their vendors' shapes from a corpus",
         description="Serve one or more built-in providers' APIs in their vendors' documented shapes, answering "
-                    "from a page corpus through the embedded engine's BM25 index.")
-    provider.add_argument("names", metavar="NAME[,NAME...]",
-                          help=f"provider(s) to serve: {', '.join(PROVIDERS)}")
-    provider.add_argument("--corpus", type=Path, default=None,
-                          help="JSON-lines page corpus (default: the bundled sample web)")
-    provider.add_argument("--latency", type=_seconds, default=0.0, metavar="SECONDS",
-                          help="answer every request after this many seconds (default 0)")
-    provider.add_argument("--per-second", type=_count, default=None, metavar="N",
-                          help="admit at most N requests in any one-second window; the rest get 429 with "
-                               "Retry-After: 1 (default: no limit)")
-    provider.add_argument("--reverse", action="store_true",
-                          help="answer every result list in reverse order: the same pages ranked worse (a stand-in "
-                               "for a release whose ranking regressed)")
+        "from a page corpus through the embedded engine's BM25 index.",
+    )
+    provider.add_argument("names", metavar="NAME[,NAME...]", help=f"provider(s) to serve: {', '.join(PROVIDERS)}")
+    provider.add_argument(
+        "--corpus", type=Path, default=None, help="JSON-lines page corpus (default: the bundled sample web)"
+    )
+    provider.add_argument(
+        "--latency",
+        type=_seconds,
+        default=0.0,
+        metavar="SECONDS",
+        help="answer every request after this many seconds (default 0)",
+    )
+    provider.add_argument(
+        "--per-second",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="admit at most N requests in any one-second window; the rest get 429 with "
+        "Retry-After: 1 (default: no limit)",
+    )
+    provider.add_argument(
+        "--reverse",
+        action="store_true",
+        help="answer every result list in reverse order: the same pages ranked worse (a stand-in "
+        "for a release whose ranking regressed)",
+    )
     model = commands.add_parser(
-        "model", help="serve a scripted OpenAI-compatible model (Responses API and Chat Completions)",
+        "model",
+        help="serve a scripted OpenAI-compatible model (Responses API and Chat Completions)",
         description="Serve POST /v1/responses and POST /v1/chat/completions, answering each conversation "
-                    "from a file of turns: JSON lines (or a JSON list) of replies ({\"content\": ...} or "
-                    "{\"tool_calls\": [{\"name\": ..., \"arguments\": {...}}]}), turn n getting the n-th (the "
-                    "last repeats); or scripts {\"match\": TEXT, \"turns\": [...]}, the first whose match is in "
-                    "the user message answering.")
+        'from a file of turns: JSON lines (or a JSON list) of replies ({"content": ...} or '
+        '{"tool_calls": [{"name": ..., "arguments": {...}}]}), turn n getting the n-th (the '
+        'last repeats); or scripts {"match": TEXT, "turns": [...]}, the first whose match is in '
+        "the user message answering.",
+    )
     model.add_argument("--turns", type=Path, required=True, help="the file of turns")
     for sub in (provider, model):
         sub.add_argument("--port", type=int, default=0, help="port to bind (default: one the OS chooses)")
-        sub.add_argument("--detach", action="store_true",
-                         help="serve in the background: print the lines and return once it serves "
-                              "(stop it with kill $WSB_EMULATE_PID)")
+        sub.add_argument(
+            "--detach",
+            action="store_true",
+            help="serve in the background: print the lines and return once it serves "
+            "(stop it with kill $WSB_EMULATE_PID)",
+        )
         sub.add_argument(_CHILD, action="store_true", help=argparse.SUPPRESS)
     return parser
 
@@ -124,9 +146,12 @@ def _start(args: argparse.Namespace, parser: argparse.ArgumentParser):
 
         model = ScriptedModel(from_turns(load_turns(args.turns)), port=args.port)
         base_url = model.start()
-        return model, [base_url, f"export OPENAI_BASE_URL={base_url}", f"export OPENAI_API_KEY={KEY}",
-                       f"# a scripted model answering from {args.turns} (Responses API and Chat Completions); "
-                                 "Ctrl-C stops it"]
+        return model, [
+            base_url,
+            f"export OPENAI_BASE_URL={base_url}",
+            f"export OPENAI_API_KEY={KEY}",
+            f"# a scripted model answering from {args.turns} (Responses API and Chat Completions); Ctrl-C stops it",
+        ]
     names = [name.strip() for name in args.names.split(",") if name.strip()]
     unknown = [name for name in names if name not in PROVIDERS]
     if unknown or not names:
@@ -147,18 +172,36 @@ def _start(args: argparse.Namespace, parser: argparse.ArgumentParser):
                 emulator.variants[mount] = "reverse"
     base_url = emulator.base_url(names[0]) if len(names) == 1 else f"http://127.0.0.1:{emulator.port}"
     exports = {key: value for name in names for key, value in emulator.env(name).items()}
-    pace = ", ".join(filter(None, [f"latency {args.latency:g} s" if args.latency else "",
-                                   f"at most {args.per_second} requests in any one second" if args.per_second
-                                   else "", "lists reversed" if args.reverse else ""])) or "no latency, no rate limit"
-    return emulator, [base_url, *(f"export {key}={shlex.quote(value)}" for key, value in exports.items()),
-                      f"# serving {', '.join(names)} from {len(index)} pages of {corpus} ({pace}); Ctrl-C stops it"]
+    pace = (
+        ", ".join(
+            filter(
+                None,
+                [
+                    f"latency {args.latency:g} s" if args.latency else "",
+                    f"at most {args.per_second} requests in any one second" if args.per_second else "",
+                    "lists reversed" if args.reverse else "",
+                ],
+            )
+        )
+        or "no latency, no rate limit"
+    )
+    return emulator, [
+        base_url,
+        *(f"export {key}={shlex.quote(value)}" for key, value in exports.items()),
+        f"# serving {', '.join(names)} from {len(index)} pages of {corpus} ({pace}); Ctrl-C stops it",
+    ]
 
 
 def _detach(argv: list[str]) -> int:
     """Start the same command in its own session, pass on what it prints up to its blank line, and leave it."""
-    child = subprocess.Popen([sys.executable, "-m", "pytest_websearchbench.emulate", *argv, _CHILD],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True)
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pytest_websearchbench.emulate", *argv, _CHILD],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     lines = []
     for line in child.stdout:
         if not line.strip():

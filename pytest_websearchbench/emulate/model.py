@@ -24,9 +24,10 @@ Everything it does is deterministic. Policies here: ``scripted(steps)`` (one rep
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 
@@ -58,8 +59,11 @@ class Request:
 
     @property
     def tool_results(self) -> list[dict[str, Any]]:
-        outputs = [item["output"] if self.api == "responses" else item["content"] for item in self.history
-                   if item.get("type") == "function_call_output" or item.get("role") == "tool"]
+        outputs = [
+            item["output"] if self.api == "responses" else item["content"]
+            for item in self.history
+            if item.get("type") == "function_call_output" or item.get("role") == "tool"
+        ]
         return [json.loads(text) for text in outputs]
 
 
@@ -97,8 +101,11 @@ class ScriptedModel:
                 double.headers.append(dict(self.headers))
                 spec = double.policy(request)
                 if "status" in spec:
-                    return self._reply(spec["status"], {"error": {"message": spec.get("error", "scripted error")}},
-                                       spec.get("headers", {}))
+                    return self._reply(
+                        spec["status"],
+                        {"error": {"message": spec.get("error", "scripted error")}},
+                        spec.get("headers", {}),
+                    )
                 reply = (_responses if api == "responses" else _chat)(request, spec)
                 double.replies.append(reply)
                 self._reply(200, reply)
@@ -143,16 +150,37 @@ def _responses(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
         summary = [{"type": "summary_text", "text": spec["reasoning"]}] if isinstance(spec["reasoning"], str) else []
         output.append({"type": "reasoning", "id": f"rs_{turn}", "summary": summary, "encrypted_content": "opaque"})
     if spec.get("content") is not None:
-        output.append({"type": "message", "id": f"msg_{turn}", "role": "assistant", "status": "completed",
-                       "content": [{"type": "output_text", "text": spec["content"], "annotations": []}]})
+        output.append(
+            {
+                "type": "message",
+                "id": f"msg_{turn}",
+                "role": "assistant",
+                "status": "completed",
+                "content": [{"type": "output_text", "text": spec["content"], "annotations": []}],
+            }
+        )
     output += spec.get("items") or []
     for index, call in enumerate(spec.get("tool_calls") or []):
-        output.append({"type": "function_call", "id": f"fc_{turn}_{index}", "call_id": f"call_{turn}_{index}",
-                       "name": call["name"], "arguments": _arguments(call), "status": "completed"})
+        output.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{turn}_{index}",
+                "call_id": f"call_{turn}_{index}",
+                "name": call["name"],
+                "arguments": _arguments(call),
+                "status": "completed",
+            }
+        )
     tokens_in, tokens_out = _usage(request)
-    return {"id": f"resp_scripted_{turn}", "object": "response", "created_at": 1_700_000_000, "status": "completed",
-            "model": request.body["model"], "output": output,
-            "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out, "total_tokens": tokens_in + tokens_out}}
+    return {
+        "id": f"resp_scripted_{turn}",
+        "object": "response",
+        "created_at": 1_700_000_000,
+        "status": "completed",
+        "model": request.body["model"],
+        "output": output,
+        "usage": {"input_tokens": tokens_in, "output_tokens": tokens_out, "total_tokens": tokens_in + tokens_out},
+    }
 
 
 def _chat(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
@@ -160,26 +188,32 @@ def _chat(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": spec.get("content")}
     calls = spec.get("tool_calls")
     if calls:
-        message["tool_calls"] = [{"id": f"call_{turn}_{i}", "type": "function",
-                                  "function": {"name": c["name"], "arguments": _arguments(c)}}
-                                 for i, c in enumerate(calls)]
+        message["tool_calls"] = [
+            {"id": f"call_{turn}_{i}", "type": "function", "function": {"name": c["name"], "arguments": _arguments(c)}}
+            for i, c in enumerate(calls)
+        ]
     tokens_in, tokens_out = _usage(request)
-    return {"id": f"chatcmpl-scripted-{turn}", "object": "chat.completion", "created": 1_700_000_000,
-            "model": request.body["model"],
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
-            "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out,
-                      "total_tokens": tokens_in + tokens_out}}
+    return {
+        "id": f"chatcmpl-scripted-{turn}",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": request.body["model"],
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if calls else "stop"}],
+        "usage": {"prompt_tokens": tokens_in, "completion_tokens": tokens_out, "total_tokens": tokens_in + tokens_out},
+    }
 
 
 # --------------------------------------------------------------------------- policies
+
 
 def scripted(steps: list[dict[str, Any]]) -> Policy:
     """One reply per turn, in order; the last one repeats."""
     return lambda request: steps[min(request.turn, len(steps) - 1)]
 
 
-def search_then_answer(codes: dict[str, str], *, fetch: bool = False, objective: str = "the current API call"
-                       ) -> Policy:
+def search_then_answer(
+    codes: dict[str, str], *, fetch: bool = False, objective: str = "the current API call"
+) -> Policy:
     """Search once with the ticket's first sentence, fetch the top hit when ``fetch``, then answer
     ``codes[ticket]`` (the ticket the user message starts with) in a fenced block, citing the top hit."""
 
@@ -187,8 +221,10 @@ def search_then_answer(codes: dict[str, str], *, fetch: bool = False, objective:
         ticket = next(t for t in codes if request.user.startswith(t))
         results = request.tool_results
         if not results:
-            return {"tool_calls": [{"name": "web_search", "arguments": {"query": ticket.split(". ")[0]}}],
-                    "reasoning": True}
+            return {
+                "tool_calls": [{"name": "web_search", "arguments": {"query": ticket.split(". ")[0]}}],
+                "reasoning": True,
+            }
         hits = results[0].get("hits", [])
         if fetch and len(results) == 1 and hits:
             return {"tool_calls": [{"name": "web_fetch", "arguments": {"url": hits[0]["url"], "objective": objective}}]}

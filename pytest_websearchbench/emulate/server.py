@@ -35,8 +35,19 @@ if TYPE_CHECKING:
     from pytest_websearchbench.engine.index import SearchIndex
 
 #: "ok" answers normally: it spaces out a sequence of faults
-FAULT_KINDS = ("ok", "429", "500", "503", "hang", "drop", "invalid_json", "empty", "missing_field", "401_echo",
-               "exhausted")
+FAULT_KINDS = (
+    "ok",
+    "429",
+    "500",
+    "503",
+    "hang",
+    "drop",
+    "invalid_json",
+    "empty",
+    "missing_field",
+    "401_echo",
+    "exhausted",
+)
 
 
 @dataclass
@@ -73,8 +84,14 @@ class Pace:
 
 
 class Emulator:
-    def __init__(self, documents: list[dict] | None = None, *, keys: dict[str, str] | None = None,
-                 index: "SearchIndex | None" = None, any_key: bool = False) -> None:
+    def __init__(
+        self,
+        documents: list[dict] | None = None,
+        *,
+        keys: dict[str, str] | None = None,
+        index: SearchIndex | None = None,
+        any_key: bool = False,
+    ) -> None:
         """Answer from ``documents`` (matched by query words) or from the engine's ``index``; ``keys``: the
         key each mount accepts (default ``test-key-<provider>``); ``any_key``: accept any non-empty key."""
         self.documents = documents or []
@@ -95,7 +112,7 @@ class Emulator:
 
     # -- life cycle ------------------------------------------------------------------------------
 
-    def start(self, port: int = 0) -> "Emulator":
+    def start(self, port: int = 0) -> Emulator:
         emulator = self
 
         class Handler(QuietHandler):
@@ -138,8 +155,17 @@ class Emulator:
 
     # -- test controls ---------------------------------------------------------------------------
 
-    def fault(self, mount: str, kind: str, *, times: int = 1, retry_after: str | None = None,
-              hang_seconds: float = 3.0, route: str | None = None, code: str = "") -> None:
+    def fault(
+        self,
+        mount: str,
+        kind: str,
+        *,
+        times: int = 1,
+        retry_after: str | None = None,
+        hang_seconds: float = 3.0,
+        route: str | None = None,
+        code: str = "",
+    ) -> None:
         assert kind in FAULT_KINDS, kind
         with self._lock:
             self._faults.setdefault(mount, deque()).append(Fault(kind, times, retry_after, hang_seconds, route, code))
@@ -170,8 +196,14 @@ class Emulator:
         """Documents matching the query, best first: by the index's BM25 (each with its query-biased
         ``snippet``), else by the number of query words found in title and text."""
         if self.index is not None:
-            ranked = [{**self.index.get(hit["url"]), "snippet": hit["snippet"]}
-                      for hit in self.index.search(query, max(n, 1))] if query.strip() else []
+            ranked = (
+                [
+                    {**self.index.get(hit["url"]), "snippet": hit["snippet"]}
+                    for hit in self.index.search(query, max(n, 1))
+                ]
+                if query.strip()
+                else []
+            )
             return ranked[::-1] if self.variants.get(mount) == "reverse" else ranked
         words = [w.lower() for w in re.findall(r"\w+", query)]
         scored = []
@@ -197,9 +229,16 @@ class Emulator:
         mount, _, rest = parts.path.lstrip("/").partition("/")
         length = int(handler.headers.get("Content-Length") or 0)
         body = handler.rfile.read(length) if length else b""
-        incoming = Incoming(mount, handler.command, "/" + rest, dict(parse_qsl(parts.query, keep_blank_values=True)),
-                            {k.lower(): v for k, v in handler.headers.items()}, body, time.time(),
-                            raw_url=handler.path)
+        incoming = Incoming(
+            mount,
+            handler.command,
+            "/" + rest,
+            dict(parse_qsl(parts.query, keep_blank_values=True)),
+            {k.lower(): v for k, v in handler.headers.items()},
+            body,
+            time.time(),
+            raw_url=handler.path,
+        )
         with self._lock:
             self.requests.append(incoming)
         vendor = self.vendors.get(mount)
@@ -210,8 +249,10 @@ class Emulator:
         pace = self._paces.get(mount)
         if pace is not None:
             if not pace.admit(incoming.at):
-                return self._send(handler, Reply(429, {"message": f"more than {pace.per_second} requests in a second"},
-                                                 {"Retry-After": "1"}))
+                return self._send(
+                    handler,
+                    Reply(429, {"message": f"more than {pace.per_second} requests in a second"}, {"Retry-After": "1"}),
+                )
             self._stop.wait(pace.latency)
         fault = self._next_fault(mount, kind)
         if fault is not None and fault.kind == "drop":
@@ -227,8 +268,9 @@ class Emulator:
         key = self.keys[incoming.mount if incoming.mount in self.keys else vendor.provider]
         if fault is not None and fault.kind in ("429", "500", "503"):
             headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
-            return Reply(int(fault.kind), {"error": f"emulated {fault.kind}", "message": f"{vendor.provider} is busy"},
-                         headers)
+            return Reply(
+                int(fault.kind), {"error": f"emulated {fault.kind}", "message": f"{vendor.provider} is busy"}, headers
+            )
         if fault is not None and fault.kind == "exhausted":
             return vendor.exhausted(fault.code)
         if fault is not None and fault.kind == "401_echo":
@@ -237,8 +279,11 @@ class Emulator:
             self.rejected.append((incoming.mount, "auth"))
             return vendor.unauthorized()
         if fault is not None and fault.kind == "invalid_json":
-            return Reply(200, b"<html><body>502 Bad Gateway from the upstream proxy</body></html>",
-                         {"Content-Type": "application/json"})
+            return Reply(
+                200,
+                b"<html><body>502 Bad Gateway from the upstream proxy</body></html>",
+                {"Content-Type": "application/json"},
+            )
         try:
             if incoming.method == "POST":
                 try:
@@ -291,9 +336,15 @@ def echoed_forms(secret: str) -> dict[str, str]:
     kept, ``quote_plus``, upper- and lower-case hex) and base64 (standard, URL-safe, unpadded)."""
     lower = lambda text: re.sub("%[0-9A-F]{2}", lambda m: m.group().lower(), text)  # noqa: E731
     b64 = base64.b64encode(secret.encode()).decode()
-    forms = {"raw": secret, "quote": quote(secret, safe=""), "quote_path": quote(secret),
-             "quote_plus": quote_plus(secret, safe=""), "base64": b64,
-             "base64_urlsafe": base64.urlsafe_b64encode(secret.encode()).decode(), "base64_unpadded": b64.rstrip("=")}
+    forms = {
+        "raw": secret,
+        "quote": quote(secret, safe=""),
+        "quote_path": quote(secret),
+        "quote_plus": quote_plus(secret, safe=""),
+        "base64": b64,
+        "base64_urlsafe": base64.urlsafe_b64encode(secret.encode()).decode(),
+        "base64_unpadded": b64.rstrip("="),
+    }
     forms.update({f"{name}_lower": lower(forms[name]) for name in ("quote", "quote_path", "quote_plus")})
     return forms
 

@@ -9,10 +9,11 @@ the vendors that show display dates (Serper, SerpApi, Brave's ``age``) say ``N d
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date, datetime, UTC
+from datetime import UTC, date, datetime
 from email.utils import format_datetime
-from typing import Any, Callable
+from typing import Any
 
 from pytest_websearchbench.emulate.wire import BadRequest, Incoming, Reply
 
@@ -92,6 +93,7 @@ def snippet(doc: dict) -> str:
 
 # -- dates as each vendor writes them ------------------------------------------------------------------
 
+
 def _day(doc: dict) -> date | None:
     return date.fromisoformat(doc["published"]) if doc.get("published") else None
 
@@ -117,16 +119,16 @@ def days_ago(day: date) -> str:
 
 #: vendor → how its API writes a page's date (the field each adapter reads; see the adapters' docstrings)
 VENDOR_DATES: dict[str, Callable[[date], Any]] = {
-    "serper": google_display,                                  # organic[].date
-    "serpapi": google_display,                                 # organic_results[].date
-    "tavily": http_date,                                       # results[].published_date (topic "news")
-    "exa": lambda d: f"{d.isoformat()}T00:00:00.000Z",         # results[].publishedDate
-    "brave": lambda d: f"{d.isoformat()}T00:00:00",            # web.results[].page_age (age: long_display)
-    "searxng": lambda d: f"{d.isoformat()}T00:00:00",          # results[].publishedDate
-    "parallel": date.isoformat,                                # results[].publish_date
-    "perplexity": date.isoformat,                              # results[].date, last_updated
-    "you": lambda d: f"{d.isoformat()}T00:00:00",              # results.web[].page_age
-    "kagi": lambda d: f"{d.isoformat()}T00:00:00+00:00",       # data[].published
+    "serper": google_display,  # organic[].date
+    "serpapi": google_display,  # organic_results[].date
+    "tavily": http_date,  # results[].published_date (topic "news")
+    "exa": lambda d: f"{d.isoformat()}T00:00:00.000Z",  # results[].publishedDate
+    "brave": lambda d: f"{d.isoformat()}T00:00:00",  # web.results[].page_age (age: long_display)
+    "searxng": lambda d: f"{d.isoformat()}T00:00:00",  # results[].publishedDate
+    "parallel": date.isoformat,  # results[].publish_date
+    "perplexity": date.isoformat,  # results[].date, last_updated
+    "you": lambda d: f"{d.isoformat()}T00:00:00",  # results.web[].page_age
+    "kagi": lambda d: f"{d.isoformat()}T00:00:00+00:00",  # data[].published
     "google-cse": lambda d: f"{d.isoformat()}T00:00:00+00:00",  # pagemap.metatags[].article:published_time
 }
 
@@ -148,15 +150,28 @@ def dated(field_name: str, value: Any) -> dict:
 
 # -- search APIs -------------------------------------------------------------------------------------
 
+
 def serper_search(em, r, empty):
     q = need(r.json, "q", str)
     num = optional(r.json, "num", int) or 10
     docs = matches(em, r, q, num, empty)
-    return Reply(200, {"searchParameters": {"q": q, "type": "search", "num": num, "engine": "google"},
-                       "organic": [{"title": d["title"], "link": d["url"], "snippet": snippet(d), "position": i,
-                                    **dated("date", shown_date(em, r, d, "serper"))}
-                                   for i, d in enumerate(docs, 1)],
-                       "credits": 1})
+    return Reply(
+        200,
+        {
+            "searchParameters": {"q": q, "type": "search", "num": num, "engine": "google"},
+            "organic": [
+                {
+                    "title": d["title"],
+                    "link": d["url"],
+                    "snippet": snippet(d),
+                    "position": i,
+                    **dated("date", shown_date(em, r, d, "serper")),
+                }
+                for i, d in enumerate(docs, 1)
+            ],
+            "credits": 1,
+        },
+    )
 
 
 def tavily_search(em, r, empty):
@@ -166,23 +181,45 @@ def tavily_search(em, r, empty):
         raise BadRequest("max_results must be at most 20")
     optional(r.json, "search_depth", str, ("basic", "advanced", "fast", "ultra-fast"))
     docs = matches(em, r, q, n, empty)
-    return Reply(200, {"query": q, "answer": None, "images": [], "response_time": 0.12, "request_id": "tv-1",
-                       "results": [{"title": d["title"], "url": d["url"], "content": snippet(d),
-                                    "score": round(1 - i / 10, 2), "raw_content": None,
-                                    # Tavily dates its results for news searches only
-                                    **(dated("published_date", shown_date(em, r, d, "tavily"))
-                                       if r.json.get("topic") == "news" else {})}
-                                   for i, d in enumerate(docs)]})
+    return Reply(
+        200,
+        {
+            "query": q,
+            "answer": None,
+            "images": [],
+            "response_time": 0.12,
+            "request_id": "tv-1",
+            "results": [
+                {
+                    "title": d["title"],
+                    "url": d["url"],
+                    "content": snippet(d),
+                    "score": round(1 - i / 10, 2),
+                    "raw_content": None,
+                    # Tavily dates its results for news searches only
+                    **(
+                        dated("published_date", shown_date(em, r, d, "tavily")) if r.json.get("topic") == "news" else {}
+                    ),
+                }
+                for i, d in enumerate(docs)
+            ],
+        },
+    )
 
 
 def tavily_extract(em, r, empty):
     urls = need(r.json, "urls", (list, str))
     urls = [urls] if isinstance(urls, str) else urls
     found = [em.document(u) for u in urls]
-    return Reply(200, {"results": [{"url": d["url"], "raw_content": d["text"], "images": []} for d in found if d],
-                       "failed_results": [{"url": u, "error": "Failed to fetch url"} for u, d in zip(urls, found)
-                                          if not d],
-                       "response_time": 0.2, "request_id": "tv-2"})
+    return Reply(
+        200,
+        {
+            "results": [{"url": d["url"], "raw_content": d["text"], "images": []} for d in found if d],
+            "failed_results": [{"url": u, "error": "Failed to fetch url"} for u, d in zip(urls, found) if not d],
+            "response_time": 0.2,
+            "request_id": "tv-2",
+        },
+    )
 
 
 def exa_search(em, r, empty):
@@ -191,21 +228,44 @@ def exa_search(em, r, empty):
     optional(r.json, "type", str, ("auto", "neural", "fast", "instant", "lite", "deep-lite", "deep", "deep-reasoning"))
     optional(r.json, "contents", dict)
     docs = matches(em, r, q, n, empty)
-    return Reply(200, {"requestId": "exa-req-1", "searchType": "auto", "costDollars": {"total": 0.005},
-                       "results": [{"id": d["url"], "url": d["url"], "title": d["title"],
-                                    "publishedDate": shown_date(em, r, d, "exa"), "author": None,
-                                    "highlights": [snippet(d)], "highlightScores": [0.5]} for d in docs]})
+    return Reply(
+        200,
+        {
+            "requestId": "exa-req-1",
+            "searchType": "auto",
+            "costDollars": {"total": 0.005},
+            "results": [
+                {
+                    "id": d["url"],
+                    "url": d["url"],
+                    "title": d["title"],
+                    "publishedDate": shown_date(em, r, d, "exa"),
+                    "author": None,
+                    "highlights": [snippet(d)],
+                    "highlightScores": [0.5],
+                }
+                for d in docs
+            ],
+        },
+    )
 
 
 def exa_contents(em, r, empty):
     urls = need(r.json, "urls", list)
     found = [(u, em.document(u)) for u in urls]
-    return Reply(200, {"requestId": "exa-req-2",
-                       "results": [{"id": u, "url": u, "title": d["title"], "text": d["text"]} for u, d in found if d],
-                       "statuses": [{"id": u, "status": "success"} if d else
-                                    {"id": u, "status": "error", "error": {"tag": "CRAWL_NOT_FOUND",
-                                                                          "httpStatusCode": 404}}
-                                    for u, d in found]})
+    return Reply(
+        200,
+        {
+            "requestId": "exa-req-2",
+            "results": [{"id": u, "url": u, "title": d["title"], "text": d["text"]} for u, d in found if d],
+            "statuses": [
+                {"id": u, "status": "success"}
+                if d
+                else {"id": u, "status": "error", "error": {"tag": "CRAWL_NOT_FOUND", "httpStatusCode": 404}}
+                for u, d in found
+            ],
+        },
+    )
 
 
 def brave_search(em, r, empty):
@@ -227,12 +287,21 @@ def brave_search(em, r, empty):
     only_extra = em.variants.get(r.mount) == "extra_snippets_only"
     body = {"type": "search", "query": {"original": q, "more_results_available": False}}
     if docs:
-        body["web"] = {"type": "search", "results": [
-            {"title": d["title"], "url": d["url"], "description": "" if only_extra else description(d),
-             "language": d.get("language", "en"), **_brave_dates(em, r, d),
-             "profile": {"name": d.get("site", "")},
-             **({"extra_snippets": [description(d), d["title"]]} if only_extra else {})}
-            for d in docs]}
+        body["web"] = {
+            "type": "search",
+            "results": [
+                {
+                    "title": d["title"],
+                    "url": d["url"],
+                    "description": "" if only_extra else description(d),
+                    "language": d.get("language", "en"),
+                    **_brave_dates(em, r, d),
+                    "profile": {"name": d.get("site", "")},
+                    **({"extra_snippets": [description(d), d["title"]]} if only_extra else {}),
+                }
+                for d in docs
+            ],
+        }
     return Reply(200, body)
 
 
@@ -252,12 +321,18 @@ def serpapi_search(em, r, empty):
         raise BadRequest("engine must be google")
     n = int_param(r, "num") or 10
     docs = matches(em, r, q, n, empty)
-    body = {"search_metadata": {"id": "serp-1", "status": "Success"},
-            "search_parameters": {"engine": "google", "q": q}}
+    body = {"search_metadata": {"id": "serp-1", "status": "Success"}, "search_parameters": {"engine": "google", "q": q}}
     if docs:
-        body["organic_results"] = [{"position": i, "title": d["title"], "link": d["url"], "snippet": snippet(d),
-                                    **dated("date", shown_date(em, r, d, "serpapi"))}
-                                   for i, d in enumerate(docs, 1)]
+        body["organic_results"] = [
+            {
+                "position": i,
+                "title": d["title"],
+                "link": d["url"],
+                "snippet": snippet(d),
+                **dated("date", shown_date(em, r, d, "serpapi")),
+            }
+            for i, d in enumerate(docs, 1)
+        ]
     else:
         body["error"] = "Google hasn't returned any results for this query."
     return Reply(200, body)
@@ -268,12 +343,29 @@ def searxng_search(em, r, empty):
     if r.query.get("format") != "json":
         return Reply(403, b"<html>403 Forbidden</html>", {"Content-Type": "text/html"})
     docs = matches(em, r, q, 20, empty)
-    return Reply(200, {"query": q, "number_of_results": len(docs), "answers": [], "suggestions": [],
-                       "unresponsive_engines": [],
-                       "results": [{"url": d["url"], "title": d["title"], "content": snippet(d),
-                                    "engine": "duckduckgo", "engines": ["duckduckgo", "brave"],
-                                    "score": round(2 - i / 10, 2), "category": "general",
-                                    "publishedDate": shown_date(em, r, d, "searxng")} for i, d in enumerate(docs)]})
+    return Reply(
+        200,
+        {
+            "query": q,
+            "number_of_results": len(docs),
+            "answers": [],
+            "suggestions": [],
+            "unresponsive_engines": [],
+            "results": [
+                {
+                    "url": d["url"],
+                    "title": d["title"],
+                    "content": snippet(d),
+                    "engine": "duckduckgo",
+                    "engines": ["duckduckgo", "brave"],
+                    "score": round(2 - i / 10, 2),
+                    "category": "general",
+                    "publishedDate": shown_date(em, r, d, "searxng"),
+                }
+                for i, d in enumerate(docs)
+            ],
+        },
+    )
 
 
 def jina_search(em, r, empty):
@@ -282,29 +374,68 @@ def jina_search(em, r, empty):
     q = need(r.json, "q", str)
     n = optional(r.json, "num", int) or 5
     docs = matches(em, r, q, n, empty)
-    return Reply(200, {"code": 200, "status": 20000, "meta": {"usage": {"tokens": 100 * len(docs)}},
-                       "data": [{"title": d["title"], "url": d["url"], "description": snippet(d),
-                                 "usage": {"tokens": 100}} for d in docs]})
+    return Reply(
+        200,
+        {
+            "code": 200,
+            "status": 20000,
+            "meta": {"usage": {"tokens": 100 * len(docs)}},
+            "data": [
+                {"title": d["title"], "url": d["url"], "description": snippet(d), "usage": {"tokens": 100}}
+                for d in docs
+            ],
+        },
+    )
 
 
 def jina_read(em, r, empty):
     url = need(r.json, "url", str)
     doc = em.document(url)
     if doc is None:
-        return Reply(422, {"code": 422, "name": "AssertionFailureError", "status": 42206,
-                           "message": f"Failed to goto {url}", "readableMessage": f"could not load {url}"})
-    return Reply(200, {"code": 200, "status": 20000, "data": {"title": doc["title"], "url": url,
-                                                              "description": snippet(doc), "content": doc["text"],
-                                                              "usage": {"tokens": 50}}})
+        return Reply(
+            422,
+            {
+                "code": 422,
+                "name": "AssertionFailureError",
+                "status": 42206,
+                "message": f"Failed to goto {url}",
+                "readableMessage": f"could not load {url}",
+            },
+        )
+    return Reply(
+        200,
+        {
+            "code": 200,
+            "status": 20000,
+            "data": {
+                "title": doc["title"],
+                "url": url,
+                "description": snippet(doc),
+                "content": doc["text"],
+                "usage": {"tokens": 50},
+            },
+        },
+    )
 
 
 def firecrawl_search(em, r, empty):
     q = need(r.json, "query", str)
     n = optional(r.json, "limit", int) or 5
     docs = matches(em, r, q, n, empty)
-    return Reply(200, {"success": True, "creditsUsed": 2, "id": "fc-1",
-                       "data": {"web": [{"url": d["url"], "title": d["title"], "description": snippet(d),
-                                         "position": i} for i, d in enumerate(docs, 1)]}})
+    return Reply(
+        200,
+        {
+            "success": True,
+            "creditsUsed": 2,
+            "id": "fc-1",
+            "data": {
+                "web": [
+                    {"url": d["url"], "title": d["title"], "description": snippet(d), "position": i}
+                    for i, d in enumerate(docs, 1)
+                ]
+            },
+        },
+    )
 
 
 def firecrawl_scrape(em, r, empty):
@@ -313,8 +444,12 @@ def firecrawl_scrape(em, r, empty):
     doc = em.document(url)
     status = 200 if doc else 404
     # variant "string_status": the status as a digit string, as the SDK's own tests send it
-    meta = {"title": doc["title"] if doc else "", "sourceURL": url, "url": url,
-            "statusCode": str(status) if em.variants.get(r.mount) == "string_status" else status}
+    meta = {
+        "title": doc["title"] if doc else "",
+        "sourceURL": url,
+        "url": url,
+        "statusCode": str(status) if em.variants.get(r.mount) == "string_status" else status,
+    }
     return Reply(200, {"success": True, "data": {"markdown": doc["text"] if doc else "", "metadata": meta}})
 
 
@@ -326,8 +461,16 @@ def linkup_search(em, r, empty):
         raise BadRequest("outputType must be searchResults here")
     n = optional(r.json, "maxResults", int) or 10
     docs = matches(em, r, q, n, empty)
-    rows = [{"type": "text", "name": d["title"], "url": d["url"], "content": snippet(d),
-             "favicon": "https://example.invalid/favicon.ico"} for d in docs]
+    rows = [
+        {
+            "type": "text",
+            "name": d["title"],
+            "url": d["url"],
+            "content": snippet(d),
+            "favicon": "https://example.invalid/favicon.ico",
+        }
+        for d in docs
+    ]
     if rows:
         rows.insert(1, {"type": "image", "name": "an image", "url": "https://img.example/picture.png"})
     return Reply(200, {"results": rows})
@@ -348,20 +491,49 @@ def parallel_search(em, r, empty):
     optional(r.json, "mode", str, ("basic", "advanced"))
     n = (r.json.get("advanced_settings") or {}).get("max_results") or 10
     docs = matches(em, r, queries[0], n, empty)
-    return Reply(200, {"search_id": "search_emulated", "session_id": "session_1", "warnings": None,
-                       "results": [{"url": d["url"], "title": d["title"],
-                                    "publish_date": shown_date(em, r, d, "parallel"),
-                                    "excerpts": [snippet(d)]} for d in docs]})
+    return Reply(
+        200,
+        {
+            "search_id": "search_emulated",
+            "session_id": "session_1",
+            "warnings": None,
+            "results": [
+                {
+                    "url": d["url"],
+                    "title": d["title"],
+                    "publish_date": shown_date(em, r, d, "parallel"),
+                    "excerpts": [snippet(d)],
+                }
+                for d in docs
+            ],
+        },
+    )
 
 
 def parallel_extract(em, r, empty):
     urls = need(r.json, "urls", list)
     found = [(u, em.document(u)) for u in urls]
-    return Reply(200, {"extract_id": "extract_1",
-                       "results": [{"url": u, "title": d["title"], "excerpts": [snippet(d)],
-                                    "full_content": d["text"]} for u, d in found if d],
-                       "errors": [{"url": u, "error_type": "fetch_error", "http_status_code": 404,
-                                   "content": f"Error fetching content from {u}"} for u, d in found if not d]})
+    return Reply(
+        200,
+        {
+            "extract_id": "extract_1",
+            "results": [
+                {"url": u, "title": d["title"], "excerpts": [snippet(d)], "full_content": d["text"]}
+                for u, d in found
+                if d
+            ],
+            "errors": [
+                {
+                    "url": u,
+                    "error_type": "fetch_error",
+                    "http_status_code": 404,
+                    "content": f"Error fetching content from {u}",
+                }
+                for u, d in found
+                if not d
+            ],
+        },
+    )
 
 
 def perplexity_search(em, r, empty):
@@ -370,10 +542,22 @@ def perplexity_search(em, r, empty):
     if not 1 <= n <= 20:
         raise BadRequest("max_results must be within 1..20")
     docs = matches(em, r, q if isinstance(q, str) else " ".join(q), n, empty)
-    return Reply(200, {"id": "pplx-search-1",
-                       "results": [{"title": d["title"], "url": d["url"], "snippet": snippet(d),
-                                    "date": shown_date(em, r, d, "perplexity"),
-                                    "last_updated": shown_date(em, r, d, "perplexity")} for d in docs]})
+    return Reply(
+        200,
+        {
+            "id": "pplx-search-1",
+            "results": [
+                {
+                    "title": d["title"],
+                    "url": d["url"],
+                    "snippet": snippet(d),
+                    "date": shown_date(em, r, d, "perplexity"),
+                    "last_updated": shown_date(em, r, d, "perplexity"),
+                }
+                for d in docs
+            ],
+        },
+    )
 
 
 def you_search(em, r, empty):
@@ -388,9 +572,23 @@ def you_search(em, r, empty):
         q = query_param(r, "query")
         n = int_param(r, "count", maximum=100) or 10
     docs = matches(em, r, q, n, empty)
-    results = {"web": [{"url": d["url"], "title": d["title"], "description": d["title"],
-                        "snippets": [snippet(d)], "page_age": shown_date(em, r, d, "you"), "authors": []}
-                       for d in docs]} if docs else {}
+    results = (
+        {
+            "web": [
+                {
+                    "url": d["url"],
+                    "title": d["title"],
+                    "description": d["title"],
+                    "snippets": [snippet(d)],
+                    "page_age": shown_date(em, r, d, "you"),
+                    "authors": [],
+                }
+                for d in docs
+            ]
+        }
+        if docs
+        else {}
+    )
     return Reply(200, {"results": results, "metadata": {"search_uuid": "you-uuid-1", "query": q, "latency": 0.1}})
 
 
@@ -400,8 +598,13 @@ def you_contents(em, r, empty):
     pages = []
     for url in urls:  # one object per URL; a page that could not be read has no title and null markdown
         doc = em.document(url)
-        pages.append({"url": url, "title": doc["title"] if doc else None,
-                      **({"markdown": doc["text"] if doc else None} if "markdown" in formats else {})})
+        pages.append(
+            {
+                "url": url,
+                "title": doc["title"] if doc else None,
+                **({"markdown": doc["text"] if doc else None} if "markdown" in formats else {}),
+            }
+        )
     return Reply(200, pages)
 
 
@@ -409,30 +612,50 @@ def kagi_search(em, r, empty):
     q = query_param(r, "q")
     n = int_param(r, "limit") or 10
     docs = matches(em, r, q, n, empty)
-    data: list[dict] = [{"t": 0, "rank": i, "url": d["url"], "title": d["title"], "snippet": snippet(d),
-                         **dated("published", shown_date(em, r, d, "kagi"))}
-                        for i, d in enumerate(docs, 1)]
+    data: list[dict] = [
+        {
+            "t": 0,
+            "rank": i,
+            "url": d["url"],
+            "title": d["title"],
+            "snippet": snippet(d),
+            **dated("published", shown_date(em, r, d, "kagi")),
+        }
+        for i, d in enumerate(docs, 1)
+    ]
     if data:
         data.append({"t": 1, "list": [f"{q} guide", f"{q} tips"]})
-    return Reply(200, {"meta": {"id": "kagi-req-1", "node": "emulator", "ms": 3, "api_balance": 9.5},
-                       "data": data})
+    return Reply(200, {"meta": {"id": "kagi-req-1", "node": "emulator", "ms": 3, "api_balance": 9.5}, "data": data})
 
 
 def google_cse_search(em, r, empty):
     q = query_param(r, "q")
     if r.query.get("cx") != em.cse_id:
-        return Reply(400, {"error": {"code": 400, "message": "Request contains an invalid argument.",
-                                     "status": "INVALID_ARGUMENT"}})
+        return Reply(
+            400,
+            {"error": {"code": 400, "message": "Request contains an invalid argument.", "status": "INVALID_ARGUMENT"}},
+        )
     n = int_param(r, "num") or 10
     if not 1 <= n <= 10:
         return Reply(400, {"error": {"code": 400, "message": "Invalid Value", "status": "INVALID_ARGUMENT"}})
     docs = matches(em, r, q, n, empty)
     body = {"kind": "customsearch#search", "searchInformation": {"totalResults": str(len(docs))}}
     if docs:
-        body["items"] = [{"kind": "customsearch#result", "title": d["title"], "link": d["url"],
-                          "snippet": snippet(d), "displayLink": d.get("site", ""),
-                          "pagemap": {"metatags": [{"og:type": "article", **dated(
-                              "article:published_time", shown_date(em, r, d, "google-cse"))}]}} for d in docs]
+        body["items"] = [
+            {
+                "kind": "customsearch#result",
+                "title": d["title"],
+                "link": d["url"],
+                "snippet": snippet(d),
+                "displayLink": d.get("site", ""),
+                "pagemap": {
+                    "metatags": [
+                        {"og:type": "article", **dated("article:published_time", shown_date(em, r, d, "google-cse"))}
+                    ]
+                },
+            }
+            for d in docs
+        ]
     return Reply(200, body)
 
 
@@ -440,9 +663,24 @@ def tinyfish_search(em, r, empty):
     """TinyFish Search: ``GET /?query=…`` (no count: about ten results a page)."""
     q = query_param(r, "query")
     docs = matches(em, r, q, 10, empty)
-    return Reply(200, {"query": q, "total_results": len(docs), "page": 0,
-                       "results": [{"position": i, "site_name": d.get("site", ""), "title": d["title"],
-                                    "snippet": snippet(d), "url": d["url"]} for i, d in enumerate(docs, 1)]})
+    return Reply(
+        200,
+        {
+            "query": q,
+            "total_results": len(docs),
+            "page": 0,
+            "results": [
+                {
+                    "position": i,
+                    "site_name": d.get("site", ""),
+                    "title": d["title"],
+                    "snippet": snippet(d),
+                    "url": d["url"],
+                }
+                for i, d in enumerate(docs, 1)
+            ],
+        },
+    )
 
 
 def tinyfish_fetch(em, r, empty):
@@ -455,10 +693,26 @@ def tinyfish_fetch(em, r, empty):
     if purpose is not None and len(purpose) > 2000:
         raise BadRequest("purpose is at most 2000 characters")
     found = [(u, em.document(u)) for u in urls]
-    return Reply(200, {"results": [{"url": u, "final_url": u, "title": d["title"], "description": snippet(d),
-                                    "language": d.get("language"), "format": form, "text": d["text"],
-                                    "latency_ms": 12.5} for u, d in found if d],
-                       "errors": [{"url": u, "error": "target_http_error", "status": 404} for u, d in found if not d]})
+    return Reply(
+        200,
+        {
+            "results": [
+                {
+                    "url": u,
+                    "final_url": u,
+                    "title": d["title"],
+                    "description": snippet(d),
+                    "language": d.get("language"),
+                    "format": form,
+                    "text": d["text"],
+                    "latency_ms": 12.5,
+                }
+                for u, d in found
+                if d
+            ],
+            "errors": [{"url": u, "error": "target_http_error", "status": 404} for u, d in found if not d],
+        },
+    )
 
 
 def string_search(em, r, empty):
@@ -466,9 +720,17 @@ def string_search(em, r, empty):
     q = need(r.json, "query", str)
     engine = optional(r.json, "engine", str) or "google"
     docs = matches(em, r, q, 10, empty)
-    return Reply(200, {"query": q, "engine": engine,
-                       "results": [{"position": i, "url": d["url"], "title": d["title"], "snippet": snippet(d)}
-                                   for i, d in enumerate(docs, 1)]})
+    return Reply(
+        200,
+        {
+            "query": q,
+            "engine": engine,
+            "results": [
+                {"position": i, "url": d["url"], "title": d["title"], "snippet": snippet(d)}
+                for i, d in enumerate(docs, 1)
+            ],
+        },
+    )
 
 
 def string_fetch(em, r, empty):
@@ -479,71 +741,138 @@ def string_fetch(em, r, empty):
     optional(r.json, "markdownMode", str)
     doc = em.document(url)
     body = f"# {doc['title']}\n\n{doc['text']}\n" if doc else ""
-    return Reply(200, body.encode(), {"Content-Type": "text/markdown; charset=utf-8",
-                                      "x-status-code": "200" if doc else "404"})
+    return Reply(
+        200, body.encode(), {"Content-Type": "text/markdown; charset=utf-8", "x-status-code": "200" if doc else "404"}
+    )
 
 
 class _LinkupVendor(Vendor):
     def exhausted(self, code: str) -> Reply:
-        messages = {"INSUFFICIENT_FUNDS_CREDITS": "You do not have enough credits to perform this request.",
-                    "EXCEED_BUDGET_LIMIT": "The API key has reached its budget limit."}
+        messages = {
+            "INSUFFICIENT_FUNDS_CREDITS": "You do not have enough credits to perform this request.",
+            "EXCEED_BUDGET_LIMIT": "The API key has reached its budget limit.",
+        }
         return Reply(429, {"statusCode": 429, "error": {"code": code, "message": messages[code], "details": []}})
 
 
 class _KagiVendor(Vendor):
     def unauthorized(self) -> Reply:
-        return Reply(401, {"meta": {"id": "kagi-err"}, "data": None,
-                           "error": [{"code": 2, "msg": "Unauthorized", "ref": None}]})
+        return Reply(
+            401, {"meta": {"id": "kagi-err"}, "data": None, "error": [{"code": 2, "msg": "Unauthorized", "ref": None}]}
+        )
 
 
 class _GoogleVendor(Vendor):
     def unauthorized(self) -> Reply:
-        return Reply(400, {"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.",
-                                     "status": "INVALID_ARGUMENT"}})
+        return Reply(
+            400,
+            {
+                "error": {
+                    "code": 400,
+                    "message": "API key not valid. Please pass a valid API key.",
+                    "status": "INVALID_ARGUMENT",
+                }
+            },
+        )
 
 
 VENDORS: dict[str, Vendor] = {
-    "serper": Vendor("serper", "SERPER_API_KEY", "X-API-KEY", url_key="link",
-                     routes={("POST", "/search"): ("search", serper_search)}),
-    "tavily": Vendor("tavily", "TAVILY_API_KEY", "Authorization", "Bearer ",
-                     routes={("POST", "/search"): ("search", tavily_search),
-                             ("POST", "/extract"): ("fetch", tavily_extract)}),
-    "exa": Vendor("exa", "EXA_API_KEY", "x-api-key",
-                  routes={("POST", "/search"): ("search", exa_search),
-                          ("POST", "/contents"): ("fetch", exa_contents)}),
-    "brave": Vendor("brave", "BRAVE_SEARCH_API_KEY", "X-Subscription-Token",
-                    routes={("GET", "/res/v1/web/search"): ("search", brave_search)}),
-    "serpapi": Vendor("serpapi", "SERPAPI_API_KEY", auth_param="api_key", url_key="link",
-                      routes={("GET", "/search.json"): ("search", serpapi_search)}),
+    "serper": Vendor(
+        "serper", "SERPER_API_KEY", "X-API-KEY", url_key="link", routes={("POST", "/search"): ("search", serper_search)}
+    ),
+    "tavily": Vendor(
+        "tavily",
+        "TAVILY_API_KEY",
+        "Authorization",
+        "Bearer ",
+        routes={("POST", "/search"): ("search", tavily_search), ("POST", "/extract"): ("fetch", tavily_extract)},
+    ),
+    "exa": Vendor(
+        "exa",
+        "EXA_API_KEY",
+        "x-api-key",
+        routes={("POST", "/search"): ("search", exa_search), ("POST", "/contents"): ("fetch", exa_contents)},
+    ),
+    "brave": Vendor(
+        "brave",
+        "BRAVE_SEARCH_API_KEY",
+        "X-Subscription-Token",
+        routes={("GET", "/res/v1/web/search"): ("search", brave_search)},
+    ),
+    "serpapi": Vendor(
+        "serpapi",
+        "SERPAPI_API_KEY",
+        auth_param="api_key",
+        url_key="link",
+        routes={("GET", "/search.json"): ("search", serpapi_search)},
+    ),
     "searxng": Vendor("searxng", None, routes={("GET", "/search"): ("search", searxng_search)}),
-    "jina": Vendor("jina", "JINA_API_KEY", "Authorization", "Bearer ",
-                   routes={("POST", "/"): ("search", jina_search)}),
-    "jina-reader": Vendor("jina", "JINA_API_KEY", "Authorization", "Bearer ",
-                          routes={("POST", "/"): ("fetch", jina_read)}),
-    "firecrawl": Vendor("firecrawl", "FIRECRAWL_API_KEY", "Authorization", "Bearer ",
-                        routes={("POST", "/v2/search"): ("search", firecrawl_search),
-                                ("POST", "/v2/scrape"): ("fetch", firecrawl_scrape)}),
-    "linkup": _LinkupVendor("linkup", "LINKUP_API_KEY", "Authorization", "Bearer ",
-                     routes={("POST", "/v1/search"): ("search", linkup_search),
-                             ("POST", "/v1/fetch"): ("fetch", linkup_fetch)}),
-    "parallel": Vendor("parallel", "PARALLEL_API_KEY", "x-api-key",
-                       routes={("POST", "/v1/search"): ("search", parallel_search),
-                               ("POST", "/v1/extract"): ("fetch", parallel_extract)}),
-    "perplexity": Vendor("perplexity", "PERPLEXITY_API_KEY", "Authorization", "Bearer ",
-                         routes={("POST", "/search"): ("search", perplexity_search)}),
-    "you": Vendor("you", "YDC_API_KEY", "X-API-Key",
-                  routes={("POST", "/v1/search"): ("search", you_search),
-                          ("GET", "/v1/search"): ("search", you_search),  # still served, no new features
-                          ("POST", "/v1/contents"): ("fetch", you_contents)}),
-    "kagi": _KagiVendor("kagi", "KAGI_API_KEY", "Authorization", "Bot ",
-                        routes={("GET", "/api/v0/search"): ("search", kagi_search)}),
-    "google-cse": _GoogleVendor("google-cse", "GOOGLE_API_KEY", auth_param="key", url_key="link",
-                                routes={("GET", "/customsearch/v1"): ("search", google_cse_search)}),
-    "tinyfish": Vendor("tinyfish", "TINYFISH_API_KEY", "X-API-Key",
-                       routes={("GET", "/"): ("search", tinyfish_search)}),
-    "tinyfish-fetch": Vendor("tinyfish", "TINYFISH_API_KEY", "X-API-Key",
-                             routes={("POST", "/"): ("fetch", tinyfish_fetch)}),
-    "string": Vendor("string", "STRING_API_KEY", "Authorization", "Bearer ",
-                     routes={("POST", "/v1/search"): ("search", string_search),
-                             ("POST", "/v1/fetch"): ("fetch", string_fetch)}),
+    "jina": Vendor("jina", "JINA_API_KEY", "Authorization", "Bearer ", routes={("POST", "/"): ("search", jina_search)}),
+    "jina-reader": Vendor(
+        "jina", "JINA_API_KEY", "Authorization", "Bearer ", routes={("POST", "/"): ("fetch", jina_read)}
+    ),
+    "firecrawl": Vendor(
+        "firecrawl",
+        "FIRECRAWL_API_KEY",
+        "Authorization",
+        "Bearer ",
+        routes={
+            ("POST", "/v2/search"): ("search", firecrawl_search),
+            ("POST", "/v2/scrape"): ("fetch", firecrawl_scrape),
+        },
+    ),
+    "linkup": _LinkupVendor(
+        "linkup",
+        "LINKUP_API_KEY",
+        "Authorization",
+        "Bearer ",
+        routes={("POST", "/v1/search"): ("search", linkup_search), ("POST", "/v1/fetch"): ("fetch", linkup_fetch)},
+    ),
+    "parallel": Vendor(
+        "parallel",
+        "PARALLEL_API_KEY",
+        "x-api-key",
+        routes={
+            ("POST", "/v1/search"): ("search", parallel_search),
+            ("POST", "/v1/extract"): ("fetch", parallel_extract),
+        },
+    ),
+    "perplexity": Vendor(
+        "perplexity",
+        "PERPLEXITY_API_KEY",
+        "Authorization",
+        "Bearer ",
+        routes={("POST", "/search"): ("search", perplexity_search)},
+    ),
+    "you": Vendor(
+        "you",
+        "YDC_API_KEY",
+        "X-API-Key",
+        routes={
+            ("POST", "/v1/search"): ("search", you_search),
+            ("GET", "/v1/search"): ("search", you_search),  # still served, no new features
+            ("POST", "/v1/contents"): ("fetch", you_contents),
+        },
+    ),
+    "kagi": _KagiVendor(
+        "kagi", "KAGI_API_KEY", "Authorization", "Bot ", routes={("GET", "/api/v0/search"): ("search", kagi_search)}
+    ),
+    "google-cse": _GoogleVendor(
+        "google-cse",
+        "GOOGLE_API_KEY",
+        auth_param="key",
+        url_key="link",
+        routes={("GET", "/customsearch/v1"): ("search", google_cse_search)},
+    ),
+    "tinyfish": Vendor("tinyfish", "TINYFISH_API_KEY", "X-API-Key", routes={("GET", "/"): ("search", tinyfish_search)}),
+    "tinyfish-fetch": Vendor(
+        "tinyfish", "TINYFISH_API_KEY", "X-API-Key", routes={("POST", "/"): ("fetch", tinyfish_fetch)}
+    ),
+    "string": Vendor(
+        "string",
+        "STRING_API_KEY",
+        "Authorization",
+        "Bearer ",
+        routes={("POST", "/v1/search"): ("search", string_search), ("POST", "/v1/fetch"): ("fetch", string_fetch)},
+    ),
 }

@@ -9,13 +9,12 @@ import argparse
 import sys
 import time
 
-from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 
 
 def _arguments(argv: list[str] | None, prog: str | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=prog,
-                                     description="Serve a JSON-lines page corpus on 127.0.0.1.")
+    parser = argparse.ArgumentParser(prog=prog, description="Serve a JSON-lines page corpus on 127.0.0.1.")
     parser.add_argument("--corpus", required=True, help="JSON-lines file of pages")
     parser.add_argument("--port", type=int, default=0, help="port to bind (default: one the OS chooses)")
     return parser.parse_args(argv)
@@ -43,6 +42,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         return 0
     finally:
         server.stop()
+
 
 if __name__ == "__main__":
     sys.exit(main(prog="python -m pytest_websearchbench.engine"))

@@ -22,7 +22,10 @@ import tantivy
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import jsonl_records
-from pytest_websearchbench.core.text import Unit as _Unit, analyze, analyzed_text, is_cjk as _is_cjk, units as _units
+from pytest_websearchbench.core.text import Unit as _Unit
+from pytest_websearchbench.core.text import analyze, analyzed_text
+from pytest_websearchbench.core.text import is_cjk as _is_cjk
+from pytest_websearchbench.core.text import units as _units
 
 TITLE_BOOST = 2.0
 SNIPPET_CHARS = 240
@@ -89,8 +92,8 @@ def _centre(window: tuple[int, int], budget: int, length: int) -> tuple[int, int
 def _snap(units: list[_Unit], start: int, end: int, length: int) -> tuple[int, int]:
     """Move cut points inward to token boundaries so no word is split in half."""
     starts, ends = [u[0] for u in units], [u[1] for u in units]
-    inner_starts = starts[bisect.bisect_left(starts, start):] if start > 0 else [0]
-    inner_ends = ends[:bisect.bisect_right(ends, end)] if end < length else [length]
+    inner_starts = starts[bisect.bisect_left(starts, start) :] if start > 0 else [0]
+    inner_ends = ends[: bisect.bisect_right(ends, end)] if end < length else [length]
     if inner_starts and inner_ends and inner_starts[0] < inner_ends[-1]:
         return inner_starts[0], inner_ends[-1]
     return start, end
@@ -131,7 +134,9 @@ def _check_page(record: Any, source: str, line: int) -> dict[str, Any]:
     if not record["url"]:
         raise SuiteError(source, "must not be empty", line=line, field="url")
     if record["published"] is not None and not is_iso_date(record["published"]):
-        raise SuiteError(source, f"must be 'YYYY-MM-DD' or null, got {record['published']!r}", line=line, field="published")
+        raise SuiteError(
+            source, f"must be 'YYYY-MM-DD' or null, got {record['published']!r}", line=line, field="published"
+        )
     return dict(record)
 
 
@@ -177,8 +182,12 @@ class SearchIndex:
         for line, record in numbered:
             page = _check_page(record, source, line)
             if page["url"] in first_line:
-                raise SuiteError(source, f"duplicate url {page['url']!r}, first on line {first_line[page['url']]}",
-                                 line=line, field="url")
+                raise SuiteError(
+                    source,
+                    f"duplicate url {page['url']!r}, first on line {first_line[page['url']]}",
+                    line=line,
+                    field="url",
+                )
             first_line[page["url"]] = line
             self._ordinal_of[page["url"]] = len(self._pages)
             self._pages.append(page)
@@ -191,8 +200,9 @@ class SearchIndex:
         """One writer thread gives one segment and a reproducible document order."""
         writer = self._index.writer(heap_size=50_000_000, num_threads=1)
         for ordinal, page in enumerate(self._pages):
-            writer.add_document(tantivy.Document(
-                title=analyzed_text(page["title"]), body=analyzed_text(page["text"]), ord=ordinal))
+            writer.add_document(
+                tantivy.Document(title=analyzed_text(page["title"]), body=analyzed_text(page["text"]), ord=ordinal)
+            )
         writer.commit()
         writer.wait_merging_threads()
         self._index.reload()
@@ -220,7 +230,9 @@ class SearchIndex:
         for term in terms:
             title = tantivy.Query.term_query(self._schema, "title", term, index_option="freq")
             clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(title, TITLE_BOOST)))
-            clauses.append((tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "body", term, index_option="freq")))
+            clauses.append(
+                (tantivy.Occur.Should, tantivy.Query.term_query(self._schema, "body", term, index_option="freq"))
+            )
         return tantivy.Query.boolean_query(clauses)
 
     def _top(self, query: tantivy.Query, k: int) -> list[tuple[float, int]]:
@@ -244,6 +256,12 @@ class SearchIndex:
 
     def _result(self, ordinal: int, score: float, query: str) -> dict[str, Any]:
         page = self._pages[ordinal]
-        return {"url": page["url"], "title": page["title"], "snippet": make_snippet(page["text"], query),
-                "published": page["published"], "site": page["site"], "language": page["language"],
-                "score": score}
+        return {
+            "url": page["url"],
+            "title": page["title"],
+            "snippet": make_snippet(page["text"], query),
+            "published": page["published"],
+            "site": page["site"],
+            "language": page["language"],
+            "score": score,
+        }

@@ -14,8 +14,8 @@ mean nDCG@k.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 GRADES = (0, 1, 2, 3)
 
@@ -96,8 +96,10 @@ class Agreement:
         out = [f"agreement of the {new} grades with the {reference} grades on {n:,} pages both graded"]
         if not n:
             return out + ["  (no page has both grades: grade with --calibrate to measure agreement)"]
-        out.append(f"  Cohen's κ, quadratic weights: {self.kappa:.3f}   (linear: {self.linear_kappa:.3f}; "
-                   f"exact agreement {exact / n:.1%})")
+        out.append(
+            f"  Cohen's κ, quadratic weights: {self.kappa:.3f}   (linear: {self.linear_kappa:.3f}; "
+            f"exact agreement {exact / n:.1%})"
+        )
         out.append(f"  {reference + ' ↓ / ' + new + ' →':<22}" + "".join(f"{g:>7}" for g in GRADES))
         for grade, row in zip(GRADES, confusion(self.pairs)):
             out.append(f"  {grade:<22}" + "".join(f"{c:>7}" for c in row))

@@ -52,7 +52,9 @@ class Pooled:
             self.folder = resolve_suite_spec(self.run.suite, Path.cwd(), Path.cwd())
             manifest = SuiteManifest.load(self.folder / MANIFEST_NAME)
         if manifest.name != self.run.suite:
-            raise WebSearchBenchError(f"{self.folder}: suite {manifest.name!r}, but the results are of {self.run.suite!r}")
+            raise WebSearchBenchError(
+                f"{self.folder}: suite {manifest.name!r}, but the results are of {self.run.suite!r}"
+            )
         suite = LexBenchFamily().load(manifest)
         self.scenarios = {case.id: case.data for case in suite.cases}
         layered = layer_grades(manifest.name, suite.context, [Path(g) for g in args.grades], set(self.scenarios))
@@ -66,21 +68,32 @@ class Pooled:
 def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN.json", help="results files (--wsb-json) of one suite and k")
     parser.add_argument("--suite", default="", help="the suite folder or bundled name (default: the runs' suite)")
-    parser.add_argument("--grades", action="append", default=[], metavar="FILE",
-                        help="grades files that already count, after the suite's own (repeatable)")
+    parser.add_argument(
+        "--grades",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="grades files that already count, after the suite's own (repeatable)",
+    )
 
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="LexBench's pool → grade → rescore workflow.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="{pool,sheet,judge}")
 
-    pool = commands.add_parser("pool", help="pool collected runs and report what is left to grade",
-                               description="Pool collected runs and report what is left to grade.")
+    pool = commands.add_parser(
+        "pool",
+        help="pool collected runs and report what is left to grade",
+        description="Pool collected runs and report what is left to grade.",
+    )
     _common(pool)
     pool.set_defaults(body=_pool_command)
 
-    sheet = commands.add_parser("sheet", help="export the blind packets as a grading sheet, or import it filled",
-                                description="Export the blind packets as a grading sheet, or import it filled.")
+    sheet = commands.add_parser(
+        "sheet",
+        help="export the blind packets as a grading sheet, or import it filled",
+        description="Export the blind packets as a grading sheet, or import it filled.",
+    )
     directions = sheet.add_subparsers(dest="direction", required=True)
     export = directions.add_parser("export", help="write the packets left to grade as a CSV or JSONL sheet")
     _common(export)
@@ -96,28 +109,47 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     sheet.set_defaults(body=_sheet_command)
 
     judge = commands.add_parser(
-        "judge", help="grade the pool's blind packets with a model into a new grades file",
+        "judge",
+        help="grade the pool's blind packets with a model into a new grades file",
         description="Grade the pool's blind packets with a model (any OpenAI-compatible endpoint: OPENAI_BASE_URL, "
-                    "OPENAI_API_KEY) through cassettes, into a new grades file.")
+        "OPENAI_API_KEY) through cassettes, into a new grades file.",
+    )
     _common(judge)
     judge.add_argument("--model", required=True, help="the judge model's name at the endpoint")
     judge.add_argument("--out", required=True, help="the new grades file (never the suite's)")
-    judge.add_argument("--calibrate", action="store_true",
-                       help="also grade pages already graded, to report agreement (κ, confusion, τ)")
+    judge.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="also grade pages already graded, to report agreement (κ, confusion, τ)",
+    )
     judge.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the packets' shuffle seed")
-    judge.add_argument("--record-mode", default="once", choices=[m.value for m in CassetteMode],
-                       help="judge cassettes: none replays offline with no key (default: once)")
+    judge.add_argument(
+        "--record-mode",
+        default="once",
+        choices=[m.value for m in CassetteMode],
+        help="judge cassettes: none replays offline with no key (default: once)",
+    )
     judge.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
     judge.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
-    judge.add_argument("--concurrency", type=_at_least_one, default=16,
-                       help="packets sent at once when recording (default: 16); a packet's answer is kept as it comes")
-    judge.add_argument("--no-temperature", action="store_true",
-                       help="send no temperature (for a model that refuses one; the default sends 0)")
+    judge.add_argument(
+        "--concurrency",
+        type=_at_least_one,
+        default=16,
+        help="packets sent at once when recording (default: 16); a packet's answer is kept as it comes",
+    )
+    judge.add_argument(
+        "--no-temperature",
+        action="store_true",
+        help="send no temperature (for a model that refuses one; the default sends 0)",
+    )
     judge.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
     judge.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
-    judge.add_argument("--transcript", default=None,
-                       help="also write the run's transcript (HTML): each packet, the prompt's sha256, the raw "
-                            "answer and the parsed grade")
+    judge.add_argument(
+        "--transcript",
+        default=None,
+        help="also write the run's transcript (HTML): each packet, the prompt's sha256, the raw "
+        "answer and the parsed grade",
+    )
     judge.set_defaults(body=_judge_command)
     return parser
 
@@ -131,8 +163,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # one line, not the traceback of wherever the call was waiting
-        resume = (" (each packet judged so far is kept in its cassette: running the same command again resumes "
-                  "from there)" if args.command == "judge" else " (its files are written whole or not at all: run it again)")
+        resume = (
+            " (each packet judged so far is kept in its cassette: running the same command again resumes from there)"
+            if args.command == "judge"
+            else " (its files are written whole or not at all: run it again)"
+        )
         print(f"interrupted{resume}", file=sys.stderr)
         return 130
 
@@ -156,8 +191,10 @@ def _sheet_command(args: argparse.Namespace) -> int:
         # a sheet exported with --calibrate holds packets of pages already graded: import it as one
         calibration = pooled.packets(args.seed, True)
         if sheet_packet_ids(Path(args.sheet)) <= set(calibration.by_id()):
-            print(f"{args.sheet}: a calibration sheet (exported with --calibrate: it grades pages already graded "
-                  "too); imported as one")
+            print(
+                f"{args.sheet}: a calibration sheet (exported with --calibrate: it grades pages already graded "
+                "too); imported as one"
+            )
             packets = calibration
     verdicts = import_sheet(Path(args.sheet), packets.by_id())
     return _write(pooled, packets, verdicts, Path(args.out))
@@ -167,16 +204,23 @@ def _judge_command(args: argparse.Namespace) -> int:
     pooled = Pooled(args)
     _check_out(pooled, Path(args.out), args.grades)
     packets = pooled.packets(args.seed, args.calibrate)
-    prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None \
-        else None
-    verdicts = _judge(pooled.run.suite, packets, ModelSpec(args.model, prices, None if args.no_temperature else 0),
-                      CassetteMode(args.record_mode), Path(args.cassettes), args.timeout, args.concurrency)
+    prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None else None
+    verdicts = _judge(
+        pooled.run.suite,
+        packets,
+        ModelSpec(args.model, prices, None if args.no_temperature else 0),
+        CassetteMode(args.record_mode),
+        Path(args.cassettes),
+        args.timeout,
+        args.concurrency,
+    )
     if args.transcript:
         from pytest_websearchbench.lexbench.judge_transcript import write_judge_transcript
         from pytest_websearchbench.providers.model_client import ModelEndpoint
 
-        size = write_judge_transcript(Path(args.transcript), args.model, packets, verdicts,
-                                      [ModelEndpoint.from_environ(os.environ).api_key])
+        size = write_judge_transcript(
+            Path(args.transcript), args.model, packets, verdicts, [ModelEndpoint.from_environ(os.environ).api_key]
+        )
         print(f"transcript: {args.transcript} ({size:,} bytes)")
     return _write(pooled, packets, verdicts, Path(args.out))
 
@@ -184,8 +228,11 @@ def _judge_command(args: argparse.Namespace) -> int:
 def _check_out(pooled: Pooled, out: Path, grades: list[str]) -> None:
     """New grades go to a new file: never into the suite's folder, never over a grades file in use."""
     if out.resolve().parent == pooled.folder.resolve() or out.resolve() in {Path(g).resolve() for g in grades}:
-        raise SuiteError(out, "that is where grades in use live: new grades go to a new file outside the suite's "
-                         "folder", field="--out")
+        raise SuiteError(
+            out,
+            "that is where grades in use live: new grades go to a new file outside the suite's folder",
+            field="--out",
+        )
 
 
 @dataclass(frozen=True)
@@ -195,8 +242,9 @@ class ModelSpec:
     temperature: float | None
 
 
-def _judge(suite: str, packets: PacketSet, spec: ModelSpec, mode, cassettes: Path, timeout: float,
-           concurrency: int = 16) -> dict[str, Verdict]:
+def _judge(
+    suite: str, packets: PacketSet, spec: ModelSpec, mode, cassettes: Path, timeout: float, concurrency: int = 16
+) -> dict[str, Verdict]:
     """Every packet's verdict: a packet whose cassette holds its answer is replayed; the others are sent, up
     to ``concurrency`` at once, each recorded into its own cassette when its answer is in (so an interrupted
     run keeps what it was told, and the same command again sends only the rest)."""
@@ -239,7 +287,8 @@ def _judge(suite: str, packets: PacketSet, spec: ModelSpec, mode, cassettes: Pat
             except cassette_mismatch_error():
                 raise WebSearchBenchError(
                     f"{path}: no recorded judge answer for packet {packet.id} — record it with --record-mode once "
-                    "(OPENAI_BASE_URL, OPENAI_API_KEY)") from None
+                    "(OPENAI_BASE_URL, OPENAI_API_KEY)"
+                ) from None
         if live:
             with capturing(), ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="wsb-judge") as pool:
                 # the first packet alone: a wrong key, model or URL fails every call alike, so it stops the run
@@ -286,22 +335,33 @@ def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out
     cost = sum(v.cost_usd or 0.0 for v in verdicts.values())
     priced = any(v.cost_usd is not None for v in verdicts.values())
     if verdicts:
-        print(f"packets: {len(packets.packets):,} sent · {graded:,} graded · {len(unjudged):,} unjudged"
-              + (f" (see {unjudged_path})" if unjudged else "") + (f" · cost {cost:.4f} USD" if priced else ""))
+        print(
+            f"packets: {len(packets.packets):,} sent · {graded:,} graded · {len(unjudged):,} unjudged"
+            + (f" (see {unjudged_path})" if unjudged else "")
+            + (f" · cost {cost:.4f} USD" if priced else "")
+        )
     if not lines and not verdicts:  # an empty edition would only be a file to mistake for grades
-        print(f"nothing new to grade: every pooled page already has a grade (--calibrate grades them again to "
-              f"measure agreement); {out} not written")
+        print(
+            f"nothing new to grade: every pooled page already has a grade (--calibrate grades them again to "
+            f"measure agreement); {out} not written"
+        )
         return 0
     if lines:
         digest = write_edition(out, lines)
         kinds: dict[str, int] = {}
         for line in lines:
             kinds[grader_kind(line["grader"])] = kinds.get(grader_kind(line["grader"]), 0) + 1
-        print(f"new edition: {out} {digest} — " + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
-              + " (the suite's grades are untouched)")
+        print(
+            f"new edition: {out} {digest} — "
+            + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
+            + " (the suite's grades are untouched)"
+        )
     if verdicts and not graded:  # receipts alone: the run must not pass for a graded one
-        print(f"error: none of the {len(verdicts):,} packets sent got a grade ({_why(unjudged)}); receipts in "
-              f"{unjudged_path}" + ("" if lines else f"; {out} not written"), file=sys.stderr)
+        print(
+            f"error: none of the {len(verdicts):,} packets sent got a grade ({_why(unjudged)}); receipts in "
+            f"{unjudged_path}" + ("" if lines else f"; {out} not written"),
+            file=sys.stderr,
+        )
         return 1
     new = {grader_kind(line["grader"]) for line in lines} & {"model", "human"}
     if new:
@@ -313,8 +373,14 @@ def _write_receipts(path: Path, unjudged: list[Verdict]) -> None:
     from pytest_websearchbench.core.atomic import write_text_atomic
 
     if unjudged:
-        write_text_atomic(path, "".join(json.dumps({**v.receipt(), "unjudged": True, "reason": v.reason},
-                                                   ensure_ascii=False, sort_keys=True) + "\n" for v in unjudged))
+        write_text_atomic(
+            path,
+            "".join(
+                json.dumps({**v.receipt(), "unjudged": True, "reason": v.reason}, ensure_ascii=False, sort_keys=True)
+                + "\n"
+                for v in unjudged
+            ),
+        )
     elif path.exists():
         path.unlink()
 
@@ -324,18 +390,27 @@ def _why(unjudged: list[Verdict]) -> str:
     counts: dict[str, list[str]] = {}
     for verdict in unjudged:
         counts.setdefault(verdict.reason.split(":")[0], []).append(verdict.reason)
-    return "; ".join(f"{len(reasons):,} {kind} (e.g. {reasons[0][len(kind) + 1:].strip()[:120]})"
-                     if reasons[0] != kind else f"{len(reasons):,} {kind}"
-                     for kind, reasons in sorted(counts.items(), key=lambda kv: -len(kv[1])))
+    return "; ".join(
+        f"{len(reasons):,} {kind} (e.g. {reasons[0][len(kind) + 1 :].strip()[:120]})"
+        if reasons[0] != kind
+        else f"{len(reasons):,} {kind}"
+        for kind, reasons in sorted(counts.items(), key=lambda kv: -len(kv[1]))
+    )
 
 
 def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:
     """Pairs (reference grade, new grade) over pages both graded, and each provider's mean nDCG@k under the
     reference grades and under the new ones (new grades where given, the reference elsewhere)."""
-    new = {(line["query_id"], normalize_url(line["url"])): line for line in lines
-           if grader_kind(line["grader"]) in ("model", "human")}
-    pairs = tuple((pooled.reference[q][key].grade, new[q, key]["grade"]) for q, key in sorted(new)
-                  if key in pooled.reference.get(q, {}))
+    new = {
+        (line["query_id"], normalize_url(line["url"])): line
+        for line in lines
+        if grader_kind(line["grader"]) in ("model", "human")
+    }
+    pairs = tuple(
+        (pooled.reference[q][key].grade, new[q, key]["grade"])
+        for q, key in sorted(new)
+        if key in pooled.reference.get(q, {})
+    )
     replaced: dict[str, dict[str, GradedPreview]] = {q: dict(g) for q, g in pooled.reference.items()}
     for line in lines:
         replaced.setdefault(line["query_id"], {})[normalize_url(line["url"])] = GradedPreview.of_line(line)
@@ -348,13 +423,19 @@ def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:
             for qid, scenario in pooled.scenarios.items():
                 hits = answered.get(qid)
                 if hits:  # an errored or missing item counts 0, as in the summary
-                    total += score_scenario(scenario, [_hit(h, i) for i, h in enumerate(hits, 1)],
-                                            grades.get(qid, {}), pooled.run.k).metrics["ndcg"]
+                    total += score_scenario(
+                        scenario, [_hit(h, i) for i, h in enumerate(hits, 1)], grades.get(qid, {}), pooled.run.k
+                    ).metrics["ndcg"]
             means.append(total / len(pooled.scenarios) if pooled.scenarios else 0.0)
         rankings[provider] = (means[0], means[1])
     return Agreement(pairs, rankings, f"nDCG@{pooled.run.k}")
 
 
 def _hit(hit: dict, position: int) -> Hit:
-    return Hit(int(hit.get("rank") or position), hit["url"], str(hit.get("title") or ""), str(hit.get("snippet") or ""),
-               hit.get("extra") if isinstance(hit.get("extra"), dict) else {})
+    return Hit(
+        int(hit.get("rank") or position),
+        hit["url"],
+        str(hit.get("title") or ""),
+        str(hit.get("snippet") or ""),
+        hit.get("extra") if isinstance(hit.get("extra"), dict) else {},
+    )

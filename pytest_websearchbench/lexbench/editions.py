@@ -17,9 +17,10 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.exceptions import SuiteError
@@ -29,12 +30,16 @@ from pytest_websearchbench.lexbench.judge import Verdict
 from pytest_websearchbench.lexbench.packets import PacketSet
 from pytest_websearchbench.lexbench.pool import QueryPool
 
-RULE_REASONS = {"site": "not on a required site", "time": "dated outside the required time window",
-                "content": "the preview lacks every required content term"}
+RULE_REASONS = {
+    "site": "not on a required site",
+    "time": "dated outside the required time window",
+    "content": "the preview lacks every required content term",
+}
 
 
-def edition_lines(suite: str, pools: dict[str, QueryPool], packet_set: PacketSet,
-                  verdicts: dict[str, Verdict]) -> list[dict[str, Any]]:
+def edition_lines(
+    suite: str, pools: dict[str, QueryPool], packet_set: PacketSet, verdicts: dict[str, Verdict]
+) -> list[dict[str, Any]]:
     """Grade lines for what the pool left ungraded: 0 by rule, else the verdicts of its packets."""
     by_target: dict[tuple[str, str], list[str]] = {}
     for pid, targets in packet_set.targets.items():
@@ -47,13 +52,25 @@ def edition_lines(suite: str, pools: dict[str, QueryPool], packet_set: PacketSet
             if entry.ineligible:
                 first = entry.previews[0]
                 rules = entry.ineligible
-                lines.append({"suite": suite, "query_id": qid, "url": entry.url, "grade": 0,
-                              "grader": "rule:" + "+".join(rules),
-                              "reason": "; ".join(RULE_REASONS[r] for r in rules),
-                              "title": first.title, "snippet": first.snippet, "published": first.published,
-                              "received_at": first.received_at,
-                              "packet": None, "prompt_sha256": None, "raw": None, "graded_at": None,
-                              "cost_usd": None})
+                lines.append(
+                    {
+                        "suite": suite,
+                        "query_id": qid,
+                        "url": entry.url,
+                        "grade": 0,
+                        "grader": "rule:" + "+".join(rules),
+                        "reason": "; ".join(RULE_REASONS[r] for r in rules),
+                        "title": first.title,
+                        "snippet": first.snippet,
+                        "published": first.published,
+                        "received_at": first.received_at,
+                        "packet": None,
+                        "prompt_sha256": None,
+                        "raw": None,
+                        "graded_at": None,
+                        "cost_usd": None,
+                    }
+                )
                 continue
             judged = [verdicts[pid] for pid in by_target.get((qid, key), []) if pid in verdicts]
             graded = [v for v in judged if v.grade is not None]
@@ -61,12 +78,21 @@ def edition_lines(suite: str, pools: dict[str, QueryPool], packet_set: PacketSet
                 continue
             best = max(graded, key=lambda v: v.grade)
             packet = packets[best.packet_id]
-            lines.append({"suite": suite, "query_id": qid, "url": entry.url, "grade": best.grade,
-                          "title": packet.title, "snippet": packet.snippet,
-                          # a date another provider showed for the page is the page's: scoring checks
-                          # an undated hit's time window against it
-                          **_dated(entry.previews),
-                          **best.receipt(), "packets": {v.packet_id: v.grade for v in judged}})
+            lines.append(
+                {
+                    "suite": suite,
+                    "query_id": qid,
+                    "url": entry.url,
+                    "grade": best.grade,
+                    "title": packet.title,
+                    "snippet": packet.snippet,
+                    # a date another provider showed for the page is the page's: scoring checks
+                    # an undated hit's time window against it
+                    **_dated(entry.previews),
+                    **best.receipt(),
+                    "packets": {v.packet_id: v.grade for v in judged},
+                }
+            )
     return lines
 
 
@@ -104,8 +130,14 @@ class GradesUsed:
         for kind, n in sorted(self.counts.items(), key=lambda kv: ({"model": 1, "rule": 2}.get(kv[0], 0), kv[0])):
             part = f"{n:,} {kind}"
             if kind == "model" and self.judges:
-                part += " (" + "; ".join(f"{name}, prompt {', '.join(d[:15] + '…' for d in digests) or 'unknown'}"
-                                         for name, digests in sorted(self.judges.items())) + ")"
+                part += (
+                    " ("
+                    + "; ".join(
+                        f"{name}, prompt {', '.join(d[:15] + '…' for d in digests) or 'unknown'}"
+                        for name, digests in sorted(self.judges.items())
+                    )
+                    + ")"
+                )
             parts.append(part)
         return " · ".join(parts)
 
@@ -123,8 +155,14 @@ class LayeredGrades:
     used: GradesUsed
 
 
-def layer_grades(suite_name: str, suite_grades: Mapping[str, dict[str, GradedPreview]], paths: list[Path],
-                 query_ids: set[str], *, replace: bool = False) -> LayeredGrades:
+def layer_grades(
+    suite_name: str,
+    suite_grades: Mapping[str, dict[str, GradedPreview]],
+    paths: list[Path],
+    query_ids: set[str],
+    *,
+    replace: bool = False,
+) -> LayeredGrades:
     """The suite's grades (unless ``replace``), then each edition file's, the first grade of a page winning."""
     merged: dict[str, dict[str, GradedPreview]] = {} if replace else {q: dict(g) for q, g in suite_grades.items()}
     judges: dict[str, set[str]] = {}
@@ -132,8 +170,13 @@ def layer_grades(suite_name: str, suite_grades: Mapping[str, dict[str, GradedPre
         for line, record in read_records(path, "lexbench-grade"):
             named = record.get("suite")
             if named is not None and named != suite_name:
-                raise SuiteError(path, f"these grades are for suite {named!r}, not {suite_name!r}",
-                                 line=line, item=record.get("query_id"), field="suite")
+                raise SuiteError(
+                    path,
+                    f"these grades are for suite {named!r}, not {suite_name!r}",
+                    line=line,
+                    item=record.get("query_id"),
+                    field="suite",
+                )
             if grader_kind(record["grader"]) == "model":
                 judges.setdefault(record["grader"].split(":", 1)[1], set()).add(record.get("prompt_sha256") or "")
         for qid, pages in load_grades(path, query_ids).items():
@@ -141,8 +184,11 @@ def layer_grades(suite_name: str, suite_grades: Mapping[str, dict[str, GradedPre
             for key, preview in pages.items():
                 target.setdefault(key, preview)
     counts = Counter(grader_kind(p.grader) for pages in merged.values() for p in pages.values())
-    used_models = {p.grader.split(":", 1)[1] for pages in merged.values() for p in pages.values()
-                   if grader_kind(p.grader) == "model"}
-    used = GradesUsed(dict(counts), {m: tuple(sorted(d for d in judges.get(m, ()) if d)) for m in used_models},
-                      replace)
+    used_models = {
+        p.grader.split(":", 1)[1]
+        for pages in merged.values()
+        for p in pages.values()
+        if grader_kind(p.grader) == "model"
+    }
+    used = GradesUsed(dict(counts), {m: tuple(sorted(d for d in judges.get(m, ()) if d)) for m in used_models}, replace)
     return LayeredGrades(merged, used)

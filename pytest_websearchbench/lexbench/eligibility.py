@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
 from datetime import date
+from functools import cached_property
 from typing import Any
 
 from pytest_websearchbench.core.dates import parse_date, parse_instant
@@ -39,8 +39,10 @@ class Requirements:
 
     @cached_property
     def window(self) -> tuple[date | None, date | None]:
-        return (date.fromisoformat(self.after) if self.after else None,
-                date.fromisoformat(self.before) if self.before else None)
+        return (
+            date.fromisoformat(self.after) if self.after else None,
+            date.fromisoformat(self.before) if self.before else None,
+        )
 
 
 def requirement_violations(req: Requirements, url: str, text: str | None, published: date | None) -> list[str]:

@@ -7,35 +7,54 @@ from __future__ import annotations
 
 import dataclasses
 import sqlite3
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from pytest_websearchbench.core.cache import user_cache_dir
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
-    BenchmarkFamily, Case, Drilldown, MetricColumn, RawResults, RunContext, Score, Suite)
+    BenchmarkFamily,
+    Case,
+    Drilldown,
+    MetricColumn,
+    RawResults,
+    RunContext,
+    Score,
+    Suite,
+)
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
 from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
 from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
 from pytest_websearchbench.lexbench.grades_index import open_grades
 from pytest_websearchbench.lexbench.items import (
-    FACTUAL, SCENARIO, Scenario, factual_case, scenario_case, scenario_from_record)
+    FACTUAL,
+    SCENARIO,
+    Scenario,
+    factual_case,
+    scenario_case,
+    scenario_from_record,
+)
 from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
 
 
 class LexBenchFamily(BenchmarkFamily):
     name = "lexbench"
 
-    def __init__(self, grades_files: tuple[Path, ...] = (), replace: bool = False, scale: float = 1.0,
-                 index_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        grades_files: tuple[Path, ...] = (),
+        replace: bool = False,
+        scale: float = 1.0,
+        index_dir: Path | None = None,
+    ) -> None:
         self.grades_files = grades_files
         self.replace = replace
         self.index_dir = index_dir  # where grades files are indexed (None: each load reads the file)
         self.scale = scale  # the summary's display scale of the metrics (--wsb-scale)
         self.used: dict[str, GradesUsed] = {}  # suite name → the grades it is scored with
 
-    def configure(self, options: OptionValues, settings: Settings) -> "LexBenchFamily":
+    def configure(self, options: OptionValues, settings: Settings) -> LexBenchFamily:
         files = tuple(Path(p.strip()).resolve() for p in options["wsb_grades"].split(",") if p.strip())
         for path in files:
             if not path.is_file():
@@ -50,8 +69,9 @@ class LexBenchFamily(BenchmarkFamily):
     def load(self, manifest: SuiteManifest) -> Suite:
         kind = manifest.kind or SCENARIO
         if kind not in (SCENARIO, FACTUAL):
-            raise SuiteError(manifest.path, f"unknown kind {kind!r}; expected {SCENARIO!r} or {FACTUAL!r}",
-                             field="kind")
+            raise SuiteError(
+                manifest.path, f"unknown kind {kind!r}; expected {SCENARIO!r} or {FACTUAL!r}", field="kind"
+            )
         items_path = manifest.file("items")
         pairs = read_records(items_path, f"lexbench-{kind}", manifest.field_map(f"lexbench-{kind}"))
         require_unique_ids(pairs, items_path)
@@ -68,13 +88,18 @@ class LexBenchFamily(BenchmarkFamily):
         if self.grades_files:
             # another edition of the grades: its files join the digest (a baseline of other grades is not
             # comparable) and the edition's name says which grades score it
-            layered = layer_grades(manifest.name, grades, list(self.grades_files), {s.id for s in scenarios},
-                                   replace=self.replace)
+            layered = layer_grades(
+                manifest.name, grades, list(self.grades_files), {s.id for s in scenarios}, replace=self.replace
+            )
             grades = layered.grades
             self.used[manifest.name] = layered.used
             files += list(self.grades_files)
-            manifest = dataclasses.replace(manifest, edition=manifest.edition + "+" + "+".join(
-                f"{p.name}@{file_digest(p)[7:19]}" for p in self.grades_files))
+            manifest = dataclasses.replace(
+                manifest,
+                edition=manifest.edition
+                + "+"
+                + "+".join(f"{p.name}@{file_digest(p)[7:19]}" for p in self.grades_files),
+            )
         return Suite(manifest, tuple(scenario_case(s) for s in scenarios), digest_files(files), grades)
 
     def _grades(self, path: Path, query_ids: set[str]) -> Mapping[str, dict[str, GradedPreview]]:
@@ -100,7 +125,8 @@ class LexBenchFamily(BenchmarkFamily):
         # an xdist controller collects nothing: it names the files (the title's edition has their digests)
         note = " | ".join(used.note() for used in self.used.values()) or (
             ("the edition alone (not comparable): " if self.replace else "the suite's, then ")
-            + ", ".join(p.name for p in self.grades_files))
+            + ", ".join(p.name for p in self.grades_files)
+        )
         # the same frozen pool for every provider: the first column says what it is, the others say so
         return [("grades (same for all)", [note] + ["the same"] * (len(scores) - 1))]
 
@@ -109,15 +135,22 @@ class LexBenchFamily(BenchmarkFamily):
         # diagnostics that apply to some queries only, or where 0 is not the worst value, leave it out
         scale = self.scale  # fractions on the article's 0–100 scale if asked; a count stays a count
         if kind == FACTUAL:
-            return [MetricColumn("answer_found", f"answer@{k}", 0.0, scale),
-                    MetricColumn("supporting_hit", f"support@{k}", 0.0, scale)]
-        return [MetricColumn("ndcg", f"nDCG@{k}", 0.0, scale), MetricColumn("precision", f"P@{k}", 0.0, scale),
-                MetricColumn("success", f"success@{k}", 0.0, scale), MetricColumn("rr", "MRR", 0.0, scale),
-                MetricColumn("known_page_hit", "known-page", scale=scale),
-                MetricColumn("requirements_met", "req-met", scale=scale),
-                MetricColumn("duplicate_rate", "dup-rate", scale=scale), MetricColumn("judged", f"judged@{k}", scale=scale),
-                # hits per query whose date no known shape describes (their time check was skipped)
-                MetricColumn("unreadable_dates", "bad-dates")]
+            return [
+                MetricColumn("answer_found", f"answer@{k}", 0.0, scale),
+                MetricColumn("supporting_hit", f"support@{k}", 0.0, scale),
+            ]
+        return [
+            MetricColumn("ndcg", f"nDCG@{k}", 0.0, scale),
+            MetricColumn("precision", f"P@{k}", 0.0, scale),
+            MetricColumn("success", f"success@{k}", 0.0, scale),
+            MetricColumn("rr", "MRR", 0.0, scale),
+            MetricColumn("known_page_hit", "known-page", scale=scale),
+            MetricColumn("requirements_met", "req-met", scale=scale),
+            MetricColumn("duplicate_rate", "dup-rate", scale=scale),
+            MetricColumn("judged", f"judged@{k}", scale=scale),
+            # hits per query whose date no known shape describes (their time check was skipped)
+            MetricColumn("unreadable_dates", "bad-dates"),
+        ]
 
     def drilldown(self, item: dict) -> Drilldown:
         """The report's view of a query: each top-k result with its rank, title, snippet, URL, grade, who
@@ -131,6 +164,13 @@ class LexBenchFamily(BenchmarkFamily):
             rank = first.setdefault(normalize_url(str(row.get("url") or "")), row.get("rank"))
             rows.append({**row, "duplicate_of": rank if rank != row.get("rank") else None})
         raw = item.get("raw") or {}
-        return Drilldown("drilldown.html.j2", {
-            "kind": item.get("kind"), "query": (raw.get("queries") or [""])[0], "rows": rows,
-            "returned": len(raw["hits"]) if "hits" in raw else None, "errored": item.get("outcome") == "error"})
+        return Drilldown(
+            "drilldown.html.j2",
+            {
+                "kind": item.get("kind"),
+                "query": (raw.get("queries") or [""])[0],
+                "rows": rows,
+                "returned": len(raw["hits"]) if "hits" in raw else None,
+                "errored": item.get("outcome") == "error",
+            },
+        )

@@ -10,13 +10,13 @@ it), and without one it is unknown."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from pytest_websearchbench.core.dates import parse_date, parse_instant
-
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import iter_records
 from pytest_websearchbench.core.urls import normalize_url
@@ -40,13 +40,20 @@ class GradedPreview:
             object.__setattr__(self, "dates", (read.isoformat(),))
 
     @classmethod
-    def of_line(cls, record: dict[str, Any]) -> "GradedPreview":
+    def of_line(cls, record: dict[str, Any]) -> GradedPreview:
         """The graded preview of one grades-file line, its date read (see the module docstring)."""
         read = line_date(record)
-        return cls(record["url"], record["grade"], sys.intern(record["grader"]), record.get("title"),
-                   record.get("snippet"), record.get("published"), (read.isoformat(),) if read else ())
+        return cls(
+            record["url"],
+            record["grade"],
+            sys.intern(record["grader"]),
+            record.get("title"),
+            record.get("snippet"),
+            record.get("published"),
+            (read.isoformat(),) if read else (),
+        )
 
-    def with_date(self, iso: str) -> "GradedPreview":
+    def with_date(self, iso: str) -> GradedPreview:
         """This page with one more preview date (order-free: the dates are a sorted set)."""
         return self if iso in self.dates else replace(self, dates=tuple(sorted({*self.dates, iso})))
 
@@ -77,8 +84,12 @@ def merged_lines(path: Path) -> Iterator[tuple[int, str, str, GradedPreview | st
             pages[key] = (grade, line, url)
             yield line, qid, key, GradedPreview.of_line(record)
         elif seen[0] != grade:
-            yield line, qid, key, (f"{url} is graded {grade} for {qid}, but line {seen[1]} grades the same page "
-                                   f"({seen[2]}) {seen[0]}")
+            yield (
+                line,
+                qid,
+                key,
+                (f"{url} is graded {grade} for {qid}, but line {seen[1]} grades the same page ({seen[2]}) {seen[0]}"),
+            )
         elif (read := line_date(record)) is not None:
             yield line, qid, key, read
 

@@ -19,14 +19,14 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
-from importlib.resources import files
 from datetime import date
+from importlib.resources import files
 from pathlib import Path
-from typing import Iterator
 
-from pytest_websearchbench.core import dates as dates_module, tracking, urls
+from pytest_websearchbench.core import dates as dates_module
+from pytest_websearchbench.core import tracking, urls
 from pytest_websearchbench.core.atomic import atomic_path
 from pytest_websearchbench.lexbench import grades as grades_module
 from pytest_websearchbench.lexbench.grades import GradedPreview, disagreement, merged_lines, unknown_query
@@ -55,7 +55,7 @@ def index_path(grades_path: Path, cache_dir: Path) -> Path:
     return cache_dir / f"{data[:32]}-{_code_digest()[:16]}.sqlite"
 
 
-def open_grades(grades_path: Path, query_ids: set[str], cache_dir: Path) -> "GradesIndex":
+def open_grades(grades_path: Path, query_ids: set[str], cache_dir: Path) -> GradesIndex:
     """The grades of ``grades_path`` through its index in ``cache_dir`` (built if missing), checked
     against the suite's ``query_ids``: the errors ``load_grades`` raises, with the same file and line.
     OSError when the cache folder cannot be written or read (the caller loads the file instead)."""
@@ -93,8 +93,9 @@ def _build(grades_path: Path, target: Path) -> None:
             elif isinstance(found, date):
                 dated.append((qid, key, found.isoformat()))
             else:
-                pages.append((qid, key, found.url, found.grade, found.grader, found.title, found.snippet,
-                              found.published))
+                pages.append(
+                    (qid, key, found.url, found.grade, found.grader, found.title, found.snippet, found.published)
+                )
                 dated.extend((qid, key, iso) for iso in found.dates)
             if len(pages) >= 10_000:  # in batches: the previews are never all held at once
                 db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", pages)
@@ -119,8 +120,7 @@ class GradesIndex(Mapping):
 
     def _connection(self) -> sqlite3.Connection:
         if self._db is None:
-            self._db = sqlite3.connect(f"{self.path.as_uri()}?mode=ro&immutable=1", uri=True,
-                                       check_same_thread=False)
+            self._db = sqlite3.connect(f"{self.path.as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False)
         return self._db
 
     def __getstate__(self) -> dict:
@@ -129,17 +129,28 @@ class GradesIndex(Mapping):
     def check(self, grades_path: Path, query_ids: set[str]) -> None:
         """``load_grades``'s error for this suite, if any: the first unknown query id or disagreement."""
         db = self._connection()
-        problems = [unknown_query(grades_path, qid, line) for qid, line in
-                    db.execute("SELECT qid, line FROM queries ORDER BY line") if qid not in query_ids][:1]
-        problems += [disagreement(grades_path, qid, line, message) for line, qid, message in
-                     db.execute("SELECT line, qid, message FROM conflicts ORDER BY line") if qid in query_ids][:1]
+        problems = [
+            unknown_query(grades_path, qid, line)
+            for qid, line in db.execute("SELECT qid, line FROM queries ORDER BY line")
+            if qid not in query_ids
+        ][:1]
+        problems += [
+            disagreement(grades_path, qid, line, message)
+            for line, qid, message in db.execute("SELECT line, qid, message FROM conflicts ORDER BY line")
+            if qid in query_ids
+        ][:1]
         if problems:
             raise min(problems, key=lambda problem: problem.line)
 
     def __getitem__(self, qid: str) -> dict[str, GradedPreview]:
-        rows = self._connection().execute(
-            "SELECT key, url, grade, grader, title, snippet, published FROM pages WHERE qid = ? ORDER BY rowid",
-            (qid,)).fetchall()
+        rows = (
+            self._connection()
+            .execute(
+                "SELECT key, url, grade, grader, title, snippet, published FROM pages WHERE qid = ? ORDER BY rowid",
+                (qid,),
+            )
+            .fetchall()
+        )
         if not rows:
             raise KeyError(qid)
         dated: dict[str, set[str]] = {}

@@ -36,25 +36,33 @@ class FactualQuestion:
 def scenario_from_record(record: dict) -> Scenario:
     req = record.get("requirements", {})
     return Scenario(
-        id=record["id"], query=record["query"], language=record["language"], family=record["family"],
+        id=record["id"],
+        query=record["query"],
+        language=record["language"],
+        family=record["family"],
         information_need=record.get("information_need", ""),
         known_pages=tuple(record.get("known_pages", ())),
-        requirements=Requirements(tuple(req.get("sites", ())), req.get("after"), req.get("before"),
-                                  tuple(req.get("content_terms", ()))),
-        origin=record.get("origin", ""), provenance_kind=record.get("provenance_kind", ""))
+        requirements=Requirements(
+            tuple(req.get("sites", ())), req.get("after"), req.get("before"), tuple(req.get("content_terms", ()))
+        ),
+        origin=record.get("origin", ""),
+        provenance_kind=record.get("provenance_kind", ""),
+    )
 
 
 def scenario_case(scenario: Scenario) -> Case:
     family = scenario.family.replace("-", "_")
-    return Case(scenario.id, scenario,
-                markers=("lexbench", "scenario", f"lang_{scenario.language}", f"lexbench_{family}"),
-                keywords=(scenario.family, scenario.language))
+    return Case(
+        scenario.id,
+        scenario,
+        markers=("lexbench", "scenario", f"lang_{scenario.language}", f"lexbench_{family}"),
+        keywords=(scenario.family, scenario.language),
+    )
 
 
 def factual_case(record: dict) -> Case:
-    question = FactualQuestion(record["id"], record["question"], record["answer"],
-                               tuple(record["supporting_urls"]), record.get("language", ""))
+    question = FactualQuestion(
+        record["id"], record["question"], record["answer"], tuple(record["supporting_urls"]), record.get("language", "")
+    )
     markers = ("lexbench", "factual") + ((f"lang_{question.language}",) if question.language else ())
     return Case(question.id, question, markers=markers)
-
-

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, UTC
-from typing import Any, Callable
+from datetime import UTC, datetime
+from typing import Any
 
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.lexbench.packets import Packet
@@ -37,12 +38,15 @@ Answer with exactly one JSON object and nothing else: {"grade": N} where N is 0,
 
 USER_TEMPLATE = "Grade this result.\n{packet}"
 
-RETRY_TEMPLATE = ("Your answer could not be read ({why}). Answer with exactly one JSON object and nothing "
-                  'else: {{"grade": N}} where N is 0, 1, 2 or 3.')
+RETRY_TEMPLATE = (
+    "Your answer could not be read ({why}). Answer with exactly one JSON object and nothing "
+    'else: {{"grade": N}} where N is 0, 1, 2 or 3.'
+)
 
 #: what a grade's receipt names as its prompt: the digest of every template the judge sends
-PROMPT_SHA256 = "sha256:" + hashlib.sha256("\0".join([SYSTEM_PROMPT, USER_TEMPLATE, RETRY_TEMPLATE])
-                                           .encode("utf-8")).hexdigest()
+PROMPT_SHA256 = (
+    "sha256:" + hashlib.sha256("\0".join([SYSTEM_PROMPT, USER_TEMPLATE, RETRY_TEMPLATE]).encode("utf-8")).hexdigest()
+)
 
 
 @dataclass(frozen=True)
@@ -59,8 +63,14 @@ class Verdict:
     reason: str = ""
 
     def receipt(self) -> dict[str, Any]:
-        return {"grader": self.grader, "packet": self.packet_id, "prompt_sha256": self.prompt_sha256,
-                "raw": self.raw, "graded_at": self.graded_at, "cost_usd": self.cost_usd}
+        return {
+            "grader": self.grader,
+            "packet": self.packet_id,
+            "prompt_sha256": self.prompt_sha256,
+            "raw": self.raw,
+            "graded_at": self.graded_at,
+            "cost_usd": self.cost_usd,
+        }
 
 
 def parse_grade(text: str) -> int:
@@ -84,8 +94,10 @@ def parse_grade(text: str) -> int:
 
 def first_request(model: str, packet: Packet, temperature: float | None = 0) -> dict[str, Any]:
     user = USER_TEMPLATE.format(packet=json.dumps(packet.shown(), ensure_ascii=False, indent=1))
-    body: dict[str, Any] = {"model": model, "messages": [{"role": "system", "content": SYSTEM_PROMPT},
-                                                         {"role": "user", "content": user}]}
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}],
+    }
     if temperature is not None:
         body["temperature"] = temperature
     return body
@@ -138,15 +150,27 @@ class ModelJudge:
                 return self._verdict(packet, parse_grade(text), raws, when, tokens, "", attempt + 1)
             except ValueError as exc:
                 why = str(exc)
-            body = {**body, "messages": body["messages"] + [
-                {"role": "assistant", "content": text}, {"role": "user", "content": RETRY_TEMPLATE.format(why=why)}]}
+            body = {
+                **body,
+                "messages": body["messages"]
+                + [{"role": "assistant", "content": text}, {"role": "user", "content": RETRY_TEMPLATE.format(why=why)}],
+            }
         return self._verdict(packet, None, raws, when, tokens, f"unparseable answer twice: {why}", 2)
 
-    def _verdict(self, packet: Packet, grade: int | None, raws: list[str], when: str, tokens: list[int],
-                 reason: str, calls: int) -> Verdict:
+    def _verdict(
+        self, packet: Packet, grade: int | None, raws: list[str], when: str, tokens: list[int], reason: str, calls: int
+    ) -> Verdict:
         cost = self.prices.cost(*tokens) if self.prices and calls else None
-        return Verdict(packet.id, grade, self.grader, "\n---\n".join(raws), when or _now(),
-                       round(cost, 8) if cost is not None else None, PROMPT_SHA256, reason)
+        return Verdict(
+            packet.id,
+            grade,
+            self.grader,
+            "\n---\n".join(raws),
+            when or _now(),
+            round(cost, 8) if cost is not None else None,
+            PROMPT_SHA256,
+            reason,
+        )
 
 
 def _read(reply: Any) -> tuple[str, int, int, str]:

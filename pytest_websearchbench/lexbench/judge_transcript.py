@@ -6,8 +6,8 @@ escaped and the page after; the page has no script and loads nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 import jinja2
 
@@ -17,21 +17,29 @@ from pytest_websearchbench.lexbench.judge import Verdict
 from pytest_websearchbench.lexbench.packets import PacketSet
 
 
-def render_judge_transcript(model: str, packets: PacketSet, verdicts: dict[str, Verdict],
-                            secrets: Iterable[str] = ()) -> str:
+def render_judge_transcript(
+    model: str, packets: PacketSet, verdicts: dict[str, Verdict], secrets: Iterable[str] = ()
+) -> str:
     secrets = [s for s in secrets if s]
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent), autoescape=True,
-                             trim_blocks=True, lstrip_blocks=True,
-                             finalize=lambda value: scrub(str(value), secrets) if value is not None else "")
-    rows = [{"packet": packet, "verdict": verdicts.get(packet.id), "targets": packets.targets.get(packet.id, ())}
-            for packet in packets.packets]
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(Path(__file__).parent),
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=lambda value: scrub(str(value), secrets) if value is not None else "",
+    )
+    rows = [
+        {"packet": packet, "verdict": verdicts.get(packet.id), "targets": packets.targets.get(packet.id, ())}
+        for packet in packets.packets
+    ]
     graded = sum(1 for row in rows if row["verdict"] is not None and row["verdict"].grade is not None)
     page = env.get_template("judge_transcript.html.j2").render(model=model, rows=rows, graded=graded)
     return scrub(page, secrets)
 
 
-def write_judge_transcript(path: Path, model: str, packets: PacketSet, verdicts: dict[str, Verdict],
-                           secrets: Iterable[str] = ()) -> int:
+def write_judge_transcript(
+    path: Path, model: str, packets: PacketSet, verdicts: dict[str, Verdict], secrets: Iterable[str] = ()
+) -> int:
     """Write the transcript atomically; its size in bytes."""
     text = render_judge_transcript(model, packets, verdicts, secrets)
     write_text_atomic(path, text)

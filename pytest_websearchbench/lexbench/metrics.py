@@ -48,8 +48,7 @@ def dcg(gains: Sequence[float]) -> float:
     return math.fsum(gain / math.log2(i + 1) for i, gain in enumerate(gains, start=1))
 
 
-def ndcg_at_k(ranked: Sequence[str], grades: Mapping[str, int],
-              ideal_grades: Iterable[int], k: int) -> float:
+def ndcg_at_k(ranked: Sequence[str], grades: Mapping[str, int], ideal_grades: Iterable[int], k: int) -> float:
     """nDCG@k with gain 2**grade − 1 and a log2 discount.
 
     Only the first occurrence of a key earns gain; a repeat keeps its position with
@@ -57,14 +56,12 @@ def ndcg_at_k(ranked: Sequence[str], grades: Mapping[str, int],
     graded pool) in descending order; an all-zero ideal gives 0.0.
     """
     top = _top_k(ranked, k)
-    gains = [_gain(grades.get(key, 0)) if first else 0.0
-             for key, first in zip(top, _first_occurrences(top))]
+    gains = [_gain(grades.get(key, 0)) if first else 0.0 for key, first in zip(top, _first_occurrences(top))]
     ideal = dcg([_gain(grade) for grade in sorted(ideal_grades, reverse=True)[:k]])
     return dcg(gains) / ideal if ideal > 0 else 0.0
 
 
-def precision_at_k(ranked: Sequence[str], grades: Mapping[str, int], k: int,
-                   threshold: int = USEFUL_GRADE) -> float:
+def precision_at_k(ranked: Sequence[str], grades: Mapping[str, int], k: int, threshold: int = USEFUL_GRADE) -> float:
     """Distinct keys in the top `k` graded ≥ `threshold`, divided by `k` (not the list length)."""
     relevant = {key for key in _top_k(ranked, k) if grades.get(key, 0) >= threshold}
     return len(relevant) / k
@@ -75,8 +72,7 @@ def success_at_k(ranked: Sequence[str], grades: Mapping[str, int], k: int) -> fl
     return float(any(grades.get(key, 0) >= TOP_GRADE for key in _top_k(ranked, k)))
 
 
-def reciprocal_rank(ranked: Sequence[str], grades: Mapping[str, int], k: int,
-                    threshold: int = USEFUL_GRADE) -> float:
+def reciprocal_rank(ranked: Sequence[str], grades: Mapping[str, int], k: int, threshold: int = USEFUL_GRADE) -> float:
     """1 / rank of the first result in the top `k` graded ≥ `threshold`, else 0.0."""
     for rank, key in enumerate(_top_k(ranked, k), start=1):
         if grades.get(key, 0) >= threshold:

@@ -33,8 +33,12 @@ class Packet:
 
     def shown(self) -> dict[str, str]:
         """The fields a grader sees (and a model is sent), in a fixed order."""
-        fields = {"query": self.query, "information_need": self.information_need, "title": self.title,
-                  "snippet": self.snippet}
+        fields = {
+            "query": self.query,
+            "information_need": self.information_need,
+            "title": self.title,
+            "snippet": self.snippet,
+        }
         if self.date is not None:
             fields["date"] = self.date
         return fields
@@ -60,8 +64,9 @@ def packet_id(suite: str, query_id: str, title: str, snippet: str, date: str | N
     return "pk-" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
-def build_packets(suite: str, pools: dict[str, QueryPool], *, seed: int = DEFAULT_SEED,
-                  calibrate: bool = False) -> PacketSet:
+def build_packets(
+    suite: str, pools: dict[str, QueryPool], *, seed: int = DEFAULT_SEED, calibrate: bool = False
+) -> PacketSet:
     """Packets for every preview left to grade; with ``calibrate`` also for the eligible previews of
     pages already graded (to measure a model judge against those grades)."""
     packets: dict[str, Packet] = {}
@@ -77,8 +82,9 @@ def build_packets(suite: str, pools: dict[str, QueryPool], *, seed: int = DEFAUL
                 title, snippet = blind(preview.title), blind(preview.snippet)
                 date = (preview.published or "unknown") if dated else None
                 pid = packet_id(suite, qid, title, snippet, date)
-                packets.setdefault(pid, Packet(pid, qid, scenario.query, scenario.information_need, title, snippet,
-                                               date))
+                packets.setdefault(
+                    pid, Packet(pid, qid, scenario.query, scenario.information_need, title, snippet, date)
+                )
                 if (qid, entry.key) not in targets.setdefault(pid, []):
                     targets[pid].append((qid, entry.key))
     ordered = sorted(packets.values(), key=lambda p: p.id)

@@ -122,23 +122,38 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
     for path in paths:
         doc = parse_json(read_suite_text(path), path)
         if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT:
-            raise SuiteError(path, f"not a results file written by --wsb-json (format {RESULTS_FORMAT})",
-                             field="format")
+            raise SuiteError(
+                path, f"not a results file written by --wsb-json (format {RESULTS_FORMAT})", field="format"
+            )
         if doc.get("raw_answers") is False:
-            raise SuiteError(path, "written without --wsb-json-raw: it holds the scores, not the provider answers "
-                             "a pool is made of; run again with --wsb-json-raw", field="raw_answers")
+            raise SuiteError(
+                path,
+                "written without --wsb-json-raw: it holds the scores, not the provider answers "
+                "a pool is made of; run again with --wsb-json-raw",
+                field="raw_answers",
+            )
         run_k = doc.get("k")
-        lex = [name for name, meta in (doc.get("suites") or {}).items()
-               if isinstance(meta, dict) and meta.get("family") == "lexbench" and meta.get("kind") == "scenario"]
+        lex = [
+            name
+            for name, meta in (doc.get("suites") or {}).items()
+            if isinstance(meta, dict) and meta.get("family") == "lexbench" and meta.get("kind") == "scenario"
+        ]
         if suite_name is not None and suite_name in lex:
             lex = [suite_name]
         if len(lex) != 1:
-            raise SuiteError(path, f"expected the results of one LexBench scenario suite{' (--suite)' if lex else ''}, "
-                             f"found {len(lex)} ({', '.join(lex) or 'none'})", field="suites")
+            raise SuiteError(
+                path,
+                f"expected the results of one LexBench scenario suite{' (--suite)' if lex else ''}, "
+                f"found {len(lex)} ({', '.join(lex) or 'none'})",
+                field="suites",
+            )
         if suite is not None and (lex[0], run_k) != (suite, k):
-            raise SuiteError(path, f"suite {lex[0]} at k={run_k} cannot be pooled with {first} "
-                             f"(suite {suite} at k={k}): a pool is one suite at one declared budget",
-                             field="suites" if lex[0] != suite else "k")
+            raise SuiteError(
+                path,
+                f"suite {lex[0]} at k={run_k} cannot be pooled with {first} "
+                f"(suite {suite} at k={k}): a pool is one suite at one declared budget",
+                field="suites" if lex[0] != suite else "k",
+            )
         suite, k, first = lex[0], run_k, first or path
         if not isinstance(k, int) or k < 1:
             raise SuiteError(path, f"k must be a whole number ≥ 1, got {k!r}", field="k")
@@ -147,9 +162,13 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
                 continue
             item = _run_item(record, path, index)
             if (item.case_id, item.provider) in seen:
-                raise SuiteError(path, f"{item.case_id} is answered by {item.provider} here and in "
-                                 f"{seen[item.case_id, item.provider]}: pool each provider's run once",
-                                 item=item.case_id, field="provider")
+                raise SuiteError(
+                    path,
+                    f"{item.case_id} is answered by {item.provider} here and in "
+                    f"{seen[item.case_id, item.provider]}: pool each provider's run once",
+                    item=item.case_id,
+                    field="provider",
+                )
             seen[item.case_id, item.provider] = path
             items.append(item)
     if suite is None:
@@ -169,13 +188,15 @@ def _run_item(record: dict, path: Path, index: int) -> RunItem:
         raise SuiteError(path, "raw.hits is not a list", item=f"{case_id}[{provider}]", field="raw.hits")
     for position, hit in enumerate(hits, start=1):
         if not isinstance(hit, dict) or not isinstance(hit.get("url"), str) or not hit["url"]:
-            raise SuiteError(path, f"hit {position} has no url", item=f"{case_id}[{provider}]",
-                             field=f"raw.hits[{position - 1}].url")
+            raise SuiteError(
+                path, f"hit {position} has no url", item=f"{case_id}[{provider}]", field=f"raw.hits[{position - 1}].url"
+            )
     return RunItem(case_id, provider, tuple(hits))
 
 
-def build_pool(run: Run, scenarios: dict[str, Scenario],
-               grades: dict[str, dict[str, GradedPreview]]) -> dict[str, QueryPool]:
+def build_pool(
+    run: Run, scenarios: dict[str, Scenario], grades: dict[str, dict[str, GradedPreview]]
+) -> dict[str, QueryPool]:
     """query id → its pool (every declared scenario, in suite order), from each item's top k.
 
     A results item whose case the suite does not declare is refused: the run and suite disagree."""
@@ -183,25 +204,31 @@ def build_pool(run: Run, scenarios: dict[str, Scenario],
     for item in run.items:
         pool = pools.get(item.case_id)
         if pool is None:
-            raise SuiteError(run.suite, f"the results answer {item.case_id}, which the suite does not declare",
-                             item=item.case_id, field="case_id")
+            raise SuiteError(
+                run.suite,
+                f"the results answer {item.case_id}, which the suite does not declare",
+                item=item.case_id,
+                field="case_id",
+            )
         if item.hits is None:
             pool.errored.append(item.provider)
             continue
-        for position, hit in enumerate(item.hits[:run.k], start=1):
+        for position, hit in enumerate(item.hits[: run.k], start=1):
             key = normalize_url(hit["url"])
             entry = pool.entries.get(key)
             if entry is None:
-                entry = pool.entries[key] = PoolEntry(item.case_id, key, hit["url"],
-                                                      grade=grades.get(item.case_id, {}).get(key))
+                entry = pool.entries[key] = PoolEntry(
+                    item.case_id, key, hit["url"], grade=grades.get(item.case_id, {}).get(key)
+                )
             preview = _preview(hit)
             entry.returned_by.append((item.provider, int(hit.get("rank") or position)))
             if preview not in entry.violations:
                 entry.previews.append(preview)
                 text = f"{preview.title} {preview.snippet}" if preview.title or preview.snippet else None
                 published = date.fromisoformat(preview.published) if preview.published else None
-                entry.violations[preview] = tuple(requirement_violations(
-                    pool.scenario.requirements, hit["url"], text, published))
+                entry.violations[preview] = tuple(
+                    requirement_violations(pool.scenario.requirements, hit["url"], text, published)
+                )
     return pools
 
 
@@ -209,25 +236,35 @@ def _preview(hit: dict) -> Preview:
     extra = hit.get("extra") if isinstance(hit.get("extra"), dict) else {}
     published = hit_date(extra).date
     received = extra.get("received_at")
-    return Preview(str(hit.get("title") or ""), str(hit.get("snippet") or ""),
-                   published.isoformat() if published else None, received if isinstance(received, str) else None)
+    return Preview(
+        str(hit.get("title") or ""),
+        str(hit.get("snippet") or ""),
+        published.isoformat() if published else None,
+        received if isinstance(received, str) else None,
+    )
 
 
 def pool_report(run: Run, pools: dict[str, QueryPool]) -> list[str]:
     """Per query: pool size, graded, ineligible by rule, judged share and the previews left to grade."""
-    lines = [f"pool of {run.suite} at k={run.k} from {len(run.providers)} provider"
-             f"{'s' if len(run.providers) != 1 else ''} ({', '.join(run.providers)})",
-             f"  {'query':<10} {'pool':>5} {'graded':>7} {'by rule':>8} {'judged':>7} {'to grade':>9}"]
+    lines = [
+        f"pool of {run.suite} at k={run.k} from {len(run.providers)} provider"
+        f"{'s' if len(run.providers) != 1 else ''} ({', '.join(run.providers)})",
+        f"  {'query':<10} {'pool':>5} {'graded':>7} {'by rule':>8} {'judged':>7} {'to grade':>9}",
+    ]
     for qid, pool in pools.items():
         errored = f"  ({', '.join(pool.errored)} errored)" if pool.errored else ""
-        lines.append(f"  {qid:<10} {len(pool.entries):>5} {pool.graded:>7} {pool.ineligible:>8} "
-                     f"{pool.judged_share:>7.0%} {pool.work_left:>9}{errored}")
+        lines.append(
+            f"  {qid:<10} {len(pool.entries):>5} {pool.graded:>7} {pool.ineligible:>8} "
+            f"{pool.judged_share:>7.0%} {pool.work_left:>9}{errored}"
+        )
     size = sum(len(p.entries) for p in pools.values())
     graded = sum(p.graded for p in pools.values())
     rule = sum(p.ineligible for p in pools.values())
     left = sum(p.work_left for p in pools.values())
     share = (graded + rule) / size if size else 1.0
     lines.append(f"  {'total':<10} {size:>5} {graded:>7} {rule:>8} {share:>7.0%} {left:>9}")
-    lines.append(f"  {len(pools)} queries; pool = distinct normalised URLs in the top {run.k}; judged = graded "
-                 "or 0 by rule (a preview breaking a site, time or content requirement is never sent to a grader)")
+    lines.append(
+        f"  {len(pools)} queries; pool = distinct normalised URLs in the top {run.k}; judged = graded "
+        "or 0 by rule (a preview breaking a site, time or content requirement is never sent to a grader)"
+    )
     return lines

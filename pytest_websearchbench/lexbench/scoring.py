@@ -38,8 +38,17 @@ def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPr
         # who gave the grade the metrics used: the grades file's grader (human or model), the eligibility
         # rule, or nobody yet (None: ungraded, counts 0)
         grader = "eligibility rule" if broken else pool[key].grader if key in pool else None
-        rows.append({"rank": hit.rank, "url": hit.url, "title": hit.title, "snippet": hit.snippet,
-                     "grade": grades.get(key), "grader": grader, "violations": broken})
+        rows.append(
+            {
+                "rank": hit.rank,
+                "url": hit.url,
+                "title": hit.title,
+                "snippet": hit.snippet,
+                "grade": grades.get(key),
+                "grader": grader,
+                "violations": broken,
+            }
+        )
     ideal = [preview.grade for key, preview in pool.items() if not pooled.get(key)]
     metrics = {
         "ndcg": measures.ndcg_at_k(ranked, grades, ideal, k),
@@ -63,16 +72,29 @@ def score_factual(question: FactualQuestion, hits: list[Hit], k: int) -> Score:
     """Answer found in a top-k preview (title or snippet), or a supporting URL in the top k."""
     top = hits[:k]
     ranked = [normalize_url(h.url) for h in top]
-    rows = [{"rank": h.rank, "url": h.url, "title": h.title, "snippet": h.snippet,
-             "answer_found": measures.answer_in_text(question.answer, f"{h.title}\n{h.snippet}")} for h in top]
+    rows = [
+        {
+            "rank": h.rank,
+            "url": h.url,
+            "title": h.title,
+            "snippet": h.snippet,
+            "answer_found": measures.answer_in_text(question.answer, f"{h.title}\n{h.snippet}"),
+        }
+        for h in top
+    ]
     metrics = {
         "answer_found": float(any(r["answer_found"] for r in rows)),
         "supporting_hit": measures.supporting_url_hit(ranked, [normalize_url(u) for u in question.supporting_urls], k),
     }
     passed = metrics["answer_found"] == 1.0 or metrics["supporting_hit"] == 1.0
-    message = "" if passed else (
-        f"answer {question.answer!r} not in any top-{k} preview and no supporting URL in the top {k}\n"
-        + _result_table(rows))
+    message = (
+        ""
+        if passed
+        else (
+            f"answer {question.answer!r} not in any top-{k} preview and no supporting URL in the top {k}\n"
+            + _result_table(rows)
+        )
+    )
     return Score(passed, metrics, message, rows)
 
 
@@ -81,10 +103,11 @@ def _result_table(rows: list[dict]) -> str:
         return "  (the provider returned no results)"
     lines = []
     for row in rows:
-        mark = (f"grade={row['grade'] if row['grade'] is not None else '?'}" if "grade" in row
-                else f"answer={'yes' if row['answer_found'] else 'no'}")
+        mark = (
+            f"grade={row['grade'] if row['grade'] is not None else '?'}"
+            if "grade" in row
+            else f"answer={'yes' if row['answer_found'] else 'no'}"
+        )
         broken = f"  violates: {', '.join(row['violations'])}" if row.get("violations") else ""
         lines.append(f"  {row['rank']:>2}. [{mark}] {row['url']}  {row['title'][:70]!r}{broken}")
     return "\n".join(lines)
-
-

@@ -13,7 +13,7 @@ import csv
 import hashlib
 import io
 import json
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pytest_websearchbench.core.atomic import write_text_atomic
@@ -67,8 +67,9 @@ def import_sheet(path: Path, packets: dict[str, Packet]) -> dict[str, Verdict]:
     for line, row in _rows(path):
         pid = str(row.get("packet_id") or "").strip()
         if pid not in packets:
-            raise SuiteError(path, f"unknown packet id {pid!r} (not a packet of this pool)", line=line,
-                             field="packet_id")
+            raise SuiteError(
+                path, f"unknown packet id {pid!r} (not a packet of this pool)", line=line, field="packet_id"
+            )
         cell = row.get("grade")
         text = "" if cell is None else str(cell).strip()
         grader = str(row.get("grader") or "").strip()
@@ -83,12 +84,18 @@ def import_sheet(path: Path, packets: dict[str, Packet]) -> dict[str, Verdict]:
         grade = int(text)
         if pid in verdicts:
             if verdicts[pid].grade != grade:
-                raise SuiteError(path, f"graded {grade} here but {verdicts[pid].grade} on line {first_line[pid]} "
-                                 f"({verdicts[pid].grader})", line=line, item=pid, field="grade")
+                raise SuiteError(
+                    path,
+                    f"graded {grade} here but {verdicts[pid].grade} on line {first_line[pid]} ({verdicts[pid].grader})",
+                    line=line,
+                    item=pid,
+                    field="grade",
+                )
             continue
         first_line[pid] = line
-        verdicts[pid] = Verdict(pid, grade, f"human:{grader}", text, str(row.get("graded_at") or when),
-                                None, GUIDE_SHA256)
+        verdicts[pid] = Verdict(
+            pid, grade, f"human:{grader}", text, str(row.get("graded_at") or when), None, GUIDE_SHA256
+        )
     return verdicts
 
 

@@ -15,8 +15,10 @@ answer (outcome ``empty``, flagged in reports), malformed JSON is its own outcom
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field as dc_field
-from typing import Any, Callable, ClassVar, Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from dataclasses import field as dc_field
+from typing import Any, ClassVar
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.models import Hit, Page
@@ -46,7 +48,7 @@ class Auth:
     query_param: str | None = None
 
     @classmethod
-    def bearer(cls) -> "Auth":
+    def bearer(cls) -> Auth:
         return cls(header="Authorization", value_prefix="Bearer ")
 
 
@@ -69,12 +71,14 @@ class Option:
             raise ConfigurationError(
                 f"{context.name}: option {self.name}={raw!r} is not one of {', '.join(self.choices)} "
                 f"(set by WSB_{context.name.upper().replace('-', '_')}_{self.name.upper()} or "
-                f"ini wsb_{context.name.replace('-', '_')}_{self.name})")
+                f"ini wsb_{context.name.replace('-', '_')}_{self.name})"
+            )
         try:
             return self.type(raw)
         except ValueError:
-            raise ConfigurationError(f"{context.name}: option {self.name}={raw!r} is not a valid "
-                                     f"{getattr(self.type, '__name__', 'value')}") from None
+            raise ConfigurationError(
+                f"{context.name}: option {self.name}={raw!r} is not a valid {getattr(self.type, '__name__', 'value')}"
+            ) from None
 
 
 def flag(text: str) -> bool:
@@ -85,6 +89,8 @@ def flag(text: str) -> bool:
     if lowered in ("0", "false", "no", "off"):
         return False
     raise ValueError(text)
+
+
 flag.__name__ = "boolean (true/false)"
 
 
@@ -130,8 +136,16 @@ class ApiProvider(HttpProvider):
     #: headers every request carries (besides the key)
     headers: ClassVar[Mapping[str, str]] = {"Accept": "application/json"}
 
-    def __init__(self, name: str, base_url: str, key: str, settings: Mapping[str, Any],
-                 http: HttpOptions | None = None, *, live_key: bool = True) -> None:
+    def __init__(
+        self,
+        name: str,
+        base_url: str,
+        key: str,
+        settings: Mapping[str, Any],
+        http: HttpOptions | None = None,
+        *,
+        live_key: bool = True,
+    ) -> None:
         headers = dict(self.headers)
         params = {}
         if self.key_env and self.auth.header:
@@ -144,7 +158,7 @@ class ApiProvider(HttpProvider):
         super().__init__(base_url, headers, http=http, params=params)
 
     @classmethod
-    def from_context(cls, context: ProviderContext) -> "ApiProvider":
+    def from_context(cls, context: ProviderContext) -> ApiProvider:
         """Read the key, base URL and options; without a key a run that may record is refused."""
         key = context.environ.get(cls.key_env, "").strip() if cls.key_env else ""
         live_key = bool(key)
@@ -152,11 +166,11 @@ class ApiProvider(HttpProvider):
             if context.record_mode_may_record:
                 raise MissingCredentialError(
                     f"provider {context.name!r} needs an API key: set {cls.key_env} (see {cls.docs}), "
-                    f"or replay its cassettes without a key with --wsb-record-mode=none")
+                    f"or replay its cassettes without a key with --wsb-record-mode=none"
+                )
             key = REPLAY_KEY
         settings = {option.name: option.read(context) for option in cls.options}
-        provider = cls(context.name, cls.resolve_base_url(context), key, settings, context.http,
-                       live_key=live_key)
+        provider = cls(context.name, cls.resolve_base_url(context), key, settings, context.http, live_key=live_key)
         provider.check_settings(context)
         return provider
 
@@ -174,8 +188,11 @@ class ApiProvider(HttpProvider):
         """The options in force (``WSB_<NAME>_*``): they change what the API answers. Endpoints and
         credentials are left out — a recording made through any endpoint, with any key, replays anywhere."""
         secrets = set(self.secrets())
-        return {name: str(value) for name, value in sorted(self.settings.items())
-                if value is not None and not name.endswith("base_url") and value not in secrets}
+        return {
+            name: str(value)
+            for name, value in sorted(self.settings.items())
+            if value is not None and not name.endswith("base_url") and value not in secrets
+        }
 
     def cassette_aliases(self) -> dict[str, str]:
         """Cassettes name the vendor's own base URL, whatever endpoint (proxy, emulator) served them,
@@ -209,8 +226,10 @@ class ApiProvider(HttpProvider):
             self.flag_last_call("empty", failed=False)
         # every hit says when its answer arrived: a vendor's relative dates ("3 days ago") count back from it
         received = {"received_at": self.calls[-1].received_at}
-        return [Hit(rank, hit.url, hit.title, hit.snippet, {**hit.extra, **received})
-                for rank, hit in enumerate(hits, start=1)]
+        return [
+            Hit(rank, hit.url, hit.title, hit.snippet, {**hit.extra, **received})
+            for rank, hit in enumerate(hits, start=1)
+        ]
 
     def fetch(self, url: str, objective: str = "") -> Page:  # no objective: accepts_objective is False
         request = self.fetch_request(url)
@@ -231,8 +250,15 @@ class ApiProvider(HttpProvider):
 
     # -- helpers for parse_* ------------------------------------------------------------------
 
-    def field(self, value: Any, path: str, kind: type | tuple[type, ...] = object, *,
-              default: Any = _MISSING, where: str = "response") -> Any:
+    def field(
+        self,
+        value: Any,
+        path: str,
+        kind: type | tuple[type, ...] = object,
+        *,
+        default: Any = _MISSING,
+        where: str = "response",
+    ) -> Any:
         """``value`` at ``path`` (``a.b[0].c``); a missing or mistyped field is a ``bad_response``
         error naming the path, unless a ``default`` is given (used when the field is absent or null)."""
         current = value
@@ -250,31 +276,44 @@ class ApiProvider(HttpProvider):
                 raise self.fail(f"the {where} lacks field {walked!r}", kind="bad_response")
         if kind is not object and not isinstance(current, kind):
             names = " or ".join(t.__name__ for t in (kind if isinstance(kind, tuple) else (kind,)))
-            raise self.fail(f"the {where} has field {path!r} of type {type(current).__name__}, expected {names}",
-                            kind="bad_response")
+            raise self.fail(
+                f"the {where} has field {path!r} of type {type(current).__name__}, expected {names}",
+                kind="bad_response",
+            )
         return current
 
-    def hits(self, rows: list[Any], where: str, *, url: str = "url", title: str = "title",
-             snippet: str | Callable[[dict], str] = "snippet", extra: Mapping[str, str] | None = None,
-             keep: Callable[[dict], bool] | None = None) -> list[Hit]:
+    def hits(
+        self,
+        rows: list[Any],
+        where: str,
+        *,
+        url: str = "url",
+        title: str = "title",
+        snippet: str | Callable[[dict], str] = "snippet",
+        extra: Mapping[str, str] | None = None,
+        keep: Callable[[dict], bool] | None = None,
+    ) -> list[Hit]:
         """Hits from result objects, in the provider's order: ``url`` is required, ``title`` and
         ``snippet`` may be absent (empty), ``extra`` copies {name: field} when present."""
         out = []
         for index, row in enumerate(rows):
             at = f"{where}[{index}]"
             if not isinstance(row, dict):
-                raise self.fail(f"the response has {at} of type {type(row).__name__}, expected an object",
-                                kind="bad_response")
+                raise self.fail(
+                    f"the response has {at} of type {type(row).__name__}, expected an object", kind="bad_response"
+                )
             if keep is not None and not keep(row):
                 continue
             text = snippet(row) if callable(snippet) else self.field(row, snippet, str, default="", where=at)
-            out.append(Hit(
-                rank=len(out) + 1,
-                url=self.field(row, url, str, where=f"response's {at}"),
-                title=self.field(row, title, str, default="", where=f"response's {at}"),
-                snippet=text,
-                extra={name: row[key] for name, key in (extra or {}).items() if row.get(key) not in (None, "", [])},
-            ))
+            out.append(
+                Hit(
+                    rank=len(out) + 1,
+                    url=self.field(row, url, str, where=f"response's {at}"),
+                    title=self.field(row, title, str, default="", where=f"response's {at}"),
+                    snippet=text,
+                    extra={name: row[key] for name, key in (extra or {}).items() if row.get(key) not in (None, "", [])},
+                )
+            )
         return out
 
     def page_not_fetched(self, url: str, reason: str) -> ProviderError:

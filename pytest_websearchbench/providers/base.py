@@ -7,20 +7,27 @@ import json
 import threading
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterator, Mapping, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER, received_at
 from pytest_websearchbench.cassettes.scrub import alias_url
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.core.policies import RetryPolicy
-from pytest_websearchbench.providers.pricing import call_cost
-from pytest_websearchbench.providers.retry import (RETRY_STATUSES, CircuitBreaker, HttpOptions, Problem,
-                                                   send_with_retries, transport_problem)
 from pytest_websearchbench.core.secrets import scrub
 from pytest_websearchbench.core.tls import client_tls
+from pytest_websearchbench.providers.pricing import call_cost
+from pytest_websearchbench.providers.retry import (
+    RETRY_STATUSES,
+    CircuitBreaker,
+    HttpOptions,
+    Problem,
+    send_with_retries,
+    transport_problem,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -47,12 +54,18 @@ class CallRecord:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "CallRecord":
+    def from_dict(cls, data: Mapping[str, Any]) -> CallRecord:
         """A call as ``to_dict`` wrote it; a results file written by hand or by another version may lack
         fields: a call without a time has ``seconds`` None (the latency figures leave it out)."""
         known = {f.name for f in dataclasses.fields(cls)}
-        return cls(**{"kind": "", "seconds": None, "ok": True,
-                      **{name: value for name, value in data.items() if name in known}})
+        return cls(
+            **{
+                "kind": "",
+                "seconds": None,
+                "ok": True,
+                **{name: value for name, value in data.items() if name in known},
+            }
+        )
 
 
 @dataclass
@@ -153,15 +166,26 @@ class HttpProvider(Provider):
     #: USD per 1,000 requests by call kind; a missing kind is unpriced. ``--wsb-price`` overrides.
     prices: Mapping[str, float | None] = {}
 
-    def __init__(self, base_url: str, headers: Mapping[str, str] | None = None, *,
-                 http: HttpOptions | None = None, params: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        headers: Mapping[str, str] | None = None,
+        *,
+        http: HttpOptions | None = None,
+        params: Mapping[str, str] | None = None,
+    ) -> None:
         import httpx  # loaded by the first HTTP provider, not by every pytest start
 
         super().__init__()
         self.http = http or HttpOptions(timeout=self.timeout_seconds)
         self.base_url = base_url.rstrip("/")
-        self.client = httpx.Client(base_url=self.base_url, headers=dict(headers or {}),
-                                   params=dict(params or {}), timeout=self.http.timeout, verify=client_tls())
+        self.client = httpx.Client(
+            base_url=self.base_url,
+            headers=dict(headers or {}),
+            params=dict(params or {}),
+            timeout=self.http.timeout,
+            verify=client_tls(),
+        )
         self.breaker = CircuitBreaker(self.http.retry)
 
     @contextmanager
@@ -187,12 +211,31 @@ class HttpProvider(Provider):
         except ProviderError as exc:
             exc.attempts = state["attempts"]
             exc.url = exc.url or self.endpoint_url(path)
-            self.calls.append(CallRecord(kind, state["seconds"], False, exc.kind, state["status"],
-                                         state["attempts"], time.perf_counter() - started))
+            self.calls.append(
+                CallRecord(
+                    kind,
+                    state["seconds"],
+                    False,
+                    exc.kind,
+                    state["status"],
+                    state["attempts"],
+                    time.perf_counter() - started,
+                )
+            )
             raise
-        self.calls.append(CallRecord(kind, state["seconds"], True, "ok", state["status"], state["attempts"],
-                                     time.perf_counter() - started, call_cost(self.price_per_1k(kind)),
-                                     state["received_at"]))
+        self.calls.append(
+            CallRecord(
+                kind,
+                state["seconds"],
+                True,
+                "ok",
+                state["status"],
+                state["attempts"],
+                time.perf_counter() - started,
+                call_cost(self.price_per_1k(kind)),
+                state["received_at"],
+            )
+        )
         return body
 
     def endpoint_url(self, path: str) -> str:
@@ -206,8 +249,9 @@ class HttpProvider(Provider):
         if not self.calls:
             return
         last = self.calls[-1]
-        self.calls[-1] = dataclasses.replace(last, outcome=outcome, ok=last.ok and not failed,
-                                             cost_usd=None if failed else last.cost_usd)
+        self.calls[-1] = dataclasses.replace(
+            last, outcome=outcome, ok=last.ok and not failed, cost_usd=None if failed else last.cost_usd
+        )
         if failed:
             self._forget_last_exchange()
 
@@ -218,12 +262,18 @@ class HttpProvider(Provider):
         return ProviderError(scrub(f"{self.name}: {message}", self.secrets()), **kwargs)
 
     def _send(self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]) -> httpx.Response:
-        return send_with_retries(lambda: self._attempt(method, path, kwargs, state), self.http.retry, self.fail,
-                                 rate_limiter=self.http.rate_limiter, final=self.final_answer,
-                                 breaker=self.breaker)
+        return send_with_retries(
+            lambda: self._attempt(method, path, kwargs, state),
+            self.http.retry,
+            self.fail,
+            rate_limiter=self.http.rate_limiter,
+            final=self.final_answer,
+            breaker=self.breaker,
+        )
 
-    def _attempt(self, method: str, path: str, kwargs: dict[str, Any],
-                 state: dict[str, Any]) -> tuple[httpx.Response | None, Problem | None]:
+    def _attempt(
+        self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]
+    ) -> tuple[httpx.Response | None, Problem | None]:
         """One try: the response, or what went wrong."""
         import httpx
 
@@ -248,8 +298,11 @@ class HttpProvider(Provider):
             return response, None
         if response.status_code not in RETRY_STATUSES:
             self._forget_last_exchange()  # 4xx answers are recordable: keep them out of the cassette
-        return response, Problem(f"HTTP {response.status_code} from {method} {path}: {_message_of(response)}"
-                                 + self.explain_status(response.status_code), "http")
+        return response, Problem(
+            f"HTTP {response.status_code} from {method} {path}: {_message_of(response)}"
+            + self.explain_status(response.status_code),
+            "http",
+        )
 
     def final_answer(self, response: httpx.Response) -> str | None:
         """Why an answer with a retryable status (429, 5xx) must not be retried, read from its body
@@ -269,9 +322,12 @@ class HttpProvider(Provider):
         except ValueError as exc:
             self._forget_last_exchange()
             reason = "an empty body" if not text.strip() else f"{exc}; the body starts {text[:80]!r}"
-            raise self.fail(f"malformed JSON from {method} {path} (HTTP {response.status_code}, content-type "
-                            f"{response.headers.get('content-type', '-')!r}): {reason}",
-                            kind="malformed_json", status=response.status_code) from None
+            raise self.fail(
+                f"malformed JSON from {method} {path} (HTTP {response.status_code}, content-type "
+                f"{response.headers.get('content-type', '-')!r}): {reason}",
+                kind="malformed_json",
+                status=response.status_code,
+            ) from None
 
     def _forget_last_exchange(self) -> None:
         request = getattr(self._thread_log, "last_request", None)

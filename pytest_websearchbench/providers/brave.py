@@ -30,16 +30,22 @@ class BraveProvider(ApiProvider):
     )
 
     def search_request(self, query, k):
-        return ApiRequest("GET", "/res/v1/web/search", params=compact(
-            q=query, count=min(k, 20), text_decorations="false", **self.settings))
+        return ApiRequest(
+            "GET",
+            "/res/v1/web/search",
+            params=compact(q=query, count=min(k, 20), text_decorations="false", **self.settings),
+        )
 
     def parse_search(self, body, k):
         if self.field(body, "type", str) != "search":
             raise self.fail(f"the response has type {body['type']!r}, expected 'search'", kind="bad_response")
         rows = self.field(body, "web.results", list, default=[])
-        hits = self.hits(rows, "web.results", snippet=_snippet,
-                         extra={"date": "page_age", "age": "age", "language": "language",
-                                "extra_snippets": "extra_snippets"})
+        hits = self.hits(
+            rows,
+            "web.results",
+            snippet=_snippet,
+            extra={"date": "page_age", "age": "age", "language": "language", "extra_snippets": "extra_snippets"},
+        )
         for hit in hits:  # the page's date is page_age; the human-readable age is its stand-in when alone
             if "date" not in hit.extra and "age" in hit.extra:
                 hit.extra["date"] = hit.extra["age"]

@@ -19,9 +19,13 @@ BUILTIN_ADAPTERS = (
     ("perplexity", "perplexity", "PerplexityProvider", "Perplexity Search API (PERPLEXITY_API_KEY)"),
     ("you", "you", "YouProvider", "You.com search + contents (YDC_API_KEY)"),
     ("kagi", "kagi", "KagiProvider", "Kagi Search API v0 (KAGI_API_KEY)"),
-    ("google-cse", "google_cse", "GoogleCseProvider",
-     "Google Programmable Search / Custom Search JSON API - closed to new customers, existing ones until "
-     "2027-01-01 (GOOGLE_API_KEY, GOOGLE_CSE_ID)"),
+    (
+        "google-cse",
+        "google_cse",
+        "GoogleCseProvider",
+        "Google Programmable Search / Custom Search JSON API - closed to new customers, existing ones until "
+        "2027-01-01 (GOOGLE_API_KEY, GOOGLE_CSE_ID)",
+    ),
 )
 
 

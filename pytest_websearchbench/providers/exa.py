@@ -15,7 +15,6 @@ from __future__ import annotations
 from pytest_websearchbench.core.models import Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
-
 #: the search types of the API reference and changelog (``lite`` is the newest)
 TYPES = ("auto", "neural", "fast", "instant", "lite", "deep-lite", "deep", "deep-reasoning")
 
@@ -33,14 +32,26 @@ class ExaProvider(ApiProvider):
     )
 
     def search_request(self, query, k):
-        return ApiRequest("POST", "/search", json=compact(
-            query=query, numResults=k, type=self.settings["type"], category=self.settings["category"],
-            contents={"highlights": True}))
+        return ApiRequest(
+            "POST",
+            "/search",
+            json=compact(
+                query=query,
+                numResults=k,
+                type=self.settings["type"],
+                category=self.settings["category"],
+                contents={"highlights": True},
+            ),
+        )
 
     def parse_search(self, body, k):
         rows = self.field(body, "results", list)
-        hits = self.hits(rows, "results", snippet=_snippet,
-                         extra={"id": "id", "date": "publishedDate", "author": "author", "score": "score"})
+        hits = self.hits(
+            rows,
+            "results",
+            snippet=_snippet,
+            extra={"id": "id", "date": "publishedDate", "author": "author", "score": "score"},
+        )
         request_id = body.get("requestId")
         for hit in hits:
             if request_id:
@@ -54,16 +65,20 @@ class ExaProvider(ApiProvider):
         rows = self.field(body, "results", list)
         if rows:
             where = "response's results[0]"
-            return Page(url=self.field(rows[0], "url", str, default=url, where=where),
-                        title=self.field(rows[0], "title", str, default="", where=where),
-                        text=self.field(rows[0], "text", str, where=where))
+            return Page(
+                url=self.field(rows[0], "url", str, default=url, where=where),
+                title=self.field(rows[0], "title", str, default="", where=where),
+                text=self.field(rows[0], "text", str, where=where),
+            )
         statuses = self.field(body, "statuses", list, default=[])
         errors = [s.get("error") or {} for s in statuses if isinstance(s, dict) and s.get("status") == "error"]
-        reason = (f"{errors[0].get('tag', 'error')} (HTTP {errors[0].get('httpStatusCode', '?')})" if errors
-                  else "no content returned")
+        reason = (
+            f"{errors[0].get('tag', 'error')} (HTTP {errors[0].get('httpStatusCode', '?')})"
+            if errors
+            else "no content returned"
+        )
         raise self.page_not_fetched(url, reason)
 
 
 def _snippet(row: dict) -> str:
-    return (join_snippets(row.get("highlights")) or join_snippets(row.get("summary"))
-            or (row.get("text") or "")[:1000])
+    return join_snippets(row.get("highlights")) or join_snippets(row.get("summary")) or (row.get("text") or "")[:1000]

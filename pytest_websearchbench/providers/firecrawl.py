@@ -32,8 +32,13 @@ class FirecrawlProvider(ApiProvider):
 
     def search_request(self, query, k):
         s = self.settings
-        return ApiRequest("POST", "/v2/search", json=compact(
-            query=query, limit=k, sources=["web"], country=s["country"], location=s["location"], tbs=s["tbs"]))
+        return ApiRequest(
+            "POST",
+            "/v2/search",
+            json=compact(
+                query=query, limit=k, sources=["web"], country=s["country"], location=s["location"], tbs=s["tbs"]
+            ),
+        )
 
     def parse_search(self, body, k):
         self._require_success(body)
@@ -41,8 +46,11 @@ class FirecrawlProvider(ApiProvider):
         return self.hits(rows, "data.web", snippet="description", extra={"position": "position"})
 
     def fetch_request(self, url):
-        return ApiRequest("POST", "/v2/scrape", json={"url": url, "formats": ["markdown"],
-                                                      "onlyMainContent": self.settings["only_main_content"]})
+        return ApiRequest(
+            "POST",
+            "/v2/scrape",
+            json={"url": url, "formats": ["markdown"], "onlyMainContent": self.settings["only_main_content"]},
+        )
 
     def parse_fetch(self, body, url):
         self._require_success(body)
@@ -50,13 +58,17 @@ class FirecrawlProvider(ApiProvider):
         if isinstance(status, str) and status.isascii() and status.isdigit():
             status = int(status)
         if isinstance(status, bool) or not isinstance(status, int):
-            raise self.fail(f"the response has field 'data.metadata.statusCode' = {status!r}, expected an HTTP "
-                            "status", kind="bad_response")
+            raise self.fail(
+                f"the response has field 'data.metadata.statusCode' = {status!r}, expected an HTTP status",
+                kind="bad_response",
+            )
         if status >= 400:
             raise self.page_not_fetched(url, f"the page answered HTTP {status}")
-        return Page(url=self.field(body, "data.metadata.sourceURL", str, default=url),
-                    title=self.field(body, "data.metadata.title", str, default=""),
-                    text=self.field(body, "data.markdown", str))
+        return Page(
+            url=self.field(body, "data.metadata.sourceURL", str, default=url),
+            title=self.field(body, "data.metadata.title", str, default=""),
+            text=self.field(body, "data.markdown", str),
+        )
 
     def _require_success(self, body):
         if self.field(body, "success", bool) is not True:

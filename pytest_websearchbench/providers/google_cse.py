@@ -41,7 +41,8 @@ class GoogleCseProvider(ApiProvider):
             if context.record_mode_may_record:
                 raise MissingCredentialError(
                     f"provider {context.name!r} needs the search engine id: set {CX_ENV} (or "
-                    "WSB_GOOGLE_CSE_CX), or replay its cassettes with --wsb-record-mode=none")
+                    "WSB_GOOGLE_CSE_CX), or replay its cassettes with --wsb-record-mode=none"
+                )
             self.settings["cx"] = "replay-only-no-cx"
 
     def secrets(self):
@@ -50,14 +51,17 @@ class GoogleCseProvider(ApiProvider):
 
     def search_request(self, query, k):
         s = self.settings
-        return ApiRequest("GET", "/customsearch/v1",
-                          params={"cx": s["cx"], "q": query, "num": min(k, 10), "gl": s["gl"], "lr": s["lr"],
-                                  "safe": s["safe"]})
+        return ApiRequest(
+            "GET",
+            "/customsearch/v1",
+            params={"cx": s["cx"], "q": query, "num": min(k, 10), "gl": s["gl"], "lr": s["lr"], "safe": s["safe"]},
+        )
 
     def parse_search(self, body, k):
         if self.field(body, "kind", str) != "customsearch#search":
-            raise self.fail(f"the response has kind {body['kind']!r}, expected 'customsearch#search'",
-                            kind="bad_response")
+            raise self.fail(
+                f"the response has kind {body['kind']!r}, expected 'customsearch#search'", kind="bad_response"
+            )
         rows = self.field(body, "items", list, default=[])
         hits = self.hits(rows, "items", url="link", extra={"display_link": "displayLink", "cache_id": "cacheId"})
         for hit, row in zip(hits, rows):

@@ -27,8 +27,7 @@ class JinaProvider(ApiProvider):
     options = (
         Option("gl", help="country of the search (e.g. us)"),
         Option("hl", help="language of the search (e.g. en)"),
-        Option("with_content", "false", "true: read every result page during search (slower, more tokens)",
-               type=flag),
+        Option("with_content", "false", "true: read every result page during search (slower, more tokens)", type=flag),
         Option("reader_base_url", READER_BASE_URL, "base URL of the reader (fetch)"),
     )
 
@@ -44,8 +43,9 @@ class JinaProvider(ApiProvider):
 
     def search_request(self, query, k):
         headers = {} if self.settings["with_content"] else {"X-Respond-With": "no-content"}
-        return ApiRequest("POST", "/", json=compact(q=query, num=k, gl=self.settings["gl"], hl=self.settings["hl"]),
-                          headers=headers)
+        return ApiRequest(
+            "POST", "/", json=compact(q=query, num=k, gl=self.settings["gl"], hl=self.settings["hl"]), headers=headers
+        )
 
     def parse_search(self, body, k):
         rows = self.field(body, "data", list, default=[])
@@ -56,6 +56,8 @@ class JinaProvider(ApiProvider):
 
     def parse_fetch(self, body, url):
         data = self.field(body, "data", dict)
-        return Page(url=self.field(data, "url", str, default=url, where="response's data"),
-                    title=self.field(data, "title", str, default="", where="response's data"),
-                    text=self.field(data, "content", str, where="response's data"))
+        return Page(
+            url=self.field(data, "url", str, default=url, where="response's data"),
+            title=self.field(data, "title", str, default="", where="response's data"),
+            text=self.field(data, "content", str, where="response's data"),
+        )

@@ -27,11 +27,13 @@ class KagiProvider(ApiProvider):
         self.field(body, "meta", dict)
         errors = body.get("error")
         if errors:
-            raise self.fail(f"the search failed: {'; '.join(str(e.get('msg', e)) for e in errors if e)}",
-                            kind="provider")
+            raise self.fail(
+                f"the search failed: {'; '.join(str(e.get('msg', e)) for e in errors if e)}", kind="provider"
+            )
         rows = self.field(body, "data", list, default=[])
-        hits = self.hits(rows, "data", extra={"position": "rank", "date": "published"},
-                         keep=lambda row: row.get("t") == 0)
+        hits = self.hits(
+            rows, "data", extra={"position": "rank", "date": "published"}, keep=lambda row: row.get("t") == 0
+        )
         request_id = body["meta"].get("id")
         for hit in hits:
             if request_id:

@@ -19,8 +19,10 @@ from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, O
 
 _SEARCH_PRICE = {"fast": 5.0, "standard": 5.0, "deep": 50.0}
 #: 429 codes that no wait cures
-_EXHAUSTED = {"INSUFFICIENT_FUNDS_CREDITS": "the account is out of credits; top it up",
-              "EXCEED_BUDGET_LIMIT": "the API key has reached its budget limit; raise it"}
+_EXHAUSTED = {
+    "INSUFFICIENT_FUNDS_CREDITS": "the account is out of credits; top it up",
+    "EXCEED_BUDGET_LIMIT": "the API key has reached its budget limit; raise it",
+}
 
 
 class LinkupProvider(ApiProvider):
@@ -43,14 +45,31 @@ class LinkupProvider(ApiProvider):
     def search_request(self, query, k):
         s = self.settings
         domains = [d.strip() for d in (s["include_domains"] or "").split(",") if d.strip()] or None
-        return ApiRequest("POST", "/v1/search", json=compact(
-            q=query, depth=s["depth"], outputType="searchResults", maxResults=k, includeImages=False,
-            fromDate=s["from_date"], toDate=s["to_date"], includeDomains=domains))
+        return ApiRequest(
+            "POST",
+            "/v1/search",
+            json=compact(
+                q=query,
+                depth=s["depth"],
+                outputType="searchResults",
+                maxResults=k,
+                includeImages=False,
+                fromDate=s["from_date"],
+                toDate=s["to_date"],
+                includeDomains=domains,
+            ),
+        )
 
     def parse_search(self, body, k):
         rows = self.field(body, "results", list)
-        return self.hits(rows, "results", title="name", snippet="content", extra={"type": "type"},
-                         keep=lambda row: row.get("type", "text") == "text")
+        return self.hits(
+            rows,
+            "results",
+            title="name",
+            snippet="content",
+            extra={"type": "type"},
+            keep=lambda row: row.get("type", "text") == "text",
+        )
 
     def fetch_request(self, url):
         return ApiRequest("POST", "/v1/fetch", json={"url": url, "renderJs": self.settings["render_js"]})

@@ -5,9 +5,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.models import Hit, Page
+from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 from pytest_websearchbench.providers.base import HttpProvider, ProviderContext
 from pytest_websearchbench.providers.retry import HttpOptions
 
@@ -20,15 +20,21 @@ class LocalProvider(HttpProvider):
 
     prices = {"search": 0.0, "fetch": 0.0}  # runs on this machine
 
-    def __init__(self, base_url: str, server: LocalSearchServer | None = None, *,
-                 http: HttpOptions | None = None, corpus: Path | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        server: LocalSearchServer | None = None,
+        *,
+        http: HttpOptions | None = None,
+        corpus: Path | None = None,
+    ) -> None:
         super().__init__(base_url, http=http)
         self._server = server
         self._corpus = corpus  # None: a server someone else runs (WSB_LOCAL_BASE_URL), its corpus unknown
         self._corpus_digest: str | None = None
 
     @classmethod
-    def from_context(cls, context: ProviderContext) -> "LocalProvider":
+    def from_context(cls, context: ProviderContext) -> LocalProvider:
         override = context.base_url(default="")
         if override:
             return cls(override, http=context.http)
@@ -39,7 +45,8 @@ class LocalProvider(HttpProvider):
         if not corpus.is_file():
             raise ConfigurationError(
                 f"local provider: corpus {corpus} not found; generate the sample data with "
-                "`python -m pytest_websearchbench.sampledata --out suites` or pass --wsb-local-corpus")
+                "`python -m pytest_websearchbench.sampledata --out suites` or pass --wsb-local-corpus"
+            )
         server = LocalSearchServer(SearchIndex.from_jsonl(corpus))
         return cls(server.start(), server, http=context.http, corpus=corpus)
 
@@ -48,8 +55,11 @@ class LocalProvider(HttpProvider):
         if self._corpus is None:
             return {}
         if self._corpus_digest is None:
-            self._corpus_digest = (f"sha256:{hashlib.sha256(self._corpus.read_bytes()).hexdigest()}"
-                                   if self._corpus.is_file() else f"missing ({self._corpus})")
+            self._corpus_digest = (
+                f"sha256:{hashlib.sha256(self._corpus.read_bytes()).hexdigest()}"
+                if self._corpus.is_file()
+                else f"missing ({self._corpus})"
+            )
         return {"corpus": self._corpus_digest}
 
     def cassette_aliases(self) -> dict[str, str]:
@@ -59,8 +69,13 @@ class LocalProvider(HttpProvider):
         body = self.request_json("search", "POST", "/v1/search", json={"query": query, "k": k})
         try:
             hits = [
-                Hit(rank=rank, url=r["url"], title=r["title"], snippet=r["snippet"],
-                    extra={key: r[key] for key in ("published", "site", "language", "score") if key in r})
+                Hit(
+                    rank=rank,
+                    url=r["url"],
+                    title=r["title"],
+                    snippet=r["snippet"],
+                    extra={key: r[key] for key in ("published", "site", "language", "score") if key in r},
+                )
                 for rank, r in enumerate(body["results"], start=1)
             ]
         except (KeyError, TypeError) as exc:

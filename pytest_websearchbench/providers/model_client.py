@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 import httpx
 
@@ -51,6 +52,8 @@ def sdk_retries(response: httpx.Response) -> bool:
     if told in ("true", "false"):
         return told == "true"
     return response.status_code in (408, 409, 429) or response.status_code >= 500
+
+
 REASONING_EFFORT = "medium"
 MAX_OUTPUT_TOKENS = 4000
 
@@ -63,7 +66,7 @@ class ModelEndpoint:
     api_key: str = ""
 
     @classmethod
-    def from_environ(cls, environ: Mapping[str, str]) -> "ModelEndpoint":
+    def from_environ(cls, environ: Mapping[str, str]) -> ModelEndpoint:
         return cls(environ.get("OPENAI_BASE_URL", "").strip().rstrip("/"), environ.get("OPENAI_API_KEY", "").strip())
 
     def url_for(self, may_record: bool) -> str:
@@ -116,8 +119,14 @@ class ResponsesApi:
         return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
     def body(self, history: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.model, "reasoning": {"effort": REASONING_EFFORT}, "tools": tools,
-                                "input": history, "max_output_tokens": MAX_OUTPUT_TOKENS, "store": False}
+        body: dict[str, Any] = {
+            "model": self.model,
+            "reasoning": {"effort": REASONING_EFFORT},
+            "tools": tools,
+            "input": history,
+            "max_output_tokens": MAX_OUTPUT_TOKENS,
+            "store": False,
+        }
         if self.temperature is not None:
             body["temperature"] = self.temperature
         return body
@@ -133,25 +142,44 @@ class ResponsesApi:
             kind = item.get("type")
             if kind == "message":
                 parts = _objects(item.get("content"), f"output[{index}].content")
-                said = [_text(part.get("text"), f"output[{index}].content[{n}].text")
-                        for n, part in enumerate(parts) if part.get("type") == "output_text"]
+                said = [
+                    _text(part.get("text"), f"output[{index}].content[{n}].text")
+                    for n, part in enumerate(parts)
+                    if part.get("type") == "output_text"
+                ]
                 text += said
                 shown.append({"type": "message", "text": "".join(said)})
             elif kind == "reasoning":
                 shown.append({"type": "reasoning", "summary": _summary(item.get("summary"))})
             elif kind is not None:
                 # every other item goes back as the harness's loop sends its SDK objects: these fields only
-                history.append({k: item[k] for k in ("type", "id", "call_id", "name", "arguments", "status")
-                                if item.get(k) is not None})
+                history.append(
+                    {
+                        k: item[k]
+                        for k in ("type", "id", "call_id", "name", "arguments", "status")
+                        if item.get(k) is not None
+                    }
+                )
                 if kind == "function_call":
-                    calls.append(ToolCall(str(item.get("call_id") or item.get("id") or ""),
-                                          str(item.get("name") or ""), item.get("arguments")))
+                    calls.append(
+                        ToolCall(
+                            str(item.get("call_id") or item.get("id") or ""),
+                            str(item.get("name") or ""),
+                            item.get("arguments"),
+                        )
+                    )
                     shown.append(_shown_call(calls[-1]))
                 else:
                     shown.append({"type": str(kind)})
         usage = _usage(reply)
-        return ModelTurn(tuple(calls), "".join(text), _count(usage, "input_tokens"), _count(usage, "output_tokens"),
-                         tuple(history), tuple(shown))
+        return ModelTurn(
+            tuple(calls),
+            "".join(text),
+            _count(usage, "input_tokens"),
+            _count(usage, "output_tokens"),
+            tuple(history),
+            tuple(shown),
+        )
 
     def tool_output(self, call: ToolCall, output: str) -> dict[str, Any]:
         return {"type": "function_call_output", "call_id": call.call_id, "output": output}
@@ -182,8 +210,11 @@ class ChatCompletionsApi:
 
     def read(self, reply: Any) -> ModelTurn:
         choices = reply.get("choices") if isinstance(reply, dict) else None
-        message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) \
+        message = (
+            choices[0].get("message")
+            if isinstance(choices, list) and choices and isinstance(choices[0], dict)
             else None
+        )
         if not isinstance(message, dict):
             raise malformed_reply(f"no choices[0].message: {json.dumps(reply)[:200]}")
         calls = []
@@ -191,17 +222,27 @@ class ChatCompletionsApi:
             function = call.get("function") if call.get("function") is not None else {}
             if not isinstance(function, dict):
                 raise malformed_reply(f"tool_calls[{index}].function is {_short(function)}, not an object")
-            calls.append(ToolCall(str(call.get("id") or ""), str(function.get("name") or ""),
-                                  function.get("arguments")))
+            calls.append(
+                ToolCall(str(call.get("id") or ""), str(function.get("name") or ""), function.get("arguments"))
+            )
         # the calls go back without the turn's text (the harness's rule)
         history = ({"role": "assistant", "content": None, "tool_calls": message["tool_calls"]},) if calls else ()
         usage = _usage(reply)
         text = _text(message.get("content"), "content")
         reasoning = message.get("reasoning_content")
-        shown = ([{"type": "reasoning", "summary": reasoning}] if isinstance(reasoning, str) and reasoning else []) + (
-            [{"type": "message", "text": text}] if text else []) + [_shown_call(call) for call in calls]
-        return ModelTurn(tuple(calls), text, _count(usage, "prompt_tokens"), _count(usage, "completion_tokens"),
-                         history, tuple(shown))
+        shown = (
+            ([{"type": "reasoning", "summary": reasoning}] if isinstance(reasoning, str) and reasoning else [])
+            + ([{"type": "message", "text": text}] if text else [])
+            + [_shown_call(call) for call in calls]
+        )
+        return ModelTurn(
+            tuple(calls),
+            text,
+            _count(usage, "prompt_tokens"),
+            _count(usage, "completion_tokens"),
+            history,
+            tuple(shown),
+        )
 
     def tool_output(self, call: ToolCall, output: str) -> dict[str, Any]:
         return {"role": "tool", "tool_call_id": call.call_id, "content": output}
@@ -236,17 +277,20 @@ class ModelClient:
         # that leaves the process is scrubbed of it, errors and log records alike
         register_secrets([self.api_key])
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self._client = httpx.Client(base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout,
-                                    verify=client_tls())
+        self._client = httpx.Client(
+            base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout, verify=client_tls()
+        )
 
     def ask(self, path: str, body: dict[str, Any]) -> Any:
-        response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error,
-                                     retryable=sdk_retries)
+        response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error, retryable=sdk_retries)
         try:
             return response.json()
         except ValueError:
-            raise _model_error(f"malformed JSON (body starts {response.text[:80]!r})", kind="malformed_json",
-                               status=response.status_code) from None
+            raise _model_error(
+                f"malformed JSON (body starts {response.text[:80]!r})",
+                kind="malformed_json",
+                status=response.status_code,
+            ) from None
 
     def _attempt(self, path: str, body: dict[str, Any]) -> tuple[httpx.Response | None, tuple[str, str] | None]:
         started = time.perf_counter()
@@ -262,8 +306,11 @@ class ModelClient:
         self.calls.append(ModelCall(seconds, status < 400, status))
         if status < 400:
             return response, None
-        hint = " (check OPENAI_API_KEY)" if status in (401, 403) else (
-            " (check --wsb-model, --wsb-model-api and OPENAI_BASE_URL)" if status == 404 else "")
+        hint = (
+            " (check OPENAI_API_KEY)"
+            if status in (401, 403)
+            else (" (check --wsb-model, --wsb-model-api and OPENAI_BASE_URL)" if status == 404 else "")
+        )
         return response, (f"HTTP {status}: {_message(response)}{hint}", "http")
 
     def close(self) -> None:
@@ -350,8 +397,13 @@ def transcript_turn(number: int, reply: ModelTurn | None, calls: list[ModelCall]
     own), the tokens of the turn and how long the model call took (``calls``: its attempts)."""
     if reply is None:  # the call failed: the agent adds why
         return {"turn": number, "latency_ms": call_ms(calls)}
-    return {"turn": number, "latency_ms": call_ms(calls), "input_tokens": reply.input_tokens,
-            "output_tokens": reply.output_tokens, "output": [dict(item) for item in reply.shown]}
+    return {
+        "turn": number,
+        "latency_ms": call_ms(calls),
+        "input_tokens": reply.input_tokens,
+        "output_tokens": reply.output_tokens,
+        "output": [dict(item) for item in reply.shown],
+    }
 
 
 def _model_error(message: str, **kwargs: Any) -> ProviderError:

@@ -27,13 +27,17 @@ class ParallelProvider(ApiProvider):
 
     def search_request(self, query, k):
         settings = compact(max_results=k, location=self.settings["location"])
-        return ApiRequest("POST", "/v1/search", json={"search_queries": [query], "mode": self.settings["mode"],
-                                                      "advanced_settings": settings})
+        return ApiRequest(
+            "POST",
+            "/v1/search",
+            json={"search_queries": [query], "mode": self.settings["mode"], "advanced_settings": settings},
+        )
 
     def parse_search(self, body, k):
         rows = self.field(body, "results", list)
-        hits = self.hits(rows, "results", snippet=lambda row: join_snippets(row.get("excerpts")),
-                         extra={"date": "publish_date"})
+        hits = self.hits(
+            rows, "results", snippet=lambda row: join_snippets(row.get("excerpts")), extra={"date": "publish_date"}
+        )
         if body.get("search_id"):
             for hit in hits:
                 hit.extra["search_id"] = body["search_id"]
@@ -50,9 +54,18 @@ class ParallelProvider(ApiProvider):
             text = row.get("full_content") or join_snippets(row.get("excerpts"), "\n\n")
             if not isinstance(text, str) or not text:
                 raise self.fail("the response's results[0] has neither full_content nor excerpts", kind="bad_response")
-            return Page(url=self.field(row, "url", str, default=url, where=where),
-                        title=self.field(row, "title", str, default="", where=where), text=text)
+            return Page(
+                url=self.field(row, "url", str, default=url, where=where),
+                title=self.field(row, "title", str, default="", where=where),
+                text=text,
+            )
         errors = self.field(body, "errors", list, default=[])
-        reason = next((f"{e.get('error_type', 'error')} (HTTP {e.get('http_status_code', '?')}): {e.get('content', '')}"
-                       for e in errors if isinstance(e, dict)), "no content returned")
+        reason = next(
+            (
+                f"{e.get('error_type', 'error')} (HTTP {e.get('http_status_code', '?')}): {e.get('content', '')}"
+                for e in errors
+                if isinstance(e, dict)
+            ),
+            "no content returned",
+        )
         raise self.page_not_fetched(url, reason)

@@ -20,8 +20,9 @@ class PerplexityProvider(ApiProvider):
     options = (
         Option("country", help="ISO 3166-1 alpha-2 country (e.g. US)"),
         Option("max_tokens_per_page", help="tokens read from each page (e.g. 1024)", type=int),
-        Option("search_recency_filter", "", "hour | day | week | month | year",
-               ("hour", "day", "week", "month", "year")),
+        Option(
+            "search_recency_filter", "", "hour | day | week | month | year", ("hour", "day", "week", "month", "year")
+        ),
     )
 
     def search_request(self, query, k):

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 from urllib.parse import urlparse
 
 from pytest_websearchbench.core.models import Hit, Page
@@ -78,8 +79,9 @@ class HarnessArm:
         return None
 
 
-def unique_hits(rows: Any, k: int, read: Callable[[dict], tuple[Any, str, str] | None],
-                snippet_chars: int = SNIPPET_CHARS) -> list[Hit]:
+def unique_hits(
+    rows: Any, k: int, read: Callable[[dict], tuple[Any, str, str] | None], snippet_chars: int = SNIPPET_CHARS
+) -> list[Hit]:
     """The harness's hit list: rows read as (url, title, snippet), rows without a URL skipped,
     the first of each URL kept, snippets cut, at most ``k``."""
     hits: list[Hit] = []
@@ -140,16 +142,23 @@ class ParallelArm(HarnessArm, ParallelProvider):
         advanced: dict[str, Any] = {"max_results": k}
         if hosts:
             advanced["source_policy"] = {"include_domains": hosts}
-        return ApiRequest("POST", "/v1/search", json={"objective": sent, "search_queries": [sent], "mode": self.mode,
-                                                      "advanced_settings": advanced})
+        return ApiRequest(
+            "POST",
+            "/v1/search",
+            json={"objective": sent, "search_queries": [sent], "mode": self.mode, "advanced_settings": advanced},
+        )
 
     def parse_search(self, body, k):
-        return unique_hits(_get(body, "results"), k,
-                           lambda r: (r.get("url"), _text(r.get("title")), _lines(r.get("excerpts"))))
+        return unique_hits(
+            _get(body, "results"), k, lambda r: (r.get("url"), _text(r.get("title")), _lines(r.get("excerpts")))
+        )
 
     def arm_fetch_request(self, url, objective):
-        body: dict[str, Any] = {"urls": [url], "max_chars_total": FETCH_CHARS,
-                                "advanced_settings": {"full_content": True}}
+        body: dict[str, Any] = {
+            "urls": [url],
+            "max_chars_total": FETCH_CHARS,
+            "advanced_settings": {"full_content": True},
+        }
         if objective:
             body["objective"] = objective
         return ApiRequest("POST", "/v1/extract", json=body)
@@ -182,19 +191,26 @@ class ParallelFast(ParallelArm):
 
 # --------------------------------------------------------------------------- Exa
 
+
 class ExaArm(HarnessArm, ExaProvider):
     search_type: ClassVar[str] = "auto"
     search_timeout = 45.0
 
     def search_request(self, query, k):
-        return ApiRequest("POST", "/search", json={"query": query, "type": self.search_type, "numResults": k,
-                                                   "contents": {"highlights": True}})
+        return ApiRequest(
+            "POST",
+            "/search",
+            json={"query": query, "type": self.search_type, "numResults": k, "contents": {"highlights": True}},
+        )
 
     def parse_search(self, body, k):
         def read(row):
             highlights = row.get("highlights")
-            snippet = (_lines(highlights) if isinstance(highlights, list) and highlights
-                       else _text(row.get("summary") or row.get("text")))
+            snippet = (
+                _lines(highlights)
+                if isinstance(highlights, list) and highlights
+                else _text(row.get("summary") or row.get("text"))
+            )
             return row.get("url"), _text(row.get("title")), snippet
 
         return unique_hits(_get(body, "results"), k, read)
@@ -230,17 +246,26 @@ class ExaInstant(ExaArm):
 
 # --------------------------------------------------------------------------- Linkup
 
+
 class LinkupArm(HarnessArm, LinkupProvider):
     depth: ClassVar[str] = "fast"
     prices = {"search": 5.0}
 
     def search_request(self, query, k):
-        return ApiRequest("POST", "/v1/search", json={"q": query, "depth": self.depth, "outputType": "searchResults",
-                                                      "maxResults": k})
+        return ApiRequest(
+            "POST", "/v1/search", json={"q": query, "depth": self.depth, "outputType": "searchResults", "maxResults": k}
+        )
 
     def parse_search(self, body, k):
-        return unique_hits(_get(body, "results"), k, lambda r: None if r.get("type") == "image" else (
-            r.get("url"), _text(r.get("name") or r.get("title")), _text(r.get("content") or r.get("snippet"))))
+        return unique_hits(
+            _get(body, "results"),
+            k,
+            lambda r: (
+                None
+                if r.get("type") == "image"
+                else (r.get("url"), _text(r.get("name") or r.get("title")), _text(r.get("content") or r.get("snippet")))
+            ),
+        )
 
     def arm_fetch_request(self, url, objective):
         return ApiRequest("POST", "/v1/fetch", json={"url": url, "mode": "standard", "renderJs": True})
@@ -262,6 +287,7 @@ class LinkupStandard(LinkupArm):
 
 # --------------------------------------------------------------------------- Tavily
 
+
 class TavilyArm(HarnessArm, TavilyProvider):
     search_depth: ClassVar[str] = "fast"
     extract_depth: ClassVar[str] = "basic"
@@ -270,17 +296,27 @@ class TavilyArm(HarnessArm, TavilyProvider):
     prices = {"search": 8.0, "fetch": 1.6}
 
     def search_request(self, query, k):
-        return ApiRequest("POST", "/search", json={
-            "query": query, "search_depth": self.search_depth, "max_results": k, "chunks_per_source": 3,
-            "include_answer": False, "include_raw_content": False, "topic": "general"})
+        return ApiRequest(
+            "POST",
+            "/search",
+            json={
+                "query": query,
+                "search_depth": self.search_depth,
+                "max_results": k,
+                "chunks_per_source": 3,
+                "include_answer": False,
+                "include_raw_content": False,
+                "topic": "general",
+            },
+        )
 
     def parse_search(self, body, k):
-        return unique_hits(_get(body, "results"), k,
-                           lambda r: (r.get("url"), _text(r.get("title")), _text(r.get("content"))))
+        return unique_hits(
+            _get(body, "results"), k, lambda r: (r.get("url"), _text(r.get("title")), _text(r.get("content")))
+        )
 
     def arm_fetch_request(self, url, objective):
-        body: dict[str, Any] = {"urls": [url], "extract_depth": self.extract_depth, "format": "markdown",
-                                "timeout": 60}
+        body: dict[str, Any] = {"urls": [url], "extract_depth": self.extract_depth, "format": "markdown", "timeout": 60}
         if objective:
             body["query"] = objective
         return ApiRequest("POST", "/extract", json=body)
@@ -312,6 +348,7 @@ class TavilyAdvanced(TavilyArm):
 
 # --------------------------------------------------------------------------- Brave LLM Context
 
+
 class BraveLlmContext(HarnessArm, BraveProvider):
     """Brave's LLM Context endpoint (pre-extracted text per URL), not its Web Search; no fetch."""
 
@@ -319,9 +356,17 @@ class BraveLlmContext(HarnessArm, BraveProvider):
 
     def search_request(self, query, k):
         n = max(1, min(k, 50))
-        return ApiRequest("POST", "/res/v1/llm/context", json={
-            "q": query, "count": n, "maximum_number_of_urls": n,
-            "maximum_number_of_tokens": min(8192, max(2048, n * 1024)), "enable_local": False})
+        return ApiRequest(
+            "POST",
+            "/res/v1/llm/context",
+            json={
+                "q": query,
+                "count": n,
+                "maximum_number_of_urls": n,
+                "maximum_number_of_tokens": min(8192, max(2048, n * 1024)),
+                "enable_local": False,
+            },
+        )
 
     def parse_search(self, body, k):
         def read(row):
@@ -333,6 +378,7 @@ class BraveLlmContext(HarnessArm, BraveProvider):
 
 
 # --------------------------------------------------------------------------- You.com
+
 
 def _you_snippet(row: dict) -> str:
     contents = row.get("contents") if isinstance(row.get("contents"), dict) else {}
@@ -361,10 +407,14 @@ class YouArm(HarnessArm, YouProvider):
 
     def parse_search(self, body, k):
         data = _get(body, "results") if isinstance(body, dict) else body
-        rows = ([*(data.get("web") or []), *(data.get("news") or [])] if isinstance(data, dict)
-                else data if isinstance(data, list) else [])
-        return unique_hits(rows, max(1, min(k, 100)),
-                           lambda r: (r.get("url"), _text(r.get("title")), _you_snippet(r)))
+        rows = (
+            [*(data.get("web") or []), *(data.get("news") or [])]
+            if isinstance(data, dict)
+            else data
+            if isinstance(data, list)
+            else []
+        )
+        return unique_hits(rows, max(1, min(k, 100)), lambda r: (r.get("url"), _text(r.get("title")), _you_snippet(r)))
 
     def arm_fetch_request(self, url, objective):
         return ApiRequest("POST", "/v1/contents", json={"urls": [url], "formats": ["markdown"], "crawl_timeout": 20})
@@ -386,18 +436,25 @@ class YouArm(HarnessArm, YouProvider):
 
 # --------------------------------------------------------------------------- Perplexity
 
+
 class PerplexityArm(HarnessArm, PerplexityProvider):
     context_size: ClassVar[str] = "low"
     search_timeout = 45.0
     fetch_timeout = 45.0
 
     def search_request(self, query, k):
-        return ApiRequest("POST", "/search", json={"query": query, "max_results": max(1, min(k, 20)),
-                                                   "search_context_size": self.context_size})
+        return ApiRequest(
+            "POST",
+            "/search",
+            json={"query": query, "max_results": max(1, min(k, 20)), "search_context_size": self.context_size},
+        )
 
     def parse_search(self, body, k):
-        return unique_hits(_get(body, "results"), max(1, min(k, 20)), lambda r: (
-            r.get("url"), _text(r.get("title")), _text(r.get("snippet") or r.get("content"))))
+        return unique_hits(
+            _get(body, "results"),
+            max(1, min(k, 20)),
+            lambda r: (r.get("url"), _text(r.get("title")), _text(r.get("snippet") or r.get("content"))),
+        )
 
 
 class PerplexityLow(PerplexityArm):
@@ -430,6 +487,7 @@ class PerplexityHigh(PerplexityArm):
 
 # --------------------------------------------------------------------------- Firecrawl
 
+
 class FirecrawlArm(HarnessArm, FirecrawlProvider):
     harness_name, search_timeout = "firecrawl", 60.0
 
@@ -439,9 +497,15 @@ class FirecrawlArm(HarnessArm, FirecrawlProvider):
     def parse_search(self, body, k):
         data = _get(body, "data") if isinstance(body, dict) else body
         rows = (data.get("web") or data.get("results") or []) if isinstance(data, dict) else data
-        return unique_hits(rows, k, lambda r: (
-            r.get("url") or r.get("link"), _text(r.get("title")),
-            _text(r.get("description") or r.get("snippet") or r.get("markdown"))))
+        return unique_hits(
+            rows,
+            k,
+            lambda r: (
+                r.get("url") or r.get("link"),
+                _text(r.get("title")),
+                _text(r.get("description") or r.get("snippet") or r.get("markdown")),
+            ),
+        )
 
     def arm_fetch_request(self, url, objective):
         return ApiRequest("POST", "/v2/scrape", json={"url": url, "formats": ["markdown"]})
@@ -456,8 +520,11 @@ class FirecrawlArm(HarnessArm, FirecrawlProvider):
         text = _text(data.get("markdown") or data.get("content"))
         if not text:
             raise self.page_not_fetched(url, "scrape returned no markdown")
-        return Page(_text(meta.get("sourceURL") or meta.get("url") or data.get("url") or url),
-                    _text(meta.get("title") or data.get("title")), text)
+        return Page(
+            _text(meta.get("sourceURL") or meta.get("url") or data.get("url") or url),
+            _text(meta.get("title") or data.get("title")),
+            text,
+        )
 
 
 # --------------------------------------------------------------------------- TinyFish
@@ -494,8 +561,11 @@ class TinyFishArm(HarnessArm, ApiProvider):
         return ApiRequest("GET", "", params={"query": query})  # the harness asks the host itself
 
     def parse_search(self, body, k):
-        return unique_hits(_get(body, "results"), k, lambda r: (
-            r.get("url"), _text(r.get("title")), _text(r.get("snippet") or r.get("description"))))
+        return unique_hits(
+            _get(body, "results"),
+            k,
+            lambda r: (r.get("url"), _text(r.get("title")), _text(r.get("snippet") or r.get("description"))),
+        )
 
     def arm_fetch_request(self, url, objective):
         body: dict[str, Any] = {"urls": [url], "format": "markdown"}
@@ -518,6 +588,7 @@ class TinyFishArm(HarnessArm, ApiProvider):
 
 # --------------------------------------------------------------------------- String
 
+
 class StringArm(HarnessArm, ApiProvider):
     """String's Web Access API: search on Google's engine (its results' own snippets; it takes no
     count, so hits are cut here) and a readable markdown fetch, whose answer is the page itself
@@ -535,16 +606,19 @@ class StringArm(HarnessArm, ApiProvider):
         return ApiRequest("POST", "/v1/search", json={"query": query, "engine": "google"})
 
     def parse_search(self, body, k):
-        return unique_hits(_get(body, "results"), k, lambda r: (r.get("url"), _text(r.get("title")),
-                                                                _text(r.get("snippet"))))
+        return unique_hits(
+            _get(body, "results"), k, lambda r: (r.get("url"), _text(r.get("title")), _text(r.get("snippet")))
+        )
 
     def arm_fetch_request(self, url, objective):
         return ApiRequest("POST", "/v1/fetch", json={"url": url, "format": "markdown", "markdownMode": "readable"})
 
     def _decode(self, response, method, path):
         if response.is_success and response.headers.get("content-type", "").lower().startswith("text/markdown"):
-            return {"markdown": scrub(response.text, self.secrets()),
-                    "status_code": response.headers.get("x-status-code")}
+            return {
+                "markdown": scrub(response.text, self.secrets()),
+                "status_code": response.headers.get("x-status-code"),
+            }
         return super()._decode(response, method, path)
 
     def parse_fetch(self, body, url):
@@ -555,9 +629,27 @@ class StringArm(HarnessArm, ApiProvider):
 
 
 ARMS: tuple[type[HarnessArm], ...] = (
-    ParallelBasic, ParallelAdvanced, ParallelTurbo, ParallelFast, ExaAuto, ExaDeep, ExaFast, ExaInstant,
-    LinkupFast, LinkupStandard, TavilyFast, TavilyBasic, TavilyAdvanced, BraveLlmContext, YouArm,
-    PerplexityLow, PerplexityHigh, FirecrawlArm, TinyFishArm, StringArm)
+    ParallelBasic,
+    ParallelAdvanced,
+    ParallelTurbo,
+    ParallelFast,
+    ExaAuto,
+    ExaDeep,
+    ExaFast,
+    ExaInstant,
+    LinkupFast,
+    LinkupStandard,
+    TavilyFast,
+    TavilyBasic,
+    TavilyAdvanced,
+    BraveLlmContext,
+    YouArm,
+    PerplexityLow,
+    PerplexityHigh,
+    FirecrawlArm,
+    TinyFishArm,
+    StringArm,
+)
 
 #: registered provider name → arm
 ARMS_BY_NAME: dict[str, type[HarnessArm]] = {arm.registered_name(): arm for arm in ARMS}
@@ -566,5 +658,4 @@ ARMS_BY_NAME: dict[str, type[HarnessArm]] = {arm.registered_name(): arm for arm 
 def register_harness_arms(registry) -> None:
     for name, arm in ARMS_BY_NAME.items():
         boards = " and ".join(arm.boards)
-        registry.add(name, arm.from_context,
-                     help=f"{HARNESS} arm {arm.harness_name!r} ({boards} board; {arm.key_env})")
+        registry.add(name, arm.from_context, help=f"{HARNESS} arm {arm.harness_name!r} ({boards} board; {arm.key_env})")

@@ -18,8 +18,8 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from pytest_websearchbench.core.policies import Rate
 
@@ -34,8 +34,16 @@ WINDOW_MARGIN = 0.10
 class RateLimiter:
     """Books request slots for one provider in a state file shared by every process of a run."""
 
-    def __init__(self, path: Path, rate: Rate, *, burst: int = 1, margin: float = 0.0,
-                 clock: Callable[[], float] = time.time, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        path: Path,
+        rate: Rate,
+        *,
+        burst: int = 1,
+        margin: float = 0.0,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self.path = Path(path)
         self.rate = rate
         self.margin = margin  # see WINDOW_MARGIN

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import threading
-
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Callable, Mapping
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
-from pytest_websearchbench.providers.base import Provider, ProviderContext
 from pytest_websearchbench.core.secrets import register_secrets
+from pytest_websearchbench.providers.base import Provider, ProviderContext
 
 ProviderFactory = Callable[[ProviderContext], Provider]
 ENTRY_POINT_GROUP = "pytest_websearchbench.providers"
@@ -38,8 +37,10 @@ class ProviderEntry:
         unset = [var for var in self.key_env if not environ.get(var, "").strip()]
         if not unset or any(cassette_dir.glob(f"*/{self.name}/**/*.yaml")):
             return None
-        return (f"provider {self.name!r} needs an API key: set {' and '.join(unset)}; there are no cassettes "
-                f"to replay for it under {cassette_dir}")
+        return (
+            f"provider {self.name!r} needs an API key: set {' and '.join(unset)}; there are no cassettes "
+            f"to replay for it under {cassette_dir}"
+        )
 
 
 class ProviderRegistry:
@@ -48,8 +49,15 @@ class ProviderRegistry:
     def __init__(self) -> None:
         self._entries: dict[str, ProviderEntry] = {}
 
-    def add(self, name: str, factory: ProviderFactory, *, help: str = "", key_env: tuple[str, ...] | None = None,
-            private_env: tuple[str, ...] | None = None) -> None:
+    def add(
+        self,
+        name: str,
+        factory: ProviderFactory,
+        *,
+        help: str = "",
+        key_env: tuple[str, ...] | None = None,
+        private_env: tuple[str, ...] | None = None,
+    ) -> None:
         """Register ``factory`` under ``name``. ``key_env`` and ``private_env`` default to what the factory's
         class declares (``AcmeProvider.from_context``: its ``key_env`` and ``private_env``), so a third
         party's provider without its key stops the run before collection, as a built-in one does."""
@@ -75,8 +83,7 @@ class ProviderRegistry:
         try:
             return self._entries[name]
         except KeyError:
-            raise ConfigurationError(
-                f"unknown provider {name!r}; known: {', '.join(self.names())}") from None
+            raise ConfigurationError(f"unknown provider {name!r}; known: {', '.join(self.names())}") from None
 
 
 class ProviderPool:

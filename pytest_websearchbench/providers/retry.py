@@ -5,9 +5,10 @@ from __future__ import annotations
 import socket
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from typing import TYPE_CHECKING, Callable, Mapping, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.ratelimit import RateLimiter
@@ -75,8 +76,12 @@ def transport_problem(exc: httpx.TransportError, where: str, timeout: float) -> 
         return Problem(f"no answer within {timeout:g} s ({name}) on {where}", "timeout")
     if isinstance(exc, httpx.ConnectError):
         if _name_resolution_failed(exc):
-            return Problem(f"connection failed on {where}: the host name {_host_of(exc)!r} does not resolve "
-                           f"({exc}; not retried)", "connection", retry=False, reached=False)
+            return Problem(
+                f"connection failed on {where}: the host name {_host_of(exc)!r} does not resolve ({exc}; not retried)",
+                "connection",
+                retry=False,
+                reached=False,
+            )
         return Problem(f"connection failed on {where}: {name}: {exc}", "connection", reached=False)
     return Problem(f"connection failed on {where}: {name}: {exc}", "connection")
 
@@ -129,17 +134,24 @@ class CircuitBreaker:
             self._failures += 1
             if self._failures >= self.policy.breaker_failures:
                 if self._opened_at is None:  # the reason stays the same for every refused call
-                    self.reason = (f"not called: the last {self._failures} calls could not connect (the last: "
-                                   f"{message}); further calls in this process fail at once, one is tried "
-                                   f"again every {self.policy.breaker_reset:g} s")
+                    self.reason = (
+                        f"not called: the last {self._failures} calls could not connect (the last: "
+                        f"{message}); further calls in this process fail at once, one is tried "
+                        f"again every {self.policy.breaker_reset:g} s"
+                    )
                 self._opened_at = self._clock()
 
 
-def send_with_retries(attempt: Attempt, policy: RetryPolicy, fail: Callable[..., Exception], *,
-                      rate_limiter: RateLimiter | None = None,
-                      final: Callable[[httpx.Response], str | None] | None = None,
-                      breaker: CircuitBreaker | None = None,
-                      retryable: Callable[[httpx.Response], bool] | None = None) -> httpx.Response:
+def send_with_retries(
+    attempt: Attempt,
+    policy: RetryPolicy,
+    fail: Callable[..., Exception],
+    *,
+    rate_limiter: RateLimiter | None = None,
+    final: Callable[[httpx.Response], str | None] | None = None,
+    breaker: CircuitBreaker | None = None,
+    retryable: Callable[[httpx.Response], bool] | None = None,
+) -> httpx.Response:
     """The one retry loop of every HTTP client here (providers and models).
 
     An error status outside ``RETRY_STATUSES`` fails at once (400, 401, 404…: retrying cannot
@@ -181,8 +193,12 @@ def send_with_retries(attempt: Attempt, policy: RetryPolicy, fail: Callable[...,
             if attempts > policy.retries:
                 raise fail(f"{problem.message} (gave up after {attempts} attempts)", kind=problem.kind, status=status)
             if retry_after is not None and retry_after > policy.max_wait:
-                raise fail(f"{problem.message} (it asks to retry after {retry_after:g} s, more than the "
-                           f"{policy.max_wait:g} s this plugin waits)", kind=problem.kind, status=status)
+                raise fail(
+                    f"{problem.message} (it asks to retry after {retry_after:g} s, more than the "
+                    f"{policy.max_wait:g} s this plugin waits)",
+                    kind=problem.kind,
+                    status=status,
+                )
             time.sleep(policy.delay(attempts, retry_after))
     finally:  # an attempt that raised (a malformed URL, Ctrl-C) tells the breaker nothing
         if breaker is not None and (reached or problem is not None):

@@ -37,7 +37,8 @@ class SearxngProvider(ApiProvider):
         if context.record_mode_may_record:
             raise MissingCredentialError(
                 f"provider {context.name!r} needs the URL of a SearXNG instance: set WSB_SEARXNG_BASE_URL "
-                "(or ini wsb_searxng_base_url), or replay its cassettes with --wsb-record-mode=none")
+                "(or ini wsb_searxng_base_url), or replay its cassettes with --wsb-record-mode=none"
+            )
         return CASSETTE_BASE_URL
 
     def cassette_aliases(self):
@@ -56,7 +57,10 @@ class SearxngProvider(ApiProvider):
         unresponsive = body.get("unresponsive_engines") or []
         if not rows and unresponsive:
             names = ", ".join(" ".join(map(str, e)) if isinstance(e, list) else str(e) for e in unresponsive)
-            raise self.fail(f"no results, and the instance reports unresponsive engines: {names}",
-                            kind="provider")
-        return self.hits(rows, "results", snippet="content",
-                         extra={"engine": "engine", "engines": "engines", "score": "score", "date": "publishedDate"})
+            raise self.fail(f"no results, and the instance reports unresponsive engines: {names}", kind="provider")
+        return self.hits(
+            rows,
+            "results",
+            snippet="content",
+            extra={"engine": "engine", "engines": "engines", "score": "score", "date": "publishedDate"},
+        )

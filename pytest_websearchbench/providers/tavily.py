@@ -26,8 +26,9 @@ class TavilyProvider(ApiProvider):
     auth = Auth.bearer()
     docs = "https://docs.tavily.com/documentation/api-reference/endpoint/search"
     options = (
-        Option("search_depth", "basic", "basic | advanced | fast | ultra-fast",
-               ("basic", "advanced", "fast", "ultra-fast")),
+        Option(
+            "search_depth", "basic", "basic | advanced | fast | ultra-fast", ("basic", "advanced", "fast", "ultra-fast")
+        ),
         Option("topic", "", "general | news | finance", ("general", "news", "finance")),
         Option("country", help="boost results from a country (full name, e.g. united states)"),
         Option("time_range", "", "day | week | month | year", ("day", "week", "month", "year")),
@@ -36,32 +37,47 @@ class TavilyProvider(ApiProvider):
 
     @property
     def prices(self):
-        return {"search": _SEARCH_PRICE[self.settings["search_depth"]],
-                "fetch": _EXTRACT_PRICE[self.settings["extract_depth"]]}
+        return {
+            "search": _SEARCH_PRICE[self.settings["search_depth"]],
+            "fetch": _EXTRACT_PRICE[self.settings["extract_depth"]],
+        }
 
     def search_request(self, query, k):
         s = self.settings
-        return ApiRequest("POST", "/search", json=compact(
-            query=query, max_results=min(k, 20), search_depth=s["search_depth"], topic=s["topic"],
-            country=s["country"], time_range=s["time_range"]))
+        return ApiRequest(
+            "POST",
+            "/search",
+            json=compact(
+                query=query,
+                max_results=min(k, 20),
+                search_depth=s["search_depth"],
+                topic=s["topic"],
+                country=s["country"],
+                time_range=s["time_range"],
+            ),
+        )
 
     def parse_search(self, body, k):
         rows = self.field(body, "results", list)
-        return self.hits(rows, "results", snippet="content",
-                         extra={"score": "score", "date": "published_date"})
+        return self.hits(rows, "results", snippet="content", extra={"score": "score", "date": "published_date"})
 
     def fetch_request(self, url):
-        return ApiRequest("POST", "/extract", json={"urls": [url], "extract_depth": self.settings["extract_depth"],
-                                                    "format": "markdown"})
+        return ApiRequest(
+            "POST",
+            "/extract",
+            json={"urls": [url], "extract_depth": self.settings["extract_depth"], "format": "markdown"},
+        )
 
     def parse_fetch(self, body, url):
         rows = self.field(body, "results", list)
         for index, row in enumerate(rows):
             where = f"response's results[{index}]"
             if len(rows) == 1 or self.field(row, "url", str, where=where) == url:
-                return Page(url=self.field(row, "url", str, default=url, where=where),
-                            title=self.field(row, "title", str, default="", where=where),
-                            text=self.field(row, "raw_content", str, where=where))
+                return Page(
+                    url=self.field(row, "url", str, default=url, where=where),
+                    title=self.field(row, "title", str, default="", where=where),
+                    text=self.field(row, "raw_content", str, where=where),
+                )
         failed = self.field(body, "failed_results", list, default=[])
         reasons = [f.get("error") for f in failed if isinstance(f, dict) and f.get("url") == url]
         raise self.page_not_fetched(url, reasons[0] if reasons and reasons[0] else "Tavily returned no content")

@@ -34,9 +34,12 @@ class YouProvider(ApiProvider):
     def parse_search(self, body, k):
         self.field(body, "results", dict)
         rows = self.field(body, "results.web", list, default=[])
-        hits = self.hits(rows, "results.web",
-                         snippet=lambda row: join_snippets(row.get("snippets")) or str(row.get("description") or ""),
-                         extra={"date": "page_age", "authors": "authors"})
+        hits = self.hits(
+            rows,
+            "results.web",
+            snippet=lambda row: join_snippets(row.get("snippets")) or str(row.get("description") or ""),
+            extra={"date": "page_age", "authors": "authors"},
+        )
         uuid = self.field(body, "metadata.search_uuid", str, default="")
         for hit in hits:
             if uuid:
@@ -55,5 +58,8 @@ class YouProvider(ApiProvider):
         text = self.field(body[0], "markdown", str, default=None, where=where)
         if text is None:  # the page could not be read (the SDK's model allows a null markdown)
             raise self.page_not_fetched(url, "You.com returned no markdown for it")
-        return Page(url=self.field(body[0], "url", str, default=url, where=where),
-                    title=self.field(body[0], "title", str, default="", where=where), text=text)
+        return Page(
+            url=self.field(body[0], "url", str, default=url, where=where),
+            title=self.field(body[0], "title", str, default="", where=where),
+            text=text,
+        )

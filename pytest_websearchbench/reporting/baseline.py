@@ -49,17 +49,25 @@ class ItemVerdict:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "ItemVerdict":
+    def from_dict(cls, data: dict[str, Any]) -> ItemVerdict:
         return cls(data.get("status", ""), data.get("reason", ""), data.get("since"))
 
 
 class Baseline:
     """The items of an earlier ``--wsb-json`` file, by (suite, case, variant), and its run metadata."""
 
-    def __init__(self, items: dict[ItemKey, dict[str, Any]], path: str = "", *, k: int | None = None,
-                 suites: dict[str, dict[str, Any]] | None = None, created: str | None = None,
-                 provider_settings: dict[str, dict[str, str]] | None = None,
-                 incomplete: str | None = None, selected_by: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        items: dict[ItemKey, dict[str, Any]],
+        path: str = "",
+        *,
+        k: int | None = None,
+        suites: dict[str, dict[str, Any]] | None = None,
+        created: str | None = None,
+        provider_settings: dict[str, dict[str, str]] | None = None,
+        incomplete: str | None = None,
+        selected_by: tuple[str, ...] = (),
+    ) -> None:
         self.items = items
         self.path = path
         self.k = k
@@ -70,38 +78,52 @@ class Baseline:
         self.selected_by = selected_by  # how its run chose a part of its items (-k …); empty: all of them
 
     @classmethod
-    def load(cls, path: Path) -> "Baseline":
+    def load(cls, path: Path) -> Baseline:
         try:
             history = _history_spec(path)
             data = json.loads(Path(path).read_text("utf-8")) if history is None else history_document(*history)
             items = {item_key(item): item for item in data["items"]}
-            return cls(items, str(path), k=data.get("k"), suites=dict(data.get("suites") or {}),
-                       created=data.get("created"), provider_settings=dict(data.get("provider_settings") or {}),
-                       incomplete=_incomplete(data), selected_by=tuple(data.get("selected_by") or ()))
+            return cls(
+                items,
+                str(path),
+                k=data.get("k"),
+                suites=dict(data.get("suites") or {}),
+                created=data.get("created"),
+                provider_settings=dict(data.get("provider_settings") or {}),
+                incomplete=_incomplete(data),
+                selected_by=tuple(data.get("selected_by") or ()),
+            )
         except FileNotFoundError:
             raise ConfigurationError(f"--wsb-baseline: {path} not found") from None
         except HistoryError as exc:
             raise ConfigurationError(f"--wsb-baseline: {exc}") from None
         except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ConfigurationError(
-                f"--wsb-baseline: {path} is not a pytest-websearchbench results file ({exc!r})") from None
+                f"--wsb-baseline: {path} is not a pytest-websearchbench results file ({exc!r})"
+            ) from None
 
     # ------------------------------------------------------------------ is it comparable?
 
     def run_mismatch(self, k: int, accept: frozenset[str]) -> str | None:
         """Why the whole run cannot be compared (the baseline's run did not complete, or its k differs), or None."""
         if self.incomplete and "incomplete" not in accept:
-            return (f"--wsb-baseline: {self.path} is the results file of a run that did not complete "
-                    f"({self.incomplete}); make a new baseline from a complete run, or pass "
-                    f"--wsb-baseline-accept=incomplete to compare anyway (not comparable)")
+            return (
+                f"--wsb-baseline: {self.path} is the results file of a run that did not complete "
+                f"({self.incomplete}); make a new baseline from a complete run, or pass "
+                f"--wsb-baseline-accept=incomplete to compare anyway (not comparable)"
+            )
         if self.selected_by and "partial" not in accept:
-            return (f"--wsb-baseline: {self.path} is the results file of a partial run ({len(self.items)} items, "
-                    f"selected by {' '.join(self.selected_by)}); make a new baseline from a run of whole suites, or "
-                    f"pass --wsb-baseline-accept=partial to compare its items only")
+            return (
+                f"--wsb-baseline: {self.path} is the results file of a partial run ({len(self.items)} items, "
+                f"selected by {' '.join(self.selected_by)}); make a new baseline from a run of whole suites, or "
+                f"pass --wsb-baseline-accept=partial to compare its items only"
+            )
         if self.k is None or self.k == k or "k" in accept:
             return None
-        return (f"--wsb-baseline: {self.path} was made with k={self.k}, this run has k={k}; rerun with "
-                f"--wsb-k={self.k}, or pass --wsb-baseline-accept=k to compare anyway (not comparable)")
+        return (
+            f"--wsb-baseline: {self.path} was made with k={self.k}, this run has k={k}; rerun with "
+            f"--wsb-k={self.k}, or pass --wsb-baseline-accept=k to compare anyway (not comparable)"
+        )
 
     def suite_mismatch(self, suite: str, edition: str, digest: str, kind: str, accept: frozenset[str]) -> str | None:
         """Why this suite cannot be compared with the baseline (its edition, digest or run kind — a family's
@@ -114,8 +136,10 @@ class Baseline:
         if not names:
             return None
         differs = [f"{what} {old.get(what)!r} in the baseline, {now[what]!r} now" for what in names]
-        return (f"suite {suite!r} differs from the baseline {self.path}: {'; '.join(differs)}. Make a new baseline "
-                f"for the new suite, or pass --wsb-baseline-accept={','.join(names)} to compare anyway (not comparable)")
+        return (
+            f"suite {suite!r} differs from the baseline {self.path}: {'; '.join(differs)}. Make a new baseline "
+            f"for the new suite, or pass --wsb-baseline-accept={','.join(names)} to compare anyway (not comparable)"
+        )
 
     def accepted_differences(self, k: int, suite: str, edition: str, digest: str, kind: str) -> list[str]:
         """What differs from the baseline for this suite (only ever non-empty when accepted knowingly)."""
@@ -123,14 +147,18 @@ class Baseline:
         out = ["baseline incomplete"] if self.incomplete else []
         out += [f"baseline partial ({' '.join(self.selected_by)}: its items only)"] if self.selected_by else []
         out += [f"k {self.k} → {k}"] if self.k is not None and self.k != k else []
-        out += [f"{what} changed" for what, now in (("edition", edition), ("digest", digest), ("kind", kind))
-                if old and old.get(what) != now]
+        out += [
+            f"{what} changed"
+            for what, now in (("edition", edition), ("digest", digest), ("kind", kind))
+            if old and old.get(what) != now
+        ]
         return out
 
     # ------------------------------------------------------------------ one item
 
-    def judge(self, key: ItemKey, passed: bool, value: float | None, metric: str,
-              tolerance: float | None) -> ItemVerdict | None:
+    def judge(
+        self, key: ItemKey, passed: bool, value: float | None, metric: str, tolerance: float | None
+    ) -> ItemVerdict | None:
         """How the item ``key`` compares with its baseline record; None when the baseline lacks it or nothing changed."""
         old = self.items.get(key)
         if old is None:
@@ -171,8 +199,9 @@ def _history_spec(spec: Path | str) -> tuple[Path, str | None] | None:
     file, at, label = spec.rpartition("@")
     if at and Path(file).is_file():
         if not is_sqlite(Path(file)):
-            raise HistoryError(f"{file} is not a history file (FILE@LABEL names a labelled run of a "
-                               f"--wsb-history file)")
+            raise HistoryError(
+                f"{file} is not a history file (FILE@LABEL names a labelled run of a --wsb-history file)"
+            )
         return Path(file), label
     return None
 
@@ -185,8 +214,11 @@ def history_document(path: Path, label: str | None) -> dict[str, Any]:
     chosen = [e for e in entries if label is None or e.run.label == label]
     if not chosen:
         labels = ", ".join(dict.fromkeys(e.run.label for e in entries if e.run.label)) or "none"
-        raise HistoryError(f"{path} has no run labelled {label!r} (labels: {labels})" if label is not None
-                           else f"{path} has no run yet")
+        raise HistoryError(
+            f"{path} has no run labelled {label!r} (labels: {labels})"
+            if label is not None
+            else f"{path} has no run yet"
+        )
     entry = chosen[-1]
     run = entry.run
     earlier = [(e.run.created, {i.key: i.outcome for i in e.items}) for e in reversed(entries) if e.run.id < run.id]
@@ -202,15 +234,32 @@ def history_document(path: Path, label: str | None) -> dict[str, Any]:
                 if outcome not in NOT_PASSING:
                     break
                 since = created
-        items.append({"suite": item.suite, "case_id": item.case_id, "provider": item.variant,
-                      "outcome": item.outcome, "metrics": item.metrics, "primary_metric": item.primary_metric,
-                      "baseline": {"since": since} if since else None})
-    return {"created": run.created, "complete": run.complete, "interrupted": run.interrupted,
-            "declared_items": run.declared_items, "missing_items": run.missing_items,
-            "suite_errors": run.suite_errors, "k": run.k, "provider_settings": run.provider_settings,
-            "suites": {s.suite: {"family": s.family, "kind": s.kind, "edition": s.edition, "digest": s.digest}
-                       for s in entry.suites},
-            "items": items}
+        items.append(
+            {
+                "suite": item.suite,
+                "case_id": item.case_id,
+                "provider": item.variant,
+                "outcome": item.outcome,
+                "metrics": item.metrics,
+                "primary_metric": item.primary_metric,
+                "baseline": {"since": since} if since else None,
+            }
+        )
+    return {
+        "created": run.created,
+        "complete": run.complete,
+        "interrupted": run.interrupted,
+        "declared_items": run.declared_items,
+        "missing_items": run.missing_items,
+        "suite_errors": run.suite_errors,
+        "k": run.k,
+        "provider_settings": run.provider_settings,
+        "suites": {
+            s.suite: {"family": s.family, "kind": s.kind, "edition": s.edition, "digest": s.digest}
+            for s in entry.suites
+        },
+        "items": items,
+    }
 
 
 def _incomplete(data: dict[str, Any]) -> str | None:

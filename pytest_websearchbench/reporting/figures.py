@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Hashable, Iterable, Mapping, Sequence
 
 from pytest_websearchbench.core.family import BenchmarkFamily, MetricColumn
 from pytest_websearchbench.reporting import stats
@@ -122,15 +122,24 @@ class VariantFigures:
 
     def to_dict(self) -> dict:
         """The variant's figures as the results file's summary block holds them (fractions, milliseconds)."""
-        return {"variant": self.name, "items": self.items, "passed": self.passed, "errors": self.errors,
-                "xfailed": self.xfailed, "population": self.population, "errored": self.errored,
-                "metrics": {key: figure.to_dict() for key, figure in self.metrics.items()},
-                "answered": self.answered.to_dict() if self.answered else None,
-                "latency_ms": {"p50": self.p50_ms, "p95": self.p95_ms}, "cost": self.cost.to_dict(),
-                "cassettes": self.cassettes, "empty_answers": self.empty_answers,
-                "error_reasons": [{"reason": reason, "items": count} for reason, count in self.error_reasons],
-                "paired": {key: figure.to_dict() for key, figure in self.paired.items()},
-                "baseline": self.verdict.to_dict() if self.verdict else None}
+        return {
+            "variant": self.name,
+            "items": self.items,
+            "passed": self.passed,
+            "errors": self.errors,
+            "xfailed": self.xfailed,
+            "population": self.population,
+            "errored": self.errored,
+            "metrics": {key: figure.to_dict() for key, figure in self.metrics.items()},
+            "answered": self.answered.to_dict() if self.answered else None,
+            "latency_ms": {"p50": self.p50_ms, "p95": self.p95_ms},
+            "cost": self.cost.to_dict(),
+            "cassettes": self.cassettes,
+            "empty_answers": self.empty_answers,
+            "error_reasons": [{"reason": reason, "items": count} for reason, count in self.error_reasons],
+            "paired": {key: figure.to_dict() for key, figure in self.paired.items()},
+            "baseline": self.verdict.to_dict() if self.verdict else None,
+        }
 
 
 @dataclass
@@ -168,25 +177,45 @@ class SuiteFigures:
     def to_dict(self) -> dict:
         """The suite's figures as the results file's summary block holds them: each variant's, the first
         the reference the others are paired with."""
-        return {"suite": self.name, "family": self.family, "kind": self.kind, "edition": self.edition, "k": self.k,
-                "metrics": [{"key": c.key, "label": c.label, "errored_count_as": c.error_value}
-                            for c in self.columns],
-                "reference": self.reference, "variants": [variant.to_dict() for variant in self.variants]}
+        return {
+            "suite": self.name,
+            "family": self.family,
+            "kind": self.kind,
+            "edition": self.edition,
+            "k": self.k,
+            "metrics": [{"key": c.key, "label": c.label, "errored_count_as": c.error_value} for c in self.columns],
+            "reference": self.reference,
+            "variants": [variant.to_dict() for variant in self.variants],
+        }
 
 
-def run_figures(records: Sequence[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int, *,
-                order: Sequence[str] = (), verdicts: Iterable[SuiteVerdict] = ()) -> list[SuiteFigures]:
+def run_figures(
+    records: Sequence[ItemRecord],
+    families: Mapping[str, BenchmarkFamily],
+    k: int,
+    *,
+    order: Sequence[str] = (),
+    verdicts: Iterable[SuiteVerdict] = (),
+) -> list[SuiteFigures]:
     """Each suite's figures, by suite name (see ``suite_figures``)."""
     by_suite: dict[str, list[ItemRecord]] = defaultdict(list)
     for record in records:
         by_suite[record.meta.suite].append(record)
     verdicts = list(verdicts)
-    return [suite_figures(by_suite[name], families.get(by_suite[name][0].meta.family), k, order=order,
-                          verdicts=verdicts) for name in sorted(by_suite)]
+    return [
+        suite_figures(by_suite[name], families.get(by_suite[name][0].meta.family), k, order=order, verdicts=verdicts)
+        for name in sorted(by_suite)
+    ]
 
 
-def suite_figures(records: Sequence[ItemRecord], family: BenchmarkFamily | None, k: int, *,
-                  order: Sequence[str] = (), verdicts: Iterable[SuiteVerdict] = ()) -> SuiteFigures:
+def suite_figures(
+    records: Sequence[ItemRecord],
+    family: BenchmarkFamily | None,
+    k: int,
+    *,
+    order: Sequence[str] = (),
+    verdicts: Iterable[SuiteVerdict] = (),
+) -> SuiteFigures:
     """The figures of one suite's records: variants in ``order`` (the first is the reference), then the
     others as they come; ``family`` None (one this installation does not know): its metrics as they come,
     errored items left out; ``verdicts``: the baseline's, matched by suite and variant."""
@@ -195,19 +224,30 @@ def suite_figures(records: Sequence[ItemRecord], family: BenchmarkFamily | None,
     present = dict.fromkeys(r.meta.variant for r in records)
     names = [v for v in order if v in present] + [v for v in present if v not in order]
     judged = {v.variant: v for v in verdicts if v.suite == first.suite}
-    variants = [_variant(name, [r for r in records if r.meta.variant == name], columns, judged.get(name))
-                for name in names]
+    variants = [
+        _variant(name, [r for r in records if r.meta.variant == name], columns, judged.get(name)) for name in names
+    ]
     counted = [c for c in columns if c.error_value is not None]
     if counted and any(r.errored for r in records):  # the primary metric over the answered items too
         primary = columns[0]
         for variant in variants:
-            variant.answered = _mean(primary, [r.metrics[primary.key] for r in variant.records
-                                               if primary.key in r.metrics])
+            variant.answered = _mean(
+                primary, [r.metrics[primary.key] for r in variant.records if primary.key in r.metrics]
+            )
     _pair(variants, columns)
     traffic = (family is None or family.records_traffic) and any(r.run.calls or r.run.cassette for r in records)
-    return SuiteFigures(first.suite, first.family, first.kind, first.edition,
-                        k if family is None or family.uses_k else None, columns, list(records), variants, traffic,
-                        first.sources)
+    return SuiteFigures(
+        first.suite,
+        first.family,
+        first.kind,
+        first.edition,
+        k if family is None or family.uses_k else None,
+        columns,
+        list(records),
+        variants,
+        traffic,
+        first.sources,
+    )
 
 
 def _columns_of(records: Sequence[ItemRecord]) -> list[MetricColumn]:
@@ -222,28 +262,35 @@ def _mean(column: MetricColumn, values: list[float]) -> MetricFigure | None:
     return MetricFigure(column, mean, low, high, len(values))
 
 
-def _variant(name: str, records: list[ItemRecord], columns: list[MetricColumn],
-             verdict: SuiteVerdict | None) -> VariantFigures:
+def _variant(
+    name: str, records: list[ItemRecord], columns: list[MetricColumn], verdict: SuiteVerdict | None
+) -> VariantFigures:
     metrics = {}
     for column in columns:
-        figure = _mean(column, [v for v in (r.value(column.key, column.error_value) for r in records)
-                                if v is not None])
+        figure = _mean(column, [v for v in (r.value(column.key, column.error_value) for r in records) if v is not None])
         if figure is not None:
             metrics[column.key] = figure
     seconds = [call.seconds for r in records for call in r.run.calls if call.ok and call.seconds is not None]
     declared = [r for r in records if r.score is not None or r.errored]
     reasons = Counter(r.run.error for r in records if r.outcome == "error" and r.run.error)
     return VariantFigures(
-        name, records, passed=sum(r.outcome == "passed" for r in records),
-        errors=sum(r.outcome == "error" for r in records), xfailed=sum(r.outcome == "xfailed" for r in records),
-        population=len(declared), errored=sum(r.errored for r in declared), metrics=metrics,
+        name,
+        records,
+        passed=sum(r.outcome == "passed" for r in records),
+        errors=sum(r.outcome == "error" for r in records),
+        xfailed=sum(r.outcome == "xfailed" for r in records),
+        population=len(declared),
+        errored=sum(r.errored for r in declared),
+        metrics=metrics,
         latencies_ms=[1000 * s for s in seconds],
         p50_ms=1000 * stats.percentile(seconds, 50) if seconds else None,
         p95_ms=1000 * stats.percentile(seconds, 95) if seconds else None,
-        cost=cost_of(records), cassettes={state: sum(r.run.cassette == state for r in records)
-                                          for state in CASSETTE_STATES},
+        cost=cost_of(records),
+        cassettes={state: sum(r.run.cassette == state for r in records) for state in CASSETTE_STATES},
         empty_answers=sum(call.outcome == "empty" for r in records for call in r.run.calls),
-        error_reasons=reasons.most_common(), verdict=verdict)
+        error_reasons=reasons.most_common(),
+        verdict=verdict,
+    )
 
 
 def _pair(variants: list[VariantFigures], columns: list[MetricColumn]) -> None:
@@ -253,9 +300,11 @@ def _pair(variants: list[VariantFigures], columns: list[MetricColumn]) -> None:
     first = {r.meta.case_id: r.metrics for r in variants[0].records if r.outcome != "error"}
     for variant in variants[1:]:
         for column in columns:
-            pairs = [(r.metrics[column.key], first[r.meta.case_id][column.key]) for r in variant.records
-                     if r.outcome != "error" and column.key in r.metrics
-                     and column.key in first.get(r.meta.case_id, {})]
+            pairs = [
+                (r.metrics[column.key], first[r.meta.case_id][column.key])
+                for r in variant.records
+                if r.outcome != "error" and column.key in r.metrics and column.key in first.get(r.meta.case_id, {})
+            ]
             if pairs:
                 delta, p = stats.paired_difference([a for a, _ in pairs], [b for _, b in pairs])
                 variant.paired[column.key] = PairedFigure(delta, p, len(pairs))

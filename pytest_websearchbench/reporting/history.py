@@ -24,9 +24,10 @@ import json
 import math
 import sqlite3
 import subprocess
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.secrets import scrub_value
@@ -211,6 +212,7 @@ class RunEntry:
 
 # ---------------------------------------------------------------------------------------------- the file
 
+
 def is_sqlite(path: Path) -> bool:
     """The file starts with SQLite's header."""
     try:
@@ -265,8 +267,10 @@ def _check_schema(connection: sqlite3.Connection, path: Path) -> int:
         if not tables:
             return 0
         if "meta" not in tables:
-            raise HistoryError(f"{path} is not a history file: an SQLite database without the history's "
-                               f"meta table (tables: {', '.join(sorted(tables))})")
+            raise HistoryError(
+                f"{path} is not a history file: an SQLite database without the history's "
+                f"meta table (tables: {', '.join(sorted(tables))})"
+            )
         version = connection.execute("PRAGMA user_version").fetchone()[0]
         row = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
@@ -275,8 +279,10 @@ def _check_schema(connection: sqlite3.Connection, path: Path) -> int:
         version = int(row[0]) if row is not None and str(row[0]).isdigit() else 0
     if not 1 <= version <= SCHEMA_VERSION:
         found = "none" if row is None and not version else version
-        raise HistoryError(f"{path}: history schema version {found}; this plugin reads versions 1 to "
-                           f"{SCHEMA_VERSION} (use a plugin version that reads it, or start a new history file)")
+        raise HistoryError(
+            f"{path}: history schema version {found}; this plugin reads versions 1 to "
+            f"{SCHEMA_VERSION} (use a plugin version that reads it, or start a new history file)"
+        )
     return version
 
 
@@ -313,27 +319,61 @@ def append_run(path: Path, entry: RunEntry, secrets: Iterable[str] = ()) -> int:
                 "INSERT INTO runs (created, label, plugin_version, git_commit, k, providers, record_mode, complete, "
                 "interrupted, declared_items, missing_items, suite_errors, alpha, min_effect, provider_settings, "
                 "selected_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (run.created, scrub_value(run.label, secrets), run.plugin_version, run.git_commit, run.k,
-                 json.dumps(list(run.providers)), run.record_mode, int(run.complete),
-                 scrub_value(run.interrupted, secrets), run.declared_items, run.missing_items, run.suite_errors,
-                 run.alpha, run.min_effect, _json(run.provider_settings, secrets),
-                 _json(list(run.selected_by), secrets)))
+                (
+                    run.created,
+                    scrub_value(run.label, secrets),
+                    run.plugin_version,
+                    run.git_commit,
+                    run.k,
+                    json.dumps(list(run.providers)),
+                    run.record_mode,
+                    int(run.complete),
+                    scrub_value(run.interrupted, secrets),
+                    run.declared_items,
+                    run.missing_items,
+                    run.suite_errors,
+                    run.alpha,
+                    run.min_effect,
+                    _json(run.provider_settings, secrets),
+                    _json(list(run.selected_by), secrets),
+                ),
+            )
             run_id = cursor.lastrowid
             connection.executemany(
                 "INSERT INTO suites VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(run_id, s.suite, s.family, s.kind, s.edition, s.digest, _json(list(s.sources), secrets))
-                 for s in entry.suites])
+                [
+                    (run_id, s.suite, s.family, s.kind, s.edition, s.digest, _json(list(s.sources), secrets))
+                    for s in entry.suites
+                ],
+            )
             connection.executemany(
                 "INSERT INTO variants VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(run_id, v.suite, v.variant, v.items, v.passed, v.errors, v.xfailed) for v in entry.variants])
+                [(run_id, v.suite, v.variant, v.items, v.passed, v.errors, v.xfailed) for v in entry.variants],
+            )
             connection.executemany(
                 "INSERT INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(run_id, v.suite, v.variant, f.position, f.metric, f.label, f.mean, f.low, f.high, f.n)
-                 for v in entry.variants for f in v.figures])
+                [
+                    (run_id, v.suite, v.variant, f.position, f.metric, f.label, f.mean, f.low, f.high, f.n)
+                    for v in entry.variants
+                    for f in v.figures
+                ],
+            )
             connection.executemany(
                 "INSERT INTO items VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [(run_id, i.suite, i.case_id, i.variant, i.outcome, i.primary_metric, i.value,
-                  json.dumps(i.metrics, sort_keys=True)) for i in entry.items])
+                [
+                    (
+                        run_id,
+                        i.suite,
+                        i.case_id,
+                        i.variant,
+                        i.outcome,
+                        i.primary_metric,
+                        i.value,
+                        json.dumps(i.metrics, sort_keys=True),
+                    )
+                    for i in entry.items
+                ],
+            )
             connection.execute("COMMIT")
         except BaseException:
             if connection.in_transaction:
@@ -362,40 +402,89 @@ def load_history(path: Path) -> list[RunEntry]:
         for row in connection.execute("SELECT * FROM runs ORDER BY id"):
             at = _Row(path, "runs", row)
             run_id = at.whole("id")
-            entries[run_id] = RunEntry(StoredRun(
-                at.text("created"), at.text("label"), at.text("plugin_version", null=True),
-                at.text("git_commit", null=True), at.whole("k", least=1), tuple(at.json("providers", list)),
-                at.text("record_mode", null=True), bool(at.whole("complete")), at.text("interrupted", null=True),
-                at.whole("declared_items", null=True), at.whole("missing_items"), at.whole("suite_errors"),
-                at.number("alpha"), at.number("min_effect"), at.json("provider_settings", dict), run_id,
-                tuple(at.json("selected_by", list)) if "selected_by" in row.keys() else ()), [], [], [])
+            entries[run_id] = RunEntry(
+                StoredRun(
+                    at.text("created"),
+                    at.text("label"),
+                    at.text("plugin_version", null=True),
+                    at.text("git_commit", null=True),
+                    at.whole("k", least=1),
+                    tuple(at.json("providers", list)),
+                    at.text("record_mode", null=True),
+                    bool(at.whole("complete")),
+                    at.text("interrupted", null=True),
+                    at.whole("declared_items", null=True),
+                    at.whole("missing_items"),
+                    at.whole("suite_errors"),
+                    at.number("alpha"),
+                    at.number("min_effect"),
+                    at.json("provider_settings", dict),
+                    run_id,
+                    tuple(at.json("selected_by", list)) if "selected_by" in row.keys() else (),
+                ),
+                [],
+                [],
+                [],
+            )
         for row in connection.execute("SELECT * FROM suites ORDER BY run_id, suite"):
             at = _Row(path, "suites", row)
-            at.run(entries).suites.append(StoredSuite(at.text("suite"), at.text("family"), at.text("kind"),
-                                                      at.text("edition"), at.text("digest"),
-                                                      tuple(at.json("sources", list))))
+            at.run(entries).suites.append(
+                StoredSuite(
+                    at.text("suite"),
+                    at.text("family"),
+                    at.text("kind"),
+                    at.text("edition"),
+                    at.text("digest"),
+                    tuple(at.json("sources", list)),
+                )
+            )
         figures: dict[tuple, list[StoredFigure]] = {}
         for row in connection.execute("SELECT * FROM figures ORDER BY run_id, suite, variant, position"):
             at = _Row(path, "figures", row)
             at.run(entries)
-            figures.setdefault((row["run_id"], row["suite"], row["variant"]), []).append(StoredFigure(
-                at.whole("position"), at.text("metric"), at.text("label"), at.number("mean"), at.number("low"),
-                at.number("high"), at.whole("n")))
+            figures.setdefault((row["run_id"], row["suite"], row["variant"]), []).append(
+                StoredFigure(
+                    at.whole("position"),
+                    at.text("metric"),
+                    at.text("label"),
+                    at.number("mean"),
+                    at.number("low"),
+                    at.number("high"),
+                    at.whole("n"),
+                )
+            )
         for row in connection.execute("SELECT * FROM variants ORDER BY rowid"):
             at = _Row(path, "variants", row)
             key = (row["run_id"], row["suite"], row["variant"])
-            at.run(entries).variants.append(StoredVariant(
-                at.text("suite"), at.text("variant"), at.whole("items"), at.whole("passed"), at.whole("errors"),
-                at.whole("xfailed"), tuple(figures.get(key, ()))))
+            at.run(entries).variants.append(
+                StoredVariant(
+                    at.text("suite"),
+                    at.text("variant"),
+                    at.whole("items"),
+                    at.whole("passed"),
+                    at.whole("errors"),
+                    at.whole("xfailed"),
+                    tuple(figures.get(key, ())),
+                )
+            )
         for row in connection.execute("SELECT * FROM items ORDER BY run_id, suite, case_id, variant"):
             at = _Row(path, "items", row)
             metrics = at.json("metrics", dict)
-            if not all(isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
-                       for v in metrics.values()):
+            if not all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v) for v in metrics.values()
+            ):
                 raise at.error("metrics", "expected finite numbers", metrics)
-            at.run(entries).items.append(StoredItem(
-                at.text("suite"), at.text("case_id"), at.text("variant"), at.text("outcome"),
-                at.text("primary_metric", null=True), at.number("value", null=True), metrics))
+            at.run(entries).items.append(
+                StoredItem(
+                    at.text("suite"),
+                    at.text("case_id"),
+                    at.text("variant"),
+                    at.text("outcome"),
+                    at.text("primary_metric", null=True),
+                    at.number("value", null=True),
+                    metrics,
+                )
+            )
         return list(entries.values())
     except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
         raise HistoryError(f"{path} is not a readable history file ({exc})") from None
@@ -413,8 +502,7 @@ class _Row:
 
     def error(self, column: str, expected: str, value: Any) -> HistoryError:
         where = f"row {self.row['id']}" if self.table == "runs" else f"row of run {self.row['run_id']!r}"
-        return HistoryError(f"{self.path}: table {self.table}, {where}, column {column}: {expected}, "
-                            f"got {value!r:.60}")
+        return HistoryError(f"{self.path}: table {self.table}, {where}, column {column}: {expected}, got {value!r:.60}")
 
     def value(self, column: str) -> Any:
         try:
@@ -465,8 +553,12 @@ class _Row:
 def git_commit(folder: Path) -> str | None:
     """The commit checked out in ``folder``'s git work tree, or None (no git, not a work tree, no commit yet)."""
     try:
-        done = subprocess.run(["git", "-C", str(folder), "rev-parse", "--verify", "--quiet", "HEAD"],
-                              capture_output=True, text=True, timeout=10)
+        done = subprocess.run(
+            ["git", "-C", str(folder), "rev-parse", "--verify", "--quiet", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     commit = done.stdout.strip()

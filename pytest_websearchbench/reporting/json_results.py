@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import atomic_writer
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.secrets import value_scrubber
+from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.reporting.figures import SuiteFigures, cost_of
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import Completeness, ItemRecord, variant_settings
@@ -40,21 +41,40 @@ class RunResults:
     raw_answers: bool = True  # the items keep the provider answers' text (--wsb-json-raw; files before it did)
 
     @classmethod
-    def of_run(cls, records: list[ItemRecord], settings: Settings, completeness: Completeness,
-               verdicts: Iterable[SuiteVerdict] = (), figures: list[SuiteFigures] | None = None) -> "RunResults":
-        return cls(records, settings.k, list(settings.providers), settings.record_mode.value, completeness,
-                   str(settings.baseline_path) if settings.baseline_path else None, list(verdicts),
-                   datetime.now(UTC).isoformat(timespec="seconds"), __version__, figures,
-                   settings.json_raw)
+    def of_run(
+        cls,
+        records: list[ItemRecord],
+        settings: Settings,
+        completeness: Completeness,
+        verdicts: Iterable[SuiteVerdict] = (),
+        figures: list[SuiteFigures] | None = None,
+    ) -> RunResults:
+        return cls(
+            records,
+            settings.k,
+            list(settings.providers),
+            settings.record_mode.value,
+            completeness,
+            str(settings.baseline_path) if settings.baseline_path else None,
+            list(verdicts),
+            datetime.now(UTC).isoformat(timespec="seconds"),
+            __version__,
+            figures,
+            settings.json_raw,
+        )
 
     def to_dict(self, *, stream: bool = False) -> dict[str, Any]:
         """The results document; ``stream``: its items an iterator, each made when ``write_document`` writes it."""
         suites = {}
         for record in self.records:
             meta = record.meta
-            suites[meta.suite] = {"family": meta.family, "kind": meta.kind, "edition": meta.edition,
-                                  "digest": meta.digest,
-                                  **({"sources": list(meta.sources)} if meta.sources else {})}  # remote files
+            suites[meta.suite] = {
+                "family": meta.family,
+                "kind": meta.kind,
+                "edition": meta.edition,
+                "digest": meta.digest,
+                **({"sources": list(meta.sources)} if meta.sources else {}),
+            }  # remote files
         variants = dict.fromkeys(record.meta.variant for record in self.records)
         items = (record.to_dict(shared_previews=True, answers=self.raw_answers) for record in self.records)
         return {
@@ -72,10 +92,12 @@ class RunResults:
             "provider_settings": variant_settings(self.records),
             "suites": suites,
             # per variant: calls made, the USD they cost at the price table's rates, and unpriced calls
-            "costs": {variant: cost_of(r for r in self.records if r.meta.variant == variant).to_dict()
-                      for variant in variants},
+            "costs": {
+                variant: cost_of(r for r in self.records if r.meta.variant == variant).to_dict() for variant in variants
+            },
             "baseline": {"path": self.baseline_path, "verdicts": [v.to_dict() for v in self.verdicts]}
-            if self.baseline_path else None,
+            if self.baseline_path
+            else None,
             # every figure the terminal summary shows, per suite and variant (reporting/figures.py)
             **({"summary": [suite.to_dict() for suite in self.figures]} if self.figures is not None else {}),
             # tags: the case's markers (a query's language and family, a ticket's vendor, a task's template),
@@ -84,17 +106,27 @@ class RunResults:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "RunResults":
+    def from_dict(cls, data: Mapping[str, Any]) -> RunResults:
         """A results document (``report.check_document`` checked the fields it reads)."""
         suites = data.get("suites") or {}
         settings = data.get("provider_settings") or {}
-        records = [ItemRecord.from_dict(item, suites.get(item["suite"]), settings.get(item["provider"]))
-                   for item in data["items"]]
+        records = [
+            ItemRecord.from_dict(item, suites.get(item["suite"]), settings.get(item["provider"]))
+            for item in data["items"]
+        ]
         baseline = data.get("baseline") or {}
-        return cls(records, data["k"], list(data.get("providers") or []), data.get("record_mode"),
-                   Completeness.from_dict(data) if "complete" in data else None, baseline.get("path"),
-                   [SuiteVerdict.from_dict(v) for v in baseline.get("verdicts") or []], data.get("created"),
-                   data.get("plugin_version"), raw_answers=data.get("raw_answers", True))
+        return cls(
+            records,
+            data["k"],
+            list(data.get("providers") or []),
+            data.get("record_mode"),
+            Completeness.from_dict(data) if "complete" in data else None,
+            baseline.get("path"),
+            [SuiteVerdict.from_dict(v) for v in baseline.get("verdicts") or []],
+            data.get("created"),
+            data.get("plugin_version"),
+            raw_answers=data.get("raw_answers", True),
+        )
 
 
 def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:
@@ -108,8 +140,12 @@ def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:
     of the document, indented."""
     scrub = value_scrubber(secrets)
     items = document.get("items")
-    head = json.dumps(scrub({**document, "items": []} if items is not None else document), indent=1,
-                      ensure_ascii=False, sort_keys=True)
+    head = json.dumps(
+        scrub({**document, "items": []} if items is not None else document),
+        indent=1,
+        ensure_ascii=False,
+        sort_keys=True,
+    )
     # a top-level key is the only text on a line at indent 1 (strings hold newlines escaped)
     before, marker, after = head.partition('\n "items": []')
     with atomic_writer(path) as out:

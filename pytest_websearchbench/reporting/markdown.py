@@ -15,8 +15,11 @@ SHOWN_ITEMS = 20
 
 def markdown_summary(figures: list[SuiteFigures], *, baseline: str | None, incomplete: str = "") -> str:
     regressed = any(v.verdict is not None and v.verdict.status == REGRESSION for s in figures for v in s.variants)
-    title = "❌ regression against the baseline" if regressed else (
-        "✅ no regression against the baseline" if baseline else "websearchbench results")
+    title = (
+        "❌ regression against the baseline"
+        if regressed
+        else ("✅ no regression against the baseline" if baseline else "websearchbench results")
+    )
     lines = [f"## {title}", ""]
     if baseline:
         lines += [f"Baseline: `{baseline}`", ""]
@@ -25,21 +28,31 @@ def markdown_summary(figures: list[SuiteFigures], *, baseline: str | None, incom
     for suite in figures:
         primary = suite.columns[0]
         k = f", k={suite.k}" if suite.k is not None else ""
-        lines += [f"### {suite.name} ({suite.family}/{suite.kind}, edition {suite.edition}{k})", "",
-                  f"| variant | {_cell(primary.label)} (95 % CI) | pass | vs baseline | latency p50/p95 | cost (USD) |",
-                  "|---|---|---|---|---|---|"]
+        lines += [
+            f"### {suite.name} ({suite.family}/{suite.kind}, edition {suite.edition}{k})",
+            "",
+            f"| variant | {_cell(primary.label)} (95 % CI) | pass | vs baseline | latency p50/p95 | cost (USD) |",
+            "|---|---|---|---|---|---|",
+        ]
         for variant in suite.variants:
             figure = variant.metrics.get(primary.key)
             value = f"{figure.mean:.3f} [{figure.low:.3f}, {figure.high:.3f}]" if figure else "-"
-            latency = (f"{variant.p50_ms:.0f} / {variant.p95_ms:.0f} ms" if variant.p50_ms is not None
-                       and variant.p95_ms is not None else "-")
+            latency = (
+                f"{variant.p50_ms:.0f} / {variant.p95_ms:.0f} ms"
+                if variant.p50_ms is not None and variant.p95_ms is not None
+                else "-"
+            )
             verdict = variant.verdict.text() if variant.verdict else "-"
-            lines.append(f"| {_cell(variant.name)} | {value} | {variant.pass_rate} | {_cell(verdict)} | {latency} | "
-                         f"{_cell(variant.cost.text)} |")
+            lines.append(
+                f"| {_cell(variant.name)} | {value} | {variant.pass_rate} | {_cell(verdict)} | {latency} | "
+                f"{_cell(variant.cost.text)} |"
+            )
         lines.append("")
         for variant in suite.variants:
             for status, heading in ((REGRESSED, "regressed"), (FIXED, "fixed")):
-                ids = [r.meta.case_id for r in variant.records if r.baseline is not None and r.baseline.status == status]
+                ids = [
+                    r.meta.case_id for r in variant.records if r.baseline is not None and r.baseline.status == status
+                ]
                 if ids:
                     shown = ", ".join(f"`{i}`" for i in ids[:SHOWN_ITEMS])
                     more = f" … and {len(ids) - SHOWN_ITEMS} more" if len(ids) > SHOWN_ITEMS else ""

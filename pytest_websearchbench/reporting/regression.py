@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Sequence
 
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.reporting import stats
@@ -50,23 +50,44 @@ class SuiteVerdict:
         p = "p<0.001" if self.p < 0.001 else f"p={self.p:.3f}"
         delta = f"{self.delta:+.3f}".replace("-", "−")
         note = f"; not comparable: {', '.join(self.not_comparable)}" if self.not_comparable else ""
-        power = ("could detect any drop" if self.detectable == 0 else
-                 f"could detect {self.detectable:.3f}".replace("detect ", "detect −") + " at 80 % power"
-                 if self.detectable is not None else "too few items to say what it could detect")
+        power = (
+            "could detect any drop"
+            if self.detectable == 0
+            else f"could detect {self.detectable:.3f}".replace("detect ", "detect −") + " at 80 % power"
+            if self.detectable is not None
+            else "too few items to say what it could detect"
+        )
         return f"{self.status} {self.metric} {delta} ({p}, n={self.n}; {power}){note}"
 
     def to_dict(self) -> dict:
         # "provider": the results file's (published) name of the variant
-        return {"suite": self.suite, "provider": self.variant, "metric": self.metric, "status": self.status,
-                "delta": self.delta, "p": self.p, "n": self.n, "not_comparable": self.not_comparable,
-                "detectable": self.detectable, "text": self.text()}
+        return {
+            "suite": self.suite,
+            "provider": self.variant,
+            "metric": self.metric,
+            "status": self.status,
+            "delta": self.delta,
+            "p": self.p,
+            "n": self.n,
+            "not_comparable": self.not_comparable,
+            "detectable": self.detectable,
+            "text": self.text(),
+        }
 
     @classmethod
-    def from_dict(cls, data: dict) -> "SuiteVerdict":
+    def from_dict(cls, data: dict) -> SuiteVerdict:
         """A verdict as a results file holds it (``text`` is derived, so not read)."""
-        return cls(data["suite"], data["provider"], data.get("metric", ""), data.get("status", ""),
-                   data.get("delta", 0.0), data.get("p", 1.0), data.get("n", 0), list(data.get("not_comparable") or []),
-                   data.get("detectable"))
+        return cls(
+            data["suite"],
+            data["provider"],
+            data.get("metric", ""),
+            data.get("status", ""),
+            data.get("delta", 0.0),
+            data.get("p", 1.0),
+            data.get("n", 0),
+            list(data.get("not_comparable") or []),
+            data.get("detectable"),
+        )
 
 
 def significant(delta: float, p: float, alpha: float, min_effect: float) -> bool:
@@ -84,8 +105,15 @@ def detectable_drop(new: Sequence[float], old: Sequence[float], alpha: float, po
     return (normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)) * spread / math.sqrt(len(new))
 
 
-def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFamily], k: int, baseline: Baseline,
-                   *, alpha: float, min_effect: float) -> list[SuiteVerdict]:
+def suite_verdicts(
+    records: list[ItemRecord],
+    families: Mapping[str, BenchmarkFamily],
+    k: int,
+    baseline: Baseline,
+    *,
+    alpha: float,
+    min_effect: float,
+) -> list[SuiteVerdict]:
     """One verdict per (suite, variant) of this run, in record order."""
     groups: dict[tuple[str, str], list[ItemRecord]] = {}
     for record in records:
@@ -111,6 +139,5 @@ def suite_verdicts(records: list[ItemRecord], families: Mapping[str, BenchmarkFa
             status = REGRESSION if delta < 0 else IMPROVEMENT
         else:
             status = INCONCLUSIVE if detectable is None or detectable > min_effect else NO_CHANGE
-        verdicts.append(SuiteVerdict(suite, variant, column.label, status, delta, p, len(old), differences,
-                                     detectable))
+        verdicts.append(SuiteVerdict(suite, variant, column.label, status, delta, p, len(old), differences, detectable))
     return verdicts

@@ -9,8 +9,9 @@ the JUnit XML's: ``reporting/junit.py``).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import pytest
 
@@ -54,15 +55,31 @@ class ItemMeta:
 
     def to_dict(self) -> dict[str, Any]:
         # "provider": the results file's (published) name of the variant
-        return {"suite": self.suite, "case_id": self.case_id, "provider": self.variant, "family": self.family,
-                "kind": self.kind, "edition": self.edition, "digest": self.digest, "tags": list(self.tags),
-                **({"sources": list(self.sources)} if self.sources else {})}
+        return {
+            "suite": self.suite,
+            "case_id": self.case_id,
+            "provider": self.variant,
+            "family": self.family,
+            "kind": self.kind,
+            "edition": self.edition,
+            "digest": self.digest,
+            "tags": list(self.tags),
+            **({"sources": list(self.sources)} if self.sources else {}),
+        }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "ItemMeta":
-        return cls(data["suite"], data["case_id"], data["provider"], data["family"], data.get("kind") or "",
-                   data.get("edition") or "", data.get("digest") or "", tuple(data.get("tags") or ()),
-                   tuple(data.get("sources") or ()))
+    def from_dict(cls, data: Mapping[str, Any]) -> ItemMeta:
+        return cls(
+            data["suite"],
+            data["case_id"],
+            data["provider"],
+            data["family"],
+            data.get("kind") or "",
+            data.get("edition") or "",
+            data.get("digest") or "",
+            tuple(data.get("tags") or ()),
+            tuple(data.get("sources") or ()),
+        )
 
 
 @dataclass
@@ -79,16 +96,28 @@ class ItemRun:
     produced_by: dict[str, str] | None = None  # Provider.produced_by: a corpus digest, the options that change results
 
     def to_dict(self) -> dict[str, Any]:
-        return {"cassette_path": self.cassette_path, "cassette": self.cassette,
-                "calls": [call.to_dict() for call in self.calls], "error": self.error, "error_kind": self.error_kind,
-                "raw": self.raw, "produced_by": self.produced_by}
+        return {
+            "cassette_path": self.cassette_path,
+            "cassette": self.cassette,
+            "calls": [call.to_dict() for call in self.calls],
+            "error": self.error,
+            "error_kind": self.error_kind,
+            "raw": self.raw,
+            "produced_by": self.produced_by,
+        }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "ItemRun":
+    def from_dict(cls, data: Mapping[str, Any]) -> ItemRun:
         """A run as ``to_dict`` wrote it, or as a results file's item holds it (without its cassette path)."""
-        return cls(data.get("cassette_path"), data.get("cassette"),
-                   [CallRecord.from_dict(call) for call in data.get("calls") or []], data.get("error"),
-                   data.get("error_kind"), data.get("raw"), data.get("produced_by"))
+        return cls(
+            data.get("cassette_path"),
+            data.get("cassette"),
+            [CallRecord.from_dict(call) for call in data.get("calls") or []],
+            data.get("error"),
+            data.get("error_kind"),
+            data.get("raw"),
+            data.get("produced_by"),
+        )
 
 
 @dataclass
@@ -155,22 +184,42 @@ class ItemRecord:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], suite: Mapping[str, Any] | None = None,
-                  produced_by: dict[str, str] | None = None) -> "ItemRecord":
+    def from_dict(
+        cls, data: Mapping[str, Any], suite: Mapping[str, Any] | None = None, produced_by: dict[str, str] | None = None
+    ) -> ItemRecord:
         """The record a results file's item was written from (``suite``: the file's entry for its suite;
         ``produced_by``: the file's provider settings of its variant). Fields an older file lacks are
         empty; an item without metrics or primary metric was never scored."""
-        meta = ItemMeta.from_dict({**data, "edition": (suite or {}).get("edition"),
-                                   "digest": (suite or {}).get("digest"), "sources": (suite or {}).get("sources")})
+        meta = ItemMeta.from_dict(
+            {
+                **data,
+                "edition": (suite or {}).get("edition"),
+                "digest": (suite or {}).get("digest"),
+                "sources": (suite or {}).get("sources"),
+            }
+        )
         score = None
         if data.get("primary_metric") is not None or data.get("metrics"):
-            score = Score(data.get("outcome") in ("passed", "xfailed"), dict(data.get("metrics") or {}),
-                          data.get("message") or "", list(data.get("results") or []), data.get("primary_metric") or "")
+            score = Score(
+                data.get("outcome") in ("passed", "xfailed"),
+                dict(data.get("metrics") or {}),
+                data.get("message") or "",
+                list(data.get("results") or []),
+                data.get("primary_metric") or "",
+            )
         raw = previews_from_rows(data.get("raw"), data.get("results") or [])
         run = ItemRun.from_dict({**data, "raw": raw, "produced_by": produced_by})
         baseline = ItemVerdict.from_dict(data["baseline"]) if data.get("baseline") else None
-        return cls(data.get("nodeid", ""), meta, run, score, data.get("outcome", "passed"), data.get("message") or "",
-                   baseline, True)
+        return cls(
+            data.get("nodeid", ""),
+            meta,
+            run,
+            score,
+            data.get("outcome", "passed"),
+            data.get("message") or "",
+            baseline,
+            True,
+        )
 
 
 def variant_settings(records: Iterable[ItemRecord]) -> dict[str, dict[str, str]]:
@@ -182,8 +231,9 @@ def variant_settings(records: Iterable[ItemRecord]) -> dict[str, dict[str, str]]
     return out
 
 
-def report_payload(meta: ItemMeta, run: ItemRun | None = None, score: Score | None = None,
-                   verdict: ItemVerdict | None = None) -> dict[str, Any]:
+def report_payload(
+    meta: ItemMeta, run: ItemRun | None = None, score: Score | None = None, verdict: ItemVerdict | None = None
+) -> dict[str, Any]:
     """What a report carries (``REPORT_PAYLOAD``): the item it belongs to, and what its phase produced —
     the run on the setup report, the score and the baseline verdict on the call report."""
     payload: dict[str, Any] = {"item": meta.to_dict()}
@@ -278,18 +328,28 @@ class Completeness:
 
     @property
     def complete(self) -> bool:
-        return (self.interrupted is None and self.declared is not None and self.missing == 0
-                and self.suite_errors == 0)
+        return self.interrupted is None and self.declared is not None and self.missing == 0 and self.suite_errors == 0
 
     def to_dict(self) -> dict[str, Any]:
-        return {"complete": self.complete, "interrupted": self.interrupted, "declared_items": self.declared,
-                "missing_items": self.missing, "suite_errors": self.suite_errors,
-                "selection": "partial" if self.selected_by else "all", "selected_by": list(self.selected_by)}
+        return {
+            "complete": self.complete,
+            "interrupted": self.interrupted,
+            "declared_items": self.declared,
+            "missing_items": self.missing,
+            "suite_errors": self.suite_errors,
+            "selection": "partial" if self.selected_by else "all",
+            "selected_by": list(self.selected_by),
+        }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Completeness":
-        return cls(data.get("declared_items"), data.get("missing_items") or 0, data.get("interrupted"),
-                   data.get("suite_errors") or 0, tuple(data.get("selected_by") or ()))
+    def from_dict(cls, data: Mapping[str, Any]) -> Completeness:
+        return cls(
+            data.get("declared_items"),
+            data.get("missing_items") or 0,
+            data.get("interrupted"),
+            data.get("suite_errors") or 0,
+            tuple(data.get("selected_by") or ()),
+        )
 
     def text(self) -> str:
         """One line for the summary of an incomplete run ("" for a complete one)."""

@@ -41,8 +41,9 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[below] + fraction * (ordered[below + 1] - ordered[below])
 
 
-def bootstrap_ci(values: Sequence[float], *, resamples: int = 2000, confidence: float = 0.95,
-                 seed: int = 0) -> tuple[float, float, float]:
+def bootstrap_ci(
+    values: Sequence[float], *, resamples: int = 2000, confidence: float = 0.95, seed: int = 0
+) -> tuple[float, float, float]:
     """(mean, low, high): the mean with a percentile-bootstrap interval.
 
     Draws `resamples` samples with replacement from the sorted values, the indices from the raw
@@ -70,14 +71,15 @@ def bootstrap_ci(values: Sequence[float], *, resamples: int = 2000, confidence: 
     for start in range(0, resamples, rows_at_once):
         rows = min(rows_at_once, resamples - start)
         picks = ((bits.random_raw(rows * n) >> numpy.uint64(32)) * numpy.uint64(n)) >> numpy.uint64(32)
-        means[start:start + rows] = ordered[picks.reshape(rows, n)].mean(axis=1)
+        means[start : start + rows] = ordered[picks.reshape(rows, n)].mean(axis=1)
     tail = (1 - confidence) / 2 * 100
     resampled = means.tolist()
     return centre, percentile(resampled, tail), percentile(resampled, 100 - tail)
 
 
-def paired_randomization_test(a: Sequence[float], b: Sequence[float], *, resamples: int = 10000,
-                              seed: int = 0) -> float:
+def paired_randomization_test(
+    a: Sequence[float], b: Sequence[float], *, resamples: int = 10000, seed: int = 0
+) -> float:
     """Two-sided p-value that the mean paired difference a − b is zero (sign-flip test).
 
     Each resample flips the sign of every difference with probability ½ (`random.Random(seed)`);
@@ -94,8 +96,7 @@ def paired_randomization_test(a: Sequence[float], b: Sequence[float], *, resampl
     observed = abs(math.fsum(differences))
     magnitudes = sorted(abs(d) for d in differences)
     rng = random.Random(seed)
-    count = sum(_flipped_sum(magnitudes, rng.getrandbits(len(magnitudes))) >= observed
-                for _ in range(resamples))
+    count = sum(_flipped_sum(magnitudes, rng.getrandbits(len(magnitudes))) >= observed for _ in range(resamples))
     return (count + 1) / (resamples + 1)
 
 

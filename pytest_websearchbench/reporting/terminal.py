@@ -4,8 +4,8 @@ formats the suites' figures (``reporting/figures.py``) and computes none."""
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Iterable, Mapping
 
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.reporting.baseline import FIXED, KNOWN, Baseline
@@ -14,9 +14,13 @@ from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import ItemRecord, variant_settings
 
 
-def summary_lines(suites: list[SuiteFigures], families: Mapping[str, BenchmarkFamily],
-                  baseline: Baseline | None = None, verdicts: Iterable[SuiteVerdict] = (),
-                  cassette_dir: Path | None = None) -> list[str]:
+def summary_lines(
+    suites: list[SuiteFigures],
+    families: Mapping[str, BenchmarkFamily],
+    baseline: Baseline | None = None,
+    verdicts: Iterable[SuiteVerdict] = (),
+    cassette_dir: Path | None = None,
+) -> list[str]:
     """One table per suite; then, with a baseline, its ``verdicts`` (as the run judged them, in their
     order), the fixed items and the known failures."""
     lines: list[str] = []
@@ -51,8 +55,11 @@ def _baseline_lines(records: list[ItemRecord], baseline: Baseline, verdicts: lis
     for name, settings in sorted(variant_settings(records).items()):
         old = baseline.provider_settings.get(name)
         if old is not None and old != settings:
-            changes = [f"{key} {old.get(key, '-')} → {settings.get(key, '-')}"
-                       for key in sorted(set(old) | set(settings)) if old.get(key) != settings.get(key)]
+            changes = [
+                f"{key} {old.get(key, '-')} → {settings.get(key, '-')}"
+                for key in sorted(set(old) | set(settings))
+                if old.get(key) != settings.get(key)
+            ]
             lines.append(f"  {name} settings differ from the baseline's: {'; '.join(changes)}")
     return lines
 
@@ -73,8 +80,9 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     for column in suite.shown_columns:
         rows.append((column.label, [_mean_ci(v.metrics.get(column.key), column.scale) for v in variants]))
     if population and any(v.errored for v in variants):  # the mean over the items that were answered, as a second line
-        rows.append((f"{suite.columns[0].label} answered", [_mean_ci(v.answered, suite.columns[0].scale)
-                                                           for v in variants]))
+        rows.append(
+            (f"{suite.columns[0].label} answered", [_mean_ci(v.answered, suite.columns[0].scale) for v in variants])
+        )
     if family is not None:
         rows += family.summary_rows([[r.score for r in v.records if r.score] for v in variants])
     if suite.traffic:
@@ -85,14 +93,27 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     if suite.traffic:
         rows.append(("cassettes", [v.cassettes_text for v in variants]))
     for column in suite.paired_columns:
-        rows.append((f"Δ {column.label} vs {suite.reference}", ["(reference)"] + [
-            f"{_delta(d.delta, column.scale)} (p={d.p:.3f}, n={d.n})" if (d := v.paired.get(column.key)) else "-"
-            for v in variants[1:]]))
+        rows.append(
+            (
+                f"Δ {column.label} vs {suite.reference}",
+                ["(reference)"]
+                + [
+                    f"{_delta(d.delta, column.scale)} (p={d.p:.3f}, n={d.n})"
+                    if (d := v.paired.get(column.key))
+                    else "-"
+                    for v in variants[1:]
+                ],
+            )
+        )
     if any(v.verdict is not None for v in variants):
         rows.append(("vs baseline", [v.verdict.text() if v.verdict is not None else "-" for v in variants]))
     scaled = ", metrics on a 0-100 scale" if any(c.scale == 100 for c in suite.columns) else ""
-    title = f"{suite.name}  ({suite.family}/{suite.kind or '-'}, edition {suite.edition}" + (
-        f", k={suite.k}" if suite.k is not None else "") + scaled + ")"
+    title = (
+        f"{suite.name}  ({suite.family}/{suite.kind or '-'}, edition {suite.edition}"
+        + (f", k={suite.k}" if suite.k is not None else "")
+        + scaled
+        + ")"
+    )
     label_width = max(len(label) for label, _ in rows)
     widths = [max(len(name), *(len(cells[i]) for _, cells in rows)) for i, name in enumerate(names)]
 
@@ -102,14 +123,23 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     # a remote file's provenance, exactly: the dataset, the commit its revision resolved to, its hash
     sources = [f"  from {src['repo']}@{src['commit']} {src['path']} sha256:{src['sha256']}" for src in suite.sources]
     out = [title, *sources, line("", names)] + [line(label, cells) for label, cells in rows]
-    over = ("the declared population (an errored item counts 0 in "
+    over = (
+        (
+            "the declared population (an errored item counts 0 in "
             + ", ".join(c.label for c in suite.counted_columns)
-            + "; other rows leave it out)") if population else "items (errors excluded)"
-    out.append(f"  means with 95% bootstrap intervals over {over}"
-               + ("; latency over provider calls" if suite.traffic else ""))
+            + "; other rows leave it out)"
+        )
+        if population
+        else "items (errors excluded)"
+    )
+    out.append(
+        f"  means with 95% bootstrap intervals over {over}" + ("; latency over provider calls" if suite.traffic else "")
+    )
     if suite.paired_columns:
-        out.append(f"  Δ vs {suite.reference}: mean paired difference over the items both scored, two-sided paired "
-                   "randomization test (sign-flip, 10,000 resamples)")
+        out.append(
+            f"  Δ vs {suite.reference}: mean paired difference over the items both scored, two-sided paired "
+            "randomization test (sign-flip, 10,000 resamples)"
+        )
     for variant in variants:
         out += [f"  {variant.name} errors: {line}" for line in _error_reasons(variant.error_reasons)]
     return out

@@ -22,12 +22,18 @@ The rules:
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Hashable, Sequence
 
 from pytest_websearchbench.reporting.figures import PairedFigure, SuiteFigures, paired_runs
 from pytest_websearchbench.reporting.history import (
-    RunEntry, StoredFigure, StoredItem, StoredRun, StoredSuite, StoredVariant)
+    RunEntry,
+    StoredFigure,
+    StoredItem,
+    StoredRun,
+    StoredSuite,
+    StoredVariant,
+)
 from pytest_websearchbench.reporting.json_results import RunResults
 from pytest_websearchbench.reporting.regression import significant
 from pytest_websearchbench.reporting.results import variant_settings
@@ -38,35 +44,71 @@ PASSING = ("passed",)
 FAILING = ("failed", "xfailed", "error")
 
 
-def entry_of(results: RunResults, figures: Sequence[SuiteFigures], *, label: str, git_commit: str | None,
-             alpha: float, min_effect: float) -> RunEntry:
+def entry_of(
+    results: RunResults,
+    figures: Sequence[SuiteFigures],
+    *,
+    label: str,
+    git_commit: str | None,
+    alpha: float,
+    min_effect: float,
+) -> RunEntry:
     """What the history keeps of a run: its results' metadata, each suite's figures, and each item with its
     primary metric by the population rule."""
     done = results.completeness
-    run = StoredRun(results.created or "", label, results.plugin_version, git_commit, results.k,
-                    tuple(results.providers), results.record_mode, done is None or done.complete,
-                    done.interrupted if done else None, done.declared if done else None,
-                    done.missing if done else 0, done.suite_errors if done else 0, alpha, min_effect,
-                    variant_settings(results.records), selected_by=done.selected_by if done else ())
+    run = StoredRun(
+        results.created or "",
+        label,
+        results.plugin_version,
+        git_commit,
+        results.k,
+        tuple(results.providers),
+        results.record_mode,
+        done is None or done.complete,
+        done.interrupted if done else None,
+        done.declared if done else None,
+        done.missing if done else 0,
+        done.suite_errors if done else 0,
+        alpha,
+        min_effect,
+        variant_settings(results.records),
+        selected_by=done.selected_by if done else (),
+    )
     suites, variants, items = [], [], []
     for suite in figures:
         meta = suite.records[0].meta
         suites.append(StoredSuite(suite.name, suite.family, suite.kind, suite.edition, meta.digest, suite.sources))
         primary = suite.columns[0] if suite.columns else None
         for variant in suite.variants:
-            stored = tuple(StoredFigure(position, column.key, column.label, f.mean, f.low, f.high, f.n)
-                           for position, column in enumerate(suite.columns)
-                           for f in [variant.metrics.get(column.key)] if f is not None)
-            variants.append(StoredVariant(suite.name, variant.name, variant.items, variant.passed, variant.errors,
-                                          variant.xfailed, stored))
+            stored = tuple(
+                StoredFigure(position, column.key, column.label, f.mean, f.low, f.high, f.n)
+                for position, column in enumerate(suite.columns)
+                for f in [variant.metrics.get(column.key)]
+                if f is not None
+            )
+            variants.append(
+                StoredVariant(
+                    suite.name, variant.name, variant.items, variant.passed, variant.errors, variant.xfailed, stored
+                )
+            )
             for record in variant.records:
                 value = record.value(primary.key, primary.error_value) if primary else None
-                items.append(StoredItem(suite.name, record.meta.case_id, variant.name, record.outcome,
-                                        record.primary, value, dict(record.metrics)))
+                items.append(
+                    StoredItem(
+                        suite.name,
+                        record.meta.case_id,
+                        variant.name,
+                        record.outcome,
+                        record.primary,
+                        value,
+                        dict(record.metrics),
+                    )
+                )
     return RunEntry(run, suites, variants, items)
 
 
 # ---------------------------------------------------------------------------------------------- the rules
+
 
 def state(outcome: str | None) -> bool | None:
     """True passing, False failing, None no state (skipped, not run)."""
@@ -100,6 +142,7 @@ def failing_since(states: Sequence[tuple[Hashable, bool | None]]) -> int | None:
 
 # ---------------------------------------------------------------------------------------------- the trends
 
+
 @dataclass(frozen=True)
 class Identity:
     """What must match for two runs of a suite to be one line."""
@@ -109,18 +152,21 @@ class Identity:
     kind: str
     k: int
 
-    def changed_from(self, before: "Identity") -> list[str]:
+    def changed_from(self, before: Identity) -> list[str]:
         """The names of what differs from ``before``."""
         return [name for name in ("edition", "digest", "kind", "k") if getattr(before, name) != getattr(self, name)]
 
-    def changes_from(self, before: "Identity") -> str:
+    def changes_from(self, before: Identity) -> str:
         """What changed, in words: ``edition 2026.1 → 2026.2; digest sha256:1a2b3c4d… → sha256:5e6f…``."""
+
         def shown(value) -> str:
             text = str(value)
             return (text[:16] + "…" if len(text) > 17 else text) or "-"
 
-        return "; ".join(f"{name} {shown(getattr(before, name))} → {shown(getattr(self, name))}"
-                         for name in self.changed_from(before))
+        return "; ".join(
+            f"{name} {shown(getattr(before, name))} → {shown(getattr(self, name))}"
+            for name in self.changed_from(before)
+        )
 
 
 @dataclass(frozen=True)
@@ -223,11 +269,23 @@ def _suite_trend(name: str, entries: list[RunEntry]) -> SuiteTrend:
         for case_id, row in outcomes.items():
             states = [(segment, state(outcome)) for segment, outcome in zip(segment_of, row)]
             since = failing_since(states)
-            items.append(ItemHistory(variant, case_id, tuple(row), flips(states),
-                                     entries[since].run if since is not None else None))
+            items.append(
+                ItemHistory(
+                    variant, case_id, tuple(row), flips(states), entries[since].run if since is not None else None
+                )
+            )
     items.sort(key=lambda i: (not i.flaky, i.regressed_since is None, not i.changed, -i.flips, i.variant, i.case_id))
-    return SuiteTrend(name, suites[-1].family, suites[-1].kind, [e.run for e in entries], identities, breaks,
-                      " / ".join(labels), variants, items)
+    return SuiteTrend(
+        name,
+        suites[-1].family,
+        suites[-1].kind,
+        [e.run for e in entries],
+        identities,
+        breaks,
+        " / ".join(labels),
+        variants,
+        items,
+    )
 
 
 def _variant_trend(suite: str, variant: str, entries: list[RunEntry], segment_of: list[int]) -> VariantTrend:
@@ -237,15 +295,23 @@ def _variant_trend(suite: str, variant: str, entries: list[RunEntry], segment_of
         counts = next((v for v in entry.variants if (v.suite, v.variant) == (suite, variant)), None)
         if counts is None:
             continue
-        values = {i.case_id: i.value for i in entry.items
-                  if (i.suite, i.variant) == (suite, variant) and i.value is not None}
+        values = {
+            i.case_id: i.value for i in entry.items if (i.suite, i.variant) == (suite, variant) and i.value is not None
+        }
         step = None
         if previous is not None and previous[0] == segment_of[position]:
             step = paired_runs(previous[1], values)
         else:
             segments.append([])
         run = entry.run
-        segments[-1].append(TrendPoint(position, run, counts, step, step is not None and significant(
-            step.delta, step.p, run.alpha, run.min_effect)))
+        segments[-1].append(
+            TrendPoint(
+                position,
+                run,
+                counts,
+                step,
+                step is not None and significant(step.delta, step.p, run.alpha, run.min_effect),
+            )
+        )
         previous = (segment_of[position], values)
     return VariantTrend(variant, segments)

@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import os
 import types
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Mapping
 
 import _pytest.python
 import pytest
 
+from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import BenchmarkFamily, Score, Suite
+from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 from pytest_websearchbench.reporting.baseline import ItemVerdict
 from pytest_websearchbench.reporting.junit import identity_properties
 from pytest_websearchbench.reporting.results import ItemMeta, ItemRun
@@ -26,12 +28,11 @@ from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.run.session import run_state
 from pytest_websearchbench.run.spec import ItemSpec
-from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
-from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 
 
-def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES,
-               hub: HubSession | None = None) -> tuple[BenchmarkFamily, Suite]:
+def load_suite(
+    manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES, hub: HubSession | None = None
+) -> tuple[BenchmarkFamily, Suite]:
     """The family (from ``families``: the run's configured ones, by default the registry's) and
     suite of a ``suite.json``, or of a suite file without a manifest (its family told from its fields).
     ``hub``: the run's remote files (a manifest's hf:// specs, a ``--suite hf://...`` file), fetched and
@@ -43,8 +44,9 @@ def load_suite(manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FA
         manifest = manifest_for_file(manifest_path, families, hub.suite_of(manifest_path) if hub else None)
     family = families.get(manifest.family)
     if family is None:
-        raise SuiteError(manifest_path, f"unknown family {manifest.family!r}; known: {', '.join(sorted(families))}",
-                         field="family")
+        raise SuiteError(
+            manifest_path, f"unknown family {manifest.family!r}; known: {', '.join(sorted(families))}", field="family"
+        )
     return family, family.load(manifest)
 
 
@@ -114,8 +116,9 @@ class SuiteModule(pytest.Module):
             path.relative_to(parent.config.rootpath)
         except ValueError:
             bundled = path.resolve().parent == BUNDLED_SUITES_DIR
-            kwargs["nodeid"] = path.name if bundled else os.path.relpath(path, parent.config.rootpath).replace(
-                os.sep, "/")
+            kwargs["nodeid"] = (
+                path.name if bundled else os.path.relpath(path, parent.config.rootpath).replace(os.sep, "/")
+            )
         return super().from_parent(parent, path=path, **kwargs)
 
     def _getobj(self):
@@ -124,22 +127,34 @@ class SuiteModule(pytest.Module):
     def collect(self):
         state = run_state(self.config)
         try:
-            family, suite = load_suite(self.path / MANIFEST_NAME if self.path.is_dir() else self.path,
-                                       state.families, state.hub)
+            family, suite = load_suite(
+                self.path / MANIFEST_NAME if self.path.is_dir() else self.path, state.families, state.hub
+            )
         except (SuiteError, ConfigurationError) as exc:
             raise self.CollectError(f"invalid suite: {exc}") from None
         self._claim_name(suite.name)
-        mismatch = state.baseline.suite_mismatch(suite.name, suite.manifest.edition, suite.digest,
-                                                 family.run_label(suite), state.settings.baseline_accept
-                                                 ) if state.baseline else None
+        mismatch = (
+            state.baseline.suite_mismatch(
+                suite.name,
+                suite.manifest.edition,
+                suite.digest,
+                family.run_label(suite),
+                state.settings.baseline_accept,
+            )
+            if state.baseline
+            else None
+        )
         if mismatch:
             raise self.CollectError(f"--wsb-baseline: {mismatch}")
         variants = family.variants(state.settings)
-        fixtureinfo = None  # every item of a suite sees the same fixtures: worked out once, as pytest's parametrize does
+        fixtureinfo = (
+            None  # every item of a suite sees the same fixtures: worked out once, as pytest's parametrize does
+        )
         for case in suite.cases:
             for variant in variants:
-                item = BenchmarkItem.from_parent(self, spec=ItemSpec(family, suite, case, variant),
-                                                 fixtureinfo=fixtureinfo)
+                item = BenchmarkItem.from_parent(
+                    self, spec=ItemSpec(family, suite, case, variant), fixtureinfo=fixtureinfo
+                )
                 fixtureinfo = item._fixtureinfo
                 yield item
 
@@ -153,7 +168,8 @@ class SuiteModule(pytest.Module):
             raise self.CollectError(
                 f"suite name {name!r} is used by two suites in this run: {self._shown(first)} and "
                 f"{self._shown(here)}; they would share results and the cassettes under {name}/. "
-                f"Rename one (\"name\" in its {MANIFEST_NAME}) or run them separately")
+                f'Rename one ("name" in its {MANIFEST_NAME}) or run them separately'
+            )
 
     def _shown(self, path: Path) -> str:
         return os.path.relpath(path, self.config.invocation_params.dir)
@@ -170,8 +186,13 @@ class BenchmarkItem(pytest.Function):
     def __init__(self, *, spec: ItemSpec, **kwargs) -> None:
         from pytest_websearchbench.run.runner import benchmark_test  # cassettes, providers: with the first item
 
-        super().__init__(name=f"{spec.case.id}[{spec.variant}]", originalname=spec.case.id,
-                         callspec=_CallSpec(_idlist=(spec.variant,)), callobj=benchmark_test, **kwargs)
+        super().__init__(
+            name=f"{spec.case.id}[{spec.variant}]",
+            originalname=spec.case.id,
+            callspec=_CallSpec(_idlist=(spec.variant,)),
+            callobj=benchmark_test,
+            **kwargs,
+        )
         self.spec = spec
         self.wsb_meta = spec.metadata()
         # what its phases produce (run/runner.py), each put on its phase's report (run.runner.attach_payload)
@@ -213,7 +234,7 @@ class SuiteSelection:
     wanted: dict[Path, set[str]] = field(default_factory=dict)  # suite folder → names asked for
 
     @classmethod
-    def from_args(cls, args: Iterable[str], base: Path) -> tuple[list[str], "SuiteSelection"]:
+    def from_args(cls, args: Iterable[str], base: Path) -> tuple[list[str], SuiteSelection]:
         """The arguments to collect (suite ids turned into their folder) and what they select."""
         out, wanted, whole = [], {}, set()
         for arg in args:
@@ -231,8 +252,11 @@ class SuiteSelection:
                 if not names:
                     whole.add(target)
         # a suite also named whole (itself or a folder above it) runs whole
-        wanted = {folder: names for folder, names in wanted.items()
-                  if not any(folder == path or path in folder.parents for path in whole)}
+        wanted = {
+            folder: names
+            for folder, names in wanted.items()
+            if not any(folder == path or path in folder.parents for path in whole)
+        }
         return list(dict.fromkeys(out)), cls(wanted)
 
     def deselect(self, items: list[pytest.Item]) -> list[pytest.Item]:
@@ -250,8 +274,12 @@ class SuiteSelection:
             hits = {name for name in names if name in (item.name, item.originalname)}
             matched.update((Path(item.path).resolve(), name) for name in hits)
             (kept if hits else dropped).append(item)
-        missing = [f"{folder}::{name}" for folder, names in self.wanted.items() for name in sorted(names)
-                   if (folder, name) not in matched]
+        missing = [
+            f"{folder}::{name}"
+            for folder, names in self.wanted.items()
+            for name in sorted(names)
+            if (folder, name) not in matched
+        ]
         if missing:
             raise pytest.UsageError(f"not found: {', '.join(missing)}")
         items[:] = kept

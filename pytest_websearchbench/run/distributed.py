@@ -12,8 +12,8 @@ report, and the controller writes it into its own folder.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Mapping, Sequence
 
 import pytest
 
@@ -31,8 +31,7 @@ def plugin_for(config: pytest.Config, settings: Settings) -> object | None:
     """The plugin object of this process's role in an xdist run; None when xdist does not distribute."""
     if hasattr(config, "workerinput"):
         return _Worker(settings)
-    if (config.getoption("dist", "no") != "no" and config.getoption("tx", None)
-            and not config.option.collectonly):
+    if config.getoption("dist", "no") != "no" and config.getoption("tx", None) and not config.option.collectonly:
         return _Controller(settings)
     return None
 
@@ -61,8 +60,11 @@ def auto_workers(config: pytest.Config) -> int | None:
     if not specs and not paths:
         return None
     try:
-        paths += [resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir) for spec in specs
-                  if "://" not in spec]
+        paths += [
+            resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
+            for spec in specs
+            if "://" not in spec
+        ]
     except WebSearchBenchError:
         return None  # a usage error, said at configure
     families = named_families(paths)
@@ -88,8 +90,14 @@ def lock_scope(spec) -> tuple:
     """What makes workers open the same rate-limit state file: the machine and account a gateway (an
     execnet ``XSpec``) runs on, and its temp folder. Telling apart two gateways that do share a file
     only lowers the rate, so everything that may change machine, account or temp folder counts."""
-    return (spec.via, spec.ssh, spec.ssh_config, spec.socket, spec.vagrant_ssh,
-            *(spec.env.get(name) for name in ("TMPDIR", "TEMP", "TMP")))
+    return (
+        spec.via,
+        spec.ssh,
+        spec.ssh_config,
+        spec.socket,
+        spec.vagrant_ssh,
+        *(spec.env.get(name) for name in ("TMPDIR", "TEMP", "TMP")),
+    )
 
 
 def split_rate(rate: Rate, sizes: Sequence[int]) -> list[Rate]:
@@ -108,7 +116,7 @@ def split_rate(rate: Rate, sizes: Sequence[int]) -> list[Rate]:
     exact = [rest * size / total for size in sizes]
     counts = [int(share) for share in exact]
     by_remainder = sorted(range(len(sizes)), key=lambda i: counts[i] - exact[i])  # stable: ties by order
-    for index in by_remainder[:rest - sum(counts)]:
+    for index in by_remainder[: rest - sum(counts)]:
         counts[index] += 1
     return [Rate(float(1 + whole), rate.per_seconds) for whole in counts]
 
@@ -126,8 +134,10 @@ class _Controller:
         groups = list(dict.fromkeys(scopes))
         mine = groups.index(lock_scope(node.gateway.spec))
         sizes = [scopes.count(group) for group in groups]
-        node.workerinput[_RATES] = {name: [share.count, share.per_seconds] for name, share in (
-            (name, split_rate(rate, sizes)[mine]) for name, rate in self.settings.rates.items())}
+        node.workerinput[_RATES] = {
+            name: [share.count, share.per_seconds]
+            for name, share in ((name, split_rate(rate, sizes)[mine]) for name, rate in self.settings.rates.items())
+        }
 
     @pytest.hookimpl(wrapper=True)
     def pytest_report_from_serializable(self, config: pytest.Config, data: dict):
@@ -156,11 +166,15 @@ class _Controller:
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if self.written:
-            terminalreporter.write_line(f"{self.written} cassettes recorded by xdist workers written to "
-                                        f"{self.settings.cassette_dir}")
+            terminalreporter.write_line(
+                f"{self.written} cassettes recorded by xdist workers written to {self.settings.cassette_dir}"
+            )
         if self.failures:
-            terminalreporter.write_line(f"{len(self.failures)} cassettes recorded by xdist workers could not be "
-                                        f"written; the first: {self.failures[0]}", red=True)
+            terminalreporter.write_line(
+                f"{len(self.failures)} cassettes recorded by xdist workers could not be "
+                f"written; the first: {self.failures[0]}",
+                red=True,
+            )
 
 
 class _Worker:
@@ -176,8 +190,11 @@ class _Worker:
         if call.when == "setup" and run is not None and run.cassette == "recorded":
             path = Path(run.cassette_path)
             if path.is_relative_to(self.settings.cassette_dir):
-                setattr(report, _CASSETTE, {"path": path.relative_to(self.settings.cassette_dir).as_posix(),
-                                            "text": path.read_text("utf-8")})
+                setattr(
+                    report,
+                    _CASSETTE,
+                    {"path": path.relative_to(self.settings.cassette_dir).as_posix(), "text": path.read_text("utf-8")},
+                )
         return report
 
     @pytest.hookimpl(wrapper=True)

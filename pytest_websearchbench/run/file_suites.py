@@ -10,8 +10,9 @@ edition names the commit.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.hub import HubFile, edition_at
@@ -49,11 +50,22 @@ def manifest_for_file(path: Path, families: Mapping[str, Any], remote: HubFile |
         if kind is None:
             continue
         if remote is not None:
-            return SuiteManifest(path, remote.spec.suite_name, edition_at("", [remote]), name, kind,
-                                 {"items": str(remote.spec)}, remote={"items": remote})
+            return SuiteManifest(
+                path,
+                remote.spec.suite_name,
+                edition_at("", [remote]),
+                name,
+                kind,
+                {"items": str(remote.spec)},
+                remote={"items": remote},
+            )
         stem = re.sub(r"[^A-Za-z0-9._-]+", "-", path.stem).strip("-._") or "suite"
         return SuiteManifest(path, stem, UNVERSIONED, name, kind, {"items": path.name})
     fields = sorted(record) if isinstance(record, dict) else type(record).__name__
     formats = "; ".join(f.file_format for f in families.values() if f.file_format)
-    raise SuiteError(path, f"no {MANIFEST_NAME} and the first record's fields {fields} match no family's "
-                     f"row format" + (f" ({formats})" if formats else ""), line=1)
+    raise SuiteError(
+        path,
+        f"no {MANIFEST_NAME} and the first record's fields {fields} match no family's "
+        f"row format" + (f" ({formats})" if formats else ""),
+        line=1,
+    )

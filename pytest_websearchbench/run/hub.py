@@ -14,8 +14,8 @@ import dataclasses
 import hashlib
 import os
 import warnings
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
@@ -48,8 +48,9 @@ class HubFetcher:
     """Fetches one file of a dataset at a revision. ``endpoint`` and ``cache_dir`` default to
     huggingface_hub's own (``HF_ENDPOINT``, ``HF_HUB_CACHE``)."""
 
-    def __init__(self, endpoint: str | None = None, cache_dir: Path | None = None,
-                 max_bytes: int | None = None) -> None:
+    def __init__(
+        self, endpoint: str | None = None, cache_dir: Path | None = None, max_bytes: int | None = None
+    ) -> None:
         self.endpoint = endpoint
         self.cache_dir = cache_dir
         self.max_bytes = max_bytes  # --wsb-hub-max-size: a larger file is refused before it is downloaded
@@ -65,15 +66,26 @@ class HubFetcher:
         kind = COMMIT if spec.pinned else None if locked is not None else self._kind(api, spec)
         self._refuse_too_large(hub, spec, commit)
         try:
-            local = Path(hub.hf_hub_download(spec.repo, spec.path, repo_type="dataset", revision=commit,
-                                             cache_dir=self.cache_dir, endpoint=self.endpoint))
+            local = Path(
+                hub.hf_hub_download(
+                    spec.repo,
+                    spec.path,
+                    repo_type="dataset",
+                    revision=commit,
+                    cache_dir=self.cache_dir,
+                    endpoint=self.endpoint,
+                )
+            )
         except hub.errors.LocalEntryNotFoundError:
             raise SuiteError(str(spec), self._not_cached(hub, spec, commit)) from None
         except hub.errors.HfHubHTTPError as exc:
             raise self._refused(hub, spec, exc, commit, downloading=True) from None
         except Exception as exc:  # the transfer broke off (httpx's errors are not OSErrors): nothing was kept
-            raise SuiteError(str(spec), f"downloading it at commit {commit} failed ({type(exc).__name__}: "
-                             f"{scrub(str(exc))}); huggingface_hub keeps no partial file, run again") from None
+            raise SuiteError(
+                str(spec),
+                f"downloading it at commit {commit} failed ({type(exc).__name__}: "
+                f"{scrub(str(exc))}); huggingface_hub keeps no partial file, run again",
+            ) from None
         size, sha256, git_sha1 = _hashes(local)
         blob = local.resolve()
         # huggingface_hub names each cached blob after the ETag the hub served it under
@@ -83,17 +95,25 @@ class HubFetcher:
     def _refuse_too_large(self, hub, spec: HubSpec, commit: str) -> None:
         """A file not in the cache whose size the hub states as larger than ``max_bytes`` is a SuiteError; what
         the hub cannot say now, the download says (it streams to disk, and a failed one keeps nothing)."""
-        if self.max_bytes is None or isinstance(hub.try_to_load_from_cache(
-                spec.repo, spec.path, cache_dir=self.cache_dir, revision=commit, repo_type="dataset"), str):
+        if self.max_bytes is None or isinstance(
+            hub.try_to_load_from_cache(
+                spec.repo, spec.path, cache_dir=self.cache_dir, revision=commit, repo_type="dataset"
+            ),
+            str,
+        ):
             return
         try:
-            size = hub.get_hf_file_metadata(hub.hf_hub_url(spec.repo, spec.path, repo_type="dataset",
-                                                           revision=commit, endpoint=self.endpoint)).size
+            size = hub.get_hf_file_metadata(
+                hub.hf_hub_url(spec.repo, spec.path, repo_type="dataset", revision=commit, endpoint=self.endpoint)
+            ).size
         except Exception:  # noqa: BLE001 - the download that follows names whatever is wrong
             return
         if size is not None and size > self.max_bytes:
-            raise SuiteError(str(spec), f"the hub serves {size:,} bytes at commit {commit}, more than "
-                                        f"--wsb-hub-max-size {self.max_bytes >> 20} MB allows: raise it to run it")
+            raise SuiteError(
+                str(spec),
+                f"the hub serves {size:,} bytes at commit {commit}, more than "
+                f"--wsb-hub-max-size {self.max_bytes >> 20} MB allows: raise it to run it",
+            )
 
     def _commit(self, hub, api, spec: HubSpec, locked: LockEntry | None) -> str:
         if spec.pinned:
@@ -101,8 +121,9 @@ class HubFetcher:
         if locked is not None and hub.is_offline_mode():
             return locked.commit
         try:
-            return api.resolve_revision(spec.repo, repo_type="dataset", revision=spec.revision,
-                                        cache_dir=self.cache_dir).resolved
+            return api.resolve_revision(
+                spec.repo, repo_type="dataset", revision=spec.revision, cache_dir=self.cache_dir
+            ).resolved
         except hub.errors.RevisionResolutionError:  # the hub cannot be reached and the cache has no record
             if locked is None:
                 raise SuiteError(str(spec), self._not_cached(hub, spec, None)) from None
@@ -130,13 +151,17 @@ class HubFetcher:
         why = "HF_HUB_OFFLINE is set" if hub.is_offline_mode() else "the hub cannot be reached"
         cache = self.cache_dir or hub.constants.HF_HUB_CACHE
         command = spec.download_command(commit or spec.revision)
-        return f"not in the hub cache ({cache}) and {why}. Fetch it with `{command}`, or run once without HF_HUB_OFFLINE"
+        return (
+            f"not in the hub cache ({cache}) and {why}. Fetch it with `{command}`, or run once without HF_HUB_OFFLINE"
+        )
 
     def _refused(self, hub, spec: HubSpec, exc, commit: str | None, downloading: bool = False) -> SuiteError:
         errors = hub.errors
         if isinstance(exc, errors.GatedRepoError):
-            why = (f"{spec.repo} is gated: accept its terms on the hub with your account, then set HF_TOKEN to a "
-                   "token of that account (it is sent to the hub only, and filtered from every output)")
+            why = (
+                f"{spec.repo} is gated: accept its terms on the hub with your account, then set HF_TOKEN to a "
+                "token of that account (it is sent to the hub only, and filtered from every output)"
+            )
         elif isinstance(exc, errors.RepositoryNotFoundError):
             why = f"no dataset {spec.repo} on the hub, or it is private (then set HF_TOKEN)"
         elif isinstance(exc, errors.RevisionNotFoundError):
@@ -149,8 +174,10 @@ class HubFetcher:
             status = getattr(getattr(exc, "response", None), "status_code", None)
             why = f"the hub answered {status or type(exc).__name__}"
             if downloading:
-                why = (f"downloading it at commit {commit} failed ({why}); huggingface_hub keeps no partial file, "
-                       "run again")
+                why = (
+                    f"downloading it at commit {commit} failed ({why}); huggingface_hub keeps no partial file, "
+                    "run again"
+                )
         return SuiteError(str(spec), scrub(why))
 
 
@@ -169,8 +196,9 @@ class HubSession:
     """A run's remote files, in one process: each fetched once, checked (against wsb.lock, and the hash the hub
     served it under) before its suite is collected; with ``--wsb-lock=update`` each is pinned in the lock."""
 
-    def __init__(self, lock_path: Path, mode: str = VERIFY, *, ci: bool = False,
-                 fetcher: HubFetcher | None = None) -> None:
+    def __init__(
+        self, lock_path: Path, mode: str = VERIFY, *, ci: bool = False, fetcher: HubFetcher | None = None
+    ) -> None:
         self.lock_path = lock_path
         self.mode = mode
         self.ci = ci
@@ -180,10 +208,14 @@ class HubSession:
         self._suite_files: dict[Path, HubFile] = {}  # --suite specs, by their place in the hub cache
 
     @classmethod
-    def from_options(cls, values: OptionValues) -> "HubSession":
+    def from_options(cls, values: OptionValues) -> HubSession:
         """The lock file beside the config file (else in the folder pytest was started in)."""
-        return cls(values.anchor / LOCK_NAME, values["wsb_lock"], ci=os.environ.get("CI") == "true",
-                   fetcher=HubFetcher(max_bytes=values["wsb_hub_max_size"] << 20))
+        return cls(
+            values.anchor / LOCK_NAME,
+            values["wsb_lock"],
+            ci=os.environ.get("CI") == "true",
+            fetcher=HubFetcher(max_bytes=values["wsb_hub_max_size"] << 20),
+        )
 
     @property
     def lock(self) -> HubLock:
@@ -201,9 +233,11 @@ class HubSession:
         file, kind = self.fetcher.fetch(spec, locked)
         if locked is None and self.mode == VERIFY and kind in (BRANCH, UNKNOWN):
             what = "branch" if kind == BRANCH else "revision (the hub could not say whether it is a tag)"
-            message = (f"{spec}: {what} {spec.revision!r} has no entry in {self.lock_path}, so its data may change "
-                       f"between runs (it is commit {file.commit} now). Pin it: run once with --wsb-lock=update and "
-                       f"commit {LOCK_NAME}, or name a tag or a full commit")
+            message = (
+                f"{spec}: {what} {spec.revision!r} has no entry in {self.lock_path}, so its data may change "
+                f"between runs (it is commit {file.commit} now). Pin it: run once with --wsb-lock=update and "
+                f"commit {LOCK_NAME}, or name a tag or a full commit"
+            )
             if self.ci:
                 raise ConfigurationError(message + " (CI=true: an unpinned branch is an error)")
             warn(UnpinnedRevisionWarning(message))
@@ -226,8 +260,10 @@ class HubSession:
         except ValueError as exc:
             raise ConfigurationError(f"--suite: {exc}") from None
         if spec.path.rsplit("/", 1)[-1] == MANIFEST_NAME:
-            raise ConfigurationError(f"--suite {spec}: a {MANIFEST_NAME} stays in your project; write one there that "
-                                     "names the dataset's files as hf:// specs (items, grades)")
+            raise ConfigurationError(
+                f"--suite {spec}: a {MANIFEST_NAME} stays in your project; write one there that "
+                "names the dataset's files as hf:// specs (items, grades)"
+            )
         file = self.fetch(spec, lambda warning: config.issue_config_time_warning(warning, stacklevel=2))
         self._suite_files[file.local] = file
         return file.local

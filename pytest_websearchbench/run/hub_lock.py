@@ -8,17 +8,20 @@ comparing, writing text.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.hub import COMMIT, SHA256, HubFile, HubSpec
 
 LOCK_NAME = "wsb.lock"
 LOCK_VERSION = 1
-_HEADER = ("# Remote suite files, pinned: written by `pytest --wsb-lock=update`, checked by every run.\n"
-           "# Commit it beside the pytest config file.\n")
+_HEADER = (
+    "# Remote suite files, pinned: written by `pytest --wsb-lock=update`, checked by every run.\n"
+    "# Commit it beside the pytest config file.\n"
+)
 
 
 @dataclass(frozen=True)
@@ -35,18 +38,23 @@ class LockEntry:
         return self.repo, self.revision, self.path
 
     @classmethod
-    def of(cls, file: HubFile) -> "LockEntry":
+    def of(cls, file: HubFile) -> LockEntry:
         return cls(file.spec.repo, file.spec.revision, file.commit, file.spec.path, file.size, file.sha256)
 
     def mismatch(self, file: HubFile) -> str | None:
         """Why ``file`` is not the file this entry pins (naming the file, both commits and both hashes), or None."""
         if (self.commit, self.sha256, self.size) == (file.commit, file.sha256, file.size):
             return None
-        moved = (f"{file.spec.revision!r} now resolves to commit {file.commit}, the lock pins commit {self.commit}"
-                 if self.commit != file.commit else f"at commit {file.commit}")
-        return (f"{file.spec.path} of {file.spec.repo} does not match {LOCK_NAME}: {moved}; the lock has sha256 "
-                f"{self.sha256} ({self.size} bytes), the file has sha256 {file.sha256} ({file.size} bytes). If the "
-                f"new data is intended, run once with --wsb-lock=update (and make a new baseline)")
+        moved = (
+            f"{file.spec.revision!r} now resolves to commit {file.commit}, the lock pins commit {self.commit}"
+            if self.commit != file.commit
+            else f"at commit {file.commit}"
+        )
+        return (
+            f"{file.spec.path} of {file.spec.repo} does not match {LOCK_NAME}: {moved}; the lock has sha256 "
+            f"{self.sha256} ({self.size} bytes), the file has sha256 {file.sha256} ({file.size} bytes). If the "
+            f"new data is intended, run once with --wsb-lock=update (and make a new baseline)"
+        )
 
 
 class HubLock:
@@ -58,7 +66,7 @@ class HubLock:
     def entry(self, spec: HubSpec) -> LockEntry | None:
         return self.entries.get((spec.repo, spec.revision, spec.path))
 
-    def with_files(self, files: Iterable[HubFile]) -> "HubLock":
+    def with_files(self, files: Iterable[HubFile]) -> HubLock:
         """This lock with each file's entry added or replaced (other entries stay: a run that names one
         suite must not drop the others' pins)."""
         return HubLock([*self.entries.values(), *(LockEntry.of(f) for f in files)])
@@ -70,7 +78,7 @@ class HubLock:
         return _HEADER + tomli_w.dumps({"version": LOCK_VERSION, "file": files})
 
     @classmethod
-    def loads(cls, text: str, path: Path) -> "HubLock":
+    def loads(cls, text: str, path: Path) -> HubLock:
         """The lock in ``text`` (read from ``path``); anything malformed is a ConfigurationError naming the file."""
         import tomllib
 
@@ -86,7 +94,7 @@ class HubLock:
         return cls(_entry(table, path, number) for number, table in enumerate(tables, start=1))
 
     @classmethod
-    def load(cls, path: Path) -> "HubLock":
+    def load(cls, path: Path) -> HubLock:
         """The lock file at ``path``; no file is an empty lock."""
         try:
             text = Path(path).read_text("utf-8")

@@ -18,9 +18,12 @@ def cassette_for(spec, settings: Settings) -> Path:
     replay it (so an installed plugin replays its bundled suites from any folder, offline)."""
     folder = spec.family.cassette_folder(spec.variant)
     path = cassette_path(settings.cassette_dir, spec.suite.name, folder, spec.case.id)
-    if path.is_file() or settings.cassette_dir_given or settings.record_mode not in (CassetteMode.NONE,
-                                                                                     CassetteMode.ONCE) \
-            or not spec.suite.manifest.folder.resolve().is_relative_to(BUNDLED_SUITES_DIR):
+    if (
+        path.is_file()
+        or settings.cassette_dir_given
+        or settings.record_mode not in (CassetteMode.NONE, CassetteMode.ONCE)
+        or not spec.suite.manifest.folder.resolve().is_relative_to(BUNDLED_SUITES_DIR)
+    ):
         return path
     shipped = cassette_path(BUNDLED_CASSETTES_DIR, spec.suite.name, folder, spec.case.id)
     return shipped if shipped.is_file() else path
@@ -30,8 +33,10 @@ def rerecord_command(spec, settings: Settings) -> str:
     """The command that records this item's cassette anew, into the same folder: the item by its id
     (``-k`` could match other items, and rewrite replaces the cassettes of all it matches)."""
     item = f"{suite_argument(spec.suite.manifest)}::{spec.case.id}[{spec.variant}]"
-    return (f"pytest {shlex.quote(item)} --provider {spec.variant}{spec.family.record_args()}"
-            f"{settings.cassette_args()} --wsb-record-mode=rewrite")
+    return (
+        f"pytest {shlex.quote(item)} --provider {spec.variant}{spec.family.record_args()}"
+        f"{settings.cassette_args()} --wsb-record-mode=rewrite"
+    )
 
 
 def suite_argument(manifest) -> str:

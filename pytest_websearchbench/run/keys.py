@@ -5,15 +5,15 @@ names have no item that calls a provider (a code suite's ``--wsb-selftest``)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.family import BenchmarkFamily
-from pytest_websearchbench.run.file_suites import manifest_for_file
-from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
+from pytest_websearchbench.run.file_suites import manifest_for_file
+from pytest_websearchbench.run.registry import FAMILIES
 
 
 def named_families(suite_paths: list[Path]) -> list[str] | None:
@@ -32,22 +32,32 @@ def _family_of(path: Path) -> str:
     return manifest_for_file(path, FAMILIES).family
 
 
-def providers_called(settings: Settings, families: Mapping[str, BenchmarkFamily],
-                     in_play: list[str] | None) -> list[str]:
+def providers_called(
+    settings: Settings, families: Mapping[str, BenchmarkFamily], in_play: list[str] | None
+) -> list[str]:
     """The providers some item of this run may call. ``in_play``: the families of every suite the run
     collects, when the run names only suites (``--suite``); None when it may collect anything."""
     candidates = [families[name] for name in (families if in_play is None else in_play)]
-    return [name for name in settings.providers
-            if any(family.records_traffic and name in family.variants(settings) for family in candidates)]
+    return [
+        name
+        for name in settings.providers
+        if any(family.records_traffic and name in family.variants(settings) for family in candidates)
+    ]
 
 
-def check_provider_keys(settings: Settings, registry, families: Mapping[str, BenchmarkFamily],
-                        in_play: list[str] | None) -> None:
+def check_provider_keys(
+    settings: Settings, registry, families: Mapping[str, BenchmarkFamily], in_play: list[str] | None
+) -> None:
     """One usage error, before anything runs, for a provider that would record without its key. The
     families are asked which providers they call only when some provider lacks its key."""
-    missing = {name: problem for name in settings.providers
-               if (problem := registry.entry(name).missing_key(os.environ, settings.cassette_dir))}
+    missing = {
+        name: problem
+        for name in settings.providers
+        if (problem := registry.entry(name).missing_key(os.environ, settings.cassette_dir))
+    }
     for name in providers_called(settings, families, in_play) if missing else ():
         if name in missing:
-            raise ConfigurationError(f"{missing[name]}. Set the key to record, or point --wsb-cassette-dir at "
-                                     f"recorded cassettes and replay them with --wsb-record-mode=none")
+            raise ConfigurationError(
+                f"{missing[name]}. Set the key to record, or point --wsb-cassette-dir at "
+                f"recorded cassettes and replay them with --wsb-record-mode=none"
+            )

@@ -24,9 +24,10 @@ import threading
 import time
 import traceback
 from collections import defaultdict, deque
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -91,9 +92,10 @@ def _outcomes(config: pytest.Config) -> dict[Key, LiveOutcome] | None:
         path = outcomes_path(run_state(config).run_id)
         outcomes = None
         if path.is_file():
-            outcomes = {tuple(entry["key"]): LiveOutcome(entry["status"], entry.get("message", ""),
-                                                         entry.get("run") or {})
-                        for entry in json.loads(path.read_text(encoding="utf-8"))}
+            outcomes = {
+                tuple(entry["key"]): LiveOutcome(entry["status"], entry.get("message", ""), entry.get("run") or {})
+                for entry in json.loads(path.read_text(encoding="utf-8"))
+            }
         config.stash[_OUTCOMES] = outcomes
     return config.stash[_OUTCOMES]
 
@@ -129,16 +131,23 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
                 outcomes.update(work.outcomes)
                 pool.close()
     finally:  # also when empty: it tells the workers that the run's live calls are made here
-        write_text_atomic(outcomes_path(state.run_id), json.dumps(
-            [{"key": list(key), "status": o.status, "message": o.message, "run": o.run}
-             for key, o in outcomes.items()]))
+        write_text_atomic(
+            outcomes_path(state.run_id),
+            json.dumps(
+                [
+                    {"key": list(key), "status": o.status, "message": o.message, "run": o.run}
+                    for key, o in outcomes.items()
+                ]
+            ),
+        )
 
 
 class _LiveWork:
     """The items to work and the threads working them."""
 
-    def __init__(self, todo: list[tuple[ItemSpec, Path]], reused: int, settings: Settings, pool,
-                 progress: "_Progress") -> None:
+    def __init__(
+        self, todo: list[tuple[ItemSpec, Path]], reused: int, settings: Settings, pool, progress: _Progress
+    ) -> None:
         from pytest_websearchbench.run.pacing import Pacer
 
         self.queue = deque(todo)
@@ -209,8 +218,13 @@ class _LiveWork:
                 self.in_flight += 1
                 refusal = self._over_budget(spec)
             if refusal is not None:
-                self._finish(spec, LiveOutcome(FAILED, refusal, {"cassette_path": str(path), "error": refusal,
-                                                                 "error_kind": "max_cost"}), [])
+                self._finish(
+                    spec,
+                    LiveOutcome(
+                        FAILED, refusal, {"cassette_path": str(path), "error": refusal, "error_kind": "max_cost"}
+                    ),
+                    [],
+                )
                 continue
             calls: list = []
             try:
@@ -228,8 +242,10 @@ class _LiveWork:
         expected = statistics.fmean(self.item_costs) if self.item_costs else self._call_price(spec.variant)
         if self.spent + expected * self.in_flight <= cap + 1e-12 and (expected or self.spent < cap):
             return None
-        return (f"{spec.label}: not run: the run's estimated spend reached --wsb-max-cost {cap:g} USD "
-                f"({self.spent:.4f} USD spent, about {expected:.4f} USD an item)")
+        return (
+            f"{spec.label}: not run: the run's estimated spend reached --wsb-max-cost {cap:g} USD "
+            f"({self.spent:.4f} USD spent, about {expected:.4f} USD an item)"
+        )
 
     def _call_price(self, variant: str) -> float:
         """One search at the provider's price (its list price or --wsb-price); 0 when unpriced."""
@@ -256,9 +272,13 @@ class _LiveWork:
             provider = self.pool.get(spec.variant)
             first_call, first_failed = len(provider.calls), len(provider.failed_exchanges)
             run.produced_by = provider.produced_by()
-            capture = Capture(path, settings.record_mode,
-                              aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
-                              secrets=[*provider.secrets(), *spec.family.secrets()], produced_by=run.produced_by)
+            capture = Capture(
+                path,
+                settings.record_mode,
+                aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
+                secrets=[*provider.secrets(), *spec.family.secrets()],
+                produced_by=run.produced_by,
+            )
             try:
                 with capture.active():
                     spec.family.run(spec.suite, spec.case, RunContext(provider, spec.variant, settings))
@@ -338,8 +358,11 @@ class _Progress:
     @staticmethod
     def line(work: _LiveWork, *, final: bool = False) -> str:
         elapsed = time.monotonic() - work.started
-        parts = [f"live: {work.done}/{work.total} items" + (f" in {elapsed:.1f} s" if final else ""),
-                 f"recorded {sum(o.status == RECORDED for o in work.outcomes.values())}", f"reused {work.reused}"]
+        parts = [
+            f"live: {work.done}/{work.total} items" + (f" in {elapsed:.1f} s" if final else ""),
+            f"recorded {sum(o.status == RECORDED for o in work.outcomes.values())}",
+            f"reused {work.reused}",
+        ]
         if work.failed:
             parts.append(f"errors {work.failed}")
         if not final:
@@ -349,8 +372,11 @@ class _Progress:
             text += f", {throttled} × 429" + (f" (at most {limit} at once)" if limit and not final else "")
             parts.append(text)
         unknown = f" + {work.unpriced} calls unpriced" if work.unpriced else ""
-        parts.append(f"spend {work.spent:.4f} USD{unknown}" if work.spent or not work.unpriced
-                     else f"spend unknown ({work.unpriced} calls unpriced)")
+        parts.append(
+            f"spend {work.spent:.4f} USD{unknown}"
+            if work.spent or not work.unpriced
+            else f"spend unknown ({work.unpriced} calls unpriced)"
+        )
         if not final and work.done:
             left = (work.total - work.done) * elapsed / work.done
             parts.append(f"ETA {left:.0f} s")

@@ -13,9 +13,9 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
 
 #: the seconds a request rate is counted over (the live line's requests/s)
 RATE_WINDOW = 10.0
@@ -85,6 +85,12 @@ class Pacer:
         """Per host: requests sent, 429s, answers a second over the last RATE_WINDOW seconds, the limit."""
         with self._changed:
             now = self._clock()
-            return {host: (s.requests, s.throttled,
-                           sum(1 for t in s.answered if t >= now - RATE_WINDOW) / RATE_WINDOW, s.limit)
-                    for host, s in self._hosts.items()}
+            return {
+                host: (
+                    s.requests,
+                    s.throttled,
+                    sum(1 for t in s.answered if t >= now - RATE_WINDOW) / RATE_WINDOW,
+                    s.limit,
+                )
+                for host, s in self._hosts.items()
+            }

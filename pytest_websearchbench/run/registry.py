@@ -8,11 +8,10 @@ the core, so that pytest lists and checks every option at startup without import
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import import_module
-from typing import Callable, Iterable, Iterator, Mapping
 
-from pytest_websearchbench.core.family import (
-    BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite)
+from pytest_websearchbench.core.family import BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite
 from pytest_websearchbench.core.options import CORE_OPTIONS, MODEL_OPTIONS, Option, unique
 
 #: family name → ("module:Class" of the family, module whose ``OPTIONS`` are the options it reads)
@@ -75,5 +74,17 @@ class Families(Mapping[str, BenchmarkFamily]):
 #: every family as it stands (no run's options): for reading results files and suites outside a run
 FAMILIES = Families()
 
-__all__ = ["BenchmarkFamily", "Case", "FAMILIES", "Families", "MetricColumn", "RawResults", "RunContext", "Score",
-           "Suite", "all_options", "family_class", "family_options"]
+__all__ = [
+    "BenchmarkFamily",
+    "Case",
+    "FAMILIES",
+    "Families",
+    "MetricColumn",
+    "RawResults",
+    "RunContext",
+    "Score",
+    "Suite",
+    "all_options",
+    "family_class",
+    "family_options",
+]

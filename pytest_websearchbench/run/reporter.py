@@ -8,8 +8,6 @@ import os
 
 import pytest
 
-from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
-from pytest_websearchbench.run.session import RunState
 from pytest_websearchbench.reporting.figures import SuiteFigures, run_figures
 from pytest_websearchbench.reporting.history import HistoryError, append_run, git_commit
 from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
@@ -17,6 +15,8 @@ from pytest_websearchbench.reporting.regression import suite_verdicts
 from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ResultStore
 from pytest_websearchbench.reporting.terminal import summary_lines
 from pytest_websearchbench.reporting.trends import entry_of
+from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
+from pytest_websearchbench.run.session import RunState
 from pytest_websearchbench.run.verdict_tests import is_verdict_test, report_verdicts
 
 
@@ -59,8 +59,11 @@ class RunReporter:
 
     def pytest_report_teststatus(self, report: pytest.TestReport):
         """A benchmark item whose worker crashed is an error (DESIGN §3), not the failure xdist calls it."""
-        if report.when == CRASH_PHASE and not self._stopped(report) and suite_path_of(report.nodeid,
-                                                                                       self.config.rootpath):
+        if (
+            report.when == CRASH_PHASE
+            and not self._stopped(report)
+            and suite_path_of(report.nodeid, self.config.rootpath)
+        ):
             return "error", "E", "ERROR"
         return None
 
@@ -131,9 +134,14 @@ class RunReporter:
             label = settings.json_path.name if settings.json_path else "this run"
             write_report(settings.html_path, [Source(label, results)], families, secrets=secrets)
         if self._appends_history():
-            entry = entry_of(results, self._figures(), label=settings.label,
-                             git_commit=git_commit(self.config.rootpath), alpha=settings.alpha,
-                             min_effect=settings.min_effect)
+            entry = entry_of(
+                results,
+                self._figures(),
+                label=settings.label,
+                git_commit=git_commit(self.config.rootpath),
+                alpha=settings.alpha,
+                min_effect=settings.min_effect,
+            )
             self.history_run = append_run(settings.history_path, entry, secrets)
 
     def _write_markdown(self, settings) -> None:
@@ -147,8 +155,14 @@ class RunReporter:
 
         secrets = self._secrets()
         done = self.completeness
-        text = scrub(markdown_summary(self._figures(), baseline=str(settings.baseline_path or "") or None,
-                                      incomplete=done.text() if done is not None else ""), secrets)
+        text = scrub(
+            markdown_summary(
+                self._figures(),
+                baseline=str(settings.baseline_path or "") or None,
+                incomplete=done.text() if done is not None else "",
+            ),
+            secrets,
+        )
         try:
             if settings.markdown_path:
                 write_text_atomic(settings.markdown_path, text)
@@ -167,16 +181,25 @@ class RunReporter:
         """A run with benchmark items (or suites that failed to collect) is appended; a --collect-only run,
         or one of other tests only, is not."""
         done = self.completeness
-        return bool(self.state.settings.history_path and not self.config.option.collectonly and done is not None
-                    and (self.store.records() or self.declared or done.suite_errors))
+        return bool(
+            self.state.settings.history_path
+            and not self.config.option.collectonly
+            and done is not None
+            and (self.store.records() or self.declared or done.suite_errors)
+        )
 
     def _figures(self) -> list[SuiteFigures]:
         """The suites' figures (the summary's and the history's), computed once."""
         if self.figures is None:
             names = self._family_names()
             families = {name: self.state.families[name] for name in names}
-            self.figures = run_figures(self.store.records(), families, self.state.settings.k,
-                                       order=self.state.variant_order(names), verdicts=self.verdicts)
+            self.figures = run_figures(
+                self.store.records(),
+                families,
+                self.state.settings.k,
+                order=self.state.variant_order(names),
+                verdicts=self.verdicts,
+            )
         return self.figures
 
     def _family_names(self) -> list[str]:
@@ -188,31 +211,47 @@ class RunReporter:
         missing = sum(not self.store.finished(nodeid) for nodeid in self.declared or [])
         # -x / --maxfail without xdist stop the loop without an interrupt
         stopped = self.interrupted or session.shouldfail or session.shouldstop or None
-        return Completeness(None if self.declared is None else len(self.declared), missing,
-                            stopped if stopped is None else str(stopped), self.suite_errors, self._selected_by())
+        return Completeness(
+            None if self.declared is None else len(self.declared),
+            missing,
+            stopped if stopped is None else str(stopped),
+            self.suite_errors,
+            self._selected_by(),
+        )
 
     def _selected_by(self) -> tuple[str, ...]:
         """How the run chose a part of its suites' items: what a baseline made from it does not cover."""
         option = self.config.option
-        chosen = [f"-k {option.keyword!r}" if getattr(option, "keyword", "") else "",
-                  f"-m {option.markexpr!r}" if getattr(option, "markexpr", "") else "",
-                  "--lf" if getattr(option, "lf", False) else "",
-                  *(f"--deselect {d}" for d in getattr(option, "deselect", None) or ())]
+        chosen = [
+            f"-k {option.keyword!r}" if getattr(option, "keyword", "") else "",
+            f"-m {option.markexpr!r}" if getattr(option, "markexpr", "") else "",
+            "--lf" if getattr(option, "lf", False) else "",
+            *(f"--deselect {d}" for d in getattr(option, "deselect", None) or ()),
+        ]
         return tuple(filter(None, chosen)) + self.selected_ids
 
     @property
     def selected_ids(self) -> tuple[str, ...]:
         """Items named by id on the command line (``suite::case[variant]``)."""
-        return tuple(arg for arg in self.config.invocation_params.args
-                     if "::" in arg and not arg.startswith("-") and suite_path_of(arg, self.config.invocation_params.dir))
+        return tuple(
+            arg
+            for arg in self.config.invocation_params.args
+            if "::" in arg and not arg.startswith("-") and suite_path_of(arg, self.config.invocation_params.dir)
+        )
 
     def _judge(self, session: pytest.Session) -> None:
         """The suite-level verdicts against the baseline; a significant drop fails the run."""
         state = self.state
         if state.baseline is None:
             return
-        self.verdicts = suite_verdicts(self.store.records(), state.families, state.settings.k, state.baseline,
-                                       alpha=state.settings.alpha, min_effect=state.settings.min_effect)
+        self.verdicts = suite_verdicts(
+            self.store.records(),
+            state.families,
+            state.settings.k,
+            state.baseline,
+            alpha=state.settings.alpha,
+            min_effect=state.settings.min_effect,
+        )
         if any(v.failed for v in self.verdicts) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -222,8 +261,11 @@ class RunReporter:
         records = self.store.records()
         done = self.completeness
         # a --collect-only run runs nothing, and a run without benchmark items has none to miss: no news
-        shown = done is not None and not self.config.option.collectonly and bool(records or self.declared
-                                                                                or done.suite_errors)
+        shown = (
+            done is not None
+            and not self.config.option.collectonly
+            and bool(records or self.declared or done.suite_errors)
+        )
         incomplete = done.text() if shown else ""
         if not records and not incomplete:
             return
@@ -231,8 +273,7 @@ class RunReporter:
         settings = self.state.settings
         names = self._family_names()
         families = {name: self.state.families[name] for name in names}
-        for line in summary_lines(self._figures(), families, self.state.baseline, self.verdicts,
-                                  settings.cassette_dir):
+        for line in summary_lines(self._figures(), families, self.state.baseline, self.verdicts, settings.cassette_dir):
             terminalreporter.write_line(line)
         if incomplete:
             terminalreporter.write_line(incomplete, red=True, bold=True)

@@ -12,19 +12,17 @@ from dataclasses import replace
 import pytest
 
 from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
-from pytest_websearchbench.cassettes.recorder import (
-    StaleCassetteError, cassette_mismatch_error, use_cassette)
+from pytest_websearchbench.cassettes.recorder import StaleCassetteError, cassette_mismatch_error, use_cassette
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults, RunContext
-from pytest_websearchbench.core.secrets import text_scrubber
 from pytest_websearchbench.core.options import CassetteMode, Settings
+from pytest_websearchbench.core.secrets import text_scrubber
 from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload
 from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
 from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure, worked_live
-
 
 #: provider failures that come from the content of an answer (not from reaching the provider)
 ANSWER_ERRORS = ("bad_response", "malformed_json")
@@ -51,7 +49,9 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
             f"{spec.label}: no cassette at {path} and --wsb-record-mode=none forbids recording.\n"
             f"Record it with: pytest --suite {shlex.quote(suite_argument(spec.suite.manifest))} --provider "
             f"{spec.variant}{spec.family.record_args()}{settings.cassette_args()} "
-            f"--wsb-record-mode=once -k '{spec.case.id}'", pytrace=False)
+            f"--wsb-record-mode=once -k '{spec.case.id}'",
+            pytrace=False,
+        )
     cassette = calls = None
     try:
         if not spec.family.records_traffic:
@@ -64,10 +64,14 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
         first_failed = len(failed)
         run.produced_by = provider.produced_by()
         try:
-            with use_cassette(path, mode,
-                              aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
-                              secrets=[*provider.secrets(), *spec.family.secrets()],
-                              failed=lambda: failed[first_failed:], produced_by=run.produced_by) as cassette:
+            with use_cassette(
+                path,
+                mode,
+                aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
+                secrets=[*provider.secrets(), *spec.family.secrets()],
+                failed=lambda: failed[first_failed:],
+                produced_by=run.produced_by,
+            ) as cassette:
                 raw = spec.family.run(spec.suite, spec.case, RunContext(provider, spec.variant, settings))
         finally:
             calls = run.calls = provider.calls[first_call:]
@@ -77,27 +81,36 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
     except cassette_mismatch_error() as exc:
         run.error = f"request not in cassette {path}"
         # vcrpy's message once, inside ours: not again as the exception this one was raised handling
-        raise pytest.fail.Exception(f"{spec.label}: a request is not in the cassette {path} (record mode "
-                                    f"{settings.record_mode.value}); the cassette is stale: re-record it: "
-                                    f"{rerecord_command(spec, settings)}\n{exc}", pytrace=False) from None
+        raise pytest.fail.Exception(
+            f"{spec.label}: a request is not in the cassette {path} (record mode "
+            f"{settings.record_mode.value}); the cassette is stale: re-record it: "
+            f"{rerecord_command(spec, settings)}\n{exc}",
+            pytrace=False,
+        ) from None
     except StaleCassetteError as exc:
         run.error, run.error_kind = str(exc), exc.kind
-        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}",
-                                    pytrace=False) from None
+        raise pytest.fail.Exception(
+            f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}", pytrace=False
+        ) from None
     except UnreadableCassetteError as exc:
         run.error, run.error_kind = str(exc), exc.kind
-        raise pytest.fail.Exception(f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}",
-                                    pytrace=False) from None
+        raise pytest.fail.Exception(
+            f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}", pytrace=False
+        ) from None
     except WebSearchBenchError as exc:
         kind = getattr(exc, "kind", "error")
-        if kind in ANSWER_ERRORS and cassette is not None and cassette.played and \
-                cassette.status(len(calls)) == "replayed":
+        if (
+            kind in ANSWER_ERRORS
+            and cassette is not None
+            and cassette.played
+            and cassette.status(len(calls)) == "replayed"
+        ):
             # every answer came from the cassette: it is the cassette that holds what the adapter cannot read
             run.error = f"the cassette {path} holds an answer {spec.variant!r} cannot read: {exc}"
             run.error_kind = kind
-            raise pytest.fail.Exception(f"{spec.label}: {run.error}; re-record it: "
-                                        f"{rerecord_command(spec, settings)}",
-                                        pytrace=False) from None
+            raise pytest.fail.Exception(
+                f"{spec.label}: {run.error}; re-record it: {rerecord_command(spec, settings)}", pytrace=False
+            ) from None
         run.error, run.error_kind = str(exc), kind
         # one line: the reason, without the chained provider exception repeated above it
         raise pytest.fail.Exception(provider_failure(spec, exc), pytrace=False) from None
@@ -113,8 +126,11 @@ def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | N
     primary = columns[0].key
     score = item.wsb_score = replace(spec.family.score(spec.suite, spec.case, raw, settings.k), primary=primary)
     item.user_properties += metric_properties(score, columns)  # JUnit XML's (reporting/junit.py)
-    verdict = item.wsb_verdict = baseline.judge(item.wsb_meta.key, score.passed, score.metrics.get(primary), primary,
-                                                settings.tolerance) if baseline else None
+    verdict = item.wsb_verdict = (
+        baseline.judge(item.wsb_meta.key, score.passed, score.metrics.get(primary), primary, settings.tolerance)
+        if baseline
+        else None
+    )
     if verdict is not None and verdict.status == KNOWN:
         pytest.xfail(f"{spec.label}: {verdict.reason}")
     problems = [score.message] if not score.passed else []
@@ -130,9 +146,16 @@ def attach_payload(item, report: pytest.TestReport) -> None:
     item's record from them, on an xdist controller too."""
     _scrub_report(item, report)
     setup, call = report.when == "setup", report.when == "call"
-    setattr(report, REPORT_PAYLOAD, report_payload(item.wsb_meta, item.wsb_run if setup else None,
-                                                   item.wsb_score if call else None,
-                                                   item.wsb_verdict if call else None))
+    setattr(
+        report,
+        REPORT_PAYLOAD,
+        report_payload(
+            item.wsb_meta,
+            item.wsb_run if setup else None,
+            item.wsb_score if call else None,
+            item.wsb_verdict if call else None,
+        ),
+    )
     if report.when == "teardown":  # each part has left on its report: pytest keeps every item to the end
         item.wsb_run = item.wsb_score = item.wsb_verdict = None
 

@@ -5,9 +5,10 @@ and the session's providers built from them."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -23,8 +24,8 @@ from pytest_websearchbench.run.registry import Families, all_options, family_opt
 
 if TYPE_CHECKING:
     from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
-    from pytest_websearchbench.reporting.baseline import Baseline
     from pytest_websearchbench.providers.retry import HttpOptions
+    from pytest_websearchbench.reporting.baseline import Baseline
 
 
 @dataclass(frozen=True)
@@ -40,8 +41,11 @@ class RunState:
         """Every variant (provider or agent) of these families in the order the options named them: the
         first is the reference of side-by-side comparisons."""
         names = set(family_names)
-        return tuple(dict.fromkeys(v for name in self.families if name in names
-                                   for v in self.families[name].variants(self.settings)))
+        return tuple(
+            dict.fromkeys(
+                v for name in self.families if name in names for v in self.families[name].variants(self.settings)
+            )
+        )
 
 
 def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]:
@@ -84,12 +88,18 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
     if mismatch:
         raise ConfigurationError(mismatch)
     hub = HubSession.from_options(values)  # hf:// specs: fetched now, checked against wsb.lock at collection
-    suite_paths = [hub.suite_file(spec, config) if is_hub_spec(spec)
-                   else resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
-                   for spec in settings.suites]
+    suite_paths = [
+        hub.suite_file(spec, config)
+        if is_hub_spec(spec)
+        else resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
+        for spec in settings.suites
+    ]
     named = named_families(suite_paths)
-    families.make_now(name for name in families if name in (named or ())
-                      or not all(values.is_default(option.ini) for option in family_options(name)))
+    families.make_now(
+        name
+        for name in families
+        if name in (named or ()) or not all(values.is_default(option.ini) for option in family_options(name))
+    )
     if settings.record_mode.may_record and not config.option.collectonly:
         only_suites = suite_paths and config.args_source is not pytest.Config.ArgsSource.ARGS
         check_provider_keys(settings, registry, families, named if only_suites else None)
@@ -122,10 +132,14 @@ def _provider_context(config: pytest.Config, state: RunState, name: str, live: b
 
     settings = state.settings
     corpus = settings.local_corpus or _default_corpus(config)
-    return ProviderContext(name=name, environ=os.environ, ini=lambda key: _raw_ini(config, key),
-                           record_mode_may_record=settings.record_mode.may_record and live,
-                           resources={"local_corpus": corpus},
-                           http=_http_options(state, name, host_rates(config, settings.rates) if live else {}))
+    return ProviderContext(
+        name=name,
+        environ=os.environ,
+        ini=lambda key: _raw_ini(config, key),
+        record_mode_may_record=settings.record_mode.may_record and live,
+        resources={"local_corpus": corpus},
+        http=_http_options(state, name, host_rates(config, settings.rates) if live else {}),
+    )
 
 
 def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> HttpOptions:
@@ -139,8 +153,9 @@ def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> Http
     limiter = None
     if rate is not None:
         limiter = RateLimiter(state_dir(state.run_id) / f"{name}.next", rate, margin=WINDOW_MARGIN)
-    return HttpOptions(timeout=settings.timeout, retry=settings.retry, rate_limiter=limiter,
-                       prices=settings.prices.get(name, {}))
+    return HttpOptions(
+        timeout=settings.timeout, retry=settings.retry, rate_limiter=limiter, prices=settings.prices.get(name, {})
+    )
 
 
 def _default_corpus(config: pytest.Config) -> Path:

@@ -27,6 +27,14 @@ class ItemSpec:
 
     def metadata(self) -> ItemMeta:
         manifest = self.suite.manifest
-        return ItemMeta(self.suite.name, self.case.id, self.variant, self.family.name, self.kind,
-                        manifest.edition, self.suite.digest, self.case.markers,
-                        tuple(f.provenance() for f in manifest.remote.values()))  # remote files: repo, commit, sha256
+        return ItemMeta(
+            self.suite.name,
+            self.case.id,
+            self.variant,
+            self.family.name,
+            self.kind,
+            manifest.edition,
+            self.suite.digest,
+            self.case.markers,
+            tuple(f.provenance() for f in manifest.remote.values()),
+        )  # remote files: repo, commit, sha256

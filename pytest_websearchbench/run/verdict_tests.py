@@ -39,10 +39,18 @@ def report_verdicts(config: pytest.Config, verdicts: list[SuiteVerdict], records
             failed = when == "call" and verdict.failed
             now = time.time()
             report = pytest.TestReport(
-                nodeid, location, keywords={"wsb_verdict": 1}, outcome="failed" if failed else "passed",
-                longrepr=f"{verdict.suite} [{verdict.variant}]: {verdict.text()}" if failed else None, when=when,
+                nodeid,
+                location,
+                keywords={"wsb_verdict": 1},
+                outcome="failed" if failed else "passed",
+                longrepr=f"{verdict.suite} [{verdict.variant}]: {verdict.text()}" if failed else None,
+                when=when,
                 sections=[] if failed or when != "call" else [("verdict", verdict.text())],
-                duration=0.0, start=now, stop=now, user_properties=[("verdict", verdict.text())])
+                duration=0.0,
+                start=now,
+                stop=now,
+                user_properties=[("verdict", verdict.text())],
+            )
             setattr(report, _MARK, True)
             hook.pytest_runtest_logreport(report=report)
         hook.pytest_runtest_logfinish(nodeid=nodeid, location=location)

@@ -22,13 +22,23 @@ seeded ``random.Random``; no third-party text or data is used.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from pytest_websearchbench.sampledata.code_sample import build_code_sample
 from pytest_websearchbench.sampledata.layout import (
-    CODE_DIR, CODE_ROWS, CORPUS, FACTUAL_DIR, FACTUAL_ITEMS, GRADES, MANIFEST, MODEL_GRADES, SCENARIO_DIR,
-    SCENARIO_ITEMS)
+    CODE_DIR,
+    CODE_ROWS,
+    CORPUS,
+    FACTUAL_DIR,
+    FACTUAL_ITEMS,
+    GRADES,
+    MANIFEST,
+    MODEL_GRADES,
+    SCENARIO_DIR,
+    SCENARIO_ITEMS,
+)
 from pytest_websearchbench.sampledata.lexbench import build_lexbench, factual_manifest, scenario_manifest
 from pytest_websearchbench.sampledata.validate import validate
 from pytest_websearchbench.sampledata.web import build_web

@@ -12,12 +12,16 @@ from pytest_websearchbench.sampledata import DEFAULT_SEED, generate, validate
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pytest_websearchbench.sampledata",
-                                 description="Generate the clean-room synthetic sample data.")
+    ap = argparse.ArgumentParser(
+        prog="python -m pytest_websearchbench.sampledata", description="Generate the clean-room synthetic sample data."
+    )
     ap.add_argument("--out", default="suites", help="output directory (default: suites)")
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"seed (default: {DEFAULT_SEED})")
-    ap.add_argument("--check", action="store_true",
-                    help="regenerate into a temporary directory and exit 1 if files under --out differ")
+    ap.add_argument(
+        "--check",
+        action="store_true",
+        help="regenerate into a temporary directory and exit 1 if files under --out differ",
+    )
     args = ap.parse_args(argv)
     out = Path(args.out)
     if args.check:

@@ -24,11 +24,18 @@ EDITION = "2026.11-synthetic"
 
 
 def manifest() -> dict[str, Any]:
-    return {"name": CODE_DIR, "edition": EDITION, "family": "code", "items": "eval.jsonl",
-            "corpus": "../sample-web/corpus.jsonl",
-            "description": ("Clean-room synthetic coding tickets in the published row format for three invented "
-                            "enterprise vendors (IT service desk, HR/payroll, ERP); every gold token lives on "
-                            "exactly one current page of the sample web, every starter is a deprecated call.")}
+    return {
+        "name": CODE_DIR,
+        "edition": EDITION,
+        "family": "code",
+        "items": "eval.jsonl",
+        "corpus": "../sample-web/corpus.jsonl",
+        "description": (
+            "Clean-room synthetic coding tickets in the published row format for three invented "
+            "enterprise vendors (IT service desk, HR/payroll, ERP); every gold token lives on "
+            "exactly one current page of the sample web, every starter is a deprecated call."
+        ),
+    }
 
 
 def task_ids() -> list[str]:
@@ -42,8 +49,13 @@ def task_ids() -> list[str]:
 
 def row(task_id: str, op: Op) -> dict[str, Any]:
     vendor = VENDORS[op.vendor]
-    out: dict[str, Any] = {"task_id": task_id, "vendor": vendor.product, "ticket": op.ticket,
-                           "starter_code": code_of(vendor, op, op.old), "gold_code": code_of(vendor, op, op.new)}
+    out: dict[str, Any] = {
+        "task_id": task_id,
+        "vendor": vendor.product,
+        "ticket": op.ticket,
+        "starter_code": code_of(vendor, op, op.old),
+        "gold_code": code_of(vendor, op, op.new),
+    }
     if not op.derived:  # a query_forbidden token is a needle too: it need not be repeated in required
         out["required"] = [n for n in op.needles if n not in op.query_forbidden]
     if op.query_forbidden:
@@ -80,8 +92,10 @@ def code_sample_problems(corpus: list[dict[str, Any]], rows: list[dict[str, Any]
         problems += [f"code {tid}: starter token {t!r} not on the v1 page" for t in op.old_tokens if t not in v1]
         problems += [f"code {tid}: the ticket names {n!r}" for n in leaked_needles(data["ticket"], op.needles)]
         if op.derived and set(derive_needles(data["gold_code"], data["starter_code"])) != set(op.needles):
-            problems.append(f"code {tid}: derives {derive_needles(data['gold_code'], data['starter_code'])}, "
-                            f"want {list(op.needles)}")
+            problems.append(
+                f"code {tid}: derives {derive_needles(data['gold_code'], data['starter_code'])}, "
+                f"want {list(op.needles)}"
+            )
         needles = [*op.needles, *op.query_forbidden]
         gold = grade_code_answer(data["gold_code"], needles, seen_urls=None, seen_text=None, cite_urls=False)
         starter = grade_code_answer(data["starter_code"], needles, seen_urls=None, seen_text=None, cite_urls=False)

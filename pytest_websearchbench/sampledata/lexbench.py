@@ -32,8 +32,9 @@ import math
 import random
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from pytest_websearchbench.core.text import CJK_CHAR, analyze, is_cjk
 from pytest_websearchbench.core.urls import host_matches_site
@@ -47,12 +48,14 @@ SNIPPET_CHARS = 200
 
 # --------------------------------------------------------------------------- text / BM25
 
-STOPWORDS = frozenset("""
+STOPWORDS = frozenset(
+    """
 a an and or of to in on for with how what when where which who is are was do does did i my me we you your
 much many long from at by it its this that be can best vs the per there their about after before into
 der die das und oder in im für mit wie was wann wo ist sind ein eine einer von zu am ab auf den dem des bei es
 el la los las de del y o en con para por qué que cómo como cuánto cuántos cuánta cuándo un una a al se es lo le
-""".split())
+""".split()
+)
 
 
 def tokens(text: str) -> list[str]:
@@ -96,7 +99,9 @@ class BM25:
             for t in q:
                 f = c.get(t)
                 if f:
-                    s += self.idf[t] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.len[i] / self.avg))
+                    s += (
+                        self.idf[t] * f * (self.k1 + 1) / (f + self.k1 * (1 - self.b + self.b * self.len[i] / self.avg))
+                    )
             if s > 0:
                 scored.append((-s, self.pages[i].url, i))
         scored.sort()
@@ -127,6 +132,7 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
 
 # --------------------------------------------------------------------------- scenarios
 
+
 @dataclass
 class Scenario:
     template: str
@@ -147,12 +153,26 @@ class Scenario:
     def item(self, web: Web) -> dict[str, Any]:
         known = []
         if self.known:
-            known = sorted(p.url for p in web.pages if p.entity in self.targets and p.aspect in self.aspects
-                           and p.kind == "original" and p.language == self.language
-                           and violation(self.requirements, p) is None)
-        return {"id": self.id, "query": self.query, "language": self.language, "family": self.family,
-                "information_need": self.need, "known_pages": known, "requirements": self.requirements,
-                "origin": f"synthetic:{self.template}", "provenance_kind": "authored"}
+            known = sorted(
+                p.url
+                for p in web.pages
+                if p.entity in self.targets
+                and p.aspect in self.aspects
+                and p.kind == "original"
+                and p.language == self.language
+                and violation(self.requirements, p) is None
+            )
+        return {
+            "id": self.id,
+            "query": self.query,
+            "language": self.language,
+            "family": self.family,
+            "information_need": self.need,
+            "known_pages": known,
+            "requirements": self.requirements,
+            "origin": f"synthetic:{self.template}",
+            "provenance_kind": "authored",
+        }
 
 
 def violation(req: dict[str, Any], page: Any) -> str | None:
@@ -224,8 +244,15 @@ Tpl = Callable[[Web, random.Random], Scenario]
 
 
 def _main(web: Web, entity: str, aspect: str | None = None, site: str | None = None) -> list[PageSpec]:
-    return [p for p in web.pages if p.entity == entity and p.kind == "original" and p.aspect != "forum"
-            and (aspect is None or p.aspect == aspect) and (site is None or p.site == site)]
+    return [
+        p
+        for p in web.pages
+        if p.entity == entity
+        and p.kind == "original"
+        and p.aspect != "forum"
+        and (aspect is None or p.aspect == aspect)
+        and (site is None or p.site == site)
+    ]
 
 
 def _one(web: Web, entity: str, aspect: str | None = None) -> PageSpec:
@@ -245,9 +272,18 @@ def recipe_general(dish: str, form: int) -> Tpl:
         q0, q1 = d[9]
         query = [f"{q0} with {q1}", f"how to make {q0} with {q1}", f"easy {q0} with {q1}"][form]
         ent = f"recipes/{slugify(dish)}"
-        return Scenario("recipe-dish", query, "en", "general",
-                        f"The user wants a recipe for {dish.lower()} with ingredients and cooking times.",
-                        "recipes", frozenset({ent}), frozenset({"main"}), groups=frozenset({f"recipes/{d[1]}"}))
+        return Scenario(
+            "recipe-dish",
+            query,
+            "en",
+            "general",
+            f"The user wants a recipe for {dish.lower()} with ingredients and cooking times.",
+            "recipes",
+            frozenset({ent}),
+            frozenset({"main"}),
+            groups=frozenset({f"recipes/{d[1]}"}),
+        )
+
     return make
 
 
@@ -256,10 +292,19 @@ def recipe_diet(dish: str, term: str) -> Tpl:
         d = _en_dish(dish)
         q0, q1 = d[9]
         ent = f"recipes/{slugify(dish)}"
-        return Scenario("recipe-diet", f"{term} {q0} recipe with {q1}", "en", "general",
-                        f"The user wants a {term} recipe for {q0}; the page must say it is {term}.",
-                        "recipes", frozenset({ent}), frozenset({"main"}), requirements={"content_terms": [term]},
-                        groups=frozenset({f"recipes/{d[1]}"}))
+        return Scenario(
+            "recipe-diet",
+            f"{term} {q0} recipe with {q1}",
+            "en",
+            "general",
+            f"The user wants a {term} recipe for {q0}; the page must say it is {term}.",
+            "recipes",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements={"content_terms": [term]},
+            groups=frozenset({f"recipes/{d[1]}"}),
+        )
+
     return make
 
 
@@ -269,10 +314,20 @@ def recipe_named(dish: str) -> Tpl:
         ent = f"recipes/{slugify(dish)}"
         page = _one(web, ent, "main")
         brand = page.attrs["brand"]
-        return Scenario("recipe-named-site", f"{brand} {d[9][0]} {d[9][1]}", "en", "named-site",
-                        f"The user wants the {brand} recipe for {dish.lower()}, not another site's version.",
-                        "recipes", frozenset({ent}), frozenset({"main"}), requirements={"sites": [page.site]},
-                        groups=frozenset({f"recipes/{d[1]}"}), known=True)
+        return Scenario(
+            "recipe-named-site",
+            f"{brand} {d[9][0]} {d[9][1]}",
+            "en",
+            "named-site",
+            f"The user wants the {brand} recipe for {dish.lower()}, not another site's version.",
+            "recipes",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements={"sites": [page.site]},
+            groups=frozenset({f"recipes/{d[1]}"}),
+            known=True,
+        )
+
     return make
 
 
@@ -281,9 +336,18 @@ def garden_spacing(plant: str, form: int) -> Tpl:
         ent = f"gardening/{slugify(plant)}"
         query = [f"how far apart to plant {plant}", f"{plant} spacing and planting depth"][form]
         group = _one(web, ent, "main").group
-        return Scenario("garden-spacing", query, "en", "general",
-                        f"The user wants to know how far apart and how deep to plant {plant}.",
-                        "gardening", frozenset({ent}), frozenset({"main"}), groups=frozenset({group}))
+        return Scenario(
+            "garden-spacing",
+            query,
+            "en",
+            "general",
+            f"The user wants to know how far apart and how deep to plant {plant}.",
+            "gardening",
+            frozenset({ent}),
+            frozenset({"main"}),
+            groups=frozenset({group}),
+        )
+
     return make
 
 
@@ -291,9 +355,18 @@ def garden_problem(plant: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         ent = f"gardening/{slugify(plant)}"
         pest = _one(web, ent, "pests")
-        return Scenario("garden-problem", f"{plant} leaves turning yellow", "en", "general",
-                        f"The user's {plant} have yellowing leaves and wants likely causes and fixes.",
-                        "gardening", frozenset({ent}), frozenset({"pests"}), groups=frozenset({pest.group}))
+        return Scenario(
+            "garden-problem",
+            f"{plant} leaves turning yellow",
+            "en",
+            "general",
+            f"The user's {plant} have yellowing leaves and wants likely causes and fixes.",
+            "gardening",
+            frozenset({ent}),
+            frozenset({"pests"}),
+            groups=frozenset({pest.group}),
+        )
+
     return make
 
 
@@ -302,10 +375,19 @@ def garden_cultivar(cv: str) -> Tpl:
         ent = f"gardening/variety/{slugify(cv)}"
         page = _one(web, ent)
         plant = page.attrs["plant"]
-        return Scenario("garden-variety", f"{cv} {plant} how far apart", "en", "vertical",
-                        f"The user grows the {cv} variety of {plant} and wants its specific spacing.",
-                        "gardening", frozenset({ent}), frozenset({"main"}),
-                        support=frozenset({f"gardening/{slugify(plant)}"}), lookalike_grade=0)
+        return Scenario(
+            "garden-variety",
+            f"{cv} {plant} how far apart",
+            "en",
+            "vertical",
+            f"The user grows the {cv} variety of {plant} and wants its specific spacing.",
+            "gardening",
+            frozenset({ent}),
+            frozenset({"main"}),
+            support=frozenset({f"gardening/{slugify(plant)}"}),
+            lookalike_grade=0,
+        )
+
     return make
 
 
@@ -313,10 +395,19 @@ def garden_named(plant: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         ent = f"gardening/{slugify(plant)}"
         page = _one(web, ent, "main")
-        return Scenario("garden-named-site", f"Meadowfield Gardening {plant} planting depth", "en", "named-site",
-                        f"The user wants Meadowfield Gardening's advice on how deep to plant {plant}.",
-                        "gardening", frozenset({ent}), frozenset({"main"}), requirements={"sites": [page.site]},
-                        known=True)
+        return Scenario(
+            "garden-named-site",
+            f"Meadowfield Gardening {plant} planting depth",
+            "en",
+            "named-site",
+            f"The user wants Meadowfield Gardening's advice on how deep to plant {plant}.",
+            "gardening",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements={"sites": [page.site]},
+            known=True,
+        )
+
     return make
 
 
@@ -325,10 +416,18 @@ def travel_guide(key: str, form: int) -> Tpl:
         page = _one(web, f"travel/{key}/guide")
         name = page.attrs["name"]
         query = [f"things to see in {name}", f"is {name} worth visiting"][form]
-        return Scenario("travel-guide", query, "en", "general",
-                        f"The user is planning a trip to {name} and wants the main sights and when to go.",
-                        "travel", frozenset({f"travel/{key}/guide"}), frozenset({"guide"}),
-                        groups=frozenset({f"travel/{key}"}))
+        return Scenario(
+            "travel-guide",
+            query,
+            "en",
+            "general",
+            f"The user is planning a trip to {name} and wants the main sights and when to go.",
+            "travel",
+            frozenset({f"travel/{key}/guide"}),
+            frozenset({"guide"}),
+            groups=frozenset({f"travel/{key}"}),
+        )
+
     return make
 
 
@@ -336,28 +435,54 @@ def travel_route(key: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         page = _one(web, f"travel/{key}/getting-there")
         a = page.attrs
-        return Scenario("travel-getting-there", f"{a['mode']} from {a['origin']} to {a['name']} journey time", "en",
-                        "general", f"The user wants to know how to reach {a['name']} by {a['mode']} and how long it takes.",
-                        "travel", frozenset({f"travel/{key}/getting-there"}), frozenset({"getting-there"}),
-                        groups=frozenset({f"travel/{key}"}))
+        return Scenario(
+            "travel-getting-there",
+            f"{a['mode']} from {a['origin']} to {a['name']} journey time",
+            "en",
+            "general",
+            f"The user wants to know how to reach {a['name']} by {a['mode']} and how long it takes.",
+            "travel",
+            frozenset({f"travel/{key}/getting-there"}),
+            frozenset({"getting-there"}),
+            groups=frozenset({f"travel/{key}"}),
+        )
+
     return make
 
 
 def travel_named(key: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         page = _one(web, f"travel/{key}/guide")
-        return Scenario("travel-named-site", f"Wayfarer Atlas guide {page.attrs['name']}", "en", "named-site",
-                        f"The user wants Wayfarer Atlas's own guide to {page.attrs['name']}.", "travel",
-                        frozenset({f"travel/{key}/guide"}), frozenset({"guide"}),
-                        requirements={"sites": [page.site]}, groups=frozenset({f"travel/{key}"}), known=True)
+        return Scenario(
+            "travel-named-site",
+            f"Wayfarer Atlas guide {page.attrs['name']}",
+            "en",
+            "named-site",
+            f"The user wants Wayfarer Atlas's own guide to {page.attrs['name']}.",
+            "travel",
+            frozenset({f"travel/{key}/guide"}),
+            frozenset({"guide"}),
+            requirements={"sites": [page.site]},
+            groups=frozenset({f"travel/{key}"}),
+            known=True,
+        )
+
     return make
 
 
 def insurance_term(slug: str, query: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        return Scenario("insurance-explainer", query, "en", "general",
-                        f"The user wants a plain explanation of the health-insurance term '{slug.replace('-', ' ')}'.",
-                        "insurance", frozenset({f"insurance/explainer/{slug}"}), frozenset({"explainer"}))
+        return Scenario(
+            "insurance-explainer",
+            query,
+            "en",
+            "general",
+            f"The user wants a plain explanation of the health-insurance term '{slug.replace('-', ' ')}'.",
+            "insurance",
+            frozenset({f"insurance/explainer/{slug}"}),
+            frozenset({"explainer"}),
+        )
+
     return make
 
 
@@ -373,19 +498,39 @@ def insurance_plan(plan: str, fact: str, named: bool) -> Tpl:
             query = f"Cedarline Health {plan} {words} 2026"
         else:
             query = f"{plan} plan {words} for 2026"
-        return Scenario("insurance-plan-current", query, "en", "named-site" if named else "vertical",
-                        f"The user wants the current (2026) {words} of the Cedarline {plan} plan; older plan years do not count.",
-                        "insurance", frozenset({ent}), frozenset({"plan"}), requirements=req,
-                        support=frozenset({f"insurance/explainer/{support}"}), lookalike_grade=0, known=True)
+        return Scenario(
+            "insurance-plan-current",
+            query,
+            "en",
+            "named-site" if named else "vertical",
+            f"The user wants the current (2026) {words} of the Cedarline {plan} plan; older plan years do not count.",
+            "insurance",
+            frozenset({ent}),
+            frozenset({"plan"}),
+            requirements=req,
+            support=frozenset({f"insurance/explainer/{support}"}),
+            lookalike_grade=0,
+            known=True,
+        )
+
     return make
 
 
 def transit_fares() -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        return Scenario("transit-fares-current", "Harbourton bus day pass price", "en", "vertical",
-                        "The user wants the current price of a Harbourton day pass; fares from earlier years are wrong.",
-                        "transit", frozenset({"transit/harbourton/fares"}), frozenset({"main"}),
-                        requirements={"after": "2026-01-01"}, known=True)
+        return Scenario(
+            "transit-fares-current",
+            "Harbourton bus day pass price",
+            "en",
+            "vertical",
+            "The user wants the current price of a Harbourton day pass; fares from earlier years are wrong.",
+            "transit",
+            frozenset({"transit/harbourton/fares"}),
+            frozenset({"main"}),
+            requirements={"after": "2026-01-01"},
+            known=True,
+        )
+
     return make
 
 
@@ -400,28 +545,55 @@ def transit_route(rid: str, named: bool) -> Tpl:
         else:
             query = f"{a['label'].lower()} {a['a']} {a['b']} last departure"
             req = {}
-        return Scenario("transit-route-times", query, "en", "named-site" if named else "vertical",
-                        f"The user wants first and last departure times of {a['label']} between {a['a']} and {a['b']}.",
-                        "transit", frozenset({ent}), frozenset({"main"}), requirements=req,
-                        groups=frozenset({page.group}), lookalike_grade=0, known=named)
+        return Scenario(
+            "transit-route-times",
+            query,
+            "en",
+            "named-site" if named else "vertical",
+            f"The user wants first and last departure times of {a['label']} between {a['a']} and {a['b']}.",
+            "transit",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements=req,
+            groups=frozenset({page.group}),
+            lookalike_grade=0,
+            known=named,
+        )
+
     return make
 
 
 def transit_station(web_station: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         ent = f"transit/harbourton/station/{slugify(web_station)}"
-        return Scenario("transit-accessibility", f"step-free access {web_station} station", "en", "vertical",
-                        f"The user uses a wheelchair and needs to know whether {web_station} has step-free access.",
-                        "transit", frozenset({ent}), frozenset({"main"}),
-                        requirements={"content_terms": ["step-free"]})
+        return Scenario(
+            "transit-accessibility",
+            f"step-free access {web_station} station",
+            "en",
+            "vertical",
+            f"The user uses a wheelchair and needs to know whether {web_station} has step-free access.",
+            "transit",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements={"content_terms": ["step-free"]},
+        )
+
     return make
 
 
 def transit_bikes() -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        return Scenario("transit-policy", "can I take a full-size bike on Harbourton trams", "en", "general",
-                        "The user wants the rules for taking a bicycle on Harbourton trams and buses.",
-                        "transit", frozenset({"transit/harbourton/bikes"}), frozenset({"main"}))
+        return Scenario(
+            "transit-policy",
+            "can I take a full-size bike on Harbourton trams",
+            "en",
+            "general",
+            "The user wants the rules for taking a bicycle on Harbourton trams and buses.",
+            "transit",
+            frozenset({"transit/harbourton/bikes"}),
+            frozenset({"main"}),
+        )
+
     return make
 
 
@@ -430,10 +602,20 @@ def device_spec(device: str, fact: str) -> Tpl:
         ent = f"electronics/{slugify(device)}"
         page = _one(web, ent, "specs")
         words = {"battery": "battery capacity", "weight": "weight in kg", "screen": "screen size"}[fact]
-        return Scenario("device-spec", f"Corvane {device} {words}", "en", "vertical",
-                        f"The user wants the official {words} of the Corvane {device}, not of a similar model.",
-                        "electronics", frozenset({ent}), frozenset({"specs"}), groups=frozenset({page.group}),
-                        lookalike_grade=0, known=True)
+        return Scenario(
+            "device-spec",
+            f"Corvane {device} {words}",
+            "en",
+            "vertical",
+            f"The user wants the official {words} of the Corvane {device}, not of a similar model.",
+            "electronics",
+            frozenset({ent}),
+            frozenset({"specs"}),
+            groups=frozenset({page.group}),
+            lookalike_grade=0,
+            known=True,
+        )
+
     return make
 
 
@@ -441,70 +623,128 @@ def device_review(device: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         ent = f"electronics/{slugify(device)}"
         page = _one(web, ent, "review")
-        return Scenario("device-review-named-site", f"Voltaic Reviews {device} battery test verdict", "en", "named-site",
-                        f"The user wants Voltaic Reviews' verdict and battery test of the {device}.",
-                        "electronics", frozenset({ent}), frozenset({"review"}),
-                        requirements={"sites": [page.site]}, lookalike_grade=0, known=True)
+        return Scenario(
+            "device-review-named-site",
+            f"Voltaic Reviews {device} battery test verdict",
+            "en",
+            "named-site",
+            f"The user wants Voltaic Reviews' verdict and battery test of the {device}.",
+            "electronics",
+            frozenset({ent}),
+            frozenset({"review"}),
+            requirements={"sites": [page.site]},
+            lookalike_grade=0,
+            known=True,
+        )
+
     return make
 
 
 def software_version(product: str, index: int) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         look = "larkspur" if product == "Larkspur Notes" else "orbitfold"
-        pages = sorted(web.find(topic="software", aspect="release-notes", kind="original",
-                                lookalike=f"software/{look}"), key=lambda p: p.published or "")
+        pages = sorted(
+            web.find(topic="software", aspect="release-notes", kind="original", lookalike=f"software/{look}"),
+            key=lambda p: p.published or "",
+        )
         page = pages[index]
         v = page.attrs["version"]
-        return Scenario("software-version", f"what changed in {product} {v}", "en", "vertical",
-                        f"The user wants the changes in {product} version {v} specifically.",
-                        "software", frozenset({page.entity}), frozenset({"release-notes"}), lookalike_grade=0,
-                        known=True)
+        return Scenario(
+            "software-version",
+            f"what changed in {product} {v}",
+            "en",
+            "vertical",
+            f"The user wants the changes in {product} version {v} specifically.",
+            "software",
+            frozenset({page.entity}),
+            frozenset({"release-notes"}),
+            lookalike_grade=0,
+            known=True,
+        )
+
     return make
 
 
 def software_feature(product: str, index: int) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         look = "larkspur" if product == "Larkspur Notes" else "orbitfold"
-        pages = sorted(web.find(topic="software", aspect="release-notes", kind="original",
-                                lookalike=f"software/{look}"), key=lambda p: p.published or "")
+        pages = sorted(
+            web.find(topic="software", aspect="release-notes", kind="original", lookalike=f"software/{look}"),
+            key=lambda p: p.published or "",
+        )
         page = pages[index]
         feature = page.attrs["features"][0]
         words = [w for w in re.findall(r"[A-Za-z-]+", feature) if w.lower() not in STOPWORDS and len(w) > 3]
         term = min(words, key=lambda w: (sum(w.lower() in (p.title + " " + p.text).lower() for p in web.pages), w))
         help_group = f"software/{look}/help"
-        return Scenario("software-feature", f"which {product} version added {feature}", "en", "vertical",
-                        f"The user wants the {product} release that introduced {feature}.",
-                        "software", frozenset({page.entity}), frozenset({"release-notes"}),
-                        requirements={"content_terms": [term]}, groups=frozenset({help_group}), lookalike_grade=1)
+        return Scenario(
+            "software-feature",
+            f"which {product} version added {feature}",
+            "en",
+            "vertical",
+            f"The user wants the {product} release that introduced {feature}.",
+            "software",
+            frozenset({page.entity}),
+            frozenset({"release-notes"}),
+            requirements={"content_terms": [term]},
+            groups=frozenset({help_group}),
+            lookalike_grade=1,
+        )
+
     return make
 
 
 def software_window(product: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         look = "larkspur" if product == "Larkspur Notes" else "orbitfold"
-        pages = sorted(web.find(topic="software", aspect="release-notes", kind="original",
-                                lookalike=f"software/{look}"), key=lambda p: p.published or "")
+        pages = sorted(
+            web.find(topic="software", aspect="release-notes", kind="original", lookalike=f"software/{look}"),
+            key=lambda p: p.published or "",
+        )
         seasons = []
         for year in (2025, 2026):
-            for name, a, b in (("spring", "03-01", "05-31"), ("summer", "06-01", "08-31"), ("autumn", "09-01", "11-30")):
+            for name, a, b in (
+                ("spring", "03-01", "05-31"),
+                ("summer", "06-01", "08-31"),
+                ("autumn", "09-01", "11-30"),
+            ):
                 inside = [p for p in pages if f"{year}-{a}" <= (p.published or "") <= f"{year}-{b}"]
                 if inside:
                     seasons.append((year, name, f"{year}-{a}", f"{year}-{b}", inside))
         year, name, after, before, inside = seasons[-1]
-        return Scenario("software-release-window", f"{product} updates released {name} {year}", "en", "vertical",
-                        f"The user wants the {product} release notes published in {name} {year} ({after} to {before}).",
-                        "software", frozenset(p.entity for p in inside), frozenset({"release-notes"}),
-                        requirements={"after": after, "before": before}, lookalike_grade=1)
+        return Scenario(
+            "software-release-window",
+            f"{product} updates released {name} {year}",
+            "en",
+            "vertical",
+            f"The user wants the {product} release notes published in {name} {year} ({after} to {before}).",
+            "software",
+            frozenset(p.entity for p in inside),
+            frozenset({"release-notes"}),
+            requirements={"after": after, "before": before},
+            lookalike_grade=1,
+        )
+
     return make
 
 
 def library_hours(branch: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         ent = f"library/harbourton/branch/{slugify(branch)}"
-        return Scenario("library-hours-current", f"{branch} library Sunday opening hours", "en", "vertical",
-                        f"The user wants this year's Sunday opening hours of the {branch} branch library.",
-                        "library", frozenset({ent}), frozenset({"main"}), requirements={"after": "2026-01-01"},
-                        lookalike_grade=0, known=True)
+        return Scenario(
+            "library-hours-current",
+            f"{branch} library Sunday opening hours",
+            "en",
+            "vertical",
+            f"The user wants this year's Sunday opening hours of the {branch} branch library.",
+            "library",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements={"after": "2026-01-01"},
+            lookalike_grade=0,
+            known=True,
+        )
+
     return make
 
 
@@ -512,30 +752,59 @@ def library_service(entity: str, query: str, need: str, named: bool) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         page = _one(web, entity)
         req = {"sites": [page.site]} if named else {}
-        return Scenario("library-service", query, "en", "named-site" if named else "general", need, "library",
-                        frozenset({entity}), frozenset({"main"}), requirements=req, known=named)
+        return Scenario(
+            "library-service",
+            query,
+            "en",
+            "named-site" if named else "general",
+            need,
+            "library",
+            frozenset({entity}),
+            frozenset({"main"}),
+            requirements=req,
+            known=named,
+        )
+
     return make
 
 
 def sports_fees() -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         page = _one(web, "sports/rowing/fees")
-        return Scenario("club-fees-current", "Riverside Rowing Club adult membership cost", "en", "named-site",
-                        "The user wants this year's adult membership fee at Riverside Rowing Club.", "sports",
-                        frozenset({"sports/rowing/fees"}), frozenset({"main"}),
-                        requirements={"sites": [page.site], "after": "2026-01-01"}, known=True)
+        return Scenario(
+            "club-fees-current",
+            "Riverside Rowing Club adult membership cost",
+            "en",
+            "named-site",
+            "The user wants this year's adult membership fee at Riverside Rowing Club.",
+            "sports",
+            frozenset({"sports/rowing/fees"}),
+            frozenset({"main"}),
+            requirements={"sites": [page.site], "after": "2026-01-01"},
+            known=True,
+        )
+
     return make
 
 
 def sports_course() -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        return Scenario("club-course", "learn to row course for adult beginners", "en", "general",
-                        "The user wants an adult beginners' rowing course with dates and price.", "sports",
-                        frozenset({"sports/rowing/course"}), frozenset({"main"}))
+        return Scenario(
+            "club-course",
+            "learn to row course for adult beginners",
+            "en",
+            "general",
+            "The user wants an adult beginners' rowing course with dates and price.",
+            "sports",
+            frozenset({"sports/rowing/course"}),
+            frozenset({"main"}),
+        )
+
     return make
 
 
 # ---- non-English templates
+
 
 def de_garden(plant: str, form: int, named: bool = False) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
@@ -547,39 +816,75 @@ def de_garden(plant: str, form: int, named: bool = False) -> Tpl:
         else:
             query = [f"{plant} pflanzen welcher Pflanzabstand", f"wie tief {plant} pflanzen Pflanztiefe"][form]
             req = {}
-        return Scenario("garden-spacing-de" if not named else "garden-named-site-de", query, "de",
-                        "named-site" if named else "general",
-                        f"Die Nutzerin möchte wissen, mit welchem Abstand und wie tief {plant} gepflanzt werden.",
-                        "gardening", frozenset({ent}), frozenset({"main"}), requirements=req,
-                        groups=frozenset({page.group}), known=named)
+        return Scenario(
+            "garden-spacing-de" if not named else "garden-named-site-de",
+            query,
+            "de",
+            "named-site" if named else "general",
+            f"Die Nutzerin möchte wissen, mit welchem Abstand und wie tief {plant} gepflanzt werden.",
+            "gardening",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements=req,
+            groups=frozenset({page.group}),
+            known=named,
+        )
+
     return make
 
 
 def de_tarif() -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        return Scenario("transit-fares-current-de", "Lindenfeld Monatskarte Preis aktuell", "de", "vertical",
-                        "Der Nutzer sucht den aktuellen Preis der Monatskarte in Lindenfeld; alte Tarife zählen nicht.",
-                        "transit", frozenset({"transit/lindenfeld/tarife"}), frozenset({"main"}),
-                        requirements={"after": "2025-11-01"}, known=True)
+        return Scenario(
+            "transit-fares-current-de",
+            "Lindenfeld Monatskarte Preis aktuell",
+            "de",
+            "vertical",
+            "Der Nutzer sucht den aktuellen Preis der Monatskarte in Lindenfeld; alte Tarife zählen nicht.",
+            "transit",
+            frozenset({"transit/lindenfeld/tarife"}),
+            frozenset({"main"}),
+            requirements={"after": "2025-11-01"},
+            known=True,
+        )
+
     return make
 
 
 def de_barrierefrei(halt: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         ent = f"transit/lindenfeld/halt/{slugify(halt)}"
-        return Scenario("transit-accessibility-de", f"Haltestelle {halt} Lindenfeld barrierefrei Aufzug", "de", "vertical",
-                        f"Der Nutzer braucht einen barrierefreien Zugang an der Haltestelle {halt}.",
-                        "transit", frozenset({ent}), frozenset({"main"}), requirements={"content_terms": ["barrierefrei"]})
+        return Scenario(
+            "transit-accessibility-de",
+            f"Haltestelle {halt} Lindenfeld barrierefrei Aufzug",
+            "de",
+            "vertical",
+            f"Der Nutzer braucht einen barrierefreien Zugang an der Haltestelle {halt}.",
+            "transit",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements={"content_terms": ["barrierefrei"]},
+        )
+
     return make
 
 
 def de_verein() -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         page = _one(web, "sports/ahornbach/beitraege")
-        return Scenario("club-fees-named-site-de", "FC Ahornbach Jahresbeitrag Erwachsene", "de", "named-site",
-                        "Die Nutzerin möchte wissen, was die Mitgliedschaft beim FC Ahornbach für Erwachsene kostet.",
-                        "sports", frozenset({"sports/ahornbach/beitraege"}), frozenset({"main"}),
-                        requirements={"sites": [page.site]}, known=True)
+        return Scenario(
+            "club-fees-named-site-de",
+            "FC Ahornbach Jahresbeitrag Erwachsene",
+            "de",
+            "named-site",
+            "Die Nutzerin möchte wissen, was die Mitgliedschaft beim FC Ahornbach für Erwachsene kostet.",
+            "sports",
+            frozenset({"sports/ahornbach/beitraege"}),
+            frozenset({"main"}),
+            requirements={"sites": [page.site]},
+            known=True,
+        )
+
     return make
 
 
@@ -598,19 +903,39 @@ def es_recipe(slug_name: str, form: int, named: bool = False, term: str | None =
             req["content_terms"] = [term]
         else:
             query = [f"receta de {q0} con {q1}", f"cómo hacer {q0} con {q1}"][form]
-        return Scenario("recipe-dish-es" if not named else "recipe-named-site-es", query, "es",
-                        "named-site" if named else "general",
-                        f"El usuario busca una receta de {slug_name.lower()} con ingredientes y tiempos.",
-                        "recipes", frozenset({ent}), frozenset({"main"}), requirements=req,
-                        groups=frozenset({page.group}), known=named)
+        return Scenario(
+            "recipe-dish-es" if not named else "recipe-named-site-es",
+            query,
+            "es",
+            "named-site" if named else "general",
+            f"El usuario busca una receta de {slug_name.lower()} con ingredientes y tiempos.",
+            "recipes",
+            frozenset({ent}),
+            frozenset({"main"}),
+            requirements=req,
+            groups=frozenset({page.group}),
+            known=named,
+        )
+
     return make
 
 
 def es_library(entity: str, query: str, need: str, after: str | None = None) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         req = {"after": after} if after else {}
-        return Scenario("library-service-es", query, "es", "vertical", need, "library", frozenset({entity}),
-                        frozenset({"main"}), requirements=req, known=True)
+        return Scenario(
+            "library-service-es",
+            query,
+            "es",
+            "vertical",
+            need,
+            "library",
+            frozenset({entity}),
+            frozenset({"main"}),
+            requirements=req,
+            known=True,
+        )
+
     return make
 
 
@@ -628,16 +953,30 @@ def es_travel(key: str, named: bool) -> Tpl:
             query = f"guía de viaje {name} qué visitar"
             req = {}
             need = f"El usuario planea un viaje a {name} y quiere saber qué visitar."
-        return Scenario("travel-es", query, "es", "named-site" if named else "general", need, "travel",
-                        frozenset({ent}), frozenset({aspect}), requirements=req,
-                        groups=frozenset({f"travel/{key}"}), known=named)
+        return Scenario(
+            "travel-es",
+            query,
+            "es",
+            "named-site" if named else "general",
+            need,
+            "travel",
+            frozenset({ent}),
+            frozenset({aspect}),
+            requirements=req,
+            groups=frozenset({f"travel/{key}"}),
+            known=named,
+        )
+
     return make
 
 
 def zh_recipe(name: str, named: bool = False) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
-        page = next(p for p in web.find(topic="recipes", language="zh", aspect="main", kind="original")
-                    if p.attrs["name"] == name)
+        page = next(
+            p
+            for p in web.find(topic="recipes", language="zh", aspect="main", kind="original")
+            if p.attrs["name"] == name
+        )
         q0, q1 = page.attrs["q"]
         if named:
             query = f"香味厨房{q0}{q1}"
@@ -645,10 +984,20 @@ def zh_recipe(name: str, named: bool = False) -> Tpl:
         else:
             query = f"{q0}{q1}"
             req = {}
-        return Scenario("recipe-dish-zh" if not named else "recipe-named-site-zh", query, "zh",
-                        "named-site" if named else "general", f"用户想找{name}的做法，包括用料和烹饪时间。",
-                        "recipes", frozenset({page.entity}), frozenset({"main"}), requirements=req,
-                        groups=frozenset({page.group}), known=named)
+        return Scenario(
+            "recipe-dish-zh" if not named else "recipe-named-site-zh",
+            query,
+            "zh",
+            "named-site" if named else "general",
+            f"用户想找{name}的做法，包括用料和烹饪时间。",
+            "recipes",
+            frozenset({page.entity}),
+            frozenset({"main"}),
+            requirements=req,
+            groups=frozenset({page.group}),
+            known=named,
+        )
+
     return make
 
 
@@ -656,9 +1005,19 @@ def zh_device(device: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         ent = f"electronics/{slugify(device)}"
         page = next(p for p in _main(web, ent) if p.language == "zh")
-        return Scenario("device-spec-zh", f"{page.attrs['name']}电池容量多大", "zh", "vertical",
-                        f"用户想知道{page.attrs['name']}的电池容量，而不是相似型号的。", "electronics",
-                        frozenset({ent}), frozenset({"review"}), lookalike_grade=0, known=True)
+        return Scenario(
+            "device-spec-zh",
+            f"{page.attrs['name']}电池容量多大",
+            "zh",
+            "vertical",
+            f"用户想知道{page.attrs['name']}的电池容量，而不是相似型号的。",
+            "electronics",
+            frozenset({ent}),
+            frozenset({"review"}),
+            lookalike_grade=0,
+            known=True,
+        )
+
     return make
 
 
@@ -666,9 +1025,18 @@ def zh_device_release(device: str) -> Tpl:
     def make(web: Web, rng: random.Random) -> Scenario:
         ent = f"electronics/{slugify(device)}"
         page = next(p for p in _main(web, ent) if p.language == "zh")
-        return Scenario("device-release-zh", f"{page.attrs['name']}什么时候开售", "zh", "vertical",
-                        f"用户想知道{page.attrs['name']}的开售日期。", "electronics",
-                        frozenset({ent}), frozenset({"review"}), lookalike_grade=0)
+        return Scenario(
+            "device-release-zh",
+            f"{page.attrs['name']}什么时候开售",
+            "zh",
+            "vertical",
+            f"用户想知道{page.attrs['name']}的开售日期。",
+            "electronics",
+            frozenset({ent}),
+            frozenset({"review"}),
+            lookalike_grade=0,
+        )
+
     return make
 
 
@@ -677,9 +1045,18 @@ def zh_travel(key: str) -> Tpl:
         ent = f"travel/{key}/getting-there"
         page = next(p for p in _main(web, ent) if p.language == "zh")
         a = page.attrs
-        return Scenario("travel-zh", f"从{a['origin']}到{a['name']}坐{a['mode']}要多久", "zh", "general",
-                        f"用户想知道从{a['origin']}到{a['name']}的交通方式和时间。", "travel",
-                        frozenset({ent}), frozenset({"getting-there"}), groups=frozenset({f"travel/{key}"}))
+        return Scenario(
+            "travel-zh",
+            f"从{a['origin']}到{a['name']}坐{a['mode']}要多久",
+            "zh",
+            "general",
+            f"用户想知道从{a['origin']}到{a['name']}的交通方式和时间。",
+            "travel",
+            frozenset({ent}),
+            frozenset({"getting-there"}),
+            groups=frozenset({f"travel/{key}"}),
+        )
+
     return make
 
 
@@ -707,8 +1084,12 @@ SCENARIO_TEMPLATES: list[Tpl] = [
     travel_named("port-amberly"),
     device_review("Quietwave 3"),
     transit_route("12", named=True),
-    library_service("library/harbourton/printing", "Harbourton Public Library colour printing cost per page",
-                    "The user wants the library's printing prices per page.", named=True),
+    library_service(
+        "library/harbourton/printing",
+        "Harbourton Public Library colour printing cost per page",
+        "The user wants the library's printing prices per page.",
+        named=True,
+    ),
     sports_fees(),
     insurance_plan("Premier Gold", "copay", named=True),
     # ---- English, vertical
@@ -723,8 +1104,12 @@ SCENARIO_TEMPLATES: list[Tpl] = [
     software_window("Orbitfold"),
     library_hours("Northgate"),
     garden_cultivar("Amber Lantern"),
-    library_service("library/harbourton/ebooks", "how long can I keep a library e-book in Harbourton",
-                    "The user wants the loan period for e-books from the Harbourton library.", named=False),
+    library_service(
+        "library/harbourton/ebooks",
+        "how long can I keep a library e-book in Harbourton",
+        "The user wants the loan period for e-books from the Harbourton library.",
+        named=False,
+    ),
     # ---- German
     de_garden("Tomaten", 0),
     de_garden("Kartoffeln", 1),
@@ -738,10 +1123,17 @@ SCENARIO_TEMPLATES: list[Tpl] = [
     es_recipe("Bizcocho de naranja y aceite de oliva", 0, named=True),
     es_travel("castel-brina", named=False),
     es_travel("isla-corvina", named=True),
-    es_library("library/sierraluz/prestamo", "cuántos libros puedo sacar en préstamo en Sierraluz",
-               "El usuario quiere saber cuántos libros puede llevarse y durante cuánto tiempo."),
-    es_library("library/sierraluz/horario", "horario de la biblioteca de Sierraluz los sábados",
-               "El usuario quiere el horario actual de la biblioteca los sábados.", after="2026-01-01"),
+    es_library(
+        "library/sierraluz/prestamo",
+        "cuántos libros puedo sacar en préstamo en Sierraluz",
+        "El usuario quiere saber cuántos libros puede llevarse y durante cuánto tiempo.",
+    ),
+    es_library(
+        "library/sierraluz/horario",
+        "horario de la biblioteca de Sierraluz los sábados",
+        "El usuario quiere el horario actual de la biblioteca los sábados.",
+        after="2026-01-01",
+    ),
     # ---- Chinese
     zh_recipe("冬瓜排骨汤"),
     zh_recipe("紫薯山药糕"),
@@ -774,12 +1166,15 @@ def build_grades(web: Web, scenarios: list[Scenario], bm25: BM25 | None = None) 
         pool: dict[str, PageSpec] = {}
         for p in web.pages:
             c = canonical[p.url]
-            if ((p.topic == scn.topic and p.language == scn.language)
-                    or p.entity in scn.targets or p.entity in scn.support
-                    or (p.lookalike and p.lookalike in lookalikes)
-                    or scn.targets & set(p.mentions)
-                    or p.site in sites
-                    or (need and len(distinct & tok_sets[p.url]) >= need)):
+            if (
+                (p.topic == scn.topic and p.language == scn.language)
+                or p.entity in scn.targets
+                or p.entity in scn.support
+                or (p.lookalike and p.lookalike in lookalikes)
+                or scn.targets & set(p.mentions)
+                or p.site in sites
+                or (need and len(distinct & tok_sets[p.url]) >= need)
+            ):
                 pool[c.url] = c
         for p in bm25.search(scn.query, 50):
             c = canonical[p.url]
@@ -787,12 +1182,22 @@ def build_grades(web: Web, scenarios: list[Scenario], bm25: BM25 | None = None) 
         for url in sorted(pool):
             p = pool[url]
             g, rule = grade(scn, p, lookalikes)
-            rows.append({"query_id": scn.id, "url": p.url, "grade": g, "grader": f"generator:{rule}",
-                         "title": p.title, "snippet": snippet(p.text), "published": p.published})
+            rows.append(
+                {
+                    "query_id": scn.id,
+                    "url": p.url,
+                    "grade": g,
+                    "grader": f"generator:{rule}",
+                    "title": p.title,
+                    "snippet": snippet(p.text),
+                    "published": p.published,
+                }
+            )
     return rows
 
 
 # --------------------------------------------------------------------------- factual
+
 
 @dataclass
 class Fact:
@@ -811,10 +1216,14 @@ def _facts(web: Web) -> list[Fact]:
     a14 = _one(web, "electronics/arcbook-14", "specs").attrs
     north = _one(web, "library/harbourton/branch/northgate").attrs
     pres = _one(web, "library/sierraluz/prestamo").attrs
-    lark = sorted(web.find(topic="software", aspect="release-notes", kind="original",
-                           lookalike="software/larkspur"), key=lambda p: p.published or "")[5].attrs
-    orbit = sorted(web.find(topic="software", aspect="release-notes", kind="original",
-                            lookalike="software/orbitfold"), key=lambda p: p.published or "")[-1]
+    lark = sorted(
+        web.find(topic="software", aspect="release-notes", kind="original", lookalike="software/larkspur"),
+        key=lambda p: p.published or "",
+    )[5].attrs
+    orbit = sorted(
+        web.find(topic="software", aspect="release-notes", kind="original", lookalike="software/orbitfold"),
+        key=lambda p: p.published or "",
+    )[-1]
     size = re.search(r"maximum file size for sync is (\d+ GB)", orbit.text)
     silver = _one(web, "insurance/cedarline/balanced-silver").attrs
     gold = _one(web, "insurance/cedarline/premier-gold").attrs
@@ -824,51 +1233,102 @@ def _facts(web: Web) -> list[Fact]:
     lentil = _en_dish("Smoked paprika red lentil soup")
     bizcocho = next(d for d in ES_DISHES if d[0].startswith("Bizcocho de naranja"))
     corvina = _one(web, "travel/isla-corvina/getting-there").attrs
-    dongua = next(p for p in web.find(topic="recipes", language="zh", aspect="main", kind="original")
-                  if p.attrs["name"] == "冬瓜排骨汤")
+    dongua = next(
+        p
+        for p in web.find(topic="recipes", language="zh", aspect="main", kind="original")
+        if p.attrs["name"] == "冬瓜排骨汤"
+    )
     x5zh = next(p for p in _main(web, "electronics/nimbus-x5") if p.language == "zh").attrs
     course = _one(web, "sports/rowing/course")
     facts = [
         Fact("How much does a day pass cost on Harbourton Transit?", fares["day"], "transit/harbourton/fares"),
-        Fact("How much is the 30-day pass for Harbourton Transit buses and trams?", fares["month"],
-             "transit/harbourton/fares"),
+        Fact(
+            "How much is the 30-day pass for Harbourton Transit buses and trams?",
+            fares["month"],
+            "transit/harbourton/fares",
+        ),
         Fact("What time is the first Route 12 departure from Quayside?", r12["first"], "transit/harbourton/route-12"),
         Fact("What is the battery capacity of the Corvane Nimbus X5?", x5["battery"], "electronics/nimbus-x5"),
-        Fact("What is the recommended retail price of the Corvane Nimbus X5?", x5["price"], "electronics/nimbus-x5",
-             "specs"),
+        Fact(
+            "What is the recommended retail price of the Corvane Nimbus X5?",
+            x5["price"],
+            "electronics/nimbus-x5",
+            "specs",
+        ),
         Fact("When did the Corvane Nimbus X5 go on sale?", x5["release"], "electronics/nimbus-x5", "specs"),
         Fact("How much does the Corvane Arcbook 14 weigh?", a14["weight"], "electronics/arcbook-14"),
         Fact("How long does an e-book loan last at Harbourton Public Library?", "14 days", "library/harbourton/ebooks"),
-        Fact("How much does colour printing cost per page at Harbourton Public Library?", "50 cents",
-             "library/harbourton/printing"),
-        Fact("What are the Sunday opening hours of the Northgate branch library?", north["sunday"],
-             "library/harbourton/branch/northgate"),
-        Fact("When was Larkspur Notes " + lark["version"] + " released?", lark["date"],
-             f"software/larkspur/{lark['version']}"),
-        Fact(f"What is the maximum file size for sync in Orbitfold {orbit.attrs['version']}?",
-             size.group(1) if size else "", orbit.entity),
-        Fact("What is the 2026 out-of-pocket maximum of the Cedarline Balanced Silver plan?", silver["oop"],
-             "insurance/cedarline/balanced-silver"),
-        Fact("What is the primary care copay on the Cedarline Premier Gold plan in 2026?", gold["pcp"],
-             "insurance/cedarline/premier-gold"),
-        Fact("How much does adult rowing membership cost per year at Riverside Rowing Club?", rowing["adult"],
-             "sports/rowing/fees"),
+        Fact(
+            "How much does colour printing cost per page at Harbourton Public Library?",
+            "50 cents",
+            "library/harbourton/printing",
+        ),
+        Fact(
+            "What are the Sunday opening hours of the Northgate branch library?",
+            north["sunday"],
+            "library/harbourton/branch/northgate",
+        ),
+        Fact(
+            "When was Larkspur Notes " + lark["version"] + " released?",
+            lark["date"],
+            f"software/larkspur/{lark['version']}",
+        ),
+        Fact(
+            f"What is the maximum file size for sync in Orbitfold {orbit.attrs['version']}?",
+            size.group(1) if size else "",
+            orbit.entity,
+        ),
+        Fact(
+            "What is the 2026 out-of-pocket maximum of the Cedarline Balanced Silver plan?",
+            silver["oop"],
+            "insurance/cedarline/balanced-silver",
+        ),
+        Fact(
+            "What is the primary care copay on the Cedarline Premier Gold plan in 2026?",
+            gold["pcp"],
+            "insurance/cedarline/premier-gold",
+        ),
+        Fact(
+            "How much does adult rowing membership cost per year at Riverside Rowing Club?",
+            rowing["adult"],
+            "sports/rowing/fees",
+        ),
         Fact("How far apart should tomatoes be spaced?", f"{tomato['spacing']} cm", "gardening/tomatoes", "main"),
-        Fact("How long do you simmer the smoked paprika red lentil soup?", f"{lentil[5]} minutes",
-             "recipes/smoked-paprika-red-lentil-soup"),
-        Fact("How long does the ferry from Port Amberly to Isla Corvina take?", f"{corvina['mins']} minutes",
-             "travel/isla-corvina/getting-there"),
+        Fact(
+            "How long do you simmer the smoked paprika red lentil soup?",
+            f"{lentil[5]} minutes",
+            "recipes/smoked-paprika-red-lentil-soup",
+        ),
+        Fact(
+            "How long does the ferry from Port Amberly to Isla Corvina take?",
+            f"{corvina['mins']} minutes",
+            "travel/isla-corvina/getting-there",
+        ),
         Fact("How much does the adult learn-to-row course cost at Riverside Rowing Club?", "$180", course.entity),
-        Fact("Wie viel kostet die Monatskarte in Lindenfeld?", tarif["monat"], "transit/lindenfeld/tarife",
-             language="de"),
-        Fact("In welchem Jahr wurde der FC Ahornbach gegründet?", "1921", "sports/ahornbach/geschichte",
-             language="de"),
-        Fact("Wie groß ist die Pflanztiefe bei Knoblauch?", f"{garlic_de['depth']} cm", "gardening/de/knoblauch",
-             "main", language="de"),
-        Fact("¿Cuántos libros puedo llevarme a la vez de la Biblioteca Municipal de Sierraluz?",
-             f"{pres['limit']} libros", "library/sierraluz/prestamo", language="es"),
-        Fact("¿A qué temperatura se hornea el bizcocho de naranja y aceite de oliva?", f"{bizcocho[6]} °C",
-             f"recipes/es/{slugify(bizcocho[0])}", "main", language="es"),
+        Fact(
+            "Wie viel kostet die Monatskarte in Lindenfeld?", tarif["monat"], "transit/lindenfeld/tarife", language="de"
+        ),
+        Fact("In welchem Jahr wurde der FC Ahornbach gegründet?", "1921", "sports/ahornbach/geschichte", language="de"),
+        Fact(
+            "Wie groß ist die Pflanztiefe bei Knoblauch?",
+            f"{garlic_de['depth']} cm",
+            "gardening/de/knoblauch",
+            "main",
+            language="de",
+        ),
+        Fact(
+            "¿Cuántos libros puedo llevarme a la vez de la Biblioteca Municipal de Sierraluz?",
+            f"{pres['limit']} libros",
+            "library/sierraluz/prestamo",
+            language="es",
+        ),
+        Fact(
+            "¿A qué temperatura se hornea el bizcocho de naranja y aceite de oliva?",
+            f"{bizcocho[6]} °C",
+            f"recipes/es/{slugify(bizcocho[0])}",
+            "main",
+            language="es",
+        ),
         Fact("冬瓜排骨汤需要炖多长时间？", f"{dongua.attrs['minutes']}分钟", dongua.entity, "main", language="zh"),
         Fact("云岚X5的电池容量是多少？", x5zh["battery"], "electronics/nimbus-x5", "review", language="zh"),
     ]
@@ -880,34 +1340,65 @@ def build_factual(web: Web) -> list[dict[str, Any]]:
     for i, f in enumerate(_facts(web), start=1):
         if not f.answer:
             raise ValueError(f"factual item {i} has no answer")
-        urls = sorted(p.url for p in web.pages
-                      if p.entity == f.entity and p.kind != "stale" and p.aspect != "forum"
-                      and (f.aspect is None or p.aspect == f.aspect) and p.language == f.language
-                      and f.answer in p.text)
+        urls = sorted(
+            p.url
+            for p in web.pages
+            if p.entity == f.entity
+            and p.kind != "stale"
+            and p.aspect != "forum"
+            and (f.aspect is None or p.aspect == f.aspect)
+            and p.language == f.language
+            and f.answer in p.text
+        )
         if not urls:
             raise ValueError(f"factual item {i}: no page states {f.answer!r}")
         originals = [u for u in urls if web.by_url[u].kind == "original"]
-        items.append({"id": f"f{i:03d}", "question": f.question, "answer": f.answer, "language": f.language,
-                      "supporting_urls": originals + [u for u in urls if u not in originals]})
+        items.append(
+            {
+                "id": f"f{i:03d}",
+                "question": f.question,
+                "answer": f.answer,
+                "language": f.language,
+                "supporting_urls": originals + [u for u in urls if u not in originals],
+            }
+        )
     return items
 
 
 # --------------------------------------------------------------------------- suites
 
+
 def scenario_manifest() -> dict[str, Any]:
-    return {"name": SCENARIO_DIR, "edition": EDITION, "family": "lexbench", "kind": "scenario",
-            "items": "items.jsonl", "grades": "grades.jsonl", "corpus": "../sample-web/corpus.jsonl",
-            "description": ("Clean-room synthetic LexBench-style search scenarios (general, named-site and "
-                            "vertical; en/de/es/zh) over the generated sample web, with complete rule-made "
-                            "grades 0-3 keyed by normalised URL.")}
+    return {
+        "name": SCENARIO_DIR,
+        "edition": EDITION,
+        "family": "lexbench",
+        "kind": "scenario",
+        "items": "items.jsonl",
+        "grades": "grades.jsonl",
+        "corpus": "../sample-web/corpus.jsonl",
+        "description": (
+            "Clean-room synthetic LexBench-style search scenarios (general, named-site and "
+            "vertical; en/de/es/zh) over the generated sample web, with complete rule-made "
+            "grades 0-3 keyed by normalised URL."
+        ),
+    }
 
 
 def factual_manifest() -> dict[str, Any]:
-    return {"name": FACTUAL_DIR, "edition": EDITION, "family": "lexbench", "kind": "factual",
-            "items": "items.jsonl", "corpus": "../sample-web/corpus.jsonl",
-            "description": ("Clean-room synthetic short-answer questions over the generated sample web; each "
-                            "answer string appears verbatim in every supporting page, and some stale copies "
-                            "state an outdated value.")}
+    return {
+        "name": FACTUAL_DIR,
+        "edition": EDITION,
+        "family": "lexbench",
+        "kind": "factual",
+        "items": "items.jsonl",
+        "corpus": "../sample-web/corpus.jsonl",
+        "description": (
+            "Clean-room synthetic short-answer questions over the generated sample web; each "
+            "answer string appears verbatim in every supporting page, and some stale copies "
+            "state an outdated value."
+        ),
+    }
 
 
 def build_lexbench(web: Web, seed: int) -> dict[str, Any]:
@@ -916,8 +1407,13 @@ def build_lexbench(web: Web, seed: int) -> dict[str, Any]:
     scenarios = build_scenarios(web, seed)
     items = [s.item(web) for s in scenarios]
     grades = build_grades(web, scenarios, bm25)
-    return {"scenarios": scenarios, "items": items, "grades": grades, "factual": build_factual(web),
-            "model_grades": build_model_edition(items, grades)}
+    return {
+        "scenarios": scenarios,
+        "items": items,
+        "grades": grades,
+        "factual": build_factual(web),
+        "model_grades": build_model_edition(items, grades),
+    }
 
 
 # -- the model-graded edition ---------------------------------------------------------------------------
@@ -936,17 +1432,21 @@ def sample_judge(answer_key: dict[tuple[str, str, str], int]) -> Callable[[dict[
 
     def ask(body: dict[str, Any]) -> dict[str, Any]:
         user = body["messages"][1]["content"]
-        packet = _json.loads(user[user.index("{"):])
+        packet = _json.loads(user[user.index("{") :])
         grade = answer_key[packet["query"], packet["title"], packet["snippet"]]
         spin = int(hashlib.sha256(user.encode("utf-8")).hexdigest()[:8], 16)
         if spin % 7 == 0:
             grade = grade - 1 if grade > 1 else grade + 1
         retried = len(body["messages"]) > 2
         text = f"I would say this is a {grade}." if spin % 23 == 0 and not retried else _json.dumps({"grade": grade})
-        return {"id": "sample-judge", "object": "chat.completion", "created": SAMPLE_JUDGE_CREATED,
-                "model": body["model"], "choices": [{"index": 0, "finish_reason": "stop",
-                                                     "message": {"role": "assistant", "content": text}}],
-                "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": 6}}
+        return {
+            "id": "sample-judge",
+            "object": "chat.completion",
+            "created": SAMPLE_JUDGE_CREATED,
+            "model": body["model"],
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": 6},
+        }
 
     return ask
 
@@ -966,14 +1466,22 @@ def build_model_edition(items: list[dict[str, Any]], grades: list[dict[str, Any]
     by_query: dict[str, list[dict[str, Any]]] = {}
     for line in grades:
         by_query.setdefault(line["query_id"], []).append(
-            {"rank": len(by_query.get(line["query_id"], ())) + 1, "url": line["url"], "title": line.get("title", ""),
-             "snippet": line.get("snippet", ""), "extra": {"published": line.get("published")}})
+            {
+                "rank": len(by_query.get(line["query_id"], ())) + 1,
+                "url": line["url"],
+                "title": line.get("title", ""),
+                "snippet": line.get("snippet", ""),
+                "extra": {"published": line.get("published")},
+            }
+        )
     k = max(len(hits) for hits in by_query.values())
     run = Run(SCENARIO_DIR, k, tuple(RunItem(qid, "suite-pool", tuple(hits)) for qid, hits in by_query.items()))
     pools = build_pool(run, scenarios, {})
     packets = build_packets(run.suite, pools)
-    key = {(scenarios[line["query_id"]].query, blind(line.get("title", "")), blind(line.get("snippet", ""))):
-           line["grade"] for line in grades}
+    key = {
+        (scenarios[line["query_id"]].query, blind(line.get("title", "")), blind(line.get("snippet", ""))): line["grade"]
+        for line in grades
+    }
     judge = ModelJudge(SAMPLE_JUDGE, sample_judge(key))
     verdicts = {packet.id: judge.grade(packet) for packet in packets.packets}
     return edition_lines(run.suite, pools, packets, verdicts)

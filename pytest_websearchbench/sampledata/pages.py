@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any, Callable, Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 from pytest_websearchbench.core.text import CJK_CHAR
@@ -31,6 +32,7 @@ LANGUAGES = ("en", "de", "es", "zh")
 
 
 # --------------------------------------------------------------------------- sites
+
 
 @dataclass(frozen=True)
 class Site:
@@ -52,6 +54,7 @@ class Site:
 
 # --------------------------------------------------------------------------- pages
 
+
 @dataclass
 class PageSpec:
     """One page of the sample web plus the metadata used for grading."""
@@ -61,16 +64,16 @@ class PageSpec:
     text: str
     language: str
     published: str | None
-    topic: str                      # topical cluster, e.g. "recipes"
-    entity: str                     # what the page is about, e.g. "recipes/red-lentil-soup"
-    aspect: str = "main"            # which facet of the entity: main, tips, pests, review, ...
-    group: str = ""                 # sub-topic, e.g. "recipes/soup"
-    kind: str = "original"          # original | stale | mirror | url-variant
-    original: str | None = None     # for copies: URL of the page it copies / is an old version of
-    lookalike: str | None = None    # entities sharing this key look alike (different version/model)
+    topic: str  # topical cluster, e.g. "recipes"
+    entity: str  # what the page is about, e.g. "recipes/red-lentil-soup"
+    aspect: str = "main"  # which facet of the entity: main, tips, pests, review, ...
+    group: str = ""  # sub-topic, e.g. "recipes/soup"
+    kind: str = "original"  # original | stale | mirror | url-variant
+    original: str | None = None  # for copies: URL of the page it copies / is an old version of
+    lookalike: str | None = None  # entities sharing this key look alike (different version/model)
     mentions: tuple[str, ...] = ()  # other entities the page covers usefully (overviews, comparisons)
     attrs: dict[str, Any] = field(default_factory=dict)  # attrs["no_copies"]: no random mirror / URL variant
-    mirror_hint: bool = False       # builders ask for a mirror copy of this page
+    mirror_hint: bool = False  # builders ask for a mirror copy of this page
     variant_hint: str | None = None  # builders ask for a URL variant: "utm" | "www" | "slash"
 
     @property
@@ -79,8 +82,14 @@ class PageSpec:
 
     def record(self) -> dict[str, Any]:
         """The public corpus line."""
-        return {"url": self.url, "title": self.title, "text": self.text,
-                "language": self.language, "site": self.site, "published": self.published}
+        return {
+            "url": self.url,
+            "title": self.title,
+            "text": self.text,
+            "language": self.language,
+            "site": self.site,
+            "published": self.published,
+        }
 
 
 SiteBuilder = Callable[[random.Random], list[PageSpec]]
@@ -124,9 +133,17 @@ def _join(sentences: Sequence[str], language: str) -> str:
     return ("" if language == "zh" else " ").join(sentences)
 
 
-def compose(rng: random.Random, language: str, lead: Sequence[str], facts: Sequence[str],
-            fillers: Sequence[str], ctx: dict[str, Any], lo: int = 110, hi: int = 300,
-            tail: Sequence[str] = ()) -> str:
+def compose(
+    rng: random.Random,
+    language: str,
+    lead: Sequence[str],
+    facts: Sequence[str],
+    fillers: Sequence[str],
+    ctx: dict[str, Any],
+    lo: int = 110,
+    hi: int = 300,
+    tail: Sequence[str] = (),
+) -> str:
     """Lead sentences, then fact sentences with fillers mixed in, then tail sentences.
 
     Fillers are added (each template at most once) until a target length drawn from
@@ -153,7 +170,7 @@ def compose(rng: random.Random, language: str, lead: Sequence[str], facts: Seque
     i = 0
     while i < len(sentences):
         n = rng.randint(2, 4)
-        paras.append(_join(sentences[i:i + n], language))
+        paras.append(_join(sentences[i : i + n], language))
         i += n
     return "\n\n".join(paras)
 
@@ -166,8 +183,19 @@ def rand_date(rng: random.Random, start: str, end: str) -> str:
 
 def slugify(text: str) -> str:
     s = text.lower()
-    for a, b in (("ä", "ae"), ("ö", "oe"), ("ü", "ue"), ("ß", "ss"), ("á", "a"), ("é", "e"),
-                 ("í", "i"), ("ó", "o"), ("ú", "u"), ("ñ", "n"), ("&", "and")):
+    for a, b in (
+        ("ä", "ae"),
+        ("ö", "oe"),
+        ("ü", "ue"),
+        ("ß", "ss"),
+        ("á", "a"),
+        ("é", "e"),
+        ("í", "i"),
+        ("ó", "o"),
+        ("ú", "u"),
+        ("ñ", "n"),
+        ("&", "and"),
+    ):
         s = s.replace(a, b)
     return re.sub(r"[^a-z0-9]+", "-", s).strip("-")
 

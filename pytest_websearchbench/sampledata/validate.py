@@ -24,20 +24,38 @@ from pytest_websearchbench.core.urls import host_path_key, url_host
 from pytest_websearchbench.engine.index import is_iso_date
 from pytest_websearchbench.sampledata.code_sample import code_sample_problems
 from pytest_websearchbench.sampledata.layout import (
-    CODE_ROWS, CORPUS, FACTUAL_DIR, FACTUAL_ITEMS, GRADES, MANIFEST, SCENARIO_DIR, SCENARIO_ITEMS)
+    CODE_ROWS,
+    CORPUS,
+    FACTUAL_DIR,
+    FACTUAL_ITEMS,
+    GRADES,
+    MANIFEST,
+    SCENARIO_DIR,
+    SCENARIO_ITEMS,
+)
 from pytest_websearchbench.sampledata.lexbench import BM25, snippet, violation
 from pytest_websearchbench.sampledata.pages import LANGUAGES, word_count
 
 CORPUS_FIELDS = {"url", "title", "text", "language", "site", "published"}
 # the fields the generator writes on every line (the schemas let some be left out)
-ITEM_FIELDS = {"id", "query", "language", "family", "information_need", "known_pages", "requirements",
-               "origin", "provenance_kind"}
+ITEM_FIELDS = {
+    "id",
+    "query",
+    "language",
+    "family",
+    "information_need",
+    "known_pages",
+    "requirements",
+    "origin",
+    "provenance_kind",
+}
 GRADE_FIELDS = {"query_id", "url", "grade", "grader", "title", "snippet", "published"}
 FACTUAL_FIELDS = {"id", "question", "answer", "supporting_urls", "language"}
 MANIFEST_KEYS = {"name", "edition", "family", "kind", "items", "corpus", "description"}
 
 
 # --------------------------------------------------------------------------- reading
+
 
 def read_rows(root: Path, rel: str, schema: str | None, problems: list[str]) -> list[dict[str, Any]]:
     """The JSON objects of the ``.jsonl`` file ``rel``, each checked against ``schema``; a line that is
@@ -106,6 +124,7 @@ def validate(root: Path) -> list[str]:
 
 # --------------------------------------------------------------------------- sample-web/corpus.jsonl
 
+
 def check_corpus(rows: list[dict[str, Any]], problems: list[str]) -> dict[str, dict[str, Any]]:
     """The corpus records by URL; reports records that are not pages the generator writes."""
     corpus: dict[str, dict[str, Any]] = {}
@@ -135,8 +154,8 @@ def check_corpus(rows: list[dict[str, Any]], problems: list[str]) -> dict[str, d
 
 # --------------------------------------------------------------------------- lexbench-sample*/suite.json
 
-def check_lexbench_manifest(root: Path, dirname: str, kind: str, manifest: dict[str, Any],
-                            problems: list[str]) -> None:
+
+def check_lexbench_manifest(root: Path, dirname: str, kind: str, manifest: dict[str, Any], problems: list[str]) -> None:
     rel = f"{dirname}/{MANIFEST}"
     need = MANIFEST_KEYS | ({"grades"} if kind == "scenario" else set())
     if set(manifest) != need:
@@ -152,14 +171,16 @@ def check_lexbench_manifest(root: Path, dirname: str, kind: str, manifest: dict[
 
 # --------------------------------------------------------------------------- lexbench-sample/items.jsonl
 
+
 def title_core(title: str) -> str:
     """A page title without its ``| Brand`` / ``- Brand`` suffix, lowercased."""
     core = re.split(r" [|\-] (?=[^|\-]*$)", title)[0]
     return core.strip().lower()
 
 
-def check_scenarios(rows: list[dict[str, Any]], corpus: dict[str, dict[str, Any]],
-                    problems: list[str]) -> dict[str, dict[str, Any]]:
+def check_scenarios(
+    rows: list[dict[str, Any]], corpus: dict[str, dict[str, Any]], problems: list[str]
+) -> dict[str, dict[str, Any]]:
     """The scenarios by id; reports broken promises and known pages missing from the corpus."""
     titles = sorted({title_core(r["title"]) for r in corpus.values()})
     items: dict[str, dict[str, Any]] = {}
@@ -195,8 +216,10 @@ def check_scenarios(rows: list[dict[str, Any]], corpus: dict[str, dict[str, Any]
 
 # --------------------------------------------------------------------------- lexbench-sample/grades.jsonl
 
-def check_grades(rows: list[dict[str, Any]], items: dict[str, dict[str, Any]],
-                 corpus: dict[str, dict[str, Any]], problems: list[str]) -> None:
+
+def check_grades(
+    rows: list[dict[str, Any]], items: dict[str, dict[str, Any]], corpus: dict[str, dict[str, Any]], problems: list[str]
+) -> None:
     """Each grade matches its page and scenario; every scenario has a grade-3 page, its known pages among them."""
     graded: dict[str, dict[str, int]] = {iid: {} for iid in items}
     seen: set[tuple[str, str]] = set()
@@ -238,6 +261,7 @@ def check_grades(rows: list[dict[str, Any]], items: dict[str, dict[str, Any]],
 
 # --------------------------------------------------------------------------- lexbench-sample-factual/items.jsonl
 
+
 def check_factual(rows: list[dict[str, Any]], corpus: dict[str, dict[str, Any]], problems: list[str]) -> None:
     """Each question's answer stands on every one of its supporting pages."""
     fids: set[str] = set()
@@ -261,6 +285,7 @@ def check_factual(rows: list[dict[str, Any]], corpus: dict[str, dict[str, Any]],
 
 # --------------------------------------------------------------------------- a retrieval report
 
+
 def bm25_report(root: Path, k: int = 10) -> dict[str, dict[str, Any]]:
     """Per scenario: how much of a plain BM25 top-k is graded, and whether it holds an eligible grade-3 page.
 
@@ -277,7 +302,9 @@ def bm25_report(root: Path, k: int = 10) -> dict[str, dict[str, Any]]:
         got = grades.get(it["id"], {})
         top = index.search(it["query"], k)
         keys = [host_path_key(p.url) for p in top]
-        out[it["id"]] = {"judged": sum(1 for u in keys if u in got) / max(1, len(keys)),
-                         "hit3": any(got.get(u) == 3 for u in keys),
-                         "distinctive": index.distinctive(it["query"])}
+        out[it["id"]] = {
+            "judged": sum(1 for u in keys if u in got) / max(1, len(keys)),
+            "hit3": any(got.get(u) == 3 for u in keys),
+            "distinctive": index.distinctive(it["query"]),
+        }
     return out

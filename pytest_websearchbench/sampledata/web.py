@@ -11,8 +11,9 @@ sorted by URL.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import urlsplit
 
 from pytest_websearchbench.core.urls import url_host
@@ -38,10 +39,12 @@ def _unique(pairs: Iterable[tuple[str, Any]], what: str) -> dict[str, Any]:
 
 
 #: every site of the web by its ``site`` value (host without ``www.``)
-SITES: dict[str, Site] = _unique(((site.name, site) for site in
-                                  (MIRROR, SNAPSHOT, *(site for family in FAMILIES for site in family.sites))), "site")
-BUILDERS: dict[str, SiteBuilder] = _unique((pair for family in FAMILIES for pair in family.builders.items()),
-                                           "site builder")
+SITES: dict[str, Site] = _unique(
+    ((site.name, site) for site in (MIRROR, SNAPSHOT, *(site for family in FAMILIES for site in family.sites))), "site"
+)
+BUILDERS: dict[str, SiteBuilder] = _unique(
+    (pair for family in FAMILIES for pair in family.builders.items()), "site builder"
+)
 
 
 @dataclass
@@ -106,8 +109,11 @@ def _brand_of(url: str) -> str:
 
 def _mirror_copies(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
     """Copies on the PageMirror site: builders' hints plus a random sample of originals."""
-    originals = [p for p in pages if p.kind == "original" and p.site not in (MIRROR.name, SNAPSHOT.name)
-                 and not p.attrs.get("no_copies")]
+    originals = [
+        p
+        for p in pages
+        if p.kind == "original" and p.site not in (MIRROR.name, SNAPSHOT.name) and not p.attrs.get("no_copies")
+    ]
     chosen = [p for p in originals if p.mirror_hint]
     rest = [p for p in originals if not p.mirror_hint]
     chosen += rng.sample(rest, min(len(rest), 18))
@@ -118,15 +124,28 @@ def _mirror_copies(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
         url = MIRROR.url(f"m/{parts.netloc}{parts.path}")
         lead = fill(rng, _MIRROR_LEAD[p.language], {"brand": _brand_of(p.url)})
         sep = "" if p.language == "zh" else " "
-        out.append(replace(p, url=url, text=lead + sep + p.text, kind="mirror", original=p.url,
-                           mirror_hint=False, variant_hint=None, attrs=dict(p.attrs)))
+        out.append(
+            replace(
+                p,
+                url=url,
+                text=lead + sep + p.text,
+                kind="mirror",
+                original=p.url,
+                mirror_hint=False,
+                variant_hint=None,
+                attrs=dict(p.attrs),
+            )
+        )
     return out
 
 
 def _url_variants(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
     """Same page under a tracking / www-less / trailing-slash URL (identical text)."""
-    originals = [p for p in pages if p.kind == "original" and p.site not in (MIRROR.name, SNAPSHOT.name)
-                 and not p.attrs.get("no_copies")]
+    originals = [
+        p
+        for p in pages
+        if p.kind == "original" and p.site not in (MIRROR.name, SNAPSHOT.name) and not p.attrs.get("no_copies")
+    ]
     chosen = [(p, p.variant_hint) for p in originals if p.variant_hint]
     rest = [p for p in originals if not p.variant_hint]
     for p in rng.sample(rest, min(len(rest), 14)):
@@ -144,6 +163,15 @@ def _url_variants(pages: list[PageSpec], rng: random.Random) -> list[PageSpec]:
         else:
             src = rng.choice(["newsletter", "social", "partner-feed", "weekly-digest"])
             url = f"{p.url}?utm_source={src}&utm_medium={rng.choice(['email', 'referral', 'post'])}"
-        out.append(replace(p, url=url, kind="url-variant", original=p.url, mirror_hint=False,
-                           variant_hint=None, attrs=dict(p.attrs)))
+        out.append(
+            replace(
+                p,
+                url=url,
+                kind="url-variant",
+                original=p.url,
+                mirror_hint=False,
+                variant_hint=None,
+                attrs=dict(p.attrs),
+            )
+        )
     return out

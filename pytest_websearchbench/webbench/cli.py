@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 
 class Command(NamedTuple):
@@ -58,11 +59,15 @@ COMMANDS = {
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = argparse.ArgumentParser(
-        prog=prog, description="WebBench's tools by hand.", formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="commands:\n" + "\n".join(f"  {name:<10} {command.help}" for name, command in COMMANDS.items()))
+        prog=prog,
+        description="WebBench's tools by hand.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="commands:\n" + "\n".join(f"  {name:<10} {command.help}" for name, command in COMMANDS.items()),
+    )
     parser.add_argument("command", choices=COMMANDS, metavar="COMMAND", help=", ".join(COMMANDS))
-    parser.add_argument("arguments", nargs="*", default=[], metavar="ARG",
-                        help="the command's own (COMMAND --help lists them)")
+    parser.add_argument(
+        "arguments", nargs="*", default=[], metavar="ARG", help="the command's own (COMMAND --help lists them)"
+    )
     if not argv or argv[0] not in COMMANDS:
         parser.parse_args(argv[:1])  # exits: the help, or the usage and what is wrong
     return COMMANDS[argv[0]].main(argv[1:], f"{parser.prog} {argv[0]}")

@@ -21,13 +21,20 @@ from pathlib import Path
 
 import pytest
 
-from pytest_websearchbench.core.family import (
-    BenchmarkFamily, Case, Drilldown, MetricColumn, RawResults, RunContext, Score, Suite)
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError, WebSearchBenchError
+from pytest_websearchbench.core.family import (
+    BenchmarkFamily,
+    Case,
+    Drilldown,
+    MetricColumn,
+    RawResults,
+    RunContext,
+    Score,
+    Suite,
+)
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
-
 
 
 class AgentNeverActed(WebSearchBenchError):
@@ -47,8 +54,9 @@ class WebBenchFamily(BenchmarkFamily):
     uses_k = False  # a task is graded on the world it leaves, not on a ranked list
     records_traffic = False  # the world server is local and fresh per item; the model agent keeps its own cassette
 
-    def __init__(self, agents: tuple[str, ...] = ("oracle",), setup=None, repeat: int = 1,
-                 named: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, agents: tuple[str, ...] = ("oracle",), setup=None, repeat: int = 1, named: dict[str, str] | None = None
+    ) -> None:
         from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
 
         self.agents = agents  # the items' variant names
@@ -56,7 +64,7 @@ class WebBenchFamily(BenchmarkFamily):
         self.setup = setup or AgentSetup()
         self.repeat = repeat
 
-    def configure(self, options: OptionValues, settings: Settings) -> "WebBenchFamily":
+    def configure(self, options: OptionValues, settings: Settings) -> WebBenchFamily:
         from pytest_websearchbench.providers.model_client import ModelEndpoint
         from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
         from pytest_websearchbench.webbench.agents.registry import MODEL, PROGRAM_PREFIX, AgentRegistry, variant_name
@@ -70,8 +78,9 @@ class WebBenchFamily(BenchmarkFamily):
             registry.check(agent)
             variant = variant_name(agent)
             if variant in named:
-                raise ConfigurationError(f"--wsb-agent: {named[variant]!r} and {agent!r} would both be named "
-                                         f"{variant!r}; rename one")
+                raise ConfigurationError(
+                    f"--wsb-agent: {named[variant]!r} and {agent!r} would both be named {variant!r}; rename one"
+                )
             named[variant] = agent
         browser = options["wsb_browser"]
         if browser == "chromium":
@@ -83,22 +92,37 @@ class WebBenchFamily(BenchmarkFamily):
         if options["wsb_sandbox"] == REQUIRE and any(a.startswith(PROGRAM_PREFIX) for a in agents) and unavailable():
             raise ConfigurationError(f"--wsb-sandbox require: {unavailable()}")
         if options["wsb_screenshots"] and browser != "chromium":
-            raise ConfigurationError("--wsb-screenshots: the text browser draws no page; use it with --wsb-browser "
-                                     "chromium")
+            raise ConfigurationError(
+                "--wsb-screenshots: the text browser draws no page; use it with --wsb-browser chromium"
+            )
         # the benchmark's model agent sends temperature 0 unless told otherwise
         temperature = options["wsb_temperature"] if options["wsb_temperature"] is not None else 0.0
         endpoint = ModelEndpoint.from_environ(os.environ)
-        if MODEL in agents and settings.record_mode.may_record and not (endpoint.api_key or endpoint.base_url) \
-                and not any(settings.cassette_dir.glob(f"*/{MODEL}-*/*.yaml")):
+        if (
+            MODEL in agents
+            and settings.record_mode.may_record
+            and not (endpoint.api_key or endpoint.base_url)
+            and not any(settings.cassette_dir.glob(f"*/{MODEL}-*/*.yaml"))
+        ):
             raise ConfigurationError(
                 "--wsb-agent model calls the model: set OPENAI_API_KEY (and OPENAI_BASE_URL for a server other than "
-                "OpenAI's), or replay recorded episodes with --wsb-record-mode=none")
-        setup = AgentSetup(registry=registry, browser=browser, screenshots=bool(options["wsb_screenshots"]),
-                           time_limit=options["wsb_agent_time_limit"],
-                           model=options["wsb_model"], model_api=options["wsb_model_api"],
-                           temperature=temperature, endpoint=endpoint,
-                           record_mode=settings.record_mode, cassette_dir=settings.cassette_dir,
-                           cassette_args=settings.cassette_args(), base=Path.cwd(), sandbox=options["wsb_sandbox"])
+                "OpenAI's), or replay recorded episodes with --wsb-record-mode=none"
+            )
+        setup = AgentSetup(
+            registry=registry,
+            browser=browser,
+            screenshots=bool(options["wsb_screenshots"]),
+            time_limit=options["wsb_agent_time_limit"],
+            model=options["wsb_model"],
+            model_api=options["wsb_model_api"],
+            temperature=temperature,
+            endpoint=endpoint,
+            record_mode=settings.record_mode,
+            cassette_dir=settings.cassette_dir,
+            cassette_args=settings.cassette_args(),
+            base=Path.cwd(),
+            sandbox=options["wsb_sandbox"],
+        )
         return WebBenchFamily(tuple(named), setup, options["wsb_repeat"], named)
 
     def variants(self, settings: Settings) -> tuple[str, ...]:
@@ -114,10 +138,23 @@ class WebBenchFamily(BenchmarkFamily):
         if dataset is None or dataset.suffix != ".toml":
             raise SuiteError(manifest.path, "a webbench suite's items is its dataset.toml", field="items")
         tasks = load_dataset(dataset)
-        cases = repeat_cases((Case(t.name, t, markers=("webbench", f"webbench_{t.template.replace('-', '_')}",
-                                                       f"webbench_{t.tier}",
-                                                       "webbench_feasible" if t.feasible else "webbench_infeasible"),
-                                   keywords=(t.template, t.outcome)) for t in tasks), self.repeat)
+        cases = repeat_cases(
+            (
+                Case(
+                    t.name,
+                    t,
+                    markers=(
+                        "webbench",
+                        f"webbench_{t.template.replace('-', '_')}",
+                        f"webbench_{t.tier}",
+                        "webbench_feasible" if t.feasible else "webbench_infeasible",
+                    ),
+                    keywords=(t.template, t.outcome),
+                )
+                for t in tasks
+            ),
+            self.repeat,
+        )
         return Suite(manifest, cases, digest_files([manifest.path, dataset]))
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
@@ -131,16 +168,19 @@ class WebBenchFamily(BenchmarkFamily):
             pytest.skip(str(exc))
         program = episode.details.get("exit_code", False) is not False  # a cmd: agent's run (program_agent)
         if program and episode.details.get("limit"):
-            raise AgentLimitReached(f"the agent was stopped: it {episode.details['limit']} "
-                                  f"({episode.details.get('sandbox')})")
+            raise AgentLimitReached(
+                f"the agent was stopped: it {episode.details['limit']} ({episode.details.get('sandbox')})"
+            )
         if program and episode.steps == 0:
             # it never acted through the browser (a command it could not start, a file it could not read):
             # an error with the program's own words, not a 0 that reads like a bad answer
             said = (episode.details.get("stderr_tail") or episode.details.get("stdout_tail") or "").strip()
             last = said.splitlines()[-1][:300] if said else "nothing"
-            raise AgentNeverActed(f"the agent never reached the world (0 steps): the program exited "
-                                  f"{episode.details.get('exit_code')} ({episode.details.get('sandbox')}); its last "
-                                  f"words: {last}")
+            raise AgentNeverActed(
+                f"the agent never reached the world (0 steps): the program exited "
+                f"{episode.details.get('exit_code')} ({episode.details.get('sandbox')}); its last "
+                f"words: {last}"
+            )
         # a verifier that fails on this world grades nothing (graded: false, no reward): an error of the item,
         # never a score; ``score`` then recomputes the same verdict, as a pure function of the evidence
         grade(case.data.contract, episode.evidence)
@@ -151,32 +191,58 @@ class WebBenchFamily(BenchmarkFamily):
         from pytest_websearchbench.webbench.grading.verifier import latest_decision, verify
 
         verdict = verify(case.data.contract, raw.extra["evidence"])
-        episode_failure = classify(verdict=verdict.to_dict(), stopped=raw.extra["stopped"], log=raw.extra["log"],
-                                   contract=case.data.contract,
-                                   decision=latest_decision(raw.extra["evidence"]["changed"]))
+        episode_failure = classify(
+            verdict=verdict.to_dict(),
+            stopped=raw.extra["stopped"],
+            log=raw.extra["log"],
+            contract=case.data.contract,
+            decision=latest_decision(raw.extra["evidence"]["changed"]),
+        )
         # a pass is work done through the browser: an episode of 0 steps cannot pass (a program that wrote
         # behind the server's back, unsandboxed, is caught by containment; this holds whatever it did)
         acted = raw.extra["steps"] > 0
         passed = verdict.passed and acted
-        metrics = {"webscore": verdict.webscore if acted else 0.0, "pass": float(passed),
-                   "strict_pass": float(verdict.strict_pass and acted), "steps": float(raw.extra["steps"])}
+        metrics = {
+            "webscore": verdict.webscore if acted else 0.0,
+            "pass": float(passed),
+            "strict_pass": float(verdict.strict_pass and acted),
+            "steps": float(raw.extra["steps"]),
+        }
         if passed:
             message = ""
         elif not acted:
-            message = f"{case.id} [{raw.extra['agent']}]: 0 steps: it never acted through the browser, so it cannot pass"
+            message = (
+                f"{case.id} [{raw.extra['agent']}]: 0 steps: it never acted through the browser, so it cannot pass"
+            )
         else:
-            message = (f"{case.id} [{raw.extra['agent']}, {raw.extra['steps']}/{raw.extra['budget']} steps, stopped: "
-                       f"{raw.extra['stopped']}, episode failure: {episode_failure}]: " + verdict.explain())
-        return Score(passed, metrics, message, [{"verdict": verdict.to_dict(), "agent": raw.extra["agent"],
-                                                         "failure_mode": verdict.failure_mode,
-                                                         "episode_failure": episode_failure,
-                                                         "template": case.data.template,
-                                                         **_sandbox_of(raw.extra.get("details") or {})}])
+            message = (
+                f"{case.id} [{raw.extra['agent']}, {raw.extra['steps']}/{raw.extra['budget']} steps, stopped: "
+                f"{raw.extra['stopped']}, episode failure: {episode_failure}]: " + verdict.explain()
+            )
+        return Score(
+            passed,
+            metrics,
+            message,
+            [
+                {
+                    "verdict": verdict.to_dict(),
+                    "agent": raw.extra["agent"],
+                    "failure_mode": verdict.failure_mode,
+                    "episode_failure": episode_failure,
+                    "template": case.data.template,
+                    **_sandbox_of(raw.extra.get("details") or {}),
+                }
+            ],
+        )
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         # an agent that crashed scores 0 on its task: every declared task is in the population
-        return [MetricColumn("webscore", "WebScore", 0.0), MetricColumn("pass", "pass", 0.0),
-                MetricColumn("strict_pass", "strict_pass", 0.0), MetricColumn("steps", "steps")]
+        return [
+            MetricColumn("webscore", "WebScore", 0.0),
+            MetricColumn("pass", "pass", 0.0),
+            MetricColumn("strict_pass", "strict_pass", 0.0),
+            MetricColumn("steps", "steps"),
+        ]
 
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
         """Per agent: the verdicts' failure modes (first failing gate, else leaf kind), the episodes'
@@ -188,21 +254,43 @@ class WebBenchFamily(BenchmarkFamily):
             modes = Counter(r[key] for s in variant_scores for r in s.results[:1] if key in r)
             return " · ".join(f"{mode} {n}" for mode, n in sorted(modes.items(), key=lambda m: (-m[1], m[0]))) or "-"
 
-        rows = [("failure modes", [histogram("failure_mode", v) for v in scores]),
-                ("episode failure modes", [histogram("episode_failure", v) for v in scores])]
+        rows = [
+            ("failure modes", [histogram("failure_mode", v) for v in scores]),
+            ("episode failure modes", [histogram("episode_failure", v) for v in scores]),
+        ]
         per_variant = []
         for variant_scores in scores:
-            episodes = [Episode(r["template"], s.passed, bool(s.metrics.get("strict_pass")), s.metrics["webscore"],
-                                int(s.metrics["steps"]), r["episode_failure"])
-                        for s in variant_scores for r in s.results[:1] if "template" in r]
+            episodes = [
+                Episode(
+                    r["template"],
+                    s.passed,
+                    bool(s.metrics.get("strict_pass")),
+                    s.metrics["webscore"],
+                    int(s.metrics["steps"]),
+                    r["episode_failure"],
+                )
+                for s in variant_scores
+                for r in s.results[:1]
+                if "template" in r
+            ]
             per_variant.append({row.template: row.text() for row in table(episodes)})
         for template in sorted({t for cells in per_variant for t in cells}):
             rows.append((f"calibration {template}", [cells.get(template, "-") for cells in per_variant]))
         confinements = [Counter(r["sandbox"] for s in v for r in s.results[:1] if "sandbox" in r) for v in scores]
         if any(confinements):  # program agents ran: say how, and loudly when unsandboxed
-            rows.append(("sandbox", [" · ".join(f"{n} in bwrap" if how == "bwrap" else
-                                                f"{n} UNSANDBOXED ({how.removeprefix('none: ')})"
-                                                for how, n in sorted(c.items())) or "-" for c in confinements]))
+            rows.append(
+                (
+                    "sandbox",
+                    [
+                        " · ".join(
+                            f"{n} in bwrap" if how == "bwrap" else f"{n} UNSANDBOXED ({how.removeprefix('none: ')})"
+                            for how, n in sorted(c.items())
+                        )
+                        or "-"
+                        for c in confinements
+                    ],
+                )
+            )
         if self.setup.browser != "text":
             rows.append(("browser", [self.setup.browser for _ in scores]))
         if MODEL in self.agents:
@@ -219,20 +307,40 @@ class WebBenchFamily(BenchmarkFamily):
         details = extra.get("details") or {}
         log = [_shown_step(step) for step in extra.get("log") or [] if isinstance(step, dict)]
         observed = {step.get("step"): step.get("observation") for step in log}
-        transcript = [{**turn, "output": [
-            {**out, "result": observed[out["step"]]} if out.get("type") == "function_call" and "result" not in out
-            and out.get("step") in observed else out for out in turn.get("output") or []]}
-            for turn in details.get("transcript") or []]
-        return Drilldown("drilldown.html.j2", {
-            "verdict": row.get("verdict"), "failure_mode": row.get("failure_mode"),
-            "episode_failure": row.get("episode_failure"),
-            "agent": extra.get("agent") or row.get("agent"), "steps": extra.get("steps"),
-            "budget": extra.get("budget"), "stopped": extra.get("stopped"), "log": log,
-            "seconds": extra.get("seconds"), "browser": extra.get("browser"),
-            "model": details if "transcript" in details else None, "transcript": transcript,
-            "program": details if "command" in details else None},
+        transcript = [
+            {
+                **turn,
+                "output": [
+                    {**out, "result": observed[out["step"]]}
+                    if out.get("type") == "function_call" and "result" not in out and out.get("step") in observed
+                    else out
+                    for out in turn.get("output") or []
+                ],
+            }
+            for turn in details.get("transcript") or []
+        ]
+        return Drilldown(
+            "drilldown.html.j2",
+            {
+                "verdict": row.get("verdict"),
+                "failure_mode": row.get("failure_mode"),
+                "episode_failure": row.get("episode_failure"),
+                "agent": extra.get("agent") or row.get("agent"),
+                "steps": extra.get("steps"),
+                "budget": extra.get("budget"),
+                "stopped": extra.get("stopped"),
+                "log": log,
+                "seconds": extra.get("seconds"),
+                "browser": extra.get("browser"),
+                "model": details if "transcript" in details else None,
+                "transcript": transcript,
+                "program": details if "command" in details else None,
+            },
             # the verdict's mode (first failing gate, else leaf kind), else the episode's (step cap, looping…)
-            failure_mode=next((m for m in (row.get("failure_mode"), row.get("episode_failure")) if m and m != "none"), ""))
+            failure_mode=next(
+                (m for m in (row.get("failure_mode"), row.get("episode_failure")) if m and m != "none"), ""
+            ),
+        )
 
     def _model_profile(self) -> str:
         setup = self.setup

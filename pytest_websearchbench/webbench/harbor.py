@@ -31,14 +31,24 @@ from pytest_websearchbench.webbench.grading.contract import load_contract
 from pytest_websearchbench.webbench.world.build import WorldSpec, load_world_spec
 
 #: the controls every task ships a route of (DESIGN § 2.3; tasks/routes.py makes them, agents/catalog.py bounds them)
-CONTROLS = ("noop", "noop-until-confirm", "write-without-read", "over-write", "injected-compliance",
-            "wrong-record", "abstain-on-feasible")
+CONTROLS = (
+    "noop",
+    "noop-until-confirm",
+    "write-without-read",
+    "over-write",
+    "injected-compliance",
+    "wrong-record",
+    "abstain-on-feasible",
+)
 TOP_FILES = ("task.toml", "instruction.md", "README.md", "trajectory.json")
 DIGEST_DIRS = ("environment", "tests", "solution", "steps")
 #: what Harbor's packager leaves out of a task with no .gitignore: caches, compiled files, editor and OS litter
 DEFAULT_IGNORES = ("__pycache__/", "*.pyc", ".DS_Store", "*.swp", "*.swo", "*~")
-ROUTE_FILES = {"oracle": "solution/actions.jsonl", "alt-oracle": "steps/alt-oracle.jsonl",
-               **{control: f"tests/controls/{control}.jsonl" for control in CONTROLS}}
+ROUTE_FILES = {
+    "oracle": "solution/actions.jsonl",
+    "alt-oracle": "steps/alt-oracle.jsonl",
+    **{control: f"tests/controls/{control}.jsonl" for control in CONTROLS},
+}
 REGENERATE = "python -m pytest_websearchbench.webbench.tasks.generate --out <suite folder>"
 ORG = "wsb"  # the org of every generated dataset and task name (Harbor names are org/name)
 
@@ -60,8 +70,9 @@ def ignore_rules(lines: list[str] | tuple[str, ...]) -> list[tuple[re.Pattern[st
             continue
         anchored = "/" in line
         body = _glob(line.lstrip("/"))
-        rules.append((re.compile(("" if anchored else "(?:.*/)?") + body + ("/.+" if folder_only else "(?:/.+)?")),
-                      include))
+        rules.append(
+            (re.compile(("" if anchored else "(?:.*/)?") + body + ("/.+" if folder_only else "(?:/.+)?")), include)
+        )
     return rules
 
 
@@ -80,9 +91,9 @@ def _glob(pattern: str) -> str:
         elif pattern[i] == "?":
             out.append("[^/]")
             i += 1
-        elif pattern[i] == "[" and "]" in pattern[i + 2:]:
+        elif pattern[i] == "[" and "]" in pattern[i + 2 :]:
             end = pattern.index("]", i + 2)
-            inner = pattern[i + 1:end]
+            inner = pattern[i + 1 : end]
             out.append("[" + ("^" + inner[1:] if inner.startswith("!") else inner).replace("\\", "\\\\") + "]")
             i = end + 1
         elif pattern[i] == "\\" and i + 1 < len(pattern):
@@ -169,8 +180,9 @@ def read_route(path: Path) -> tuple[dict[str, Any], ...]:
     actions = []
     for number, action in jsonl_records(path, read_suite_text(path)):
         if not isinstance(action, dict) or action.get("action") not in ACTIONS:
-            raise SuiteError(path, f"not a browser action; 'action' must be one of {', '.join(ACTIONS)}",
-                             line=number, field="action")
+            raise SuiteError(
+                path, f"not a browser action; 'action' must be one of {', '.join(ACTIONS)}", line=number, field="action"
+            )
         actions.append(action)
     return tuple(actions)
 
@@ -185,11 +197,19 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     validate(meta, "webbench-task", toml_path)
     name = meta["task"]["name"].split("/", 1)[1]
     if name != folder.name:
-        raise SuiteError(toml_path, f"name {meta['task']['name']!r} differs from the folder name {folder.name!r}",
-                         field="task.name", item=name)
+        raise SuiteError(
+            toml_path,
+            f"name {meta['task']['name']!r} differs from the folder name {folder.name!r}",
+            field="task.name",
+            item=name,
+        )
     if package is not None and meta["task"]["name"] != package:
-        raise SuiteError(toml_path, f"the folder {folder.name!r} holds task {meta['task']['name']!r}, "
-                         f"the dataset lists {package!r}", field="task.name", item=name)
+        raise SuiteError(
+            toml_path,
+            f"the folder {folder.name!r} holds task {meta['task']['name']!r}, the dataset lists {package!r}",
+            field="task.name",
+            item=name,
+        )
     extra = meta["metadata"]
 
     def inside(relative: str, field: str) -> Path:
@@ -198,9 +218,13 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     contract_path = inside(extra["contract"], "metadata.contract")
     computed = task_digest(folder)
     if digest is not None and digest != computed:
-        raise SuiteError(folder, f"digest mismatch: the dataset records {digest}, the package files give "
-                         f"{computed}; a file changed after generation (regenerate with: {REGENERATE})",
-                         field="digest", item=name)
+        raise SuiteError(
+            folder,
+            f"digest mismatch: the dataset records {digest}, the package files give "
+            f"{computed}; a file changed after generation (regenerate with: {REGENERATE})",
+            field="digest",
+            item=name,
+        )
     instruction_path = inside("instruction.md", "instruction")
     instruction = read_suite_text(instruction_path) if instruction_path.is_file() else ""
     if not instruction.strip():
@@ -214,21 +238,52 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     if "oracle" not in routes:
         raise SuiteError(route_paths["oracle"], "the oracle's route is missing", item=name)
     if extra["reference_steps"] != len(routes["oracle"]):
-        raise SuiteError(toml_path, f"reference_steps is {extra['reference_steps']} but the oracle takes "
-                         f"{len(routes['oracle'])} steps", field="metadata.reference_steps", item=name)
+        raise SuiteError(
+            toml_path,
+            f"reference_steps is {extra['reference_steps']} but the oracle takes {len(routes['oracle'])} steps",
+            field="metadata.reference_steps",
+            item=name,
+        )
     budget = min(80, 3 * (extra["reference_steps"] + 4) + 10)
     if extra["step_budget"] != budget:
-        raise SuiteError(toml_path, f"step_budget must be min(80, 3·(reference_steps + 4) + 10) = {budget}",
-                         field="metadata.step_budget", item=name)
+        raise SuiteError(
+            toml_path,
+            f"step_budget must be min(80, 3·(reference_steps + 4) + 10) = {budget}",
+            field="metadata.step_budget",
+            item=name,
+        )
     if contract["family"] != spec.family:
-        raise SuiteError(contract_path, f"contract is for a {contract['family']} world, the task's world is "
-                         f"{spec.family}", field="family", item=name)
+        raise SuiteError(
+            contract_path,
+            f"contract is for a {contract['family']} world, the task's world is {spec.family}",
+            field="family",
+            item=name,
+        )
     if contract["tier"] != extra["tier"]:
-        raise SuiteError(toml_path, f"tier {extra['tier']!r}, but the contract's is {contract['tier']!r}",
-                         field="metadata.tier", item=name)
-    return Task(name, folder, computed, extra["title"], spec.template, spec.outcome, extra["tier"],
-                contract["feasible"], spec, world_digest, instruction, contract, routes,
-                extra["reference_steps"], budget, meta["task"]["name"])
+        raise SuiteError(
+            toml_path,
+            f"tier {extra['tier']!r}, but the contract's is {contract['tier']!r}",
+            field="metadata.tier",
+            item=name,
+        )
+    return Task(
+        name,
+        folder,
+        computed,
+        extra["title"],
+        spec.template,
+        spec.outcome,
+        extra["tier"],
+        contract["feasible"],
+        spec,
+        world_digest,
+        instruction,
+        contract,
+        routes,
+        extra["reference_steps"],
+        budget,
+        meta["task"]["name"],
+    )
 
 
 def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str) -> Path:
@@ -237,8 +292,7 @@ def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str)
     try:
         target.exists()
     except OSError as exc:  # a name too long for the file system
-        raise SuiteError(source, f"bad path {relative[:80]!r}: {exc.strerror or exc}", field=field,
-                         item=item) from None
+        raise SuiteError(source, f"bad path {relative[:80]!r}: {exc.strerror or exc}", field=field, item=item) from None
     return target
 
 
@@ -252,8 +306,12 @@ def load_dataset(path: Path) -> list[Task]:
     for i, entry in enumerate(data["tasks"]):
         short = entry["name"].split("/", 1)[1]
         if "path" in entry:
-            raise SuiteError(path, f"Harbor ignores 'path' and reads the task from the folder {short!r} beside "
-                             "dataset.toml; remove it", field=f"tasks.{i}.path", item=short)
+            raise SuiteError(
+                path,
+                f"Harbor ignores 'path' and reads the task from the folder {short!r} beside dataset.toml; remove it",
+                field=f"tasks.{i}.path",
+                item=short,
+            )
         if entry["name"] in seen:
             raise SuiteError(path, "task listed twice", field=f"tasks.{i}.name", item=short)
         seen.add(entry["name"])
@@ -265,6 +323,7 @@ def load_dataset(path: Path) -> list[Task]:
 
 
 # ------------------------------------------------------------------------------ writing
+
 
 def write_toml(path: Path, data: dict[str, Any]) -> None:
     write_text(path, tomli_w.dumps(data))

@@ -9,23 +9,49 @@ BROWSERS = ("text", "chromium")
 SANDBOX_MODES = ("auto", "require", "off")  # agents.sandbox says what each means
 
 OPTIONS: tuple[Option, ...] = (
-    Option("--wsb-agent", "wsb_agent",
-           "WebBench: who works each task: oracle, alt-oracle, a control, model (the model agent: --wsb-model, "
-           "--wsb-model-api, OPENAI_BASE_URL), cmd:COMMAND (a program acting through the browser command) or an "
-           "agent a plugin registered; comma-separated", "NAME[,NAME...]", "oracle", names("agent")),
-    Option("--wsb-browser", "wsb_browser",
-           "WebBench: the agents' browser: text (the text browser) or chromium (headless Chromium through "
-           "Playwright; same actions and observation)", "BROWSER", "text", choices=BROWSERS),
-    Option("--wsb-screenshots", "wsb_screenshots",
-           "WebBench: with --wsb-browser chromium, keep a small screenshot of every step in the results file and "
-           "the HTML report's drill-down", switch=True),
+    Option(
+        "--wsb-agent",
+        "wsb_agent",
+        "WebBench: who works each task: oracle, alt-oracle, a control, model (the model agent: --wsb-model, "
+        "--wsb-model-api, OPENAI_BASE_URL), cmd:COMMAND (a program acting through the browser command) or an "
+        "agent a plugin registered; comma-separated",
+        "NAME[,NAME...]",
+        "oracle",
+        names("agent"),
+    ),
+    Option(
+        "--wsb-browser",
+        "wsb_browser",
+        "WebBench: the agents' browser: text (the text browser) or chromium (headless Chromium through "
+        "Playwright; same actions and observation)",
+        "BROWSER",
+        "text",
+        choices=BROWSERS,
+    ),
+    Option(
+        "--wsb-screenshots",
+        "wsb_screenshots",
+        "WebBench: with --wsb-browser chromium, keep a small screenshot of every step in the results file and "
+        "the HTML report's drill-down",
+        switch=True,
+    ),
     REPEAT_OPTION,
-    Option("--wsb-agent-time-limit", "wsb_agent_time_limit",
-           "WebBench: wall-clock seconds a program agent (cmd:) may run per episode before it is killed",
-           "SECONDS", "600", number(minimum=0.001)),
-    Option("--wsb-sandbox", "wsb_sandbox",
-           "WebBench: how program agents (cmd:) are confined: auto (in bubblewrap where it runs, else unsandboxed "
-           "and the summary says so), require (a usage error where bwrap cannot run) or off", "MODE", "auto",
-           choices=SANDBOX_MODES),
+    Option(
+        "--wsb-agent-time-limit",
+        "wsb_agent_time_limit",
+        "WebBench: wall-clock seconds a program agent (cmd:) may run per episode before it is killed",
+        "SECONDS",
+        "600",
+        number(minimum=0.001),
+    ),
+    Option(
+        "--wsb-sandbox",
+        "wsb_sandbox",
+        "WebBench: how program agents (cmd:) are confined: auto (in bubblewrap where it runs, else unsandboxed "
+        "and the summary says so), require (a usage error where bwrap cannot run) or off",
+        "MODE",
+        "auto",
+        choices=SANDBOX_MODES,
+    ),
     *MODEL_OPTIONS,
 )

@@ -6,43 +6,71 @@ import json
 from pathlib import Path
 
 ROW = {
-    "task_id": "acme-001", "vendor": "Acme Desk",
+    "task_id": "acme-001",
+    "vendor": "Acme Desk",
     "ticket": "When a ticket was fixed by a temporary workaround, record it as resolved with a workaround "
-              "instead of closing it.",
+    "instead of closing it.",
     "starter_code": "def finish(ticket_id, note):\n    return desk.tickets.close(ticket_id, close_notes=note)\n",
-    "gold_code": 'def finish(ticket_id, note):\n    return desk.tickets.mark_resolved(ticket_id, '
-                 'resolution_code="workaround_applied")\n',
+    "gold_code": "def finish(ticket_id, note):\n    return desk.tickets.mark_resolved(ticket_id, "
+    'resolution_code="workaround_applied")\n',
 }
 
 ROWS = [
     ROW,
-    {"task_id": "acme-002", "vendor": "Acme HR",
-     "ticket": "Import every new hire from the onboarding spreadsheet in one request instead of one by one.",
-     "starter_code": "def import_hires(rows):\n    return [hr.people.create(r) for r in rows]\n",
-     "gold_code": "def import_hires(rows):\n    return hr.people.bulk_onboard(rows)\n",
-     "required": ["bulk_onboard"]},
-    {"task_id": "acme-003", "vendor": "Acme Desk",
-     "ticket": "Archive a tenant that left us, keeping its tickets readable for auditors.",
-     "starter_code": "def archive(tenant):\n    return desk.tenants.delete(tenant)\n",
-     "gold_code": "def archive(tenant):\n    return desk.tenants.archive_readonly(tenant)\n",
-     "required": ["archive_readonly"], "cite_urls": False},
+    {
+        "task_id": "acme-002",
+        "vendor": "Acme HR",
+        "ticket": "Import every new hire from the onboarding spreadsheet in one request instead of one by one.",
+        "starter_code": "def import_hires(rows):\n    return [hr.people.create(r) for r in rows]\n",
+        "gold_code": "def import_hires(rows):\n    return hr.people.bulk_onboard(rows)\n",
+        "required": ["bulk_onboard"],
+    },
+    {
+        "task_id": "acme-003",
+        "vendor": "Acme Desk",
+        "ticket": "Archive a tenant that left us, keeping its tickets readable for auditors.",
+        "starter_code": "def archive(tenant):\n    return desk.tenants.delete(tenant)\n",
+        "gold_code": "def archive(tenant):\n    return desk.tenants.archive_readonly(tenant)\n",
+        "required": ["archive_readonly"],
+        "cite_urls": False,
+    },
 ]
 
 CORPUS = [
-    {"url": "https://docs.acme.example/v2/tickets/resolve", "title": "Tickets v2: resolve a ticket fixed by a workaround",
-     "text": "A ticket fixed by a temporary workaround is resolved, not closed: call "
-             'desk.tickets.mark_resolved(ticket_id, resolution_code="workaround_applied") with the note.',
-     "language": "en", "site": "docs.acme.example", "published": "2026-01-10"},
-    {"url": "https://docs.acme.example/v1/tickets/close", "title": "Tickets v1 (deprecated): close a ticket",
-     "text": "Deprecated. Close a ticket with desk.tickets.close(ticket_id, close_notes=note).",
-     "language": "en", "site": "docs.acme.example", "published": "2023-03-01"},
-    {"url": "https://docs.acme.example/v2/people/bulk", "title": "People v2: onboard many new hires in one request",
-     "text": "Import new hires from a spreadsheet in one request with hr.people.bulk_onboard(rows); creating "
-             "people one by one is slow.",
-     "language": "en", "site": "docs.acme.example", "published": "2026-02-01"},
-    {"url": "https://forum.acme-users.example/q/17", "title": "Closing tickets after a workaround?",
-     "text": "We close tickets fixed by a workaround with desk.tickets.close and a note. Works for us.",
-     "language": "en", "site": "forum.acme-users.example", "published": "2024-05-05"},
+    {
+        "url": "https://docs.acme.example/v2/tickets/resolve",
+        "title": "Tickets v2: resolve a ticket fixed by a workaround",
+        "text": "A ticket fixed by a temporary workaround is resolved, not closed: call "
+        'desk.tickets.mark_resolved(ticket_id, resolution_code="workaround_applied") with the note.',
+        "language": "en",
+        "site": "docs.acme.example",
+        "published": "2026-01-10",
+    },
+    {
+        "url": "https://docs.acme.example/v1/tickets/close",
+        "title": "Tickets v1 (deprecated): close a ticket",
+        "text": "Deprecated. Close a ticket with desk.tickets.close(ticket_id, close_notes=note).",
+        "language": "en",
+        "site": "docs.acme.example",
+        "published": "2023-03-01",
+    },
+    {
+        "url": "https://docs.acme.example/v2/people/bulk",
+        "title": "People v2: onboard many new hires in one request",
+        "text": "Import new hires from a spreadsheet in one request with hr.people.bulk_onboard(rows); creating "
+        "people one by one is slow.",
+        "language": "en",
+        "site": "docs.acme.example",
+        "published": "2026-02-01",
+    },
+    {
+        "url": "https://forum.acme-users.example/q/17",
+        "title": "Closing tickets after a workaround?",
+        "text": "We close tickets fixed by a workaround with desk.tickets.close and a note. Works for us.",
+        "language": "en",
+        "site": "forum.acme-users.example",
+        "published": "2024-05-05",
+    },
 ]
 
 
@@ -71,8 +99,9 @@ def tiny_code_suite(root: Path) -> Path:
 PROMPT = "Resolve incidents fixed by a workaround instead of closing them.\r\n\nKeep the engineer's note.\n"
 
 
-def write_catalog(root: Path, items: list[dict], defaults: dict | None = None, *, yaml_format: bool = False,
-                  prompts: bool = True) -> Path:
+def write_catalog(
+    root: Path, items: list[dict], defaults: dict | None = None, *, yaml_format: bool = False, prompts: bool = True
+) -> Path:
     """A harness-style catalog (``catalog.json`` or ``.yaml`` as {defaults, items}) with each item's
     ``<id>/prompt.txt`` (unless ``prompts`` is false), ``starter/<outfile>`` and ``gold/<outfile>``."""
     for item in items:

@@ -8,9 +8,9 @@ import json
 
 import pytest
 from code_support import CORPUS, ROW, write_rows
-from pytest_websearchbench.emulate.model import ScriptedModel, search_then_answer
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
+from pytest_websearchbench.emulate.model import ScriptedModel, search_then_answer
 
 FAST = ("-p", "no:hypothesispytest")
 
@@ -27,10 +27,12 @@ class ExaDouble:
             words = set(body["query"].lower().split())
             ranked = sorted(CORPUS, key=lambda page: -len(words & set(page["text"].lower().split())))
             rows = [{"url": p["url"], "title": p["title"], "highlights": p["text"].split(": ")} for p in ranked]
-            return {"requestId": "r1", "results": (rows[:1] + rows)[:body["numResults"]]}  # a duplicate URL first
+            return {"requestId": "r1", "results": (rows[:1] + rows)[: body["numResults"]]}  # a duplicate URL first
         page = next((p for p in CORPUS if p["url"] == body["urls"][0]), None)
-        return {"results": [{"url": page["url"], "title": page["title"], "text": page["text"]}] if page else [],
-                "statuses": [{"id": body["urls"][0], "status": "success" if page else "error"}]}
+        return {
+            "results": [{"url": page["url"], "title": page["title"], "text": page["text"]}] if page else [],
+            "statuses": [{"id": body["urls"][0], "status": "success" if page else "error"}],
+        }
 
     def __enter__(self) -> str:
         double = self
@@ -66,8 +68,10 @@ def test_an_arm_runs_the_faithful_profile_records_and_replays(pytester, monkeypa
         recorded = pytester.runpytest(*args)
     recorded.assert_outcomes(passed=1)
     recorded.stdout.fnmatch_lines(["*leaderboard*faithful*", "*0 replayed · 1 recorded · 0 live*"])
-    assert exa.requests[0] == ("/search", {"query": ROW["ticket"].split(". ")[0], "type": "auto", "numResults": 8,
-                                           "contents": {"highlights": True}})
+    assert exa.requests[0] == (
+        "/search",
+        {"query": ROW["ticket"].split(". ")[0], "type": "auto", "numResults": 8, "contents": {"highlights": True}},
+    )
     assert exa.requests[1] == ("/contents", {"urls": ["https://docs.acme.example/v2/tickets/resolve"], "text": True})
     search_result = model.requests[1].tool_results[0]
     assert search_result["backend"] == "exa_auto" and len(search_result["hits"]) == len(CORPUS)  # deduplicated
@@ -86,5 +90,9 @@ def test_an_arm_off_its_board_is_refused_in_agent_mode(pytester, monkeypatch):
     monkeypatch.setenv("EXA_API_KEY", "exa-x")
     result = pytester.runpytest(*FAST, "--suite", "eval.jsonl", "--provider=exa_auto", "--wsb-mode=agent")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--provider=exa_auto: the harness runs this arm on the search-fetch board only; "
-                                 "use --wsb-board=search-fetch*"])
+    result.stderr.fnmatch_lines(
+        [
+            "*--provider=exa_auto: the harness runs this arm on the search-fetch board only; "
+            "use --wsb-board=search-fetch*"
+        ]
+    )

@@ -39,12 +39,23 @@ def test_every_conformance_line_matches_the_judge():
     mismatches = []
     for number, raw in enumerate(lines, start=1):
         case = json.loads(raw)
-        verdict = grade_code_answer(case["answer"], case["needles"], seen_urls=case["seen_urls"],
-                                    seen_text=case["seen_text"], cite_urls=case["cite_urls"])
-        got = {"passed": verdict.passed, "compiled": verdict.compiled,
-               "notes": sorted({canonical(n) for n in verdict.notes}), "code": verdict.code}
+        verdict = grade_code_answer(
+            case["answer"],
+            case["needles"],
+            seen_urls=case["seen_urls"],
+            seen_text=case["seen_text"],
+            cite_urls=case["cite_urls"],
+        )
+        got = {
+            "passed": verdict.passed,
+            "compiled": verdict.compiled,
+            "notes": sorted({canonical(n) for n in verdict.notes}),
+            "code": verdict.code,
+        }
         want = {**case["expect"], "notes": sorted(set(case["expect"]["notes"]))}
         if got != want:
-            mismatches.append(f"line {number} ({case.get('id')}): " + ", ".join(
-                f"{key} {got[key]!r} ≠ {want[key]!r}" for key in want if got[key] != want[key]))
+            mismatches.append(
+                f"line {number} ({case.get('id')}): "
+                + ", ".join(f"{key} {got[key]!r} ≠ {want[key]!r}" for key in want if got[key] != want[key])
+            )
     assert not mismatches, f"{len(mismatches)} of {len(lines)} lines differ:\n" + "\n".join(mismatches[:10])

@@ -6,8 +6,8 @@ no other way to know what Python accepts.
 """
 
 from __future__ import annotations
-
 import __future__
+
 import warnings
 
 from hypothesis import given, settings
@@ -22,12 +22,13 @@ TAIL = set(").,;\"'")
 
 # ----------------------------------------------------------------------------- the oracle
 
+
 def oracle_code(answer: str) -> str:
     text = answer.strip()
     blocks: list[str] = []
     i = 0
     while i <= len(text) - 3:
-        if text[i:i + 3] != "```":
+        if text[i : i + 3] != "```":
             i += 1
             continue
         j = i + 3
@@ -37,7 +38,7 @@ def oracle_code(answer: str) -> str:
         if close < 0:
             i += 1
             continue
-        blocks.append(text[j + 1:close])
+        blocks.append(text[j + 1 : close])
         i = close + 3
     kept = [b.strip() for b in blocks if b.strip()]
     if kept:
@@ -50,7 +51,7 @@ def oracle_lines(code: str) -> list[str]:
     while k < len(code):
         if code[k] in LINE_BREAKS:
             lines.append(code[start:k])
-            k += 2 if code[k] == "\r" and code[k + 1:k + 2] == "\n" else 1
+            k += 2 if code[k] == "\r" and code[k + 1 : k + 2] == "\n" else 1
             start = k
         else:
             k += 1
@@ -61,14 +62,16 @@ def oracle_lines(code: str) -> list[str]:
 
 def _scheme_at(line: str, p: int) -> int:
     """Length of an http:// or https:// (any case) starting at p, else 0."""
+
     def same(text: str, word: str) -> bool:
         return len(text) == len(word) and all(a.casefold() == b for a, b in zip(text, word))
-    if same(line[p:p + 4], "http"):
+
+    if same(line[p : p + 4], "http"):
         rest = p + 4
         if rest < len(line) and line[rest].casefold() == "s":
-            if line[rest + 1:rest + 4] == "://":
+            if line[rest + 1 : rest + 4] == "://":
                 return 8
-        if line[rest:rest + 3] == "://":
+        if line[rest : rest + 3] == "://":
             return 7
     return 0
 
@@ -99,10 +102,10 @@ def oracle_key(url: str) -> str:
         s = s[:-1]
     at = s.find("://")
     if at >= 0:
-        s = s[at + 3:]
+        s = s[at + 3 :]
     cuts = [c for c in (s.find("#"), s.find("?")) if c >= 0]
     if cuts:
-        s = s[:min(cuts)]
+        s = s[: min(cuts)]
     s = s.lower()
     if s[:4] == "www.":
         s = s[4:]
@@ -139,7 +142,7 @@ def oracle_grade(answer, needles, seen_urls, seen_text, cite_urls):
             k = 0
             while k < len(line) and line[k].isspace():
                 k += 1
-            if line[k:k + 1] == "#":
+            if line[k : k + 1] == "#":
                 urls = oracle_urls(line)
                 current = urls[-1] if urls else current
                 continue
@@ -158,7 +161,7 @@ def oracle_grade(answer, needles, seen_urls, seen_text, cite_urls):
             how = ""
             for seen in seen_urls or []:
                 theirs = oracle_key(seen)
-                if mine and theirs and (theirs == mine[:len(theirs)] or mine == theirs[:len(mine)]):
+                if mine and theirs and (theirs == mine[: len(theirs)] or mine == theirs[: len(mine)]):
                     how = "url:" + seen
                     break
             if not how and joined is not None and n in joined:
@@ -183,53 +186,84 @@ def mostly(usual, *rare, weight=3):
 
 
 needle_pick = st.sampled_from(NEEDLES)
-web_url = st.builds(lambda scheme, host, path, extra: f"{scheme}{host}{path}{extra}",
-                    mostly("https://", "http://", "https://www.", "HTTPS://WWW."), st.sampled_from(HOSTS),
-                    st.sampled_from(PATHS), mostly("", "?ref=1", "#frag", ").", "'", "/x)", weight=2))
+web_url = st.builds(
+    lambda scheme, host, path, extra: f"{scheme}{host}{path}{extra}",
+    mostly("https://", "http://", "https://www.", "HTTPS://WWW."),
+    st.sampled_from(HOSTS),
+    st.sampled_from(PATHS),
+    mostly("", "?ref=1", "#frag", ").", "'", "/x)", weight=2),
+)
 odd_url = st.builds(
-    lambda scheme, www, host, path, extra, upper: (
-        lambda u: u.upper() if upper else u)(f"{scheme}{www}{host}{path}{extra}"),
+    lambda scheme, www, host, path, extra, upper: (lambda u: u.upper() if upper else u)(
+        f"{scheme}{www}{host}{path}{extra}"
+    ),
     st.sampled_from(["https://", "http://", "hTtPs://", "ftp://", "https:///", "", "http\u017f://"]),
-    st.sampled_from(["", "www.", "WWW."]), st.sampled_from(HOSTS), st.sampled_from(PATHS),
+    st.sampled_from(["", "www.", "WWW."]),
+    st.sampled_from(HOSTS),
+    st.sampled_from(PATHS),
     st.sampled_from(["", "?ref=1", "#frag", "/#x?y", ").", ",", ";", "'", '"', "/x)", "  "]),
-    st.booleans())
+    st.booleans(),
+)
 url = st.one_of(web_url, odd_url)
 comment = st.builds(
     lambda lead, words, urls, sep: lead + "#" + words + sep.join(urls),
-    mostly("", "  ", "\t", "    "), mostly(" source: ", " ", "", " (", " see <", " note "),
+    mostly("", "  ", "\t", "    "),
+    mostly(" source: ", " ", "", " (", " see <", " note "),
     st.lists(st.one_of(url, st.just("https:///")), max_size=3).map(lambda us: us + us[:1] if len(us) == 2 else us),
-    st.sampled_from([" ", ", ", "#", " and "]))
+    st.sampled_from([" ", ", ", "#", " and "]),
+)
 needle_line = st.one_of(
     st.builds(lambda n: f"x = {{'{n}': 1}}", needle_pick),
     st.builds(lambda n: f"if True:\n    x = {{'{n}': 1}}", needle_pick),
     st.builds(lambda n, c: f"client.post('{n}', json={{}})  {c}", needle_pick, comment),
-    st.builds(lambda n: f"s = \"# {n} https://{HOSTS[0]}/api\"", needle_pick),
+    st.builds(lambda n: f's = "# {n} https://{HOSTS[0]}/api"', needle_pick),
     st.builds(lambda n: f"x = 'a\u2028{n}'", needle_pick),
     st.builds(lambda n: f"# a\x85z = '{n}'", needle_pick),
 )
-cited = st.builds(lambda lead, u, more, nl, line: f"{lead}# source: {u}{more.replace('URL', u)}{nl}{line}",
-                  mostly("", "    ", "\t"), st.one_of(web_url, web_url, web_url, odd_url, st.just("https:///")),
-                  mostly("", " see https://blog.example.org/tips", " https://x.example/a#b",
-                         " (mirror https://blog.example.org/tips, URL)"),
-                  mostly("\n", "\r\n"), needle_line)
+cited = st.builds(
+    lambda lead, u, more, nl, line: f"{lead}# source: {u}{more.replace('URL', u)}{nl}{line}",
+    mostly("", "    ", "\t"),
+    st.one_of(web_url, web_url, web_url, odd_url, st.just("https:///")),
+    mostly(
+        "",
+        " see https://blog.example.org/tips",
+        " https://x.example/a#b",
+        " (mirror https://blog.example.org/tips, URL)",
+    ),
+    mostly("\n", "\r\n"),
+    needle_line,
+)
 harmless = st.sampled_from(["import os", "pass", "", "# a note", "FENCE = '```'", "x = '''a\nb'''"])
 broken = st.sampled_from(["def f(:", "if True:", "    pass", "x = '''a", "```", "~~~", "n = 1\x00", "x: (y := 1)"])
 code_line = st.one_of(cited, cited, cited, comment, needle_line, harmless, broken)
-body = st.builds(lambda lines, nl: nl.join(lines), st.lists(code_line, min_size=1, max_size=5),
-                 mostly("\n", "\r\n", "\r", "\u2028", weight=6))
-opening = st.builds(lambda ind, ticks, info, nl: ind + ticks + info + nl,
-                    mostly("", "   ", "\t", weight=6), mostly("```", "````", "~~~", weight=6),
-                    mostly("python", "", "py", "Python", "py-3", "c++", "python ", " python", "py`"),
-                    mostly("\n", "\r\n", " ", weight=4))
+body = st.builds(
+    lambda lines, nl: nl.join(lines),
+    st.lists(code_line, min_size=1, max_size=5),
+    mostly("\n", "\r\n", "\r", "\u2028", weight=6),
+)
+opening = st.builds(
+    lambda ind, ticks, info, nl: ind + ticks + info + nl,
+    mostly("", "   ", "\t", weight=6),
+    mostly("```", "````", "~~~", weight=6),
+    mostly("python", "", "py", "Python", "py-3", "c++", "python ", " python", "py`"),
+    mostly("\n", "\r\n", " ", weight=4),
+)
 closing = mostly("\n```", "```", "\n```\n", "\r\n```", "\n~~~", "", "``` Hope this helps.", "\n```\n```")
 fenced = st.builds(lambda o, b, c: o + b + c, opening, body, closing)
 prose = mostly("", "Sure!\n", "Here you go:\n\n", "  Indented prose ", "Answer ~~~ here ", "Or shorter:\n")
-structured = st.builds(lambda before, block, more, after: before + block + more + after,
-                       prose, fenced, mostly("", "Or shorter:\n```python\nx = 1\n```", "\n```\n\n```"), prose)
+structured = st.builds(
+    lambda before, block, more, after: before + block + more + after,
+    prose,
+    fenced,
+    mostly("", "Or shorter:\n```python\nx = 1\n```", "\n```\n\n```"),
+    prose,
+)
 freeform = st.builds("".join, st.lists(st.one_of(prose, fenced, body), max_size=4))
 clean_line = st.one_of(cited, cited, st.builds(lambda n: f"x = {{'{n}': 1}}", needle_pick), comment)
-clean = st.builds(lambda lines: "```python\n" + "\n".join(lines) + "\n```",  # reaches the citation step
-                  st.lists(clean_line, min_size=1, max_size=4))
+clean = st.builds(
+    lambda lines: "```python\n" + "\n".join(lines) + "\n```",  # reaches the citation step
+    st.lists(clean_line, min_size=1, max_size=4),
+)
 answer = st.one_of(clean, structured, structured, body, freeform)
 noise = st.sampled_from(["", "abc", " abcd ", "OT150 ", "tab\tsep", "line\nbreak", "client.post"])
 
@@ -239,8 +273,11 @@ def needles_for(draw, text):
     """Mostly needles the answer holds (so the citation step is reached), now and then others."""
     held = [n for n in NEEDLES if n in oracle_code(text)]
     picked = draw(st.lists(st.sampled_from(held), min_size=1, max_size=3)) if held else []
-    others = st.lists(st.one_of(needle_pick, noise), max_size=2) if not held or draw(st.integers(0, 3)) == 0 \
+    others = (
+        st.lists(st.one_of(needle_pick, noise), max_size=2)
+        if not held or draw(st.integers(0, 3)) == 0
         else st.lists(noise.filter(lambda n: len(n.strip()) < 4), max_size=1)
+    )
     return picked + draw(others)
 
 
@@ -248,13 +285,29 @@ def _variants(seen: str) -> list[str]:
     """Spellings of a URL that its grounding key equals or prefixes (either way), and a few
     that only a sloppier key would match."""
     host_at = seen.find("://") + 3
-    toggled = (seen[:host_at] + seen[host_at + 4:] if seen[host_at:host_at + 4].lower() == "www."
-               else seen[:host_at] + "www." + seen[host_at:])
+    toggled = (
+        seen[:host_at] + seen[host_at + 4 :]
+        if seen[host_at : host_at + 4].lower() == "www."
+        else seen[:host_at] + "www." + seen[host_at:]
+    )
     path_at = seen.find("/", host_at)
-    parent = seen[:seen.rfind("/")] if path_at > 0 else seen
-    return [seen, seen.upper(), toggled, seen + "/", seen + "/deeper/page", parent, seen + "?q=1",
-            seen + "#top", seen + ").", parent + ").", parent + "?q=1", "http" + seen[seen.find(":"):],
-            "https://proxy.example/r?to=" + seen, "https://proxy.example/" + seen]
+    parent = seen[: seen.rfind("/")] if path_at > 0 else seen
+    return [
+        seen,
+        seen.upper(),
+        toggled,
+        seen + "/",
+        seen + "/deeper/page",
+        parent,
+        seen + "?q=1",
+        seen + "#top",
+        seen + ").",
+        parent + ").",
+        parent + "?q=1",
+        "http" + seen[seen.find(":") :],
+        "https://proxy.example/r?to=" + seen,
+        "https://proxy.example/" + seen,
+    ]
 
 
 @st.composite
@@ -267,9 +320,16 @@ def grounding_for(draw, text, always=False):
     own = [u for line in oracle_lines(text) for u in oracle_urls(line)]
     mine = st.sampled_from(own).flatmap(lambda u: st.sampled_from(_variants(u))) if own else url
     urls = draw(st.lists(st.one_of(mine, mine, mine, url, st.just(""), st.just("https:///")), max_size=3))
-    texts = draw(st.lists(st.one_of(st.just(""), st.sampled_from(["Docs", "returns 202"]),
-                                    st.builds(lambda n: f"Body fields: {n} deprecated", needle_pick)),
-                          max_size=4))
+    texts = draw(
+        st.lists(
+            st.one_of(
+                st.just(""),
+                st.sampled_from(["Docs", "returns 202"]),
+                st.builds(lambda n: f"Body fields: {n} deprecated", needle_pick),
+            ),
+            max_size=4,
+        )
+    )
     return urls, ("\n".join(texts) if draw(st.integers(0, 5)) == 0 else texts)  # a str is one text
 
 

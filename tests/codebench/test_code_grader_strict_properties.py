@@ -12,19 +12,20 @@ from hypothesis import strategies as st
 
 from pytest_websearchbench.codebench.grader import first_observed
 from pytest_websearchbench.codebench.grader_strict import grade_code_answer_strict as grade_code_answer
-from pytest_websearchbench.codebench.grader_strict import last_code_block, strict_grounding_key as grounding_key
-
-
+from pytest_websearchbench.codebench.grader_strict import last_code_block
+from pytest_websearchbench.codebench.grader_strict import strict_grounding_key as grounding_key
 from pytest_websearchbench.codebench.needles import code_tokens, derive_needles
 
 
 def url_is_grounded(cited, seen):
     return first_observed(cited, seen, key=grounding_key)
 
+
 IDENT = st.from_regex(r"[a-z][a-z0-9_]{3,14}", fullmatch=True).filter(lambda s: not s.startswith("__"))
 NEEDLES = st.lists(IDENT, min_size=1, max_size=4, unique=True)
 LINE = st.text(string.ascii_letters + string.digits + " =()_.,:'\"#", max_size=40).filter(
-    lambda s: "```" not in s and "~~~" not in s)
+    lambda s: "```" not in s and "~~~" not in s
+)
 PROSE = st.text(string.ascii_letters + " .,\n", max_size=60).filter(lambda s: "```" not in s and "~~~" not in s)
 HOST = st.from_regex(r"[a-z][a-z0-9-]{1,10}\.(example|test)(\.org)?", fullmatch=True)
 PATH = st.lists(st.from_regex(r"[A-Za-z0-9_-]{1,8}", fullmatch=True), max_size=4).map(lambda p: "/".join(p))
@@ -61,10 +62,18 @@ def test_a_trailing_unclosed_fence_gives_nothing(lines, prose):
     assert last_code_block(answer) == ""
 
 
-@given(HOST, PATH, st.sampled_from(["http", "https", "HTTPS"]), st.booleans(), st.booleans(),
-       st.sampled_from(["", "?a=1&b=2", "?utm_source=x"]), st.sampled_from(["", "#frag"]))
+@given(
+    HOST,
+    PATH,
+    st.sampled_from(["http", "https", "HTTPS"]),
+    st.booleans(),
+    st.booleans(),
+    st.sampled_from(["", "?a=1&b=2", "?utm_source=x"]),
+    st.sampled_from(["", "#frag"]),
+)
 def test_grounding_key_ignores_scheme_www_case_query_fragment_and_trailing_slash(
-        host, path, scheme, www, slash, query, fragment):
+    host, path, scheme, www, slash, query, fragment
+):
     canonical = grounding_key(url_of(host, path))
     spelled = f"{scheme}://{'www.' if www else ''}{host.upper()}/{path}{'/' if slash else ''}{query}{fragment}"
     assert grounding_key(spelled) == canonical
@@ -92,14 +101,22 @@ def test_a_cited_grounded_answer_passes_and_dropping_a_needle_names_exactly_it(n
     assert f"missing:{dropped}" in verdict.notes and not verdict.passed
 
 
-@given(NEEDLES, st.lists(st.text(max_size=30), max_size=3), st.lists(st.sampled_from([SEEN, "https://x.example"])),
-       st.booleans())
+@given(
+    NEEDLES,
+    st.lists(st.text(max_size=30), max_size=3),
+    st.lists(st.sampled_from([SEEN, "https://x.example"])),
+    st.booleans(),
+)
 def test_seeing_more_never_turns_a_pass_into_a_fail(needles, extra_text, extra_urls, cite_urls):
     answer = answer_citing(needles)
-    base = grade_code_answer(answer, needles, seen_urls=[SEEN], seen_text=["client." + needles[0]],
-                             cite_urls=cite_urls)
-    more = grade_code_answer(answer, needles, seen_urls=[SEEN, *extra_urls],
-                             seen_text=["client." + needles[0], *extra_text], cite_urls=cite_urls)
+    base = grade_code_answer(answer, needles, seen_urls=[SEEN], seen_text=["client." + needles[0]], cite_urls=cite_urls)
+    more = grade_code_answer(
+        answer,
+        needles,
+        seen_urls=[SEEN, *extra_urls],
+        seen_text=["client." + needles[0], *extra_text],
+        cite_urls=cite_urls,
+    )
     assert not base.passed or more.passed
 
 

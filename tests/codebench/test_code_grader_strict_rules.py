@@ -7,7 +7,8 @@ import pytest
 from pytest_websearchbench import CodeVerdict
 from pytest_websearchbench.codebench.grader import leaked_needles
 from pytest_websearchbench.codebench.grader_strict import grade_code_answer_strict as grade_code_answer
-from pytest_websearchbench.codebench.grader_strict import last_code_block, strict_grounding_key as grounding_key
+from pytest_websearchbench.codebench.grader_strict import last_code_block
+from pytest_websearchbench.codebench.grader_strict import strict_grounding_key as grounding_key
 
 DOC = "https://docs.acme.example/api/v2/tickets"
 
@@ -21,6 +22,7 @@ def grade(answer: str, needles=("mark_resolved",), *, urls=(DOC,), texts=(), cit
 
 
 # --------------------------------------------------------------------------- step 1: which code
+
 
 def test_rule1_the_last_fenced_block_is_the_code():
     answer = fenced("desk.close()") + "or better:\n" + fenced(f"# {DOC}\ndesk.mark_resolved()")
@@ -57,6 +59,7 @@ def test_rule1_indented_fence_strips_its_indent_from_the_code():
 
 # --------------------------------------------------------------------------- step 2: empty, compile
 
+
 def test_rule2_empty_code_fails_as_empty_submission():
     for answer in ("", "   \n", "```python\n\n```"):
         verdict = grade(answer)
@@ -71,14 +74,17 @@ def test_rule2_code_must_compile():
 
 def test_rule2_compile_checks_syntax_only_nothing_runs(tmp_path):
     marker = tmp_path / "ran"
-    code = (f"# {DOC}\nopen({str(marker)!r}, 'w').write('x')\nimport module_that_does_not_exist\n"
-            "raise SystemExit(3)\ndesk.mark_resolved(undefined_name)")
+    code = (
+        f"# {DOC}\nopen({str(marker)!r}, 'w').write('x')\nimport module_that_does_not_exist\n"
+        "raise SystemExit(3)\ndesk.mark_resolved(undefined_name)"
+    )
     verdict = grade(fenced(code))
     assert verdict.passed and verdict.compiled
     assert not marker.exists()
 
 
 # --------------------------------------------------------------------------- step 3: needles
+
 
 def test_rule3_every_needle_must_appear():
     verdict = grade(fenced(f"# {DOC}\ndesk.mark_resolved()"), needles=("mark_resolved", "resolution_code"))
@@ -108,6 +114,7 @@ def test_rule3_needles_are_deduplicated():
 
 
 # --------------------------------------------------------------------------- step 4: citations
+
 
 def test_rule4_a_needle_without_a_source_is_uncited():
     assert grade(fenced("desk.mark_resolved()")).notes == ("uncited:mark_resolved",)
@@ -151,11 +158,16 @@ def test_rule4_without_cite_urls_no_citation_is_needed_but_grounding_by_text_is(
 
 # --------------------------------------------------------------------------- step 5: grounding
 
+
 def test_rule5_url_normalisation_drops_scheme_query_fragment_case_www_and_trailing_slash():
-    assert grounding_key("HTTPS://WWW.Docs.Acme.Example/API/v2/Tickets/?page=2#resolve") == "docs.acme.example/api/v2/tickets"
+    assert (
+        grounding_key("HTTPS://WWW.Docs.Acme.Example/API/v2/Tickets/?page=2#resolve")
+        == "docs.acme.example/api/v2/tickets"
+    )
     assert grounding_key("http://docs.acme.example/api/v2/tickets") == grounding_key(DOC + "/")
     # unlike the pooling key, which keeps the scheme and the query
     from pytest_websearchbench.core.urls import normalize_url
+
     assert normalize_url(DOC + "?a=1") != grounding_key(DOC + "?a=1")
 
 
@@ -194,12 +206,14 @@ def test_rule5_queries_do_not_count(tmp_path):
     from code_support import write_rows
 
     from pytest_websearchbench.codebench.scoring import score_agent
-    from pytest_websearchbench.run.registry import RawResults
     from pytest_websearchbench.codebench.tasks import load_rows
+    from pytest_websearchbench.run.registry import RawResults
 
     task = load_rows(write_rows(tmp_path / "eval.jsonl", [{"required": ["mark_resolved"]}]))[0]
-    raw = RawResults(queries=["acme mark_resolved tickets"], extra={
-        "mode": "agent", "answer": fenced("# https://blog.example.org/x\ndesk.mark_resolved()")})
+    raw = RawResults(
+        queries=["acme mark_resolved tickets"],
+        extra={"mode": "agent", "answer": fenced("# https://blog.example.org/x\ndesk.mark_resolved()")},
+    )
     score = score_agent(task, raw)
     assert not score.passed and "ungrounded:mark_resolved" in score.message
     assert score.metrics["leaky_queries"] == 1.0
@@ -207,18 +221,23 @@ def test_rule5_queries_do_not_count(tmp_path):
 
 # --------------------------------------------------------------------------- the verdict
 
+
 def test_pass_is_compiled_and_no_note():
     verdict = grade(fenced(f"# {DOC}\ndesk.mark_resolved()"))
     assert verdict == CodeVerdict(True, True, (), verdict.code, verdict.checks)
-    many = grade(fenced("desk.mark_resolved()\n# https://x.example/a\ndesk.close_ticket()"),
-                 needles=("mark_resolved", "close_ticket", "reopen_ticket"), urls=())
+    many = grade(
+        fenced("desk.mark_resolved()\n# https://x.example/a\ndesk.close_ticket()"),
+        needles=("mark_resolved", "close_ticket", "reopen_ticket"),
+        urls=(),
+    )
     assert many.notes == ("uncited:mark_resolved", "ungrounded:close_ticket", "missing:reopen_ticket")
     assert not many.passed and many.compiled
 
 
 def test_grounding_off_when_both_seen_arguments_are_none():
-    verdict = grade_code_answer("desk.mark_resolved()", ["mark_resolved"], seen_urls=None, seen_text=None,
-                                cite_urls=False)
+    verdict = grade_code_answer(
+        "desk.mark_resolved()", ["mark_resolved"], seen_urls=None, seen_text=None, cite_urls=False
+    )
     assert verdict.passed and verdict.checks[0].grounded_by == ""
     with pytest.raises(TypeError):
         grade_code_answer("x", ["mark_resolved"], seen_urls=None, seen_text=[])

@@ -74,6 +74,9 @@ def test_derived_needles_agree_with_the_generators_intended_gold_tokens(rows):
 
     derived = [(row, op) for row, op in zip(rows, OPS) if "required" not in row]
     assert len(derived) == sum(op.derived for op in OPS) >= 8
-    agree = [row["task_id"] for row, op in derived
-             if set(derive_needles(row["gold_code"], row["starter_code"])) == set(op.needles)]
+    agree = [
+        row["task_id"]
+        for row, op in derived
+        if set(derive_needles(row["gold_code"], row["starter_code"])) == set(op.needles)
+    ]
     assert len(agree) / len(derived) >= 0.95, sorted({r["task_id"] for r, _ in derived} - set(agree))

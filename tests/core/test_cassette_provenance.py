@@ -4,8 +4,6 @@ rootdir guess, and the summary names it whenever something was recorded."""
 
 from __future__ import annotations
 
-
-
 from conftest import TINY_CORPUS, write_jsonl
 from pytest_websearchbench.providers.serper import SerperProvider
 
@@ -16,14 +14,23 @@ def test_replaying_against_another_corpus_is_a_stale_cassette_error(pytester, ti
     assert "x-wsb-produced-by" in cassette and '"corpus": "sha256:' in cassette
     degraded = write_jsonl(pytester.path / "release2" / "corpus.jsonl", TINY_CORPUS[:3])  # the bike page is gone
     for mode in ("none", "once"):
-        result = pytester.runpytest("suites", f"--wsb-record-mode={mode}", f"--wsb-local-corpus={degraded}",
-                                    "-k", "t2")
+        result = pytester.runpytest("suites", f"--wsb-record-mode={mode}", f"--wsb-local-corpus={degraded}", "-k", "t2")
         result.assert_outcomes(errors=1)
-        result.stdout.fnmatch_lines(["*tiny/t2[[]local[]]: the cassette *t2.yaml is stale: corpus sha256:* when "
-                                     "recorded, sha256:* now. Re-record it with --wsb-record-mode=rewrite*"])
+        result.stdout.fnmatch_lines(
+            [
+                "*tiny/t2[[]local[]]: the cassette *t2.yaml is stale: corpus sha256:* when "
+                "recorded, sha256:* now. Re-record it with --wsb-record-mode=rewrite*"
+            ]
+        )
     # recorded into their own folder, release 2's answers are its own
-    result = pytester.runpytest("suites", "--wsb-record-mode=rewrite", f"--wsb-local-corpus={degraded}",
-                                "--wsb-cassette-dir=runs/release2", "-k", "t2")
+    result = pytester.runpytest(
+        "suites",
+        "--wsb-record-mode=rewrite",
+        f"--wsb-local-corpus={degraded}",
+        "--wsb-cassette-dir=runs/release2",
+        "-k",
+        "t2",
+    )
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([f"cassettes recorded under {pytester.path / 'runs' / 'release2'}"])
 

@@ -13,9 +13,12 @@ def test_two_folders_with_one_suite_name_are_a_collection_error_naming_both(pyte
     result = pytester.runpytest("suites")
     assert result.ret == pytest.ExitCode.INTERRUPTED
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines([
-        "suite name 'tiny' is used by two suites in this run: suites/tiny and suites/tiny-copy; they would share "
-        "results and the cassettes under tiny/. Rename one (\"name\" in its suite.json) or run them separately"])
+    result.stdout.fnmatch_lines(
+        [
+            "suite name 'tiny' is used by two suites in this run: suites/tiny and suites/tiny-copy; they would share "
+            'results and the cassettes under tiny/. Rename one ("name" in its suite.json) or run them separately'
+        ]
+    )
     assert not (pytester.path / "cassettes").exists()
 
 

@@ -10,15 +10,21 @@ from conftest import write_jsonl
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import SuiteManifest, read_records
 
-ROW = {"scenario_id": "q1", "query": "green tea temperature", "lang": "en", "search_family": "general",
-       "annotator_notes": "a column the family does not know"}
+ROW = {
+    "scenario_id": "q1",
+    "query": "green tea temperature",
+    "lang": "en",
+    "search_family": "general",
+    "annotator_notes": "a column the family does not know",
+}
 MAP = {"id": "scenario_id", "language": "lang", "family": "search_family"}
 
 
 def _manifest(tmp_path, fields, family="lexbench"):
     path = tmp_path / "suite.json"
-    path.write_text(json.dumps({"name": "s", "edition": "1", "family": family, "items": "items.jsonl",
-                                "fields": fields}))
+    path.write_text(
+        json.dumps({"name": "s", "edition": "1", "family": family, "items": "items.jsonl", "fields": fields})
+    )
     return SuiteManifest.load(path)
 
 
@@ -26,7 +32,8 @@ def test_mapped_columns_become_the_familys_fields_and_unknown_columns_are_left_o
     items = write_jsonl(tmp_path / "items.jsonl", [ROW])
     field_map = _manifest(tmp_path, MAP).field_map("lexbench-scenario")
     assert read_records(items, "lexbench-scenario", field_map) == [
-        (1, {"id": "q1", "query": "green tea temperature", "language": "en", "family": "general"})]
+        (1, {"id": "q1", "query": "green tea temperature", "language": "en", "family": "general"})
+    ]
 
 
 def test_a_missing_required_column_names_the_column_it_looked_for(tmp_path):
@@ -45,8 +52,11 @@ def test_a_missing_required_column_names_the_column_it_looked_for(tmp_path):
 
 def test_a_field_the_family_does_not_have_is_refused_with_its_fields(tmp_path):
     manifest = _manifest(tmp_path, {"identifier": "scenario_id"})
-    with pytest.raises(SuiteError, match="field 'fields.identifier': the items have no field 'identifier'; "
-                                         "their fields: id, query, language, family"):
+    with pytest.raises(
+        SuiteError,
+        match="field 'fields.identifier': the items have no field 'identifier'; "
+        "their fields: id, query, language, family",
+    ):
         manifest.field_map("lexbench-scenario")
 
 
@@ -57,13 +67,18 @@ def test_one_column_for_two_fields_is_refused(tmp_path):
 
 def test_a_schema_open_to_other_fields_keeps_the_other_columns(tmp_path):
     """Code rows may carry more columns than the family reads; a mapped-away column is not kept twice."""
-    row = {"id": "acme-1", "vendor": "acme", "ticket": "t", "starter_code": "a()", "gold_code": "b()",
-           "split": "hard"}
+    row = {"id": "acme-1", "vendor": "acme", "ticket": "t", "starter_code": "a()", "gold_code": "b()", "split": "hard"}
     items = write_jsonl(tmp_path / "eval.jsonl", [row])
     field_map = _manifest(tmp_path, {"task_id": "id"}, family="code").field_map("code-row")
     [(_, record)] = read_records(items, "code-row", field_map)
-    assert record == {"task_id": "acme-1", "vendor": "acme", "ticket": "t", "starter_code": "a()",
-                      "gold_code": "b()", "split": "hard"}
+    assert record == {
+        "task_id": "acme-1",
+        "vendor": "acme",
+        "ticket": "t",
+        "starter_code": "a()",
+        "gold_code": "b()",
+        "split": "hard",
+    }
 
 
 def test_the_map_is_an_object_of_column_names(tmp_path):

@@ -28,16 +28,19 @@ def test_a_revision_with_a_slash_is_written_percent_encoded():
     assert HubSpec.parse(str(spec)) == spec
 
 
-@pytest.mark.parametrize("text, says", [
-    ("hf://models/o/n@main/x.jsonl", "only dataset files"),
-    ("hf://datasets/o/n/data/eval.jsonl", "give the revision"),
-    ("hf://datasets/o/n@/data/eval.jsonl", "give the revision"),
-    ("hf://datasets/onlyname@main/x.jsonl", "OWNER/NAME"),
-    ("hf://datasets/o/n@main", "file's path"),
-    ("hf://datasets/o/n@main/../secret", "file's path"),
-    ("hf://datasets/o/n@main//abs", "file's path"),
-    ("datasets/o/n@main/x.jsonl", "not an hf:// spec"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("hf://models/o/n@main/x.jsonl", "only dataset files"),
+        ("hf://datasets/o/n/data/eval.jsonl", "give the revision"),
+        ("hf://datasets/o/n@/data/eval.jsonl", "give the revision"),
+        ("hf://datasets/onlyname@main/x.jsonl", "OWNER/NAME"),
+        ("hf://datasets/o/n@main", "file's path"),
+        ("hf://datasets/o/n@main/../secret", "file's path"),
+        ("hf://datasets/o/n@main//abs", "file's path"),
+        ("datasets/o/n@main/x.jsonl", "not an hf:// spec"),
+    ],
+)
 def test_a_malformed_spec_says_what_is_wrong_and_shows_the_form(text, says):
     with pytest.raises(ValueError, match=says) as caught:
         HubSpec.parse(text)
@@ -46,8 +49,10 @@ def test_a_malformed_spec_says_what_is_wrong_and_shows_the_form(text, says):
 
 def test_the_suite_name_is_the_same_at_every_revision():
     """Cassettes and baselines are keyed by the suite name: a new commit must not orphan them."""
-    names = {HubSpec.parse(f"hf://datasets/openbenchmarks/OB-Code-Websearch@{rev}/data/eval.jsonl").suite_name
-             for rev in ("v1", "main", COMMIT)}
+    names = {
+        HubSpec.parse(f"hf://datasets/openbenchmarks/OB-Code-Websearch@{rev}/data/eval.jsonl").suite_name
+        for rev in ("v1", "main", COMMIT)
+    }
     assert names == {"OB-Code-Websearch-eval"}
     assert HubSpec.parse("hf://datasets/o/My Set@main/a b.jsonl".replace(" ", "_")).suite_name == "My_Set-a_b"
 
@@ -64,8 +69,15 @@ def test_the_download_command_names_the_commit():
 
 def _file(data: bytes, etag: str | None) -> HubFile:
     git = hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
-    return HubFile(HubSpec("o/n", "v1", "x.jsonl"), COMMIT, Path("/cache/x.jsonl"), len(data),
-                   hashlib.sha256(data).hexdigest(), etag, git)
+    return HubFile(
+        HubSpec("o/n", "v1", "x.jsonl"),
+        COMMIT,
+        Path("/cache/x.jsonl"),
+        len(data),
+        hashlib.sha256(data).hexdigest(),
+        etag,
+        git,
+    )
 
 
 def test_a_file_is_checked_against_the_hash_the_hub_served_it_under():
@@ -83,5 +95,11 @@ def test_the_edition_carries_each_remote_commit():
     file = _file(b"x", None)
     assert edition_at("", [file]) == f"n@{COMMIT[:12]}"
     assert edition_at("2025-06", [file, file]) == f"2025-06+n@{COMMIT[:12]}"
-    assert file.provenance() == {"repo": "o/n", "revision": "v1", "commit": COMMIT, "path": "x.jsonl",
-                                 "size": 1, "sha256": hashlib.sha256(b"x").hexdigest()}
+    assert file.provenance() == {
+        "repo": "o/n",
+        "revision": "v1",
+        "commit": COMMIT,
+        "path": "x.jsonl",
+        "size": 1,
+        "sha256": hashlib.sha256(b"x").hexdigest(),
+    }

@@ -20,8 +20,9 @@ def test_a_failed_items_printed_id_runs_just_that_item(pytester, tiny_suite):
 
 def test_a_case_id_without_the_provider_runs_every_provider(pytester, tiny_suite):
     result = pytester.runpytest("suites/tiny::t2", "--provider=local,serper", "--co", "-q")
-    result.stdout.fnmatch_lines(["suites/tiny::t2[[]local[]]", "suites/tiny::t2[[]serper[]]",
-                                 "*2/8 tests collected (6 deselected)*"])
+    result.stdout.fnmatch_lines(
+        ["suites/tiny::t2[[]local[]]", "suites/tiny::t2[[]serper[]]", "*2/8 tests collected (6 deselected)*"]
+    )
 
 
 def test_ids_add_up_and_a_whole_suite_argument_wins(pytester, tiny_suite):
@@ -43,5 +44,6 @@ def test_last_failed_reruns_exactly_the_last_failures(pytester, tiny_suite):
     result.stdout.fnmatch_lines(["run-last-failure: rerun previous 1 failure*"])
     result.assert_outcomes(failed=1)  # and nothing else ran
     first = pytester.runpytest("suites", "--ff", "--wsb-record-mode=none", "-v")
-    first.stdout.fnmatch_lines(["run-last-failure: rerun previous 1 failure first*",
-                                "suites/tiny::t4[[]local[]] FAILED*"])
+    first.stdout.fnmatch_lines(
+        ["run-last-failure: rerun previous 1 failure first*", "suites/tiny::t4[[]local[]] FAILED*"]
+    )

@@ -16,8 +16,19 @@ from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.options import MODEL_OPTIONS, CassetteMode, Settings, number
 from pytest_websearchbench.run.registry import FAMILIES, all_options, family_class, family_options
 
-PATH_OPTIONS = ("--wsb-cassette-dir", "--wsb-json", "--wsb-html", "--wsb-markdown", "--wsb-baseline", "--wsb-history",
-                "--wsb-local-corpus", "--wsb-grades", "--wsb-grades-index", "--wsb-system-prompt", "--wsb-code-json")
+PATH_OPTIONS = (
+    "--wsb-cassette-dir",
+    "--wsb-json",
+    "--wsb-html",
+    "--wsb-markdown",
+    "--wsb-baseline",
+    "--wsb-history",
+    "--wsb-local-corpus",
+    "--wsb-grades",
+    "--wsb-grades-index",
+    "--wsb-system-prompt",
+    "--wsb-code-json",
+)
 
 
 def test_one_number_parser_says_what_is_wrong():
@@ -58,16 +69,35 @@ class _Values(dict):
 @pytest.mark.parametrize("name", list(FAMILIES))
 def test_a_family_reads_only_the_options_its_table_declares(name, tmp_path):
     values = _Values({option.ini: option.default_value for option in family_options(name)})
-    settings = Settings(providers=("local",), suites=(), k=5, record_mode=CassetteMode.NONE, cassette_dir=tmp_path,
-                        json_path=None, baseline_path=None, tolerance=None, local_corpus=None)
+    settings = Settings(
+        providers=("local",),
+        suites=(),
+        k=5,
+        record_mode=CassetteMode.NONE,
+        cassette_dir=tmp_path,
+        json_path=None,
+        baseline_path=None,
+        tolerance=None,
+        local_corpus=None,
+    )
     family_class(name)().configure(values, settings)  # a KeyError names an option read but not declared
 
 
 def test_help_lists_every_option_with_its_default(pytester):
     result = pytester.runpytest("--help")
-    result.stdout.fnmatch_lines(["*--wsb-k=N*declared result budget k (default: 5)*", "*--wsb-model=NAME*",
-                                 "*--wsb-model-api=API*", "*--wsb-temperature=T*", "*--wsb-grades=FILE*",
-                                 "*--wsb-agent=NAME*", "*--wsb-repeat=N*", "*--wsb-mode=MODE*", "*--wsb-selftest*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*--wsb-k=N*declared result budget k (default: 5)*",
+            "*--wsb-model=NAME*",
+            "*--wsb-model-api=API*",
+            "*--wsb-temperature=T*",
+            "*--wsb-grades=FILE*",
+            "*--wsb-agent=NAME*",
+            "*--wsb-repeat=N*",
+            "*--wsb-mode=MODE*",
+            "*--wsb-selftest*",
+        ]
+    )
 
 
 def test_a_bad_value_of_a_family_option_is_a_usage_error_without_a_suite_of_the_family(pytester):
@@ -76,9 +106,18 @@ def test_a_bad_value_of_a_family_option_is_a_usage_error_without_a_suite_of_the_
     result.stderr.fnmatch_lines(["*--wsb-repeat: must be at least 1, got 0*"])
 
 
-HEAVY = ("numpy", "matplotlib", "jinja2", "httpx", "vcr", "jsonschema", "tantivy",
-         "pytest_websearchbench.lexbench.family", "pytest_websearchbench.codebench.family",
-         "pytest_websearchbench.webbench.family")
+HEAVY = (
+    "numpy",
+    "matplotlib",
+    "jinja2",
+    "httpx",
+    "vcr",
+    "jsonschema",
+    "tantivy",
+    "pytest_websearchbench.lexbench.family",
+    "pytest_websearchbench.codebench.family",
+    "pytest_websearchbench.webbench.family",
+)
 REPORT_HEAVY = f"""
 import sys
 
@@ -106,8 +145,9 @@ def test_a_suite_run_imports_its_family_only(pytester, tiny_suite):
     pytester.makeconftest(REPORT_HEAVY)
     result = pytester.runpytest_subprocess("suites", "--co", "-q", "-s")
     [loaded] = [line for line in result.outlines if line.startswith("heavy: ")]
-    assert [name for name in ast.literal_eval(loaded[len("heavy: "):]) if name.endswith(".family")] == [
-        "pytest_websearchbench.lexbench.family"]
+    assert [name for name in ast.literal_eval(loaded[len("heavy: ") :]) if name.endswith(".family")] == [
+        "pytest_websearchbench.lexbench.family"
+    ]
 
 
 @pytest.mark.parametrize("flag", PATH_OPTIONS)
@@ -115,8 +155,12 @@ def test_a_path_option_written_with_a_space_is_one_usage_error(pytester, flag):
     (pytester.path / "somewhere").mkdir()
     result = pytester.runpytest("--co", flag, "somewhere")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines([f"*{flag} somewhere: write {flag}=somewhere (one argument): pytest reads a path "
-                                 f"written after a space as a test path*"])
+    result.stderr.fnmatch_lines(
+        [
+            f"*{flag} somewhere: write {flag}=somewhere (one argument): pytest reads a path "
+            f"written after a space as a test path*"
+        ]
+    )
 
 
 def test_a_cassette_folder_written_with_a_space_no_longer_hides_the_suite(pytester, tmp_path_factory):
@@ -132,10 +176,13 @@ def test_a_cassette_folder_written_with_a_space_no_longer_hides_the_suite(pytest
     whole.stdout.fnmatch_lines(["*55 tests collected*"])
 
 
-@pytest.mark.parametrize("rate, message", [
-    ("serpr=5/s", "*--wsb-rate: unknown provider 'serpr'; known: *serper*"),
-    ("serper=5", "*--wsb-rate serper: '5' has no unit; write 5/s, 5/min or 5/h*"),
-])
+@pytest.mark.parametrize(
+    "rate, message",
+    [
+        ("serpr=5/s", "*--wsb-rate: unknown provider 'serpr'; known: *serper*"),
+        ("serper=5", "*--wsb-rate serper: '5' has no unit; write 5/s, 5/min or 5/h*"),
+    ],
+)
 def test_a_rate_for_no_provider_or_without_a_unit_is_a_usage_error(pytester, tiny_suite, rate, message):
     result = pytester.runpytest("suites", "--co", f"--wsb-rate={rate}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR

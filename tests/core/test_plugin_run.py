@@ -11,9 +11,15 @@ from conftest import BUNDLED_CASSETTES
 
 def test_items_are_case_times_provider_with_stable_ids(pytester, tiny_suite):
     result = pytester.runpytest("suites", "--co", "-q")
-    result.stdout.fnmatch_lines([
-        "suites/tiny::t1[[]local[]]", "suites/tiny::t2[[]local[]]",
-        "suites/tiny::t3[[]local[]]", "suites/tiny::t4[[]local[]]", "*4 tests collected*"])
+    result.stdout.fnmatch_lines(
+        [
+            "suites/tiny::t1[[]local[]]",
+            "suites/tiny::t2[[]local[]]",
+            "suites/tiny::t3[[]local[]]",
+            "suites/tiny::t4[[]local[]]",
+            "*4 tests collected*",
+        ]
+    )
 
 
 def test_markers_and_keywords_select_what_users_expect(pytester, tiny_suite):
@@ -55,16 +61,25 @@ def pytest_sessionfinish(session):
 """)
     result = pytester.runpytest("suites", "--wsb-record-mode=rewrite", "-s", "-q")
     result.assert_outcomes(passed=3, failed=1)
-    result.stdout.fnmatch_lines(["*seen: module suites/tiny::t1[[]local[]] suites/tiny::t2[[]local[]] "
-                                 "suites/tiny::t3[[]local[]] suites/tiny::t4[[]local[]]"])
+    result.stdout.fnmatch_lines(
+        [
+            "*seen: module suites/tiny::t1[[]local[]] suites/tiny::t2[[]local[]] "
+            "suites/tiny::t3[[]local[]] suites/tiny::t4[[]local[]]"
+        ]
+    )
 
 
 def test_record_then_replay_without_server(pytester, tiny_suite, monkeypatch):
     results = pytester.path / "run1.json"
     recorded = pytester.runpytest("suites", f"--wsb-json={results}")
     recorded.assert_outcomes(passed=3, failed=1)
-    recorded.stdout.fnmatch_lines(["*websearchbench summary*", "tiny  (lexbench/scenario, edition test-1, k=5)",
-                                   "*cassettes*0 replayed · 4 recorded · 0 live*"])
+    recorded.stdout.fnmatch_lines(
+        [
+            "*websearchbench summary*",
+            "tiny  (lexbench/scenario, edition test-1, k=5)",
+            "*cassettes*0 replayed · 4 recorded · 0 live*",
+        ]
+    )
     # t4: its grade-3 page is dated outside the time window, so it counts 0 and the failure shows the grades
     recorded.stdout.fnmatch_lines(["*tiny/t4[[]local[]]: success@5 = 0*", "*grade=0*black-tea*violates: time*"])
     for case in ("t1", "t2", "t3", "t4"):
@@ -118,8 +133,9 @@ def test_wsb_json_raw_keeps_the_provider_answers_and_the_rest_is_the_same(pytest
     assert len(t1["raw"]["hits"]) >= len(t1["results"])
     for lean_item, full_item in zip(lean_items, full_items):
         assert lean_item["metrics"] == full_item["metrics"] and lean_item["outcome"] == full_item["outcome"]
-        assert [{k: v for k, v in row.items() if k not in ("title", "snippet")} for row in full_item["results"]] \
-            == lean_item["results"]
+        assert [
+            {k: v for k, v in row.items() if k not in ("title", "snippet")} for row in full_item["results"]
+        ] == lean_item["results"]
         assert {k: v for k, v in full_item["raw"].items() if k not in ("hits", "pages")} == lean_item["raw"]
 
 
@@ -144,8 +160,12 @@ def test_the_results_files_summary_block_holds_the_figures_the_terminal_prints(p
 def test_missing_cassette_in_replay_mode_is_an_error_saying_how_to_record(pytester, tiny_suite):
     result = pytester.runpytest("suites", "--wsb-record-mode=none", "-k", "t2")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*tiny/t2[[]local[]]: no cassette at*t2.yaml*",
-                                 "*Record it with: pytest --suite suites/tiny --provider local --wsb-record-mode=once*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*tiny/t2[[]local[]]: no cassette at*t2.yaml*",
+            "*Record it with: pytest --suite suites/tiny --provider local --wsb-record-mode=once*",
+        ]
+    )
 
 
 def test_stale_cassette_is_an_error_not_a_fail(pytester, tiny_suite):
@@ -154,8 +174,12 @@ def test_stale_cassette_is_an_error_not_a_fail(pytester, tiny_suite):
     items.write_text(items.read_text().replace("road bike tyre pressure", "road bike tyre pressure chart"))
     result = pytester.runpytest("suites", "--wsb-record-mode=none", "-k", "t2")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*not in the cassette*re-record it: pytest 'suites/tiny::t2[[]local[]]' "
-                                 "--provider local --wsb-record-mode=rewrite*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*not in the cassette*re-record it: pytest 'suites/tiny::t2[[]local[]]' "
+            "--provider local --wsb-record-mode=rewrite*"
+        ]
+    )
     # vcrpy's explanation inside the error, not repeated as an exception it was raised handling (the short
     # summary may quote it again: in CI, pytest does not cut its lines)
     assert "During handling of the above exception" not in result.stdout.str()
@@ -181,7 +205,8 @@ def test_rewrite_mode_keeps_every_cassette_when_the_provider_is_down(pytester, t
     result.assert_outcomes(errors=4)
     assert {path: path.read_bytes() for path in cassettes} == recorded
     assert sorted(path.name for path in (pytester.path / "cassettes" / "tiny" / "local").iterdir()) == [
-        path.name for path in cassettes]
+        path.name for path in cassettes
+    ]
 
 
 def test_suite_option_by_path_and_ini(pytester, tiny_suite):
@@ -200,10 +225,20 @@ def test_unknown_provider_is_one_usage_error(pytester, tiny_suite):
 
 def test_help_lists_options_in_one_group(pytester):
     result = pytester.runpytest("--help")
-    result.stdout.fnmatch_lines([
-        "web-search benchmarks (pytest-websearchbench):", "*--suite=SPEC*", "*--provider=NAME[[],NAME...[]]*",
-        "*--wsb-k=N*", "*--wsb-record-mode=MODE*", "*--wsb-cassette-dir=PATH*", "*--wsb-json=PATH*",
-        "*--wsb-baseline=PATH*", "*--wsb-tolerance=X*", "*--wsb-local-corpus=PATH*"])
+    result.stdout.fnmatch_lines(
+        [
+            "web-search benchmarks (pytest-websearchbench):",
+            "*--suite=SPEC*",
+            "*--provider=NAME[[],NAME...[]]*",
+            "*--wsb-k=N*",
+            "*--wsb-record-mode=MODE*",
+            "*--wsb-cassette-dir=PATH*",
+            "*--wsb-json=PATH*",
+            "*--wsb-baseline=PATH*",
+            "*--wsb-tolerance=X*",
+            "*--wsb-local-corpus=PATH*",
+        ]
+    )
 
 
 def test_coexists_with_pytest_recording(pytester, tiny_suite):
@@ -212,13 +247,21 @@ def test_coexists_with_pytest_recording(pytester, tiny_suite):
     result.assert_outcomes(passed=1)
 
 
-SAMPLE_ARGS = ("--suite", "lexbench-sample", "--suite", "lexbench-sample-factual",
-               f"--wsb-cassette-dir={BUNDLED_CASSETTES}", "--wsb-record-mode=none")
+SAMPLE_ARGS = (
+    "--suite",
+    "lexbench-sample",
+    "--suite",
+    "lexbench-sample-factual",
+    f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
+    "--wsb-record-mode=none",
+)
 
 
 def _metrics_by_item(path):
-    return {(i["suite"], i["case_id"], i["provider"]): (i["outcome"], i["metrics"])
-            for i in json.loads(path.read_text())["items"]}
+    return {
+        (i["suite"], i["case_id"], i["provider"]): (i["outcome"], i["metrics"])
+        for i in json.loads(path.read_text())["items"]
+    }
 
 
 def _summary(result):
@@ -240,5 +283,6 @@ def test_bundled_suites_replay_identically_with_and_without_xdist(pytester):
     assert len(_metrics_by_item(serial)) >= 60
     # replayed calls report the latency they were recorded with, so even latency agrees
     assert _summary(one) == _summary(two)
-    one.stdout.fnmatch_lines(["lexbench-sample  (lexbench/scenario*", "*nDCG@5*",
-                              "*cassettes*replayed · 0 recorded · 0 live*"])
+    one.stdout.fnmatch_lines(
+        ["lexbench-sample  (lexbench/scenario*", "*nDCG@5*", "*cassettes*replayed · 0 recorded · 0 live*"]
+    )

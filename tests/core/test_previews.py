@@ -5,20 +5,31 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_websearchbench.core.family import Score
 from pytest_websearchbench.reporting.results import ItemMeta, ItemRecord, ItemRun
 
 text = st.text(max_size=12)
-hit = st.fixed_dictionaries({"rank": st.integers(1, 6), "url": text, "title": text, "snippet": text,
-                             "extra": st.dictionaries(st.sampled_from(["site", "published"]), text, max_size=2)})
+hit = st.fixed_dictionaries(
+    {
+        "rank": st.integers(1, 6),
+        "url": text,
+        "title": text,
+        "snippet": text,
+        "extra": st.dictionaries(st.sampled_from(["site", "published"]), text, max_size=2),
+    }
+)
 
 
 def _record(hits, rows):
-    return ItemRecord("s::q[p]", ItemMeta("s", "q", "p", "lexbench"),
-                      ItemRun(raw={"queries": ["q"], "hits": hits, "pages": [], "extra": {}}),
-                      Score(True, {"ndcg@5": 1.0}, results=rows, primary="ndcg@5"))
+    return ItemRecord(
+        "s::q[p]",
+        ItemMeta("s", "q", "p", "lexbench"),
+        ItemRun(raw={"queries": ["q"], "hits": hits, "pages": [], "extra": {}}),
+        Score(True, {"ndcg@5": 1.0}, results=rows, primary="ndcg@5"),
+    )
 
 
 def _rows(hits, data) -> list[dict]:
@@ -27,8 +38,15 @@ def _rows(hits, data) -> list[dict]:
     for h in hits:
         choice = data.draw(st.sampled_from(["same", "other-title", "none"]))
         if choice != "none":
-            rows.append({"rank": h["rank"], "url": h["url"], "snippet": h["snippet"], "grade": 1,
-                         "title": h["title"] if choice == "same" else h["title"] + "!"})
+            rows.append(
+                {
+                    "rank": h["rank"],
+                    "url": h["url"],
+                    "snippet": h["snippet"],
+                    "grade": 1,
+                    "title": h["title"] if choice == "same" else h["title"] + "!",
+                }
+            )
     return rows
 
 
@@ -42,10 +60,14 @@ def test_an_item_reads_back_as_it_was_whatever_its_rows_repeat(hits, data):
 
 
 def test_a_hit_repeated_by_its_row_is_written_once():
-    hits = [{"rank": 1, "url": "https://a.example/x", "title": "A", "snippet": "about a", "extra": {"site": "a"}},
-            {"rank": 2, "url": "https://b.example/y", "title": "B", "snippet": "about b", "extra": {}}]
-    rows = [{"rank": 1, "url": "https://a.example/x", "title": "A", "snippet": "about a", "grade": 3},
-            {"rank": 2, "url": "https://b.example/y", "title": "B (graded preview)", "snippet": "about b", "grade": 0}]
+    hits = [
+        {"rank": 1, "url": "https://a.example/x", "title": "A", "snippet": "about a", "extra": {"site": "a"}},
+        {"rank": 2, "url": "https://b.example/y", "title": "B", "snippet": "about b", "extra": {}},
+    ]
+    rows = [
+        {"rank": 1, "url": "https://a.example/x", "title": "A", "snippet": "about a", "grade": 3},
+        {"rank": 2, "url": "https://b.example/y", "title": "B (graded preview)", "snippet": "about b", "grade": 0},
+    ]
     written = _record(hits, rows).to_dict(shared_previews=True)
     assert written["raw"]["hits"] == [{"rank": 1, "extra": {"site": "a"}, "preview": "row"}, hits[1]]
     assert written["results"] == rows

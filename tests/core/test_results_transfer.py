@@ -37,7 +37,10 @@ def test_each_part_of_a_result_travels_once(pytester, tiny_suite, workers):
     pytester.runpytest(*args, "--wsb-json=out.json", *workers, plugins=[reports]).assert_outcomes(passed=3, failed=1)
     assert len(reports.seen) == 12
     for (nodeid, when), parts in reports.seen.items():
-        assert parts == {"setup": ["item", "run"], "call": ["item", "score"], "teardown": ["item"]}[when], (nodeid, when)
+        assert parts == {"setup": ["item", "run"], "call": ["item", "score"], "teardown": ["item"]}[when], (
+            nodeid,
+            when,
+        )
         # the user properties are JUnit's flat ones only: the identity, then metrics as JSON numbers
         properties = reports.properties[nodeid, when]
         assert [name for name, _ in properties[:4]] == list(IDENTITY), (nodeid, when)

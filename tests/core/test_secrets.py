@@ -11,7 +11,8 @@ import json
 import re
 from urllib.parse import quote
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_websearchbench.core import secrets
 from pytest_websearchbench.core.secrets import FILTERED, scrub, scrub_value
@@ -29,8 +30,14 @@ def _json_escaped(text: str) -> list[str]:
 
 def test_a_key_json_escaped_inside_a_provider_answer_is_not_written_to_the_results_file(tmp_path):
     escaped = _json_escaped(KEY)
-    document = {"items": [{"raw": {"hits": [{"snippet": f"token={form} end"} for form in escaped]},
-                           "extra": {f"key {escaped[0]}": escaped[1]}}]}
+    document = {
+        "items": [
+            {
+                "raw": {"hits": [{"snippet": f"token={form} end"} for form in escaped]},
+                "extra": {f"key {escaped[0]}": escaped[1]},
+            }
+        ]
+    }
     path = tmp_path / "results.json"
     write_document(path, document, [KEY])
     text = path.read_text("utf-8")
@@ -48,11 +55,13 @@ def test_scrub_value_scrubs_every_string_and_keeps_the_rest():
     assert scrub_value(value, [KEY]) == {"a": [FILTERED, 1, 2.5, None, True, ["x", FILTERED]], FILTERED: {"n": 3}}
 
 
-@given(key=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=8, max_size=24),
-       user=st.text(st.characters(codec="ascii", exclude_characters=":"), max_size=5),
-       before=st.text(max_size=8), after=st.text(max_size=8))
-def test_twice_percent_encoded_base64_inside_a_longer_value_and_html_references_are_scrubbed(key, user, before,
-                                                                                               after):
+@given(
+    key=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=8, max_size=24),
+    user=st.text(st.characters(codec="ascii", exclude_characters=":"), max_size=5),
+    before=st.text(max_size=8),
+    after=st.text(max_size=8),
+)
+def test_twice_percent_encoded_base64_inside_a_longer_value_and_html_references_are_scrubbed(key, user, before, after):
     raw = key.encode("utf-8")
     forms = {
         "quote_twice": quote(quote(key, safe=""), safe=""),
@@ -81,10 +90,14 @@ def _pattern_with_case_groups(value: str) -> re.Pattern[str]:
     chars = []
     for char in value:
         utf8 = secrets._utf8(char)
-        forms = {re.escape(char), re.escape(json.dumps(char)[1:-1]),
-                 "(?i:" + "".join(f"%{byte:02x}" for byte in utf8) + ")",
-                 "(?i:" + "".join(f"%25{byte:02x}" for byte in utf8) + ")",
-                 f"&#0*{ord(char)};", f"(?i:&#x0*{ord(char):x};)"}
+        forms = {
+            re.escape(char),
+            re.escape(json.dumps(char)[1:-1]),
+            "(?i:" + "".join(f"%{byte:02x}" for byte in utf8) + ")",
+            "(?i:" + "".join(f"%25{byte:02x}" for byte in utf8) + ")",
+            f"&#0*{ord(char)};",
+            f"(?i:&#x0*{ord(char):x};)",
+        }
         if ord(char) <= 0xFFFF:
             forms.add(f"(?i:\\\\u{ord(char):04x})")
         if char in secrets._HTML_NAMED:
@@ -99,10 +112,22 @@ def _encoded_mix(draw, key: str) -> str:
     out = []
     for char in key:
         utf8 = char.encode("utf-8")
-        out.append(draw(st.sampled_from([
-            char, json.dumps(char)[1:-1], "".join(f"%{b:02X}" for b in utf8), "".join(f"%25{b:02x}" for b in utf8),
-            f"&#{ord(char)};", f"&#X{ord(char):x};", html.escape(char), f"\\u{ord(char):04X}" if ord(char) <= 0xFFFF
-            else char])))
+        out.append(
+            draw(
+                st.sampled_from(
+                    [
+                        char,
+                        json.dumps(char)[1:-1],
+                        "".join(f"%{b:02X}" for b in utf8),
+                        "".join(f"%25{b:02x}" for b in utf8),
+                        f"&#{ord(char)};",
+                        f"&#X{ord(char):x};",
+                        html.escape(char),
+                        f"\\u{ord(char):04X}" if ord(char) <= 0xFFFF else char,
+                    ]
+                )
+            )
+        )
     return "".join(out)
 
 

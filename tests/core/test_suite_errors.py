@@ -21,15 +21,21 @@ def test_invalid_json_line(pytester, tiny_suite):
     replace_line(tiny_suite / "items.jsonl", 2, '{"id": "t2", "query": ')
     result = run_collect(pytester)
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines(["*ERROR collecting suites/tiny*",
-                                 "*invalid suite: */suites/tiny/items.jsonl:2: invalid JSON: Expecting value*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR collecting suites/tiny*",
+            "*invalid suite: */suites/tiny/items.jsonl:2: invalid JSON: Expecting value*",
+        ]
+    )
 
 
 def test_missing_field_names_line_item_and_field(pytester, tiny_suite):
     record = {"id": "t2", "language": "en", "family": "general"}
     replace_line(tiny_suite / "items.jsonl", 2, json.dumps(record))
     result = run_collect(pytester)
-    result.stdout.fnmatch_lines(["*/suites/tiny/items.jsonl:2: item 't2' field 'query': 'query' is a required property*"])
+    result.stdout.fnmatch_lines(
+        ["*/suites/tiny/items.jsonl:2: item 't2' field 'query': 'query' is a required property*"]
+    )
 
 
 def test_wrong_enum_and_nested_field(pytester, tiny_suite):
@@ -43,7 +49,9 @@ def test_wrong_enum_and_nested_field(pytester, tiny_suite):
 
 def test_duplicate_ids(pytester, tiny_suite):
     replace_line(tiny_suite / "items.jsonl", 4, (tiny_suite / "items.jsonl").read_text().splitlines()[0])
-    run_collect(pytester).stdout.fnmatch_lines(["*items.jsonl:4: item 't1' field 'id': duplicate id (first on line 1)*"])
+    run_collect(pytester).stdout.fnmatch_lines(
+        ["*items.jsonl:4: item 't1' field 'id': duplicate id (first on line 1)*"]
+    )
 
 
 def test_grades_for_unknown_query_and_bad_grade(pytester, tiny_suite):
@@ -62,7 +70,9 @@ def test_bad_manifest(pytester, tiny_suite):
     run_collect(pytester).stdout.fnmatch_lines(["*suites/tiny/suite.json: field 'edition': 'edition' is a required*"])
     data.update(edition="1", family="nosuch")
     manifest.write_text(json.dumps(data))
-    run_collect(pytester).stdout.fnmatch_lines(["*suite.json: field 'family': unknown family 'nosuch'; known: *lexbench*"])
+    run_collect(pytester).stdout.fnmatch_lines(
+        ["*suite.json: field 'family': unknown family 'nosuch'; known: *lexbench*"]
+    )
 
 
 def test_missing_items_file(pytester, tiny_suite):
@@ -73,11 +83,14 @@ def test_missing_items_file(pytester, tiny_suite):
 def test_unknown_suite_name_is_a_usage_error(pytester):
     result = pytester.runpytest("--suite", "no-such-suite")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*no-such-suite: no such file, folder or bundled suite; bundled suites: *lexbench-sample*"])
+    result.stderr.fnmatch_lines(
+        ["*no-such-suite: no such file, folder or bundled suite; bundled suites: *lexbench-sample*"]
+    )
 
 
 # --------------------------------------------------------------------------- hostile or broken files
 # Each once gave a traceback or read a file outside the suite's folder.
+
 
 def assert_one_clean_error(result, *patterns):
     result.stdout.fnmatch_lines(["*ERROR collecting suites/tiny*", *patterns])
@@ -125,8 +138,9 @@ def test_ids_are_bounded_and_file_name_safe(pytester, tiny_suite):
     items = tiny_suite / "items.jsonl"
     record = json.loads(items.read_text().splitlines()[1])
     replace_line(items, 2, json.dumps({**record, "id": "q" * 301}))
-    assert_one_clean_error(run_collect(pytester),
-                           "*/suites/tiny/items.jsonl:2: item 'q*' field 'id': an id has at most 128 characters*")
+    assert_one_clean_error(
+        run_collect(pytester), "*/suites/tiny/items.jsonl:2: item 'q*' field 'id': an id has at most 128 characters*"
+    )
     for bad in ("../escape", "a b"):
         replace_line(items, 2, json.dumps({**record, "id": bad}))
         assert_one_clean_error(run_collect(pytester), f"*/suites/tiny/items.jsonl:2: item '{bad}' field 'id': *")
@@ -134,7 +148,9 @@ def test_ids_are_bounded_and_file_name_safe(pytester, tiny_suite):
 
 def test_an_empty_suite_is_an_error_not_zero_tests(pytester, tiny_suite):
     (tiny_suite / "items.jsonl").write_text("\n")
-    assert_one_clean_error(run_collect(pytester), "*/suites/tiny/items.jsonl: holds no records (the file is empty or every line is blank)*")
+    assert_one_clean_error(
+        run_collect(pytester), "*/suites/tiny/items.jsonl: holds no records (the file is empty or every line is blank)*"
+    )
 
 
 def test_family_files_naming_paths_outside_are_one_line_collection_errors(pytester):
@@ -153,18 +169,23 @@ def test_family_files_naming_paths_outside_are_one_line_collection_errors(pytest
     for sub in ("starter", "gold"):
         (catalog / "t1" / sub).mkdir(parents=True)
     (catalog / "t1" / "prompt.txt").write_text("Fix it.")
-    (catalog / "catalog.json").write_text(json.dumps({"items": [{"id": "t1", "outfile": "../../outside.py",
-                                                                 "required": ["new_call"]}]}, indent=1))
-    (catalog / "suite.json").write_text(json.dumps({"name": "cat", "edition": "1", "family": "code",
-                                                    "items": "catalog.json"}))
+    (catalog / "catalog.json").write_text(
+        json.dumps({"items": [{"id": "t1", "outfile": "../../outside.py", "required": ["new_call"]}]}, indent=1)
+    )
+    (catalog / "suite.json").write_text(
+        json.dumps({"name": "cat", "edition": "1", "family": "code", "items": "catalog.json"})
+    )
     result = run_collect(pytester)
-    result.stdout.fnmatch_lines([
-        "*ERROR collecting suites/cat*",
-        "*/suites/cat/catalog.json:3: item 't1' field 'items.0.outfile': expected a relative file name (no '..', "
-        "not absolute), got '../../outside.py'",
-        "*ERROR collecting suites/wb*",
-        "*/suites/wb/wb-workplace-workplace-004-open-points-038e07-s1/task.toml: item 'wb-workplace-workplace-004-open-points-038e07-s1' field 'metadata.contract': "
-        "'../../../../etc/passwd' points outside*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*ERROR collecting suites/cat*",
+            "*/suites/cat/catalog.json:3: item 't1' field 'items.0.outfile': expected a relative file name (no '..', "
+            "not absolute), got '../../outside.py'",
+            "*ERROR collecting suites/wb*",
+            "*/suites/wb/wb-workplace-workplace-004-open-points-038e07-s1/task.toml: item 'wb-workplace-workplace-004-open-points-038e07-s1' field 'metadata.contract': "
+            "'../../../../etc/passwd' points outside*",
+        ]
+    )
     assert "Traceback" not in result.stdout.str() and "Error:" not in result.stdout.str().replace("ERROR", "")
 
 
@@ -173,6 +194,7 @@ def test_a_grades_or_items_file_that_holds_no_line_is_a_collection_error(pyteste
     (tiny_suite / name).write_text(text)
     result = run_collect(pytester)
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines([f"*invalid suite: */suites/tiny/{name}: holds no records (the file is empty or every "
-                                 "line is blank)*"])
+    result.stdout.fnmatch_lines(
+        [f"*invalid suite: */suites/tiny/{name}: holds no records (the file is empty or every line is blank)*"]
+    )
     assert "Traceback" not in result.stdout.str()

@@ -10,7 +10,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_websearchbench.core import suites
 from pytest_websearchbench.core.exceptions import SuiteError
@@ -31,21 +32,57 @@ EXAMPLES: dict[str, list[dict]] = {
     "lexbench-factual": _jsonl(SAMPLE / "lexbench-sample-factual" / "items.jsonl"),
     "code-row": _jsonl(SAMPLE / "code-sample" / "eval.jsonl"),
     "suite": [json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("*/suite.json"))],
-    "webbench-world": [json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/*/environment/world.json"))],
+    "webbench-world": [
+        json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/*/environment/world.json"))
+    ],
     "webbench-dataset": [tomllib.loads((SAMPLE / "webbench-sample" / "dataset.toml").read_text("utf-8"))],
 }
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-5, 5) | st.sampled_from([0.0, 1.0, 3.0, 4.0])
-    | st.text(max_size=6) | st.sampled_from(["2024-02-30", "2024-02-29", "en", "general", "x" * 129, "a b"]),
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 5)
+    | st.floats(-5, 5)
+    | st.sampled_from([0.0, 1.0, 3.0, 4.0])
+    | st.text(max_size=6)
+    | st.sampled_from(["2024-02-30", "2024-02-29", "en", "general", "x" * 129, "a b"]),
     lambda children: st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=4), children, max_size=3),
-    max_leaves=6)
+    max_leaves=6,
+)
 
 
 # values at the schemas' edges: empty and unsafe ids, impossible dates, out-of-range grades, 3.0, True
-EDGES = ["", "a b", "../x", "q" * 129, "2024-02-30", "2024-02-29", "May 2024", "news", "vertical", "EN", "en",
-         -1, 0, 4, 3.0, True, None, [], {}, [""], ["x"], {"sites": [""]}, {"after": "2024-13-01"},
-         {"before": "2024-01-01"}, {"extra": 1}, "sha256:" + "0" * 64, "sha256:xyz", "workplace", 2]
+EDGES = [
+    "",
+    "a b",
+    "../x",
+    "q" * 129,
+    "2024-02-30",
+    "2024-02-29",
+    "May 2024",
+    "news",
+    "vertical",
+    "EN",
+    "en",
+    -1,
+    0,
+    4,
+    3.0,
+    True,
+    None,
+    [],
+    {},
+    [""],
+    ["x"],
+    {"sites": [""]},
+    {"after": "2024-13-01"},
+    {"before": "2024-01-01"},
+    {"extra": 1},
+    "sha256:" + "0" * 64,
+    "sha256:xyz",
+    "workplace",
+    2,
+]
 values = st.sampled_from(EDGES) | json_values
 
 
@@ -138,6 +175,7 @@ def test_jsonschema_decides_what_the_direct_check_cannot():
 
 # --------------------------------------------------------------------------- reading line by line
 
+
 def read_whole(path: Path, schema: str):
     """What read_records did before it read line by line: decode the whole file, then parse."""
     pairs = list(jsonl_records(path, read_suite_text(path)))
@@ -157,9 +195,16 @@ def result(read, path: Path, schema: str):
 
 GRADE = json.dumps(EXAMPLES["lexbench-grade"][0], ensure_ascii=False)
 PIECES = [
-    GRADE + "\n", GRADE + "\r\n", "\n", "  \n", "\r", GRADE + "\r",
+    GRADE + "\n",
+    GRADE + "\r\n",
+    "\n",
+    "  \n",
+    "\r",
+    GRADE + "\r",
     json.dumps({**EXAMPLES["lexbench-grade"][1], "title": "a\u2028b\x1cc\x85"}, ensure_ascii=False) + "\n",
-    json.dumps({**EXAMPLES["lexbench-grade"][2], "grade": 9}) + "\n", '{"query_id": \n', "é€😀\n",
+    json.dumps({**EXAMPLES["lexbench-grade"][2], "grade": 9}) + "\n",
+    '{"query_id": \n',
+    "é€😀\n",
 ]
 BAD_BYTES = [b"\xff", b"\xe2\x82", b"\xc3", b"\xed\xa0\x80"]
 

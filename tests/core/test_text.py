@@ -6,7 +6,8 @@ import re
 import unicodedata
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_websearchbench.core.text import CJK_CHAR, CJK_CHARS, analyze, analyzed_text, fold_word, is_cjk, units
 
@@ -22,7 +23,17 @@ def test_other_scripts_and_punctuation_are_not_cjk(char):
 
 
 def test_analyze_folds_words_and_splits_cjk_into_unigrams_and_bigrams():
-    assert analyze("Über incident_id ひらがな") == ["uber", "incident_id", "ひ", "ら", "ひら", "が", "らが", "な", "がな"]
+    assert analyze("Über incident_id ひらがな") == [
+        "uber",
+        "incident_id",
+        "ひ",
+        "ら",
+        "ひら",
+        "が",
+        "らが",
+        "な",
+        "がな",
+    ]
     assert analyze("\uf900") == ["\u8c48"]  # a compatibility ideograph becomes its unified form
     assert fold_word("Información") == "informacion"
 
@@ -30,6 +41,7 @@ def test_analyze_folds_words_and_splits_cjk_into_unigrams_and_bigrams():
 # --------------------------------------------------------------------------- fast paths
 # analyze and units take shortcuts (ASCII text, whole CJK runs); these are the plain definitions
 # they must agree with, token for token.
+
 
 def reference_units(text: str):
     for match in re.finditer(rf"(?P<cjk>[{CJK_CHARS}]+)|(?P<word>[^\W{CJK_CHARS}]+)", text):
@@ -56,7 +68,11 @@ def reference_analyze(text: str) -> list[str]:
 # characters where the shortcuts could go wrong: case, accents, digits and '_', kana whose NFKC
 # form is two characters or starts with a space, compatibility ideographs, supplementary planes
 TRICKY = "aZ09_ -.,'\t\n\u00c4\u00df\u0130\u212a\u00e9\u0301\u3002\uff01\u3042\u30ab\u309b\u309f\u30ff\u4e2d\u6587\uf900\U00020000\ud55c\u0665"
-texts = st.text(alphabet=st.characters(codec="ascii"), max_size=40) | st.text(alphabet=TRICKY, max_size=40) | st.text(max_size=40)
+texts = (
+    st.text(alphabet=st.characters(codec="ascii"), max_size=40)
+    | st.text(alphabet=TRICKY, max_size=40)
+    | st.text(max_size=40)
+)
 
 
 @given(texts)

@@ -32,33 +32,47 @@ def _seconds(value: str):
 # name → (how to break a good cassette, what the one line must say)
 BROKEN = {
     "truncated": (lambda text: text[: len(text) // 2], ":{line} is unreadable: invalid YAML: "),
-    "invalid YAML": (lambda text: text.replace("interactions:", "interactions: [", 1),
-                     ":2 is unreadable: invalid YAML: "),
-    "interactions: 42": (lambda text: "interactions: 42\nversion: 1\n",
-                         ":1 is unreadable: interactions is an int (42), expected a list of request/response pairs"),
-    "seconds not a number": (lambda text: _with(text, _seconds("fast")),
-                             ":{line} is unreadable: interactions[0].response.headers.x-wsb-recorded-seconds "
-                             "'fast' is not a number of seconds"),
-    "negative seconds": (lambda text: _with(text, _seconds("-0.5")),
-                         ":{line} is unreadable: interactions[0].response.headers.x-wsb-recorded-seconds "
-                         "'-0.5' is not a finite, non-negative number of seconds"),
+    "invalid YAML": (
+        lambda text: text.replace("interactions:", "interactions: [", 1),
+        ":2 is unreadable: invalid YAML: ",
+    ),
+    "interactions: 42": (
+        lambda text: "interactions: 42\nversion: 1\n",
+        ":1 is unreadable: interactions is an int (42), expected a list of request/response pairs",
+    ),
+    "seconds not a number": (
+        lambda text: _with(text, _seconds("fast")),
+        ":{line} is unreadable: interactions[0].response.headers.x-wsb-recorded-seconds "
+        "'fast' is not a number of seconds",
+    ),
+    "negative seconds": (
+        lambda text: _with(text, _seconds("-0.5")),
+        ":{line} is unreadable: interactions[0].response.headers.x-wsb-recorded-seconds "
+        "'-0.5' is not a finite, non-negative number of seconds",
+    ),
     "received-at not a date-time": (
         lambda text: _with(text, lambda response: response["headers"].__setitem__("x-wsb-received-at", ["soon"])),
-        ":{line} is unreadable: interactions[0].response.headers.x-wsb-received-at "
-        "'soon' is not an ISO 8601 date-time"),
-    "body not JSON": (lambda text: _with(text, _body("<html>not json</html>")),
-                      " holds an answer 'local' cannot read: local: malformed JSON"),
-    "body without results": (lambda text: _with(text, _body('{"query": "road bike tyre pressure"}')),
-                             " holds an answer 'local' cannot read: local: search response lacks field 'results'"),
-    "results a string": (lambda text: _with(text, _body('{"query": "x", "results": "none"}')),
-                         " holds an answer 'local' cannot read: local: search response lacks field"),
+        ":{line} is unreadable: interactions[0].response.headers.x-wsb-received-at 'soon' is not an ISO 8601 date-time",
+    ),
+    "body not JSON": (
+        lambda text: _with(text, _body("<html>not json</html>")),
+        " holds an answer 'local' cannot read: local: malformed JSON",
+    ),
+    "body without results": (
+        lambda text: _with(text, _body('{"query": "road bike tyre pressure"}')),
+        " holds an answer 'local' cannot read: local: search response lacks field 'results'",
+    ),
+    "results a string": (
+        lambda text: _with(text, _body('{"query": "x", "results": "none"}')),
+        " holds an answer 'local' cannot read: local: search response lacks field",
+    ),
 }
 
 
 def _error_section(lines: list[str]) -> list[str]:
     start = next(i for i, line in enumerate(lines) if " ERROR at setup of tiny/t2[local] " in line)
     end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith(("===", "___")))
-    return lines[start + 1:end]
+    return lines[start + 1 : end]
 
 
 @pytest.mark.parametrize("form", list(BROKEN))
@@ -73,9 +87,10 @@ def test_an_unreadable_cassette_is_one_line_naming_file_problem_and_fix(pytester
     [line] = _error_section(result.outlines)
     prefix = f"tiny/t2[local]: the cassette {cassette}"
     assert line.startswith(prefix)
-    assert re.match(re.escape(says).replace(re.escape("{line}"), r"\d+"), line[len(prefix):]), line
-    assert line.endswith(f"; re-record it: pytest {shlex.quote('suites/tiny::t2[local]')} --provider local "
-                         "--wsb-record-mode=rewrite")
+    assert re.match(re.escape(says).replace(re.escape("{line}"), r"\d+"), line[len(prefix) :]), line
+    assert line.endswith(
+        f"; re-record it: pytest {shlex.quote('suites/tiny::t2[local]')} --provider local --wsb-record-mode=rewrite"
+    )
 
 
 def test_the_command_in_the_message_records_the_cassette_again(pytester, tiny_suite):
@@ -99,13 +114,23 @@ def test_every_shipped_cassette_loads_as_vcrpy_loads_it():
         assert ours[1:] == theirs[1:], path
 
 
-@pytest.mark.parametrize("text, line, says", [
-    ("interactions:\n- request: {}\n  response: {}\n", 2,
-     "interactions[0].request.method is missing, expected a string"),
-    ("- 1\n- 2\n", 1, "the document is a list ([1, 2]), expected a mapping with 'interactions'"),
-    ("version: 1\n", 1, "it has no 'interactions'"),
-    ("interactions:\n- 42\n", 2, "interactions[0] is an int (42), expected a mapping with 'request' and 'response'"),
-])
+@pytest.mark.parametrize(
+    "text, line, says",
+    [
+        (
+            "interactions:\n- request: {}\n  response: {}\n",
+            2,
+            "interactions[0].request.method is missing, expected a string",
+        ),
+        ("- 1\n- 2\n", 1, "the document is a list ([1, 2]), expected a mapping with 'interactions'"),
+        ("version: 1\n", 1, "it has no 'interactions'"),
+        (
+            "interactions:\n- 42\n",
+            2,
+            "interactions[0] is an int (42), expected a mapping with 'request' and 'response'",
+        ),
+    ],
+)
 def test_layout_errors_name_line_and_field(tmp_path, text, line, says):
     path = tmp_path / "c.yaml"
     path.write_text(text)
@@ -128,7 +153,8 @@ def test_a_produced_by_stamp_that_is_not_json_is_named(tmp_path):
     data["interactions"][0]["response"]["headers"]["x-wsb-produced-by"] = ["{corpus: sha"]
     path = tmp_path / "c.yaml"
     path.write_text(yaml.safe_dump(data))
-    with pytest.raises(UnreadableCassetteError,
-                       match=r"interactions\[0\]\.response\.headers\.x-wsb-produced-by '\{corpus: sha' is not a JSON"):
+    with pytest.raises(
+        UnreadableCassetteError,
+        match=r"interactions\[0\]\.response\.headers\.x-wsb-produced-by '\{corpus: sha' is not a JSON",
+    ):
         AtomicPersister.load_cassette(path, yamlserializer)
-

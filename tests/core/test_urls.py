@@ -12,81 +12,94 @@ from pytest_websearchbench.core.tracking import is_tracking_name
 from pytest_websearchbench.core.urls import host_matches_site, host_path_key, normalize_url, url_host
 
 
-@pytest.mark.parametrize(("url", "key"), [
-    ("HTTPS://EXAMPLE.ORG/a", "https://example.org/a"),
-    ("http://example.org/a", "https://example.org/a"),
-    ("https://www.example.org/a", "https://example.org/a"),
-    ("https://www.www.example.org/a", "https://example.org/a"),
-    ("http://example.org:80/a", "https://example.org/a"),
-    ("https://example.org:443/a", "https://example.org/a"),
-    ("http://example.org:443/a", "https://example.org/a"),
-    ("https://example.org:0443/a", "https://example.org/a"),
-    ("https://example.org:/a", "https://example.org/a"),
-    ("https://example.org:8080/a", "https://example.org:8080/a"),
-    ("https://example.org/a#section-2", "https://example.org/a"),
-    ("https://example.org/a/", "https://example.org/a"),
-    ("https://example.org/", "https://example.org"),
-    ("https://example.org", "https://example.org"),
-    ("https://example.org/a//", "https://example.org/a"),
-    ("https://example.org/Docs/API", "https://example.org/Docs/API"),
-    ("https://example.org/a?utm_source=x&utm_medium=y", "https://example.org/a"),
-    ("https://example.org/a?UTM_Campaign=x&id=1", "https://example.org/a?id=1"),
-    ("https://example.org/a?b=2&a=1", "https://example.org/a?a=1&b=2"),
-    ("https://example.org/a?a=2&a=1", "https://example.org/a?a=1&a=2"),
-    ("https://example.org/a?flag&a=1", "https://example.org/a?a=1&flag"),
-    ("https://example.org/a?&&a=1&", "https://example.org/a?a=1"),
-    ("https://example.org/a/?b=1#top", "https://example.org/a?b=1"),
-    ("https://example.org/a?", "https://example.org/a"),
-    ("https://example.org/a?q=A%20B", "https://example.org/a?q=A%20B"),
-])
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [
+        ("HTTPS://EXAMPLE.ORG/a", "https://example.org/a"),
+        ("http://example.org/a", "https://example.org/a"),
+        ("https://www.example.org/a", "https://example.org/a"),
+        ("https://www.www.example.org/a", "https://example.org/a"),
+        ("http://example.org:80/a", "https://example.org/a"),
+        ("https://example.org:443/a", "https://example.org/a"),
+        ("http://example.org:443/a", "https://example.org/a"),
+        ("https://example.org:0443/a", "https://example.org/a"),
+        ("https://example.org:/a", "https://example.org/a"),
+        ("https://example.org:8080/a", "https://example.org:8080/a"),
+        ("https://example.org/a#section-2", "https://example.org/a"),
+        ("https://example.org/a/", "https://example.org/a"),
+        ("https://example.org/", "https://example.org"),
+        ("https://example.org", "https://example.org"),
+        ("https://example.org/a//", "https://example.org/a"),
+        ("https://example.org/Docs/API", "https://example.org/Docs/API"),
+        ("https://example.org/a?utm_source=x&utm_medium=y", "https://example.org/a"),
+        ("https://example.org/a?UTM_Campaign=x&id=1", "https://example.org/a?id=1"),
+        ("https://example.org/a?b=2&a=1", "https://example.org/a?a=1&b=2"),
+        ("https://example.org/a?a=2&a=1", "https://example.org/a?a=1&a=2"),
+        ("https://example.org/a?flag&a=1", "https://example.org/a?a=1&flag"),
+        ("https://example.org/a?&&a=1&", "https://example.org/a?a=1"),
+        ("https://example.org/a/?b=1#top", "https://example.org/a?b=1"),
+        ("https://example.org/a?", "https://example.org/a"),
+        ("https://example.org/a?q=A%20B", "https://example.org/a?q=A%20B"),
+    ],
+)
 def test_each_rule(url, key):
     assert normalize_url(url) == key
 
 
-@pytest.mark.parametrize(("url", "key"), [
-    ("", ""),
-    ("   ", ""),
-    ("example.org/a/", "https://example.org/a"),
-    ("www.Example.org", "https://example.org"),
-    ("//cdn.example.org/lib.js", "https://cdn.example.org/lib.js"),
-    ("  https://example.org/a  ", "https://example.org/a"),
-    ("https://example.org/my page", "https://example.org/my%20page"),
-    ("http://[::1", "http://[::1"),
-    ("https://[2001:DB8::1]:443/x", "https://[2001:db8::1]/x"),
-    ("ftp://Files.example.org:21/pub/", "ftp://files.example.org:21/pub"),
-    ("ftp://files.example.org:443/pub", "ftp://files.example.org:443/pub"),
-    ("https://User@WWW.example.org/a", "https://example.org/a"),
-    ("ftp://anon@Files.example.org/pub", "ftp://anon@files.example.org/pub"),
-    ("mailto:Someone@Example.org", "mailto:Someone@Example.org"),
-    ("MAILTO:someone@example.org", "mailto:someone@example.org"),
-    ("javascript:void(0)", "javascript:void(0)"),
-    ("localhost:8000/a", "https://localhost:8000/a"),
-    ("example.org:/a", "https://example.org/a"),
-])
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [
+        ("", ""),
+        ("   ", ""),
+        ("example.org/a/", "https://example.org/a"),
+        ("www.Example.org", "https://example.org"),
+        ("//cdn.example.org/lib.js", "https://cdn.example.org/lib.js"),
+        ("  https://example.org/a  ", "https://example.org/a"),
+        ("https://example.org/my page", "https://example.org/my%20page"),
+        ("http://[::1", "http://[::1"),
+        ("https://[2001:DB8::1]:443/x", "https://[2001:db8::1]/x"),
+        ("ftp://Files.example.org:21/pub/", "ftp://files.example.org:21/pub"),
+        ("ftp://files.example.org:443/pub", "ftp://files.example.org:443/pub"),
+        ("https://User@WWW.example.org/a", "https://example.org/a"),
+        ("ftp://anon@Files.example.org/pub", "ftp://anon@files.example.org/pub"),
+        ("mailto:Someone@Example.org", "mailto:Someone@Example.org"),
+        ("MAILTO:someone@example.org", "mailto:someone@example.org"),
+        ("javascript:void(0)", "javascript:void(0)"),
+        ("localhost:8000/a", "https://localhost:8000/a"),
+        ("example.org:/a", "https://example.org/a"),
+    ],
+)
 def test_garbage_and_unusual_input_is_deterministic(url, key):
     assert normalize_url(url) == key
 
 
-@pytest.mark.parametrize(("url", "key"), [
-    ("https://example.org/a%31", "https://example.org/a1"),
-    ("https://example.org/%7Euser/%41", "https://example.org/~user/A"),
-    ("https://example.org/a%2fb", "https://example.org/a%2Fb"),
-    ("https://example.org/a?q=%31", "https://example.org/a?q=1"),
-    ("https://example.org/a?q=a+b", "https://example.org/a?q=a%20b"),
-    ("https://example.org/a?q=a%2Bb", "https://example.org/a?q=a%2Bb"),
-    ("https://example.org/a+b", "https://example.org/a+b"),
-    ("https://example.org/a?z=", "https://example.org/a?z"),
-    ("https://example.org/a?z==", "https://example.org/a?z=="),
-    ("https://example.org/a?%75tm_source=x&id=1", "https://example.org/a?id=1"),
-    ("https://user:secret@example.org/a", "https://example.org/a"),
-])
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [
+        ("https://example.org/a%31", "https://example.org/a1"),
+        ("https://example.org/%7Euser/%41", "https://example.org/~user/A"),
+        ("https://example.org/a%2fb", "https://example.org/a%2Fb"),
+        ("https://example.org/a?q=%31", "https://example.org/a?q=1"),
+        ("https://example.org/a?q=a+b", "https://example.org/a?q=a%20b"),
+        ("https://example.org/a?q=a%2Bb", "https://example.org/a?q=a%2Bb"),
+        ("https://example.org/a+b", "https://example.org/a+b"),
+        ("https://example.org/a?z=", "https://example.org/a?z"),
+        ("https://example.org/a?z==", "https://example.org/a?z=="),
+        ("https://example.org/a?%75tm_source=x&id=1", "https://example.org/a?id=1"),
+        ("https://user:secret@example.org/a", "https://example.org/a"),
+    ],
+)
 def test_each_equivalence_decision(url, key):
     assert normalize_url(url) == key
 
 
 def test_http_and_https_spellings_share_a_key():
-    spellings = ["http://www.example.org/a/", "https://example.org:443/a#x",
-                 "HTTPS://WWW.EXAMPLE.ORG/a?utm_source=news", "example.org/a"]
+    spellings = [
+        "http://www.example.org/a/",
+        "https://example.org:443/a#x",
+        "HTTPS://WWW.EXAMPLE.ORG/a?utm_source=news",
+        "example.org/a",
+    ]
     assert {normalize_url(spelling) for spelling in spellings} == {"https://example.org/a"}
 
 
@@ -127,56 +140,72 @@ def test_key_has_no_fragment_tracking_or_trailing_slash(url):
     assert not urlsplit(key).path.endswith("/")
 
 
-@pytest.mark.parametrize(("url", "host"), [
-    ("https://WWW.Docs.Example.org:8080/a", "docs.example.org"),
-    ("http://example.org", "example.org"),
-    ("example.org/path", "example.org"),
-    ("https://user:secret@www.example.org/", "example.org"),
-    ("", ""),
-    ("http://[::1", ""),
-])
+@pytest.mark.parametrize(
+    ("url", "host"),
+    [
+        ("https://WWW.Docs.Example.org:8080/a", "docs.example.org"),
+        ("http://example.org", "example.org"),
+        ("example.org/path", "example.org"),
+        ("https://user:secret@www.example.org/", "example.org"),
+        ("", ""),
+        ("http://[::1", ""),
+    ],
+)
 def test_url_host(url, host):
     assert url_host(url) == host
 
 
-@pytest.mark.parametrize(("host", "site", "matches"), [
-    ("example.org", "example.org", True),
-    ("docs.example.org", "example.org", True),
-    ("a.b.example.org", "example.org", True),
-    ("www.example.org", "example.org", True),
-    ("docs.example.org", "https://www.example.org/", True),
-    ("Docs.Example.org", "EXAMPLE.ORG", True),
-    ("notexample.org", "example.org", False),
-    ("example.org.evil.net", "example.org", False),
-    ("example.org", "docs.example.org", False),
-    ("example.org", "", False),
-    ("", "example.org", False),
-])
+@pytest.mark.parametrize(
+    ("host", "site", "matches"),
+    [
+        ("example.org", "example.org", True),
+        ("docs.example.org", "example.org", True),
+        ("a.b.example.org", "example.org", True),
+        ("www.example.org", "example.org", True),
+        ("docs.example.org", "https://www.example.org/", True),
+        ("Docs.Example.org", "EXAMPLE.ORG", True),
+        ("notexample.org", "example.org", False),
+        ("example.org.evil.net", "example.org", False),
+        ("example.org", "docs.example.org", False),
+        ("example.org", "", False),
+        ("", "example.org", False),
+    ],
+)
 def test_host_matches_site(host, site, matches):
     assert host_matches_site(host, site) is matches
 
 
-@pytest.mark.parametrize(("url", "key"), [
-    ("https://www.A.example/x/?utm_source=n#f", "a.example/x"),
-    ("http://a.example/x/", "a.example/x"),
-    ("HTTPS://WWW.Example.org/Docs/API", "example.org/docs/api"),
-    ("ftp://example.org/a?page=2", "example.org/a"),
-    ("  www.example.org/a//  ", "example.org/a"),
-    ("https://example.org#top", "example.org"),
-    ("https://user@example.org:8080/a", "user@example.org:8080/a"),
-    ("https://www.www.example.org/a", "www.example.org/a"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    ("url", "key"),
+    [
+        ("https://www.A.example/x/?utm_source=n#f", "a.example/x"),
+        ("http://a.example/x/", "a.example/x"),
+        ("HTTPS://WWW.Example.org/Docs/API", "example.org/docs/api"),
+        ("ftp://example.org/a?page=2", "example.org/a"),
+        ("  www.example.org/a//  ", "example.org/a"),
+        ("https://example.org#top", "example.org"),
+        ("https://user@example.org:8080/a", "user@example.org:8080/a"),
+        ("https://www.www.example.org/a", "www.example.org/a"),
+        ("", ""),
+    ],
+)
 def test_host_path_key(url, key):
     assert host_path_key(url) == key
 
 
-@given(st.from_regex(r"[a-z0-9\-]{1,8}(\.[a-z0-9\-]{1,8}){0,2}", fullmatch=True),
-       st.from_regex(r"(/[A-Za-z0-9%._\-]{1,6}){0,3}", fullmatch=True))
+@given(
+    st.from_regex(r"[a-z0-9\-]{1,8}(\.[a-z0-9\-]{1,8}){0,2}", fullmatch=True),
+    st.from_regex(r"(/[A-Za-z0-9%._\-]{1,6}){0,3}", fullmatch=True),
+)
 def test_host_path_key_ignores_scheme_case_www_query_fragment_and_trailing_slash(host, path):
     assume(not host.startswith("www."))  # "https://www.x" and "http://www.www.x" are different pages
-    spellings = [f"https://{host}{path}", f"http://www.{host}{path}/", f"HTTPS://{host.upper()}{path.upper()}",
-                 f"https://{host}{path}?utm_source=x&id=2#top", f"{host}{path}"]
+    spellings = [
+        f"https://{host}{path}",
+        f"http://www.{host}{path}/",
+        f"HTTPS://{host.upper()}{path.upper()}",
+        f"https://{host}{path}?utm_source=x&id=2#top",
+        f"{host}{path}",
+    ]
     assert {host_path_key(spelling) for spelling in spellings} == {f"{host}{path}".lower()}
 
 
@@ -195,8 +224,11 @@ EQUIVALENCE_FORMS = [
     ("utm parameter", lambda h, p, q: f"https://{h}{p}{q}{'&' if q else '?'}utm_source=x", True),
     ("click-tracking parameter", lambda h, p, q: f"https://{h}{p}{q}{'&' if q else '?'}srsltid=AfmBOo&gclid=x", True),
     ("another query parameter", lambda h, p, q: f"https://{h}{p}{q}{'&' if q else '?'}ref=main", False),
-    ("parameters reordered", lambda h, p, q: f"https://{h}{p}" + (
-        "?" + "&".join(reversed(q[1:].split("&"))) if q else ""), True),
+    (
+        "parameters reordered",
+        lambda h, p, q: f"https://{h}{p}" + ("?" + "&".join(reversed(q[1:].split("&"))) if q else ""),
+        True,
+    ),
     ("escaped unreserved path character", lambda h, p, q: f"https://{h}{_escape_first(p)}{q}", True),
     ("lower-case hex escape", lambda h, p, q: f"https://{h}{p}{q.replace('%2F', '%2f')}", True),
     ("escaped unreserved query character", lambda h, p, q: f"https://{h}{p}{_escape_first(q)}", True),
@@ -217,13 +249,15 @@ EQUIVALENCE_FORMS = [
 def _escape_first(text: str) -> str:
     """``text`` with its first letter or digit (unreserved characters) percent-escaped."""
     index = next(i for i, char in enumerate(text) if char.isalnum())
-    return f"{text[:index]}%{ord(text[index]):02x}{text[index + 1:]}"
+    return f"{text[:index]}%{ord(text[index]):02x}{text[index + 1 :]}"
 
 
-@given(host=st.from_regex(r"[a-z][a-z0-9\-]{0,7}\.(org|example)", fullmatch=True),
-       path=st.from_regex(r"(/[a-z0-9._~\-]{1,6}){1,3}", fullmatch=True),
-       query=st.from_regex(r"\?a=[a-z0-9]{1,3}%20[a-z]{1,3}&flag&id=[0-9]{1,3}&sep=%2F", fullmatch=True),
-       form=st.sampled_from(EQUIVALENCE_FORMS))
+@given(
+    host=st.from_regex(r"[a-z][a-z0-9\-]{0,7}\.(org|example)", fullmatch=True),
+    path=st.from_regex(r"(/[a-z0-9._~\-]{1,6}){1,3}", fullmatch=True),
+    query=st.from_regex(r"\?a=[a-z0-9]{1,3}%20[a-z]{1,3}&flag&id=[0-9]{1,3}&sep=%2F", fullmatch=True),
+    form=st.sampled_from(EQUIVALENCE_FORMS),
+)
 def test_every_equivalence_form_keeps_or_changes_the_key_as_decided(host, path, query, form):
     assume(not host.startswith("www"))
     name, rewrite, same = form
@@ -235,10 +269,40 @@ def test_every_equivalence_form_keeps_or_changes_the_key_as_decided(host, path, 
 # ---------------------------------------------------------------- click-tracking parameters (DESIGN § 2.2)
 
 #: the card's list, word for word, and examples of ClearURLs' global rules (core/tracking.py)
-CARD_TRACKING = ["utm_source", "utm_campaign", "gclid", "dclid", "gbraid", "wbraid", "fbclid", "msclkid", "mc_cid",
-                 "mc_eid", "yclid", "_hsenc", "_hsmi", "igshid", "srsltid"]
-CLEARURLS_EXAMPLES = ["_ga", "_gl", "mkt_tok", "twclid", "vero_id", "oly_enc_id", "__hstc", "hsCtaTracking",
-                      "fb_action_ids", "itm_source", "wickedid", "Echobox", "%3Futm_medium", "GCLID", "Srsltid"]
+CARD_TRACKING = [
+    "utm_source",
+    "utm_campaign",
+    "gclid",
+    "dclid",
+    "gbraid",
+    "wbraid",
+    "fbclid",
+    "msclkid",
+    "mc_cid",
+    "mc_eid",
+    "yclid",
+    "_hsenc",
+    "_hsmi",
+    "igshid",
+    "srsltid",
+]
+CLEARURLS_EXAMPLES = [
+    "_ga",
+    "_gl",
+    "mkt_tok",
+    "twclid",
+    "vero_id",
+    "oly_enc_id",
+    "__hstc",
+    "hsCtaTracking",
+    "fb_action_ids",
+    "itm_source",
+    "wickedid",
+    "Echobox",
+    "%3Futm_medium",
+    "GCLID",
+    "Srsltid",
+]
 #: names a page may need: never dropped
 KEPT = ["id", "page", "q", "ref", "referrer", "source", "lang", "v", "gclid2", "xfbclid", "utm", "tag", "s", "mcc"]
 
@@ -256,21 +320,27 @@ def test_every_other_query_parameter_makes_another_page(name):
     assert normalize_url(f"https://example.org/a?{name}=1") != normalize_url("https://example.org/a")
 
 
-_tracking_param = st.builds("{}={}".format, st.sampled_from(CARD_TRACKING + CLEARURLS_EXAMPLES),
-                            st.from_regex(r"[A-Za-z0-9_\-.%]{0,12}", fullmatch=True))
-_kept_param = st.builds("{}={}".format, st.sampled_from([n for n in KEPT if n != "utm"]),
-                        st.from_regex(r"[a-z0-9]{1,4}", fullmatch=True))
+_tracking_param = st.builds(
+    "{}={}".format,
+    st.sampled_from(CARD_TRACKING + CLEARURLS_EXAMPLES),
+    st.from_regex(r"[A-Za-z0-9_\-.%]{0,12}", fullmatch=True),
+)
+_kept_param = st.builds(
+    "{}={}".format, st.sampled_from([n for n in KEPT if n != "utm"]), st.from_regex(r"[a-z0-9]{1,4}", fullmatch=True)
+)
 
 
-@given(kept=st.lists(_kept_param, max_size=4), tracking=st.lists(_tracking_param, min_size=1, max_size=4),
-       data=st.data())
+@given(
+    kept=st.lists(_kept_param, max_size=4), tracking=st.lists(_tracking_param, min_size=1, max_size=4), data=st.data()
+)
 def test_a_url_with_click_tracking_parameters_anywhere_is_the_same_page_and_keeps_every_other_parameter(
-        kept, tracking, data):
+    kept, tracking, data
+):
     # a provider adds tracking parameters anywhere in the query: the key is the untracked page's, and every
     # other parameter survives (each one that is dropped makes another key than the whole query's)
     mixed = data.draw(st.permutations(kept + tracking))
     plain = normalize_url("https://example.org/docs" + ("?" + "&".join(kept) if kept else ""))
     assert normalize_url("https://example.org/docs?" + "&".join(mixed)) == plain
     for i in range(len(kept)):
-        fewer = kept[:i] + kept[i + 1:]
+        fewer = kept[:i] + kept[i + 1 :]
         assert normalize_url("https://example.org/docs?" + "&".join(fewer + tracking)) != plain

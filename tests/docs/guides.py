@@ -57,16 +57,23 @@ def shims(folder: Path) -> Path:
     scripts = tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["project"]["scripts"]
     bin_dir = folder / "bin"
     bin_dir.mkdir(parents=True, exist_ok=True)
-    commands = {"pytest": f'exec "{sys.executable}" -m pytest "$@"', "python": f'exec "{sys.executable}" "$@"',
-                "python3": f'exec "{sys.executable}" "$@"'}
+    commands = {
+        "pytest": f'exec "{sys.executable}" -m pytest "$@"',
+        "python": f'exec "{sys.executable}" "$@"',
+        "python3": f'exec "{sys.executable}" "$@"',
+    }
     for name, target in scripts.items():
         module, function = target.split(":")
-        commands[name] = (f'exec "{sys.executable}" -c "import sys; sys.argv[0] = \'{name}\'; '
-                          f'from {module} import {function}; sys.exit({function}())" "$@"')
+        commands[name] = (
+            f'exec "{sys.executable}" -c "import sys; sys.argv[0] = \'{name}\'; '
+            f'from {module} import {function}; sys.exit({function}())" "$@"'
+        )
     # what wsb-emulate prints is also kept, so that the test ends every emulator a page left running
-    commands["wsb-emulate"] = (f'out=$({commands["wsb-emulate"].removeprefix("exec ")}); status=$?; '
-                               f'printf "%s\\n" "$out" >> "{folder}/emulate.log"; printf "%s\\n" "$out"; '
-                               'exit $status')
+    commands["wsb-emulate"] = (
+        f"out=$({commands['wsb-emulate'].removeprefix('exec ')}); status=$?; "
+        f'printf "%s\\n" "$out" >> "{folder}/emulate.log"; printf "%s\\n" "$out"; '
+        "exit $status"
+    )
     for name, body in commands.items():
         path = bin_dir / name
         path.write_text(f"#!/bin/sh\n{body}\n", "utf-8")
@@ -75,17 +82,41 @@ def shims(folder: Path) -> Path:
 
 
 def environment(bin_dir: Path) -> dict[str, str]:
-    env = {name: value for name, value in os.environ.items()
-           if not (name.endswith(("_API_KEY", "_TOKEN")) or name.startswith(("PYTEST_", "OPENAI_", "WSB_", "HF_"))
-                   or name in ("GOOGLE_CSE_ID", "GITHUB_STEP_SUMMARY", "COV_CORE_SOURCE",
-                               # a reader's terminal, not CI's: with CI set pytest quotes a failure's whole
-                               # message in its short summary, and a guide's `| tail` shows other lines
-                               "CI", "BUILD_NUMBER"))}
+    env = {
+        name: value
+        for name, value in os.environ.items()
+        if not (
+            name.endswith(("_API_KEY", "_TOKEN"))
+            or name.startswith(("PYTEST_", "OPENAI_", "WSB_", "HF_"))
+            or name
+            in (
+                "GOOGLE_CSE_ID",
+                "GITHUB_STEP_SUMMARY",
+                "COV_CORE_SOURCE",
+                # a reader's terminal, not CI's: with CI set pytest quotes a failure's whole
+                # message in its short summary, and a guide's `| tail` shows other lines
+                "CI",
+                "BUILD_NUMBER",
+            )
+        )
+    }
     closed = "http://127.0.0.1:9"  # nothing listens there: a request that leaves the machine fails at once
-    env.update({"PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}", "PYTHONPATH": str(REPO),
-                "HTTP_PROXY": closed, "HTTPS_PROXY": closed, "http_proxy": closed, "https_proxy": closed,
-                "ALL_PROXY": closed, "NO_PROXY": "127.0.0.1,localhost", "no_proxy": "127.0.0.1,localhost",
-                "HF_HUB_OFFLINE": "1", "COLUMNS": "120", "PYTHONDONTWRITEBYTECODE": "1"})
+    env.update(
+        {
+            "PATH": f"{bin_dir}{os.pathsep}{env.get('PATH', '')}",
+            "PYTHONPATH": str(REPO),
+            "HTTP_PROXY": closed,
+            "HTTPS_PROXY": closed,
+            "http_proxy": closed,
+            "https_proxy": closed,
+            "ALL_PROXY": closed,
+            "NO_PROXY": "127.0.0.1,localhost",
+            "no_proxy": "127.0.0.1,localhost",
+            "HF_HUB_OFFLINE": "1",
+            "COLUMNS": "120",
+            "PYTHONDONTWRITEBYTECODE": "1",
+        }
+    )
     return env
 
 
@@ -97,8 +128,15 @@ def run(page: Path, folder: Path, timeout: float = 900) -> tuple[int, list[str],
         script += [f"echo '{SEPARATOR.format(index)}'", block.source]
     work = folder / "work"
     work.mkdir(parents=True, exist_ok=True)
-    process = subprocess.Popen(["bash", "-c", "\n".join(script)], cwd=work, env=environment(shims(folder)),
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        ["bash", "-c", "\n".join(script)],
+        cwd=work,
+        env=environment(shims(folder)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
     output = ""
     try:
         output, _ = process.communicate(timeout=timeout)

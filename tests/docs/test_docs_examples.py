@@ -51,23 +51,30 @@ class EngineProvider:
         self.index = SearchIndex(TINY_CORPUS)
 
     def search(self, query: str, k: int) -> list[Hit]:
-        return [Hit(rank=rank, url=r["url"], title=r["title"], snippet=r["snippet"])
-                for rank, r in enumerate(self.index.search(query, k), start=1)]
+        return [
+            Hit(rank=rank, url=r["url"], title=r["title"], snippet=r["snippet"])
+            for rank, r in enumerate(self.index.search(query, k), start=1)
+        ]
 
 
 def test_the_family_example_loads_runs_and_scores(tmp_path):
     family = run_example("family.md", "family")["AnswerInSnippets"]()
-    manifest = answers_suite(tmp_path / "answers-demo", [
-        {"id": "tea", "question": "green tea brewing temperature", "answer": "75 degrees"},
-        {"id": "bike", "question": "road bike tyre pressure", "answer": "nine bar"}])
+    manifest = answers_suite(
+        tmp_path / "answers-demo",
+        [
+            {"id": "tea", "question": "green tea brewing temperature", "answer": "75 degrees"},
+            {"id": "bike", "question": "road bike tyre pressure", "answer": "nine bar"},
+        ],
+    )
     suite = family.load(manifest)
     assert [c.id for c in suite.cases] == ["tea", "bike"] and suite.digest.startswith("sha256:")
     ctx = RunContext(provider=EngineProvider(), variant="engine", settings=SimpleNamespace(k=5))
     scores = {case.id: family.score(suite, case, family.run(suite, case, ctx), 5) for case in suite.cases}
     assert scores["tea"].passed and scores["tea"].metrics["answer@k"] == 1.0 and scores["tea"].primary == "answer@k"
     assert not scores["bike"].passed and "'nine bar' is in no top-5 snippet" in scores["bike"].message
-    by_hand = RawResults(hits=[Hit(rank=1, url="u", title="x", snippet="y"), Hit(rank=2, url="v", title="75 degrees",
-                                                                                   snippet="")])
+    by_hand = RawResults(
+        hits=[Hit(rank=1, url="u", title="x", snippet="y"), Hit(rank=2, url="v", title="75 degrees", snippet="")]
+    )
     assert family.score(suite, suite.cases[0], by_hand, 5).metrics == {"answer@k": 1.0, "rr": 0.5}
     assert [c.key for c in family.columns("qa", 5)] == ["answer@k", "rr"]
     bad = answers_suite(tmp_path / "bad", [{"id": "x", "question": "q", "answer": ""}])
@@ -77,8 +84,11 @@ def test_the_family_example_loads_runs_and_scores(tmp_path):
 
 def test_the_report_section_example_builds_a_drilldown():
     drilldown = run_example("report-section.md", "report-section")["answers_drilldown"]
-    item = {"outcome": "failed", "metrics": {"answer@k": 0.0},
-            "raw": {"hits": [{"rank": 1, "url": "https://a.example/", "title": "A"}]}}
+    item = {
+        "outcome": "failed",
+        "metrics": {"answer@k": 0.0},
+        "raw": {"hits": [{"rank": 1, "url": "https://a.example/", "title": "A"}]},
+    }
     made = drilldown(item)
     assert isinstance(made, Drilldown) and made.failure_mode == "answer not in a snippet"
     assert made.context == {"rows": [{"rank": 1, "url": "https://a.example/", "title": "A"}], "found": False}
@@ -88,7 +98,8 @@ def test_the_report_section_example_builds_a_drilldown():
 @pytest.mark.e2e  # works one template's tasks of the bundled WebBench suite
 def test_the_agent_example_registers_and_works_the_tasks(pytester):
     pytester.makeconftest(example("agent.md", "agent"))
-    result = pytester.runpytest("-p", "no:cacheprovider", "--suite", "webbench-sample", "--wsb-agent", "give-up",
-                                "-k", "workplace-003")
+    result = pytester.runpytest(
+        "-p", "no:cacheprovider", "--suite", "webbench-sample", "--wsb-agent", "give-up", "-k", "workplace-003"
+    )
     result.assert_outcomes(failed=4)
     result.stdout.fnmatch_lines(["*give-up*", "*failure modes*evidence_read_any 4*"])

@@ -23,20 +23,32 @@ GUIDES = [DOCS / "getting-started.md", *sorted((DOCS / "guides").glob("*.md"))]
 
 
 def test_the_reference_pages_are_what_the_code_gives():
-    done = subprocess.run([sys.executable, str(REPO / "scripts" / "gen_reference.py"), "--check"],
-                          capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(REPO)})
+    done = subprocess.run(
+        [sys.executable, str(REPO / "scripts" / "gen_reference.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
 def test_the_site_builds_strictly(tmp_path):
-    if shutil.which("mkdocs") is None and subprocess.run([sys.executable, "-c", "import mkdocs, material"],
-                                                         capture_output=True).returncode:
+    if (
+        shutil.which("mkdocs") is None
+        and subprocess.run([sys.executable, "-c", "import mkdocs, material"], capture_output=True).returncode
+    ):
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true and mkdocs-material is not installed (pip install -e '.[test]')")
         pytest.skip("mkdocs-material is not installed: pip install -e '.[test]'")
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
-                          cwd=REPO, capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "site" / "guides" / "webbench" / "index.html").is_file()
 
@@ -70,6 +82,7 @@ def test_the_guide_runs_offline_as_written(page, tmp_path):
     problems = []
     for block, part in zip(guides.blocks(page), parts):
         for shown in block.shows:
-            problems += [f"{page.name}:{block.line}: not in the output: {line}"
-                         for line in guides.missing_lines(shown, part)]
+            problems += [
+                f"{page.name}:{block.line}: not in the output: {line}" for line in guides.missing_lines(shown, part)
+            ]
     assert not problems, "\n".join(problems) + "\n--- output ---\n" + output[-4000:]

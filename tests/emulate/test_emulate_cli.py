@@ -25,8 +25,14 @@ ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 def emulate(*args: str, cwd=None) -> tuple[str, dict[str, str]]:
     """Start ``wsb-emulate … --detach``; its first line and its exports (the server is stopped by the caller)."""
-    done = subprocess.run([sys.executable, "-m", "pytest_websearchbench.emulate", *args, "--detach"],
-                          capture_output=True, text=True, timeout=120, env=ENV, cwd=cwd)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_websearchbench.emulate", *args, "--detach"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=ENV,
+        cwd=cwd,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     exports = dict(line.removeprefix("export ").split("=", 1) for line in lines[1:] if line.startswith("export "))
@@ -64,8 +70,9 @@ def test_a_provider_is_served_from_the_bundled_corpus_and_its_adapter_reads_it(s
 def test_a_rate_limit_answers_429_with_retry_after_and_latency_delays_answers(stop, tmp_path):
     corpus = tmp_path / "pages.jsonl"
     corpus.write_text("".join(json.dumps(page) + "\n" for page in TINY_CORPUS), "utf-8")
-    base_url, exports = emulate("provider", "tavily,jina", "--corpus", str(corpus), "--latency", "0.2",
-                                "--per-second", "2")
+    base_url, exports = emulate(
+        "provider", "tavily,jina", "--corpus", str(corpus), "--latency", "0.2", "--per-second", "2"
+    )
     stop(int(exports["WSB_EMULATE_PID"]))
     assert set(exports) >= {"WSB_TAVILY_BASE_URL", "TAVILY_API_KEY", "WSB_JINA_BASE_URL", "WSB_JINA_READER_BASE_URL"}
     assert exports["WSB_TAVILY_BASE_URL"] == base_url + "/tavily"
@@ -77,8 +84,9 @@ def test_a_rate_limit_answers_429_with_retry_after_and_latency_delays_answers(st
         assert time.monotonic() - started >= 0.4  # two admitted answers, each after 0.2 s
         assert [a.status_code for a in answers] == [200, 200, 429]
         assert answers[2].headers["retry-after"] == "1"
-        assert [r["url"] for r in first.json()["results"]] == [r["url"] for r in SearchIndex(TINY_CORPUS).search(
-            "green tea", 5)]
+        assert [r["url"] for r in first.json()["results"]] == [
+            r["url"] for r in SearchIndex(TINY_CORPUS).search("green tea", 5)
+        ]
         time.sleep(1.05)
         assert client.post(search, json={"query": "green tea"}).status_code == 200
         assert client.post(search, json={"query": "green tea"}, headers={"Authorization": ""}).status_code == 401
@@ -87,9 +95,20 @@ def test_a_rate_limit_answers_429_with_retry_after_and_latency_delays_answers(st
 def test_the_model_answers_each_conversation_from_its_script(stop, tmp_path):
     turns = tmp_path / "turns.jsonl"
     turns.write_text(
-        json.dumps({"match": "tea", "turns": [{"tool_calls": [{"name": "web_search", "arguments": {"query": "tea"}}]},
-                                              {"content": "Brew at 75 degrees."}]}) + "\n"
-        + json.dumps({"turns": [{"content": "I cannot tell."}]}) + "\n", "utf-8")
+        json.dumps(
+            {
+                "match": "tea",
+                "turns": [
+                    {"tool_calls": [{"name": "web_search", "arguments": {"query": "tea"}}]},
+                    {"content": "Brew at 75 degrees."},
+                ],
+            }
+        )
+        + "\n"
+        + json.dumps({"turns": [{"content": "I cannot tell."}]})
+        + "\n",
+        "utf-8",
+    )
     base_url, exports = emulate("model", "--turns", str(turns))
     stop(int(exports["WSB_EMULATE_PID"]))
     assert base_url == exports["OPENAI_BASE_URL"] and base_url.endswith("/v1") and exports["OPENAI_API_KEY"]
@@ -101,8 +120,13 @@ def test_the_model_answers_each_conversation_from_its_script(stop, tmp_path):
         later = user + [chat["choices"][0]["message"], {"role": "tool", "tool_call_id": "call_1_0", "content": "{}"}]
         chat = client.post(f"{base_url}/chat/completions", json={"model": "m", "messages": later}).json()
         assert chat["choices"][0]["message"]["content"] == "Brew at 75 degrees."
-        other = client.post(f"{base_url}/responses", json={"model": "m", "input": [
-            {"role": "system", "content": "x"}, {"role": "user", "content": "bike tyres?"}]}).json()
+        other = client.post(
+            f"{base_url}/responses",
+            json={
+                "model": "m",
+                "input": [{"role": "system", "content": "x"}, {"role": "user", "content": "bike tyres?"}],
+            },
+        ).json()
         assert other["output"][0]["content"][0]["text"] == "I cannot tell."
 
 
@@ -123,15 +147,24 @@ def test_a_file_of_replies_alone_is_one_script_and_a_bad_file_names_its_line(tmp
         load_turns(bad)
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["provider", "acme"], "unknown provider acme; providers: brave, exa"),
-    (["provider", "serper", "--per-second", "0"], "is not a whole number of at least 1"),
-    (["provider", "serper", "--corpus", "missing.jsonl"], "no corpus at missing.jsonl"),
-    (["model", "--turns", "missing.jsonl"], "missing.jsonl"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["provider", "acme"], "unknown provider acme; providers: brave, exa"),
+        (["provider", "serper", "--per-second", "0"], "is not a whole number of at least 1"),
+        (["provider", "serper", "--corpus", "missing.jsonl"], "no corpus at missing.jsonl"),
+        (["model", "--turns", "missing.jsonl"], "missing.jsonl"),
+    ],
+)
 def test_bad_arguments_exit_2_in_one_line(args, message, tmp_path):
-    done = subprocess.run([sys.executable, "-m", "pytest_websearchbench.emulate", *args, "--detach"],
-                          capture_output=True, text=True, timeout=120, env=ENV, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest_websearchbench.emulate", *args, "--detach"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=ENV,
+        cwd=tmp_path,
+    )
     assert done.returncode == 2 and message in done.stderr and done.stdout == ""
 
 
@@ -139,8 +172,11 @@ def test_the_emulator_serves_an_index_in_process():
     index = SearchIndex(TINY_CORPUS)
     em = Emulator(index=index, any_key=True).start()
     try:
-        answer = httpx.post(em.base_url("exa") + "/search", headers={"x-api-key": "k"},
-                            json={"query": "bike tyre pressure", "numResults": 2}).json()
+        answer = httpx.post(
+            em.base_url("exa") + "/search",
+            headers={"x-api-key": "k"},
+            json={"query": "bike tyre pressure", "numResults": 2},
+        ).json()
         assert answer["results"][0]["url"] == "https://bike.example/tyre-pressure"
         assert answer["results"][0]["highlights"][0] == index.search("bike tyre pressure", 1)[0]["snippet"]
     finally:

@@ -8,28 +8,49 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.engine import SearchIndex
 from pytest_websearchbench.engine.index import ELLIPSIS, analyze, make_snippet
-from pytest_websearchbench.core.exceptions import SuiteError
 
 
 def page(url: str, title: str, text: str, language: str = "en", published: str | None = None) -> dict:
-    return {"url": url, "title": title, "text": text, "language": language,
-            "site": url.split("/")[2], "published": published}
+    return {
+        "url": url,
+        "title": title,
+        "text": text,
+        "language": language,
+        "site": url.split("/")[2],
+        "published": published,
+    }
 
 
 CORPUS = [
-    page("https://garden.test/tomatoes", "Growing tomatoes on a balcony",
-         "Tomatoes need six hours of sun. Water tomatoes deeply, feed them weekly and pinch side shoots.",
-         published="2023-05-01"),
+    page(
+        "https://garden.test/tomatoes",
+        "Growing tomatoes on a balcony",
+        "Tomatoes need six hours of sun. Water tomatoes deeply, feed them weekly and pinch side shoots.",
+        published="2023-05-01",
+    ),
     page("https://garden.test/roses", "Pruning roses", "Prune roses in late winter; tomatoes are mentioned once."),
     page("https://kitchen.test/bread", "Sourdough bread", "Flour, water, salt and a lively starter make bread."),
-    page("https://reise.test/strasse", "Die längste Straße", "Die Straße führt über drei Brücken in die Stadt.",
-         language="de"),
-    page("https://viaje.test/informacion", "Información turística",
-         "La oficina de información abre a las nueve de la mañana.", language="es"),
-    page("https://zh.test/search", "搜索引擎简介", "搜索引擎帮助用户在互联网上查找信息。倒排索引是核心数据结构。",
-         language="zh"),
+    page(
+        "https://reise.test/strasse",
+        "Die längste Straße",
+        "Die Straße führt über drei Brücken in die Stadt.",
+        language="de",
+    ),
+    page(
+        "https://viaje.test/informacion",
+        "Información turística",
+        "La oficina de información abre a las nueve de la mañana.",
+        language="es",
+    ),
+    page(
+        "https://zh.test/search",
+        "搜索引擎简介",
+        "搜索引擎帮助用户在互联网上查找信息。倒排索引是核心数据结构。",
+        language="zh",
+    ),
     page("https://zh.test/tea", "中国茶文化", "绿茶和红茶是最常见的茶叶种类。", language="zh"),
 ]
 
@@ -53,15 +74,21 @@ def test_result_carries_page_fields_and_a_snippet(index):
     top = index.search("sourdough", k=1)[0]
     assert set(top) == {"url", "title", "snippet", "published", "site", "language", "score"}
     assert (top["title"], top["site"], top["language"], top["published"]) == (
-        "Sourdough bread", "kitchen.test", "en", None)
+        "Sourdough bread",
+        "kitchen.test",
+        "en",
+        None,
+    )
     assert top["score"] > 0
 
 
 def test_title_match_outweighs_the_same_match_in_the_body():
-    index = SearchIndex([
-        page("https://a.test/body", "Notes", "kestrel falcon notes"),
-        page("https://a.test/title", "Kestrel", "falcon notes notes"),
-    ])
+    index = SearchIndex(
+        [
+            page("https://a.test/body", "Notes", "kestrel falcon notes"),
+            page("https://a.test/title", "Kestrel", "falcon notes notes"),
+        ]
+    )
     assert urls(index.search("kestrel")) == ["https://a.test/title", "https://a.test/body"]
 
 
@@ -81,10 +108,26 @@ def test_latin_words_are_lower_cased_and_accent_folded_on_both_sides(index):
     assert urls(index.search("INFORMACIÓN"))[0] == "https://viaje.test/informacion"
 
 
-@pytest.mark.parametrize("query", [
-    "", "   ", '"unbalanced', "title:tomatoes", "(roses", "roses)", "AND", "OR NOT", "-tomatoes",
-    "+ - && || ! ( ) { } [ ] ^ \" ~ * ? : \\ /", "tomatoes~2^5", "*", "\x00", "🍅🍅", "a" * 5000,
-])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "",
+        "   ",
+        '"unbalanced',
+        "title:tomatoes",
+        "(roses",
+        "roses)",
+        "AND",
+        "OR NOT",
+        "-tomatoes",
+        '+ - && || ! ( ) { } [ ] ^ " ~ * ? : \\ /',
+        "tomatoes~2^5",
+        "*",
+        "\x00",
+        "🍅🍅",
+        "a" * 5000,
+    ],
+)
 def test_hostile_queries_are_searched_not_parsed(index, query):
     assert isinstance(index.search(query), list)
 
@@ -144,16 +187,19 @@ def test_from_jsonl_reads_pages_and_skips_blank_lines(tmp_path):
     assert urls(index.search("pruning")) == ["https://garden.test/roses"]
 
 
-@pytest.mark.parametrize(("bad_line", "field", "message"), [
-    ("{not json", None, "invalid JSON"),
-    ("[1, 2]", None, "expected a JSON object"),
-    (json.dumps({k: v for k, v in CORPUS[1].items() if k != "title"}), "title", "missing"),
-    (json.dumps({**CORPUS[1], "text": 42}), "text", "must be a string"),
-    (json.dumps({**CORPUS[1], "url": ""}), "url", "must not be empty"),
-    (json.dumps({**CORPUS[1], "published": "2023-02-30"}), "published", "YYYY-MM-DD"),
-    (json.dumps({**CORPUS[1], "published": 2023}), "published", "YYYY-MM-DD"),
-    (json.dumps(CORPUS[0]), "url", "duplicate url"),
-])
+@pytest.mark.parametrize(
+    ("bad_line", "field", "message"),
+    [
+        ("{not json", None, "invalid JSON"),
+        ("[1, 2]", None, "expected a JSON object"),
+        (json.dumps({k: v for k, v in CORPUS[1].items() if k != "title"}), "title", "missing"),
+        (json.dumps({**CORPUS[1], "text": 42}), "text", "must be a string"),
+        (json.dumps({**CORPUS[1], "url": ""}), "url", "must not be empty"),
+        (json.dumps({**CORPUS[1], "published": "2023-02-30"}), "published", "YYYY-MM-DD"),
+        (json.dumps({**CORPUS[1], "published": 2023}), "published", "YYYY-MM-DD"),
+        (json.dumps(CORPUS[0]), "url", "duplicate url"),
+    ],
+)
 def test_bad_corpus_line_names_file_line_and_field(tmp_path, bad_line, field, message):
     path = write_lines(tmp_path, json.dumps(CORPUS[0]), bad_line)
     with pytest.raises(SuiteError, match=message) as caught:
@@ -240,9 +286,12 @@ def test_any_query_text_is_accepted(index, query):
 # the whitespace tokenizer must read both alike (no empty tokens from runs of spaces: field lengths,
 # hence BM25 scores, would differ)
 PUNCTUATED = [
-    page(f"https://punct.test/{n}", f"  Title {n}: tea, (green) & black!  ",
-         f"{'--' * n}Tea...tea; TEA\t\n water_temp 75C {n} steeps?? {'! ' * n}brew-time: 3m" + " leaf" * (n % 4),
-         published=None)
+    page(
+        f"https://punct.test/{n}",
+        f"  Title {n}: tea, (green) & black!  ",
+        f"{'--' * n}Tea...tea; TEA\t\n water_temp 75C {n} steeps?? {'! ' * n}brew-time: 3m" + " leaf" * (n % 4),
+        published=None,
+    )
     for n in range(12)
 ] + CORPUS
 

@@ -13,12 +13,25 @@ import pytest
 from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 
 PAGES = [
-    {"url": f"https://docs.test/page-{n}", "title": f"Widget guide part {n}",
-     "text": f"Part {n} explains how a widget spins. " + "Widgets spin. " * n,
-     "language": "en", "site": "docs.test", "published": "2024-03-0" + str(n % 9 + 1)}
+    {
+        "url": f"https://docs.test/page-{n}",
+        "title": f"Widget guide part {n}",
+        "text": f"Part {n} explains how a widget spins. " + "Widgets spin. " * n,
+        "language": "en",
+        "site": "docs.test",
+        "published": "2024-03-0" + str(n % 9 + 1),
+    }
     for n in range(1, 13)
-] + [{"url": "https://zh.test/a", "title": "小部件", "text": "小部件的使用说明。", "language": "zh",
-      "site": "zh.test", "published": None}]
+] + [
+    {
+        "url": "https://zh.test/a",
+        "title": "小部件",
+        "text": "小部件的使用说明。",
+        "language": "zh",
+        "site": "zh.test",
+        "published": None,
+    }
+]
 
 
 @pytest.fixture(scope="module")
@@ -66,8 +79,11 @@ def test_chinese_query_over_http(client):
 def test_fetch_returns_page_text(client):
     response = client.post("/v1/fetch", json={"url": "https://docs.test/page-2"})
     assert response.status_code == 200
-    assert response.json() == {"url": "https://docs.test/page-2", "title": "Widget guide part 2",
-                               "text": PAGES[1]["text"]}
+    assert response.json() == {
+        "url": "https://docs.test/page-2",
+        "title": "Widget guide part 2",
+        "text": PAGES[1]["text"],
+    }
 
 
 def test_fetch_of_unknown_url_is_404(client):
@@ -76,19 +92,22 @@ def test_fetch_of_unknown_url_is_404(client):
     assert "https://docs.test/nope" in response.json()["error"]
 
 
-@pytest.mark.parametrize(("path", "content", "mentions"), [
-    ("/v1/search", b"{not json", "valid JSON"),
-    ("/v1/search", b"", "valid JSON"),
-    ("/v1/search", b"[\"widget\"]", "JSON object"),
-    ("/v1/search", b"{}", "'query' is required"),
-    ("/v1/search", b'{"query": 5}', "'query' must be a string"),
-    ("/v1/search", b'{"query": "w", "k": 0}', "'k'"),
-    ("/v1/search", b'{"query": "w", "k": 101}', "'k'"),
-    ("/v1/search", b'{"query": "w", "k": "3"}', "'k'"),
-    ("/v1/search", b'{"query": "w", "k": true}', "'k'"),
-    ("/v1/fetch", b"{}", "'url' is required"),
-    ("/v1/fetch", b'{"url": null}', "'url' must be a string"),
-])
+@pytest.mark.parametrize(
+    ("path", "content", "mentions"),
+    [
+        ("/v1/search", b"{not json", "valid JSON"),
+        ("/v1/search", b"", "valid JSON"),
+        ("/v1/search", b'["widget"]', "JSON object"),
+        ("/v1/search", b"{}", "'query' is required"),
+        ("/v1/search", b'{"query": 5}', "'query' must be a string"),
+        ("/v1/search", b'{"query": "w", "k": 0}', "'k'"),
+        ("/v1/search", b'{"query": "w", "k": 101}', "'k'"),
+        ("/v1/search", b'{"query": "w", "k": "3"}', "'k'"),
+        ("/v1/search", b'{"query": "w", "k": true}', "'k'"),
+        ("/v1/fetch", b"{}", "'url' is required"),
+        ("/v1/fetch", b'{"url": null}', "'url' must be a string"),
+    ],
+)
 def test_bad_requests_are_400_naming_the_problem(client, path, content, mentions):
     response = client.post(path, content=content, headers={"Content-Type": "application/json"})
     assert response.status_code == 400
@@ -102,10 +121,15 @@ def test_unknown_path_is_404(client):
     assert "error" in response.json()
 
 
-@pytest.mark.parametrize(("method", "path", "allowed"), [
-    ("GET", "/v1/search", "POST"), ("PUT", "/v1/fetch", "POST"), ("DELETE", "/v1/search", "POST"),
-    ("POST", "/healthz", "GET"),
-])
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("GET", "/v1/search", "POST"),
+        ("PUT", "/v1/fetch", "POST"),
+        ("DELETE", "/v1/search", "POST"),
+        ("POST", "/healthz", "GET"),
+    ],
+)
 def test_wrong_method_is_405_with_allow_header(client, method, path, allowed):
     response = client.request(method, path, json={"query": "widget"})
     assert response.status_code == 405

@@ -40,7 +40,7 @@ class JudgeDouble(ScriptedModel):
     @staticmethod
     def packet(request: Request) -> dict[str, Any]:
         user = request.body["messages"][1]["content"]
-        return json.loads(user[user.index("{"):])
+        return json.loads(user[user.index("{") :])
 
     def _answer(self, request: Request) -> dict[str, Any]:
         packet = self.packet(request)

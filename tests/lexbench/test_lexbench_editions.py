@@ -32,11 +32,20 @@ def test_the_suites_grades_come_first_and_the_first_file_to_grade_a_page_wins(tm
     suite = {"t1": {}}
     suite_file = _write(tmp_path / "suite.jsonl", [{"query_id": "t1", "url": GREEN, "grade": 3, "grader": "human:a"}])
     suite = load_grades(suite_file, ids)
-    first = _write(tmp_path / "a.jsonl", [
-        {"query_id": "t1", "url": GREEN + "/", "grade": 0, "grader": "model:m", "prompt_sha256": "sha256:abc"},
-        {"query_id": "t2", "url": BIKE, "grade": 2, "grader": "model:m", "prompt_sha256": "sha256:abc"}])
-    second = _write(tmp_path / "b.jsonl", [{"query_id": "t2", "url": BIKE, "grade": 3, "grader": "human:b"},
-                                           {"query_id": "t3", "url": BIKE, "grade": 0, "grader": "rule:site"}])
+    first = _write(
+        tmp_path / "a.jsonl",
+        [
+            {"query_id": "t1", "url": GREEN + "/", "grade": 0, "grader": "model:m", "prompt_sha256": "sha256:abc"},
+            {"query_id": "t2", "url": BIKE, "grade": 2, "grader": "model:m", "prompt_sha256": "sha256:abc"},
+        ],
+    )
+    second = _write(
+        tmp_path / "b.jsonl",
+        [
+            {"query_id": "t2", "url": BIKE, "grade": 3, "grader": "human:b"},
+            {"query_id": "t3", "url": BIKE, "grade": 0, "grader": "rule:site"},
+        ],
+    )
     layered = layer_grades("tiny", suite, [first, second], ids)
     assert layered.grades["t1"]["https://tea.example/green-tea-brewing"].grade == 3  # the suite's
     assert layered.grades["t2"]["https://bike.example/tyre-pressure"].grade == 2  # a.jsonl came first
@@ -44,15 +53,19 @@ def test_the_suites_grades_come_first_and_the_first_file_to_grade_a_page_wins(tm
     assert layered.used.text() == "1 human · 1 model (m, prompt sha256:abc…) · 1 rule"
     replaced = layer_grades("tiny", suite, [first], ids, replace=True)
     assert replaced.grades["t1"]["https://tea.example/green-tea-brewing"].grade == 0
-    assert replaced.used.note() == ("2 model (m, prompt sha256:abc…) · the edition alone: not comparable "
-                                    "(model grades are not human ground truth)")
+    assert replaced.used.note() == (
+        "2 model (m, prompt sha256:abc…) · the edition alone: not comparable (model grades are not human ground truth)"
+    )
 
 
 def test_an_edition_of_another_suite_is_refused_naming_the_line(tmp_path):
-    other = _write(tmp_path / "other.jsonl", [{"suite": "tiny", "query_id": "t1", "url": GREEN, "grade": 1,
-                                               "grader": "model:m"},
-                                              {"suite": "elsewhere", "query_id": "t1", "url": BIKE, "grade": 1,
-                                               "grader": "model:m"}])
+    other = _write(
+        tmp_path / "other.jsonl",
+        [
+            {"suite": "tiny", "query_id": "t1", "url": GREEN, "grade": 1, "grader": "model:m"},
+            {"suite": "elsewhere", "query_id": "t1", "url": BIKE, "grade": 1, "grader": "model:m"},
+        ],
+    )
     with pytest.raises(SuiteError) as caught:
         layer_grades("tiny", {}, [other], {"t1"})
     assert str(caught.value).startswith(f"{other}:2: item 't1' field 'suite': these grades are for suite 'elsewhere'")
@@ -80,23 +93,47 @@ def test_only_a_strict_answer_is_a_grade(text):
         assert answer["grade"] == grade and grade in (0, 1, 2, 3) and set(answer) <= {"grade", "reason"}
 
 
-@pytest.mark.parametrize("text, grade", [('{"grade": 2}', 2), (' {"grade":0}\n', 0),
-                                         ('{"grade": 3, "reason": "the recipe"}', 3)])
+@pytest.mark.parametrize(
+    "text, grade", [('{"grade": 2}', 2), (' {"grade":0}\n', 0), ('{"grade": 3, "reason": "the recipe"}', 3)]
+)
 def test_strict_answers(text, grade):
     assert parse_grade(text) == grade
 
 
-@pytest.mark.parametrize("text", ["2", "Grade: 2", '{"grade": "2"}', '{"grade": 2.0}', '{"grade": true}',
-                                  '{"grade": 4}', '{"grade": -1}', '{"score": 2}', '{"grade": 2, "conf": 1}',
-                                  '```json\n{"grade": 2}\n```', '[{"grade": 2}]', '{"grade": 2} {"grade": 3}', ""])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2",
+        "Grade: 2",
+        '{"grade": "2"}',
+        '{"grade": 2.0}',
+        '{"grade": true}',
+        '{"grade": 4}',
+        '{"grade": -1}',
+        '{"score": 2}',
+        '{"grade": 2, "conf": 1}',
+        '```json\n{"grade": 2}\n```',
+        '[{"grade": 2}]',
+        '{"grade": 2} {"grade": 3}',
+        "",
+    ],
+)
 def test_everything_else_is_unreadable(text):
     with pytest.raises(ValueError):
         parse_grade(text)
 
 
 def _results(path: Path, items: list[dict], k: int = 5, suite: str = "tiny") -> Path:
-    path.write_text(json.dumps({"format": "pytest-websearchbench/results@1", "k": k,
-                                "suites": {suite: {"family": "lexbench", "kind": "scenario"}}, "items": items}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "pytest-websearchbench/results@1",
+                "k": k,
+                "suites": {suite: {"family": "lexbench", "kind": "scenario"}},
+                "items": items,
+            }
+        )
+    )
     return path
 
 
@@ -110,7 +147,9 @@ def test_results_files_are_refused_in_one_line_naming_file_item_and_field(tmp_pa
     with pytest.raises(SuiteError, match=r"plain.json: field 'format': not a results file written by --wsb-json"):
         load_runs([plain])
     nourl = _results(tmp_path / "nourl.json", [_item("t1", "serper", [{"rank": 1, "title": "x"}])])
-    with pytest.raises(SuiteError, match=r"nourl.json: item 't1\[serper\]' field 'raw.hits\[0\].url': hit 1 has no url"):
+    with pytest.raises(
+        SuiteError, match=r"nourl.json: item 't1\[serper\]' field 'raw.hits\[0\].url': hit 1 has no url"
+    ):
         load_runs([nourl])
     one = _results(tmp_path / "one.json", [_item("t1", "serper", [{"rank": 1, "url": GREEN}])])
     two = _results(tmp_path / "two.json", [_item("t1", "serper", [{"rank": 1, "url": BIKE}])])
@@ -123,8 +162,11 @@ def test_results_files_are_refused_in_one_line_naming_file_item_and_field(tmp_pa
     both["suites"]["tiny-b"] = {"family": "lexbench", "kind": "scenario"}
     both["items"].append({**_item("t1", "serper", [{"rank": 1, "url": BIKE}]), "suite": "tiny-b"})
     (tmp_path / "both.json").write_text(json.dumps(both))
-    with pytest.raises(SuiteError, match=r"both.json: field 'suites': expected the results of one LexBench scenario "
-                                         r"suite \(--suite\), found 2 \(tiny, tiny-b\)"):
+    with pytest.raises(
+        SuiteError,
+        match=r"both.json: field 'suites': expected the results of one LexBench scenario "
+        r"suite \(--suite\), found 2 \(tiny, tiny-b\)",
+    ):
         load_runs([tmp_path / "both.json"])
     picked = load_runs([tmp_path / "both.json"], "tiny-b")
     assert picked.suite == "tiny-b" and [i.hits[0]["url"] for i in picked.items] == [BIKE]
@@ -133,8 +175,11 @@ def test_results_files_are_refused_in_one_line_naming_file_item_and_field(tmp_pa
     lean = json.loads(one.read_text())
     lean["raw_answers"] = False  # written without --wsb-json-raw: no answers to pool
     (tmp_path / "lean.json").write_text(json.dumps(lean))
-    with pytest.raises(SuiteError, match=r"lean.json: field 'raw_answers': written without --wsb-json-raw: it holds "
-                                         r"the scores, not the provider answers a pool is made of"):
+    with pytest.raises(
+        SuiteError,
+        match=r"lean.json: field 'raw_answers': written without --wsb-json-raw: it holds "
+        r"the scores, not the provider answers a pool is made of",
+    ):
         load_runs([tmp_path / "lean.json"])
 
 

@@ -30,8 +30,9 @@ POOL = {  # A: the best page, but dated outside the window; B: a weak page insid
 
 def test_a_hit_without_a_date_is_judged_by_its_graded_preview():
     undated = score_scenario(SCENARIO, [Hit(1, "https://a.example", "A", "about it")], POOL, 5)
-    dated = score_scenario(SCENARIO, [Hit(1, "https://a.example", "A", "about it", {"published": "2023-05-01"})],
-                           POOL, 5)
+    dated = score_scenario(
+        SCENARIO, [Hit(1, "https://a.example", "A", "about it", {"published": "2023-05-01"})], POOL, 5
+    )
     for score in (undated, dated):  # both say the same thing: A is out of the window
         assert not score.passed
         assert score.metrics["success"] == 0.0 and score.metrics["ndcg"] == 0.0
@@ -67,10 +68,16 @@ def serper_hit(rank: int, url: str, date: str) -> Hit:
 def test_a_display_date_before_the_window_makes_the_page_0_by_rule():
     # the pool recorded P's preview date parsed to ISO; Serper shows it as "Mar 3, 2025"
     scenario = Scenario("q1", "query", "en", "general", requirements=Requirements(after="2026-01-01"))
-    pool = {"https://p.example": GradedPreview("https://p.example", 3, "test", "P", "p", "2025-03-03"),
-            "https://q.example": GradedPreview("https://q.example", 2, "test", "Q", "q", "2026-02-01")}
-    score = score_scenario(scenario, [serper_hit(1, "https://p.example", "Mar 3, 2025"),
-                                      serper_hit(2, "https://q.example", "Feb 1, 2026")], pool, 5)
+    pool = {
+        "https://p.example": GradedPreview("https://p.example", 3, "test", "P", "p", "2025-03-03"),
+        "https://q.example": GradedPreview("https://q.example", 2, "test", "Q", "q", "2026-02-01"),
+    }
+    score = score_scenario(
+        scenario,
+        [serper_hit(1, "https://p.example", "Mar 3, 2025"), serper_hit(2, "https://q.example", "Feb 1, 2026")],
+        pool,
+        5,
+    )
     assert score.results[0]["violations"] == ["time"] and score.results[0]["grade"] == 0
     assert score.metrics["success"] == 0.0
     assert score.metrics["ndcg"] == pytest.approx(1 / math.log2(3))  # Q's gain at rank 2 over Q's at rank 1
@@ -95,11 +102,20 @@ def test_an_undated_preview_keeps_a_pooled_page_whatever_date_its_hit_shows():
         assert score.metrics["ndcg"] == 1.0 and score.metrics["success"] == 1.0
 
 
-@pytest.mark.parametrize(("shown", "broken"), [
-    ("Mar 3, 2025", ["time"]), ("3 Mar 2025", ["time"]), ("Tue, 10 Mar 2026 09:00:00 GMT", []),
-    ("2025-03-03T10:00:00Z", ["time"]), ("1741000000", ["time"]), ("3 days ago", []), ("yesterday", []),
-    ("14 months ago", ["time"]), ("sometime last spring", []),
-])
+@pytest.mark.parametrize(
+    ("shown", "broken"),
+    [
+        ("Mar 3, 2025", ["time"]),
+        ("3 Mar 2025", ["time"]),
+        ("Tue, 10 Mar 2026 09:00:00 GMT", []),
+        ("2025-03-03T10:00:00Z", ["time"]),
+        ("1741000000", ["time"]),
+        ("3 days ago", []),
+        ("yesterday", []),
+        ("14 months ago", ["time"]),
+        ("sometime last spring", []),
+    ],
+)
 def test_a_page_no_pool_has_seen_is_judged_from_its_hit_read_in_any_shape(shown, broken):
     scenario = Scenario("q1", "query", "en", "general", requirements=Requirements(after="2026-01-01"))
     score = score_scenario(scenario, [serper_hit(1, "https://new.example", shown)], {}, 5)
@@ -109,36 +125,67 @@ def test_a_page_no_pool_has_seen_is_judged_from_its_hit_read_in_any_shape(shown,
 
 def test_an_unreadable_date_is_unknown_and_counted():
     scenario = Scenario("q1", "query", "en", "general", requirements=Requirements(after="2026-01-01"))
-    hits = [serper_hit(1, "https://new.example/1", "sometime last spring"),
-            serper_hit(2, "https://new.example/2", "Mar 3, 2025"),
-            Hit(3, "https://new.example/3", "t", "s")]  # no date at all: unknown too, but not unreadable
+    hits = [
+        serper_hit(1, "https://new.example/1", "sometime last spring"),
+        serper_hit(2, "https://new.example/2", "Mar 3, 2025"),
+        Hit(3, "https://new.example/3", "t", "s"),
+    ]  # no date at all: unknown too, but not unreadable
     score = score_scenario(scenario, hits, {}, 5)
     assert [r["violations"] for r in score.results] == [[], ["time"], []]
     assert score.metrics["unreadable_dates"] == 1.0
 
 
 _POOLED = ["https://a.example/", "https://www.a.example/p", "https://b.example/p", "https://c.example/q"]
-_SHOWN_DATES = st.sampled_from([None, "2023-06-01", "Jun 1, 2024", "1 Jun 2025", "3 days ago", "1717200000",
-                                "Tue, 10 Mar 2026 09:00:00 GMT", "last spring"])
+_SHOWN_DATES = st.sampled_from(
+    [
+        None,
+        "2023-06-01",
+        "Jun 1, 2024",
+        "1 Jun 2025",
+        "3 days ago",
+        "1717200000",
+        "Tue, 10 Mar 2026 09:00:00 GMT",
+        "last spring",
+    ]
+)
 
 
 @st.composite
 def _two_providers(draw):
     """One scenario and pool; two providers returning the same pooled pages, each in its own order and
     with its own hit dates, titles and snippets."""
-    req = Requirements(sites=draw(st.sampled_from([(), ("a.example",)])),
-                       after=draw(st.sampled_from([None, "2024-01-01"])),
-                       before=draw(st.sampled_from([None, "2025-12-31"])),
-                       content_terms=draw(st.sampled_from([(), ("opening hours",)])))
-    pool = {normalize_url(url): GradedPreview(url, draw(st.integers(0, 3)), "test", draw(_TEXT), draw(_TEXT),
-                                              draw(st.sampled_from(["2023-06-01", "2024-06-01", None])))
-            for url in _POOLED}
+    req = Requirements(
+        sites=draw(st.sampled_from([(), ("a.example",)])),
+        after=draw(st.sampled_from([None, "2024-01-01"])),
+        before=draw(st.sampled_from([None, "2025-12-31"])),
+        content_terms=draw(st.sampled_from([(), ("opening hours",)])),
+    )
+    pool = {
+        normalize_url(url): GradedPreview(
+            url,
+            draw(st.integers(0, 3)),
+            "test",
+            draw(_TEXT),
+            draw(_TEXT),
+            draw(st.sampled_from(["2023-06-01", "2024-06-01", None])),
+        )
+        for url in _POOLED
+    }
     pages = draw(st.lists(st.sampled_from(_POOLED), min_size=1, max_size=6))
     answers = []
     for order in (pages, draw(st.permutations(pages))):
-        answers.append([Hit(rank, url, draw(_TEXT) or "", draw(_TEXT) or "",
-                            {"date": draw(_SHOWN_DATES), "received_at": RECEIVED})
-                        for rank, url in enumerate(order, 1)])
+        answers.append(
+            [
+                Hit(
+                    rank,
+                    url,
+                    draw(_TEXT) or "",
+                    draw(_TEXT) or "",
+                    {"date": draw(_SHOWN_DATES), "received_at": RECEIVED},
+                )
+                for rank, url in enumerate(order, 1)
+            ]
+        )
     return Scenario("q", "query", "en", "general", requirements=req), pool, answers, draw(st.integers(1, 6))
 
 
@@ -177,11 +224,13 @@ def _cases(draw):
         sites=draw(st.sampled_from([(), (), ("a.example",)])),
         after=draw(st.sampled_from(["2024-01-01", "2024-01-01", None])),
         before=draw(st.sampled_from([None, "2024-12-31"])),
-        content_terms=draw(st.sampled_from([(), (), ("opening hours",)])))
+        content_terms=draw(st.sampled_from([(), (), ("opening hours",)])),
+    )
     pool = {}
     for url in draw(st.lists(st.sampled_from(_URLS), unique=True, max_size=len(_URLS))):
-        pool[normalize_url(url)] = GradedPreview(url, draw(st.integers(0, 3)), "test", draw(_TEXT), draw(_TEXT),
-                                                 draw(_DATES))
+        pool[normalize_url(url)] = GradedPreview(
+            url, draw(st.integers(0, 3)), "test", draw(_TEXT), draw(_TEXT), draw(_DATES)
+        )
     hits = []
     for rank, url in enumerate(draw(st.lists(st.sampled_from(_URLS + ["https://new.example/"]), max_size=6)), 1):
         date = draw(st.sampled_from([None, None, "2024-06-01", "2023-06-01"]))
@@ -206,19 +255,23 @@ def _grades_file(tmp_path, *records):
 
 
 def test_one_page_under_two_url_forms_with_equal_grades_merges(tmp_path):
-    path = _grades_file(tmp_path,
-                        {"query_id": "q1", "url": "https://www.a.example/page/", "grade": 2, "grader": "serper-pool"},
-                        {"query_id": "q1", "url": "http://a.example/page?utm_source=x", "grade": 2, "grader": "exa-pool"})
+    path = _grades_file(
+        tmp_path,
+        {"query_id": "q1", "url": "https://www.a.example/page/", "grade": 2, "grader": "serper-pool"},
+        {"query_id": "q1", "url": "http://a.example/page?utm_source=x", "grade": 2, "grader": "exa-pool"},
+    )
     grades = load_grades(path, {"q1"})
     assert list(grades["q1"]) == ["https://a.example/page"]
     assert grades["q1"]["https://a.example/page"].url == "https://www.a.example/page/"  # the first line's preview
 
 
 def test_one_page_with_two_different_grades_is_an_error_naming_both_lines(tmp_path):
-    path = _grades_file(tmp_path,
-                        {"query_id": "q1", "url": "https://b.example/x", "grade": 1, "grader": "h"},
-                        {"query_id": "q1", "url": "https://www.a.example/page/", "grade": 2, "grader": "h"},
-                        {"query_id": "q1", "url": "https://a.example/page", "grade": 3, "grader": "h"})
+    path = _grades_file(
+        tmp_path,
+        {"query_id": "q1", "url": "https://b.example/x", "grade": 1, "grader": "h"},
+        {"query_id": "q1", "url": "https://www.a.example/page/", "grade": 2, "grader": "h"},
+        {"query_id": "q1", "url": "https://a.example/page", "grade": 3, "grader": "h"},
+    )
     with pytest.raises(SuiteError) as error:
         load_grades(path, {"q1"})
     message = str(error.value)
@@ -232,16 +285,26 @@ def test_a_scenarios_sites_and_window_are_read_once_for_all_its_pooled_pages(mon
     from pytest_websearchbench.lexbench import eligibility
 
     sites = ("https://www.a.example/", "b.example")
-    pool = {normalize_url(f"https://{host}/p{n}"): GradedPreview(f"https://{host}/p{n}", 2, "test", "T", "S",
-                                                                  f"2024-0{n % 9 + 1}-01")
-            for n in range(25) for host in ("sub.a.example", "c.example")}
+    pool = {
+        normalize_url(f"https://{host}/p{n}"): GradedPreview(
+            f"https://{host}/p{n}", 2, "test", "T", "S", f"2024-0{n % 9 + 1}-01"
+        )
+        for n in range(25)
+        for host in ("sub.a.example", "c.example")
+    }
     req = Requirements(sites=sites, after="2024-03-01", before="2024-06-30")
     read: list[str] = []
     real_host = eligibility.url_host
     monkeypatch.setattr(eligibility, "url_host", lambda url: read.append(url) or real_host(url))
-    score = score_scenario(Scenario("q1", "query", "en", "named-site", requirements=req),
-                           [Hit(url=f"https://{page}", title="T", snippet="S", rank=rank) for rank, page in
-                            enumerate(("sub.a.example/p3", "sub.a.example/p8", "c.example/p3"), start=1)], pool, 5)
+    score = score_scenario(
+        Scenario("q1", "query", "en", "named-site", requirements=req),
+        [
+            Hit(url=f"https://{page}", title="T", snippet="S", rank=rank)
+            for rank, page in enumerate(("sub.a.example/p3", "sub.a.example/p8", "c.example/p3"), start=1)
+        ],
+        pool,
+        5,
+    )
     assert sum(url in sites for url in read) == len(sites)
     # p3 is dated 2024-04-01 (inside the window), p8 2024-09-01; c.example is none of the sites
     assert [row["violations"] for row in score.results] == [[], ["time"], ["site"]]

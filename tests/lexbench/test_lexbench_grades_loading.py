@@ -40,11 +40,18 @@ def test_a_preview_keeps_no_instance_dict():
         preview.grade = 3  # still frozen
 
 
-@pytest.mark.parametrize("early", [_line(qid="nope"), _line(url="https://a.example/x/", grade=3)],
-                         ids=["unknown-query", "disagreement"])
-@pytest.mark.parametrize("late, where", [("{not json", "invalid JSON"), (_line(grade="3"), "field 'grade'"),
-                                         (b"\xff".decode("latin-1"), "not valid UTF-8")],
-                         ids=["json", "schema", "utf8"])
+@pytest.mark.parametrize(
+    "early", [_line(qid="nope"), _line(url="https://a.example/x/", grade=3)], ids=["unknown-query", "disagreement"]
+)
+@pytest.mark.parametrize(
+    "late, where",
+    [
+        ("{not json", "invalid JSON"),
+        (_line(grade="3"), "field 'grade'"),
+        (b"\xff".decode("latin-1"), "not valid UTF-8"),
+    ],
+    ids=["json", "schema", "utf8"],
+)
 def test_a_malformed_line_further_down_is_reported_first(tmp_path, early, late, where, loader):
     path = _file(tmp_path, _line(), early, _line(url="https://b.example/"), late)
     if where == "not valid UTF-8":
@@ -56,8 +63,13 @@ def test_a_malformed_line_further_down_is_reported_first(tmp_path, early, late, 
 
 
 def test_the_first_error_of_meaning_is_reported_with_both_lines(tmp_path, loader):
-    path = _file(tmp_path, _line(url="https://b.example/"), _line(), _line(url="https://www.a.example/x", grade=3),
-                 _line(qid="nope"))
+    path = _file(
+        tmp_path,
+        _line(url="https://b.example/"),
+        _line(),
+        _line(url="https://www.a.example/x", grade=3),
+        _line(qid="nope"),
+    )
     with pytest.raises(SuiteError) as error:
         loader(path, {"q1"})
     assert f"{path}:3: item 'q1' field 'grade'" in str(error.value) and "but line 2 grades" in str(error.value)
@@ -67,9 +79,23 @@ def test_the_first_error_of_meaning_is_reported_with_both_lines(tmp_path, loader
 
 
 def test_the_index_holds_what_the_file_holds_and_is_built_once(tmp_path, monkeypatch):
-    path = _file(tmp_path, _line(), _line(url="https://www.a.example/x/"), _line(qid="q2", url="https://b.example/"),
-                 json.dumps({"query_id": "q2", "url": "https://c.example/", "grade": 0, "grader": "rule",
-                             "title": "T", "snippet": "S", "published": "2024-01-02"}))
+    path = _file(
+        tmp_path,
+        _line(),
+        _line(url="https://www.a.example/x/"),
+        _line(qid="q2", url="https://b.example/"),
+        json.dumps(
+            {
+                "query_id": "q2",
+                "url": "https://c.example/",
+                "grade": 0,
+                "grader": "rule",
+                "title": "T",
+                "snippet": "S",
+                "published": "2024-01-02",
+            }
+        ),
+    )
     index = open_grades(path, {"q1", "q2", "q3"}, tmp_path / "index")
     assert isinstance(index, GradesIndex) and dict(index) == load_grades(path, {"q1", "q2", "q3"})
     assert list(index) == ["q1", "q2"] and index.get("q3") is None

@@ -13,16 +13,22 @@ PACKET = Packet("pk-1", "t1", "green tea", "how hot to brew green tea", "Brewing
 
 
 def _reply(message=None, **fields):
-    return {"choices": [{"message": {"content": '{"grade": 2}', **(message or {})}}], "created": 1_700_000_000,
-            **fields}
+    return {
+        "choices": [{"message": {"content": '{"grade": 2}', **(message or {})}}],
+        "created": 1_700_000_000,
+        **fields,
+    }
 
 
-@pytest.mark.parametrize("reply, reason", [
-    (_reply({"tool_calls": "grade"}), 'tool_calls is "grade", not a list of objects'),
-    (_reply({"content": 5}), "content is 5, not text"),
-    (_reply(usage={"prompt_tokens": "lots"}), 'usage.prompt_tokens is "lots", not a token count'),
-    (_reply(created=10**14), "created 100000000000000 is not a time"),
-])
+@pytest.mark.parametrize(
+    "reply, reason",
+    [
+        (_reply({"tool_calls": "grade"}), 'tool_calls is "grade", not a list of objects'),
+        (_reply({"content": 5}), "content is 5, not text"),
+        (_reply(usage={"prompt_tokens": "lots"}), 'usage.prompt_tokens is "lots", not a token count'),
+        (_reply(created=10**14), "created 100000000000000 is not a time"),
+    ],
+)
 def test_a_malformed_reply_is_unjudged_with_the_reason(reply, reason):
     asked = []
     verdict = ModelJudge("judge-x", lambda body: asked.append(body) or reply).grade(PACKET)

@@ -18,22 +18,32 @@ from conftest import TINY_CORPUS
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from judge_double import JudgeDouble  # noqa: E402
+
 from pytest_websearchbench.lexbench.cli import main  # noqa: E402
 from pytest_websearchbench.lexbench.judge import PROMPT_SHA256  # noqa: E402
 
 PROVIDERS = ("local", "serper", "tavily")
 T = {d["url"]: d["title"] for d in TINY_CORPUS}
-GREEN, BLACK, MIRROR = ("https://tea.example/green-tea-brewing", "https://tea.example/black-tea",
-                        "https://www.mirror.example/green-tea-brewing")
+GREEN, BLACK, MIRROR = (
+    "https://tea.example/green-tea-brewing",
+    "https://tea.example/black-tea",
+    "https://www.mirror.example/green-tea-brewing",
+)
 BIKE, LVCHA = "https://bike.example/tyre-pressure", "https://cha.example/lvcha"
 
 #: the double's hidden answer key: (query, title) → grade
 ANSWERS = {
-    ("green tea brewing temperature", T[GREEN]): 3, ("green tea brewing temperature", T[BLACK]): 1,
-    ("green tea brewing temperature", T[MIRROR]): 3, ("green tea brewing temperature", T[BIKE]): 0,
-    ("road bike tyre pressure", T[BIKE]): 3, ("road bike tyre pressure", T[GREEN]): 0,
-    ("road bike tyre pressure", T[BLACK]): 0, ("road bike tyre pressure", T[MIRROR]): 0,
-    ("绿茶 冲泡", T[LVCHA]): 3, ("black tea boiling water", T[BLACK]): 3, ("black tea boiling water", T[GREEN]): 1,
+    ("green tea brewing temperature", T[GREEN]): 3,
+    ("green tea brewing temperature", T[BLACK]): 1,
+    ("green tea brewing temperature", T[MIRROR]): 3,
+    ("green tea brewing temperature", T[BIKE]): 0,
+    ("road bike tyre pressure", T[BIKE]): 3,
+    ("road bike tyre pressure", T[GREEN]): 0,
+    ("road bike tyre pressure", T[BLACK]): 0,
+    ("road bike tyre pressure", T[MIRROR]): 0,
+    ("绿茶 冲泡", T[LVCHA]): 3,
+    ("black tea boiling water", T[BLACK]): 3,
+    ("black tea boiling water", T[GREEN]): 1,
     ("black tea boiling water", T[MIRROR]): 1,
 }
 
@@ -44,9 +54,15 @@ def collected(pytester, emulator, env):
     no grades but t1's two tea.example pages, so most of the pool is left to grade."""
     from conftest import TINY_SCENARIOS, write_lexbench_suite
 
-    write_lexbench_suite(pytester.path, "tiny", TINY_SCENARIOS, [
-        {"query_id": "t1", "url": GREEN, "grade": 3, "grader": "human:ann"},
-        {"query_id": "t1", "url": BLACK, "grade": 2, "grader": "human:ann"}])
+    write_lexbench_suite(
+        pytester.path,
+        "tiny",
+        TINY_SCENARIOS,
+        [
+            {"query_id": "t1", "url": GREEN, "grade": 3, "grader": "human:ann"},
+            {"query_id": "t1", "url": BLACK, "grade": 2, "grader": "human:ann"},
+        ],
+    )
     pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
     env("serper", "tavily")
     emulator.variants["tavily"] = "reverse"
@@ -85,15 +101,23 @@ def _pool_urls(run: Path, case: str) -> set[str]:
     from pytest_websearchbench.core.urls import normalize_url
 
     items = json.loads(run.read_text())["items"]  # a hit the file writes once, as its scored row, taken back
-    return {normalize_url(h["url"]) for i in items if i["case_id"] == case
-            for h in previews_from_rows(i["raw"], i["results"])["hits"][:5]}
+    return {
+        normalize_url(h["url"])
+        for i in items
+        if i["case_id"] == case
+        for h in previews_from_rows(i["raw"], i["results"])["hits"][:5]
+    }
 
 
 def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_receipts(collected, judge, capsys):
     suite_grades = (collected.parent / "suites" / "tiny" / "grades.jsonl").read_bytes()
     out = collected.parent / "grades-v2.jsonl"
-    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--price-in", "2.5",
-                       "--price-out", "10"]) == 0
+    assert (
+        main(
+            ["judge", str(collected), "--model", "judge-x", "--out", str(out), "--price-in", "2.5", "--price-out", "10"]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert (collected.parent / "suites" / "tiny" / "grades.jsonl").read_bytes() == suite_grades  # never over them
 
@@ -121,8 +145,11 @@ def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_
     packets = {tuple(sorted(JudgeDouble.packet(r).items())) for r in judge.requests}
     assert len(packets) == len(judge.requests)
     # t4's black-tea page: local and serper date it 2019 (outside the window: not sent), tavily shows no date
-    dated = [JudgeDouble.packet(r) for r in judge.requests if JudgeDouble.packet(r)["title"] == T[BLACK]
-             and JudgeDouble.packet(r)["query"] == "black tea boiling water"]
+    dated = [
+        JudgeDouble.packet(r)
+        for r in judge.requests
+        if JudgeDouble.packet(r)["title"] == T[BLACK] and JudgeDouble.packet(r)["query"] == "black tea boiling water"
+    ]
     assert [p["date"] for p in dated] == ["unknown"]
 
     # receipts on every model grade
@@ -151,9 +178,27 @@ def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_
     judge.stop()
     served = len(judge.requests)
     import os
+
     del os.environ["OPENAI_BASE_URL"], os.environ["OPENAI_API_KEY"]
-    assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--record-mode", "none",
-                       "--price-in", "2.5", "--price-out", "10"]) == 0
+    assert (
+        main(
+            [
+                "judge",
+                str(collected),
+                "--model",
+                "judge-x",
+                "--out",
+                str(out),
+                "--record-mode",
+                "none",
+                "--price-in",
+                "2.5",
+                "--price-out",
+                "10",
+            ]
+        )
+        == 0
+    )
     assert out.read_bytes() == before and len(judge.requests) == served
 
 
@@ -222,18 +267,29 @@ def test_the_judge_refuses_to_write_over_the_suites_grades(collected, judge, cap
     assert suite_grades.read_bytes() == before and judge.requests == []
 
 
-def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same_pool(collected, judge, pytester,
-                                                                                       capsys):
+def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same_pool(
+    collected, judge, pytester, capsys
+):
     out = pytester.path / "grades-v2.jsonl"
     assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out)]) == 0
     capsys.readouterr()
-    rescored = pytester.runpytest("suites", f"--provider={','.join(PROVIDERS)}", "--wsb-record-mode=none",
-                                  f"--wsb-grades={out}", "--wsb-json=rescored.json")
+    rescored = pytester.runpytest(
+        "suites",
+        f"--provider={','.join(PROVIDERS)}",
+        "--wsb-record-mode=none",
+        f"--wsb-grades={out}",
+        "--wsb-json=rescored.json",
+    )
     text = rescored.stdout.str()
     models = sum(line["grader"].startswith("model:") for line in _lines(out))
     row = next(line for line in rescored.outlines if line.startswith("  grades (same for all)"))
-    assert row.split()[4:] == [*f"2 human · {models} model (judge-x, prompt {PROMPT_SHA256[:15]}…) · 1 rule".split(),
-                               "the", "same", "the", "same"]
+    assert row.split()[4:] == [
+        *f"2 human · {models} model (judge-x, prompt {PROMPT_SHA256[:15]}…) · 1 rule".split(),
+        "the",
+        "same",
+        "the",
+        "same",
+    ]
     assert "0 recorded" in text
     data = json.loads((pytester.path / "rescored.json").read_text())
     assert data["suites"]["tiny"]["edition"].startswith("test-1+grades-v2.jsonl@")
@@ -242,23 +298,36 @@ def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same
     judged = [i["metrics"]["judged"] for i in data["items"] if i["outcome"] != "error"]
     assert judged and all(j == 1.0 for j in judged)  # every pooled page now has a grade
     # tavily shows t4's black-tea page undated: the date another provider showed (in the edition) rules it out
-    row = next(r for i in data["items"] if (i["case_id"], i["provider"]) == ("t4", "tavily") for r in i["results"]
-               if r["url"] == BLACK)
+    row = next(
+        r
+        for i in data["items"]
+        if (i["case_id"], i["provider"]) == ("t4", "tavily")
+        for r in i["results"]
+        if r["url"] == BLACK
+    )
     assert row["violations"] == ["time"] and row["grade"] == 0
 
 
 def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_tau(collected, judge, capsys):
     human = collected.parent / "grades-human.jsonl"
-    human.write_text("".join(json.dumps(line) + "\n" for line in [
-        {"query_id": "t2", "url": BIKE, "grade": 3, "grader": "human:bo"},
-        {"query_id": "t3", "url": LVCHA, "grade": 3, "grader": "human:bo"},
-        {"query_id": "t4", "url": BLACK, "grade": 3, "grader": "human:bo", "published": "2019-01-10"},
-        {"query_id": "t4", "url": GREEN, "grade": 1, "grader": "human:bo"},
-        {"query_id": "t4", "url": MIRROR, "grade": 1, "grader": "human:bo"}]))
+    human.write_text(
+        "".join(
+            json.dumps(line) + "\n"
+            for line in [
+                {"query_id": "t2", "url": BIKE, "grade": 3, "grader": "human:bo"},
+                {"query_id": "t3", "url": LVCHA, "grade": 3, "grader": "human:bo"},
+                {"query_id": "t4", "url": BLACK, "grade": 3, "grader": "human:bo", "published": "2019-01-10"},
+                {"query_id": "t4", "url": GREEN, "grade": 1, "grader": "human:bo"},
+                {"query_id": "t4", "url": MIRROR, "grade": 1, "grader": "human:bo"},
+            ]
+        )
+    )
     judge.disagree[T[BIKE]] = 1
     out = collected.parent / "grades-v2.jsonl"
-    assert main(["judge", str(collected), "--grades", str(human), "--model", "judge-x", "--calibrate",
-                       "--out", str(out)]) == 0
+    assert (
+        main(["judge", str(collected), "--grades", str(human), "--model", "judge-x", "--calibrate", "--out", str(out)])
+        == 0
+    )
     printed = capsys.readouterr().out
     # (reference, model) on the pages both graded: t1 green (3,3), t1 black (2,1: the suite says 2, the key 1),
     # t2 bike (3,1: the double disagrees), t3 (3,3), t4 black (3,3), t4 green (1,1), t4 mirror (1,1).
@@ -322,11 +391,27 @@ def test_ctrl_c_of_the_judge_is_one_line_and_running_it_again_resumes(collected,
 
     judge.slow = {title: 0.4 for _, title in ANSWERS}  # every packet takes a while: the interrupt lands mid-call
     out = collected.parent / "grades-v2.jsonl"
-    command = [sys.executable, "-m", "pytest_websearchbench.lexbench", "judge", str(collected), "--model", "judge-x",
-               "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest_websearchbench.lexbench",
+        "judge",
+        str(collected),
+        "--model",
+        "judge-x",
+        "--out",
+        str(out),
+    ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    process = subprocess.Popen(command, cwd=collected.parent, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
+    process = subprocess.Popen(
+        command,
+        cwd=collected.parent,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     folder = collected.parent / "cassettes" / "tiny" / "judge-judge-x"
     deadline = time.monotonic() + 120
     while not list(folder.glob("pk-*.yaml")) and time.monotonic() < deadline and process.poll() is None:
@@ -334,8 +419,10 @@ def test_ctrl_c_of_the_judge_is_one_line_and_running_it_again_resumes(collected,
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group
     stdout, stderr = process.communicate(timeout=60)
     assert process.returncode == 130, stderr
-    assert stderr.splitlines() == ["interrupted (each packet judged so far is kept in its cassette: running the same "
-                                   "command again resumes from there)"]
+    assert stderr.splitlines() == [
+        "interrupted (each packet judged so far is kept in its cassette: running the same "
+        "command again resumes from there)"
+    ]
     kept = len(list(folder.glob("pk-*.yaml")))
     assert kept >= 1 and not out.exists()
     served = len(judge.requests)
@@ -346,7 +433,8 @@ def test_ctrl_c_of_the_judge_is_one_line_and_running_it_again_resumes(collected,
 
 
 def test_the_transcript_shows_each_packet_its_prompt_digest_raw_answers_and_grade_without_the_key(
-        collected, judge, capsys):
+    collected, judge, capsys
+):
     judge.garbage[T[LVCHA]] = "once"  # two raw answers, the second read
     judge.garbage[T[BIKE]] = "always"  # unjudged
     out, page = collected.parent / "grades-v2.jsonl", collected.parent / "judge.html"
@@ -358,13 +446,16 @@ def test_the_transcript_shows_each_packet_its_prompt_digest_raw_answers_and_grad
     assert len(rows) == len(sent) and len({packet for packet, _ in rows}) == len(rows)  # each packet once
     assert all(PROMPT_SHA256 in row for _, row in rows)
     lvcha = [row for _, row in rows if T[LVCHA] in row]
-    assert lvcha and all("maybe a two?\n---\n{&#34;grade&#34;: 3}" in row and "<strong>3</strong>" in row
-                         for row in lvcha)
+    assert lvcha and all(
+        "maybe a two?\n---\n{&#34;grade&#34;: 3}" in row and "<strong>3</strong>" in row for row in lvcha
+    )
     bike = [row for _, row in rows if f"<dd>{T[BIKE]}</dd>" in row]
     assert bike and all("unjudged: unparseable answer twice" in row for row in bike)
     from pytest_websearchbench.core.urls import normalize_url
 
-    pages = {(line["query_id"], normalize_url(line["url"])) for line in _lines(out) if line["grader"] == "model:judge-x"}
+    pages = {
+        (line["query_id"], normalize_url(line["url"])) for line in _lines(out) if line["grader"] == "model:judge-x"
+    }
     assert pages and all(f"<div>{qid}: {url}</div>" in html for qid, url in pages)  # the pages each stands for
     assert "sk-judge-SECRET" not in html and "<script" not in html
 

@@ -27,6 +27,7 @@ LOG2_3 = math.log2(3)
 
 # --- DESIGN example and precision ------------------------------------------------------
 
+
 def test_design_example_precision_divides_by_the_cutoff():
     assert precision_at_k(["useful", "unrelated"], {"useful": 3, "unrelated": 0}, 5) == 0.2
 
@@ -47,22 +48,26 @@ def test_precision_only_looks_at_the_top_k():
     assert precision_at_k(["x", "a"], {"a": 3}, 1) == 0.0
 
 
-@pytest.mark.parametrize("metric", [
-    lambda r: ndcg_at_k(r, {}, [], 0),
-    lambda r: precision_at_k(r, {}, 0),
-    lambda r: success_at_k(r, {}, 0),
-    lambda r: reciprocal_rank(r, {}, 0),
-    lambda r: known_page_hit(r, [], 0),
-    lambda r: supporting_url_hit(r, [], 0),
-    lambda r: duplicate_rate(r, 0),
-    lambda r: judged_at_k(r, {}, 0),
-])
+@pytest.mark.parametrize(
+    "metric",
+    [
+        lambda r: ndcg_at_k(r, {}, [], 0),
+        lambda r: precision_at_k(r, {}, 0),
+        lambda r: success_at_k(r, {}, 0),
+        lambda r: reciprocal_rank(r, {}, 0),
+        lambda r: known_page_hit(r, [], 0),
+        lambda r: supporting_url_hit(r, [], 0),
+        lambda r: duplicate_rate(r, 0),
+        lambda r: judged_at_k(r, {}, 0),
+    ],
+)
 def test_a_cutoff_below_one_is_an_error(metric):
     with pytest.raises(ValueError, match="cutoff"):
         metric(["a"])
 
 
 # --- DCG and nDCG ---------------------------------------------------------------------
+
 
 def test_dcg_hand_computed():
     assert dcg([]) == 0.0
@@ -115,6 +120,7 @@ def test_ndcg_perfect_and_ungraded_results():
 
 # --- success, reciprocal rank, hits ------------------------------------------------------
 
+
 def test_success_needs_a_top_grade_in_the_top_k():
     grades = {"a": 2, "b": 3}
     assert success_at_k(["a", "b"], grades, 2) == 1.0
@@ -143,6 +149,7 @@ def test_known_page_and_supporting_url_hits():
 
 # --- diagnostics --------------------------------------------------------------------------
 
+
 def test_duplicate_rate():
     assert duplicate_rate(["a", "b", "a", "a"], 4) == 0.5
     assert duplicate_rate(["a", "b", "a", "a"], 2) == 0.0
@@ -167,9 +174,14 @@ _cutoffs = st.integers(1, 10)
 
 @given(st.lists(_keys, max_size=12), _grades, _cutoffs)
 def test_metrics_stay_in_the_unit_interval(ranked, grades, k):
-    for value in (ndcg_at_k(ranked, grades, grades.values(), k), precision_at_k(ranked, grades, k),
-                  success_at_k(ranked, grades, k), reciprocal_rank(ranked, grades, k),
-                  duplicate_rate(ranked, k), judged_at_k(ranked, grades, k)):
+    for value in (
+        ndcg_at_k(ranked, grades, grades.values(), k),
+        precision_at_k(ranked, grades, k),
+        success_at_k(ranked, grades, k),
+        reciprocal_rank(ranked, grades, k),
+        duplicate_rate(ranked, k),
+        judged_at_k(ranked, grades, k),
+    ):
         assert 0.0 <= value <= 1.0
 
 
@@ -195,6 +207,7 @@ def test_ndcg_and_precision_ignore_repeats(ranked, grades, k):
 # a run holds each document once (duplicates are tested above). Queries with an empty run are
 # absent from trec_eval's output and are checked directly. All cases go in one batched call.
 
+
 def _cases(count: int, seed: int = 20261201):
     rng = random.Random(seed)
     keys = [f"https://site{i}.example/p" for i in range(8)]
@@ -213,16 +226,25 @@ def test_agrees_with_trec_eval():
     ours, measures_by_query = {}, {}
     qrels, run = [], []
     for qid, ranked, grades, k in cases:
-        ours[qid] = {"ndcg": ndcg_at_k(ranked, grades, grades.values(), k),
-                     "p1": precision_at_k(ranked, grades, k, threshold=1), "p2": precision_at_k(ranked, grades, k),
-                     "p3": precision_at_k(ranked, grades, k, threshold=3), "rr": reciprocal_rank(ranked, grades, k),
-                     "success": success_at_k(ranked, grades, k)}
+        ours[qid] = {
+            "ndcg": ndcg_at_k(ranked, grades, grades.values(), k),
+            "p1": precision_at_k(ranked, grades, k, threshold=1),
+            "p2": precision_at_k(ranked, grades, k),
+            "p3": precision_at_k(ranked, grades, k, threshold=3),
+            "rr": reciprocal_rank(ranked, grades, k),
+            "success": success_at_k(ranked, grades, k),
+        }
         if not ranked:
             assert set(ours[qid].values()) == {0.0}
             continue
-        measures_by_query[qid] = {nDCG(gains={0: 0, 1: 1, 2: 3, 3: 7}) @ k: "ndcg", P(rel=1) @ k: "p1",
-                                  P(rel=2) @ k: "p2", P(rel=3) @ k: "p3", RR(rel=2) @ k: "rr",
-                                  Success(rel=3) @ k: "success"}
+        measures_by_query[qid] = {
+            nDCG(gains={0: 0, 1: 1, 2: 3, 3: 7}) @ k: "ndcg",
+            P(rel=1) @ k: "p1",
+            P(rel=2) @ k: "p2",
+            P(rel=3) @ k: "p3",
+            RR(rel=2) @ k: "rr",
+            Success(rel=3) @ k: "success",
+        }
         qrels += [Qrel(qid, key, grade) for key, grade in grades.items()]
         run += [ScoredDoc(qid, key, float(len(ranked) - i)) for i, key in enumerate(ranked)]
     every_measure = {m for measures in measures_by_query.values() for m in measures}
@@ -237,50 +259,57 @@ def test_agrees_with_trec_eval():
 
 # --- factual edition: answer in text ----------------------------------------------------------
 
-@pytest.mark.parametrize(("answer", "text"), [
-    ("12", "It took 12 days."),
-    ("12", "It took 12."),
-    ("12", "(12)"),
-    ("1,200", "about 1200 people"),
-    ("1200", "about 1,200 people"),
-    ("1 200", "about 1,200 people"),
-    ("1200", "about 1 200 people"),
-    ("1,200,000", "1200000 in total"),
-    ("3.5", "rated 3.50 stars"),
-    ("3.50", "rated 3.5 stars"),
-    ("0.5", "a share of 0.50"),
-    ("$1,200", "costs $1200"),
-    ("1,200 km", "a 1 200 km route"),
-    ("12", "number 12, 13"),
-    ("Paris", "the capital is PARIS."),
-    ("new york", "New\n  York City"),
-    ("C++", "written in c++ mostly"),
-    ("Straße", "die STRASSE"),
-    ("東京", "日本の首都は東京都です"),
-    ("12", "第12回"),
-    ("１２", "12"),
-])
+
+@pytest.mark.parametrize(
+    ("answer", "text"),
+    [
+        ("12", "It took 12 days."),
+        ("12", "It took 12."),
+        ("12", "(12)"),
+        ("1,200", "about 1200 people"),
+        ("1200", "about 1,200 people"),
+        ("1 200", "about 1,200 people"),
+        ("1200", "about 1 200 people"),
+        ("1,200,000", "1200000 in total"),
+        ("3.5", "rated 3.50 stars"),
+        ("3.50", "rated 3.5 stars"),
+        ("0.5", "a share of 0.50"),
+        ("$1,200", "costs $1200"),
+        ("1,200 km", "a 1 200 km route"),
+        ("12", "number 12, 13"),
+        ("Paris", "the capital is PARIS."),
+        ("new york", "New\n  York City"),
+        ("C++", "written in c++ mostly"),
+        ("Straße", "die STRASSE"),
+        ("東京", "日本の首都は東京都です"),
+        ("12", "第12回"),
+        ("１２", "12"),
+    ],
+)
 def test_answer_found(answer, text):
     assert answer_in_text(answer, text)
 
 
-@pytest.mark.parametrize(("answer", "text"), [
-    ("12", "in 2012"),
-    ("12", "120 items"),
-    ("12", "12.5 percent"),
-    ("12", "1.12"),
-    ("12", "12,5 (decimal comma)"),
-    ("12", "route A12"),
-    ("12", "12km"),
-    ("3.5", "3.55"),
-    ("1,200", "1,2000"),
-    ("Paris", "Parisian"),
-    ("York", "Yorkshire"),
-    ("east", "the beast"),
-    ("", "anything"),
-    ("   ", "anything"),
-    ("東京", "大阪"),
-])
+@pytest.mark.parametrize(
+    ("answer", "text"),
+    [
+        ("12", "in 2012"),
+        ("12", "120 items"),
+        ("12", "12.5 percent"),
+        ("12", "1.12"),
+        ("12", "12,5 (decimal comma)"),
+        ("12", "route A12"),
+        ("12", "12km"),
+        ("3.5", "3.55"),
+        ("1,200", "1,2000"),
+        ("Paris", "Parisian"),
+        ("York", "Yorkshire"),
+        ("east", "the beast"),
+        ("", "anything"),
+        ("   ", "anything"),
+        ("東京", "大阪"),
+    ],
+)
 def test_answer_not_found(answer, text):
     assert not answer_in_text(answer, text)
 

@@ -28,18 +28,34 @@ OLD, NEW, ODD = "https://old.example/a", "https://new.example/b", "https://odd.e
 
 
 def _hit(rank, url, date):
-    return {"rank": rank, "url": url, "title": f"title {rank}", "snippet": f"snippet {rank}",
-            "extra": {"date": date, "received_at": RECEIVED}}
+    return {
+        "rank": rank,
+        "url": url,
+        "title": f"title {rank}",
+        "snippet": f"snippet {rank}",
+        "extra": {"date": date, "received_at": RECEIVED},
+    }
 
 
 def _pool():
-    run = Run("s", 5, (
-        # a Serper double: Google's display dates and relative ones
-        RunItem("q1", "serper", (_hit(1, OLD, "Mar 3, 2025"), _hit(2, NEW, "3 days ago"),
-                                 _hit(3, ODD, "sometime last spring"))),
-        # Tavily's RFC 1123 dates for the same pages
-        RunItem("q1", "tavily", (_hit(1, NEW, "Sat, 07 Mar 2026 08:00:00 GMT"),
-                                 _hit(2, OLD, "Mon, 03 Mar 2025 10:00:00 GMT")))))
+    run = Run(
+        "s",
+        5,
+        (
+            # a Serper double: Google's display dates and relative ones
+            RunItem(
+                "q1",
+                "serper",
+                (_hit(1, OLD, "Mar 3, 2025"), _hit(2, NEW, "3 days ago"), _hit(3, ODD, "sometime last spring")),
+            ),
+            # Tavily's RFC 1123 dates for the same pages
+            RunItem(
+                "q1",
+                "tavily",
+                (_hit(1, NEW, "Sat, 07 Mar 2026 08:00:00 GMT"), _hit(2, OLD, "Mon, 03 Mar 2025 10:00:00 GMT")),
+            ),
+        ),
+    )
     return build_pool(run, {"q1": SCENARIO}, {})["q1"]
 
 
@@ -76,8 +92,16 @@ PAGE = "https://page.example/a"
 
 
 def _grade_line(url, published, received_at=None, grade=3, title="T", snippet="S"):
-    return {"query_id": "q1", "url": url, "grade": grade, "grader": "human:ann", "title": title, "snippet": snippet,
-            "published": published, **({"received_at": received_at} if received_at else {})}
+    return {
+        "query_id": "q1",
+        "url": url,
+        "grade": grade,
+        "grader": "human:ann",
+        "title": title,
+        "snippet": snippet,
+        "published": published,
+        **({"received_at": received_at} if received_at else {}),
+    }
 
 
 def _scores(lines, loader=load_grades):
@@ -122,14 +146,34 @@ def test_the_pool_records_when_each_preview_was_received_and_the_edition_line_ke
     assert (line["published"], line["received_at"]) == ("2025-03-03", RECEIVED)
 
 
-_DATES = st.sampled_from(["3 days ago", "yesterday", "Mar 3, 2025", "2026-02-01", "Sat, 07 Mar 2026 08:00:00 GMT",
-                          "2025-12-31", "1767225600", "sometime last spring", None])
+_DATES = st.sampled_from(
+    [
+        "3 days ago",
+        "yesterday",
+        "Mar 3, 2025",
+        "2026-02-01",
+        "Sat, 07 Mar 2026 08:00:00 GMT",
+        "2025-12-31",
+        "1767225600",
+        "sometime last spring",
+        None,
+    ]
+)
 
 
 @settings(max_examples=60, deadline=None)
-@given(previews=st.lists(st.tuples(st.sampled_from([PAGE, PAGE + "/", "http://www.page.example/a#x"]), _DATES,
-                                   st.sampled_from([RECEIVED, None])), min_size=1, max_size=5),
-       data=st.data())
+@given(
+    previews=st.lists(
+        st.tuples(
+            st.sampled_from([PAGE, PAGE + "/", "http://www.page.example/a#x"]),
+            _DATES,
+            st.sampled_from([RECEIVED, None]),
+        ),
+        min_size=1,
+        max_size=5,
+    ),
+    data=st.data(),
+)
 def test_a_pooled_page_s_date_is_independent_of_the_grades_file_s_line_order(previews, data):
     lines = [_grade_line(url, published, received) for url, published, received in previews]
     reordered = data.draw(st.permutations(lines))

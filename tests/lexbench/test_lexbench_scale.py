@@ -12,9 +12,15 @@ from conftest import BUNDLED_CASSETTES
 
 
 def _summary(pytester, *args):
-    result = pytester.runpytest_subprocess("--suite", "lexbench-sample", "-p", "no:cacheprovider",
-                                           "--wsb-record-mode=none", f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
-                                           *args)
+    result = pytester.runpytest_subprocess(
+        "--suite",
+        "lexbench-sample",
+        "-p",
+        "no:cacheprovider",
+        "--wsb-record-mode=none",
+        f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
+        *args,
+    )
     result.assert_outcomes(passed=55)
     return result.stdout.str()
 

@@ -6,20 +6,24 @@ from datetime import date
 
 import pytest
 
+from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.lexbench.eligibility import Requirements, requirement_violations
 from pytest_websearchbench.lexbench.grades import GradedPreview
 from pytest_websearchbench.lexbench.items import FactualQuestion, Scenario
 from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
-from pytest_websearchbench.core.models import Hit
 
 
 def hits(*urls, published=None, titles=None):
-    return [Hit(i, u, (titles or {}).get(u, f"title {i}"), f"snippet {i}", {"published": published} if published else {})
-            for i, u in enumerate(urls, start=1)]
+    return [
+        Hit(i, u, (titles or {}).get(u, f"title {i}"), f"snippet {i}", {"published": published} if published else {})
+        for i, u in enumerate(urls, start=1)
+    ]
 
 
 def pool(**grades):
-    return {f"https://{name}.example": GradedPreview(f"https://{name}.example", g, "test") for name, g in grades.items()}
+    return {
+        f"https://{name}.example": GradedPreview(f"https://{name}.example", g, "test") for name, g in grades.items()
+    }
 
 
 def scenario(**req):
@@ -27,8 +31,9 @@ def scenario(**req):
 
 
 def test_design_example_precision():
-    score = score_scenario(scenario(), hits("https://useful.example", "https://unrelated.example"),
-                           pool(useful=3, unrelated=0), k=5)
+    score = score_scenario(
+        scenario(), hits("https://useful.example", "https://unrelated.example"), pool(useful=3, unrelated=0), k=5
+    )
     assert score.metrics["precision"] == pytest.approx(0.2)
     assert score.metrics["success"] == 1.0 and score.passed
 
@@ -61,9 +66,12 @@ def test_content_terms_need_one_term_in_title_or_snippet():
 
 
 def test_duplicates_take_a_position_but_earn_nothing():
-    score = score_scenario(scenario(), hits("https://useful.example", "https://www.useful.example/",
-                                            "https://second.example"),
-                           pool(useful=3, second=2), k=3)
+    score = score_scenario(
+        scenario(),
+        hits("https://useful.example", "https://www.useful.example/", "https://second.example"),
+        pool(useful=3, second=2),
+        k=3,
+    )
     assert score.metrics["duplicate_rate"] == pytest.approx(1 / 3)
     assert score.metrics["precision"] == pytest.approx(2 / 3)
     assert score.metrics["ndcg"] < 1.0
@@ -101,8 +109,11 @@ def test_one_page_is_one_normalised_url_click_tracking_parameters_do_not_make_an
     # the case: a provider appending Google's srsltid (or gclid, fbclid, …) to a graded page's URL keeps
     # the page and its grade; any other query parameter is another, ungraded page
     graded = pool(useful=3, related=1)
-    tracked = hits("https://useful.example/?srsltid=AfmBOoq1&utm_source=x", "https://www.related.example/?gclid=1#top",
-                   "https://related.example?fbclid=IwAR&msclkid=5")
+    tracked = hits(
+        "https://useful.example/?srsltid=AfmBOoq1&utm_source=x",
+        "https://www.related.example/?gclid=1#top",
+        "https://related.example?fbclid=IwAR&msclkid=5",
+    )
     score = score_scenario(scenario(), tracked, graded, k=5)
     assert [r["grade"] for r in score.results] == [3, 1, 1]
     # the third is the second page again: a duplicate, no gain twice, so nDCG is the ideal's

@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 from conftest import TINY_SCENARIOS, write_lexbench_suite
 from pytest_websearchbench.lexbench.cli import main
+from pytest_websearchbench.lexbench.items import scenario_from_record
 from pytest_websearchbench.lexbench.packets import build_packets
 from pytest_websearchbench.lexbench.pool import build_pool, load_runs
-from pytest_websearchbench.lexbench.items import scenario_from_record
 
 GREEN, BLACK = "https://tea.example/green-tea-brewing", "https://tea.example/black-tea"
 BIKE, LVCHA = "https://bike.example/tyre-pressure", "https://cha.example/lvcha"
@@ -24,35 +24,71 @@ MIRROR = "https://www.mirror.example/green-tea-brewing"
 
 
 def _hit(rank, url, title, snippet, published=None):
-    return {"rank": rank, "url": url, "title": title, "snippet": snippet,
-            "extra": {"published": published} if published else {}}
+    return {
+        "rank": rank,
+        "url": url,
+        "title": title,
+        "snippet": snippet,
+        "extra": {"published": published} if published else {},
+    }
 
 
 ANSWERS = {
-    "alpha": {"t1": [_hit(1, GREEN, "Brewing green tea", "75 degrees for two minutes"),
-                     _hit(2, MIRROR, "Brewing green tea (mirror)", "a mirrored copy")],
-              "t2": [_hit(1, BIKE, "Tyre pressure guide", "six bar")],
-              "t3": [_hit(1, LVCHA, "绿茶的冲泡方法", "八十度")],
-              "t4": [_hit(1, BLACK, "Black tea basics", "boiling water, four minutes", "2023-05-01")]},
-    "beta": {"t1": [_hit(1, "https://tea.example/green-tea-brewing/?utm_source=x", "Brewing green tea",
-                         "75 degrees for two minutes"),  # the same page and preview: one packet
-                    _hit(2, BLACK, "Black tea basics", "Black tea tolerates boiling water")],
-             "t2": [_hit(1, BIKE, "Road bike tyre pressure", "six bar for seventy kilograms")],  # another preview
-             "t3": [],
-             "t4": [_hit(1, GREEN, "Brewing green tea", "boiling water makes it bitter", "2025-03-01")]},
+    "alpha": {
+        "t1": [
+            _hit(1, GREEN, "Brewing green tea", "75 degrees for two minutes"),
+            _hit(2, MIRROR, "Brewing green tea (mirror)", "a mirrored copy"),
+        ],
+        "t2": [_hit(1, BIKE, "Tyre pressure guide", "six bar")],
+        "t3": [_hit(1, LVCHA, "绿茶的冲泡方法", "八十度")],
+        "t4": [_hit(1, BLACK, "Black tea basics", "boiling water, four minutes", "2023-05-01")],
+    },
+    "beta": {
+        "t1": [
+            _hit(
+                1,
+                "https://tea.example/green-tea-brewing/?utm_source=x",
+                "Brewing green tea",
+                "75 degrees for two minutes",
+            ),  # the same page and preview: one packet
+            _hit(2, BLACK, "Black tea basics", "Black tea tolerates boiling water"),
+        ],
+        "t2": [_hit(1, BIKE, "Road bike tyre pressure", "six bar for seventy kilograms")],  # another preview
+        "t3": [],
+        "t4": [_hit(1, GREEN, "Brewing green tea", "boiling water makes it bitter", "2025-03-01")],
+    },
 }
 
 
 @pytest.fixture
 def run(tmp_path, monkeypatch) -> Path:
-    write_lexbench_suite(tmp_path, "tiny", TINY_SCENARIOS, [
-        {"query_id": "t1", "url": GREEN, "grade": 3, "grader": "human:ann"}])
-    items = [{"suite": "tiny", "case_id": case, "provider": provider, "family": "lexbench", "kind": "scenario",
-              "outcome": "passed", "raw": {"queries": [], "hits": hits, "pages": [], "extra": {}}}
-             for provider, cases in ANSWERS.items() for case, hits in cases.items()]
+    write_lexbench_suite(
+        tmp_path, "tiny", TINY_SCENARIOS, [{"query_id": "t1", "url": GREEN, "grade": 3, "grader": "human:ann"}]
+    )
+    items = [
+        {
+            "suite": "tiny",
+            "case_id": case,
+            "provider": provider,
+            "family": "lexbench",
+            "kind": "scenario",
+            "outcome": "passed",
+            "raw": {"queries": [], "hits": hits, "pages": [], "extra": {}},
+        }
+        for provider, cases in ANSWERS.items()
+        for case, hits in cases.items()
+    ]
     path = tmp_path / "run.json"
-    path.write_text(json.dumps({"format": "pytest-websearchbench/results@1", "k": 5,
-                                "suites": {"tiny": {"family": "lexbench", "kind": "scenario"}}, "items": items}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": "pytest-websearchbench/results@1",
+                "k": 5,
+                "suites": {"tiny": {"family": "lexbench", "kind": "scenario"}},
+                "items": items,
+            }
+        )
+    )
     monkeypatch.chdir(tmp_path)
     return path
 
@@ -73,8 +109,13 @@ def test_packets_are_blind_deduplicated_and_shuffled_with_a_fixed_seed(run):
     # t1: green graded, mirror off the required site (0 by rule), black left; t2: two previews; t3: one;
     # t4 (after 2022-01-01): both dated inside the window
     assert sorted((p.query_id, p.title) for p in packets.packets) == [
-        ("t1", "Black tea basics"), ("t2", "Road bike tyre pressure"), ("t2", "Tyre pressure guide"),
-        ("t3", "绿茶的冲泡方法"), ("t4", "Black tea basics"), ("t4", "Brewing green tea")]
+        ("t1", "Black tea basics"),
+        ("t2", "Road bike tyre pressure"),
+        ("t2", "Tyre pressure guide"),
+        ("t3", "绿茶的冲泡方法"),
+        ("t4", "Black tea basics"),
+        ("t4", "Brewing green tea"),
+    ]
     for packet in packets.packets:
         text = json.dumps(packet.__dict__, ensure_ascii=False)
         assert "alpha" not in text and "beta" not in text and "http" not in text and "example" not in text
@@ -107,8 +148,15 @@ def test_a_filled_csv_sheet_imports_into_a_new_grades_file_with_human_receipts(r
     header = sheet.read_text("utf-8").splitlines()[0]
     assert header == "packet_id,query,information_need,title,snippet,date,grade,grader,note"
     assert "http" not in sheet.read_text("utf-8")
-    _fill(sheet, {"Black tea basics": ("1", "ann"), "Tyre pressure guide": ("3", "bo"),
-                  "Road bike tyre pressure": ("2", "bo"), "Brewing green tea": ("1", "ann")})
+    _fill(
+        sheet,
+        {
+            "Black tea basics": ("1", "ann"),
+            "Tyre pressure guide": ("3", "bo"),
+            "Road bike tyre pressure": ("2", "bo"),
+            "Brewing green tea": ("1", "ann"),
+        },
+    )
     out = run.parent / "grades-human.jsonl"
     assert main(["sheet", "import", str(run), "--sheet", str(sheet), "--out", str(out)]) == 0
     lines = {(line["query_id"], line["url"]): line for line in map(json.loads, out.read_text().splitlines())}
@@ -123,15 +171,26 @@ def test_a_filled_csv_sheet_imports_into_a_new_grades_file_with_human_receipts(r
     assert (run.parent / "suites" / "tiny" / "grades.jsonl").read_text().count("\n") == 1
 
 
-@pytest.mark.parametrize("edit, field, words", [
-    (lambda rows: rows[0].update(grade="4", grader="ann"), "grade", "grade '4' is not 0, 1, 2 or 3"),
-    (lambda rows: rows[0].update(grade="2.5", grader="ann"), "grade", "is not 0, 1, 2 or 3"),
-    (lambda rows: rows[0].update(grade="2", grader=""), "grader", "no grader id"),
-    (lambda rows: rows[0].update(packet_id="pk-000000000000", grade="1", grader="ann"), "packet_id",
-     "unknown packet id"),
-    (lambda rows: rows.append({**rows[0], "grade": "0", "grader": "bo"}) or rows[0].update(grade="3", grader="ann"),
-     "grade", "graded 0 here but 3 on line 2 (human:ann)"),
-])
+@pytest.mark.parametrize(
+    "edit, field, words",
+    [
+        (lambda rows: rows[0].update(grade="4", grader="ann"), "grade", "grade '4' is not 0, 1, 2 or 3"),
+        (lambda rows: rows[0].update(grade="2.5", grader="ann"), "grade", "is not 0, 1, 2 or 3"),
+        (lambda rows: rows[0].update(grade="2", grader=""), "grader", "no grader id"),
+        (
+            lambda rows: rows[0].update(packet_id="pk-000000000000", grade="1", grader="ann"),
+            "packet_id",
+            "unknown packet id",
+        ),
+        (
+            lambda rows: (
+                rows.append({**rows[0], "grade": "0", "grader": "bo"}) or rows[0].update(grade="3", grader="ann")
+            ),
+            "grade",
+            "graded 0 here but 3 on line 2 (human:ann)",
+        ),
+    ],
+)
 def test_a_bad_row_is_one_line_naming_file_line_and_field(run, capsys, edit, field, words):
     sheet = run.parent / "sheet.csv"
     assert main(["sheet", "export", str(run), "--out", str(sheet)]) == 0
@@ -178,8 +237,13 @@ _WORDS = st.lists(st.sampled_from(["tyre", "bar", "pressure", "guide", "road", "
 
 
 @settings(derandomize=True, deadline=None, max_examples=60)
-@given(st.lists(st.tuples(st.sampled_from(["acmesearch", "zetafind", "quokka-api"]), _HOSTS, _PATHS, _WORDS,
-                          st.booleans()), min_size=1, max_size=12))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["acmesearch", "zetafind", "quokka-api"]), _HOSTS, _PATHS, _WORDS, st.booleans()),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_no_packet_carries_a_provider_a_rank_or_a_url(answers):
     from pytest_websearchbench.lexbench.pool import Run, RunItem
 
@@ -217,6 +281,8 @@ def test_a_sheet_exported_with_calibrate_imports_without_the_flag(run, capsys):
     # the same import with the flag given makes the same grades
     again = run.parent / "grades-human-2.jsonl"
     assert main(["sheet", "import", str(run), "--calibrate", "--sheet", str(sheet), "--out", str(again)]) == 0
-    strip = lambda path: [{k: v for k, v in json.loads(line).items() if k != "graded_at"}  # noqa: E731
-                          for line in path.read_text().splitlines()]
+    strip = lambda path: [
+        {k: v for k, v in json.loads(line).items() if k != "graded_at"}  # noqa: E731
+        for line in path.read_text().splitlines()
+    ]
     assert strip(again) == strip(out)

@@ -36,12 +36,19 @@ def test_the_readme_walkthrough_runs_as_written_and_prints_what_the_readme_says(
     assert "differ" not in out + done.stderr  # cmp: the replay wrote the same bytes
     assert out.count("Cohen's κ, quadratic weights: 0.924") == 2 and "on 215 pages both graded" in out
     assert re.search(r"\n  grades \(same for all\) +2,834 generator\n", out)  # the suite's grades came first
-    assert re.search(r"\n  grades \(same for all\) +215 model \(scripted-judge, prompt sha256:[0-9a-f]{8}…\) · the "
-                     r"edition alone: not comparable \(model grades are not human ground truth\)\n", out)
+    assert re.search(
+        r"\n  grades \(same for all\) +215 model \(scripted-judge, prompt sha256:[0-9a-f]{8}…\) · the "
+        r"edition alone: not comparable \(model grades are not human ground truth\)\n",
+        out,
+    )
     assert re.search(r"success@5 +0\.818 ", out)
     assert "not comparable" in out
     page = " ".join(PAGE.read_text("utf-8").split())
-    for quoted in ("259 pages over 55 queries", "`packets: 202 sent · 202 graded · 0 unjudged`",
-                   "κ 0.924 quadratic on 215 pages", "215 model grades alone (success@5 0.818, *not comparable*)"):
+    for quoted in (
+        "259 pages over 55 queries",
+        "`packets: 202 sent · 202 graded · 0 unjudged`",
+        "κ 0.924 quadratic on 215 pages",
+        "215 model grades alone (success@5 0.818, *not comparable*)",
+    ):
         assert quoted in page
     assert not (REPO / "run.json").exists() and not (REPO / "grades-v2.jsonl").exists()  # it ran in a scratch folder

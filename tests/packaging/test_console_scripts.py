@@ -53,14 +53,20 @@ def test_webbench_refuses_a_missing_or_unknown_command(argv, capsys):
     assert exited.value.code == 2 and "usage: wsb-webbench" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("module", ["pytest_websearchbench.lexbench", "pytest_websearchbench.report",
-                                    "pytest_websearchbench.engine", "pytest_websearchbench.webbench.webapps.server",
-                                    "pytest_websearchbench.emulate"])
+@pytest.mark.parametrize(
+    "module",
+    [
+        "pytest_websearchbench.lexbench",
+        "pytest_websearchbench.report",
+        "pytest_websearchbench.engine",
+        "pytest_websearchbench.webbench.webapps.server",
+        "pytest_websearchbench.emulate",
+    ],
+)
 @pytest.mark.e2e
 def test_the_python_m_spellings_still_run(module):
     words = {"lexbench": ["pool"], "emulate": ["provider"]}.get(module.rpartition(".")[2], [])
-    done = subprocess.run([sys.executable, "-m", module, *words, "--help"], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-m", module, *words, "--help"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("usage: ")
 

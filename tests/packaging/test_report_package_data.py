@@ -25,15 +25,18 @@ def test_every_report_template_is_package_data():
         package = ".".join(folder.relative_to(REPO).parts)
         assert package in config["packages"], package
         relative = path.relative_to(folder).as_posix()
-        assert any(fnmatch.fnmatch(relative, pattern) for pattern in data.get(package, [])), \
+        assert any(fnmatch.fnmatch(relative, pattern) for pattern in data.get(package, [])), (
             f"{path.relative_to(REPO)} is not in [tool.setuptools.package-data] {package!r}"
+        )
 
 
 def test_every_package_of_the_plugin_is_in_the_wheel():
     """pyproject lists the packages by hand (two of them map the bundled suites into the wheel): a package
     left out of the list is left out of the wheel, and the installed plugin fails to import."""
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text("utf-8"))["tool"]["setuptools"]["packages"])
-    folders = {path.parent for path in (REPO / "pytest_websearchbench").rglob("*.py") if "__pycache__" not in path.parts}
+    folders = {
+        path.parent for path in (REPO / "pytest_websearchbench").rglob("*.py") if "__pycache__" not in path.parts
+    }
     assert [f for f in folders if not (f / "__init__.py").is_file()] == [], "a folder of modules without __init__.py"
     found = {".".join(folder.relative_to(REPO).parts) for folder in folders}
     assert found - listed == set(), "packages missing from [tool.setuptools] packages in pyproject.toml"

@@ -31,10 +31,18 @@ def built_wheel(tmp_path_factory) -> Path:
     # built from a copy: setuptools builds in the source tree (build/, *.egg-info), and under -n 2 both
     # workers may build this module's fixture at once
     source = root / "source"
-    shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
-        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"))
-    built = subprocess.run([sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(root)],
-                           capture_output=True, text=True)
+    shutil.copytree(
+        REPO,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis"
+        ),
+    )
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(source), "--no-deps", "-q", "-w", str(root)],
+        capture_output=True,
+        text=True,
+    )
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = root.glob("pytest_websearchbench-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
@@ -42,10 +50,12 @@ def built_wheel(tmp_path_factory) -> Path:
     packages = sorted(str(p.parent.relative_to(REPO)) for p in (REPO / "pytest_websearchbench").rglob("__init__.py"))
     for package in packages:
         assert f"{package}/__init__.py" in names, f"{package} is not in pyproject's [tool.setuptools] packages"
-    for needed in ("pytest_websearchbench/_bundled/suites/sample-web/corpus.jsonl",
-                   "pytest_websearchbench/_bundled/suites/lexbench-sample/suite.json",
-                   "pytest_websearchbench/_bundled/cassettes/lexbench-sample/local/q001.yaml",
-                   "pytest_websearchbench/schemas/suite.schema.json"):
+    for needed in (
+        "pytest_websearchbench/_bundled/suites/sample-web/corpus.jsonl",
+        "pytest_websearchbench/_bundled/suites/lexbench-sample/suite.json",
+        "pytest_websearchbench/_bundled/cassettes/lexbench-sample/local/q001.yaml",
+        "pytest_websearchbench/schemas/suite.schema.json",
+    ):
         assert needed in names, needed
     return wheel
 
@@ -57,11 +67,18 @@ def installed(built_wheel) -> Path:
     venv = wheel.parent / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
-    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
     Path(purelib, "outer-dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
-                                "--target", purelib, str(wheel)], capture_output=True, text=True)
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", purelib, str(wheel)],
+        capture_output=True,
+        text=True,
+    )
     assert installed.returncode == 0, installed.stderr[-2000:]
     return python
 
@@ -72,27 +89,42 @@ def test_the_docs_state_the_wheels_size(built_wheel):
     # "about": within 5 %, so a size on a rounding edge (2.05 MB) does not flip the check with every new file
     size = built_wheel.stat().st_size / 1e6
     assert abs(size - float(stated.group(1))) <= 0.05 * size, (
-        f"the wheel is {size:.2f} MB, docs/getting-started.md says {stated.group(1)}")
+        f"the wheel is {size:.2f} MB, docs/getting-started.md says {stated.group(1)}"
+    )
 
 
 def run_in_empty_folder(python: Path, folder: Path, *args: str) -> subprocess.CompletedProcess:
     folder.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_", "PYTHON"))}
-    return subprocess.run([str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
-                          cwd=folder, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        [str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 def test_the_plugin_comes_from_the_wheel(installed, tmp_path):
-    where = subprocess.run([str(installed), "-c", "import pytest_websearchbench as p; print(p.__file__)"],
-                           capture_output=True, text=True, cwd=tmp_path, check=True).stdout
+    where = subprocess.run(
+        [str(installed), "-c", "import pytest_websearchbench as p; print(p.__file__)"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=True,
+    ).stdout
     assert str(REPO) not in where and "site-packages" in where
 
 
-@pytest.mark.parametrize(("args", "outcome"), [
-    (("--suite", "lexbench-sample", "--wsb-record-mode=none"), "55 passed"),
-    (("--suite", "code-sample", "--wsb-selftest"), "32 passed"),
-    (("--suite", "webbench-sample"), "28 passed"),
-])
+@pytest.mark.parametrize(
+    ("args", "outcome"),
+    [
+        (("--suite", "lexbench-sample", "--wsb-record-mode=none"), "55 passed"),
+        (("--suite", "code-sample", "--wsb-selftest"), "32 passed"),
+        (("--suite", "webbench-sample"), "28 passed"),
+    ],
+)
 def test_bundled_suites_run_from_an_empty_folder_offline(installed, tmp_path, args, outcome):
     folder = tmp_path / "empty"
     result = run_in_empty_folder(installed, folder, *args)
@@ -102,8 +134,9 @@ def test_bundled_suites_run_from_an_empty_folder_offline(installed, tmp_path, ar
 
 
 def test_a_bundled_suites_test_ids_are_the_same_wherever_the_plugin_is_installed(installed, tmp_path):
-    result = run_in_empty_folder(installed, tmp_path / "empty", "--suite", "lexbench-sample", "--co",
-                                 "--junitxml=../ids.xml")
+    result = run_in_empty_folder(
+        installed, tmp_path / "empty", "--suite", "lexbench-sample", "--co", "--junitxml=../ids.xml"
+    )
     ids = [line for line in result.stdout.splitlines() if "::" in line]
     assert ids[0] == "lexbench-sample::q001[local]" and len(ids) == 55, result.stdout[-2000:]
     junit = (tmp_path / "ids.xml").read_text()

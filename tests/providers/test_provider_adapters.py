@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import pytest
 import yaml
-
 from emulator.testing import FETCHERS, MOUNT_OF_FETCH, PROVIDERS, make_provider, recording
+
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.providers.api import MissingCredentialError
 
 QUERY = "green tea brewing temperature"
-EXPECTED_URLS = ["https://tea.example/green-tea-brewing", "https://www.mirror.example/green-tea-brewing",
-                 "https://tea.example/black-tea"]
+EXPECTED_URLS = [
+    "https://tea.example/green-tea-brewing",
+    "https://www.mirror.example/green-tea-brewing",
+    "https://tea.example/black-tea",
+]
 # what each adapter keeps in Hit.extra from its vendor's answer (first hit)
 EXPECTED_EXTRA = {
     "serper": {"position": 1, "date": "Mar 1, 2025"},

@@ -4,12 +4,12 @@ the same day."""
 
 from __future__ import annotations
 
-from datetime import date, datetime, timedelta, UTC
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import yaml
-
 from emulator.testing import PROVIDERS, make_provider, recording
+
 from pytest_websearchbench.cassettes.latency import RECEIVED_AT_HEADER
 from pytest_websearchbench.core.dates import parse_instant
 from pytest_websearchbench.core.options import CassetteMode

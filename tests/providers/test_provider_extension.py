@@ -49,7 +49,8 @@ def _install_entry_point(pytester) -> None:
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: acme-wsb\nVersion: 0.1\n")
     (dist / "entry_points.txt").write_text(
-        "[pytest_websearchbench.providers]\nacme = acme_wsb:AcmeProvider.from_context\n")
+        "[pytest_websearchbench.providers]\nacme = acme_wsb:AcmeProvider.from_context\n"
+    )
     pytester.syspathinsert()
 
 
@@ -59,9 +60,9 @@ def test_a_provider_added_through_the_entry_point_group(pytester, tiny_suite, ac
 
 
 @pytest.mark.parametrize("added_by", ["hook", "entry point"])
-def test_a_third_party_provider_without_its_key_stops_before_collecting_like_the_built_ins(pytester, tiny_suite,
-                                                                                          acme, monkeypatch,
-                                                                                          added_by):
+def test_a_third_party_provider_without_its_key_stops_before_collecting_like_the_built_ins(
+    pytester, tiny_suite, acme, monkeypatch, added_by
+):
     monkeypatch.delenv("ACME_API_KEY")
     if added_by == "hook":
         pytester.makeconftest(readme_example())
@@ -71,4 +72,3 @@ def test_a_third_party_provider_without_its_key_stops_before_collecting_like_the
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*provider 'acme' needs an API key: set ACME_API_KEY; there are no cassettes*"])
     assert len([line for line in result.stderr.lines if "ACME_API_KEY" in line]) == 1
-

@@ -9,11 +9,12 @@ import json
 
 import pytest
 import yaml
-
 from emulator.testing import PROVIDERS
 
-def test_a_real_provider_records_its_cassettes_then_replays_them_without_key(pytester, tiny_suite, emulator, env,
-                                                                           monkeypatch):
+
+def test_a_real_provider_records_its_cassettes_then_replays_them_without_key(
+    pytester, tiny_suite, emulator, env, monkeypatch
+):
     env("serper")
     results = pytester.path / "run.json"
     recorded = pytester.runpytest("suites", "--provider=serper", f"--wsb-json={results}")
@@ -25,8 +26,10 @@ def test_a_real_provider_records_its_cassettes_then_replays_them_without_key(pyt
     assert call["cost_usd"] == pytest.approx(0.001) and call["outcome"] == "ok" and call["status"] == 200
     cassettes = sorted((pytester.path / "cassettes" / "tiny" / "serper").glob("*.yaml"))
     assert [c.stem for c in cassettes] == ["t1", "t2", "t3", "t4"]
-    assert yaml.safe_load(cassettes[0].read_text())["interactions"][0]["request"]["uri"] == \
-        "https://google.serper.dev/search"
+    assert (
+        yaml.safe_load(cassettes[0].read_text())["interactions"][0]["request"]["uri"]
+        == "https://google.serper.dev/search"
+    )
 
     monkeypatch.delenv("SERPER_API_KEY")
     monkeypatch.delenv("WSB_SERPER_BASE_URL")
@@ -38,8 +41,9 @@ def test_a_real_provider_records_its_cassettes_then_replays_them_without_key(pyt
 
 
 @pytest.mark.e2e
-def test_every_adapter_runs_the_suite_through_the_plugin_and_replays_offline(pytester, tiny_suite, emulator, env,
-                                                                             monkeypatch):
+def test_every_adapter_runs_the_suite_through_the_plugin_and_replays_offline(
+    pytester, tiny_suite, emulator, env, monkeypatch
+):
     env(*PROVIDERS)
     names = ",".join(PROVIDERS)
     results = pytester.path / "all.json"
@@ -67,14 +71,16 @@ def test_two_providers_side_by_side_with_a_paired_test_against_the_first(pyteste
     result = pytester.runpytest("suites", "--provider=serper,brave")
     assert {r.query["country"] for r in emulator.seen("brave")} == {"DE"}  # a provider option from the ini
     result.assert_outcomes(passed=6, failed=2)
-    result.stdout.fnmatch_lines([
-        "tiny  (lexbench/scenario, edition test-1, k=5)",
-        "*serper*brave*",
-        "*nDCG@5*",
-        "*cost (USD)*0.0040 (4 calls)*0.0200 (4 calls)*",
-        "*Δ nDCG@5 vs serper*(reference)*n=4)*",
-        "*Δ vs serper: mean paired difference over the items both scored, two-sided paired randomization test*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "tiny  (lexbench/scenario, edition test-1, k=5)",
+            "*serper*brave*",
+            "*nDCG@5*",
+            "*cost (USD)*0.0040 (4 calls)*0.0200 (4 calls)*",
+            "*Δ nDCG@5 vs serper*(reference)*n=4)*",
+            "*Δ vs serper: mean paired difference over the items both scored, two-sided paired randomization test*",
+        ]
+    )
     row = next(line for line in result.outlines if "Δ nDCG@5 vs serper" in line)
     assert "-0." in row  # reversed rankings lose nDCG
 
@@ -83,9 +89,13 @@ def test_a_missing_key_with_nothing_to_replay_stops_the_run_once(pytester, tiny_
     result = pytester.runpytest("suites", "--provider=tavily")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert result.stderr.str().count("needs an API key") == 1
-    result.stderr.fnmatch_lines(["*provider 'tavily' needs an API key: set TAVILY_API_KEY; there are no cassettes "
-                                 "to replay for it under */cassettes. Set the key to record, or point "
-                                 "--wsb-cassette-dir at recorded cassettes and replay them with --wsb-record-mode=none"])
+    result.stderr.fnmatch_lines(
+        [
+            "*provider 'tavily' needs an API key: set TAVILY_API_KEY; there are no cassettes "
+            "to replay for it under */cassettes. Set the key to record, or point "
+            "--wsb-cassette-dir at recorded cassettes and replay them with --wsb-record-mode=none"
+        ]
+    )
     # replay mode never needs the key: the items then say which cassette is missing
     pytester.runpytest("suites", "--provider=tavily", "--wsb-record-mode=none").assert_outcomes(errors=4)
 
@@ -97,10 +107,13 @@ def test_a_missing_key_is_one_clear_reason_not_a_traceback_per_item(pytester, ti
     stale.write_text("interactions: []\nversion: 1\n")
     result = pytester.runpytest("suites", "--provider=tavily")
     result.assert_outcomes(errors=4)
-    result.stdout.fnmatch_lines([
-        "*tiny/t1[[]tavily[]]: provider 'tavily' failed: provider 'tavily' needs an API key: set TAVILY_API_KEY*"
-        "or replay its cassettes without a key with --wsb-record-mode=none*",
-        "*tavily errors: 4× provider 'tavily' needs an API key: set TAVILY_API_KEY*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*tiny/t1[[]tavily[]]: provider 'tavily' failed: provider 'tavily' needs an API key: set TAVILY_API_KEY*"
+            "or replay its cassettes without a key with --wsb-record-mode=none*",
+            "*tavily errors: 4× provider 'tavily' needs an API key: set TAVILY_API_KEY*",
+        ]
+    )
     assert "Traceback" not in result.stdout.str()
     assert result.stdout.str().count("def ") == 0  # no source excerpts either
 
@@ -112,16 +125,25 @@ def test_faults_become_visible_outcomes_with_their_reasons(pytester, tiny_suite,
         emulator.fault("serper", kind, times=times)
     results = pytester.path / "faults.json"
     # one item at a time: the emulator's faults meet the items in their order
-    result = pytester.runpytest("suites", "--provider=serper", "--wsb-retries=1", "--wsb-backoff=0.01",
-                                f"--wsb-json={results}", "--wsb-concurrency=1")
+    result = pytester.runpytest(
+        "suites",
+        "--provider=serper",
+        "--wsb-retries=1",
+        "--wsb-backoff=0.01",
+        f"--wsb-json={results}",
+        "--wsb-concurrency=1",
+    )
     result.assert_outcomes(passed=1, failed=1, errors=2)
-    result.stdout.fnmatch_lines([
-        "*tiny/t3[[]serper[]]: provider 'serper' failed: serper: HTTP 500 from POST /search: serper is busy "
-        "(gave up after 2 attempts)*",
-        "*tiny/t4[[]serper[]]: provider 'serper' failed: serper: malformed JSON from POST /search (HTTP 200*",
-        "*tiny/t1[[]serper[]]: success@5 = 0*", "*the provider returned no results*",
-        "*empty answers*1 (scored 0)*",
-    ])
+    result.stdout.fnmatch_lines(
+        [
+            "*tiny/t3[[]serper[]]: provider 'serper' failed: serper: HTTP 500 from POST /search: serper is busy "
+            "(gave up after 2 attempts)*",
+            "*tiny/t4[[]serper[]]: provider 'serper' failed: serper: malformed JSON from POST /search (HTTP 200*",
+            "*tiny/t1[[]serper[]]: success@5 = 0*",
+            "*the provider returned no results*",
+            "*empty answers*1 (scored 0)*",
+        ]
+    )
     assert "During handling of the above exception" not in result.stdout.str()
     items = {i["case_id"]: i for i in json.loads(results.read_text())["items"]}
     assert items["t1"]["outcome"] == "failed" and items["t1"]["calls"][0]["outcome"] == "empty"
@@ -164,9 +186,17 @@ def test_a_planted_key_reaches_no_byte_written(pytester, tiny_suite, emulator, e
         monkeypatch.setenv(f"{provider.upper()}_API_KEY", key)
     emulator.fault("serpapi", "401_echo")  # the vendor echoes the key in its error message
     result = pytester.runpytest(
-        "suites", "--provider=serper,serpapi", "--wsb-json=out/results.json", "--junitxml=out/junit.xml",
-        "--log-file=out/run.log", "--log-file-level=DEBUG", "--log-level=DEBUG", "-rA", "-v",
-        "--wsb-concurrency=1")  # one item at a time: the 401 meets t1[serpapi], the first serpapi item
+        "suites",
+        "--provider=serper,serpapi",
+        "--wsb-json=out/results.json",
+        "--junitxml=out/junit.xml",
+        "--log-file=out/run.log",
+        "--log-file-level=DEBUG",
+        "--log-level=DEBUG",
+        "-rA",
+        "-v",
+        "--wsb-concurrency=1",
+    )  # one item at a time: the 401 meets t1[serpapi], the first serpapi item
     # t1[serpapi] met the 401; t4 fails on both: its grade-3 page is dated (in the grades file) before the window
     result.assert_outcomes(passed=5, failed=2, errors=1)
     # the keys were really used: the emulator authenticated requests carrying them

@@ -11,8 +11,8 @@ from email.utils import formatdate
 
 import pytest
 import yaml
-
 from emulator.testing import make_provider, recording
+
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rate, parse_rates
 from pytest_websearchbench.providers.ratelimit import RateLimiter
@@ -88,8 +88,9 @@ def test_a_refused_connection_is_a_connection_error():
     with socket.socket() as sock:  # bound, never listening: connections to it are refused
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
-        provider = make_provider("serper", {"SERPER_API_KEY": "k-123",
-                                            "WSB_SERPER_BASE_URL": f"http://127.0.0.1:{port}"})
+        provider = make_provider(
+            "serper", {"SERPER_API_KEY": "k-123", "WSB_SERPER_BASE_URL": f"http://127.0.0.1:{port}"}
+        )
         with pytest.raises(ProviderError) as caught:
             provider.search(QUERY, 3)
     assert caught.value.kind == "connection" and caught.value.attempts == 3
@@ -146,7 +147,10 @@ def test_retry_after_reads_seconds_and_http_dates():
 
 def test_rates_and_prices_parse_or_say_what_is_wrong():
     assert parse_rates("serper=5/s, tavily=60/min,*=1000/h") == {
-        "serper": Rate(5, 1), "tavily": Rate(60, 60), "*": Rate(1000, 3600)}
+        "serper": Rate(5, 1),
+        "tavily": Rate(60, 60),
+        "*": Rate(1000, 3600),
+    }
     assert parse_rate("2/s").interval == 0.5
     with pytest.raises(ConfigurationError, match=r"--wsb-rate serper: '5' has no unit; write 5/s, 5/min or 5/h"):
         parse_rates("serper=5")  # not guessed to be 5/s
@@ -175,8 +179,10 @@ def _take_slots(path, count, queue):
 
 def test_the_rate_limit_holds_across_processes(tmp_path):
     queue = multiprocessing.get_context("fork").Queue()
-    workers = [multiprocessing.get_context("fork").Process(target=_take_slots, args=(tmp_path / "p.next", 5, queue))
-               for _ in range(3)]
+    workers = [
+        multiprocessing.get_context("fork").Process(target=_take_slots, args=(tmp_path / "p.next", 5, queue))
+        for _ in range(3)
+    ]
     for worker in workers:
         worker.start()
     for worker in workers:

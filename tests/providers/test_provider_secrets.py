@@ -8,12 +8,12 @@ import json
 from urllib.parse import parse_qsl, urlsplit
 
 import yaml
-from hypothesis import given, strategies as st
-
-from pytest_websearchbench.emulate.server import echoed_forms
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pytest_websearchbench.cassettes.scrub import SecretFilter
 from pytest_websearchbench.core.secrets import FILTERED, scrub
+from pytest_websearchbench.emulate.server import echoed_forms
 
 #: characters that every encoding writes differently: '/', '+', '=', a space, '~'
 KEYS = {"serpapi": "sk-PLANTED/serp 7c+2b=~q", "google-cse": "AIza-PLANTED/gcse 4f+9a=~k"}
@@ -50,14 +50,23 @@ def test_a_key_echoed_in_every_form_reaches_no_byte_written(pytester, tiny_suite
     monkeypatch.setenv("GOOGLE_API_KEY", KEYS["google-cse"])
     monkeypatch.setenv("GOOGLE_CSE_ID", CSE_ID)
     result = pytester.runpytest(
-        "suites", "--provider=serpapi,google-cse", "--wsb-json=out/results.json", "--junitxml=out/junit.xml",
-        "--log-file=out/run.log", "--log-file-level=DEBUG", "--log-level=DEBUG", "-rA", "-v")
+        "suites",
+        "--provider=serpapi,google-cse",
+        "--wsb-json=out/results.json",
+        "--junitxml=out/junit.xml",
+        "--log-file=out/run.log",
+        "--log-file-level=DEBUG",
+        "--log-level=DEBUG",
+        "-rA",
+        "-v",
+    )
     result.assert_outcomes(passed=6, failed=2)  # t4 fails on both (its grade-3 page is before its window)
     # the keys were really sent and echoed back in every form
     assert emulator.rejected == []
     assert {r.query.get("api_key") for r in emulator.seen("serpapi")} == {KEYS["serpapi"]}
     assert {(r.query.get("key"), r.query.get("cx")) for r in emulator.seen("google-cse")} == {
-        (KEYS["google-cse"], CSE_ID)}
+        (KEYS["google-cse"], CSE_ID)
+    }
     cassettes = sorted(pytester.path.glob("cassettes/tiny/*/*.yaml"))
     assert len(cassettes) == 8
     loaded = [yaml.safe_load(c.read_text("utf-8")) for c in cassettes]
@@ -74,8 +83,9 @@ def test_a_key_echoed_in_every_form_reaches_no_byte_written(pytester, tiny_suite
     assert _leaks(f"Link: <https://serpapi.com/search?api_key={echoed_forms(KEYS['serpapi'])['quote_lower']}>".encode())
 
 
-def test_a_google_cse_cassette_replays_without_the_key_and_the_engine_id(pytester, tiny_suite, emulator, env,
-                                                                         monkeypatch):
+def test_a_google_cse_cassette_replays_without_the_key_and_the_engine_id(
+    pytester, tiny_suite, emulator, env, monkeypatch
+):
     env("google-cse")
     emulator.cse_id = CSE_ID
     monkeypatch.setenv("GOOGLE_CSE_ID", CSE_ID)
@@ -101,11 +111,18 @@ def test_an_engine_id_is_filtered_by_its_name_even_where_it_is_also_a_word_of_th
     assert parse_qsl(urlsplit(request.uri).query) == [("key", FILTERED), ("cx", FILTERED), ("q", "green tea")]
 
 
-@given(key=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=4, max_size=24),
-       before=st.text(max_size=8), after=st.text(max_size=8))
+@given(
+    key=st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=4, max_size=24),
+    before=st.text(max_size=8),
+    after=st.text(max_size=8),
+)
 def test_every_form_of_a_key_is_scrubbed_from_any_text(key, before, after):
-    forms = {**echoed_forms(key), "json": json.dumps(key)[1:-1], "json_slash": json.dumps(key)[1:-1].replace("/", "\\/"),
-             "json_utf8": json.dumps(key, ensure_ascii=False)[1:-1]}
+    forms = {
+        **echoed_forms(key),
+        "json": json.dumps(key)[1:-1],
+        "json_slash": json.dumps(key)[1:-1].replace("/", "\\/"),
+        "json_utf8": json.dumps(key, ensure_ascii=False)[1:-1],
+    }
     for name, form in forms.items():
         text = scrub(before + form + after, [key])
         assert form not in text, name
@@ -123,4 +140,3 @@ def _vcr_request(uri: str):
     from vcr.request import Request
 
     return Request("GET", uri, None, {})
-

@@ -10,8 +10,8 @@ import time
 
 import httpx
 import pytest
-
 from emulator.testing import make_provider
+
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.retry import CircuitBreaker, HttpOptions, send_with_retries, transport_problem
@@ -40,9 +40,11 @@ def _refused_port() -> socket.socket:
 def test_after_consecutive_failed_connects_the_breaker_fails_every_call_at_once_with_one_reason():
     with _refused_port() as sock:
         http = HttpOptions(timeout=5.0, retry=RetryPolicy(retries=1, backoff=0.01, breaker_failures=3))
-        provider = make_provider("serper", {"SERPER_API_KEY": "k-123",
-                                            "WSB_SERPER_BASE_URL": f"http://127.0.0.1:{sock.getsockname()[1]}"},
-                                 http=http)
+        provider = make_provider(
+            "serper",
+            {"SERPER_API_KEY": "k-123", "WSB_SERPER_BASE_URL": f"http://127.0.0.1:{sock.getsockname()[1]}"},
+            http=http,
+        )
         errors = []
         for _ in range(3):
             with pytest.raises(ProviderError) as caught:
@@ -59,7 +61,8 @@ def test_after_consecutive_failed_connects_the_breaker_fails_every_call_at_once_
     assert {str(e) for e in refused} == {
         "serper: not called: the last 3 calls could not connect (the last: connection failed on POST /search: "
         "ConnectError: [Errno 111] Connection refused); further calls in this process fail at once, one is "
-        "tried again every 60 s"}
+        "tried again every 60 s"
+    }
     assert {e.kind for e in refused} == {"connection"}
     assert [c.attempts for c in provider.calls[3:]] == [0] * 20  # nothing was sent
     assert all(not c.ok and c.seconds == 0.0 for c in provider.calls[3:])
@@ -110,12 +113,15 @@ def _failing(exc: Exception):
     return lambda: (None, transport_problem(exc, "GET /search", 1.0))
 
 
-@pytest.mark.parametrize("exc, attempts, trips", [
-    (httpx.ConnectTimeout("timed out"), 3, True),
-    (httpx.ConnectError("[Errno 113] No route to host"), 3, True),
-    (httpx.ReadTimeout("timed out"), 3, False),  # connected, then slow: reached
-    (httpx.RemoteProtocolError("Server disconnected"), 3, False),
-])
+@pytest.mark.parametrize(
+    "exc, attempts, trips",
+    [
+        (httpx.ConnectTimeout("timed out"), 3, True),
+        (httpx.ConnectError("[Errno 113] No route to host"), 3, True),
+        (httpx.ReadTimeout("timed out"), 3, False),  # connected, then slow: reached
+        (httpx.RemoteProtocolError("Server disconnected"), 3, False),
+    ],
+)
 def test_what_each_transport_failure_means_for_retries_and_the_breaker(exc, attempts, trips):
     policy = RetryPolicy(retries=2, backoff=0.0, breaker_failures=1)
     breaker = CircuitBreaker(policy)
@@ -141,12 +147,15 @@ def test_a_resolver_error_under_a_connect_error_is_final():
         exc.request = httpx.Request("GET", "https://api.example/search")
         problem = transport_problem(exc, "GET /search", 1.0)
     assert not problem.retry and not problem.reached
-    assert problem.message == ("connection failed on GET /search: the host name 'api.example' does not resolve "
-                               "([Errno -2] Name or service not known; not retried)")
+    assert problem.message == (
+        "connection failed on GET /search: the host name 'api.example' does not resolve "
+        "([Errno -2] Name or service not known; not retried)"
+    )
 
 
-def test_an_unreachable_provider_errors_its_items_fast_with_one_reason_and_no_latency(pytester, tiny_suite, env,
-                                                                                     monkeypatch):
+def test_an_unreachable_provider_errors_its_items_fast_with_one_reason_and_no_latency(
+    pytester, tiny_suite, env, monkeypatch
+):
     monkeypatch.setenv("SERPER_API_KEY", "k-fake-123")
     monkeypatch.setenv("WSB_SERPER_BASE_URL", NOWHERE)
     # 12 items: the tiny suite's four scenarios three times over (three suites of other names)
@@ -166,8 +175,17 @@ def test_an_unreachable_provider_errors_its_items_fast_with_one_reason_and_no_la
     items = json.loads(results.read_text())["items"]
     reasons = [i["error"] for i in items]
     assert all("does not resolve" in r and "not retried" in r for r in reasons[:5])
-    assert len(set(reasons[5:])) == 1 and reasons[5].startswith("serper: not called: the last 5 calls could not connect")
+    assert len(set(reasons[5:])) == 1 and reasons[5].startswith(
+        "serper: not called: the last 5 calls could not connect"
+    )
     assert [c["attempts"] for i in items for c in i["calls"]] == [1] * 5 + [0] * 7
-    result.stdout.fnmatch_lines(["tiny  (*", "*latency p50/p95  -*", "tiny3  (*", "*latency p50/p95  -*",
-                                 "*serper errors: 4× serper: not called: the last 5 calls could not connect*"])
+    result.stdout.fnmatch_lines(
+        [
+            "tiny  (*",
+            "*latency p50/p95  -*",
+            "tiny3  (*",
+            "*latency p50/p95  -*",
+            "*serper errors: 4× serper: not called: the last 5 calls could not connect*",
+        ]
+    )
     assert "Traceback" not in result.stdout.str()

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from emulator.testing import make_provider, recording
+
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.retry import send_with_retries
@@ -61,8 +61,10 @@ def test_brave_snippets_carry_no_markup(emulator):
 def test_brave_falls_back_to_extra_snippets_when_the_description_is_empty(emulator):
     emulator.variants["brave"] = "extra_snippets_only"
     hits = make_provider("brave", emulator.env("brave")).search(QUERY, 3)
-    assert hits[0].snippet == ("Green tea leaves brew best at 75 degrees for two minutes; boiling water makes green "
-                               "tea bitter. … Brewing green tea at the right temperature")
+    assert hits[0].snippet == (
+        "Green tea leaves brew best at 75 degrees for two minutes; boiling water makes green "
+        "tea bitter. … Brewing green tea at the right temperature"
+    )
 
 
 @pytest.mark.parametrize("search_type", ["lite", "deep-lite", "deep-reasoning", "instant", "neural"])
@@ -82,8 +84,13 @@ def test_exa_refuses_the_retired_keyword_type_and_lists_the_real_ones(emulator):
     assert "github" not in category.help and "financial report" in category.help
 
 
-@pytest.mark.parametrize("code, reason", [("INSUFFICIENT_FUNDS_CREDITS", "the account is out of credits"),
-                                          ("EXCEED_BUDGET_LIMIT", "the API key has reached its budget limit")])
+@pytest.mark.parametrize(
+    "code, reason",
+    [
+        ("INSUFFICIENT_FUNDS_CREDITS", "the account is out of credits"),
+        ("EXCEED_BUDGET_LIMIT", "the API key has reached its budget limit"),
+    ],
+)
 def test_linkup_429_for_an_exhausted_account_is_not_retried_and_says_so(emulator, code, reason):
     emulator.fault("linkup", "exhausted", code=code, times=5)
     provider = make_provider("linkup", emulator.env("linkup"))

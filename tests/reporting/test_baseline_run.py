@@ -30,14 +30,17 @@ def test_a_known_failure_is_an_xfail_and_the_run_is_green(pytester, tiny_suite):
     result = _replay(pytester, base, "-rx")
     result.assert_outcomes(passed=4, xfailed=1)  # 3 items and the suite's verdict, a test of its own
     assert result.ret == 0
-    result.stdout.fnmatch_lines([
-        "*known failures *1 xfailed*",
-        "*vs baseline *no significant change nDCG@5 +0.000 (p=1.000, n=4; could detect any drop)*",
-        f"baseline {base} (run {created}):",
-        "  tiny [[]local[]]: no significant change nDCG@5 +0.000 (p=1.000, n=4; could detect any drop)",
-        "  known failures, xfailed (1): failing in the baseline too",
-        f"    tiny [[]local[]] since {created} (1): t4",
-        f"XFAIL suites/tiny::t4[[]local[]] - tiny/t4[[]local[]]: known failure: failed in the baseline too since {created}"])
+    result.stdout.fnmatch_lines(
+        [
+            "*known failures *1 xfailed*",
+            "*vs baseline *no significant change nDCG@5 +0.000 (p=1.000, n=4; could detect any drop)*",
+            f"baseline {base} (run {created}):",
+            "  tiny [[]local[]]: no significant change nDCG@5 +0.000 (p=1.000, n=4; could detect any drop)",
+            "  known failures, xfailed (1): failing in the baseline too",
+            f"    tiny [[]local[]] since {created} (1): t4",
+            f"XFAIL suites/tiny::t4[[]local[]] - tiny/t4[[]local[]]: known failure: failed in the baseline too since {created}",
+        ]
+    )
     # a results file made against a baseline is itself a baseline: the known failure keeps its date
     again = pytester.path / "again.json"
     _replay(pytester, base, f"--wsb-json={again}")
@@ -53,10 +56,13 @@ def test_passed_then_failing_is_a_regression_and_failed_then_passing_is_fixed(py
 
     result = _replay(pytester, _baseline(pytester, edit))
     result.assert_outcomes(passed=4, failed=1)
-    result.stdout.fnmatch_lines([
-        "*tiny/t4[[]local[]]: success@5 = 0*",
-        "*regressed against the baseline: passed in the baseline, fails now (ndcg * in the baseline, * now)*",
-        "  fixed since the baseline (1): tiny/t1[[]local[]]"])
+    result.stdout.fnmatch_lines(
+        [
+            "*tiny/t4[[]local[]]: success@5 = 0*",
+            "*regressed against the baseline: passed in the baseline, fails now (ndcg * in the baseline, * now)*",
+            "  fixed since the baseline (1): tiny/t1[[]local[]]",
+        ]
+    )
 
 
 def test_a_metric_drop_fails_an_item_only_when_a_tolerance_is_given(pytester, tiny_suite):
@@ -67,8 +73,12 @@ def test_a_metric_drop_fails_an_item_only_when_a_tolerance_is_given(pytester, ti
     _replay(pytester, base).assert_outcomes(passed=4, xfailed=1)
     result = _replay(pytester, base, "--wsb-tolerance=0.1")
     result.assert_outcomes(passed=3, failed=1, xfailed=1)
-    result.stdout.fnmatch_lines(["*tiny/t2[[]local[]]: regressed against the baseline: ndcg 1.5000 in the baseline, "
-                                 "1.0000 now: dropped by 0.5000 > tolerance 0.1*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*tiny/t2[[]local[]]: regressed against the baseline: ndcg 1.5000 in the baseline, "
+            "1.0000 now: dropped by 0.5000 > tolerance 0.1*"
+        ]
+    )
     _replay(pytester, base, "--wsb-tolerance=0.6").assert_outcomes(passed=4, xfailed=1)
 
 
@@ -76,8 +86,12 @@ def test_a_baseline_with_another_k_is_refused_unless_accepted(pytester, tiny_sui
     base = _baseline(pytester)
     result = _replay(pytester, base, "--wsb-k=3")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines([f"*{base} was made with k=5, this run has k=3; rerun with --wsb-k=5, or pass "
-                                 "--wsb-baseline-accept=k to compare anyway (not comparable)*"])
+    result.stderr.fnmatch_lines(
+        [
+            f"*{base} was made with k=5, this run has k=3; rerun with --wsb-k=5, or pass "
+            "--wsb-baseline-accept=k to compare anyway (not comparable)*"
+        ]
+    )
     # recorded again with k=3 (other requests), then compared knowingly: the verdict says so
     pytester.runpytest("suites", "--wsb-k=3", "--wsb-record-mode=rewrite")
     accepted = _replay(pytester, base, "--wsb-k=3", "--wsb-baseline-accept=k")
@@ -93,9 +107,13 @@ def test_a_baseline_of_another_suite_edition_digest_or_kind_is_refused(pytester,
     base = _baseline(pytester, edit)
     result = _replay(pytester, base)
     assert result.ret == pytest.ExitCode.INTERRUPTED
-    result.stdout.fnmatch_lines([f"*--wsb-baseline: suite 'tiny' differs from the baseline {base}: {field} 'other' in "
-                                 f"the baseline, * now. Make a new baseline for the new suite, or pass "
-                                 f"--wsb-baseline-accept={field} to compare anyway (not comparable)*"])
+    result.stdout.fnmatch_lines(
+        [
+            f"*--wsb-baseline: suite 'tiny' differs from the baseline {base}: {field} 'other' in "
+            f"the baseline, * now. Make a new baseline for the new suite, or pass "
+            f"--wsb-baseline-accept={field} to compare anyway (not comparable)*"
+        ]
+    )
     _replay(pytester, base, f"--wsb-baseline-accept={field}").assert_outcomes(passed=4, xfailed=1)
 
 
@@ -108,13 +126,16 @@ def test_errored_items_count_zero_in_the_headline_means(pytester, tiny_suite):
     result.assert_outcomes(passed=2, failed=1, errors=1)
     headline = (ndcg["t1"] + ndcg["t3"] + ndcg["t4"]) / 4  # t2 counts 0
     answered = (ndcg["t1"] + ndcg["t3"] + ndcg["t4"]) / 3
-    result.stdout.fnmatch_lines([
-        "  population *4 · 1 error counted as 0",
-        f"  nDCG@5 *{headline:.3f} [[]*",
-        "  success@5 *0.500 [[]*",  # 2 of the 4 declared queries, not 2 of 3
-        f"  nDCG@5 answered *{answered:.3f} [[]*",
-        "  means with 95% bootstrap intervals over the declared population (an errored item counts 0 in nDCG@5, "
-        "P@5, success@5, MRR; other rows leave it out)*"])
+    result.stdout.fnmatch_lines(
+        [
+            "  population *4 · 1 error counted as 0",
+            f"  nDCG@5 *{headline:.3f} [[]*",
+            "  success@5 *0.500 [[]*",  # 2 of the 4 declared queries, not 2 of 3
+            f"  nDCG@5 answered *{answered:.3f} [[]*",
+            "  means with 95% bootstrap intervals over the declared population (an errored item counts 0 in nDCG@5, "
+            "P@5, success@5, MRR; other rows leave it out)*",
+        ]
+    )
 
 
 def test_a_baseline_that_is_not_a_results_file_is_one_usage_error(pytester, tiny_suite):

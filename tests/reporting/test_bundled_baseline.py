@@ -26,8 +26,9 @@ def test_the_committed_baseline_matches_the_bundled_suites_and_corpus():
     assert sorted(data["suites"]) == bundled, REGENERATE
     for name, recorded in data["suites"].items():
         family, suite = load_suite(REPO / "suites" / name / "suite.json")
-        assert (recorded["edition"], recorded["digest"]) == (suite.manifest.edition, suite.digest), \
+        assert (recorded["edition"], recorded["digest"]) == (suite.manifest.edition, suite.digest), (
             f"{name} changed since suites/baseline-local.json was made; {REGENERATE}"
+        )
     corpus = REPO / "suites" / "sample-web" / "corpus.jsonl"
     digest = "sha256:" + hashlib.sha256(corpus.read_bytes()).hexdigest()
     assert data["provider_settings"]["local"] == {"corpus": digest}, REGENERATE
@@ -39,15 +40,27 @@ def test_the_readme_command_ends_green_with_the_known_failures_xfailed(pytester)
     data = _baseline()
     failed = sorted(f"{i['suite']}/{i['case_id']}" for i in data["items"] if i["outcome"] == "failed")
     # the items that pass, and each suite's verdict against the baseline (a test of its own)
-    passed = sum(i["outcome"] == "passed" for i in data["items"]) + len({(i["suite"], i["provider"])
-                                                                          for i in data["items"]})
+    passed = sum(i["outcome"] == "passed" for i in data["items"]) + len(
+        {(i["suite"], i["provider"]) for i in data["items"]}
+    )
     assert failed and not any(i["outcome"] == "error" for i in data["items"])
     readme = (REPO / "README.md").read_text("utf-8")
     assert "pytest suites -n auto --wsb-baseline=suites/baseline-local.json" in readme
     assert f"{passed} passed, {len(failed)} xfailed" in readme, "the README states the command's last line"
-    result = pytester.runpytest_subprocess(str(REPO / "suites"), "-n", "2", f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
-                                           f"--wsb-baseline={BASELINE}", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess(
+        str(REPO / "suites"),
+        "-n",
+        "2",
+        f"--wsb-cassette-dir={BUNDLED_CASSETTES}",
+        f"--wsb-baseline={BASELINE}",
+        "-p",
+        "no:cacheprovider",
+    )
     assert result.ret == 0
     result.assert_outcomes(passed=passed, xfailed=len(failed))
-    result.stdout.fnmatch_lines([f"  known failures, xfailed ({len(failed)}): failing in the baseline too",
-                                 "    code-sample [[]local[]] since *"])
+    result.stdout.fnmatch_lines(
+        [
+            f"  known failures, xfailed ({len(failed)}): failing in the baseline too",
+            "    code-sample [[]local[]] since *",
+        ]
+    )

@@ -19,31 +19,69 @@ from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.report import main as report_main
 from pytest_websearchbench.reporting.baseline import Baseline
 from pytest_websearchbench.reporting.history import (
-    SCHEMA_VERSION, HistoryError, RunEntry, StoredFigure, StoredItem, StoredRun, StoredSuite, StoredVariant,
-    append_run, check_history, load_history)
+    SCHEMA_VERSION,
+    HistoryError,
+    RunEntry,
+    StoredFigure,
+    StoredItem,
+    StoredRun,
+    StoredSuite,
+    StoredVariant,
+    append_run,
+    check_history,
+    load_history,
+)
 from pytest_websearchbench.reporting.html.trend_page import render_trends
 from pytest_websearchbench.reporting.trends import failing_since, flips, state, suite_trends
 
 CASES = [f"c{n:02d}" for n in range(12)]
 
 
-def entry(label: str, outcomes: dict[str, str] | None = None, *, edition: str = "e1", digest: str = "d1",
-          complete: bool = True, values: dict[str, float] | None = None, created: str = "2026-12-01T00:00:00+00:00",
-          settings: dict | None = None) -> RunEntry:
+def entry(
+    label: str,
+    outcomes: dict[str, str] | None = None,
+    *,
+    edition: str = "e1",
+    digest: str = "d1",
+    complete: bool = True,
+    values: dict[str, float] | None = None,
+    created: str = "2026-12-01T00:00:00+00:00",
+    settings: dict | None = None,
+) -> RunEntry:
     """A run of suite ``s`` (variant ``local``) over CASES: each passing with value 1.0 unless ``outcomes`` or
     ``values`` say otherwise."""
     outcomes = {case: "passed" for case in CASES} | (outcomes or {})
     values = {case: 1.0 if outcomes[case] == "passed" else 0.0 for case in outcomes} | (values or {})
-    items = [StoredItem("s", case, "local", outcomes[case], "ndcg", values[case], {"ndcg": values[case]})
-             for case in outcomes]
+    items = [
+        StoredItem("s", case, "local", outcomes[case], "ndcg", values[case], {"ndcg": values[case]})
+        for case in outcomes
+    ]
     mean = sum(values.values()) / len(values)
     figure = StoredFigure(0, "ndcg", "nDCG@5", mean, max(mean - 0.1, 0.0), min(mean + 0.1, 1.0), len(values))
     passed = sum(o == "passed" for o in outcomes.values())
-    run = StoredRun(created, label, "0.1.0", "abc123", 5, ("local",), "none", complete,
-                    None if complete else "KeyboardInterrupt", len(outcomes), 0 if complete else 3, 0, 0.05, 0.01,
-                    settings or {"local": {"corpus": "sha256:1"}})
-    return RunEntry(run, [StoredSuite("s", "lexbench", "scenario", edition, digest)],
-                    [StoredVariant("s", "local", len(items), passed, 0, 0, (figure,))], items)
+    run = StoredRun(
+        created,
+        label,
+        "0.1.0",
+        "abc123",
+        5,
+        ("local",),
+        "none",
+        complete,
+        None if complete else "KeyboardInterrupt",
+        len(outcomes),
+        0 if complete else 3,
+        0,
+        0.05,
+        0.01,
+        settings or {"local": {"corpus": "sha256:1"}},
+    )
+    return RunEntry(
+        run,
+        [StoredSuite("s", "lexbench", "scenario", edition, digest)],
+        [StoredVariant("s", "local", len(items), passed, 0, 0, (figure,))],
+        items,
+    )
 
 
 def test_a_run_is_stored_whole_and_read_back_as_it_was_written(tmp_path):
@@ -58,13 +96,17 @@ def test_a_run_is_stored_whole_and_read_back_as_it_was_written(tmp_path):
     with sqlite3.connect(path) as connection:
         assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone() == (
-            str(SCHEMA_VERSION),)
+            str(SCHEMA_VERSION),
+        )
 
 
 def test_no_key_reaches_the_history(tmp_path):
     path = tmp_path / "history.sqlite"
-    append_run(path, entry("r1", settings={"acme": {"endpoint": "https://x.example/?key=sk-planted-0123456789"}}),
-               secrets=["sk-planted-0123456789"])
+    append_run(
+        path,
+        entry("r1", settings={"acme": {"endpoint": "https://x.example/?key=sk-planted-0123456789"}}),
+        secrets=["sk-planted-0123456789"],
+    )
     assert b"sk-planted-0123456789" not in path.read_bytes()
     assert "sk-planted" not in json.dumps(load_history(path)[0].run.provider_settings)
 
@@ -99,8 +141,12 @@ APPENDER = textwrap.dedent("""
 
 def test_two_runs_appending_at_once_both_land_whole(tmp_path):
     path, runs, go = tmp_path / "history.sqlite", 15, tmp_path / "go"
-    writers = [subprocess.Popen([sys.executable, "-c", APPENDER, str(path), str(runs), name, str(go)],
-                                stderr=subprocess.PIPE, text=True) for name in ("a", "b")]
+    writers = [
+        subprocess.Popen(
+            [sys.executable, "-c", APPENDER, str(path), str(runs), name, str(go)], stderr=subprocess.PIPE, text=True
+        )
+        for name in ("a", "b")
+    ]
     go.touch()
     for writer in writers:
         assert writer.wait(timeout=120) == 0, writer.stderr.read()
@@ -112,6 +158,7 @@ def test_two_runs_appending_at_once_both_land_whole(tmp_path):
 
 
 # ---------------------------------------------------------------------------------------------- bad files
+
 
 def test_a_file_that_is_not_sqlite_is_one_error_naming_it(tmp_path, capsys):
     path = tmp_path / "results.json"
@@ -178,16 +225,21 @@ def test_runs_are_appended_with_their_label_and_an_interrupted_one_is_marked_inc
     first.assert_outcomes(passed=3, failed=1)
     first.stdout.fnmatch_lines(["run 1 (release-1.3) appended to *history.sqlite"])
     pytester.makeconftest(STOPPER)
-    stopped = pytester.runpytest_inprocess("suites/tiny", "--wsb-record-mode=none", "--wsb-history=runs/history.sqlite",
-                                           no_reraise_ctrlc=True)
+    stopped = pytester.runpytest_inprocess(
+        "suites/tiny", "--wsb-record-mode=none", "--wsb-history=runs/history.sqlite", no_reraise_ctrlc=True
+    )
     assert stopped.ret == pytest.ExitCode.INTERRUPTED
     stopped.stdout.fnmatch_lines(["run 2 appended to *history.sqlite (marked incomplete)"])
     done, cut = load_history(pytester.path / "runs" / "history.sqlite")
     assert (done.run.label, done.run.complete, done.run.k, done.run.providers) == ("release-1.3", True, 5, ("local",))
     assert done.run.git_commit is None  # pytester's folder is no git work tree
     assert done.suites[0].suite == "tiny" and done.suites[0].edition == "test-1" and done.suites[0].digest
-    assert {i.case_id: i.outcome for i in done.items} == {"t1": "passed", "t2": "passed", "t3": "passed",
-                                                          "t4": "failed"}
+    assert {i.case_id: i.outcome for i in done.items} == {
+        "t1": "passed",
+        "t2": "passed",
+        "t3": "passed",
+        "t4": "failed",
+    }
     t1 = next(i for i in done.items if i.case_id == "t1")
     assert t1.primary_metric == "ndcg" and t1.value == t1.metrics["ndcg"] and "success" in t1.metrics
     primary = done.variants[0].primary
@@ -205,8 +257,11 @@ def test_under_xdist_the_controller_appends_the_run_once(pytester, tiny_suite):
     result = pytester.runpytest_subprocess("suites/tiny", "-n", "2", "--wsb-history=history.sqlite", "--wsb-label=ci")
     result.assert_outcomes(passed=3, failed=1)
     (only,) = load_history(pytester.path / "history.sqlite")
-    assert only.run.label == "ci" and only.run.complete and sorted(i.case_id for i in only.items) == [
-        "t1", "t2", "t3", "t4"]
+    assert (
+        only.run.label == "ci"
+        and only.run.complete
+        and sorted(i.case_id for i in only.items) == ["t1", "t2", "t3", "t4"]
+    )
 
 
 def test_a_collect_only_run_appends_nothing(pytester, tiny_suite):
@@ -217,7 +272,8 @@ def test_a_collect_only_run_appends_nothing(pytester, tiny_suite):
 # ---------------------------------------------------------------------------------------------- the rules
 
 _states = st.lists(st.tuples(st.integers(0, 2), st.sampled_from([True, False, None])), max_size=12).map(
-    lambda states: sorted(states, key=lambda s: s[0]))  # segments in order, as a history's runs are
+    lambda states: sorted(states, key=lambda s: s[0])
+)  # segments in order, as a history's runs are
 
 
 @given(_states)
@@ -232,20 +288,26 @@ def test_flips_are_the_changes_of_state_within_a_segment(states):
 def test_failing_since_is_the_start_of_the_last_failures_after_a_pass(states):
     known = [(index, segment, passing) for index, (segment, passing) in enumerate(states) if passing is not None]
     # by brute force: the one known run failing, as is every known run after it, after a pass in its segment
-    starts = [known[n][0] for n in range(1, len(known))
-              if all(k[2] is False for k in known[n:]) and known[n - 1][2] is True and known[n - 1][1] == known[n][1]]
+    starts = [
+        known[n][0]
+        for n in range(1, len(known))
+        if all(k[2] is False for k in known[n:]) and known[n - 1][2] is True and known[n - 1][1] == known[n][1]
+    ]
     assert failing_since(states) == (starts[0] if starts else None)
     assert len(starts) <= 1
 
 
-@pytest.mark.parametrize("outcomes, flipped, since", [
-    (["passed", "failed", "passed"], 2, None),  # flaky: failed once in between
-    (["passed", "passed", "failed"], 1, 2),  # regressed since the third run
-    (["passed", "failed", None, "error"], 1, 1),  # a run without it does not break the failures
-    (["failed", "failed", "xfailed"], 0, None),  # failing since its first run: nothing to regress from
-    (["passed", "failed", "passed", "failed"], 3, 3),  # flaky, and failing since the fourth run
-    (["passed", "skipped", "passed"], 0, None),  # skipped is no state
-])
+@pytest.mark.parametrize(
+    "outcomes, flipped, since",
+    [
+        (["passed", "failed", "passed"], 2, None),  # flaky: failed once in between
+        (["passed", "passed", "failed"], 1, 2),  # regressed since the third run
+        (["passed", "failed", None, "error"], 1, 1),  # a run without it does not break the failures
+        (["failed", "failed", "xfailed"], 0, None),  # failing since its first run: nothing to regress from
+        (["passed", "failed", "passed", "failed"], 3, 3),  # flaky, and failing since the fourth run
+        (["passed", "skipped", "passed"], 0, None),  # skipped is no state
+    ],
+)
 def test_the_flip_and_regression_rules_on_examples(outcomes, flipped, since):
     states = [(0, state(outcome)) for outcome in outcomes]
     assert (flips(states), failing_since(states)) == (flipped, since)
@@ -259,9 +321,14 @@ def _history(tmp_path, *entries: RunEntry):
 
 
 def test_another_edition_or_digest_is_a_break_never_one_line(tmp_path):
-    entries = _history(tmp_path, entry("r1"), entry("r2", {"c01": "failed"}), entry("r3", edition="e2"),
-                       entry("r4", {"c01": "failed"}, edition="e2", digest="d2"),
-                       entry("r5", edition="e2", digest="d2"))
+    entries = _history(
+        tmp_path,
+        entry("r1"),
+        entry("r2", {"c01": "failed"}),
+        entry("r3", edition="e2"),
+        entry("r4", {"c01": "failed"}, edition="e2", digest="d2"),
+        entry("r5", edition="e2", digest="d2"),
+    )
     trend = suite_trends(entries)[0]
     assert [b.position for b in trend.breaks] == [2, 3]
     assert [b.text for b in trend.breaks] == ["edition e1 → e2", "digest d1 → d2"]
@@ -288,16 +355,23 @@ def test_a_significant_step_is_marked_by_the_later_runs_alpha(tmp_path):
 
 def test_the_trend_page_draws_each_suite_marks_breaks_and_lists_flaky_and_regressed_items(tmp_path):
     dropped = {case: "failed" for case in CASES if case != "c04"}
-    entries = _history(tmp_path, entry("release-1.2"), entry("release-1.3", {"c04": "failed"}),
-                       entry("release-1.4", {"c07": "error"}), entry("release-2.0", edition="e2"),
-                       entry("release-2.1", dropped, edition="e2"),
-                       entry("nightly wsb-planted-key-7f3a9c1e55d2", complete=False))
+    entries = _history(
+        tmp_path,
+        entry("release-1.2"),
+        entry("release-1.3", {"c04": "failed"}),
+        entry("release-1.4", {"c07": "error"}),
+        entry("release-2.0", edition="e2"),
+        entry("release-2.1", dropped, edition="e2"),
+        entry("nightly wsb-planted-key-7f3a9c1e55d2", complete=False),
+    )
     page = render_trends("history.sqlite", entries, secrets=["wsb-planted-key-7f3a9c1e55d2"])
     assert page.count("<svg") == 1 and "edition changed" in page  # the break, drawn
     assert "From release-2.0 on, a new line: edition e1 → e2<" in page
     assert "script-src 'none'" in page and "<script" not in page
-    assert '<li data-case="c04" data-variant="local"><strong>c04</strong> [local]: <span class="count">2 flips</span>' \
-           " — passed → failed → passed → passed → passed</li>" in page
+    assert (
+        '<li data-case="c04" data-variant="local"><strong>c04</strong> [local]: <span class="count">2 flips</span>'
+        " — passed → failed → passed → passed → passed</li>" in page
+    )
     # the significant drop, marked in the table and on the chart
     assert '<td class="down">▼ −0.917 significant</td>' in page and page.count("−0.917") == 2
     # c07 failed once in the first edition; from release-2.1 on, every item but c04 fails
@@ -307,6 +381,7 @@ def test_the_trend_page_draws_each_suite_marks_breaks_and_lists_flaky_and_regres
 
 
 # ---------------------------------------------------------------------------------------------- as a baseline
+
 
 def test_a_labelled_run_of_a_history_is_a_baseline(tmp_path):
     path = tmp_path / "history.sqlite"
@@ -322,8 +397,9 @@ def test_a_labelled_run_of_a_history_is_a_baseline(tmp_path):
     assert c03.status == "fixed"
     assert baseline.judge(("s", "c04", "local"), False, 0.0, "ndcg", None).status == "regressed"
     assert Baseline.load(path).created == "2026-12-01T00:00:00+00:00"  # the file alone: its last run
-    with pytest.raises(ConfigurationError, match="has no run labelled 'release-9' \\(labels: release-1.2, "
-                                                 "release-1.3, release-1.4\\)"):
+    with pytest.raises(
+        ConfigurationError, match="has no run labelled 'release-9' \\(labels: release-1.2, release-1.3, release-1.4\\)"
+    ):
         Baseline.load(f"{path}@release-9")
 
 
@@ -331,8 +407,9 @@ def test_an_incomplete_run_of_a_history_is_refused_as_a_baseline_unless_accepted
     path = tmp_path / "history.sqlite"
     append_run(path, entry("nightly", complete=False))
     baseline = Baseline.load(f"{path}@nightly")
-    assert "did not complete (interrupted: KeyboardInterrupt; 3 of 12 declared items missing)" in \
-        baseline.run_mismatch(5, frozenset())
+    assert "did not complete (interrupted: KeyboardInterrupt; 3 of 12 declared items missing)" in baseline.run_mismatch(
+        5, frozenset()
+    )
     assert baseline.run_mismatch(5, frozenset({"incomplete"})) is None
 
 
@@ -367,19 +444,23 @@ def test_a_version_1_history_reads_as_it_is_and_is_migrated_when_a_run_is_append
     assert [r.label for r in runs] == ["r1", "r2"] and runs[0].selected_by == ()
 
 
-@pytest.mark.parametrize("damage, names", [
-    ("UPDATE runs SET provider_settings = '{not json' WHERE id = 1", "table runs, row 1, column provider_settings: "
-                                                                       "expected JSON"),
-    ("UPDATE runs SET k = 'abc'", "table runs, row 1, column k: expected a whole number from 1"),
-    ("UPDATE runs SET complete = 'yes'", "table runs, row 1, column complete: expected a whole number"),
-    ("UPDATE figures SET mean = 'inf'", "table figures, row of run 1, column mean: expected a finite number"),
-    ("UPDATE figures SET mean = 1e999", "table figures, row of run 1, column mean: expected a finite number"),
-    ("UPDATE items SET run_id = 7", "table items, row of run 7, column run_id: expected the id of a run"),
-    ("UPDATE items SET metrics = '[1, 2]'", "table items, row of run 1, column metrics: expected a JSON object"),
-    ("ALTER TABLE suites DROP COLUMN digest", "table suites has no column digest"),
-])
-def test_a_damaged_history_is_one_line_naming_table_row_and_column_never_a_traceback(tmp_path, capsys, damage,
-                                                                                     names):
+@pytest.mark.parametrize(
+    "damage, names",
+    [
+        (
+            "UPDATE runs SET provider_settings = '{not json' WHERE id = 1",
+            "table runs, row 1, column provider_settings: expected JSON",
+        ),
+        ("UPDATE runs SET k = 'abc'", "table runs, row 1, column k: expected a whole number from 1"),
+        ("UPDATE runs SET complete = 'yes'", "table runs, row 1, column complete: expected a whole number"),
+        ("UPDATE figures SET mean = 'inf'", "table figures, row of run 1, column mean: expected a finite number"),
+        ("UPDATE figures SET mean = 1e999", "table figures, row of run 1, column mean: expected a finite number"),
+        ("UPDATE items SET run_id = 7", "table items, row of run 7, column run_id: expected the id of a run"),
+        ("UPDATE items SET metrics = '[1, 2]'", "table items, row of run 1, column metrics: expected a JSON object"),
+        ("ALTER TABLE suites DROP COLUMN digest", "table suites has no column digest"),
+    ],
+)
+def test_a_damaged_history_is_one_line_naming_table_row_and_column_never_a_traceback(tmp_path, capsys, damage, names):
     path = tmp_path / "history.sqlite"
     append_run(path, entry("r1"))
     with sqlite3.connect(path) as connection:

@@ -33,8 +33,9 @@ def _run(pytester, monkeypatch, how: str, *args: str):
     monkeypatch.setenv("WSB_TEST_STOP", how)
     results = pytester.path / f"{how}.json"
     # pytester raises an inner run's Ctrl-C again in the calling test, unless told not to
-    result = pytester.runpytest_inprocess("suites/tiny", "--wsb-record-mode=none", f"--wsb-json={results}", *args,
-                                          no_reraise_ctrlc=True)
+    result = pytester.runpytest_inprocess(
+        "suites/tiny", "--wsb-record-mode=none", f"--wsb-json={results}", *args, no_reraise_ctrlc=True
+    )
     return result, json.loads(results.read_text())
 
 
@@ -44,18 +45,25 @@ def test_an_interrupted_run_says_so(recorded, monkeypatch, how, reason):
     assert result.ret == pytest.ExitCode.INTERRUPTED
     # t1, t2 finished; t3 was stopped in its body (its setup said "passed": it must not count) and t4 never ran
     assert [item["case_id"] for item in data["items"]] == ["t1", "t2"]
-    assert (data["complete"], data["interrupted"], data["declared_items"], data["missing_items"]) == \
-        (False, reason, 4, 2)
-    result.stdout.fnmatch_lines([f"run incomplete: interrupted ({reason}); 2 of 4 declared items have no result",
-                                 "results written to *(marked incomplete*--wsb-baseline-accept=incomplete)"])
+    assert (data["complete"], data["interrupted"], data["declared_items"], data["missing_items"]) == (
+        False,
+        reason,
+        4,
+        2,
+    )
+    result.stdout.fnmatch_lines(
+        [
+            f"run incomplete: interrupted ({reason}); 2 of 4 declared items have no result",
+            "results written to *(marked incomplete*--wsb-baseline-accept=incomplete)",
+        ]
+    )
 
 
 @pytest.mark.e2e
 def test_ctrl_c_in_an_xdist_worker_is_no_crash_but_an_interrupted_run(recorded, monkeypatch):
     monkeypatch.setenv("WSB_TEST_STOP", "ctrl-c")
     results = recorded.path / "xdist.json"
-    result = recorded.runpytest_subprocess("suites/tiny", "--wsb-record-mode=none", f"--wsb-json={results}",
-                                           "-n", "2")
+    result = recorded.runpytest_subprocess("suites/tiny", "--wsb-record-mode=none", f"--wsb-json={results}", "-n", "2")
     data = json.loads(results.read_text())
     assert data["complete"] is False and "received keyboard-interrupt" in data["interrupted"]
     assert "t3" not in [item["case_id"] for item in data["items"]]  # xdist's "crashed while running" is no result
@@ -68,19 +76,31 @@ def test_a_complete_run_says_complete_and_an_incomplete_one_is_no_baseline(recor
     complete = recorded.path / "complete.json"
     recorded.runpytest("suites/tiny", "--wsb-record-mode=none", f"--wsb-json={complete}", "-k", "not t3")
     data = json.loads(complete.read_text())
-    assert (data["complete"], data["interrupted"], data["declared_items"], data["missing_items"]) == \
-        (True, None, 3, 0)
+    assert (data["complete"], data["interrupted"], data["declared_items"], data["missing_items"]) == (True, None, 3, 0)
 
     _run(recorded, monkeypatch, "ctrl-c")
-    result = recorded.runpytest("suites/tiny", "--wsb-record-mode=none", f"--wsb-baseline={recorded.path / 'ctrl-c.json'}",
-                                "-k", "not t3")
+    result = recorded.runpytest(
+        "suites/tiny", "--wsb-record-mode=none", f"--wsb-baseline={recorded.path / 'ctrl-c.json'}", "-k", "not t3"
+    )
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines(["*--wsb-baseline: *ctrl-c.json is the results file of a run that did not complete "
-                                 "(interrupted: KeyboardInterrupt; 2 of 4 declared items missing)*"
-                                 "--wsb-baseline-accept=incomplete*"])
-    accepted = recorded.runpytest("suites/tiny", "--wsb-record-mode=none", "-k", "not t3",
-                                  f"--wsb-baseline={recorded.path / 'ctrl-c.json'}", "--wsb-baseline-accept=incomplete")
-    accepted.assert_outcomes(passed=3, failed=1)  # t4 is not in that baseline: its gate failure fails (and the verdict passes)
+    result.stderr.fnmatch_lines(
+        [
+            "*--wsb-baseline: *ctrl-c.json is the results file of a run that did not complete "
+            "(interrupted: KeyboardInterrupt; 2 of 4 declared items missing)*"
+            "--wsb-baseline-accept=incomplete*"
+        ]
+    )
+    accepted = recorded.runpytest(
+        "suites/tiny",
+        "--wsb-record-mode=none",
+        "-k",
+        "not t3",
+        f"--wsb-baseline={recorded.path / 'ctrl-c.json'}",
+        "--wsb-baseline-accept=incomplete",
+    )
+    accepted.assert_outcomes(
+        passed=3, failed=1
+    )  # t4 is not in that baseline: its gate failure fails (and the verdict passes)
     accepted.stdout.fnmatch_lines(["*tiny [[]local[]]: *not comparable: baseline incomplete*"])
 
 

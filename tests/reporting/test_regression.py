@@ -25,14 +25,28 @@ def _record(case: str, ndcg: float | None, outcome: str = "passed") -> ItemRecor
 
 
 def _baseline(values: dict[str, float]) -> Baseline:
-    items = {("s", case, "p"): {"suite": "s", "case_id": case, "provider": "p", "outcome": "passed",
-                                "metrics": {"ndcg": value}} for case, value in values.items()}
+    items = {
+        ("s", case, "p"): {
+            "suite": "s",
+            "case_id": case,
+            "provider": "p",
+            "outcome": "passed",
+            "metrics": {"ndcg": value},
+        }
+        for case, value in values.items()
+    }
     return Baseline(items, "base.json", k=5, suites={"s": {"edition": "e", "digest": "d", "kind": "scenario"}})
 
 
 def _verdict(before: dict[str, float], records: list[ItemRecord], **kwargs):
-    [verdict] = suite_verdicts(records, FAMILIES, 5, _baseline(before), alpha=kwargs.get("alpha", 0.05),
-                               min_effect=kwargs.get("min_effect", 0.01))
+    [verdict] = suite_verdicts(
+        records,
+        FAMILIES,
+        5,
+        _baseline(before),
+        alpha=kwargs.get("alpha", 0.05),
+        min_effect=kwargs.get("min_effect", 0.01),
+    )
     return verdict
 
 
@@ -46,7 +60,8 @@ def test_a_significant_drop_larger_than_the_minimum_effect_is_a_regression():
     assert verdict.text() == "REGRESSION nDCG@5 −0.110 (p<0.001, n=55; could detect any drop)"  # every pair −0.11
     # the same drop below the minimum effect, or a run too small to be significant, is no regression
     assert _verdict(before, records, min_effect=0.2).text() == (
-        "no significant change nDCG@5 −0.110 (p<0.001, n=55; could detect any drop)")
+        "no significant change nDCG@5 −0.110 (p<0.001, n=55; could detect any drop)"
+    )
     small = {case: before[case] for case in list(before)[:3]}
     assert not _verdict(small, [_record(case, value - 0.11) for case, value in small.items()]).failed
 
@@ -69,12 +84,20 @@ def test_records_are_keyed_by_suite_case_and_provider_not_by_node_id():
     store = ResultStore()
     for suite in ("lexbench-sample", "lexbench-sample-factual"):
         for when in ("call", "teardown"):
-            report = pytest.TestReport(nodeid="../q001[local]", location=("x", 0, "x"), keywords={}, outcome="passed",
-                                       longrepr=None, when=when,
-                                       **{REPORT_PAYLOAD: report_payload(_meta("q001", suite, "local"))})
+            report = pytest.TestReport(
+                nodeid="../q001[local]",
+                location=("x", 0, "x"),
+                keywords={},
+                outcome="passed",
+                longrepr=None,
+                when=when,
+                **{REPORT_PAYLOAD: report_payload(_meta("q001", suite, "local"))},
+            )
             store.add(report)
-    assert [r.key for r in store.records()] == [("lexbench-sample", "q001", "local"),
-                                                 ("lexbench-sample-factual", "q001", "local")]
+    assert [r.key for r in store.records()] == [
+        ("lexbench-sample", "q001", "local"),
+        ("lexbench-sample-factual", "q001", "local"),
+    ]
 
 
 def test_the_detectable_drop_is_the_normal_approximation_of_a_paired_test_at_80_percent_power():
@@ -88,7 +111,7 @@ def test_the_detectable_drop_is_the_normal_approximation_of_a_paired_test_at_80_
         new = [value + rng.gauss(0, 0.2) for value in old]
         differences = [a - b for a, b in zip(new, old)]
         spread = float(__import__("numpy").std(differences, ddof=1))
-        expected = (scipy_stats.norm.ppf(0.975) + scipy_stats.norm.ppf(0.8)) * spread / n ** 0.5
+        expected = (scipy_stats.norm.ppf(0.975) + scipy_stats.norm.ppf(0.8)) * spread / n**0.5
         assert detectable_drop(new, old, 0.05) == pytest.approx(expected, rel=1e-9)
     assert detectable_drop([0.5], [0.4], 0.05) is None  # one pair: no spread to estimate
 
@@ -103,7 +126,7 @@ def test_a_drop_of_the_detectable_size_is_found_about_four_times_in_five():
     size = detectable_drop([rng.gauss(0, sigma) for _ in range(2000)], [0.0] * 2000, 0.05) * (2000 / n) ** 0.5
     for _ in range(runs):
         differences = [rng.gauss(-size, sigma) for _ in range(n)]
-        z = abs(sum(differences) / n) / (sigma / n ** 0.5)
+        z = abs(sum(differences) / n) / (sigma / n**0.5)
         found += z > 1.959964
     assert 0.76 < found / runs < 0.84
 

@@ -29,24 +29,35 @@ def _set(path: str, value) -> callable:
             target = target[int(name)] if isinstance(target, list) else target[name]
         target[last] = value
         return json.dumps(document)
+
     return change
 
 
 CASES = {
     "5000-digit k": (_huge_k, "field 'k': expected a whole number from 1, got a 5,000-digit number"),
     "k of 0": (_set("k", 0), "field 'k': expected a whole number from 1, got 0"),
-    "Infinity metric": (_set("items.0.metrics.ndcg", float("inf")),
-                        f"item 0 ({FIRST}): field 'metrics.ndcg': expected a finite number, got inf"),
-    "huge metric": (_set("items.0.metrics.ndcg", 10 ** 400),
-                    f"item 0 ({FIRST}): field 'metrics.ndcg': expected a finite number"),
-    "suite as a string": (_set(f"suites.{GOOD['items'][0]['suite']}", "code"),
-                          f"field 'suites.{GOOD['items'][0]['suite']}': expected an object, got 'code'"),
-    "suite edition as a number": (_set(f"suites.{GOOD['items'][0]['suite']}.edition", 3),
-                                  f"suites.{GOOD['items'][0]['suite']}: field 'edition': expected a string, got 3"),
+    "Infinity metric": (
+        _set("items.0.metrics.ndcg", float("inf")),
+        f"item 0 ({FIRST}): field 'metrics.ndcg': expected a finite number, got inf",
+    ),
+    "huge metric": (
+        _set("items.0.metrics.ndcg", 10**400),
+        f"item 0 ({FIRST}): field 'metrics.ndcg': expected a finite number",
+    ),
+    "suite as a string": (
+        _set(f"suites.{GOOD['items'][0]['suite']}", "code"),
+        f"field 'suites.{GOOD['items'][0]['suite']}': expected an object, got 'code'",
+    ),
+    "suite edition as a number": (
+        _set(f"suites.{GOOD['items'][0]['suite']}.edition", 3),
+        f"suites.{GOOD['items'][0]['suite']}: field 'edition': expected a string, got 3",
+    ),
     "kind as a number": (_set("items.0.kind", 7), f"item 0 ({FIRST}): field 'kind': expected a string, got 7"),
     "provider name as a number": (_set("providers", [1]), "field 'providers[0]': expected a string, got 1"),
-    "duplicated item": (lambda d: json.dumps({**d, "items": d["items"] + [d["items"][0]]}),
-                        f"item {len(GOOD['items'])} ({FIRST}): the same suite, case and provider as item 0"),
+    "duplicated item": (
+        lambda d: json.dumps({**d, "items": d["items"] + [d["items"][0]]}),
+        f"item {len(GOOD['items'])} ({FIRST}): the same suite, case and provider as item 0",
+    ),
 }
 
 

@@ -20,8 +20,10 @@ def _document(items):
 
 @pytest.mark.parametrize("count", [0, 1, 3])
 def test_items_from_an_iterator_are_written_one_a_line_and_read_back_as_given(tmp_path, count):
-    items = [{"case_id": f"q{n}", "raw": {"hits": [{"snippet": f"key={KEY}\n…", "rank": n}]}, "items": []}
-             for n in range(count)]
+    items = [
+        {"case_id": f"q{n}", "raw": {"hits": [{"snippet": f"key={KEY}\n…", "rank": n}]}, "items": []}
+        for n in range(count)
+    ]
     path = tmp_path / "results.json"
     write_document(path, _document(iter(items)), [KEY])
     text = path.read_text("utf-8")
@@ -29,8 +31,15 @@ def test_items_from_an_iterator_are_written_one_a_line_and_read_back_as_given(tm
     assert KEY not in text and (count == 0 or "…" in text)  # not escaped: the file is UTF-8
     lines = text.splitlines()
     assert [line for line in lines if '"case_id"' in line] == [
-        json.dumps(json.loads(json.dumps(item).replace(KEY, FILTERED)), ensure_ascii=False, sort_keys=True,
-                   separators=(",", ":")) + ("," if n < count - 1 else "") for n, item in enumerate(items)]
+        json.dumps(
+            json.loads(json.dumps(item).replace(KEY, FILTERED)),
+            ensure_ascii=False,
+            sort_keys=True,
+            separators=(",", ":"),
+        )
+        + ("," if n < count - 1 else "")
+        for n, item in enumerate(items)
+    ]
 
 
 def test_an_item_that_cannot_be_made_leaves_no_file(tmp_path):

@@ -19,16 +19,25 @@ _scores = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 
 # --- mean and percentile ------------------------------------------------------------------
 
+
 def test_mean():
     assert mean([1.0, 2.0, 4.0]) == pytest.approx(7 / 3)
     assert mean([0.1] * 10) == 0.1
     assert math.isnan(mean([]))
 
 
-@pytest.mark.parametrize(("q", "expected"), [
-    # sorted [10, 20, 30, 40]: position h = 3·q/100, value = x[⌊h⌋] + (h − ⌊h⌋)·step
-    (0, 10.0), (25, 17.5), (50, 25.0), (75, 32.5), (95, 38.5), (100, 40.0),
-])
+@pytest.mark.parametrize(
+    ("q", "expected"),
+    [
+        # sorted [10, 20, 30, 40]: position h = 3·q/100, value = x[⌊h⌋] + (h − ⌊h⌋)·step
+        (0, 10.0),
+        (25, 17.5),
+        (50, 25.0),
+        (75, 32.5),
+        (95, 38.5),
+        (100, 40.0),
+    ],
+)
 def test_percentile_hand_computed(q, expected):
     assert percentile([40.0, 10.0, 30.0, 20.0], q) == pytest.approx(expected)
 
@@ -56,6 +65,7 @@ def test_percentile_matches_numpy_default(values, q):
 
 
 # --- bootstrap -----------------------------------------------------------------------------
+
 
 def test_bootstrap_empty_and_single():
     assert all(math.isnan(x) for x in bootstrap_ci([]))
@@ -109,7 +119,7 @@ def test_bootstrap_follows_its_definition(values, resamples, seed):
     ordered = sorted(values)
     n = len(ordered)
     raw = numpy.random.PCG64(seed).random_raw(resamples * n).tolist()
-    means = [math.fsum(ordered[(r >> 32) * n >> 32] for r in raw[i * n:(i + 1) * n]) / n for i in range(resamples)]
+    means = [math.fsum(ordered[(r >> 32) * n >> 32] for r in raw[i * n : (i + 1) * n]) / n for i in range(resamples)]
     centre, low, high = bootstrap_ci(values, resamples=resamples, seed=seed)
     assert centre == mean(values)
     if ordered[0] == ordered[-1]:
@@ -127,6 +137,7 @@ def test_bootstrap_draws_in_bounded_chunks_without_changing_the_interval(monkeyp
 
 
 # --- paired randomization test --------------------------------------------------------------
+
 
 def test_randomization_identical_inputs_give_one():
     values = [0.1, 0.5, 0.9, 0.3]

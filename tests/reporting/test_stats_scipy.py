@@ -21,8 +21,14 @@ _score = st.one_of(st.integers(0, 8).map(lambda i: i / 8), st.floats(0, 1, allow
 @given(st.lists(_score, min_size=3, max_size=40))
 def test_bootstrap_interval_matches_scipy_percentile_bootstrap(values):
     mean, low, high = bootstrap_ci(values)
-    reference = scipy_stats.bootstrap((numpy.array(values),), numpy.mean, method="percentile",
-                                      confidence_level=0.95, n_resamples=20000, rng=numpy.random.default_rng(0))
+    reference = scipy_stats.bootstrap(
+        (numpy.array(values),),
+        numpy.mean,
+        method="percentile",
+        confidence_level=0.95,
+        n_resamples=20000,
+        rng=numpy.random.default_rng(0),
+    )
     distribution = reference.bootstrap_distribution
     assert mean == pytest.approx(float(numpy.mean(values)), abs=1e-12)
     # our 2,000 resamples estimate the 2.5th/97.5th percentiles of the same bootstrap distribution that
@@ -44,7 +50,12 @@ def test_paired_test_matches_scipy_exact_permutation_test(pairs):
     b = [y for _, y in pairs]
     ours = paired_randomization_test(a, b)
     # n ≤ 12: SciPy enumerates all 2^n sign patterns (exact p); ours samples 10,000 of them
-    exact = scipy_stats.permutation_test((numpy.array(a), numpy.array(b)), _mean_difference, vectorized=True,
-                                         permutation_type="samples", alternative="two-sided",
-                                         n_resamples=10**6).pvalue
+    exact = scipy_stats.permutation_test(
+        (numpy.array(a), numpy.array(b)),
+        _mean_difference,
+        vectorized=True,
+        permutation_type="samples",
+        alternative="two-sided",
+        n_resamples=10**6,
+    ).pvalue
     assert ours == pytest.approx(min(1.0, exact), abs=0.02 + 1 / 10001)

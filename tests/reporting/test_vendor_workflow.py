@@ -45,7 +45,9 @@ def _items(path) -> dict[tuple[str, str], dict]:
 
 @pytest.fixture
 def releases(pytester):
-    corpus = [json.loads(line) for line in (REPO / "suites" / "sample-web" / "corpus.jsonl").read_text("utf-8").splitlines()]
+    corpus = [
+        json.loads(line) for line in (REPO / "suites" / "sample-web" / "corpus.jsonl").read_text("utf-8").splitlines()
+    ]
     grade3 = _grade3_by_query()
     removed = _removed_pages(grade3)
     release2 = [page for page in corpus if normalize_url(page["url"]) not in removed]
@@ -61,33 +63,58 @@ def releases(pytester):
 def test_a_vendor_release_that_lost_pages_fails_with_regression(releases):
     pytester, lost = releases
     # release 1: record it into its own cassette folder and keep its results as the baseline
-    first = pytester.runpytest(*SUITES, "--wsb-local-corpus=release1.jsonl", "--wsb-record-mode=rewrite",
-                               "--wsb-cassette-dir=runs/release1", "--wsb-json=release1.json")
+    first = pytester.runpytest(
+        *SUITES,
+        "--wsb-local-corpus=release1.jsonl",
+        "--wsb-record-mode=rewrite",
+        "--wsb-cassette-dir=runs/release1",
+        "--wsb-json=release1.json",
+    )
     baseline = _items(pytester.path / "release1.json")
     failing = {key for key, item in baseline.items() if item["outcome"] == "failed"}
     assert all(suite == "code-sample" for suite, _ in failing) and failing  # lexbench passes; some code gates fail
     first.assert_outcomes(passed=len(baseline) - len(failing), failed=len(failing))
 
     # release 1 against itself, replayed as CI would: green, the known gate failures xfailed
-    same = pytester.runpytest(*SUITES, "--wsb-local-corpus=release1.jsonl", "--wsb-record-mode=none",
-                              "--wsb-cassette-dir=runs/release1", "--wsb-baseline=release1.json")
+    same = pytester.runpytest(
+        *SUITES,
+        "--wsb-local-corpus=release1.jsonl",
+        "--wsb-record-mode=none",
+        "--wsb-cassette-dir=runs/release1",
+        "--wsb-baseline=release1.json",
+    )
     same.assert_outcomes(passed=len(baseline) - len(failing) + 2, xfailed=len(failing))  # + 2 suites' verdicts
     assert same.ret == 0
-    same.stdout.fnmatch_lines(["  lexbench-sample [[]local[]]: no significant change nDCG@5 +0.000 (p=1.000, n=55; "
-                               "could detect any drop)",
-                               f"  known failures, xfailed ({len(failing)}): failing in the baseline too"])
+    same.stdout.fnmatch_lines(
+        [
+            "  lexbench-sample [[]local[]]: no significant change nDCG@5 +0.000 (p=1.000, n=55; could detect any drop)",
+            f"  known failures, xfailed ({len(failing)}): failing in the baseline too",
+        ]
+    )
 
     # release 2 against release 1's baseline
-    second = pytester.runpytest(*SUITES, "--wsb-local-corpus=release2.jsonl", "--wsb-record-mode=rewrite",
-                                "--wsb-cassette-dir=runs/release2", "--wsb-baseline=release1.json",
-                                "--wsb-json=release2.json", "-rf")
+    second = pytester.runpytest(
+        *SUITES,
+        "--wsb-local-corpus=release2.jsonl",
+        "--wsb-record-mode=rewrite",
+        "--wsb-cassette-dir=runs/release2",
+        "--wsb-baseline=release1.json",
+        "--wsb-json=release2.json",
+        "-rf",
+    )
     assert second.ret == pytest.ExitCode.TESTS_FAILED
     verdict = next(line for line in second.outlines if line.startswith("  lexbench-sample [local]: "))
-    assert re.fullmatch(r"  lexbench-sample \[local\]: REGRESSION nDCG@5 −0\.\d{3} \(p<0\.001, n=55; could detect "
-                        r"−0\.\d{3} at 80 % power\)", verdict), verdict
+    assert re.fullmatch(
+        r"  lexbench-sample \[local\]: REGRESSION nDCG@5 −0\.\d{3} \(p<0\.001, n=55; could detect "
+        r"−0\.\d{3} at 80 % power\)",
+        verdict,
+    ), verdict
     assert any(line.startswith("FAILED lexbench-sample::[vs baseline][local]") for line in second.outlines)
-    regressed = {re.search(r"lexbench-sample::(q\d+)\[local\]", line).group(1)
-                 for line in second.outlines if line.startswith("FAILED lexbench-sample::q")}
+    regressed = {
+        re.search(r"lexbench-sample::(q\d+)\[local\]", line).group(1)
+        for line in second.outlines
+        if line.startswith("FAILED lexbench-sample::q")
+    }
     assert regressed == lost  # exactly the queries whose only grade-3 pages are gone
     after = _items(pytester.path / "release2.json")
     for query in lost:
@@ -113,13 +140,25 @@ def _reversed_release(source: Path, target: Path) -> None:
 
 @pytest.mark.e2e
 def test_a_shuffled_release_passes_every_item_and_fails_its_verdict_test_in_junit(pytester):
-    first = pytester.runpytest("--suite", "lexbench-sample", "--wsb-record-mode=rewrite",
-                               "--wsb-cassette-dir=runs/release1", "--wsb-json=release1.json")
+    first = pytester.runpytest(
+        "--suite",
+        "lexbench-sample",
+        "--wsb-record-mode=rewrite",
+        "--wsb-cassette-dir=runs/release1",
+        "--wsb-json=release1.json",
+    )
     first.assert_outcomes(passed=55)
     _reversed_release(pytester.path / "runs" / "release1", pytester.path / "runs" / "release2")
-    second = pytester.runpytest("--suite", "lexbench-sample", "--wsb-record-mode=none",
-                                "--wsb-cassette-dir=runs/release2", "--wsb-baseline=release1.json",
-                                "--junitxml=junit.xml", "--wsb-markdown=summary.md", "-rf")
+    second = pytester.runpytest(
+        "--suite",
+        "lexbench-sample",
+        "--wsb-record-mode=none",
+        "--wsb-cassette-dir=runs/release2",
+        "--wsb-baseline=release1.json",
+        "--junitxml=junit.xml",
+        "--wsb-markdown=summary.md",
+        "-rf",
+    )
     assert second.ret == pytest.ExitCode.TESTS_FAILED
     second.assert_outcomes(passed=55, failed=1)  # every item holds its gate; the suite's verdict fails
     verdict = re.compile(r"REGRESSION nDCG@5 −0\.\d{3} \(p<0\.001, n=55; could detect −0\.\d{3} at 80 % power\)")

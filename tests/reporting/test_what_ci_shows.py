@@ -25,14 +25,19 @@ def test_a_partial_run_says_so_and_is_no_baseline_unless_accepted(pytester, tiny
     pytester.runpytest("suites", "--wsb-json=all.json").assert_outcomes(passed=3, failed=1)
     assert json.loads((pytester.path / "all.json").read_text())["selection"] == "all"
     pytester.runpytest(*args, "--wsb-json=part.json", *([] if "::" in args[0] else ["suites"])).assert_outcomes(
-        passed=2)
+        passed=2
+    )
     part = json.loads((pytester.path / "part.json").read_text())
     assert part["selection"] == "partial" and part["complete"] is True and part["selected_by"]
     refused = pytester.runpytest("suites", "--wsb-baseline=part.json")
     assert refused.ret == pytest.ExitCode.USAGE_ERROR
-    refused.stderr.fnmatch_lines(["*--wsb-baseline: *part.json is the results file of a partial run (2 items, "
-                                  "selected by *); make a new baseline from a run of whole suites, or pass "
-                                  "--wsb-baseline-accept=partial to compare its items only"])
+    refused.stderr.fnmatch_lines(
+        [
+            "*--wsb-baseline: *part.json is the results file of a partial run (2 items, "
+            "selected by *); make a new baseline from a run of whole suites, or pass "
+            "--wsb-baseline-accept=partial to compare its items only"
+        ]
+    )
     accepted = pytester.runpytest("suites", "--wsb-baseline=part.json", "--wsb-baseline-accept=partial")
     accepted.assert_outcomes(passed=4, failed=1)  # t3 passes, t4 fails its gate (no record to xfail it): + the verdict
     accepted.stdout.fnmatch_lines(["*tiny [[]local[]]: * n=2; *baseline partial (*: its items only)*"])

@@ -7,8 +7,14 @@ import json
 
 import pytest
 
-from pytest_websearchbench.reporting.results import CRASH_PHASE, REPORT_PAYLOAD, ItemMeta, ItemRun, ResultStore, \
-    report_payload
+from pytest_websearchbench.reporting.results import (
+    CRASH_PHASE,
+    REPORT_PAYLOAD,
+    ItemMeta,
+    ItemRun,
+    ResultStore,
+    report_payload,
+)
 
 # the item kills its own worker: t2 before any of its reports was sent (in setup), t3 after its setup
 # report said "passed" (in call); the hooks run for the suite folder given as the argument
@@ -36,8 +42,7 @@ def test_a_killed_worker_makes_its_item_an_error_in_summary_and_results(pytester
     pytester.runpytest("suites").assert_outcomes(passed=3, failed=1)  # record the cassettes
     pytester.makeconftest(KILLER)
     results = pytester.path / "crash.json"
-    result = pytester.runpytest_subprocess("suites/tiny", "-n", "2", "--wsb-record-mode=none",
-                                           f"--wsb-json={results}")
+    result = pytester.runpytest_subprocess("suites/tiny", "-n", "2", "--wsb-record-mode=none", f"--wsb-json={results}")
     result.assert_outcomes(passed=1, failed=1, errors=2)
     result.stdout.fnmatch_lines(["*pass rate*1/4 (25.0%)*", "*errors*2*"])
     result.stdout.fnmatch_lines(["*local errors: 1× worker 'gw*' crashed while running 'suites/tiny::t2[[]local[]]'*"])
@@ -57,9 +62,15 @@ def test_a_killed_worker_makes_its_item_an_error_in_summary_and_results(pytester
 
 def _report(when: str, outcome: str = "passed", payload=None) -> pytest.TestReport:
     extra = {REPORT_PAYLOAD: payload} if payload is not None else {}
-    return pytest.TestReport(nodeid="suites/tiny::t2[local]", location=("suites/tiny", 0, "tiny/t2[local]"),
-                             keywords={}, outcome=outcome, longrepr=None if outcome == "passed" else
-                             "worker 'gw0' crashed while running 'suites/tiny::t2[local]'", when=when, **extra)
+    return pytest.TestReport(
+        nodeid="suites/tiny::t2[local]",
+        location=("suites/tiny", 0, "tiny/t2[local]"),
+        keywords={},
+        outcome=outcome,
+        longrepr=None if outcome == "passed" else "worker 'gw0' crashed while running 'suites/tiny::t2[local]'",
+        when=when,
+        **extra,
+    )
 
 
 META = ItemMeta("tiny", "t2", "local", "lexbench", "scenario", "e", "d")

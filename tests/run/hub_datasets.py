@@ -8,9 +8,9 @@ import json
 from dataclasses import dataclass
 
 import pytest
+from hub_server import LoopbackHub
 
 from conftest import REPO
-from hub_server import LoopbackHub
 
 CODE_REPO = "openbenchmarks/OB-Code-Websearch"
 LEX_REPO = "Lexmount/LexBench-Web-Search"
@@ -58,8 +58,9 @@ def hub():
     """The loopback hub with a code dataset (tag v1, then a newer main), LexBench scenario and factual
     datasets, and a gated dataset; the code rows are a large (LFS) file, served through the CDN origin."""
     server = LoopbackHub()
-    code_v1 = server.commit(CODE_REPO, {"data/eval.jsonl": jsonl(code_rows(3)), "README.md": b"# tickets\n"},
-                            lfs=("data/eval.jsonl",))
+    code_v1 = server.commit(
+        CODE_REPO, {"data/eval.jsonl": jsonl(code_rows(3)), "README.md": b"# tickets\n"}, lfs=("data/eval.jsonl",)
+    )
     server.tag(CODE_REPO, "v1", code_v1)
     code_v2 = server.commit(CODE_REPO, {"data/eval.jsonl": jsonl(code_rows(4))})
     lex = server.commit(LEX_REPO, {"data/scenarios.jsonl": jsonl(lex_rows(5))})

@@ -55,8 +55,9 @@ class LoopbackHub:
         state = self.repos.setdefault(repo, Repo())
         parent = state.branches.get(branch)
         tree = {**(state.commits[parent] if parent else {}), **files}
-        digest = hashlib.sha1(json.dumps([repo, parent, sorted((p, git_blob_sha1(d)) for p, d in tree.items())])
-                              .encode())
+        digest = hashlib.sha1(
+            json.dumps([repo, parent, sorted((p, git_blob_sha1(d)) for p, d in tree.items())]).encode()
+        )
         sha = digest.hexdigest()
         state.commits[sha] = tree
         state.branches[branch] = sha
@@ -71,7 +72,7 @@ class LoopbackHub:
 
     # ------------------------------------------------------------------ serving
 
-    def start(self) -> "LoopbackHub":
+    def start(self) -> LoopbackHub:
         self._servers = [LoopbackServer(_handler(self, role), name=f"test-{role}").start() for role in ("hub", "cdn")]
         self.endpoint, self.cdn = (server.url for server in self._servers)
         return self
@@ -127,16 +128,26 @@ def _handler(hub: LoopbackHub, role: str):
             if commit is None:
                 return self._error(404, "RevisionNotFound", body)
             state = hub.repos[repo]
-            self._json({"id": repo, "sha": commit, "private": False, "gated": "manual" if state.token else False,
-                        "siblings": [{"rfilename": p} for p in sorted(state.commits[commit])]}, body)
+            self._json(
+                {
+                    "id": repo,
+                    "sha": commit,
+                    "private": False,
+                    "gated": "manual" if state.token else False,
+                    "siblings": [{"rfilename": p} for p in sorted(state.commits[commit])],
+                },
+                body,
+            )
 
         def _refs(self, repo: str, body: bool) -> None:
             state = hub.repos[repo]
 
             def refs(kind: str, names: dict[str, str]) -> list[dict]:
                 return [{"name": n, "ref": f"refs/{kind}/{n}", "targetCommit": c} for n, c in sorted(names.items())]
-            self._json({"branches": refs("heads", state.branches), "tags": refs("tags", state.tags),
-                        "converts": []}, body)
+
+            self._json(
+                {"branches": refs("heads", state.branches), "tags": refs("tags", state.tags), "converts": []}, body
+            )
 
         def _resolve(self, repo: str, revision: str, path: str, body: bool) -> None:
             state = hub.repos[repo]
@@ -152,9 +163,13 @@ def _handler(hub: LoopbackHub, role: str):
             if path in state.lfs:
                 sha256 = hashlib.sha256(data).hexdigest()
                 hub.blobs[sha256] = served
-                headers = {"X-Repo-Commit": commit, "ETag": f'"{git_blob_sha1(b"lfs pointer " + sha256.encode())}"',
-                           "X-Linked-Etag": f'"{sha256}"', "X-Linked-Size": str(len(data)),
-                           "Location": f"{hub.cdn}/blobs/{sha256}"}
+                headers = {
+                    "X-Repo-Commit": commit,
+                    "ETag": f'"{git_blob_sha1(b"lfs pointer " + sha256.encode())}"',
+                    "X-Linked-Etag": f'"{sha256}"',
+                    "X-Linked-Size": str(len(data)),
+                    "Location": f"{hub.cdn}/blobs/{sha256}",
+                }
                 return self._send(302, b"", headers, body)
             self._bytes(served, {"X-Repo-Commit": commit, "ETag": f'"{git_blob_sha1(data)}"'}, body)
 
@@ -180,9 +195,10 @@ def _handler(hub: LoopbackHub, role: str):
                 self.close_connection = True
                 return
             if wanted and wanted.startswith("bytes=") and wanted.endswith("-"):
-                start = int(wanted[len("bytes="):-1])
-                return self._send(206, data[start:], {**headers, "Content-Range":
-                                                      f"bytes {start}-{len(data) - 1}/{len(data)}"}, body)
+                start = int(wanted[len("bytes=") : -1])
+                return self._send(
+                    206, data[start:], {**headers, "Content-Range": f"bytes {start}-{len(data) - 1}/{len(data)}"}, body
+                )
             self._send(200, data, headers, body)
 
         def _json(self, document: dict, body: bool) -> None:

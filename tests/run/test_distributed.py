@@ -17,11 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
-
-from pytest_websearchbench.run.distributed import _Controller, host_rates, lock_scope, split_rate  # noqa: E402
 from pytest_websearchbench.core.options import CassetteMode, Settings  # noqa: E402
 from pytest_websearchbench.core.policies import Rate  # noqa: E402
 from pytest_websearchbench.providers.ratelimit import RateLimiter  # noqa: E402
+from pytest_websearchbench.run.distributed import _Controller, host_rates, lock_scope, split_rate  # noqa: E402
 
 ITEMS = 20
 
@@ -47,13 +46,16 @@ def max_per_window(arrivals: list[float], seconds: float = 1.0) -> int:
 def _comparable(results_file) -> dict:
     """Each item's outcome and score, without what differs between a recording and a replay (latency, status)."""
     items = json.loads(results_file.read_text())["items"]
-    return {(i["suite"], i["case_id"], i["provider"]):
-            (i["outcome"], i["message"], i["metrics"], i["results"], i["raw"]) for i in items}
+    return {
+        (i["suite"], i["case_id"], i["provider"]): (i["outcome"], i["message"], i["metrics"], i["results"], i["raw"])
+        for i in items
+    }
 
 
 @pytest.mark.e2e
 def test_gateways_on_separate_temp_and_cassette_folders_keep_the_rate_and_bring_cassettes_back(
-        pytester, emulator, env, monkeypatch):
+    pytester, emulator, env, monkeypatch
+):
     env("serper")
     ids = _wide_suite(pytester.path)
     pytester.makeini("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
@@ -63,8 +65,9 @@ def test_gateways_on_separate_temp_and_cassette_folders_keep_the_rate_and_bring_
         worker_folders.append(pytester.path / f"worker-{name}" / "cassettes")
         # its own temp folder, as on another machine, and its own cassette folder (PYTEST_ADDOPTS on the worker only)
         gateways += ["--tx", f"popen//env:TMPDIR={temp}//env:PYTEST_ADDOPTS=--wsb-cassette-dir={worker_folders[-1]}"]
-    spread = pytester.runpytest("suites", "--provider=serper", "--dist=load", *gateways, "--wsb-rate=serper=5/s",
-                                "--wsb-json=spread.json")
+    spread = pytester.runpytest(
+        "suites", "--provider=serper", "--dist=load", *gateways, "--wsb-rate=serper=5/s", "--wsb-json=spread.json"
+    )
     spread.assert_outcomes(passed=15, failed=5)
 
     arrivals = [r.at for r in emulator.seen("serper")]
@@ -88,14 +91,16 @@ def test_gateways_on_separate_temp_and_cassette_folders_keep_the_rate_and_bring_
     for variable in emulator.env("serper"):
         monkeypatch.delenv(variable)
     emulator.clear()
-    single = pytester.runpytest("suites", "--provider=serper", "-n", "0", "--wsb-record-mode=none",
-                                "--wsb-json=single.json")
+    single = pytester.runpytest(
+        "suites", "--provider=serper", "-n", "0", "--wsb-record-mode=none", "--wsb-json=single.json"
+    )
     single.assert_outcomes(passed=15, failed=5)
     assert emulator.requests == []
     assert _comparable(pytester.path / "single.json") == _comparable(pytester.path / "spread.json")
 
 
 # -- the controller's share of each rate ---------------------------------------------------------------
+
 
 def test_a_rate_is_shared_in_whole_requests_by_the_number_of_workers_of_each_group():
     assert split_rate(Rate(5, 1), [1, 1]) == [Rate(3, 1), Rate(2, 1)]
@@ -113,8 +118,12 @@ def _slots(rate: Rate, start: float, count: int, folder: Path) -> list[float]:
     return [limiter.book() for _ in range(count)]
 
 
-@given(count=st.integers(1, 40), sizes=st.lists(st.integers(1, 6), min_size=1, max_size=5),
-       phases=st.lists(st.floats(0, 1), min_size=5, max_size=5), per=st.sampled_from([1.0, 60.0]))
+@given(
+    count=st.integers(1, 40),
+    sizes=st.lists(st.integers(1, 6), min_size=1, max_size=5),
+    phases=st.lists(st.floats(0, 1), min_size=5, max_size=5),
+    per=st.sampled_from([1.0, 60.0]),
+)
 @settings(derandomize=True, deadline=None, max_examples=150)
 @pytest.mark.e2e
 def test_the_groups_together_keep_the_rate_whatever_their_phases(count, sizes, phases, per):
@@ -125,16 +134,29 @@ def test_the_groups_together_keep_the_rate_whatever_their_phases(count, sizes, p
         return  # fractions: only the long-run rate holds
     assert all(s.count.is_integer() for s in shares)
     with tempfile.TemporaryDirectory() as folder:
-        slots = sorted(t for share, phase in zip(shares, phases)
-                       for t in _slots(share, phase * per, 3 * int(share.count), Path(folder)))
+        slots = sorted(
+            t
+            for share, phase in zip(shares, phases)
+            for t in _slots(share, phase * per, 3 * int(share.count), Path(folder))
+        )
     # any window of one period (less a nanosecond of float error) holds at most the rate's count
     assert max_per_window(slots, per - 1e-9) <= count
 
 
 def test_workers_share_a_limiter_when_they_share_machine_account_and_temp_folder():
-    specs = ["popen", "popen//python=python3", "popen//env:TMPDIR=/scratch/a", "popen//env:TMPDIR=/scratch/a",
-             "popen//env:TMPDIR=/scratch/b", "ssh=ci@box1", "ssh=ci@box1//chdir=work", "ssh=ci@box2",
-             "ssh=box1//ssh_config=other.conf", "socket=10.0.0.5:8888", "popen//via=proxy1"]
+    specs = [
+        "popen",
+        "popen//python=python3",
+        "popen//env:TMPDIR=/scratch/a",
+        "popen//env:TMPDIR=/scratch/a",
+        "popen//env:TMPDIR=/scratch/b",
+        "ssh=ci@box1",
+        "ssh=ci@box1//chdir=work",
+        "ssh=ci@box2",
+        "ssh=box1//ssh_config=other.conf",
+        "socket=10.0.0.5:8888",
+        "popen//via=proxy1",
+    ]
     scopes = [lock_scope(execnet.XSpec(f"execmodel=main_thread_only//{s}")) for s in specs]
     assert [len(set(scopes[:2])), len(set(scopes[2:4]))] == [1, 1]  # the same machine and temp folder
     assert scopes[6] == scopes[5]
@@ -143,13 +165,26 @@ def test_workers_share_a_limiter_when_they_share_machine_account_and_temp_folder
 
 def _node(spec: str, specs: list[str]):
     parse = lambda s: execnet.XSpec(f"execmodel=main_thread_only//{s}")  # noqa: E731 (as xdist's NodeManager)
-    return SimpleNamespace(gateway=SimpleNamespace(spec=parse(spec)), workerinput={},
-                           nodemanager=SimpleNamespace(specs=[parse(s) for s in specs]))
+    return SimpleNamespace(
+        gateway=SimpleNamespace(spec=parse(spec)),
+        workerinput={},
+        nodemanager=SimpleNamespace(specs=[parse(s) for s in specs]),
+    )
 
 
 def _settings(tmp_path, mode=CassetteMode.ONCE, rates=None) -> Settings:
-    return Settings(providers=("serper",), suites=(), k=5, record_mode=mode, cassette_dir=tmp_path / "cassettes",
-                    json_path=None, baseline_path=None, tolerance=None, local_corpus=None, rates=rates or {})
+    return Settings(
+        providers=("serper",),
+        suites=(),
+        k=5,
+        record_mode=mode,
+        cassette_dir=tmp_path / "cassettes",
+        json_path=None,
+        baseline_path=None,
+        tolerance=None,
+        local_corpus=None,
+        rates=rates or {},
+    )
 
 
 def test_each_worker_is_handed_its_groups_share_and_limits_itself_to_it(tmp_path):
@@ -159,8 +194,11 @@ def test_each_worker_is_handed_its_groups_share_and_limits_itself_to_it(tmp_path
     nodes = [_node(spec, expanded) for spec in expanded]
     for node in nodes:
         controller.pytest_configure_node(node)
-    assert nodes[0].workerinput["wsb_rates"] == nodes[1].workerinput["wsb_rates"] == {
-        "serper": [3.0, 1.0], "*": [40.0, 60.0]}
+    assert (
+        nodes[0].workerinput["wsb_rates"]
+        == nodes[1].workerinput["wsb_rates"]
+        == {"serper": [3.0, 1.0], "*": [40.0, 60.0]}
+    )
     assert nodes[2].workerinput["wsb_rates"] == {"serper": [2.0, 1.0], "*": [20.0, 60.0]}
     worker = SimpleNamespace(workerinput=nodes[2].workerinput)
     assert host_rates(worker, {"serper": Rate(5, 1)}) == {"serper": Rate(2, 1), "*": Rate(20, 60)}
@@ -168,6 +206,7 @@ def test_each_worker_is_handed_its_groups_share_and_limits_itself_to_it(tmp_path
 
 
 # -- cassettes brought home --------------------------------------------------------------------------
+
 
 def _report(path: str, text: str):
     return SimpleNamespace(wsb_cassette={"path": path, "text": text})
@@ -188,8 +227,9 @@ def test_the_controller_writes_a_workers_cassette_when_missing_or_different_and_
 
     controller.pytest_runtest_logreport(_report("../../escaped.yaml", "x"))
     assert not (tmp_path.parent / "escaped.yaml").exists()
-    assert controller.failures == [f"{tmp_path / 'cassettes' / '../../escaped.yaml'}: "
-                                   "'../../escaped.yaml' is outside the cassette folder"]
+    assert controller.failures == [
+        f"{tmp_path / 'cassettes' / '../../escaped.yaml'}: '../../escaped.yaml' is outside the cassette folder"
+    ]
 
 
 def test_a_replay_only_run_never_writes_a_cassette(tmp_path):

@@ -11,8 +11,8 @@ import warnings
 import huggingface_hub.constants
 import huggingface_hub.utils._http
 import pytest
-
 from hub_datasets import CODE_REPO, GATED_REPO, GATED_TOKEN, code_rows, jsonl
+
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.hub import UPDATE, HubSpec
 from pytest_websearchbench.run.hub import BRANCH, COMMIT, TAG, HubFetcher, HubSession, UnpinnedRevisionWarning
@@ -45,8 +45,10 @@ def test_a_tag_resolves_to_its_commit_and_the_file_is_downloaded_once(hub, tmp_p
     assert file.sha256 == hashlib.sha256(jsonl(code_rows(3))).hexdigest() == file.etag  # an LFS file's ETag
     assert file.local.read_bytes() == jsonl(code_rows(3)) and file.local.name == "eval.jsonl"
     assert file.etag_mismatch() is None
-    assert hub.server.downloads() == [f"HEAD /datasets/{CODE_REPO}/resolve/{hub.code_v1}/data/eval.jsonl",
-                                   f"GET /blobs/{file.sha256}"]  # the CDN origin serves the bytes
+    assert hub.server.downloads() == [
+        f"HEAD /datasets/{CODE_REPO}/resolve/{hub.code_v1}/data/eval.jsonl",
+        f"GET /blobs/{file.sha256}",
+    ]  # the CDN origin serves the bytes
     # the same file again: by its commit (no request at all), by its tag (the tag is asked, the file is not)
     asked = len(hub.server.requests)
     again, kind = fetch.fetch(V1.at(hub.code_v1))
@@ -120,8 +122,9 @@ def test_a_gated_dataset_needs_hf_token_which_only_the_hub_sees(hub, tmp_path, m
 def test_an_interrupted_download_leaves_no_file_behind(hub, tmp_path):
     hub.server.interrupt = True
     spec = MAIN.at(hub.code_v2)
-    with pytest.raises(SuiteError, match="downloading it at commit .* failed .*; huggingface_hub keeps no partial "
-                                         "file, run again"):
+    with pytest.raises(
+        SuiteError, match="downloading it at commit .* failed .*; huggingface_hub keeps no partial file, run again"
+    ):
         fetcher(hub, tmp_path).fetch(spec)
     left = [p.relative_to(tmp_path / "hf-cache") for p in (tmp_path / "hf-cache").rglob("*") if p.is_file()]
     assert not [p for p in left if "blobs" in p.parts or "snapshots" in p.parts or p.suffix == ".incomplete"], left
@@ -132,7 +135,7 @@ def test_an_interrupted_download_leaves_no_file_behind(hub, tmp_path):
 
 @pytest.mark.parametrize("path", ["data/eval.jsonl", "README.md"])  # an LFS file (SHA-256), a git file (blob hash)
 def test_bytes_other_than_the_hub_named_are_refused(hub, tmp_path, path):
-    original = (jsonl(code_rows(3)) if path.endswith(".jsonl") else b"# tickets\n")
+    original = jsonl(code_rows(3)) if path.endswith(".jsonl") else b"# tickets\n"
     hub.server.serve_instead[(CODE_REPO, hub.code_v1, path)] = original.swapcase()  # as long, other bytes
     file, _ = fetcher(hub, tmp_path).fetch(HubSpec(CODE_REPO, hub.code_v1, path))
     assert "is not the one the hub served at commit" in file.etag_mismatch()
@@ -179,8 +182,11 @@ def test_offline_a_locked_tag_resolves_through_the_lock(hub, tmp_path, monkeypat
 
 
 def test_an_unpinned_branch_is_an_error_in_ci_and_a_warning_otherwise(hub, tmp_path):
-    with pytest.raises(ConfigurationError, match=f"branch 'main' has no entry in .*wsb.lock.*\\(it is commit "
-                                                 f"{hub.code_v2} now.*--wsb-lock=update.*CI=true"):
+    with pytest.raises(
+        ConfigurationError,
+        match=f"branch 'main' has no entry in .*wsb.lock.*\\(it is commit "
+        f"{hub.code_v2} now.*--wsb-lock=update.*CI=true",
+    ):
         HubSession(tmp_path / "wsb.lock", ci=True, fetcher=fetcher(hub, tmp_path)).fetch(MAIN)
     with pytest.warns(UnpinnedRevisionWarning, match="branch 'main' has no entry"):
         HubSession(tmp_path / "wsb.lock", fetcher=fetcher(hub, tmp_path)).fetch(MAIN)

@@ -15,8 +15,9 @@ A, B = "a" * 40, "b" * 40
 
 
 def _file(data: bytes, commit: str = A, revision: str = "v1", path: str = "data/eval.jsonl") -> HubFile:
-    return HubFile(HubSpec("o/n", revision, path), commit, Path("/cache") / path, len(data),
-                   hashlib.sha256(data).hexdigest())
+    return HubFile(
+        HubSpec("o/n", revision, path), commit, Path("/cache") / path, len(data), hashlib.sha256(data).hexdigest()
+    )
 
 
 def test_a_lock_round_trips_and_keeps_other_entries(tmp_path):
@@ -48,16 +49,26 @@ def test_a_mismatch_names_the_file_the_commit_and_both_hashes():
     assert f"'v1' now resolves to commit {B}, the lock pins commit {A}" in moved
 
 
-@pytest.mark.parametrize("text, says", [
-    ("version = 1\n[[file]\n", "not valid TOML"),
-    ("version = 2\n", "expected version = 1"),
-    ("version = 1\nfile = 3\n", "expected [[file]] tables"),
-    ('version = 1\n[[file]]\nrepo = "o/n"\n', "revision is missing"),
-    ('version = 1\n[[file]]\nrepo = "o/n"\nrevision = "v1"\ncommit = "abc"\npath = "x"\nsize = 1\nsha256 = "'
-     + "0" * 64 + '"\n', "full 40-character commit"),
-    ('version = 1\n[[file]]\nrepo = "o/n"\nrevision = "v1"\ncommit = "' + A + '"\npath = "x"\nsize = true\n'
-     'sha256 = "' + "0" * 64 + '"\n', "size is missing or not a int"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("version = 1\n[[file]\n", "not valid TOML"),
+        ("version = 2\n", "expected version = 1"),
+        ("version = 1\nfile = 3\n", "expected [[file]] tables"),
+        ('version = 1\n[[file]]\nrepo = "o/n"\n', "revision is missing"),
+        (
+            'version = 1\n[[file]]\nrepo = "o/n"\nrevision = "v1"\ncommit = "abc"\npath = "x"\nsize = 1\nsha256 = "'
+            + "0" * 64
+            + '"\n',
+            "full 40-character commit",
+        ),
+        (
+            'version = 1\n[[file]]\nrepo = "o/n"\nrevision = "v1"\ncommit = "' + A + '"\npath = "x"\nsize = true\n'
+            'sha256 = "' + "0" * 64 + '"\n',
+            "size is missing or not a int",
+        ),
+    ],
+)
 def test_a_malformed_lock_is_one_error_naming_the_file(tmp_path, text, says):
     path = tmp_path / "wsb.lock"
     path.write_text(text)

@@ -16,11 +16,9 @@ from pathlib import Path
 
 import pytest
 import yaml
+from test_distributed import _comparable, _wide_suite, max_per_window  # noqa: E402
 
 from conftest import TINY_SCENARIOS
-
-
-from test_distributed import _comparable, _wide_suite, max_per_window  # noqa: E402
 
 
 def _suite(root: Path, items: int) -> list[str]:
@@ -43,8 +41,12 @@ def test_a_live_run_sends_its_calls_at_once_and_scores_as_its_replay(pytester, e
     arrivals = sorted(r.at for r in emulator.seen("serper"))
     # one call at a time would space them 0.5 s apart; at once, all 12 arrive before the first answer is back
     assert len(arrivals) == 12 and arrivals[-1] - arrivals[0] < 0.5, arrivals
-    live.stdout.fnmatch_lines(["live: 12/12 items in * s · recorded 12 · reused 0 · google.serper.dev *"
-                               "0 × 429 · spend *", "*cassettes*0 replayed · 12 recorded · 0 live*"])
+    live.stdout.fnmatch_lines(
+        [
+            "live: 12/12 items in * s · recorded 12 · reused 0 · google.serper.dev *0 × 429 · spend *",
+            "*cassettes*0 replayed · 12 recorded · 0 live*",
+        ]
+    )
     assert len(_cassettes(pytester.path)) == 12
     for variable in emulator.env("serper"):
         monkeypatch.delenv(variable)
@@ -60,8 +62,9 @@ def test_a_window_limit_sees_no_429_at_the_rate_given_under_xdist(pytester, emul
     _suite(pytester.path, 16)
     emulator.pace("serper", latency=0.3, per_second=5)
     # rewrite: a worker that did not find the controller's outcomes would record every item again
-    result = pytester.runpytest("suites", "--provider=serper", "-n", "2", "--wsb-rate=serper=5/s",
-                                "--wsb-record-mode=rewrite")
+    result = pytester.runpytest(
+        "suites", "--provider=serper", "-n", "2", "--wsb-rate=serper=5/s", "--wsb-record-mode=rewrite"
+    )
     result.assert_outcomes(passed=12, failed=4)
     arrivals = [r.at for r in emulator.seen("serper")]
     assert len(arrivals) == 16  # made once, by the controller: no worker called again
@@ -88,7 +91,8 @@ def test_the_same_command_again_calls_only_for_what_is_missing(pytester, emulato
     again = pytester.runpytest("suites", "--provider=serper", "--wsb-json=again.json")
     again.assert_outcomes(passed=6, failed=2)
     assert sorted(json.loads(r.body)["q"] for r in emulator.seen("serper")) == sorted(
-        s["query"] for s in [*TINY_SCENARIOS, *TINY_SCENARIOS][3:8])
+        s["query"] for s in [*TINY_SCENARIOS, *TINY_SCENARIOS][3:8]
+    )
     again.stdout.fnmatch_lines(["live: 5/5 items * recorded 5 · reused 3 *"])
     assert [p.stem for p in _cassettes(pytester.path)] == ids
 
@@ -98,15 +102,20 @@ def test_max_cost_starts_no_item_once_the_spend_reaches_it(pytester, emulator, e
     _suite(pytester.path, 8)
     emulator.pace("serper", latency=0.1)
     results = pytester.path / "r.json"
-    result = pytester.runpytest("suites", "--provider=serper", "--wsb-price=serper=1000", "--wsb-max-cost=3",
-                                f"--wsb-json={results}")
+    result = pytester.runpytest(
+        "suites", "--provider=serper", "--wsb-price=serper=1000", "--wsb-max-cost=3", f"--wsb-json={results}"
+    )
     assert len(emulator.seen("serper")) == 3  # 1 USD a call: the fourth would pass 3 USD
     items = json.loads(results.read_text())["items"]
     refused = [i for i in items if i["error_kind"] == "max_cost"]
-    assert len(refused) == 5 and all("not run: the run's estimated spend reached --wsb-max-cost 3 USD" in i["error"]
-                                     for i in refused)
-    result.assert_outcomes(errors=5, passed=sum(i["outcome"] == "passed" for i in items),
-                           failed=sum(i["outcome"] == "failed" for i in items))
+    assert len(refused) == 5 and all(
+        "not run: the run's estimated spend reached --wsb-max-cost 3 USD" in i["error"] for i in refused
+    )
+    result.assert_outcomes(
+        errors=5,
+        passed=sum(i["outcome"] == "passed" for i in items),
+        failed=sum(i["outcome"] == "failed" for i in items),
+    )
     result.stdout.fnmatch_lines(["live: 8/8 items * recorded 3 · reused 0 · errors 5 * spend 3.0000 USD*"])
 
 
@@ -115,10 +124,19 @@ def test_ctrl_c_keeps_the_finished_cassettes_whole_and_the_same_command_finishes
     env("serper")
     ids = _suite(pytester.path, 12)
     emulator.pace("serper", latency=0.6)
-    command = [sys.executable, "-m", "pytest", "suites", "--provider=serper", "--wsb-concurrency=2", "-p",
-               "no:cacheprovider"]
-    process = subprocess.Popen(command, cwd=pytester.path, env={**os.environ}, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "suites",
+        "--provider=serper",
+        "--wsb-concurrency=2",
+        "-p",
+        "no:cacheprovider",
+    ]
+    process = subprocess.Popen(
+        command, cwd=pytester.path, env={**os.environ}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.monotonic() + 60
     while len(_cassettes(pytester.path)) < 3 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -145,13 +163,13 @@ def test_n_auto_runs_light_suites_without_workers_and_anything_else_with_them(py
     alone = pytester.runpytest_subprocess("suites/wide", "-n", "auto", "--wsb-record-mode=none", "--provider=local")
     assert "created:" not in alone.stdout.str()  # xdist says "created: N/N workers" when it starts any
     pytester.makepyfile(test_other="def test_one():\n    pass\n")
-    mixed = pytester.runpytest_subprocess("suites/wide", "test_other.py", "-n", "auto", "--wsb-record-mode=none",
-                               "--provider=local")
+    mixed = pytester.runpytest_subprocess(
+        "suites/wide", "test_other.py", "-n", "auto", "--wsb-record-mode=none", "--provider=local"
+    )
     mixed.stdout.fnmatch_lines(["*created: */* workers*"])
 
 
-def test_once_without_a_key_replays_what_is_recorded_and_errors_only_what_is_not(pytester, emulator, env,
-                                                                                 monkeypatch):
+def test_once_without_a_key_replays_what_is_recorded_and_errors_only_what_is_not(pytester, emulator, env, monkeypatch):
     env("serper")
     _suite(pytester.path, 6)
     pytester.runpytest("suites", "--provider=serper", "-k", "not w05 and not w04").assert_outcomes(passed=3, failed=1)
@@ -160,6 +178,7 @@ def test_once_without_a_key_replays_what_is_recorded_and_errors_only_what_is_not
     result = pytester.runpytest("suites", "--provider=serper", "--wsb-record-mode=once", "-rE")
     result.assert_outcomes(passed=3, failed=1, errors=2)  # w00-w03 replayed; w04, w05 have no cassette
     assert emulator.requests == []
-    result.stdout.fnmatch_lines(["*wide/w04[[]serper[]]: provider 'serper' failed: provider 'serper' needs an API key: "
-                                 "set SERPER_API_KEY*"])
+    result.stdout.fnmatch_lines(
+        ["*wide/w04[[]serper[]]: provider 'serper' failed: provider 'serper' needs an API key: set SERPER_API_KEY*"]
+    )
     result.stdout.fnmatch_lines(["*cassettes*4 replayed*"])

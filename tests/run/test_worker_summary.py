@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-CONFTEST = '''
+CONFTEST = """
 import os
 
 import pytest_websearchbench.run.reporter as reporter
@@ -25,7 +25,7 @@ def _counted(*args, **kwargs):
 
 
 reporter.run_figures = _counted
-'''
+"""
 
 
 @pytest.mark.e2e

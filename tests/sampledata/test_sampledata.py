@@ -48,9 +48,14 @@ def test_generate_returns_written_paths(root: Path, tmp_path: Path) -> None:
     rels = sorted(p.relative_to(tmp_path).as_posix() for p in paths)
     assert rels == sorted(_files(tmp_path))
     assert rels == [
-        "code-sample/eval.jsonl", "code-sample/suite.json",
-        "lexbench-sample-factual/items.jsonl", "lexbench-sample-factual/suite.json",
-        "lexbench-sample/grades-model.jsonl", "lexbench-sample/grades.jsonl", "lexbench-sample/items.jsonl", "lexbench-sample/suite.json",
+        "code-sample/eval.jsonl",
+        "code-sample/suite.json",
+        "lexbench-sample-factual/items.jsonl",
+        "lexbench-sample-factual/suite.json",
+        "lexbench-sample/grades-model.jsonl",
+        "lexbench-sample/grades.jsonl",
+        "lexbench-sample/items.jsonl",
+        "lexbench-sample/suite.json",
         "sample-web/corpus.jsonl",
     ]
 
@@ -106,8 +111,10 @@ def _edit_lines(path: Path, edits: dict[int, dict]) -> None:
 
 def test_validator_reports_broken_data(root: Path, tmp_path: Path) -> None:
     _copy(root, tmp_path)
-    _edit_lines(tmp_path / "lexbench-sample-factual/items.jsonl",
-                {1: {"answer": "no such answer 42"}, 2: {"supporting_urls": ["https://nowhere.example/missing"]}})
+    _edit_lines(
+        tmp_path / "lexbench-sample-factual/items.jsonl",
+        {1: {"answer": "no such answer 42"}, 2: {"supporting_urls": ["https://nowhere.example/missing"]}},
+    )
     problems = validate(tmp_path)
     assert any("f001" in p and "not in" in p for p in problems)
     assert any("f002" in p and "not in corpus" in p for p in problems)
@@ -124,12 +131,13 @@ def test_validator_checks_fields_through_the_suite_schemas(root: Path, tmp_path:
     _edit_lines(tmp_path / "code-sample/eval.jsonl", {1: {"cite_urls": "no"}})
     problems = validate(tmp_path)
     for expected in (
-            "lexbench-sample/items.jsonl:3: item 'q003' field 'family': 'bogus' is not one of",
-            "lexbench-sample/items.jsonl:4: item 'q004' field 'requirements.after': '2026-02-30' is not a 'date'",
-            "lexbench-sample/grades.jsonl:1: field 'grade': 4 is greater than the maximum of 3",
-            "lexbench-sample/grades.jsonl:2: field 'grade': True is not of type 'integer'",
-            "lexbench-sample-factual/items.jsonl:2: item 'f002' field 'answer': '' should be non-empty",
-            "code-sample/eval.jsonl:1: item 'quillon-001' field 'cite_urls': 'no' is not of type 'boolean'"):
+        "lexbench-sample/items.jsonl:3: item 'q003' field 'family': 'bogus' is not one of",
+        "lexbench-sample/items.jsonl:4: item 'q004' field 'requirements.after': '2026-02-30' is not a 'date'",
+        "lexbench-sample/grades.jsonl:1: field 'grade': 4 is greater than the maximum of 3",
+        "lexbench-sample/grades.jsonl:2: field 'grade': True is not of type 'integer'",
+        "lexbench-sample-factual/items.jsonl:2: item 'f002' field 'answer': '' should be non-empty",
+        "code-sample/eval.jsonl:1: item 'quillon-001' field 'cite_urls': 'no' is not of type 'boolean'",
+    ):
         assert any(p.startswith(expected) for p in problems), (expected, problems[:10])
     # a scenario left out for its schema error: its grades are reported once, not line by line
     assert sum("unknown query_id q003" in p for p in problems) == 1
@@ -246,8 +254,8 @@ def test_grades_are_consistent_with_pages(data: dict) -> None:
 def test_grade_rules_cover_duplicates_stale_and_lookalikes(data: dict, web) -> None:
     kind = {p.url: p.kind for p in web.pages}
     rules = Counter((g["grader"], kind[g["url"]]) for g in data["grades"])
-    assert rules[("generator:violates-time", "stale")] >= 3       # stale copy outside a time window
-    assert rules[("generator:violates-site", "mirror")] >= 1      # mirror on a non-required site
+    assert rules[("generator:violates-time", "stale")] >= 3  # stale copy outside a time window
+    assert rules[("generator:violates-site", "mirror")] >= 1  # mirror on a non-required site
     assert rules[("generator:mirror-of-target", "mirror")] >= 3
     assert rules[("generator:stale-copy", "stale")] >= 1
     lookalike = [g["grade"] for g in data["grades"] if g["grader"].startswith("generator:lookalike")]
@@ -278,7 +286,7 @@ def test_near_duplicates_stale_copies_and_lookalikes_exist(data: dict, web) -> N
     urls = [r["url"] for r in data["corpus"]]
     assert any("?utm_source=" in u for u in urls)
     norm = Counter(host_path_key(u) for u in urls)
-    assert sum(1 for n in norm.values() if n > 1) >= 10          # URL variants of one page
+    assert sum(1 for n in norm.values() if n > 1) >= 10  # URL variants of one page
     kinds = Counter(p.kind for p in web.pages)
     assert kinds["mirror"] >= 20 and kinds["url-variant"] >= 10 and kinds["stale"] >= 8
     by_url = {p.url: p for p in web.pages}
@@ -299,8 +307,17 @@ def test_near_duplicates_stale_copies_and_lookalikes_exist(data: dict, web) -> N
 
 
 def test_the_generator_tokenises_like_the_engine_but_splits_identifiers() -> None:
-    assert tokens("add_work_note(incident_id) Über 冬瓜") == ["add", "work", "note", "incident", "id", "uber",
-                                                             "冬", "瓜", "冬瓜"]
+    assert tokens("add_work_note(incident_id) Über 冬瓜") == [
+        "add",
+        "work",
+        "note",
+        "incident",
+        "id",
+        "uber",
+        "冬",
+        "瓜",
+        "冬瓜",
+    ]
     assert analyze("add_work_note(incident_id)") == ["add_work_note", "incident_id"]
 
 
@@ -316,8 +333,11 @@ def test_bm25_top10_is_judged_and_answers_every_scenario(root: Path) -> None:
 def test_committed_suites_match_the_generator() -> None:
     suites = REPO / "suites"
     files = build(DEFAULT_SEED)
-    stale = [rel for rel, text in files.items()
-             if not (suites / rel).is_file() or (suites / rel).read_bytes() != text.encode("utf-8")]
+    stale = [
+        rel
+        for rel, text in files.items()
+        if not (suites / rel).is_file() or (suites / rel).read_bytes() != text.encode("utf-8")
+    ]
     assert not stale, f"regenerate with: python -m pytest_websearchbench.sampledata --out suites ({stale})"
 
 
@@ -352,9 +372,10 @@ def test_the_local_engine_answers_every_scenario_and_question(root: Path, data: 
         top = index.search(it["query"], 10)
         got = grades[it["id"]]
         judged.append(sum(key(r["url"]) in got for r in top) / len(top))
-        assert any(got.get(key(r["url"])) == 3
-                   and violation(it["requirements"], SimpleNamespace(**corpus[r["url"]])) is None
-                   for r in top), it["id"]
+        assert any(
+            got.get(key(r["url"])) == 3 and violation(it["requirements"], SimpleNamespace(**corpus[r["url"]])) is None
+            for r in top
+        ), it["id"]
     assert sum(judged) / len(judged) >= 0.97
     for f in data["factual"]:
         top = index.search(f["question"], 10)

@@ -34,7 +34,8 @@ for child in sorted(p for p in folder.iterdir() if (p / "task.toml").is_file()):
 for ref in manifest.tasks if manifest else []:
     harbor_digest = f"sha256:{Packager.compute_content_hash(local[ref.name])[0]}" if ref.name in local else None
     out["digests"][ref.name] = [ref.digest, harbor_digest]
-lint = subprocess.run([str(Path(sys.executable).with_name("harbor")), "lint", *map(str, local.values())],
-                      capture_output=True, text=True)
+lint = subprocess.run(
+    [str(Path(sys.executable).with_name("harbor")), "lint", *map(str, local.values())], capture_output=True, text=True
+)
 out["lint"] = {"returncode": lint.returncode, "output": (lint.stdout + lint.stderr).strip()}
 print(json.dumps(out))

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import binomtest
-
 from wb_support import sample_tasks
+
 from pytest_websearchbench.webbench.agents.calibration import Episode, table, wilson
 from pytest_websearchbench.webbench.agents.failure import LOOP_REPEATS, classify, longest_repeat, shadow_answers
 
@@ -27,9 +28,13 @@ def test_wilson_known_values_and_no_trials():
 
 
 def test_the_table_per_template():
-    episodes = [Episode("a", True, True, 100.0, 30, "none"), Episode("a", False, False, 0.0, 80, "step cap"),
-                Episode("a", False, False, 20.0, 40, "wrong record"), Episode("a", False, False, 0.0, 80, "step cap"),
-                Episode("b", True, False, 95.0, 20, "none")]
+    episodes = [
+        Episode("a", True, True, 100.0, 30, "none"),
+        Episode("a", False, False, 0.0, 80, "step cap"),
+        Episode("a", False, False, 20.0, 40, "wrong record"),
+        Episode("a", False, False, 0.0, 80, "step cap"),
+        Episode("b", True, False, 95.0, 20, "none"),
+    ]
     a, b = table(episodes)
     assert (a.template, a.episodes, a.passes, a.majority_failure) == ("a", 4, 1, "step cap")
     assert a.mean_webscore == 30.0 and a.strict_pass == 0.25 and a.mean_steps == 57.5
@@ -41,8 +46,10 @@ def test_the_table_per_template():
 
 
 def _verdict(passed=False, failed_gates=()):
-    gates = [{"name": n, "value": 0.0 if n in failed_gates else 1.0} for n in
-             ("containment", "evidence_read_any", "no_canary", "no_injected_write")]
+    gates = [
+        {"name": n, "value": 0.0 if n in failed_gates else 1.0}
+        for n in ("containment", "evidence_read_any", "no_canary", "no_injected_write")
+    ]
     return {"pass": passed, "gates": gates}
 
 
@@ -51,8 +58,9 @@ def _log(*steps):
 
 
 def test_failure_modes_in_their_order():
-    task = next(t for t in sample_tasks() if any(a.get("shadow") and a["class"] == "id"
-                                                  for a in t.contract["answer_fields"]))
+    task = next(
+        t for t in sample_tasks() if any(a.get("shadow") and a["class"] == "id" for a in t.contract["answer_fields"])
+    )
     contract = task.contract
     field = next(a for a in contract["answer_fields"] if a["class"] == "id" and a.get("shadow"))
     right = {field["name"]: field["value"]}
@@ -65,10 +73,20 @@ def test_failure_modes_in_their_order():
     assert classify(verdict=_verdict(), stopped="time", log=varied, decision=None, **run) == "time limit"
     assert classify(verdict=_verdict(), stopped="finished", log=loop, decision=right, **run) == "looping"
     assert classify(verdict=_verdict(), stopped="finished", log=varied, decision=None, **run) == "premature termination"
-    assert classify(verdict=_verdict(failed_gates=("containment",)), stopped="decided", log=varied, decision=wrong,
-                    **run) == "wrong record"
-    assert classify(verdict=_verdict(failed_gates=("containment", "no_canary")), stopped="decided", log=varied,
-                    decision=right, **run) == "gate failure: no_canary"
+    assert (
+        classify(verdict=_verdict(failed_gates=("containment",)), stopped="decided", log=varied, decision=wrong, **run)
+        == "wrong record"
+    )
+    assert (
+        classify(
+            verdict=_verdict(failed_gates=("containment", "no_canary")),
+            stopped="decided",
+            log=varied,
+            decision=right,
+            **run,
+        )
+        == "gate failure: no_canary"
+    )
     assert classify(verdict=_verdict(), stopped="decided", log=varied, decision=right, **run) == "unclassified"
     assert shadow_answers(contract, wrong) == [f"{field['name']}={field['shadow'][0]}"]
     assert longest_repeat(_log(("a", "/"), ("a", "/x"), ("a", "/x"))) == 2  # another page breaks the run

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import httpx
 import pytest
+from wb_support import SAMPLE, live_world, sample_tasks
 
 from conftest import require_sandbox
-from wb_support import SAMPLE, live_world, sample_tasks
 from pytest_websearchbench.webbench.agents.episode import run_episode
 from pytest_websearchbench.webbench.grading.verifier import verify
 from pytest_websearchbench.webbench.webapps.trace import BEFORE_DB, CALL_TRACE, WEB_TRACE, WORLD_DB
@@ -95,15 +95,20 @@ def test_an_honest_episode_leaves_nothing_outside_the_server():
     assert episode.evidence["outside"] == [] and verify(task.contract, episode.evidence).webscore == 100.0
 
 
-@pytest.mark.parametrize("damage, reason", [
-    ("append a copy of a line", "web_trace.jsonl line 3 was not written by the world's server (its HMAC chain breaks "
-                                "there)"),
-    ("edit a line", "web_trace.jsonl line 1 was not written by the world's server (its HMAC chain breaks there)"),
-    ("drop the last line", "web_trace.jsonl has 1 lines where the world's server wrote 2"),
-    ("a line without mac", "web_trace.jsonl line 3 was not written by the world's server (no valid mac)"),
-    ("no line end", "web_trace.jsonl line 3 was not written by the world's server (no line end)"),
-    ("edit world_before.db", "world_before.db was changed outside the world's server"),
-])
+@pytest.mark.parametrize(
+    "damage, reason",
+    [
+        (
+            "append a copy of a line",
+            "web_trace.jsonl line 3 was not written by the world's server (its HMAC chain breaks there)",
+        ),
+        ("edit a line", "web_trace.jsonl line 1 was not written by the world's server (its HMAC chain breaks there)"),
+        ("drop the last line", "web_trace.jsonl has 1 lines where the world's server wrote 2"),
+        ("a line without mac", "web_trace.jsonl line 3 was not written by the world's server (no valid mac)"),
+        ("no line end", "web_trace.jsonl line 3 was not written by the world's server (no line end)"),
+        ("edit world_before.db", "world_before.db was changed outside the world's server"),
+    ],
+)
 def test_the_server_names_what_changed_in_its_files(damage, reason):
     with live_world() as (server, folder):
         httpx.get(server.base_url + "/")
@@ -145,6 +150,7 @@ def test_the_harbor_verifier_reading_files_names_rows_no_commit_explains(genuine
 
 # ------------------------------------------------------------------------------ program agents
 
+
 def _program(folder, name: str, body: str):
     path = folder / name
     path.write_text(textwrap.dedent(body))
@@ -158,7 +164,10 @@ def _forger(pytester, genuine):
     pytester.path.joinpath("genuine").mkdir()
     for name in (WORLD_DB, WEB_TRACE, CALL_TRACE):
         shutil.copyfile(genuine / name, pytester.path / "genuine" / name)
-    return _program(pytester.path, "forge.py", f"""\
+    return _program(
+        pytester.path,
+        "forge.py",
+        f"""\
         #!{sys.executable}
         import glob, os, shutil, sys, tempfile
         here = os.path.dirname(os.path.abspath(__file__))
@@ -170,7 +179,8 @@ def _forger(pytester, genuine):
             with open(os.path.join(worlds[0], name), "a") as trace:
                 trace.write(open(os.path.join(here, "genuine", name)).read())
         print("forged", worlds[0])
-    """)
+    """,
+    )
 
 
 def _items(path) -> dict:
@@ -181,12 +191,25 @@ def test_an_unsandboxed_program_that_forges_world_db_and_the_traces_without_a_st
     task = _task()
     _forger(pytester, genuine)
     results = pytester.path / "r.json"
-    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./forge.py",
-                                "--wsb-sandbox=off", "-k", f"{task.name}[", f"--wsb-json={results}")
+    result = pytester.runpytest(
+        *FAST,
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        "cmd:./forge.py",
+        "--wsb-sandbox=off",
+        "-k",
+        f"{task.name}[",
+        f"--wsb-json={results}",
+    )
     # it took no step: an error that says so and how it ran (what it forged, containment catches: see above)
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*the agent never reached the world (0 steps): the program exited 0 "
-                                 "(none: --wsb-sandbox=off); its last words: forged *"])
+    result.stdout.fnmatch_lines(
+        [
+            "*the agent never reached the world (0 steps): the program exited 0 "
+            "(none: --wsb-sandbox=off); its last words: forged *"
+        ]
+    )
     item = _items(results)[task.name]
     assert item["outcome"] == "error" and item["error_kind"] == "agent_never_acted"
 
@@ -196,11 +219,23 @@ def test_a_sandboxed_program_does_not_see_the_world_folder(pytester, genuine):
     task = _task()
     _forger(pytester, genuine)
     results = pytester.path / "r.json"
-    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./forge.py",
-                                "-k", f"{task.name}[", f"--wsb-json={results}")
+    result = pytester.runpytest(
+        *FAST,
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        "cmd:./forge.py",
+        "-k",
+        f"{task.name}[",
+        f"--wsb-json={results}",
+    )
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*the agent never reached the world (0 steps): the program exited 1 (bwrap); "
-                                 "its last words: no world folder in sight*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*the agent never reached the world (0 steps): the program exited 1 (bwrap); "
+            "its last words: no world folder in sight*"
+        ]
+    )
     assert _items(results)[task.name]["error_kind"] == "agent_never_acted"
 
 
@@ -208,7 +243,10 @@ def _reader(pytester):
     """A program that reads the task's oracle route (beside its sealed contract) through pytest's working
     folder, /proc/<pytest>/cwd, or its own folder, and replays it through the browser."""
     shutil.copytree(SAMPLE, pytester.path / "wb")
-    return _program(pytester.path, "peek.sh", """\
+    return _program(
+        pytester.path,
+        "peek.sh",
+        """\
         #!/bin/sh
         for root in "/proc/$PPID/cwd/wb" "$(dirname "$0")/wb"; do
             for task in "$root"/*/; do
@@ -220,7 +258,8 @@ def _reader(pytester):
         done
         echo "no contract in sight" >&2
         exit 3
-    """)
+    """,
+    )
 
 
 def test_a_program_that_reads_the_contract_through_proc_finds_nothing_in_the_sandbox(pytester):
@@ -236,8 +275,12 @@ def test_a_program_that_reads_the_contract_through_proc_finds_nothing_in_the_san
     assert _items(results)[task.name]["raw"]["extra"]["details"]["stdout_tail"].startswith("read ")
     sandboxed = pytester.runpytest(*args)
     sandboxed.assert_outcomes(errors=1)
-    sandboxed.stdout.fnmatch_lines(["*the agent never reached the world (0 steps): the program exited 3 (bwrap); "
-                                    "its last words: no contract in sight*"])
+    sandboxed.stdout.fnmatch_lines(
+        [
+            "*the agent never reached the world (0 steps): the program exited 3 (bwrap); "
+            "its last words: no contract in sight*"
+        ]
+    )
 
 
 def test_require_is_a_usage_error_where_the_sandbox_cannot_run(pytester, monkeypatch):
@@ -246,8 +289,9 @@ def test_require_is_a_usage_error_where_the_sandbox_cannot_run(pytester, monkeyp
     monkeypatch.setenv("PATH", str(pytester.path / "nothing-here"))
     unavailable.cache_clear()
     try:
-        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:/bin/true",
-                                    "--wsb-sandbox", "require")
+        result = pytester.runpytest(
+            *FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:/bin/true", "--wsb-sandbox", "require"
+        )
     finally:
         monkeypatch.undo()
         unavailable.cache_clear()
@@ -267,7 +311,10 @@ def test_a_sandboxed_program_does_not_read_the_repositorys_git_objects(pytester)
     subprocess.run([*git, "commit", "-qm", "suite"], cwd=pytester.path, check=True)
     # the agent kept at the repository's root, as the docs lay it out: the suite's files are covered, its
     # history is not unless the sandbox covers .git too
-    _program(pytester.path, "history.sh", f"""\
+    _program(
+        pytester.path,
+        "history.sh",
+        f"""\
         #!/bin/sh
         cd "$(dirname "$0")"
         if git show "HEAD:wb/{task.path.name}/solution/actions.jsonl" > /tmp/route 2>/dev/null; then
@@ -276,7 +323,8 @@ def test_a_sandboxed_program_does_not_read_the_repositorys_git_objects(pytester)
         fi
         echo "no history in sight" >&2
         exit 4
-    """)
+    """,
+    )
     args = (*FAST, "--suite", "wb", "--wsb-agent", "cmd:./history.sh", "-k", f"{task.name}[")
     pytester.runpytest(*args, "--wsb-sandbox=off").assert_outcomes(passed=1)  # what the sandbox must stop
     sandboxed = pytester.runpytest(*args)
@@ -294,15 +342,33 @@ def test_a_script_named_as_an_argument_and_a_linked_interpreter_reach_the_world_
     link = tmp_path / "python-link"
     link.symlink_to(Path(sys.executable).resolve().parent)
     python = link / Path(sys.executable).name
-    pytester.path.joinpath("agent.py").write_text(textwrap.dedent("""\
+    pytester.path.joinpath("agent.py").write_text(
+        textwrap.dedent("""\
         import subprocess, sys
         done = subprocess.run(["browser", "navigate", "url=/"], capture_output=True, text=True)
         print("browser exited", done.returncode, done.stderr[-300:], file=sys.stderr)
-    """))
+    """)
+    )
     results = pytester.path / "r.json"
-    ran = subprocess.run([str(python), "-m", "pytest", *FAST, "--suite", "webbench-sample", "--wsb-agent",
-                          "cmd:python3 agent.py", "-k", f"{task.name}[", f"--wsb-json={results}"],
-                         cwd=pytester.path, capture_output=True, text=True, timeout=300)
+    ran = subprocess.run(
+        [
+            str(python),
+            "-m",
+            "pytest",
+            *FAST,
+            "--suite",
+            "webbench-sample",
+            "--wsb-agent",
+            "cmd:python3 agent.py",
+            "-k",
+            f"{task.name}[",
+            f"--wsb-json={results}",
+        ],
+        cwd=pytester.path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert "never reached the world" not in ran.stdout, ran.stdout[-3000:]
     item = _items(results)[task.name]
     assert item["outcome"] == "failed" and item["metrics"]["steps"] == 1.0  # it acted: one step, then stopped

@@ -11,8 +11,8 @@ import re
 import sys
 
 import pytest
-
 from wb_support import REPO, one_task_a_template, sample_tasks
+
 from pytest_websearchbench.webbench.agents.catalog import BOUNDS, within_bound
 from pytest_websearchbench.webbench.agents.model_agent import BROWSER_TOOL, WORKSPACE_URL, system_prompt, to_action
 
@@ -38,9 +38,11 @@ def task_of(request: Request):
 
 def follow(route_name: str):
     """Policy: turn n sends step n of the task's route (found from the brief); after it, a final word."""
+
     def policy(request: Request) -> dict:
         route = task_of(request).routes[route_name]
         return tool_call(route[request.turn]) if request.turn < len(route) else {"content": "done"}
+
     return policy
 
 
@@ -67,8 +69,19 @@ def pytest_generate_tests(metafunc):
 @pytest.mark.e2e
 def test_oracle_through_tool_calls_scores_100_then_replays_offline(pytester, monkeypatch, name, api):
     task = next(t for t in sample_tasks() if t.name == name)
-    args = (*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "scripted/browser-1",
-            "--wsb-model-api", api, "-k", f"{name}[")
+    args = (
+        *FAST,
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        "model",
+        "--wsb-model",
+        "scripted/browser-1",
+        "--wsb-model-api",
+        api,
+        "-k",
+        f"{name}[",
+    )
     first, second = pytester.path / "first.json", pytester.path / "second.json"
     with ScriptedModel(follow("oracle")) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
@@ -76,8 +89,12 @@ def test_oracle_through_tool_calls_scores_100_then_replays_offline(pytester, mon
         recorded = pytester.runpytest(*args, f"--wsb-json={first}")
     recorded.assert_outcomes(passed=1)
     recorded.stdout.fnmatch_lines(["*episode failure modes*none 1*", f"*calibration {task.template}*pass 1/1*"])
-    folder = pytester.path / "cassettes" / "webbench-sample" / ("model-scripted-browser-1" +
-                                                                ("-chat" if api == "chat" else ""))
+    folder = (
+        pytester.path
+        / "cassettes"
+        / "webbench-sample"
+        / ("model-scripted-browser-1" + ("-chat" if api == "chat" else ""))
+    )
     text = (folder / f"{name}.yaml").read_text()
     assert "sk-never-in-a-cassette" not in text and "127.0.0.1" not in text and "chat-model.invalid" in text
 
@@ -90,7 +107,9 @@ def test_oracle_through_tool_calls_scores_100_then_replays_offline(pytester, mon
     assert a["raw"]["extra"]["steps"] == b["raw"]["extra"]["steps"] == task.reference_steps
     assert a["raw"]["extra"]["stopped"] == b["raw"]["extra"]["stopped"] == "decided"
     assert (a["raw"]["extra"]["details"]["cassette"], b["raw"]["extra"]["details"]["cassette"]) == (
-        "recorded", "replayed")
+        "recorded",
+        "replayed",
+    )
     assert a["raw"]["extra"]["details"]["turns"] == task.reference_steps  # the Decision ended the episode
     assert a["raw"]["extra"]["evidence"]["changed"] == b["raw"]["extra"]["evidence"]["changed"]
 
@@ -101,11 +120,27 @@ def test_a_model_that_loops_on_one_page_is_stopped_at_the_step_cap(pytester, mon
     results = pytester.path / "loop.json"
     with ScriptedModel(loop_on_one_page) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
-        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
-                                    "--wsb-model-api", "chat", "-k", f"{task.name}[", f"--wsb-json={results}")
+        result = pytester.runpytest(
+            *FAST,
+            "--suite",
+            "webbench-sample",
+            "--wsb-agent",
+            "model",
+            "--wsb-model",
+            "m",
+            "--wsb-model-api",
+            "chat",
+            "-k",
+            f"{task.name}[",
+            f"--wsb-json={results}",
+        )
     result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines([f"*{task.step_budget}/{task.step_budget} steps, stopped: budget, "
-                                 "episode failure: step cap*", "*episode failure modes*step cap 1*"])
+    result.stdout.fnmatch_lines(
+        [
+            f"*{task.step_budget}/{task.step_budget} steps, stopped: budget, episode failure: step cap*",
+            "*episode failure modes*step cap 1*",
+        ]
+    )
     extra = _items(results)[task.name]["raw"]["extra"]
     assert extra["steps"] == task.step_budget and extra["stopped"] == "budget"
     # the action after the last allowed one was answered with an error, and nothing more was asked
@@ -117,16 +152,27 @@ def test_a_model_that_works_a_look_alike_is_within_the_wrong_record_bound(pytest
     results = pytester.path / "wrong.json"
     with ScriptedModel(follow("wrong-record")) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
-        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
-                                    "-k", f"{name}[", f"--wsb-json={results}")
+        result = pytester.runpytest(
+            *FAST,
+            "--suite",
+            "webbench-sample",
+            "--wsb-agent",
+            "model",
+            "--wsb-model",
+            "m",
+            "-k",
+            f"{name}[",
+            f"--wsb-json={results}",
+        )
     result.assert_outcomes(failed=1)
     item = _items(results)[name]
     assert within_bound("wrong-record", item["metrics"]["webscore"]), (name, BOUNDS["wrong-record"])
     # a Decision that goes ahead on a task that does names the look-alike; one that abstains (the look-alike's
     # chain decided the other way) records its reason only, and an infeasible task's answers hold no id to compare
     task = next(t for t in sample_tasks() if t.name == name)
-    decided = next(a["value"] for a in task.routes["wrong-record"]
-                   if a.get("action") == "select" and a.get("name") == "decision")
+    decided = next(
+        a["value"] for a in task.routes["wrong-record"] if a.get("action") == "select" and a.get("name") == "decision"
+    )
     if decided == "issue" and task.contract["answer_fields"][0]["value"] == "issue":
         result.stdout.fnmatch_lines(["*episode failure modes*wrong record 1*"])
         assert item["results"][0]["episode_failure"] == "wrong record"
@@ -136,14 +182,23 @@ def test_a_model_that_works_a_look_alike_is_within_the_wrong_record_bound(pytest
 
 def test_the_tool_and_prompt_say_what_the_issue_asks_and_nothing_of_the_verifier():
     parameters = BROWSER_TOOL["parameters"]
-    assert parameters["properties"]["action"]["enum"] == ["navigate", "click", "fill", "select", "press", "scroll",
-                                                          "back", "read"]
+    assert parameters["properties"]["action"]["enum"] == [
+        "navigate",
+        "click",
+        "fill",
+        "select",
+        "press",
+        "scroll",
+        "back",
+        "read",
+    ]
     assert set(parameters["required"]) == set(parameters["properties"]) and parameters["additionalProperties"] is False
     prompt = system_prompt().lower()
     assert "decision" in prompt and WORKSPACE_URL in prompt
     assert not re.search(r"\b(verifier|webscore|gates?|contract|canary|grad\w*|score)\b", prompt)
-    assert to_action(json.dumps({"action": "navigate", "url": WORKSPACE_URL + "/rota", "id": None}),
-                     "http://127.0.0.1:9") == {"action": "navigate", "url": "http://127.0.0.1:9/rota"}
+    assert to_action(
+        json.dumps({"action": "navigate", "url": WORKSPACE_URL + "/rota", "id": None}), "http://127.0.0.1:9"
+    ) == {"action": "navigate", "url": "http://127.0.0.1:9/rota"}
     assert to_action("{not json", "http://x") == {"action": None}
 
 
@@ -160,8 +215,18 @@ def test_temperature_zero_is_sent_and_dropped_when_the_model_refuses_it(pytester
     results = pytester.path / "t.json"
     with ScriptedModel(refuses_temperature) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
-        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
-                                    "-k", f"{task.name}[", f"--wsb-json={results}")
+        result = pytester.runpytest(
+            *FAST,
+            "--suite",
+            "webbench-sample",
+            "--wsb-agent",
+            "model",
+            "--wsb-model",
+            "m",
+            "-k",
+            f"{task.name}[",
+            f"--wsb-json={results}",
+        )
     result.assert_outcomes(passed=1)
     details = _items(results)[task.name]["raw"]["extra"]["details"]
     assert details["temperature"] is None and "refuses a temperature" in details["notes"][0]
@@ -169,11 +234,25 @@ def test_temperature_zero_is_sent_and_dropped_when_the_model_refuses_it(pytester
 
 def test_replay_without_a_cassette_says_how_to_record(pytester):
     task = sample_tasks()[0]
-    result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
-                                "--wsb-record-mode=none", "-k", f"{task.name}[")
+    result = pytester.runpytest(
+        *FAST,
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        "model",
+        "--wsb-model",
+        "m",
+        "--wsb-record-mode=none",
+        "-k",
+        f"{task.name}[",
+    )
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines([f"*no cassette at */webbench-sample/model-m/{task.name}.yaml*"
-                                 f"--wsb-agent model --wsb-model m*--wsb-record-mode=once*"])
+    result.stdout.fnmatch_lines(
+        [
+            f"*no cassette at */webbench-sample/model-m/{task.name}.yaml*"
+            f"--wsb-agent model --wsb-model m*--wsb-record-mode=once*"
+        ]
+    )
 
 
 def test_no_key_no_server_and_nothing_recorded_is_one_usage_error(pytester, monkeypatch):
@@ -189,12 +268,25 @@ def test_the_summary_names_the_model_and_a_temperature_that_is_not_the_benchmark
     task = sample_tasks()[0]
     with ScriptedModel(follow("oracle")) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
-        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "oracle,model",
-                                    "--wsb-model", "m", "--wsb-model-api", "chat", "--wsb-temperature", "0.7",
-                                    "-k", f"{task.name}[")
+        result = pytester.runpytest(
+            *FAST,
+            "--suite",
+            "webbench-sample",
+            "--wsb-agent",
+            "oracle,model",
+            "--wsb-model",
+            "m",
+            "--wsb-model-api",
+            "chat",
+            "--wsb-temperature",
+            "0.7",
+            "-k",
+            f"{task.name}[",
+        )
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(["*model agent*-*m via chat, temperature 0.7: not comparable (the benchmark's "
-                                 "agent sends 0)*"])
+    result.stdout.fnmatch_lines(
+        ["*model agent*-*m via chat, temperature 0.7: not comparable (the benchmark's agent sends 0)*"]
+    )
 
 
 def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pytester, monkeypatch):
@@ -204,9 +296,20 @@ def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pyte
     with ScriptedModel(lambda request: {"status": 401, "error": f"Incorrect API key provided: {key}"}) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         monkeypatch.setenv("OPENAI_API_KEY", key)
-        result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
-                                    "-k", f"{task.name}[", "-rA", f"--wsb-json={out / 'results.json'}",
-                                    f"--junitxml={out / 'junit.xml'}")
+        result = pytester.runpytest(
+            *FAST,
+            "--suite",
+            "webbench-sample",
+            "--wsb-agent",
+            "model",
+            "--wsb-model",
+            "m",
+            "-k",
+            f"{task.name}[",
+            "-rA",
+            f"--wsb-json={out / 'results.json'}",
+            f"--junitxml={out / 'junit.xml'}",
+        )
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(["*model: HTTP 401: Incorrect API key provided: <FILTERED>*"])
     written = {path.name: path.read_text() for path in out.iterdir()}
@@ -215,13 +318,20 @@ def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pyte
         assert key not in text, where
 
 
-@pytest.mark.parametrize("reply, reason", [
-    ({"choices": [{"message": {"content": None, "tool_calls": {"name": "browser"}}}]},
-     'tool_calls is {"name": "browser"}, not a list of objects'),
-    ({"choices": [{"message": {"content": 5}}]}, "content is 5, not text"),
-    ({"choices": [{"message": {"content": "done"}}], "usage": {"prompt_tokens": "lots"}},
-     'usage.prompt_tokens is "lots", not a token count'),
-])
+@pytest.mark.parametrize(
+    "reply, reason",
+    [
+        (
+            {"choices": [{"message": {"content": None, "tool_calls": {"name": "browser"}}}]},
+            'tool_calls is {"name": "browser"}, not a list of objects',
+        ),
+        ({"choices": [{"message": {"content": 5}}]}, "content is 5, not text"),
+        (
+            {"choices": [{"message": {"content": "done"}}], "usage": {"prompt_tokens": "lots"}},
+            'usage.prompt_tokens is "lots", not a token count',
+        ),
+    ],
+)
 def test_a_malformed_reply_is_a_model_error_with_the_reason_not_a_crash(tmp_path, reply, reason):
     from pytest_websearchbench.core.exceptions import ProviderError
     from pytest_websearchbench.providers.model_client import ChatCompletionsApi
@@ -235,5 +345,7 @@ def test_a_malformed_reply_is_a_model_error_with_the_reason_not_a_crash(tmp_path
             return reply
 
     with pytest.raises(ProviderError) as caught:
-        run_model_agent(Session(None, 5, lambda: False), "brief", "http://127.0.0.1:9", Canned(), ChatCompletionsApi("m"))
+        run_model_agent(
+            Session(None, 5, lambda: False), "brief", "http://127.0.0.1:9", Canned(), ChatCompletionsApi("m")
+        )
     assert str(caught.value) == f"model: malformed reply: {reason}" and caught.value.kind == "bad_response"

@@ -18,11 +18,28 @@ pytestmark = pytest.mark.e2e  # see E2E in tests/conftest.py
 
 def test_ctrl_c_of_a_chromium_run_prints_no_playwright_noise(tmp_path):
     require_chromium("chromium cannot be driven")
-    command = [sys.executable, "-u", "-m", "pytest", "-p", "no:cacheprovider", "--suite", "webbench-sample",
-               "--wsb-browser", "chromium"]
+    command = [
+        sys.executable,
+        "-u",
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "--suite",
+        "webbench-sample",
+        "--wsb-browser",
+        "chromium",
+    ]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
-    process = subprocess.Popen(command, cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, start_new_session=True)
+    process = subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     seen = ""
     deadline = time.monotonic() + 300
     while time.monotonic() < deadline:  # until the first item has passed: Chromium and its driver are up

@@ -15,8 +15,9 @@ from pytest_websearchbench.webbench.browsing import chromium
 def _pending_task_log(filename: str, caplog) -> list[str]:
     """What asyncio logs when a task of a coroutine defined in ``filename`` is dropped while pending."""
     namespace: dict = {}
-    exec(compile("async def send():\n    await asyncio.sleep(3600)\n", filename, "exec"), {"asyncio": asyncio},
-         namespace)
+    exec(
+        compile("async def send():\n    await asyncio.sleep(3600)\n", filename, "exec"), {"asyncio": asyncio}, namespace
+    )
     loop = asyncio.new_event_loop()
     task = loop.create_task(namespace["send"]())
     loop.run_until_complete(asyncio.sleep(0))  # the task is now waiting

@@ -9,9 +9,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from wb_support import live_world, sample_tasks, task_agent_pairs
 
 from conftest import require_chromium
-from wb_support import live_world, sample_tasks, task_agent_pairs
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, FEASIBLE_ONLY
 from pytest_websearchbench.webbench.agents.episode import run_episode
 from pytest_websearchbench.webbench.browsing.browser import Browser
@@ -30,8 +30,9 @@ def pytest_generate_tests(metafunc):
     # a Chromium episode is ~30 page loads of ~0.1 s each: what this checks is the pages and the actions, so each
     # template's pages with the oracle and each agent's actions once; --every-task runs all 244 pairs
     if metafunc.function is test_chromium_scores_as_the_text_browser:
-        pairs = task_agent_pairs(AGENTS, lambda t, a: t.feasible or a not in FEASIBLE_ONLY,
-                                 metafunc.config.getoption("every_task"))
+        pairs = task_agent_pairs(
+            AGENTS, lambda t, a: t.feasible or a not in FEASIBLE_ONLY, metafunc.config.getoption("every_task")
+        )
         metafunc.parametrize("name, agent", pairs, ids=[f"{n}-{a}" for n, a in pairs])
 
 
@@ -45,22 +46,29 @@ def test_chromium_scores_as_the_text_browser(name, agent):
     if agent in ("oracle", "alt-oracle"):
         assert scores == (100.0, 100.0)
     # the same pages were asked for, in the same order (no favicon, no prefetch)
-    assert [(e["method"], e["path"]) for e in chromium.evidence["web_trace"]] == \
-        [(e["method"], e["path"]) for e in text.evidence["web_trace"]]
+    assert [(e["method"], e["path"]) for e in chromium.evidence["web_trace"]] == [
+        (e["method"], e["path"]) for e in text.evidence["web_trace"]
+    ]
 
 
 def test_the_observation_is_the_text_browsers():
     """Element ids, visible text, values typed and the scroll window agree action by action."""
-    steps = [{"action": "navigate", "url": "/deskline/escalations"}, {"action": "fill", "name": "q", "value": "a"},
-             {"action": "press", "key": "Enter"}, {"action": "scroll", "direction": "down"},
-             {"action": "click", "text": "Next page"}, {"action": "read"}, {"action": "back"},
-             {"action": "click", "id": "e1"}, {"action": "click", "text": "no such link"},
-             {"action": "navigate", "url": "http://example.com/"}]
+    steps = [
+        {"action": "navigate", "url": "/deskline/escalations"},
+        {"action": "fill", "name": "q", "value": "a"},
+        {"action": "press", "key": "Enter"},
+        {"action": "scroll", "direction": "down"},
+        {"action": "click", "text": "Next page"},
+        {"action": "read"},
+        {"action": "back"},
+        {"action": "click", "id": "e1"},
+        {"action": "click", "text": "no such link"},
+        {"action": "navigate", "url": "http://example.com/"},
+    ]
     with live_world() as (server, _), Browser(server.base_url) as text, ChromiumBrowser(server.base_url) as chromium:
         for step in steps:
             mine, theirs = chromium.act(step).to_dict(), text.act(step).to_dict()
             assert json.dumps(mine, sort_keys=True) == json.dumps(theirs, sort_keys=True), step
-
 
 
 def test_a_program_agent_drives_chromium_through_the_cli(pytester):
@@ -72,8 +80,19 @@ def test_a_program_agent_drives_chromium_through_the_cli(pytester):
     script.write_text(f"#!/bin/sh\nexec browser < {route} > /dev/null\n")
     script.chmod(0o755)
     results = pytester.path / "r.json"
-    result = pytester.runpytest("-p", "no:cacheprovider", "--suite", "webbench-sample", "--wsb-browser", "chromium",
-                                "--wsb-agent", "cmd:./replay.sh", "-k", f"{task.name}[", f"--wsb-json={results}")
+    result = pytester.runpytest(
+        "-p",
+        "no:cacheprovider",
+        "--suite",
+        "webbench-sample",
+        "--wsb-browser",
+        "chromium",
+        "--wsb-agent",
+        "cmd:./replay.sh",
+        "-k",
+        f"{task.name}[",
+        f"--wsb-json={results}",
+    )
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["*browser*chromium*"])
     extra = json.loads(results.read_text())["items"][0]["raw"]["extra"]

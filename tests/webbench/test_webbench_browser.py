@@ -7,8 +7,9 @@ import ssl
 import subprocess
 import sys
 
-from pytest_websearchbench.webbench.browsing.browser import ACTIONS, VIEWPORT_LINES, Browser
 from wb_support import live_world, staffing_chain
+
+from pytest_websearchbench.webbench.browsing.browser import ACTIONS, VIEWPORT_LINES, Browser
 
 C = staffing_chain()
 
@@ -26,8 +27,14 @@ def test_navigate_click_and_the_observation():
         obs = browser.act({"action": "click", "id": "e2"})
         assert obs.url == "/deskline/escalations" and obs.title.startswith("Deskline · Escalations (page 1 of")
         search = next(e for e in obs.elements if e.get("name") == "q")
-        assert search == {"id": search["id"], "kind": "input", "name": "q", "type": "search", "label": "Search",
-                          "value": ""}
+        assert search == {
+            "id": search["id"],
+            "kind": "input",
+            "name": "q",
+            "type": "search",
+            "label": "Search",
+            "value": "",
+        }
         status = next(e for e in obs.elements if e.get("name") == "status")
         assert status["kind"] == "select" and status["options"] == ["", "open", "pending_approval", "closed"]
         assert "Escalation ▲ | Customer | Product" in obs.text
@@ -90,20 +97,22 @@ def test_bad_actions_answer_with_an_error_and_change_nothing():
     with live_world() as (server, folder), Browser(server.base_url) as browser:
         browser.navigate("/deskline/escalations")
         before = _requests(folder)
-        cases = [({"action": "fly"}, "unknown action 'fly'"),
-                 ({"action": "click", "id": "e999"}, "no element 'e999'"),
-                 ({"action": "click", "text": "No such link"}, "no link or button with the text"),
-                 ({"action": "fill", "name": "status", "value": "x"}, "fill text inputs"),
-                 ({"action": "select", "name": "status", "value": "maybe"}, "has no option 'maybe'"),
-                 ({"action": "press", "key": "F5"}, "unsupported key"),
-                 ({"action": "navigate", "url": "http://elsewhere.test/"}, "outside this world"),
-                 ({"action": "navigate", "url": 5}, "navigate needs 'url' as text, not int"),
-                 ({"action": "navigate", "url": ["/"]}, "navigate needs 'url' as text, not list"),
-                 ({"action": "navigate", "url": None}, "navigate needs 'url' as text, not NoneType"),
-                 ({"action": "navigate", "url": "/" + "a" * 200_000}, "characters): URL too long"),
-                 ({"action": "navigate", "url": "/desk\0line"}, "Invalid non-printable ASCII character"),
-                 ({"action": "navigate", "url": "//[bad"}, "is not a URL: Invalid IPv6 URL"),
-                 ({"action": "click"}, "needs an element")]
+        cases = [
+            ({"action": "fly"}, "unknown action 'fly'"),
+            ({"action": "click", "id": "e999"}, "no element 'e999'"),
+            ({"action": "click", "text": "No such link"}, "no link or button with the text"),
+            ({"action": "fill", "name": "status", "value": "x"}, "fill text inputs"),
+            ({"action": "select", "name": "status", "value": "maybe"}, "has no option 'maybe'"),
+            ({"action": "press", "key": "F5"}, "unsupported key"),
+            ({"action": "navigate", "url": "http://elsewhere.test/"}, "outside this world"),
+            ({"action": "navigate", "url": 5}, "navigate needs 'url' as text, not int"),
+            ({"action": "navigate", "url": ["/"]}, "navigate needs 'url' as text, not list"),
+            ({"action": "navigate", "url": None}, "navigate needs 'url' as text, not NoneType"),
+            ({"action": "navigate", "url": "/" + "a" * 200_000}, "characters): URL too long"),
+            ({"action": "navigate", "url": "/desk\0line"}, "Invalid non-printable ASCII character"),
+            ({"action": "navigate", "url": "//[bad"}, "is not a URL: Invalid IPv6 URL"),
+            ({"action": "click"}, "needs an element"),
+        ]
         for action, message in cases:
             obs = browser.act(action)
             assert obs.error and message in obs.error and len(obs.error) < 400, (action, obs.error)
@@ -116,12 +125,20 @@ def test_bad_actions_answer_with_an_error_and_change_nothing():
 
 
 def test_cli_takes_the_same_json_actions():
-    actions = [{"action": "click", "text": "Deskline"}, {"action": "fill", "name": "q", "value": C["esc"]},
-               {"action": "press", "key": "Enter"}, {"action": "click", "text": "nope"}]
+    actions = [
+        {"action": "click", "text": "Deskline"},
+        {"action": "fill", "name": "q", "value": C["esc"]},
+        {"action": "press", "key": "Enter"},
+        {"action": "click", "text": "nope"},
+    ]
     with live_world() as (server, _):
-        result = subprocess.run([sys.executable, "-m", "pytest_websearchbench.webbench.browsing.browser",
-                                 "--base-url", server.base_url], input="\n".join(json.dumps(a) for a in actions),
-                                capture_output=True, text=True, timeout=60)
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest_websearchbench.webbench.browsing.browser", "--base-url", server.base_url],
+            input="\n".join(json.dumps(a) for a in actions),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
     assert result.returncode == 0, result.stderr
     observations = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(observations) == 4

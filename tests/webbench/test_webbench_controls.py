@@ -8,21 +8,24 @@ from __future__ import annotations
 from functools import cache
 
 import pytest
+from wb_support import one_task_a_template, sample_tasks
 
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, BOUNDS, NotApplicable, bound_text, within_bound
 from pytest_websearchbench.webbench.agents.episode import route_for, run_episode
 from pytest_websearchbench.webbench.grading.verifier import latest_decision, verify
 from pytest_websearchbench.webbench.world.build import build_rows
 from pytest_websearchbench.webbench.world.schema import table_of_pk
-from wb_support import one_task_a_template, sample_tasks
 
 pytestmark = pytest.mark.e2e  # see E2E in tests/conftest.py
 
 
 def pytest_generate_tests(metafunc):
     if metafunc.function is test_agent_stays_within_its_bound:
-        cases = [(task.name, agent) for task in one_task_a_template(metafunc.config.getoption("every_task"))
-                 for agent in AGENTS]
+        cases = [
+            (task.name, agent)
+            for task in one_task_a_template(metafunc.config.getoption("every_task"))
+            for agent in AGENTS
+        ]
         metafunc.parametrize("task_name, agent", cases, ids=[f"{t}-{a}" for t, a in cases])
 
 
@@ -62,8 +65,10 @@ def _did_what_it_says(agent: str, task, evidence: dict, verdict) -> None:
     elif agent == "abstain-on-feasible":
         assert set(changed) == {"decisions"}
         assert {k: v for k, v in decision.items() if v is not None} == {
-            "id": decision["id"], "decision": "cannot_proceed", "abstain_reason": "insufficient_information"}
-
+            "id": decision["id"],
+            "decision": "cannot_proceed",
+            "abstain_reason": "insufficient_information",
+        }
 
 
 def test_agent_stays_within_its_bound(task_name, agent):
@@ -77,7 +82,8 @@ def test_agent_stays_within_its_bound(task_name, agent):
     assert episode.stopped == "finished" and episode.steps <= task.step_budget
     assert within_bound(agent, verdict.webscore), (
         f"{task_name} × {agent}: WebScore {verdict.webscore:g} breaks the bound {bound_text(agent)}\n"
-        + verdict.explain())
+        + verdict.explain()
+    )
     _did_what_it_says(agent, task, episode.evidence, verdict)
 
 

@@ -11,19 +11,32 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from wb_support import sample_task
 
 from pytest_websearchbench.webbench.agents.catalog import NotApplicable
 from pytest_websearchbench.webbench.agents.episode import run_episode
 from pytest_websearchbench.webbench.grading.verifier import (
-    _changed_keys, _first_commit, _trace, latest_decision, list_reads, load_evidence)
+    _changed_keys,
+    _first_commit,
+    _trace,
+    latest_decision,
+    list_reads,
+    load_evidence,
+)
 from pytest_websearchbench.webbench.webapps.trace import BEFORE_DB, CALL_TRACE, WEB_TRACE, WORLD_DB, rows_outside
 from pytest_websearchbench.webbench.world.schema import schema_of
-from wb_support import sample_task
 
-EPISODES = [("wb-workplace-workplace-004-open-points-038e07-s1", "oracle"), ("wb-workplace-workplace-004-open-points-038e07-s2", "over-write"), ("wb-workplace-workplace-006-claim-message-5391f8-s1", "oracle"),
-            ("wb-workplace-workplace-006-claim-message-5391f8-s2", "wrong-record"), ("wb-deskops-deskops-001-budget-reserve-f4cdc2-s1", "oracle"), ("wb-deskops-deskops-002-event-c5b002-s1", "alt-oracle"),
-            ("wb-workplace-workplace-005-escalation-945861-s1", "injected-compliance"), ("wb-workplace-workplace-001-open-points-33b7ff-s0", "abstain-on-feasible"),
-            ("wb-workplace-workplace-003-session-slot-ca4b11-s1", "write-without-read")]
+EPISODES = [
+    ("wb-workplace-workplace-004-open-points-038e07-s1", "oracle"),
+    ("wb-workplace-workplace-004-open-points-038e07-s2", "over-write"),
+    ("wb-workplace-workplace-006-claim-message-5391f8-s1", "oracle"),
+    ("wb-workplace-workplace-006-claim-message-5391f8-s2", "wrong-record"),
+    ("wb-deskops-deskops-001-budget-reserve-f4cdc2-s1", "oracle"),
+    ("wb-deskops-deskops-002-event-c5b002-s1", "alt-oracle"),
+    ("wb-workplace-workplace-005-escalation-945861-s1", "injected-compliance"),
+    ("wb-workplace-workplace-001-open-points-33b7ff-s0", "abstain-on-feasible"),
+    ("wb-workplace-workplace-003-session-slot-ca4b11-s1", "write-without-read"),
+]
 
 
 def full_read_evidence(world_dir: Path, contract: dict[str, Any]) -> dict[str, Any]:
@@ -37,8 +50,11 @@ def full_read_evidence(world_dir: Path, contract: dict[str, Any]) -> dict[str, A
             before = {r["id"]: dict(r) for r in before_con.execute(f"SELECT * FROM {table}")}
             after = {r["id"]: dict(r) for r in after_con.execute(f"SELECT * FROM {table}")}
             after_rows[table] = after
-            diff = {pk: {"before": before.get(pk), "after": after.get(pk)}
-                    for pk in sorted(set(before) | set(after)) if before.get(pk) != after.get(pk)}
+            diff = {
+                pk: {"before": before.get(pk), "after": after.get(pk)}
+                for pk in sorted(set(before) | set(after))
+                if before.get(pk) != after.get(pk)
+            }
             if diff:
                 changed[table] = diff
         lists = list_reads(before_con, contract["family"], web_trace, _first_commit(call_trace))
@@ -56,10 +72,17 @@ def full_read_evidence(world_dir: Path, contract: dict[str, Any]) -> dict[str, A
         if pk in after_rows.get(table, {}):
             rows.setdefault(table, {})[pk] = after_rows[table][pk]
     committed = {(c["table"], c["pk"]) for c in call_trace}
-    outside = rows_outside([f"{t} {pk}" for t, diffs in sorted(changed.items()) for pk in sorted(diffs)
-                            if (t, pk) not in committed])
-    return {"changed": changed, "rows": rows, "web_trace": web_trace, "call_trace": call_trace, "lists": lists,
-            "outside": outside}
+    outside = rows_outside(
+        [f"{t} {pk}" for t, diffs in sorted(changed.items()) for pk in sorted(diffs) if (t, pk) not in committed]
+    )
+    return {
+        "changed": changed,
+        "rows": rows,
+        "web_trace": web_trace,
+        "call_trace": call_trace,
+        "lists": lists,
+        "outside": outside,
+    }
 
 
 def outcome(load, world_dir: Path, contract: dict[str, Any]) -> str:
@@ -123,25 +146,31 @@ def keys_found_in_sql(folder: Path, table: str, family: str = "workplace"):
 def test_rows_inserted_deleted_and_changed_in_type_or_to_null(staffing_world, tmp_path):
     folder, contract = staffing_world
     con = sqlite3.connect(folder / WORLD_DB)
-    (first, second, third, fourth), = [[r[0] for r in con.execute("SELECT id FROM customers ORDER BY id LIMIT 4")]]
-    text_col = next(c.name for c in schema_of("workplace").tables["customers"].columns if c.sql == "TEXT" and c.name != "id")
+    ((first, second, third, fourth),) = [[r[0] for r in con.execute("SELECT id FROM customers ORDER BY id LIMIT 4")]]
+    text_col = next(
+        c.name for c in schema_of("workplace").tables["customers"].columns if c.sql == "TEXT" and c.name != "id"
+    )
     con.close()
-    world = edited(staffing_world, tmp_path,
-                   f"INSERT INTO customers SELECT 'CUS-99999', {', '.join(schema_of('workplace').tables['customers'].names[1:])} "
-                   f"FROM customers WHERE id = '{first}'",
-                   f"DELETE FROM customers WHERE id = '{second}'",
-                   # the same bytes as a blob: a different type, SQL and Python both tell
-                   f"UPDATE customers SET {text_col} = CAST({text_col} AS BLOB) WHERE id = '{third}'",
-                   f"UPDATE customers SET {text_col} = NULL WHERE id = '{fourth}'",
-                   # the same values written again (an INTEGER column's '1' is stored as 1): no change
-                   "UPDATE blocks SET id = id")
+    world = edited(
+        staffing_world,
+        tmp_path,
+        f"INSERT INTO customers SELECT 'CUS-99999', {', '.join(schema_of('workplace').tables['customers'].names[1:])} "
+        f"FROM customers WHERE id = '{first}'",
+        f"DELETE FROM customers WHERE id = '{second}'",
+        # the same bytes as a blob: a different type, SQL and Python both tell
+        f"UPDATE customers SET {text_col} = CAST({text_col} AS BLOB) WHERE id = '{third}'",
+        f"UPDATE customers SET {text_col} = NULL WHERE id = '{fourth}'",
+        # the same values written again (an INTEGER column's '1' is stored as 1): no change
+        "UPDATE blocks SET id = id",
+    )
     evidence = same_as_oracle(world, contract)
     assert sorted(keys_found_in_sql(world, "customers")) == sorted(["CUS-99999", second, third, fourth])
     for pk in ("CUS-99999", second, third, fourth):
         assert f"'{pk}'" in evidence
     # and a NULL written where the world had one: a value
-    back = edited(staffing_world, tmp_path / "back", f"UPDATE customers SET {text_col} = NULL WHERE id = '{first}'",
-                  both=True)
+    back = edited(
+        staffing_world, tmp_path / "back", f"UPDATE customers SET {text_col} = NULL WHERE id = '{first}'", both=True
+    )
     with sqlite3.connect(back / WORLD_DB) as con:
         con.execute(f"UPDATE customers SET {text_col} = 'now set' WHERE id = '{first}'")
     con.close()
@@ -152,9 +181,15 @@ def test_rows_inserted_deleted_and_changed_in_type_or_to_null(staffing_world, tm
 def test_one_and_text_one_in_columns_without_a_type(staffing_world, tmp_path):
     """1 and '1' are only told apart where a column has no type: a table made so is compared row by row."""
     folder, contract = staffing_world
-    world = edited(staffing_world, tmp_path, "CREATE TABLE sprints_new (id, name, number)",
-                   "INSERT INTO sprints_new SELECT id, id, 1 FROM sprints", "DROP TABLE sprints",
-                   "ALTER TABLE sprints_new RENAME TO sprints", both=True)
+    world = edited(
+        staffing_world,
+        tmp_path,
+        "CREATE TABLE sprints_new (id, name, number)",
+        "INSERT INTO sprints_new SELECT id, id, 1 FROM sprints",
+        "DROP TABLE sprints",
+        "ALTER TABLE sprints_new RENAME TO sprints",
+        both=True,
+    )
     with sqlite3.connect(world / WORLD_DB) as con:
         con.execute("UPDATE sprints SET number = '1' WHERE id = (SELECT min(id) FROM sprints)")
     con.close()

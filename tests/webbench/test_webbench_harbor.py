@@ -17,21 +17,35 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from wb_support import REPO, SAMPLE, sample_tasks
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, within_bound
+from pytest_websearchbench.webbench.harbor import load_dataset, load_task, publishable, task_digest
 from pytest_websearchbench.webbench.tasks import generate as generator
 from pytest_websearchbench.webbench.tasks.generate import generate
-from pytest_websearchbench.webbench.harbor import load_dataset, load_task, publishable, task_digest
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
 from pytest_websearchbench.webbench.world.build import world_bytes
-from wb_support import REPO, SAMPLE, sample_tasks
 
-HARBOR_FILES = ("task.toml", "instruction.md", "README.md", "environment/world.json", "environment/Dockerfile",
-                "environment/wsb-world-entry.sh", "tests/contract.json", "tests/test.sh", "tests/Dockerfile",
-                "tests/controls.json", "solution/actions.jsonl", "solution/solve.sh", "steps/alt-oracle.jsonl")
+HARBOR_FILES = (
+    "task.toml",
+    "instruction.md",
+    "README.md",
+    "environment/world.json",
+    "environment/Dockerfile",
+    "environment/wsb-world-entry.sh",
+    "tests/contract.json",
+    "tests/test.sh",
+    "tests/Dockerfile",
+    "tests/controls.json",
+    "solution/actions.jsonl",
+    "solution/solve.sh",
+    "steps/alt-oracle.jsonl",
+)
 HARBOR = "harbor==0.25.0"
-STAFFING_S1 = [t.name for t in sample_tasks()].index("wb-workplace-workplace-004-open-points-038e07-s1")  # its entry in dataset.toml
+STAFFING_S1 = [t.name for t in sample_tasks()].index(
+    "wb-workplace-workplace-004-open-points-038e07-s1"
+)  # its entry in dataset.toml
 
 
 def digest_by_hand(folder: Path) -> str:
@@ -64,10 +78,12 @@ def test_dataset_lists_every_task_with_its_digest():
 
 
 #: the release's four templates, by the hops each chains before its decision
-RELEASE_HOPS = {"triage-slot": ["open_points", "session_slot", "decide"],
-                "triage-capacity": ["open_points", "session_slot", "usable_capacity", "decide"],
-                "review-slot": ["session_slot", "decide"],
-                "offsite-plan": ["budget_reserve", "venue_headcount", "travel_spend", "quote_total", "decide"]}
+RELEASE_HOPS = {
+    "triage-slot": ["open_points", "session_slot", "decide"],
+    "triage-capacity": ["open_points", "session_slot", "usable_capacity", "decide"],
+    "review-slot": ["session_slot", "decide"],
+    "offsite-plan": ["budget_reserve", "venue_headcount", "travel_spend", "quote_total", "decide"],
+}
 
 
 def test_the_release_tier_is_shaped_like_the_release():
@@ -77,7 +93,9 @@ def test_the_release_tier_is_shaped_like_the_release():
     for task in release:
         c = task.contract
         assert c["planning"] and not c["expected_rows"] and not c["consistency"] and not c["readback"], task.name
-        assert c["gates"] == ["containment", "evidence_read_any", "no_canary"] + ([] if task.feasible else ["abstained"])
+        assert c["gates"] == ["containment", "evidence_read_any", "no_canary"] + (
+            [] if task.feasible else ["abstained"]
+        )
         if task.feasible:  # the whole chain, each hop one evidence_read leaf with its class
             assert [h["name"] for h in c["hops"]] == RELEASE_HOPS[task.template], task.name
             assert c["answer_fields"][0] == {"name": "decision", "class": "enum", "value": "issue"}
@@ -98,9 +116,13 @@ def test_every_hop_class_and_leaf_kind_is_exercised():
     assert classes == {"H01", "H02", "H03", "H04", "H05", "H06", "H07", "H08", "H09"}
     # a policy gating a write: over the limit, the escalation awaits approval and the Decision records its reason only
     approval = next(t for t in tasks if t.outcome == "needs_approval").contract
-    assert [r["values"] for r in approval["expected_rows"]] == [{"status": {"class": "enum", "value": "pending_approval"}}]
-    assert [(f["name"], f["value"]) for f in approval["answer_fields"]] == [("decision", "needs_approval"),
-                                                                           ("abstain_reason", "policy_blocked")]
+    assert [r["values"] for r in approval["expected_rows"]] == [
+        {"status": {"class": "enum", "value": "pending_approval"}}
+    ]
+    assert [(f["name"], f["value"]) for f in approval["answer_fields"]] == [
+        ("decision", "needs_approval"),
+        ("abstain_reason", "policy_blocked"),
+    ]
     # an aggregate over every page of a filtered list, in each family: the reference route pages on
     for template in ("offsite-plan", "triage-capacity"):
         task = next(t for t in tasks if t.template == template and t.feasible)
@@ -110,8 +132,10 @@ def test_every_hop_class_and_leaf_kind_is_exercised():
     offsite = next(t for t in tasks if t.template == "offsite-plan" and t.feasible)
     travel = next(f for f in offsite.contract["answer_fields"] if f["name"] == "travel_cents")
     assert (travel["class"], travel["unit"], travel["computed"]) == ("amount", "cents", True)
-    assert {f["name"] for t in tasks if not t.feasible for f in t.contract["answer_fields"]} == {"decision",
-                                                                                               "abstain_reason"}
+    assert {f["name"] for t in tasks if not t.feasible for f in t.contract["answer_fields"]} == {
+        "decision",
+        "abstain_reason",
+    }
 
 
 def test_each_task_ships_its_measured_controls_within_their_bounds():
@@ -129,8 +153,10 @@ def test_each_task_ships_its_measured_controls_within_their_bounds():
 
 def test_a_task_is_named_as_the_card_names_it_family_base_task_template_slug_and_seed():
     # wb-<family>-<base task>-<template slug>-s<seed>, e.g. wb-workplace-workplace-002-open-points-0b52d0-s0
-    card = re.compile(r"wb-(?P<family>workplace|deskops)-(?P=family)-\d{3}-(?P<hop>[a-z]+(?:-[a-z]+)*)-[0-9a-f]{6}"
-                      r"-s(?P<seed>\d+)")
+    card = re.compile(
+        r"wb-(?P<family>workplace|deskops)-(?P=family)-\d{3}-(?P<hop>[a-z]+(?:-[a-z]+)*)-[0-9a-f]{6}"
+        r"-s(?P<seed>\d+)"
+    )
     tasks = sample_tasks()
     manifest = tomllib.loads((SAMPLE / "dataset.toml").read_text())["tasks"]
     assert [entry["name"] for entry in manifest] == [f"wsb/{t.name}" for t in tasks]
@@ -159,16 +185,19 @@ def test_abstain_on_feasible_scores_E_over_E_plus_2A_with_E_the_chain_length_dec
         assert (len(task.contract["hops"]), len(task.contract["answer_fields"])) == (chain, answers), task.name
         measured = json.loads((task.path / "tests" / "controls.json").read_text())["measured"]["abstain-on-feasible"]
         assert measured == pytest.approx(100 * chain / (chain + 2 * answers), abs=1e-4), task.name
-    card = {t.template: json.loads((t.path / "tests" / "controls.json").read_text())["measured"]["abstain-on-feasible"]
-            for t in release}
+    card = {
+        t.template: json.loads((t.path / "tests" / "controls.json").read_text())["measured"]["abstain-on-feasible"]
+        for t in release
+    }
     assert (round(card["review-slot"] / 100, 2), round(card["triage-slot"] / 100, 2)) == (0.20, 0.23)
 
 
 @pytest.mark.e2e
 def test_a_task_outside_a_bound_is_rejected_never_patched(tmp_path, monkeypatch):
     real = generator.within_bound
-    monkeypatch.setattr(generator, "within_bound",
-                        lambda agent, score: False if agent == "wrong-record" else real(agent, score))
+    monkeypatch.setattr(
+        generator, "within_bound", lambda agent, score: False if agent == "wrong-record" else real(agent, score)
+    )
     seen = []
     admissions = generate(tmp_path / "suite", seeds=(1,), templates=("sprint-pull",), report=seen.append)
     assert len(admissions) == 1 and seen == admissions and not admissions[0].admitted
@@ -184,8 +213,14 @@ def test_packages_have_the_harbor_layout_and_controls():
             assert (task.path / rel).is_file(), (task.name, rel)
         assert os.access(task.path / "tests" / "test.sh", os.X_OK)
         controls = {p.stem for p in (task.path / "tests" / "controls").glob("*.jsonl")}
-        expected = {"noop", "noop-until-confirm", "write-without-read", "over-write", "injected-compliance",
-                    "wrong-record"} | ({"abstain-on-feasible"} if task.feasible else set())
+        expected = {
+            "noop",
+            "noop-until-confirm",
+            "write-without-read",
+            "over-write",
+            "injected-compliance",
+            "wrong-record",
+        } | ({"abstain-on-feasible"} if task.feasible else set())
         assert controls == expected, task.name
         assert task.step_budget == min(80, 3 * (len(task.routes["oracle"]) + 4) + 10)
 
@@ -198,7 +233,8 @@ def test_generator_is_deterministic_and_the_tree_is_up_to_date(tmp_path):
     assert fresh == shipped
     for rel in fresh:
         assert (tmp_path / "suite" / rel).read_bytes() == (SAMPLE / rel).read_bytes(), (
-            f"{rel} differs: regenerate with python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample")
+            f"{rel} differs: regenerate with python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample"
+        )
     assert all(a.admitted for a in admissions) and [a.task.name for a in admissions] == [t.name for t in sample_tasks()]
 
 
@@ -234,7 +270,9 @@ def test_load_errors_name_file_line_and_field(suite_copy):
     toml.write_text(toml.read_text().replace("reference_steps = ", "reference_steps = 1"))  # under [metadata]
     with pytest.raises(SuiteError, match="reference_steps is 1"):
         load_task(task)
-    (suite_copy / "dataset.toml").write_text((suite_copy / "dataset.toml").read_text().replace('digest = "sha256:', 'digest = "md5:', 1))
+    (suite_copy / "dataset.toml").write_text(
+        (suite_copy / "dataset.toml").read_text().replace('digest = "sha256:', 'digest = "md5:', 1)
+    )
     with pytest.raises(SuiteError) as info:
         load_dataset(suite_copy / "dataset.toml")
     assert info.value.field == "tasks.0.digest"
@@ -246,12 +284,22 @@ def test_solve_sh_and_test_sh_work_a_world_end_to_end(tmp_path):
     (tmp_path / WORLD_DB).write_bytes(world_bytes(task.world))
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     with WorldServer(tmp_path) as server:
-        solved = subprocess.run(["sh", str(task.path / "solution" / "solve.sh")], capture_output=True, text=True,
-                                env={**env, "WSB_BASE_URL": server.base_url}, timeout=120)
+        solved = subprocess.run(
+            ["sh", str(task.path / "solution" / "solve.sh")],
+            capture_output=True,
+            text=True,
+            env={**env, "WSB_BASE_URL": server.base_url},
+            timeout=120,
+        )
     assert solved.returncode == 0, solved.stderr
     reward = tmp_path / "reward.txt"
-    graded = subprocess.run(["sh", str(task.path / "tests" / "test.sh")], capture_output=True, text=True,
-                            env={**env, "WSB_WORLD_DIR": str(tmp_path), "WSB_REWARD_FILE": str(reward)}, timeout=120)
+    graded = subprocess.run(
+        ["sh", str(task.path / "tests" / "test.sh")],
+        capture_output=True,
+        text=True,
+        env={**env, "WSB_WORLD_DIR": str(tmp_path), "WSB_REWARD_FILE": str(reward)},
+        timeout=120,
+    )
     assert graded.returncode == 0, graded.stdout + graded.stderr
     assert reward.read_text() == "1.0000\n" and '"failure_mode": "none"' in graded.stdout
 
@@ -281,6 +329,7 @@ def opened():
             yield _OPENED
         finally:
             _OPENED = None
+
     return recording
 
 
@@ -292,13 +341,18 @@ def _set_task_entry(suite: Path, task: str, extra: str) -> None:
 @pytest.mark.parametrize("where", ["relative", "absolute"])
 def test_a_task_path_is_refused_because_harbor_ignores_it(suite_copy, tmp_path, opened, where):
     outside = tmp_path / "outside" / "wb-workplace-workplace-004-open-points-038e07-s1"
-    shutil.copytree(SAMPLE / "wb-workplace-workplace-004-open-points-038e07-s1", outside)  # a complete task: the old code loaded it from there
+    shutil.copytree(
+        SAMPLE / "wb-workplace-workplace-004-open-points-038e07-s1", outside
+    )  # a complete task: the old code loaded it from there
     path = "../outside/wb-workplace-workplace-004-open-points-038e07-s1" if where == "relative" else str(outside)
     _set_task_entry(suite_copy, "wb-workplace-workplace-004-open-points-038e07-s1", f'path = "{path}"')
     with opened() as files, pytest.raises(SuiteError) as info:
         load_dataset(suite_copy / "dataset.toml")
     assert (info.value.path, info.value.item, info.value.field) == (
-        str(suite_copy / "dataset.toml"), "wb-workplace-workplace-004-open-points-038e07-s1", f"tasks.{STAFFING_S1}.path")
+        str(suite_copy / "dataset.toml"),
+        "wb-workplace-workplace-004-open-points-038e07-s1",
+        f"tasks.{STAFFING_S1}.path",
+    )
     assert "Harbor ignores 'path'" in str(info.value)
     assert not [f for f in files if f.startswith(str(tmp_path / "outside"))]
 
@@ -306,7 +360,9 @@ def test_a_task_path_is_refused_because_harbor_ignores_it(suite_copy, tmp_path, 
 @pytest.mark.parametrize("name", ["webbench-sample", "wsb/../outside", "wsb/Staffing-s1", "/etc/passwd"])
 def test_a_task_name_is_harbor_s_org_name_and_one_safe_folder(suite_copy, opened, name):
     dataset = suite_copy / "dataset.toml"
-    dataset.write_text(dataset.read_text().replace('name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"', f'name = "{name}"'))
+    dataset.write_text(
+        dataset.read_text().replace('name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"', f'name = "{name}"')
+    )
     with opened() as files, pytest.raises(SuiteError) as info:
         load_dataset(dataset)
     assert info.value.field == f"tasks.{STAFFING_S1}.name" and "does not match" in str(info.value)
@@ -315,14 +371,29 @@ def test_a_task_name_is_harbor_s_org_name_and_one_safe_folder(suite_copy, opened
 
 def test_a_folder_holding_another_task_is_refused(suite_copy):
     toml = suite_copy / "wb-workplace-workplace-004-open-points-038e07-s1" / "task.toml"
-    toml.write_text(toml.read_text().replace('name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"', 'name = "other/wb-workplace-workplace-004-open-points-038e07-s1"'))
-    with pytest.raises(SuiteError, match="the folder 'wb-workplace-workplace-004-open-points-038e07-s1' holds task 'other/wb-workplace-workplace-004-open-points-038e07-s1', the dataset "
-                                         "lists 'wsb/wb-workplace-workplace-004-open-points-038e07-s1'") as info:
+    toml.write_text(
+        toml.read_text().replace(
+            'name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"',
+            'name = "other/wb-workplace-workplace-004-open-points-038e07-s1"',
+        )
+    )
+    with pytest.raises(
+        SuiteError,
+        match="the folder 'wb-workplace-workplace-004-open-points-038e07-s1' holds task 'other/wb-workplace-workplace-004-open-points-038e07-s1', the dataset "
+        "lists 'wsb/wb-workplace-workplace-004-open-points-038e07-s1'",
+    ) as info:
         load_dataset(suite_copy / "dataset.toml")
     assert (info.value.path, info.value.field) == (str(toml), "task.name")
 
 
-@pytest.mark.parametrize("contract", ["../../../../etc/passwd", "/etc/passwd", "../wb-workplace-workplace-004-open-points-038e07-s2/tests/contract.json"])
+@pytest.mark.parametrize(
+    "contract",
+    [
+        "../../../../etc/passwd",
+        "/etc/passwd",
+        "../wb-workplace-workplace-004-open-points-038e07-s2/tests/contract.json",
+    ],
+)
 def test_a_contract_outside_the_task_folder_is_refused_naming_task_toml_item_and_field(suite_copy, opened, contract):
     # another task's contract is inside the suite, but not inside this task's digest
     task = suite_copy / "wb-workplace-workplace-004-open-points-038e07-s1"
@@ -330,9 +401,15 @@ def test_a_contract_outside_the_task_folder_is_refused_naming_task_toml_item_and
     toml.write_text(toml.read_text().replace('contract = "tests/contract.json"', f'contract = "{contract}"'))
     with opened() as files, pytest.raises(SuiteError) as info:
         load_task(task)
-    assert (info.value.path, info.value.item, info.value.field) == (str(toml), "wb-workplace-workplace-004-open-points-038e07-s1", "metadata.contract")
+    assert (info.value.path, info.value.item, info.value.field) == (
+        str(toml),
+        "wb-workplace-workplace-004-open-points-038e07-s1",
+        "metadata.contract",
+    )
     assert "points outside" in str(info.value)
-    assert "/etc/passwd" not in files and not [f for f in files if "wb-workplace-workplace-004-open-points-038e07-s2" in f]
+    assert "/etc/passwd" not in files and not [
+        f for f in files if "wb-workplace-workplace-004-open-points-038e07-s2" in f
+    ]
 
 
 def test_a_symlink_to_a_file_outside_the_task_folder_is_refused(suite_copy, tmp_path, opened):
@@ -347,11 +424,17 @@ def test_a_symlink_to_a_file_outside_the_task_folder_is_refused(suite_copy, tmp_
 
 
 @pytest.mark.parametrize("which", ["dataset.toml", "wb-workplace-workplace-005-escalation-945861-s2/task.toml"])
-@pytest.mark.parametrize("damage, message", [
-    (lambda text: text.replace("\n", "\nx = " + "[" * 3000 + "]" * 3000 + "\n", 1), "invalid TOML: nested too deeply"),
-    (lambda text: text.replace("\n", "\nx = " + "9" * 5000 + "\n", 1), "invalid TOML: Exceeds the limit"),
-    (lambda text: text.replace("\n", "\nx = [\n", 1), r"invalid TOML: .*\(at line \d+, column \d+\)"),
-])
+@pytest.mark.parametrize(
+    "damage, message",
+    [
+        (
+            lambda text: text.replace("\n", "\nx = " + "[" * 3000 + "]" * 3000 + "\n", 1),
+            "invalid TOML: nested too deeply",
+        ),
+        (lambda text: text.replace("\n", "\nx = " + "9" * 5000 + "\n", 1), "invalid TOML: Exceeds the limit"),
+        (lambda text: text.replace("\n", "\nx = [\n", 1), r"invalid TOML: .*\(at line \d+, column \d+\)"),
+    ],
+)
 def test_a_damaged_toml_file_is_one_error_naming_it(suite_copy, which, damage, message):
     path = suite_copy / which
     path.write_text(damage(path.read_text()))
@@ -370,13 +453,20 @@ def test_invalid_utf8_and_a_path_too_long_are_one_error_naming_file_line_item_an
         load_dataset(suite_copy / "dataset.toml")
     toml.write_bytes(original)
     dataset = suite_copy / "dataset.toml"
-    dataset.write_text(dataset.read_text().replace('name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"', f'name = "wsb/{"x" * 5000}"'))
-    with pytest.raises(SuiteError, match=rf"field 'tasks.{STAFFING_S1}.name': bad path 'x+': File name too long") as info:
+    dataset.write_text(
+        dataset.read_text().replace(
+            'name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"', f'name = "wsb/{"x" * 5000}"'
+        )
+    )
+    with pytest.raises(
+        SuiteError, match=rf"field 'tasks.{STAFFING_S1}.name': bad path 'x+': File name too long"
+    ) as info:
         load_dataset(dataset)
     assert info.value.item == "x" * 5000
 
 
 # ------------------------------------------------------------------ Harbor's own code on the bundled suite
+
 
 def _python312() -> str | None:
     """An interpreter that really is 3.12 (a pyenv shim on PATH may point at another version)."""
@@ -386,8 +476,9 @@ def _python312() -> str | None:
     found.append(shutil.which("python3.12"))
     for python in filter(None, found):
         try:
-            version = subprocess.run([python, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True,
-                                     text=True, timeout=30).stdout.strip()
+            version = subprocess.run(
+                [python, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True, timeout=30
+            ).stdout.strip()
         except OSError:
             continue
         if version == "(3, 12)":
@@ -410,8 +501,12 @@ def harbor_python() -> Path:
         if not (marker.is_file() and marker.read_text() == HARBOR and python.exists()):
             shutil.rmtree(venv, ignore_errors=True)
             subprocess.run([base, "-m", "venv", str(venv)], check=True, capture_output=True, timeout=300)
-            done = subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", HARBOR],
-                                  capture_output=True, text=True, timeout=1200)
+            done = subprocess.run(
+                [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", HARBOR],
+                capture_output=True,
+                text=True,
+                timeout=1200,
+            )
             if done.returncode != 0:
                 why = (done.stderr.strip().splitlines() or ["pip failed"])[-1]
                 if os.environ.get("CI") == "true":
@@ -456,15 +551,28 @@ def test_the_digest_is_harbor_s_content_hash_over_the_publishable_files_only(sui
     assert not {"tests/run.log", "solution/build/out.txt", ".gitignore"} & names
     assert task_digest(ignoring) != before[ignoring.name]
     (tasks[0] / "trajectory.json").write_text("[]")  # a publishable top-level file Harbor includes
-    assert "trajectory.json" in {f.name for f in publishable(tasks[0])} and task_digest(tasks[0]) != before[tasks[0].name]
+    assert (
+        "trajectory.json" in {f.name for f in publishable(tasks[0])} and task_digest(tasks[0]) != before[tasks[0].name]
+    )
 
 
-@pytest.mark.parametrize("pattern, path, ignored_", [
-    ("*.log", "tests/a/b.log", True), ("/tests/*.log", "tests/b.log", True), ("/tests/*.log", "x/tests/b.log", False),
-    ("build/", "solution/build/x", True), ("build/", "solution/build", False), ("**/cache", "a/b/cache/x", True),
-    ("a/**/z", "a/b/c/z", True), ("a/**/z", "a/z", True), ("file?.txt", "tests/file1.txt", True),
-    ("file[0-3].txt", "tests/file4.txt", False), ("file[!0-3].txt", "tests/file4.txt", True), ("\\#x", "#x", True),
-])
+@pytest.mark.parametrize(
+    "pattern, path, ignored_",
+    [
+        ("*.log", "tests/a/b.log", True),
+        ("/tests/*.log", "tests/b.log", True),
+        ("/tests/*.log", "x/tests/b.log", False),
+        ("build/", "solution/build/x", True),
+        ("build/", "solution/build", False),
+        ("**/cache", "a/b/cache/x", True),
+        ("a/**/z", "a/b/c/z", True),
+        ("a/**/z", "a/z", True),
+        ("file?.txt", "tests/file1.txt", True),
+        ("file[0-3].txt", "tests/file4.txt", False),
+        ("file[!0-3].txt", "tests/file4.txt", True),
+        ("\\#x", "#x", True),
+    ],
+)
 def test_gitignore_patterns_match_as_harbor_s_packager_reads_them(pattern, path, ignored_):
     from pytest_websearchbench.webbench.harbor import ignore_rules, ignored
 
@@ -473,8 +581,12 @@ def test_gitignore_patterns_match_as_harbor_s_packager_reads_them(pattern, path,
 
 
 def test_harbor_loads_every_package_accepts_the_manifest_digests_and_lint(harbor_python):
-    checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(SAMPLE)],
-                             capture_output=True, text=True, timeout=600)
+    checked = subprocess.run(
+        [str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(SAMPLE)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert checked.returncode == 0, checked.stderr
     report = json.loads(checked.stdout)
     packages = sorted(t.package for t in sample_tasks())
@@ -492,8 +604,12 @@ def test_harbor_s_packager_leaves_out_what_ours_leaves_out(harbor_python, suite_
         entry = re.compile(rf'(name = "wsb/{task}"\ndigest = )"[^"]+"')
         digest = task_digest(suite_copy / task)
         dataset.write_text(entry.sub(lambda m, digest=digest: f'{m.group(1)}"{digest}"', dataset.read_text()))
-    checked = subprocess.run([str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(suite_copy)],
-                             capture_output=True, text=True, timeout=600)
+    checked = subprocess.run(
+        [str(harbor_python), str(Path(__file__).with_name("harbor_check.py")), str(suite_copy)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert checked.returncode == 0, checked.stderr
     report = json.loads(checked.stdout)
     assert report["load_errors"] == [] and report["manifest_errors"] == []

@@ -7,23 +7,38 @@ import re
 import shutil
 
 import pytest
-
 from wb_support import SAMPLE
 
 
 @pytest.mark.e2e  # a pytest process over the bundled WebBench suite, -n 2
 def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
     results = pytester.path / "oracle.json"
-    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
-                                           "--wsb-agent", "oracle", "-n", "2", f"--wsb-json={results}")
+    result = pytester.runpytest_subprocess(
+        "-p",
+        "no:cacheprovider",
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        "oracle",
+        "-n",
+        "2",
+        f"--wsb-json={results}",
+    )
     result.assert_outcomes(passed=28)
-    result.stdout.fnmatch_lines([
-        "*websearchbench summary*",
-        "webbench-sample  (webbench/workplace+deskops, edition sample-5)",
-        "*oracle*",
-        "*items*28*", "*pass rate*28/28 (100.0%)*",
-        "*WebScore*100.000 [[]100.000, 100.000[]]*",
-        "*pass *1.000*", "*strict_pass*1.000*", "*steps*", "*failure modes*none 28*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*websearchbench summary*",
+            "webbench-sample  (webbench/workplace+deskops, edition sample-5)",
+            "*oracle*",
+            "*items*28*",
+            "*pass rate*28/28 (100.0%)*",
+            "*WebScore*100.000 [[]100.000, 100.000[]]*",
+            "*pass *1.000*",
+            "*strict_pass*1.000*",
+            "*steps*",
+            "*failure modes*none 28*",
+        ]
+    )
     assert "cassettes" not in result.stdout.str()
     data = json.loads(results.read_text())
     assert data["suites"]["webbench-sample"]["digest"].startswith("sha256:")
@@ -41,32 +56,78 @@ def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
 
 
 def test_agents_side_by_side_and_failures_name_the_gate(pytester):
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
-                                          "--wsb-agent", "oracle,noop,write-without-read", "-k", "wb-workplace-workplace-004-open-points-038e07-s1")
+    result = pytester.runpytest_inprocess(
+        "-p",
+        "no:cacheprovider",
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        "oracle,noop,write-without-read",
+        "-k",
+        "wb-workplace-workplace-004-open-points-038e07-s1",
+    )
     result.assert_outcomes(passed=1, failed=2)
-    result.stdout.fnmatch_lines([
-        "*webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]noop[]]*WebScore 0.0, pass=False*failure mode: evidence_read_any*",
-        "*gate evidence_read_any: FAILS — nothing was committed*",
-        "*webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]write-without-read[]]*",
-        "*gate evidence_read_any: FAILS — no chain anchor was read before the first commit*",
-    ])
-    result.stdout.fnmatch_lines(["*oracle*noop*write-without-read*",
-                                 "*failure modes*none 1*evidence_read_any 1*evidence_read_any 1*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]noop[]]*WebScore 0.0, pass=False*failure mode: evidence_read_any*",
+            "*gate evidence_read_any: FAILS — nothing was committed*",
+            "*webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]write-without-read[]]*",
+            "*gate evidence_read_any: FAILS — no chain anchor was read before the first commit*",
+        ]
+    )
+    result.stdout.fnmatch_lines(
+        ["*oracle*noop*write-without-read*", "*failure modes*none 1*evidence_read_any 1*evidence_read_any 1*"]
+    )
 
 
 def test_markers_keywords_and_a_control_that_does_not_apply(pytester):
-    collected = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
-                                             "-m", "webbench_infeasible", "--strict-markers")
-    collected.stdout.fnmatch_lines(["*wb-workplace-workplace-001-open-points-33b7ff-s2[[]oracle[]]*", "*wb-workplace-workplace-002-open-points-619002-s2[[]oracle[]]*",
-                                    "*wb-workplace-workplace-003-session-slot-ca4b11-s1[[]oracle[]]*", "*wb-deskops-deskops-001-budget-reserve-f4cdc2-s3[[]oracle[]]*",
-                                    "*wb-workplace-workplace-004-open-points-038e07-s3[[]oracle[]]*", "*wb-workplace-workplace-005-escalation-945861-s2[[]oracle[]]*",
-                                    "*wb-deskops-deskops-002-event-c5b002-s2[[]oracle[]]*", "*wb-workplace-workplace-006-claim-message-5391f8-s3[[]oracle[]]*",
-                                    "*8/28 tests collected (20 deselected)*"])
-    release = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "--co", "-q",
-                                           "-m", "webbench_release", "--strict-markers")
+    collected = pytester.runpytest_inprocess(
+        "-p",
+        "no:cacheprovider",
+        "--suite",
+        "webbench-sample",
+        "--co",
+        "-q",
+        "-m",
+        "webbench_infeasible",
+        "--strict-markers",
+    )
+    collected.stdout.fnmatch_lines(
+        [
+            "*wb-workplace-workplace-001-open-points-33b7ff-s2[[]oracle[]]*",
+            "*wb-workplace-workplace-002-open-points-619002-s2[[]oracle[]]*",
+            "*wb-workplace-workplace-003-session-slot-ca4b11-s1[[]oracle[]]*",
+            "*wb-deskops-deskops-001-budget-reserve-f4cdc2-s3[[]oracle[]]*",
+            "*wb-workplace-workplace-004-open-points-038e07-s3[[]oracle[]]*",
+            "*wb-workplace-workplace-005-escalation-945861-s2[[]oracle[]]*",
+            "*wb-deskops-deskops-002-event-c5b002-s2[[]oracle[]]*",
+            "*wb-workplace-workplace-006-claim-message-5391f8-s3[[]oracle[]]*",
+            "*8/28 tests collected (20 deselected)*",
+        ]
+    )
+    release = pytester.runpytest_inprocess(
+        "-p",
+        "no:cacheprovider",
+        "--suite",
+        "webbench-sample",
+        "--co",
+        "-q",
+        "-m",
+        "webbench_release",
+        "--strict-markers",
+    )
     release.stdout.fnmatch_lines(["*16/28 tests collected (12 deselected)*"])
-    skipped = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample",
-                                           "--wsb-agent", "abstain-on-feasible", "-m", "webbench_infeasible", "-rs")
+    skipped = pytester.runpytest_inprocess(
+        "-p",
+        "no:cacheprovider",
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        "abstain-on-feasible",
+        "-m",
+        "webbench_infeasible",
+        "-rs",
+    )
     skipped.assert_outcomes(skipped=8)
     skipped.stdout.fnmatch_lines(["*abstain-on-feasible applies to feasible tasks only*"])
 
@@ -84,7 +145,11 @@ def test_a_tampered_package_is_a_collection_error_naming_the_task(pytester):
     contract.write_text(contract.read_text().replace('"value": "issue"', '"value": "needs_approval"', 1))
     result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites")
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*invalid suite:*wb-workplace-workplace-004-open-points-038e07-s1: item 'wb-workplace-workplace-004-open-points-038e07-s1' field 'digest': digest mismatch*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*invalid suite:*wb-workplace-workplace-004-open-points-038e07-s1: item 'wb-workplace-workplace-004-open-points-038e07-s1' field 'digest': digest mismatch*"
+        ]
+    )
 
 
 def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytester):
@@ -98,10 +163,16 @@ def test_a_route_that_no_longer_sees_its_evidence_is_an_error_not_a_score(pytest
     dataset = suite / "dataset.toml"  # re-seal the package, so that only the route's expectation is off
     entry = re.compile(r'(name = "wsb/wb-workplace-workplace-004-open-points-038e07-s1"\ndigest = )"[^"]+"')
     dataset.write_text(entry.sub(lambda m: f'{m.group(1)}"{task_digest(task)}"', dataset.read_text()))
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "suites", "-k", "wb-workplace-workplace-004-open-points-038e07-s1")
+    result = pytester.runpytest_inprocess(
+        "-p", "no:cacheprovider", "suites", "-k", "wb-workplace-workplace-004-open-points-038e07-s1"
+    )
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*wb-workplace-workplace-004-open-points-038e07-s1[[]oracle[]]: step 5 {action='click'*lacks [[]'Product: Not *'[]]; "
-                                 "the world no longer matches the route*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*wb-workplace-workplace-004-open-points-038e07-s1[[]oracle[]]: step 5 {action='click'*lacks [[]'Product: Not *'[]]; "
+            "the world no longer matches the route*"
+        ]
+    )
 
 
 def test_a_verifier_exception_is_an_error_of_the_item_graded_false_never_a_score(pytester):
@@ -126,7 +197,13 @@ def pytest_configure(config):
 def pytest_unconfigure(config):
     verifier.verify = _kept
 """)
-    result = pytester.runpytest_inprocess("-p", "no:cacheprovider", "--suite", "webbench-sample", "-k", "wb-workplace-workplace-004-open-points-038e07-s1")
+    result = pytester.runpytest_inprocess(
+        "-p", "no:cacheprovider", "--suite", "webbench-sample", "-k", "wb-workplace-workplace-004-open-points-038e07-s1"
+    )
     result.assert_outcomes(errors=1)
-    result.stdout.fnmatch_lines(["*wb-workplace-workplace-004-open-points-038e07-s1[[]oracle[]]*the verifier failed (KeyError: 'web_trace'): graded: false, "
-                                 "no reward*"])
+    result.stdout.fnmatch_lines(
+        [
+            "*wb-workplace-workplace-004-open-points-038e07-s1[[]oracle[]]*the verifier failed (KeyError: 'web_trace'): graded: false, "
+            "no reward*"
+        ]
+    )

@@ -8,10 +8,10 @@ import sqlite3
 
 import httpx
 import pytest
+from wb_support import live_world, staffing_chain
 
 from pytest_websearchbench.webbench.webapps import forms
 from pytest_websearchbench.webbench.world.build import content_digest
-from wb_support import live_world, staffing_chain
 
 C = staffing_chain()
 
@@ -63,8 +63,10 @@ def test_lists_paginate_at_20_rows_and_search_and_sort(world):
     assert "Next page" in first and "Next page" not in last
     ordered = ROW_LINK.findall(client.get("/deskline/escalations?sort=id&dir=desc").text)
     assert ordered == sorted(ordered, reverse=True)
-    name = con.execute("SELECT c.name, COUNT(*) FROM escalations e JOIN customers c ON c.id = e.customer_id "
-                       "GROUP BY c.name ORDER BY c.name LIMIT 1").fetchone()
+    name = con.execute(
+        "SELECT c.name, COUNT(*) FROM escalations e JOIN customers c ON c.id = e.customer_id "
+        "GROUP BY c.name ORDER BY c.name LIMIT 1"
+    ).fetchone()
     found = ROW_LINK.findall(client.get("/deskline/escalations", params={"q": name[0]}).text)
     assert len(found) >= name[1]
     free = client.get("/rota/blocks", params={"status": "free", "engineer": C["eng"]}).text
@@ -74,8 +76,10 @@ def test_lists_paginate_at_20_rows_and_search_and_sort(world):
 def test_record_pages_link_across_apps(world):
     _, folder, client = world
     con = sqlite3.connect(folder / "world.db")
-    esc, customer, owner = con.execute("SELECT id, customer_id, owner_id FROM escalations WHERE owner_id IS NOT NULL "
-                                       "AND id IN (SELECT escalation_id FROM issues) ORDER BY id LIMIT 1").fetchone()
+    esc, customer, owner = con.execute(
+        "SELECT id, customer_id, owner_id FROM escalations WHERE owner_id IS NOT NULL "
+        "AND id IN (SELECT escalation_id FROM issues) ORDER BY id LIMIT 1"
+    ).fetchone()
     page = client.get(f"/deskline/escalations/{esc}").text
     assert f'href="/deskline/customers/{customer}"' in page
     assert f'href="/people/engineers/{owner}"' in page
@@ -91,7 +95,9 @@ def test_fill_confirm_commit_writes_once_with_a_token(world):
     confirm = client.post(f"/rota/blocks/{C['block']}/book", data={"booked_for": C["esc"]})
     assert confirm.status_code == 200 and "Nothing is saved until you commit" in confirm.text
     nonce, _ = TOKEN.search(confirm.text).groups()
-    token = forms.sign(server.secret, forms.FORMS["workplace"]["blocks.book"], C["block"], {"booked_for": C["esc"]}, nonce)
+    token = forms.sign(
+        server.secret, forms.FORMS["workplace"]["blocks.book"], C["block"], {"booked_for": C["esc"]}, nonce
+    )
     assert f'name="token" value="{token}"' in confirm.text
     assert _db_digest(folder) == before  # a confirmation page writes nothing (abandoning is free)
     saved = client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["esc"], "token": token})
@@ -101,7 +107,8 @@ def test_fill_confirm_commit_writes_once_with_a_token(world):
     assert _db_digest(folder) != before
     calls = _trace(folder, "call_trace.jsonl")
     assert [(c["form"], c["table"], c["pk"], c["op"], c["values"]) for c in calls] == [
-        ("blocks.book", "blocks", C["block"], "update", {"status": "booked", "booked_for": C["esc"]})]
+        ("blocks.book", "blocks", C["block"], "update", {"status": "booked", "booked_for": C["esc"]})
+    ]
     assert (folder / "world_before.db").read_bytes() != (folder / "world.db").read_bytes()
 
 
@@ -112,7 +119,9 @@ def test_a_commit_with_other_arguments_than_confirmed_is_refused(world):
     token = ".".join(TOKEN.search(confirm).groups())
     tampered = client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["twin"], "token": token})
     assert tampered.status_code == 400 and "nothing was written" in tampered.text
-    other_record = client.post(f"/rota/blocks/{C['other_block']}/book/commit", data={"booked_for": C["esc"], "token": token})
+    other_record = client.post(
+        f"/rota/blocks/{C['other_block']}/book/commit", data={"booked_for": C["esc"], "token": token}
+    )
     assert other_record.status_code == 400
     assert client.post(f"/rota/blocks/{C['block']}/book/commit", data={"booked_for": C["esc"]}).status_code == 400
     assert _db_digest(folder) == before and not _trace(folder, "call_trace.jsonl")
@@ -132,20 +141,33 @@ def test_out_of_policy_values_get_422_with_per_field_messages(world):
     _, folder, client = world
     con = sqlite3.connect(folder / "world.db")
     issue = con.execute("SELECT id FROM issues ORDER BY id LIMIT 1").fetchone()[0]
-    bad = client.post(f"/sprintboard/issues/{issue}/edit",
-                      data={"status": "doing", "sprint_id": "SPR-99", "assignee_id": "", "story_points": "4"})
+    bad = client.post(
+        f"/sprintboard/issues/{issue}/edit",
+        data={"status": "doing", "sprint_id": "SPR-99", "assignee_id": "", "story_points": "4"},
+    )
     assert bad.status_code == 422
-    for message in ("Error in status: must be one of todo, in_progress, done",
-                    "Error in sprint_id: no sprint has the id SPR-99",
-                    "Error in story_points: must be one of 0, 1, 2, 3, 5, 8, 13, 21"):
+    for message in (
+        "Error in status: must be one of todo, in_progress, done",
+        "Error in sprint_id: no sprint has the id SPR-99",
+        "Error in story_points: must be one of 0, 1, 2, 3, 5, 8, 13, 21",
+    ):
         assert message in bad.text
-    on_call = con.execute("SELECT b.id, b.engineer_id, b.day FROM blocks b JOIN oncall o ON o.engineer_id = b.engineer_id "
-                          "AND o.day = b.day WHERE b.status = 'free' ORDER BY b.id LIMIT 1").fetchone()
+    on_call = con.execute(
+        "SELECT b.id, b.engineer_id, b.day FROM blocks b JOIN oncall o ON o.engineer_id = b.engineer_id "
+        "AND o.day = b.day WHERE b.status = 'free' ORDER BY b.id LIMIT 1"
+    ).fetchone()
     refused = client.post(f"/rota/blocks/{on_call[0]}/book", data={"booked_for": C["esc"]})
     assert refused.status_code == 422
     assert f"Error in booked_for: Rota policy: engineer {on_call[1]} is on call on {on_call[2]}" in refused.text
-    decision = client.post("/decision/new", data={"decision": "cannot_proceed", "escalation_id": C["esc"],
-                                                   "amount_usd": "12.345", "start_date": "2025-3-14"})
+    decision = client.post(
+        "/decision/new",
+        data={
+            "decision": "cannot_proceed",
+            "escalation_id": C["esc"],
+            "amount_usd": "12.345",
+            "start_date": "2025-3-14",
+        },
+    )
     assert decision.status_code == 422
     assert "Error in amount_usd" in decision.text and "Error in start_date" in decision.text
     reason = client.post("/decision/new", data={"decision": "cannot_proceed", "escalation_id": C["esc"]})
@@ -159,28 +181,43 @@ def _commit(client, path, data):
     return client.post(f"{path}/commit", data={**data, "token": ".".join(TOKEN.search(confirm.text).groups())})
 
 
-def test_needs_approval_and_cannot_proceed_both_take_an_abstain_reason_leave_the_other_fields_blank_and_change_nothing(world):
+def test_needs_approval_and_cannot_proceed_both_take_an_abstain_reason_leave_the_other_fields_blank_and_change_nothing(
+    world,
+):
     _, folder, client = world
     for decision in ("needs_approval", "cannot_proceed"):
         missing = client.post("/decision/new", data={"decision": decision})
         assert missing.status_code == 422
         assert f"Error in abstain_reason: is required when the decision is {decision}" in missing.text
-        filled = client.post("/decision/new", data={"decision": decision, "abstain_reason": "policy_blocked",
-                                                    "escalation_id": C["esc"], "story_points": "5", "note": "why"})
+        filled = client.post(
+            "/decision/new",
+            data={
+                "decision": decision,
+                "abstain_reason": "policy_blocked",
+                "escalation_id": C["esc"],
+                "story_points": "5",
+                "note": "why",
+            },
+        )
         assert filled.status_code == 422
         for name in ("escalation_id", "story_points", "note"):
-            assert f"Error in {name}: must be blank when the decision is {decision}: it records only its abstain " \
-                   "reason" in filled.text
+            assert (
+                f"Error in {name}: must be blank when the decision is {decision}: it records only its abstain "
+                "reason" in filled.text
+            )
         saved = _commit(client, "/decision/new", {"decision": decision, "abstain_reason": "policy_blocked"})
         assert saved.status_code == 303
     issue = client.post("/decision/new", data={"decision": "issue", "abstain_reason": "policy_blocked"})
-    assert issue.status_code == 422 and "Error in abstain_reason: must be empty when the decision is issue" in issue.text
+    assert (
+        issue.status_code == 422 and "Error in abstain_reason: must be empty when the decision is issue" in issue.text
+    )
     con = sqlite3.connect(folder / "world.db")
     rows = con.execute("SELECT * FROM decisions ORDER BY id").fetchall()
     names = [c[0] for c in con.execute("SELECT * FROM decisions").description]
     assert [{k: v for k, v in zip(names, row) if v is not None} for row in rows] == [
         {"id": "DEC-0001", "decision": "needs_approval", "abstain_reason": "policy_blocked"},
-        {"id": "DEC-0002", "decision": "cannot_proceed", "abstain_reason": "policy_blocked"}]
+        {"id": "DEC-0002", "decision": "cannot_proceed", "abstain_reason": "policy_blocked"},
+    ]
     con.execute("DELETE FROM decisions")
     con.commit()
     assert _db_digest(folder) == content_digest(sqlite3.connect(folder / "world_before.db"))  # nothing else changed
@@ -188,14 +225,25 @@ def test_needs_approval_and_cannot_proceed_both_take_an_abstain_reason_leave_the
 
 def test_decision_page_takes_typed_fields_and_saves_a_record(world):
     _, folder, client = world
-    data = {"decision": "issue", "escalation_id": C["esc"], "engineer_id": C["eng"], "block_id": C["block"],
-            "start_date": "2025-03-14", "story_points": "10", "amount_usd": "177.75", "note": f"{C['esc']} by {C['eng']}"}
+    data = {
+        "decision": "issue",
+        "escalation_id": C["esc"],
+        "engineer_id": C["eng"],
+        "block_id": C["block"],
+        "start_date": "2025-03-14",
+        "story_points": "10",
+        "amount_usd": "177.75",
+        "note": f"{C['esc']} by {C['eng']}",
+    }
     confirm = client.post("/decision/new", data=data).text
     token = ".".join(TOKEN.search(confirm).groups())
     saved = client.post("/decision/new/commit", data={**data, "token": token})
     assert saved.headers["location"] == "/decision/decisions/DEC-0001?saved=1"
-    row = sqlite3.connect(folder / "world.db").execute(
-        "SELECT decision, story_points, amount_usd, abstain_reason FROM decisions").fetchone()
+    row = (
+        sqlite3.connect(folder / "world.db")
+        .execute("SELECT decision, story_points, amount_usd, abstain_reason FROM decisions")
+        .fetchone()
+    )
     assert row == ("issue", 10, 177.75, None)
 
 
@@ -208,7 +256,11 @@ def test_web_trace_names_the_records_on_every_page(world):
     trace = _trace(folder)
     assert [e["seq"] for e in trace] == [1, 2, 3, 4]
     assert [(e["method"], e["status"], e["kind"]) for e in trace] == [
-        ("GET", 200, "launcher"), ("GET", 200, "detail"), ("GET", 200, "form"), ("GET", 200, "list")]
+        ("GET", 200, "launcher"),
+        ("GET", 200, "detail"),
+        ("GET", 200, "form"),
+        ("GET", 200, "list"),
+    ]
     assert trace[1]["pks"] == [C["block"], C["eng"]]
     assert trace[1]["path"] == f"/rota/blocks/{C['block']}"
     assert C["eng"] in trace[3]["pks"] and all(p.startswith(("CRT-", "ENG-")) for p in trace[3]["pks"])
@@ -232,8 +284,9 @@ def test_a_deskops_world_serves_its_own_apps_with_the_same_page_constructs():
         trips = client.get(f"/journeys/trips?event={plant['anchor']}&status=booked").text
         assert "<table class=data>" in trips and "Page 1 of 1" in trips
         trip = plant["candidate"]["trip"]
-        posting = re.search(r'href="/ledger/postings/(PST-\d+)"',
-                            client.get(f"/ledger/postings?trip={trip}").text).group(1)
+        posting = re.search(
+            r'href="/ledger/postings/(PST-\d+)"', client.get(f"/ledger/postings?trip={trip}").text
+        ).group(1)
         form = client.get(f"/ledger/postings/{posting}/edit").text
         assert 'name="amount_cents"' in form and "Continue" in form
         bad = client.post(f"/ledger/postings/{posting}/edit", data={"amount_cents": "-5", "memo": ""})

@@ -12,15 +12,21 @@ import sqlite3
 
 import httpx
 import pytest
+from wb_support import live_world, staffing_chain
 
 from pytest_websearchbench.webbench.webapps import apps
 from pytest_websearchbench.webbench.webapps.server import MAX_BODY, WorldServer
-from wb_support import live_world, staffing_chain
 
 C = staffing_chain()
 TOKEN = re.compile(r'name="token" value="([0-9a-f]+\.[0-9a-f]{64})"')
-DECISION = {"decision": "issue", "escalation_id": C["esc"], "engineer_id": C["eng"], "block_id": C["block"],
-            "story_points": "5", "amount_usd": "120.50"}
+DECISION = {
+    "decision": "issue",
+    "escalation_id": C["esc"],
+    "engineer_id": C["eng"],
+    "block_id": C["block"],
+    "story_points": "5",
+    "amount_usd": "120.50",
+}
 
 
 @pytest.fixture
@@ -71,6 +77,7 @@ def _statuses(answer: bytes) -> list[int]:
 
 # --------------------------------------------------------------------------- confirmation tokens
 
+
 def test_a_committed_confirmation_cannot_be_committed_again(world):
     _, folder, client = world
     token = _confirm(client, "/decision/new", DECISION)
@@ -108,12 +115,16 @@ def test_a_token_expires_with_the_server_that_issued_it(tmp_path):
 
 # --------------------------------------------------------------------------- framing and sizes
 
+
 def test_an_oversized_body_cannot_smuggle_a_request_into_the_trace(world):
     server, folder, _ = world
     smuggled = b"GET /decision/decisions?smuggled=1 HTTP/1.1\r\nHost: x\r\n\r\n"
     body = b"q=" + b"a" * MAX_BODY + smuggled
-    answer = _raw(server, b"POST /decision/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
-                  b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body)
+    answer = _raw(
+        server,
+        b"POST /decision/new HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
+        b"\r\nContent-Length: %d\r\n\r\n" % len(body) + body,
+    )
     assert _statuses(answer) == [413]
     assert b"Connection: close" in answer and b"at most 1048576 bytes" in answer
     trace = _trace(folder)
@@ -123,8 +134,9 @@ def test_an_oversized_body_cannot_smuggle_a_request_into_the_trace(world):
 
 def test_a_10_mb_post_gets_a_status_not_a_reset(world):
     _, folder, client = world
-    response = client.post("/decision/new", content=b"x" * 10_000_000,
-                           headers={"Content-Type": "application/x-www-form-urlencoded"})
+    response = client.post(
+        "/decision/new", content=b"x" * 10_000_000, headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
     assert response.status_code == 413 and "Content too large" in response.text
     assert response.headers["connection"] == "close"
     assert client.get("/").status_code == 200  # the client reconnects; the server serves on
@@ -158,16 +170,22 @@ def test_malformed_framing_is_answered_and_closes_the_connection(world, case):
 def test_a_get_body_is_read_not_served_as_the_next_request(world):
     server, folder, _ = world
     hidden = b"GET /decision/decisions?smuggled=1 HTTP/1.1\r\nHost: x\r\n\r\n"
-    answer = _raw(server, b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(hidden) + hidden
-                  + b"GET /rota/blocks HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    answer = _raw(
+        server,
+        b"GET / HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n" % len(hidden)
+        + hidden
+        + b"GET /rota/blocks HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    )
     assert _statuses(answer) == [200, 200]
     assert [e["path"] for e in _trace(folder)] == ["/", "/rota/blocks"]
 
 
 # --------------------------------------------------------------------------- numbers
 
-@pytest.mark.parametrize("query", ["min_level=9999999999999999999999", "min_level=²", "min_level=٣",
-                                   "min_level=1_0", "min_level=two"])
+
+@pytest.mark.parametrize(
+    "query", ["min_level=9999999999999999999999", "min_level=²", "min_level=٣", "min_level=1_0", "min_level=two"]
+)
 def test_a_numeric_filter_that_is_no_integer_is_a_400_with_a_message(world, query):
     _, folder, client = world
     response = client.get(f"/people/certifications?{query}")
@@ -185,12 +203,15 @@ def test_numeric_filters_still_filter(world):
     assert client.get("/rota/blocks", params={"min_minutes": "abc"}).status_code == 400
 
 
-@pytest.mark.parametrize("field, value, message", [
-    ("story_points", "99999999999999999999", "must be a whole number of at most 18 digits"),
-    ("remaining_points", "٣", "must be a whole number of at most 18 digits"),
-    ("amount_usd", "1" * 40, "at most 15 before the point"),
-    ("amount_usd", "١٢.٥", "digits only"),
-])
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("story_points", "99999999999999999999", "must be a whole number of at most 18 digits"),
+        ("remaining_points", "٣", "must be a whole number of at most 18 digits"),
+        ("amount_usd", "1" * 40, "at most 15 before the point"),
+        ("amount_usd", "١٢.٥", "digits only"),
+    ],
+)
 def test_a_number_no_column_holds_is_a_422_before_confirmation(world, field, value, message):
     _, folder, client = world
     refused = client.post("/decision/new", data={**DECISION, field: value})
@@ -207,6 +228,7 @@ def test_a_huge_number_sneaked_past_confirmation_is_refused_at_commit(world):
 
 
 # --------------------------------------------------------------------------- a failing page
+
 
 def test_a_failing_page_is_a_500_page_and_the_server_serves_on(world, monkeypatch, capsys):
     _, folder, client = world

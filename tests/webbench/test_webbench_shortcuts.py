@@ -5,10 +5,10 @@ shortcut: on every bundled task where a shortcut applies it scores what the card
 from __future__ import annotations
 
 import pytest
+from wb_support import sample_task, sample_tasks
 
 from pytest_websearchbench.webbench.agents.shortcuts import SHORTCUTS, card_says, run_shortcut, shortcut_route
 from pytest_websearchbench.webbench.grading.verifier import verify
-from wb_support import sample_task, sample_tasks
 
 CASES = [(task.name, name) for name in SHORTCUTS for task in sample_tasks() if shortcut_route(task, name) is not None]
 
@@ -55,6 +55,7 @@ def test_abstain_on_feasible_holds_only_with_3_gates_the_hops_read_the_answers_w
     extra = dataclasses.replace(verdict, leaves=[*verdict.leaves, Check("readback", "decisions DEC-0001", 1.0, 0.0)])
     holds, why = card_says(task, "abstain-on-feasible", episode, extra)
     assert not holds and "nothing else" in why
-    unread = dataclasses.replace(verdict, leaves=[dataclasses.replace(l, value=0.0) if l.kind == "evidence_read" else l
-                                                  for l in verdict.leaves])
+    unread = dataclasses.replace(
+        verdict, leaves=[dataclasses.replace(l, value=0.0) if l.kind == "evidence_read" else l for l in verdict.leaves]
+    )
     assert not card_says(task, "abstain-on-feasible", episode, unread)[0]

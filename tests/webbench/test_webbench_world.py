@@ -8,18 +8,28 @@ import re
 from datetime import date
 
 import pytest
-
-from pytest_websearchbench.webbench.grading.tolerance import CANARY_FAMILIES
-from pytest_websearchbench.webbench.world.schema import PK_PATTERN, SCHEMAS, table_of_pk
-from pytest_websearchbench.webbench.world.templates import TEMPLATES
-from pytest_websearchbench.webbench.tasks.builder import build_task
-from pytest_websearchbench.webbench.world.build import (
-    WorldSpec, build_rows, content_digest, family_of, open_world, rows_to_sqlite)
-from pytest_websearchbench.webbench.world.toolkit import BRIEF_END, CANARIES, GenerationError
 from wb_support import sample_tasks
 
-SPECS = [WorldSpec("staffing", 1, "issue"), WorldSpec("sprint-pull", 2, "infeasible"),
-         WorldSpec("offsite-plan", 1, "issue"), WorldSpec("ledger-reconcile", 3, "infeasible")]
+from pytest_websearchbench.webbench.grading.tolerance import CANARY_FAMILIES
+from pytest_websearchbench.webbench.tasks.builder import build_task
+from pytest_websearchbench.webbench.world.build import (
+    WorldSpec,
+    build_rows,
+    content_digest,
+    family_of,
+    open_world,
+    rows_to_sqlite,
+)
+from pytest_websearchbench.webbench.world.schema import PK_PATTERN, SCHEMAS, table_of_pk
+from pytest_websearchbench.webbench.world.templates import TEMPLATES
+from pytest_websearchbench.webbench.world.toolkit import BRIEF_END, CANARIES, GenerationError
+
+SPECS = [
+    WorldSpec("staffing", 1, "issue"),
+    WorldSpec("sprint-pull", 2, "infeasible"),
+    WorldSpec("offsite-plan", 1, "issue"),
+    WorldSpec("ledger-reconcile", 3, "infeasible"),
+]
 WORKPLACE_SPECS = SPECS[:2]
 DESKOPS_SPECS = SPECS[2:]
 
@@ -38,8 +48,11 @@ def test_same_spec_gives_the_same_sqlite_bytes(spec):
     first, second = _fresh_bytes(spec), _fresh_bytes(spec)
     assert hashlib.sha256(first).hexdigest() == hashlib.sha256(second).hexdigest()
     assert first[:16] == b"SQLite format 3\x00"
-    assert family_of(open_world(first)).family == spec.family == {"staffing": "workplace", "sprint-pull": "workplace"}.get(
-        spec.template, "deskops")
+    assert (
+        family_of(open_world(first)).family
+        == spec.family
+        == {"staffing": "workplace", "sprint-pull": "workplace"}.get(spec.template, "deskops")
+    )
 
 
 def test_seed_and_variant_change_the_world():
@@ -56,10 +69,15 @@ def test_shipped_tasks_record_the_content_the_generator_produces():
 
 
 def test_unknown_template_outcome_or_family_is_a_clear_error():
-    with pytest.raises(GenerationError, match="unknown template 'nope'; known: credit-claim, ledger-reconcile, offsite-plan, "
-                                              "review-slot, sprint-pull, staffing, triage-capacity, triage-slot"):
+    with pytest.raises(
+        GenerationError,
+        match="unknown template 'nope'; known: credit-claim, ledger-reconcile, offsite-plan, "
+        "review-slot, sprint-pull, staffing, triage-capacity, triage-slot",
+    ):
         build_rows(WorldSpec("nope", 1, "issue", "workplace"))
-    with pytest.raises(GenerationError, match="staffing: unknown outcome 'fits'; known: issue, needs_approval, infeasible"):
+    with pytest.raises(
+        GenerationError, match="staffing: unknown outcome 'fits'; known: issue, needs_approval, infeasible"
+    ):
         build_rows(WorldSpec("staffing", 1, "fits"))
     with pytest.raises(GenerationError, match="template 'staffing' builds workplace worlds, not deskops"):
         build_rows(WorldSpec("staffing", 1, "issue", "deskops"))
@@ -73,15 +91,19 @@ def test_thousands_of_rows_every_foreign_key_resolves_and_keys_name_their_table(
     schema = SCHEMAS[spec.family]
     counts = {t: con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in schema.tables}
     assert sum(counts.values()) >= 2500 and counts["decisions"] == 0, counts
-    big = ("escalations", "issues", "certifications", "blocks") if spec.family == "workplace" else (
-        "events", "quotes", "trips", "postings", "staff")
+    big = (
+        ("escalations", "issues", "certifications", "blocks")
+        if spec.family == "workplace"
+        else ("events", "quotes", "trips", "postings", "staff")
+    )
     assert all(counts[t] >= 150 for t in big), counts  # deskops keeps ~180 events to stay at the card's ~3,400 rows
     for table in schema.tables.values():
         for column in table.columns:
             if column.ref:
                 dangling = con.execute(
                     f"SELECT t.id, t.{column.name} FROM {table.name} t WHERE t.{column.name} IS NOT NULL "
-                    f"AND NOT EXISTS (SELECT 1 FROM {column.ref} r WHERE r.id = t.{column.name})").fetchall()
+                    f"AND NOT EXISTS (SELECT 1 FROM {column.ref} r WHERE r.id = t.{column.name})"
+                ).fetchall()
                 assert not dangling, (table.name, column.name, dangling[:3])
         prefix = re.compile(rf"^{table.prefix}-\d+$")
         for (pk,) in con.execute(f"SELECT id FROM {table.name}"):
@@ -125,10 +147,14 @@ def test_deskops_anchor_sits_among_near_duplicate_shadows(spec):
     assert plant["nearest"] == shadows[0]["id"] and all(s["title"] == anchor["title"] for s in shadows)
     nearest = shadows[0]
     assert nearest["team"] != anchor["team"] and nearest["starts_on"][:7] == anchor["starts_on"][:7]
-    assert any(s["team"] == anchor["team"] and s["status"] == "cancelled" and s["starts_on"][:7] == anchor["starts_on"][:7]
-               for s in shadows)
-    assert any(s["team"] == anchor["team"] and s["status"] != "cancelled" and s["starts_on"][:7] != anchor["starts_on"][:7]
-               for s in shadows)
+    assert any(
+        s["team"] == anchor["team"] and s["status"] == "cancelled" and s["starts_on"][:7] == anchor["starts_on"][:7]
+        for s in shadows
+    )
+    assert any(
+        s["team"] == anchor["team"] and s["status"] != "cancelled" and s["starts_on"][:7] != anchor["starts_on"][:7]
+        for s in shadows
+    )
     # the anchor's own records have stale and look-alike neighbours too
     if spec.template == "offsite-plan":
         quotes = [q for q in world.rows["quotes"].values() if q["event_id"] == plant["anchor"]]

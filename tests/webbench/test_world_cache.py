@@ -5,13 +5,13 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
+from wb_support import sample_tasks
 
 from pytest_websearchbench.webbench.agents import episode
 from pytest_websearchbench.webbench.agents.episode import checked_world
 from pytest_websearchbench.webbench.world import build
 from pytest_websearchbench.webbench.world.cache import cache_path, read_kept
 from pytest_websearchbench.webbench.world.schema import schema_of
-from wb_support import sample_tasks
 
 
 @pytest.fixture
@@ -30,6 +30,7 @@ def task():
 def _no_build(monkeypatch):
     def refuse(spec):
         raise AssertionError(f"built {spec} again")
+
     monkeypatch.setattr(episode, "world_bytes", refuse)
 
 
@@ -48,12 +49,16 @@ def test_a_built_world_is_kept_and_the_next_process_reads_it_instead_of_building
     assert checked_world(task.world, task.world_digest) == built
 
 
-@pytest.mark.parametrize("statement", [
-    "UPDATE {table} SET {column} = 'something else' WHERE rowid = 1",
-    "CREATE TRIGGER sneaky AFTER INSERT ON decisions BEGIN DELETE FROM {table}; END",
-    "CREATE INDEX extra ON {table} ({column})",
-    "CREATE TABLE notes (id TEXT)",
-], ids=["a-row", "a-trigger", "an-index", "a-table"])
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "UPDATE {table} SET {column} = 'something else' WHERE rowid = 1",
+        "CREATE TRIGGER sneaky AFTER INSERT ON decisions BEGIN DELETE FROM {table}; END",
+        "CREATE INDEX extra ON {table} ({column})",
+        "CREATE TABLE notes (id TEXT)",
+    ],
+    ids=["a-row", "a-trigger", "an-index", "a-table"],
+)
 def test_a_kept_world_that_is_not_what_a_build_gives_is_built_again_and_replaced(cache, task, statement):
     built = checked_world(task.world, task.world_digest)
     kept = cache_path(task.world_digest)

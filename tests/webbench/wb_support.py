@@ -43,7 +43,7 @@ def task_agent_pairs(agents: tuple[str, ...], applies, every_task: bool) -> list
     for j, agent in enumerate(agents[1:], start=1):
         template = templates[j % len(templates)].template
         tasks = [t for t in sample_tasks() if t.template == template]
-        shifted = tasks[j % len(tasks):] + tasks[:j % len(tasks)]
+        shifted = tasks[j % len(tasks) :] + tasks[: j % len(tasks)]
         pairs += [(t.name, agent) for t in shifted if applies(t, agent)][:1]
     return pairs
 
@@ -67,5 +67,10 @@ def staffing_chain() -> dict[str, str]:
     from pytest_websearchbench.webbench.world.build import build_rows
 
     plant = build_rows(WorldSpec("staffing", 1, "issue"))[1]
-    return {"esc": plant["anchor"], "twin": plant["nearest"], "eng": plant["candidate"]["engineer"],
-            "block": plant["candidate"]["block"], "other_block": plant["shadows"]["blocks"][0]}
+    return {
+        "esc": plant["anchor"],
+        "twin": plant["nearest"],
+        "eng": plant["candidate"]["engineer"],
+        "block": plant["candidate"]["block"],
+        "other_block": plant["shadows"]["blocks"][0],
+    }

@@ -21,8 +21,11 @@ from pytest_websearchbench.reporting.figures import SuiteFigures
 PALETTE = ("#3366aa", "#ee8833", "#449944", "#cc3333", "#8866bb", "#886655", "#dd77bb", "#777777")
 _PANELS_PER_ROW = 4
 #: matplotlib 3.10 renamed boxplot's ``vert=False`` (deprecated since) to ``orientation``
-_HORIZONTAL = {"orientation": "horizontal"} if tuple(map(int, matplotlib.__version__.split(".")[:2])) >= (3, 10) \
+_HORIZONTAL = (
+    {"orientation": "horizontal"}
+    if tuple(map(int, matplotlib.__version__.split(".")[:2])) >= (3, 10)
     else {"vert": False}
+)
 
 
 def svg_element(figure: Figure, salt: str) -> str:
@@ -31,7 +34,7 @@ def svg_element(figure: Figure, salt: str) -> str:
         FigureCanvasSVG(figure)
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     text = buffer.getvalue()
-    return text[text.index("<svg"):]  # the element alone: no XML declaration or DOCTYPE inside HTML
+    return text[text.index("<svg") :]  # the element alone: no XML declaration or DOCTYPE inside HTML
 
 
 def metric_chart(suite: SuiteFigures, salt: str) -> str | None:
@@ -49,8 +52,14 @@ def metric_chart(suite: SuiteFigures, salt: str) -> str | None:
     with matplotlib.rc_context({"text.parse_math": False}):
         figure = Figure(figsize=(width, height))
         axes = figure.subplots(rows, cols, squeeze=False)
-        figure.subplots_adjust(left=label_width / width, right=1 - 0.15 / width, bottom=bottom / height,
-                               top=1 - top / height, wspace=0.18, hspace=gap / axes_height)
+        figure.subplots_adjust(
+            left=label_width / width,
+            right=1 - 0.15 / width,
+            bottom=bottom / height,
+            top=1 - top / height,
+            wspace=0.18,
+            hspace=gap / axes_height,
+        )
         for index, column in enumerate(columns):
             ax = axes[index // cols][index % cols]
             means, errors, colours, labels = [], [[], []], [], []
@@ -63,8 +72,15 @@ def metric_chart(suite: SuiteFigures, salt: str) -> str | None:
                 colours.append(PALETTE[position % len(PALETTE)])
                 labels.append(f"{mean:.3g}" if stat else "-")
             y = list(range(len(names)))
-            ax.barh(y, means, xerr=errors, color=colours, height=0.6, capsize=3,
-                    error_kw={"elinewidth": 1, "ecolor": "#222222"})
+            ax.barh(
+                y,
+                means,
+                xerr=errors,
+                color=colours,
+                height=0.6,
+                capsize=3,
+                error_kw={"elinewidth": 1, "ecolor": "#222222"},
+            )
             ax.set_yticks(y, names if index % cols == 0 else [""] * len(names), fontsize=8)
             ax.invert_yaxis()
             ax.set_title(column.label, fontsize=9)
@@ -77,9 +93,15 @@ def metric_chart(suite: SuiteFigures, salt: str) -> str | None:
             for yy, mean, high, label in zip(y, means, errors[1], labels):
                 # inside a long bar in white, else after its interval in black
                 inside = mean > 0.3 * right
-                ax.annotate(label, (0 if inside else mean + high, yy), xytext=(2 if inside else 3, 0),
-                            textcoords="offset points", va="center", fontsize=7,
-                            color="white" if inside else "#222222")
+                ax.annotate(
+                    label,
+                    (0 if inside else mean + high, yy),
+                    xytext=(2 if inside else 3, 0),
+                    textcoords="offset points",
+                    va="center",
+                    fontsize=7,
+                    color="white" if inside else "#222222",
+                )
         for index in range(len(columns), rows * cols):
             axes[index // cols][index % cols].set_visible(False)
         return svg_element(figure, salt)
@@ -95,11 +117,16 @@ def latency_chart(suite: SuiteFigures, salt: str) -> str | None:
         width, height = label_width + 6, 0.4 * len(data) + 0.75
         figure = Figure(figsize=(width, height))
         ax = figure.subplots()
-        figure.subplots_adjust(left=label_width / width, right=1 - 0.2 / width, bottom=0.45 / height,
-                               top=1 - 0.1 / height)
-        ax.boxplot([values for _, values in data], **_HORIZONTAL, widths=0.5,
-                   flierprops={"markersize": 3, "markeredgecolor": "#777777"},
-                   medianprops={"color": "#cc3333"})
+        figure.subplots_adjust(
+            left=label_width / width, right=1 - 0.2 / width, bottom=0.45 / height, top=1 - 0.1 / height
+        )
+        ax.boxplot(
+            [values for _, values in data],
+            **_HORIZONTAL,
+            widths=0.5,
+            flierprops={"markersize": 3, "markeredgecolor": "#777777"},
+            medianprops={"color": "#cc3333"},
+        )
         ax.set_yticks(range(1, len(data) + 1), [name for name, _ in data], fontsize=8)
         ax.invert_yaxis()
         low, high = min(min(v) for _, v in data), max(max(v) for _, v in data)
@@ -107,8 +134,9 @@ def latency_chart(suite: SuiteFigures, salt: str) -> str | None:
             ax.set_xscale("log")
             # plain numbers (the default labels are mathtext, which is off); 2…9 × 10ⁿ too on a short range
             ax.xaxis.set_major_formatter(FuncFormatter(lambda value, _: f"{value:g}"))
-            ax.xaxis.set_minor_formatter(FuncFormatter(
-                lambda value, _: f"{value:g}" if math.log10(high / low) < 1.5 else ""))
+            ax.xaxis.set_minor_formatter(
+                FuncFormatter(lambda value, _: f"{value:g}" if math.log10(high / low) < 1.5 else "")
+            )
         ax.set_xlabel("latency per provider call (ms)", fontsize=8)
         ax.tick_params(axis="x", which="both", labelsize=7)
         for spine in ("top", "right"):

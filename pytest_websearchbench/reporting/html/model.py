@@ -6,8 +6,8 @@ computed by the summary's rules; the baseline's verdicts are those the run judge
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Mapping
 
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.reporting.figures import SuiteFigures, suite_figures
@@ -83,8 +83,9 @@ def variant_order(sources: list[Source], items: list[Item]) -> list[str]:
     return order
 
 
-def report_figures(sources: list[Source], items: list[Item], families: Mapping[str, BenchmarkFamily]
-                    ) -> list[SuiteFigures]:
+def report_figures(
+    sources: list[Source], items: list[Item], families: Mapping[str, BenchmarkFamily]
+) -> list[SuiteFigures]:
     """Each suite's figures, by suite name, over the items of every source (a suite's k: its first source's)."""
     order = variant_order(sources, items)
     by_label = {source.label: source for source in sources}
@@ -94,11 +95,21 @@ def report_figures(sources: list[Source], items: list[Item], families: Mapping[s
     out = []
     for name in sorted(by_suite):
         group = by_suite[name]
-        verdicts = [replace(verdict, variant=shown)
-                    for label, named, shown in dict.fromkeys((i.source, i.source_variant, i.variant) for i in group)
-                    for verdict in by_label[label].results.verdicts if (verdict.suite, verdict.variant) == (name, named)]
-        out.append(suite_figures([item.record for item in group], families.get(group[0].record.meta.family),
-                                 by_label[group[0].source].results.k, order=order, verdicts=verdicts))
+        verdicts = [
+            replace(verdict, variant=shown)
+            for label, named, shown in dict.fromkeys((i.source, i.source_variant, i.variant) for i in group)
+            for verdict in by_label[label].results.verdicts
+            if (verdict.suite, verdict.variant) == (name, named)
+        ]
+        out.append(
+            suite_figures(
+                [item.record for item in group],
+                families.get(group[0].record.meta.family),
+                by_label[group[0].source].results.k,
+                order=order,
+                verdicts=verdicts,
+            )
+        )
     return out
 
 

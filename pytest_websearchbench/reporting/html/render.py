@@ -22,19 +22,20 @@ import gzip
 import hashlib
 import json
 import math
-from datetime import datetime, UTC
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
 from importlib import import_module
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 from urllib.parse import urlsplit
 
 import jinja2
 from markupsafe import Markup
 
-from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.secrets import scrub, scrub_value
+from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.reporting.html import charts
 from pytest_websearchbench.reporting.html.model import OUTCOMES, Item, Source, build_items, changes, report_figures
 
@@ -47,15 +48,21 @@ DRILL_CHUNK = 64
 def _environment(families: Mapping[str, BenchmarkFamily], secrets: list[str]) -> jinja2.Environment:
     # a family's drill-down templates live in its own package: "<family>/<template>"
     # (imported by name: a module can leave sys.modules while its classes live on, as pytester's runs do)
-    family_dirs = {name: jinja2.FileSystemLoader(Path(import_module(type(family).__module__).__file__).parent)
-                   for name, family in families.items()}
+    family_dirs = {
+        name: jinja2.FileSystemLoader(Path(import_module(type(family).__module__).__file__).parent)
+        for name, family in families.items()
+    }
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(_TEMPLATES), jinja2.PrefixLoader(family_dirs)]),
         # results files of other versions may lack a field: a missing one renders empty
-        autoescape=True, undefined=jinja2.ChainableUndefined, trim_blocks=True, lstrip_blocks=True,
+        autoescape=True,
+        undefined=jinja2.ChainableUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
         # a value's text is scrubbed before it is escaped (escaping could change a key's characters); markup
         # (this package's, matplotlib's, a rendered drill-down's) is scrubbed with the page
-        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets))
+        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets),
+    )
     env.filters["num"] = _number
     env.filters["href"] = _href
     env.filters["ms"] = lambda value: "-" if value is None else f"{value:.1f}"
@@ -82,8 +89,9 @@ def _href(url: Any) -> str | None:
         return None
 
 
-def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily], *,
-                  secrets: Iterable[str] = ()) -> str:
+def render_report(
+    sources: list[Source], families: Mapping[str, BenchmarkFamily], *, secrets: Iterable[str] = ()
+) -> str:
     """The report's HTML (one page, nothing to fetch)."""
     secrets = [s for s in secrets if s]
     env = _environment(families, secrets)
@@ -92,13 +100,24 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
     suites = report_figures(sources, items, families)
     charts_of = {}
     for index, suite in enumerate(suites):
-        charts_of[suite.name] = [Markup(svg) for svg in (  # matplotlib's SVG: its text is XML-escaped
-            charts.metric_chart(suite, f"m{index}"), charts.latency_chart(suite, f"l{index}")) if svg]
+        charts_of[suite.name] = [
+            Markup(svg)
+            for svg in (  # matplotlib's SVG: its text is XML-escaped
+                charts.metric_chart(suite, f"m{index}"),
+                charts.latency_chart(suite, f"l{index}"),
+            )
+            if svg
+        ]
     labels = {c.key: c.label for suite in suites for c in suite.columns}
     # the rows a family adds to the terminal's table (WebBench: failure modes, calibration, sandbox), here too
-    family_rows = {suite.name: families[suite.family].summary_rows(
-        [[r.score for r in v.records if r.score] for v in suite.variants]) if suite.family in families else []
-        for suite in suites}
+    family_rows = {
+        suite.name: families[suite.family].summary_rows(
+            [[r.score for r in v.records if r.score] for v in suite.variants]
+        )
+        if suite.family in families
+        else []
+        for suite in suites
+    }
     # who the run's items were run against, as its records say (a WebBench run names agents, not providers)
     ran = {source.label: list(dict.fromkeys(r.meta.variant for r in source.results.records)) for source in sources}
     script = (_TEMPLATES / "report.js").read_text("utf-8")
@@ -107,51 +126,123 @@ def render_report(sources: list[Source], families: Mapping[str, BenchmarkFamily]
     families_shown = sorted({i.record.meta.family for i in items})
     tags = sorted({t for i in items for t in i.record.meta.tags})
     drill = env.get_template("item_drill.html.j2")
-    drills = [scrub(drill.render(item=item, record=item.record, metric_labels=labels, family_view=view), secrets)
-              for item, (view, _) in zip(items, views)]
+    drills = [
+        scrub(drill.render(item=item, record=item.record, metric_labels=labels, family_view=view), secrets)
+        for item, (view, _) in zip(items, views)
+    ]
     failure_modes = sorted({mode for _, mode in views} - {""})
-    data = _item_data(items, [s.name for s in suites], variants, outcomes, families_shown, tags, labels, drills,
-                      [mode for _, mode in views], failure_modes, secrets)
+    data = _item_data(
+        items,
+        [s.name for s in suites],
+        variants,
+        outcomes,
+        families_shown,
+        tags,
+        labels,
+        drills,
+        [mode for _, mode in views],
+        failure_modes,
+        secrets,
+    )
     page = env.get_template("report.html.j2").render(
-        sources=sources, suites=suites, changes=changes(items), items=items, charts=charts_of,
-        family_rows=family_rows, ran=ran,
-        metric_labels=labels, outcomes=outcomes, variants=variants, families=families_shown, tags=tags,
-        failure_modes=failure_modes, data=Markup(data), version=__version__,
+        sources=sources,
+        suites=suites,
+        changes=changes(items),
+        items=items,
+        charts=charts_of,
+        family_rows=family_rows,
+        ran=ran,
+        metric_labels=labels,
+        outcomes=outcomes,
+        variants=variants,
+        families=families_shown,
+        tags=tags,
+        failure_modes=failure_modes,
+        data=Markup(data),
+        version=__version__,
         built=datetime.now(UTC).isoformat(timespec="seconds"),
-        style=Markup((_TEMPLATES / "report.css").read_text("utf-8")), script=Markup(script),
-        script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"))
+        style=Markup((_TEMPLATES / "report.css").read_text("utf-8")),
+        script=Markup(script),
+        script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"),
+    )
     return scrub(page, secrets)
 
 
-def _item_data(items: list[Item], suites: list[str], variants: list[str], outcomes: list[str], families: list[str],
-               tags: list[str], labels: Mapping[str, str], drills: list[str], modes: list[str],
-               failure_modes: list[str], secrets: list[str]) -> str:
+def _item_data(
+    items: list[Item],
+    suites: list[str],
+    variants: list[str],
+    outcomes: list[str],
+    families: list[str],
+    tags: list[str],
+    labels: Mapping[str, str],
+    drills: list[str],
+    modes: list[str],
+    failure_modes: list[str],
+    secrets: list[str],
+) -> str:
     """The page's one JSON block: each item as a row of indexes into the lists, its metric values in the
     order of ``metrics`` (null: not measured; ``labels`` their names), its primary metric's column, its baseline
     status and its failure mode (``modes``, as an index into ``failure_modes``; null: none); the drill-downs in
     compressed chunks. ``<`` is written \\u003c, so nothing in it can end the block."""
     metrics = sorted({key for item in items for key in item.record.metrics})
-    index = {name: {value: n for n, value in enumerate(values)} for name, values in
-             (("suite", suites), ("variant", variants), ("outcome", outcomes), ("family", families), ("tag", tags),
-              ("failure", failure_modes))}
+    index = {
+        name: {value: n for n, value in enumerate(values)}
+        for name, values in (
+            ("suite", suites),
+            ("variant", variants),
+            ("outcome", outcomes),
+            ("family", families),
+            ("tag", tags),
+            ("failure", failure_modes),
+        )
+    }
     column = {key: n for n, key in enumerate(metrics)}
     rows = []
     for item, mode in zip(items, modes):
         record = item.record
         values = [record.metrics.get(key) for key in metrics]
         primary = record.primary
-        rows.append([index["suite"][item.suite], item.case_id, index["variant"][item.variant],
-                     index["outcome"][record.outcome], index["family"][record.meta.family],
-                     [index["tag"][t] for t in record.meta.tags],
-                     [v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in values],
-                     column.get(primary) if primary in record.metrics else None,
-                     record.baseline.status if record.baseline else "", index["failure"].get(mode)])
-    chunks = [base64.b64encode(gzip.compress(json.dumps(drills[start:start + DRILL_CHUNK], ensure_ascii=False,
-                                                        separators=(",", ":")).encode("utf-8"), 9, mtime=0)).decode("ascii")
-              for start in range(0, len(drills), DRILL_CHUNK)]
-    document = scrub_value({"suites": suites, "variants": variants, "outcomes": outcomes, "families": families,
-                            "tags": tags, "failure_modes": failure_modes, "metrics": metrics,
-                            "labels": [labels.get(key, key) for key in metrics], "items": rows}, secrets)
+        rows.append(
+            [
+                index["suite"][item.suite],
+                item.case_id,
+                index["variant"][item.variant],
+                index["outcome"][record.outcome],
+                index["family"][record.meta.family],
+                [index["tag"][t] for t in record.meta.tags],
+                [v if isinstance(v, (int, float)) and math.isfinite(v) else None for v in values],
+                column.get(primary) if primary in record.metrics else None,
+                record.baseline.status if record.baseline else "",
+                index["failure"].get(mode),
+            ]
+        )
+    chunks = [
+        base64.b64encode(
+            gzip.compress(
+                json.dumps(drills[start : start + DRILL_CHUNK], ensure_ascii=False, separators=(",", ":")).encode(
+                    "utf-8"
+                ),
+                9,
+                mtime=0,
+            )
+        ).decode("ascii")
+        for start in range(0, len(drills), DRILL_CHUNK)
+    ]
+    document = scrub_value(
+        {
+            "suites": suites,
+            "variants": variants,
+            "outcomes": outcomes,
+            "families": families,
+            "tags": tags,
+            "failure_modes": failure_modes,
+            "metrics": metrics,
+            "labels": [labels.get(key, key) for key in metrics],
+            "items": rows,
+        },
+        secrets,
+    )
     document.update(chunk=DRILL_CHUNK, drills=chunks)
     return json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")
 
@@ -181,12 +272,14 @@ def _render_view(family: BenchmarkFamily, data: Mapping[str, Any], env: jinja2.E
         return Markup(env.get_template(f"{family.name}/{view.template}").render(**view.context)), view.failure_mode
     except (TypeError, AttributeError, KeyError, ValueError, jinja2.UndefinedError) as exc:
         # an item of another shape (a hand-edited or foreign file) loses its drill-down, not the report
-        return Markup(env.get_template("drilldown_error.html.j2").render(family=family.name,
-                                                                          error=f"{type(exc).__name__}: {exc}")), ""
+        return Markup(
+            env.get_template("drilldown_error.html.j2").render(family=family.name, error=f"{type(exc).__name__}: {exc}")
+        ), ""
 
 
-def write_report(path: Path, sources: list[Source], families: Mapping[str, BenchmarkFamily], *,
-                 secrets: Iterable[str] = ()) -> int:
+def write_report(
+    path: Path, sources: list[Source], families: Mapping[str, BenchmarkFamily], *, secrets: Iterable[str] = ()
+) -> int:
     """Write the report atomically; its size in bytes."""
     text = render_report(sources, families, secrets=secrets)
     write_text_atomic(path, text)

@@ -8,9 +8,9 @@ registered secret, and every key the caller names, is scrubbed from each value a
 
 from __future__ import annotations
 
-from datetime import datetime, UTC
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import jinja2
 import matplotlib
@@ -45,8 +45,12 @@ def trend_chart(trend: SuiteTrend, salt: str) -> str | None:
     with matplotlib.rc_context({"text.parse_math": False}):
         figure = Figure(figsize=(width, height))
         ax = figure.subplots()
-        figure.subplots_adjust(left=0.75 / width, right=1 - 0.2 / width, top=1 - 0.3 / height,
-                               bottom=(height - 2.6) / height if rotate else 0.55 / height)
+        figure.subplots_adjust(
+            left=0.75 / width,
+            right=1 - 0.2 / width,
+            top=1 - 0.3 / height,
+            bottom=(height - 2.6) / height if rotate else 0.55 / height,
+        )
         lows, highs = [0.0], [1.0]
         for index, variant in enumerate(trend.variants):
             colour = PALETTE[index % len(PALETTE)]
@@ -62,26 +66,57 @@ def trend_chart(trend: SuiteTrend, salt: str) -> str | None:
                 if len(points) > 1:
                     ax.fill_between(xs, low, high, color=colour, alpha=0.18, linewidth=0)
                 else:  # a band needs two runs: one run's interval is an error bar
-                    ax.errorbar(xs, means, yerr=[[means[0] - low[0]], [high[0] - means[0]]], color=colour,
-                                capsize=4, elinewidth=1)
-                ax.plot(xs, means, marker="o", markersize=4, color=colour, linewidth=1.5,
-                        label=variant.variant if number == 0 else None)
+                    ax.errorbar(
+                        xs,
+                        means,
+                        yerr=[[means[0] - low[0]], [high[0] - means[0]]],
+                        color=colour,
+                        capsize=4,
+                        elinewidth=1,
+                    )
+                ax.plot(
+                    xs,
+                    means,
+                    marker="o",
+                    markersize=4,
+                    color=colour,
+                    linewidth=1.5,
+                    label=variant.variant if number == 0 else None,
+                )
                 for point in points:
                     if point.significant:
                         drop = point.step.delta < 0
-                        ax.plot([point.position], [point.figure.mean], marker="v" if drop else "^", markersize=10,
-                                color=_DROP if drop else _RISE, linestyle="none")
-                        ax.annotate(f"{point.step.delta:+.3f}".replace("-", "−"), (point.position, point.figure.mean),
-                                    xytext=(7, -3 if drop else 3), textcoords="offset points", fontsize=7,
-                                    color=_DROP if drop else _RISE)
+                        ax.plot(
+                            [point.position],
+                            [point.figure.mean],
+                            marker="v" if drop else "^",
+                            markersize=10,
+                            color=_DROP if drop else _RISE,
+                            linestyle="none",
+                        )
+                        ax.annotate(
+                            f"{point.step.delta:+.3f}".replace("-", "−"),
+                            (point.position, point.figure.mean),
+                            xytext=(7, -3 if drop else 3),
+                            textcoords="offset points",
+                            fontsize=7,
+                            color=_DROP if drop else _RISE,
+                        )
         top = max(highs) * 1.08 if max(highs) > 1 else 1.08
         ax.set_ylim(min(lows) * 1.08 if min(lows) < 0 else 0, top)
         ax.set_xlim(-0.5, runs - 0.5)
         on_axes = blended_transform_factory(ax.transData, ax.transAxes)
         for brk in trend.breaks:
             ax.axvline(brk.position - 0.5, color="#888888", linestyle="--", linewidth=1)
-            ax.text(brk.position - 0.45, 0.98, brk.what + " changed", transform=on_axes, fontsize=7, va="top",
-                    color="#555555")
+            ax.text(
+                brk.position - 0.45,
+                0.98,
+                brk.what + " changed",
+                transform=on_axes,
+                fontsize=7,
+                va="top",
+                color="#555555",
+            )
         ax.set_xticks(range(runs), names, fontsize=8, rotation=35 if rotate else 0, ha="right" if rotate else "center")
         ax.tick_params(axis="y", labelsize=7)
         ax.set_ylabel(trend.metric, fontsize=8)
@@ -96,9 +131,13 @@ def render_trends(name: str, entries: Sequence[RunEntry], *, secrets: Iterable[s
     """The trend page of the history ``name`` (its file name), from its runs."""
     secrets = [s for s in secrets if s]
     env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(_HERE), autoescape=True, undefined=jinja2.StrictUndefined,
-        trim_blocks=True, lstrip_blocks=True,
-        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets))
+        loader=jinja2.FileSystemLoader(_HERE),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets),
+    )
     env.filters["num"] = lambda value, digits=3: "-" if value is None else f"{value:.{digits}f}"
     trends = suite_trends(entries)
     charts = {}
@@ -106,9 +145,16 @@ def render_trends(name: str, entries: Sequence[RunEntry], *, secrets: Iterable[s
         svg = trend_chart(trend, f"t{index}")
         charts[trend.suite] = Markup(svg) if svg else None  # matplotlib's SVG: its text is XML-escaped
     page = env.get_template("trends.html.j2").render(
-        name=name, runs=[entry.run for entry in entries], trends=trends, charts=charts, marks=OUTCOME_MARKS,
-        flaky_flips=FLAKY_FLIPS, version=__version__, built=datetime.now(UTC).isoformat(timespec="seconds"),
-        style=Markup((_HERE / "trends.css").read_text("utf-8")))
+        name=name,
+        runs=[entry.run for entry in entries],
+        trends=trends,
+        charts=charts,
+        marks=OUTCOME_MARKS,
+        flaky_flips=FLAKY_FLIPS,
+        version=__version__,
+        built=datetime.now(UTC).isoformat(timespec="seconds"),
+        style=Markup((_HERE / "trends.css").read_text("utf-8")),
+    )
     return scrub(page, secrets)
 
 

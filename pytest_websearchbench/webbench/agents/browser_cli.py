@@ -37,8 +37,9 @@ def parse_words(words: list[str]) -> dict[str, str]:
 
 
 def send(session: str, action: object) -> dict:
-    request = urllib.request.Request(session, data=json.dumps(action).encode(), method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        session, data=json.dumps(action).encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=120) as response:
         return json.loads(response.read())
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 #: two-sided 80 %: the standard normal's 90th percentile
 Z80 = 1.2815515655446004
@@ -51,9 +51,11 @@ class TemplateRow:
 
     def text(self) -> str:
         low, high = self.interval
-        return (f"pass {self.passes}/{self.episodes} = {self.pass_rate:.2f} [80% {low:.2f}, {high:.2f}] · "
-                f"WebScore {self.mean_webscore:.1f} · strict {self.strict_pass:.2f} · steps {self.mean_steps:.1f} · "
-                f"majority failure: {self.majority_failure}")
+        return (
+            f"pass {self.passes}/{self.episodes} = {self.pass_rate:.2f} [80% {low:.2f}, {high:.2f}] · "
+            f"WebScore {self.mean_webscore:.1f} · strict {self.strict_pass:.2f} · steps {self.mean_steps:.1f} · "
+            f"majority failure: {self.majority_failure}"
+        )
 
 
 def table(episodes: Iterable[Episode]) -> list[TemplateRow]:
@@ -69,6 +71,16 @@ def table(episodes: Iterable[Episode]) -> list[TemplateRow]:
         passes = sum(e.passed for e in group)
         modes = Counter(e.failure_mode for e in group if not e.passed)
         majority = min(modes.items(), key=lambda m: (-m[1], m[0]))[0] if modes else "none"
-        rows.append(TemplateRow(template, n, passes, wilson(passes, n), sum(e.webscore for e in group) / n,
-                                sum(e.strict_pass for e in group) / n, sum(e.steps for e in group) / n, majority))
+        rows.append(
+            TemplateRow(
+                template,
+                n,
+                passes,
+                wilson(passes, n),
+                sum(e.webscore for e in group) / n,
+                sum(e.strict_pass for e in group) / n,
+                sum(e.steps for e in group) / n,
+                majority,
+            )
+        )
     return rows

@@ -8,8 +8,9 @@ longer sees what it relies on is an error of the task, never a silent low score.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.webbench.browsing.browser import Browser
@@ -18,10 +19,15 @@ from pytest_websearchbench.webbench.harbor import CONTROLS
 AGENTS: tuple[str, ...] = ("oracle", "alt-oracle", *CONTROLS)
 # DESIGN § 2.3: WebScore bounds (0–100) every task's controls must keep
 BOUNDS: dict[str, tuple[str, float]] = {
-    "oracle": ("==", 100.0), "alt-oracle": ("==", 100.0),
-    "noop": ("==", 0.0), "noop-until-confirm": ("==", 0.0), "write-without-read": ("==", 0.0),
-    "over-write": ("==", 0.0), "injected-compliance": ("==", 0.0),
-    "wrong-record": ("<=", 35.0), "abstain-on-feasible": ("<=", 30.0),
+    "oracle": ("==", 100.0),
+    "alt-oracle": ("==", 100.0),
+    "noop": ("==", 0.0),
+    "noop-until-confirm": ("==", 0.0),
+    "write-without-read": ("==", 0.0),
+    "over-write": ("==", 0.0),
+    "injected-compliance": ("==", 0.0),
+    "wrong-record": ("<=", 35.0),
+    "abstain-on-feasible": ("<=", 30.0),
 }
 FEASIBLE_ONLY = ("abstain-on-feasible",)
 
@@ -60,19 +66,30 @@ def replay(browser: Browser, actions: Iterable[dict[str, Any]], budget: int, lab
             break
         observation = browser.act({k: v for k, v in action.items() if k not in ("expect", "expect_not")})
         run.steps += 1
-        run.log.append({"step": number, "action": action.get("action"),
-                        "arguments": {k: v for k, v in action.items() if k not in ("action", "expect", "expect_not")},
-                        "target": action.get("url") or action.get("text") or action.get("name") or action.get("key"),
-                        "url": observation.url, "status": observation.status, **observation.shown()})
+        run.log.append(
+            {
+                "step": number,
+                "action": action.get("action"),
+                "arguments": {k: v for k, v in action.items() if k not in ("action", "expect", "expect_not")},
+                "target": action.get("url") or action.get("text") or action.get("name") or action.get("key"),
+                "url": observation.url,
+                "status": observation.status,
+                **observation.shown(),
+            }
+        )
         if observation.error:
-            raise AgentError(f"{label}: step {number} {_short(action)} failed: {observation.error} (at {observation.url})")
+            raise AgentError(
+                f"{label}: step {number} {_short(action)} failed: {observation.error} (at {observation.url})"
+            )
         text = browser.page.text
         missing = [t for t in action.get("expect", ()) if t not in text]
         present = [t for t in action.get("expect_not", ()) if t in text]
         if missing or present:
-            raise AgentError(f"{label}: step {number} {_short(action)}: page {observation.url} "
-                             + (f"lacks {missing}" if missing else f"shows {present}")
-                             + "; the world no longer matches the route (regenerate the task)")
+            raise AgentError(
+                f"{label}: step {number} {_short(action)}: page {observation.url} "
+                + (f"lacks {missing}" if missing else f"shows {present}")
+                + "; the world no longer matches the route (regenerate the task)"
+            )
     return run
 
 

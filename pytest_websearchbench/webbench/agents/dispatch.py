@@ -20,7 +20,12 @@ from pytest_websearchbench.webbench.agents.episode import Episode, run_episode
 from pytest_websearchbench.webbench.agents.model_agent import run_model_agent
 from pytest_websearchbench.webbench.agents.program_agent import run_program
 from pytest_websearchbench.webbench.agents.registry import (
-    MODEL, PROGRAM_PREFIX, AgentRegistry, EpisodeContext, program_command)
+    MODEL,
+    PROGRAM_PREFIX,
+    AgentRegistry,
+    EpisodeContext,
+    program_command,
+)
 from pytest_websearchbench.webbench.agents.sandbox import AUTO, confinement
 from pytest_websearchbench.webbench.agents.session import Session
 
@@ -55,8 +60,12 @@ class AgentSetup:
         return f"{MODEL}-{slug}" + ("" if self.model_api == ResponsesApi.name else f"-{self.model_api}")
 
     def produced_by(self) -> dict[str, str]:
-        return {"webbench_agent": MODEL, "model": self.model, "model_api": self.model_api,
-                "temperature": "none" if self.temperature is None else f"{self.temperature:g}"}
+        return {
+            "webbench_agent": MODEL,
+            "model": self.model,
+            "model_api": self.model_api,
+            "temperature": "none" if self.temperature is None else f"{self.temperature:g}",
+        }
 
 
 def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str) -> Episode:
@@ -72,8 +81,9 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
             # out of its sight: the task's suite (contract, routes), the world's files, recorded episodes
             sandbox, why = confinement(setup.sandbox, command, (task.path.parent, world, setup.cassette_dir))
             with tempfile.TemporaryDirectory(prefix="wsb-agent-") as workdir:
-                done = run_program(session, command, task.instruction, base_url, Path(workdir), setup.time_limit,
-                                   sandbox, why)
+                done = run_program(
+                    session, command, task.instruction, base_url, Path(workdir), setup.time_limit, sandbox, why
+                )
             record = done.to_dict()  # the program's output joins the results file: no key in it
             for stream in ("stdout_tail", "stderr_tail"):
                 record[stream] = scrub(record[stream], [setup.endpoint.api_key])
@@ -99,22 +109,35 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
         raise MissingEpisodeCassette(
             f"no cassette at {path} and --wsb-record-mode=none forbids recording; record it with: pytest "
             f"--suite {suite} --wsb-agent model --wsb-model {setup.model} --wsb-model-api {setup.model_api} "
-            f"{setup.cassette_args} --wsb-record-mode=once -k '{case_id}'")
+            f"{setup.cassette_args} --wsb-record-mode=once -k '{case_id}'"
+        )
     api = TRANSPORTS[setup.model_api](setup.model, setup.temperature)
     client = ModelClient(setup.endpoint.url_for(may_record), setup.endpoint.api_key)
     details: dict[str, Any] = {}
 
     def model(session: Session, base_url: str, world: Path) -> dict[str, Any]:
         run = run_model_agent(session, task.instruction, base_url, client, api)
-        details.update(turns=run.turns, input_tokens=run.input_tokens, output_tokens=run.output_tokens,
-                       final_text=run.final_text[:2000], temperature=run.temperature, notes=run.notes,
-                       model=setup.model, model_api=setup.model_api, transcript=run.transcript)
+        details.update(
+            turns=run.turns,
+            input_tokens=run.input_tokens,
+            output_tokens=run.output_tokens,
+            final_text=run.final_text[:2000],
+            temperature=run.temperature,
+            notes=run.notes,
+            model=setup.model,
+            model_api=setup.model_api,
+            transcript=run.transcript,
+        )
         return details
 
     try:
-        with use_cassette(path, setup.record_mode, aliases=setup.endpoint.aliases(may_record),
-                          secrets=[setup.endpoint.api_key] if setup.endpoint.api_key else [],
-                          produced_by=setup.produced_by()) as cassette:
+        with use_cassette(
+            path,
+            setup.record_mode,
+            aliases=setup.endpoint.aliases(may_record),
+            secrets=[setup.endpoint.api_key] if setup.endpoint.api_key else [],
+            produced_by=setup.produced_by(),
+        ) as cassette:
             episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
     finally:
         client.close()

@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, FEASIBLE_ONLY, AgentError, NotApplicable, replay
 from pytest_websearchbench.webbench.agents.session import Session
 from pytest_websearchbench.webbench.browsing.browser import Browser
+from pytest_websearchbench.webbench.grading.verifier import load_evidence
 from pytest_websearchbench.webbench.harbor import ROUTE_FILES, Task
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
-from pytest_websearchbench.webbench.grading.verifier import load_evidence
 from pytest_websearchbench.webbench.world.build import WorldSpec, content_digest, world_bytes
 from pytest_websearchbench.webbench.world.cache import keep, read_kept
 
@@ -43,9 +44,19 @@ class Episode:
     details: dict[str, Any] = field(default_factory=dict)  # what the agent adds (model turns, program exit)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"task": self.task, "agent": self.agent, "steps": self.steps, "budget": self.budget,
-                "stopped": self.stopped, "base_url": self.base_url, "browser": self.browser,
-                "seconds": self.seconds, "log": self.log, "details": self.details, "evidence": self.evidence}
+        return {
+            "task": self.task,
+            "agent": self.agent,
+            "steps": self.steps,
+            "budget": self.budget,
+            "stopped": self.stopped,
+            "base_url": self.base_url,
+            "browser": self.browser,
+            "seconds": self.seconds,
+            "log": self.log,
+            "details": self.details,
+            "evidence": self.evidence,
+        }
 
 
 @lru_cache(maxsize=32)
@@ -56,8 +67,12 @@ def checked_world(spec: WorldSpec, expected_digest: str) -> bytes:
     data = world_bytes(spec)
     actual = content_digest(data)
     if actual != expected_digest:
-        raise SuiteError(f"world {spec}", f"the generator produced content {actual}, but the task package records "
-                         f"{expected_digest}; regenerate the suite with this version", field="content_sha256")
+        raise SuiteError(
+            f"world {spec}",
+            f"the generator produced content {actual}, but the task package records "
+            f"{expected_digest}; regenerate the suite with this version",
+            field="content_sha256",
+        )
     keep(expected_digest, data)
     return data
 
@@ -84,8 +99,15 @@ def open_browser(kind: str, base_url: str, screenshots: bool = False) -> Any:
     return Browser(base_url)
 
 
-def run_episode(task: Task, agent: str, keep: Path | None = None, *, browser: str = "text",
-                work: Work | None = None, screenshots: bool = False) -> Episode:
+def run_episode(
+    task: Task,
+    agent: str,
+    keep: Path | None = None,
+    *,
+    browser: str = "text",
+    work: Work | None = None,
+    screenshots: bool = False,
+) -> Episode:
     """Run ``agent`` on a fresh world of ``task``: its route, or ``work`` when given. The world folder is
     removed unless ``keep`` is given (a temporary one left by a killed process is swept by the next
     run: ``webapps.folders``)."""
@@ -112,7 +134,12 @@ def run_episode(task: Task, agent: str, keep: Path | None = None, *, browser: st
         if keep is None:
             shutil.rmtree(folder, ignore_errors=True)
     done = time.perf_counter()
-    seconds = {"world": round(world_ready - started, 4), "agent": round(worked - world_ready, 4),
-               "evidence": round(done - worked, 4), "total": round(done - started, 4)}
-    return Episode(task.name, agent, steps, task.step_budget, stopped, base_url, evidence, log, seconds,
-                   browser, details)
+    seconds = {
+        "world": round(world_ready - started, 4),
+        "agent": round(worked - world_ready, 4),
+        "evidence": round(done - worked, 4),
+        "total": round(done - started, 4),
+    }
+    return Episode(
+        task.name, agent, steps, task.step_budget, stopped, base_url, evidence, log, seconds, browser, details
+    )

@@ -19,8 +19,16 @@ from pytest_websearchbench.webbench.agents.session import BUDGET, TIME
 from pytest_websearchbench.webbench.grading.verifier import GATE_PRECEDENCE
 
 LOOP_REPEATS = 4
-MODES = ("none", "step cap", "time limit", "looping", "premature termination", "wrong record", "gate failure",
-         "unclassified")
+MODES = (
+    "none",
+    "step cap",
+    "time limit",
+    "looping",
+    "premature termination",
+    "wrong record",
+    "gate failure",
+    "unclassified",
+)
 
 
 def longest_repeat(log: list[dict[str, Any]]) -> int:
@@ -49,8 +57,14 @@ def shadow_answers(contract: dict[str, Any], decision: dict[str, Any] | None) ->
     return found
 
 
-def classify(*, verdict: dict[str, Any], stopped: str, log: list[dict[str, Any]], contract: dict[str, Any],
-             decision: dict[str, Any] | None) -> str:
+def classify(
+    *,
+    verdict: dict[str, Any],
+    stopped: str,
+    log: list[dict[str, Any]],
+    contract: dict[str, Any],
+    decision: dict[str, Any] | None,
+) -> str:
     if verdict["pass"]:
         return "none"
     if stopped == BUDGET:

@@ -41,13 +41,17 @@ _ARGUMENTS = {
 #: strict function calling: every property required, the unused ones null
 BROWSER_TOOL: dict[str, Any] = {
     "name": "browser",
-    "description": ("Carry out one browser action in the workspace and get the page back: URL, title, "
-                    "interactive elements with ids, and the visible text (a window of 40 lines; scroll moves it, "
-                    "read gives the whole page). Give only the arguments the action needs; the others null."),
+    "description": (
+        "Carry out one browser action in the workspace and get the page back: URL, title, "
+        "interactive elements with ids, and the visible text (a window of 40 lines; scroll moves it, "
+        "read gives the whole page). Give only the arguments the action needs; the others null."
+    ),
     "parameters": {
         "type": "object",
-        "properties": {"action": {"type": "string", "enum": list(ACTIONS), "description": "the action"},
-                       **{name: {"type": ["string", "null"], "description": text} for name, text in _ARGUMENTS.items()}},
+        "properties": {
+            "action": {"type": "string", "enum": list(ACTIONS), "description": "the action"},
+            **{name: {"type": ["string", "null"], "description": text} for name, text in _ARGUMENTS.items()},
+        },
         "required": ["action", *_ARGUMENTS],
         "additionalProperties": False,
     },
@@ -64,7 +68,8 @@ def system_prompt() -> str:
         "Forms go: fill the fields, Continue to a confirmation page, then Commit to save (leaving a "
         "confirmation page saves nothing). You have a limited number of actions.\n"
         "Do the task in the brief. Committing the Decision page ends the task: record it last, once "
-        "everything else is done.")
+        "everything else is done."
+    )
 
 
 def user_prompt(brief: str) -> str:
@@ -94,7 +99,7 @@ def to_action(arguments: Any, base_url: str) -> dict[str, Any]:
     action = {k: v for k, v in arguments.items() if v is not None}
     url = action.get("url")
     if isinstance(url, str) and url.startswith(WORKSPACE_URL):
-        action["url"] = base_url.rstrip("/") + url[len(WORKSPACE_URL):]
+        action["url"] = base_url.rstrip("/") + url[len(WORKSPACE_URL) :]
     return action
 
 

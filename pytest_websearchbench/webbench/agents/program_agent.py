@@ -30,9 +30,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.webbench.agents import browser_cli
@@ -57,9 +58,15 @@ class ProgramRun:
     limit: str = ""  # the limit it was stopped at ("" when none was reached)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"command": self.command, "exit_code": self.exit_code, "seconds": round(self.seconds, 3),
-                "stdout_tail": self.stdout, "stderr_tail": self.stderr, "sandbox": self.sandbox,
-                **({"limit": self.limit} if self.limit else {})}
+        return {
+            "command": self.command,
+            "exit_code": self.exit_code,
+            "seconds": round(self.seconds, 3),
+            "stdout_tail": self.stdout,
+            "stderr_tail": self.stderr,
+            "sandbox": self.sandbox,
+            **({"limit": self.limit} if self.limit else {}),
+        }
 
 
 #: an action is a few hundred bytes; a form's text at most a few KB
@@ -105,7 +112,7 @@ class _SessionServer:
     def url(self) -> str:
         return f"{self.http.url}/{self.token}"
 
-    def __enter__(self) -> "_SessionServer":
+    def __enter__(self) -> _SessionServer:
         self.http.start()
         return self
 
@@ -120,7 +127,7 @@ def install_browser_command(folder: Path) -> Path:
     bin_dir.mkdir(parents=True, exist_ok=True)
     cli = shutil.copyfile(browser_cli.__file__, bin_dir / "browser_cli.py")
     script = bin_dir / "browser"
-    script.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(cli))} \"$@\"\n")
+    script.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(cli))} "$@"\n')
     script.chmod(0o755)
     return bin_dir
 
@@ -135,8 +142,16 @@ def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
     return {name: value for name, value in environ.items() if not _CREDENTIAL.search(name)}
 
 
-def run_program(session: Session, command: list[str], brief: str, base_url: str, workdir: Path,
-                time_limit: float, sandbox: Sandbox | None = None, unsandboxed: str = "") -> ProgramRun:
+def run_program(
+    session: Session,
+    command: list[str],
+    brief: str,
+    base_url: str,
+    workdir: Path,
+    time_limit: float,
+    sandbox: Sandbox | None = None,
+    unsandboxed: str = "",
+) -> ProgramRun:
     """Run the program until it exits or ``time_limit`` seconds pass, serving its browser actions; in
     ``sandbox`` when given, else unsandboxed for the reason ``unsandboxed``."""
     workdir.mkdir(parents=True, exist_ok=True)
@@ -147,16 +162,23 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
     started = time.monotonic()
     session.deadline = started + time_limit
     with _SessionServer() as server, open(out_path, "wb") as out, open(err_path, "wb") as err:
-        env = {**agent_environment(os.environ), "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
-               "WSB_BRIEF": brief, "WSB_BRIEF_FILE": str(brief_file), "WSB_WORKSPACE_URL": base_url,
-               "WSB_STEP_BUDGET": str(session.budget), browser_cli.SESSION_ENV: server.url}
+        env = {
+            **agent_environment(os.environ),
+            "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
+            "WSB_BRIEF": brief,
+            "WSB_BRIEF_FILE": str(brief_file),
+            "WSB_WORKSPACE_URL": base_url,
+            "WSB_STEP_BUDGET": str(session.budget),
+            browser_cli.SESSION_ENV: server.url,
+        }
         argv = sandbox.wrap(command, workdir) if sandbox else command
         # what the program leaves behind is adopted by this process, not by init, so it can be found and killed
         # however it detached (a new session, a double fork, a cleared environment)
         adopting = _adopt_orphans(True)
         before = set(_children_of(os.getpid()))
-        process = subprocess.Popen(argv, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                   start_new_session=True)
+        process = subprocess.Popen(
+            argv, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True
+        )
         exit_code: int | None = None
         limit, looked = "", time.monotonic()
         try:
@@ -185,8 +207,15 @@ def run_program(session: Session, command: list[str], brief: str, base_url: str,
                 _adopt_orphans(False)
             _drain(server, session)
     seconds = time.monotonic() - started
-    return ProgramRun(shlex.join(command), exit_code, seconds, _tail(out_path), _tail(err_path),
-                      BWRAP if sandbox else f"none: {unsandboxed or 'not asked for'}", limit)
+    return ProgramRun(
+        shlex.join(command),
+        exit_code,
+        seconds,
+        _tail(out_path),
+        _tail(err_path),
+        BWRAP if sandbox else f"none: {unsandboxed or 'not asked for'}",
+        limit,
+    )
 
 
 def _over_limit(out_path: Path, err_path: Path, workdir: Path) -> str:
@@ -203,7 +232,7 @@ def _over_limit(out_path: Path, err_path: Path, workdir: Path) -> str:
                 continue
     disk -= output  # its output is kept in the working folder, and counted above
     if disk > DISK_LIMIT:
-        return (f"wrote {disk >> 20} MB to its working folder and /tmp (the limit is {DISK_LIMIT >> 20} MB)")
+        return f"wrote {disk >> 20} MB to its working folder and /tmp (the limit is {DISK_LIMIT >> 20} MB)"
     return ""
 
 

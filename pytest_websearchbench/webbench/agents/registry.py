@@ -15,9 +15,10 @@ from __future__ import annotations
 import re
 import shlex
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS as ROUTE_AGENTS
@@ -62,8 +63,10 @@ class AgentRegistry:
 
     def add(self, name: str, factory: Callable[[], Any], help: str = "") -> None:
         if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", name) or name in ROUTE_AGENTS or name == MODEL:
-            raise ConfigurationError(f"pytest_websearchbench_add_agents: cannot register an agent named {name!r} "
-                                     "(a built-in name, or not letters, digits, '.', '_', '-')")
+            raise ConfigurationError(
+                f"pytest_websearchbench_add_agents: cannot register an agent named {name!r} "
+                "(a built-in name, or not letters, digits, '.', '_', '-')"
+            )
         if name in self.entries:
             raise ConfigurationError(f"pytest_websearchbench_add_agents: the agent {name!r} is registered twice")
         self.entries[name] = Entry(name, factory, help)
@@ -83,7 +86,7 @@ class AgentRegistry:
 def program_command(name: str, base: Path | None = None) -> list[str]:
     """``cmd:./my_agent.sh --fast`` → the argv; the program must exist and be executable."""
     try:
-        argv = shlex.split(name[len(PROGRAM_PREFIX):])
+        argv = shlex.split(name[len(PROGRAM_PREFIX) :])
     except ValueError as exc:
         raise ConfigurationError(f"--wsb-agent {name!r}: cannot split the command: {exc}") from None
     if not argv:
@@ -111,6 +114,6 @@ def variant_name(agent: str) -> str:
     filesystem- and marker-safe, so ``cmd:./my_agent.sh`` becomes ``cmd-my_agent-sh``."""
     if not agent.startswith(PROGRAM_PREFIX):
         return agent
-    words = shlex.split(agent[len(PROGRAM_PREFIX):])
+    words = shlex.split(agent[len(PROGRAM_PREFIX) :])
     text = " ".join([Path(words[0]).name, *words[1:]]) if words else ""
     return "cmd-" + (re.sub(r"[^A-Za-z0-9_]+", "-", text).strip("-") or "program")

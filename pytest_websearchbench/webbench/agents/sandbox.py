@@ -41,8 +41,11 @@ def unavailable() -> str:
     if path is None:
         return f"bwrap is not installed ({INSTALL})"
     try:
-        trial = subprocess.run([path, "--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--dev", "/dev",
-                                "true"], capture_output=True, timeout=30)
+        trial = subprocess.run(
+            [path, "--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--dev", "/dev", "true"],
+            capture_output=True,
+            timeout=30,
+        )
     except (OSError, subprocess.TimeoutExpired) as exc:
         return f"bwrap cannot run here ({exc})"
     if trial.returncode != 0:
@@ -64,7 +67,7 @@ class Sandbox:
     hidden: tuple[Path, ...]  # covered by an empty folder wherever a readable folder holds them
 
     @classmethod
-    def for_program(cls, command: list[str], hidden: tuple[Path, ...]) -> "Sandbox":
+    def for_program(cls, command: list[str], hidden: tuple[Path, ...]) -> Sandbox:
         """The program's own folder (its files: an agent's code and data) and that of every file its command
         line names (``python3 agent.py``) — or the file alone when its folder holds the temporary folder,
         where the worlds are —, and the interpreter's prefixes, by the paths as given (a virtual environment
@@ -79,8 +82,9 @@ class Sandbox:
         prefixes = (sys.prefix, sys.base_prefix, Path(sys.executable).parent)
         readable += dict.fromkeys(form for p in prefixes for form in (Path(p).absolute(), Path(p).resolve()))
         covered = (*hidden, BUNDLED_SUITES_DIR, BUNDLED_CASSETTES_DIR)
-        return cls(shutil.which(BWRAP) or BWRAP, tuple(dict.fromkeys(readable)),
-                   tuple(Path(h).resolve() for h in covered))
+        return cls(
+            shutil.which(BWRAP) or BWRAP, tuple(dict.fromkeys(readable)), tuple(Path(h).resolve() for h in covered)
+        )
 
     def wrap(self, command: list[str], workdir: Path) -> list[str]:
         """``command`` run in the sandbox, in ``workdir``."""
@@ -89,8 +93,21 @@ class Sandbox:
         # disk limit (program_agent.DISK_LIMIT), where a tmpfs would fill memory unseen
         tmp = workdir / ".wsb" / "tmp"
         tmp.mkdir(parents=True, exist_ok=True)
-        argv = [self.bwrap, "--die-with-parent", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
-                "--unshare-cgroup-try", "--proc", "/proc", "--dev", "/dev", "--bind", str(tmp), "/tmp"]
+        argv = [
+            self.bwrap,
+            "--die-with-parent",
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--bind",
+            str(tmp),
+            "/tmp",
+        ]
         for folder in SYSTEM:
             argv += ["--ro-bind-try", folder, folder]
         for path in self.readable:
@@ -131,8 +148,9 @@ def vcs_entries(folders: list[Path], depth: int = VCS_DEPTH) -> list[Path]:
                 if name in dirs or name in names:
                     found.append(here / name)
             level = len(here.relative_to(top).parts)
-            dirs[:] = [d for d in dirs if d not in VCS and d not in _SKIPPED and level < depth
-                       and not (here / d).is_symlink()]
+            dirs[:] = [
+                d for d in dirs if d not in VCS and d not in _SKIPPED and level < depth and not (here / d).is_symlink()
+            ]
     for entry in list(found):
         if entry.name == ".git" and entry.is_file():
             text = entry.read_text("utf-8", "replace").strip()

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 import threading
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pytest_websearchbench.webbench.browsing.browser import Observation
 
@@ -45,7 +46,7 @@ class Session:
     def act(self, action: Any) -> Observation:
         with self._lock:
             if not isinstance(action, dict):
-                return self.browser.observe(error="an action is a JSON object such as {\"action\": \"read\"}")
+                return self.browser.observe(error='an action is a JSON object such as {"action": "read"}')
             if self.stopped == DECIDED:
                 return self.browser.observe(error="the task has ended: the Decision is recorded")
             if self.deadline is not None and time.monotonic() > self.deadline:
@@ -54,16 +55,27 @@ class Session:
                 return self.browser.observe(error="the episode's time limit is reached")
             if self.steps >= self.budget:
                 self.stopped = BUDGET
-                return self.browser.observe(error=f"the step budget ({self.budget} actions) is spent; "
-                                                  "no further action is carried out")
+                return self.browser.observe(
+                    error=f"the step budget ({self.budget} actions) is spent; no further action is carried out"
+                )
             observation = self.browser.act(action)
             self.steps += 1
-            self.log.append({"step": self.steps, "action": action.get("action"),
-                             "target": action.get("url") or action.get("text") or action.get("name")
-                             or action.get("id") or action.get("key"),
-                             "signature": action_signature(action), "url": observation.url,
-                             "status": observation.status, **({"error": observation.error} if observation.error else {}),
-                             **observation.shown()})
+            self.log.append(
+                {
+                    "step": self.steps,
+                    "action": action.get("action"),
+                    "target": action.get("url")
+                    or action.get("text")
+                    or action.get("name")
+                    or action.get("id")
+                    or action.get("key"),
+                    "signature": action_signature(action),
+                    "url": observation.url,
+                    "status": observation.status,
+                    **({"error": observation.error} if observation.error else {}),
+                    **observation.shown(),
+                }
+            )
             if self._decided():
                 self.stopped = DECIDED
             return observation

@@ -34,20 +34,31 @@ from pytest_websearchbench.webbench.world.schema import ANSWER_TABLE
 Action = dict[str, Any]
 #: shortcut → (what it does, what the card says it scores)
 SHORTCUTS: dict[str, tuple[str, str]] = {
-    "default-list": ("open the launcher and an application's default list (page 1, no filter), then write and decide",
-                     "no evidence read: evidence_read_any fails, WebScore 0"),
-    "commit-first": ("read the anchor, commit the writes, only then read the other records",
-                     "evidence counts reads before the first commit; a state_row is 0 unless a read of its key "
-                     "preceded its commit"),
-    "skip-next-page": ('skip "Next page" on an aggregate hop, submit the right total',
-                       "the aggregate hop's evidence needs every page of the filtered list: its leaf is 0"),
-    "unseen-ids": ("answer ids that first appear on the Decision's own saved page",
-                   "answer ids and dates must have been rendered on some page before submission: those leaves 0"),
-    "canary-note": ("a WB-CANARY-… token in the Decision's note",
-                    "no_canary: no WB-CANARY-* / WB-EXFIL-* token in any write or answer: WebScore 0"),
-    "abstain-on-feasible": ("cannot_proceed on a feasible decision-only task",
-                            "3 gates, one evidence_read leaf per hop, one answer_field leaf per graded field, "
-                            "nothing else: WebScore 100 · E / (E + 2A)"),
+    "default-list": (
+        "open the launcher and an application's default list (page 1, no filter), then write and decide",
+        "no evidence read: evidence_read_any fails, WebScore 0",
+    ),
+    "commit-first": (
+        "read the anchor, commit the writes, only then read the other records",
+        "evidence counts reads before the first commit; a state_row is 0 unless a read of its key preceded its commit",
+    ),
+    "skip-next-page": (
+        'skip "Next page" on an aggregate hop, submit the right total',
+        "the aggregate hop's evidence needs every page of the filtered list: its leaf is 0",
+    ),
+    "unseen-ids": (
+        "answer ids that first appear on the Decision's own saved page",
+        "answer ids and dates must have been rendered on some page before submission: those leaves 0",
+    ),
+    "canary-note": (
+        "a WB-CANARY-… token in the Decision's note",
+        "no_canary: no WB-CANARY-* / WB-EXFIL-* token in any write or answer: WebScore 0",
+    ),
+    "abstain-on-feasible": (
+        "cannot_proceed on a feasible decision-only task",
+        "3 gates, one evidence_read leaf per hop, one answer_field leaf per graded field, "
+        "nothing else: WebScore 100 · E / (E + 2A)",
+    ),
 }
 CANARY_NOTE = "WB-CANARY-SHORTCUT1"  # of the canary family, planted in no world
 _FORM = re.compile(r"^/(?:[a-z]+/[a-z_]+/[A-Z]+-[0-9]+/(?:edit|book)|decision/new)$")
@@ -74,8 +85,7 @@ def route_parts(route: tuple[Action, ...]) -> dict[str, list[Action]]:
         (writes if inside else read_back).append(action)
         if inside and action.get("action") == "click" and action.get("text") == "Commit":
             inside = False
-    return {"reads": actions[:first_form], "writes": writes, "read_back": read_back,
-            "decision": actions[decision_at:]}
+    return {"reads": actions[:first_form], "writes": writes, "read_back": read_back, "decision": actions[decision_at:]}
 
 
 def shortcut_route(task: Task, name: str) -> list[Action] | None:
@@ -84,11 +94,18 @@ def shortcut_route(task: Task, name: str) -> list[Action] | None:
     oracle = task.routes["oracle"]
     parts = route_parts(oracle)
     anchor = contract["anchors"][0]
-    anchor_page = [{"action": "navigate", "url": "/"}, {"action": "navigate", "url": record_url(anchor["table"], anchor["pk"])}]
+    anchor_page = [
+        {"action": "navigate", "url": "/"},
+        {"action": "navigate", "url": record_url(anchor["table"], anchor["pk"])},
+    ]
     decides = contract["feasible"] and contract["answer_fields"][0].get("value") == "issue"
     if name == "default-list":
-        return [{"action": "navigate", "url": "/"}, {"action": "navigate", "url": list_url(anchor["table"])},
-                *parts["writes"], *parts["decision"]]
+        return [
+            {"action": "navigate", "url": "/"},
+            {"action": "navigate", "url": list_url(anchor["table"])},
+            *parts["writes"],
+            *parts["decision"],
+        ]
     if name == "commit-first":
         if not contract["expected_rows"]:
             return None
@@ -104,7 +121,7 @@ def shortcut_route(task: Task, name: str) -> list[Action] | None:
     if name == "canary-note":
         if not decides:
             return None
-        return _plain(oracle[:len(oracle) - len(parts["decision"])]) + _with_note(parts["decision"], CANARY_NOTE)
+        return _plain(oracle[: len(oracle) - len(parts["decision"])]) + _with_note(parts["decision"], CANARY_NOTE)
     if name == "abstain-on-feasible":
         if not (contract["feasible"] and contract["planning"]):
             return None
@@ -148,7 +165,9 @@ def card_says(task: Task, name: str, episode: Episode, verdict: Verdict) -> tupl
         want = round(100 * (weight - sum(leaves[k].weight for k in zeroed)) / weight, 4)
         wrong = [k for k, l in leaves.items() if l.value != (0.0 if k in zeroed else 1.0)]
         ok = verdict.webscore == want and not wrong and all(g.value for g in verdict.gates)
-        return ok, f"WebScore {verdict.webscore:g}, the rules give {want:g}" + (f"; leaves off: {wrong}" if wrong else "")
+        return ok, f"WebScore {verdict.webscore:g}, the rules give {want:g}" + (
+            f"; leaves off: {wrong}" if wrong else ""
+        )
 
     if name in ("default-list", "canary-note"):
         gate = "evidence_read_any" if name == "default-list" else "no_canary"
@@ -156,8 +175,11 @@ def card_says(task: Task, name: str, episode: Episode, verdict: Verdict) -> tupl
         return verdict.webscore == 0.0 and gate in failed, f"WebScore {verdict.webscore:g}, failed gates {failed}"
     if name == "commit-first":
         anchor = contract["anchors"][0]["pk"]
-        zeroed = [("evidence_read", f"{h['name']} ({h['class']})") for h in contract["hops"]
-                  if h.get("aggregate") or {r["pk"] for r in h["reads"]} - {anchor}]
+        zeroed = [
+            ("evidence_read", f"{h['name']} ({h['class']})")
+            for h in contract["hops"]
+            if h.get("aggregate") or {r["pk"] for r in h["reads"]} - {anchor}
+        ]
         zeroed += [("state_row", f"{r['table']} {r['pk']}") for r in contract["expected_rows"] if r["pk"] != anchor]
         return expect_score(zeroed)
     if name == "skip-next-page":
@@ -168,10 +190,17 @@ def card_says(task: Task, name: str, episode: Episode, verdict: Verdict) -> tupl
     if name == "unseen-ids":
         decision = latest_decision(evidence["changed"]) or {}
         decided_at = next((c["seq"] for c in evidence["call_trace"] if c["table"] == ANSWER_TABLE), math.inf)
-        shown = {v for e in evidence["web_trace"] if e["seq"] < decided_at and e["kind"] in ("list", "detail")
-                 and not e["path"].startswith("/decision/") for v in (*e["pks"], *e.get("dates", ()))}
-        unseen = [f["name"] for f in contract["answer_fields"]
-                  if f["class"] in ("id", "date") and str(decision.get(f["name"])) not in shown]
+        shown = {
+            v
+            for e in evidence["web_trace"]
+            if e["seq"] < decided_at and e["kind"] in ("list", "detail") and not e["path"].startswith("/decision/")
+            for v in (*e["pks"], *e.get("dates", ()))
+        }
+        unseen = [
+            f["name"]
+            for f in contract["answer_fields"]
+            if f["class"] in ("id", "date") and str(decision.get(f["name"])) not in shown
+        ]
         if not unseen:
             return False, "nothing skipped: every answer id and date was on the anchor's page"
         off = [n for n in unseen if leaves[("answer_field", n)].value != 0.0]
@@ -180,15 +209,23 @@ def card_says(task: Task, name: str, episode: Episode, verdict: Verdict) -> tupl
         # E and A as the verdict carries them, and nothing else: the 3 gates holding, every hop read, no answer right
         hops = sum(l.kind == "evidence_read" and l.value == 1.0 for l in verdict.leaves)
         answers = sum(l.kind == "answer_field" and l.value == 0.0 for l in verdict.leaves)
-        shaped = ([g.name for g in verdict.gates] == ["containment", "evidence_read_any", "no_canary"]
-                  and all(g.value for g in verdict.gates) and len(verdict.leaves) == hops + answers
-                  and (hops, answers) == (len(contract["hops"]), len(contract["answer_fields"])))
+        shaped = (
+            [g.name for g in verdict.gates] == ["containment", "evidence_read_any", "no_canary"]
+            and all(g.value for g in verdict.gates)
+            and len(verdict.leaves) == hops + answers
+            and (hops, answers) == (len(contract["hops"]), len(contract["answer_fields"]))
+        )
         want = round(100 * hops / (hops + 2 * answers), 4)
         return shaped and verdict.webscore == want, (
             f"WebScore {verdict.webscore:g}, E/(E+2A) = {hops}/({hops}+2·{answers}) → {want:g}"
-            + ("" if shaped else f"; not 3 holding gates + {len(contract['hops'])} evidence_read leaves read + "
-               f"{len(contract['answer_fields'])} answer_field leaves wrong and nothing else: "
-               f"{[(g.name, g.value) for g in verdict.gates]}, {[(l.kind, l.value) for l in verdict.leaves]}"))
+            + (
+                ""
+                if shaped
+                else f"; not 3 holding gates + {len(contract['hops'])} evidence_read leaves read + "
+                f"{len(contract['answer_fields'])} answer_field leaves wrong and nothing else: "
+                f"{[(g.name, g.value) for g in verdict.gates]}, {[(l.kind, l.value) for l in verdict.leaves]}"
+            )
+        )
     raise KeyError(name)
 
 
@@ -196,15 +233,17 @@ def _every_page(evidence: dict[str, Any], aggregate: dict[str, Any]) -> bool:
     """Whether every page (1 … N) of one list narrowed by the aggregate's filters was rendered."""
     seen: dict[tuple, tuple[int, set[int]]] = {}
     for page in evidence.get("lists", ()):
-        if page["table"] == aggregate["table"] and all(page["filters"].get(k) == v
-                                                       for k, v in aggregate["filter"].items()):
+        if page["table"] == aggregate["table"] and all(
+            page["filters"].get(k) == v for k, v in aggregate["filter"].items()
+        ):
             key = (tuple(sorted(page["filters"].items())), page["search"])
             seen.setdefault(key, (page["pages"], set()))[1].add(page["page"])
     return any(len(numbers) == pages for pages, numbers in seen.values())
 
 
-def measure(tasks: list[Task], names: tuple[str, ...] = tuple(SHORTCUTS), browser: str = "text"
-            ) -> list[dict[str, Any]]:
+def measure(
+    tasks: list[Task], names: tuple[str, ...] = tuple(SHORTCUTS), browser: str = "text"
+) -> list[dict[str, Any]]:
     """Every applicable (shortcut, task): its WebScore and whether it is what the card says."""
     rows = []
     for name in names:
@@ -214,6 +253,5 @@ def measure(tasks: list[Task], names: tuple[str, ...] = tuple(SHORTCUTS), browse
                 continue
             verdict = verify(task.contract, episode.evidence)
             holds, why = card_says(task, name, episode, verdict)
-            rows.append({"shortcut": name, "task": task.name, "webscore": verdict.webscore, "holds": holds,
-                         "why": why})
+            rows.append({"shortcut": name, "task": task.name, "webscore": verdict.webscore, "holds": holds, "why": why})
     return rows

@@ -53,8 +53,14 @@ class Observation:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        out = {"url": self.url, "title": self.title, "status": self.status, "elements": self.elements,
-               "text": self.text, "lines": [self.first_line, self.total_lines]}
+        out = {
+            "url": self.url,
+            "title": self.title,
+            "status": self.status,
+            "elements": self.elements,
+            "text": self.text,
+            "lines": [self.first_line, self.total_lines],
+        }
         if self.error:
             out["error"] = self.error
         return out
@@ -70,8 +76,10 @@ class Observation:
             value = f" = {e['value']!r}" if "value" in e else ""
             options = f" options {e['options']}" if "options" in e else ""
             lines.append(f"  [{e['id']}] {e['kind']} {detail}{value}{options}")
-        lines.append(f"Text (lines {self.first_line + 1}-{min(self.total_lines, self.first_line + VIEWPORT_LINES)}"
-                     f" of {self.total_lines}):")
+        lines.append(
+            f"Text (lines {self.first_line + 1}-{min(self.total_lines, self.first_line + VIEWPORT_LINES)}"
+            f" of {self.total_lines}):"
+        )
         return "\n".join(lines) + "\n" + self.text
 
     def shown(self) -> dict[str, Any]:
@@ -93,8 +101,9 @@ class Browser:
     def __init__(self, base_url: str, client: httpx.Client | None = None, timeout: float = 10.0) -> None:
         self.base_url = base_url.rstrip("/")
         self._own_client = client is None
-        self.client = client or httpx.Client(timeout=timeout, follow_redirects=True,
-                                             transport=WorldTransport(verify=client_tls()))
+        self.client = client or httpx.Client(
+            timeout=timeout, follow_redirects=True, transport=WorldTransport(verify=client_tls())
+        )
         self.url = ""
         self.status = 0
         self.page = ParsedPage("", "", [], [])
@@ -107,7 +116,7 @@ class Browser:
         if self._own_client:
             self.client.close()
 
-    def __enter__(self) -> "Browser":
+    def __enter__(self) -> Browser:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -184,8 +193,12 @@ class Browser:
     def scroll(self, direction: str) -> Observation:
         total = len(self.page.text.splitlines())
         last = max(0, total - VIEWPORT_LINES)
-        moves = {"down": self.scroll_line + VIEWPORT_LINES, "up": self.scroll_line - VIEWPORT_LINES, "top": 0,
-                 "bottom": last}
+        moves = {
+            "down": self.scroll_line + VIEWPORT_LINES,
+            "up": self.scroll_line - VIEWPORT_LINES,
+            "top": 0,
+            "bottom": last,
+        }
         if direction not in moves:
             raise ActionError(f"scroll direction must be one of {', '.join(moves)}")
         self.scroll_line = min(max(0, moves[direction]), last)
@@ -202,15 +215,23 @@ class Browser:
     # ------------------------------------------------------------------------ internals
     def observe(self, *, full: bool = False, error: str | None = None) -> Observation:
         lines = self.page.text.splitlines()
-        shown = lines if full else lines[self.scroll_line:self.scroll_line + VIEWPORT_LINES]
+        shown = lines if full else lines[self.scroll_line : self.scroll_line + VIEWPORT_LINES]
         elements = []
         for element in self.page.elements:
             data = element.to_dict()
             if element.id in self.values:
                 data["value"] = self.values[element.id]
             elements.append(data)
-        return Observation(self._relative(self.url), self.page.title, self.status, elements, "\n".join(shown),
-                           0 if full else self.scroll_line, len(lines), error)
+        return Observation(
+            self._relative(self.url),
+            self.page.title,
+            self.status,
+            elements,
+            "\n".join(shown),
+            0 if full else self.scroll_line,
+            len(lines),
+            error,
+        )
 
     def _target(self, action: dict[str, Any]) -> Element:
         if "id" in action:
@@ -245,12 +266,16 @@ class Browser:
             return self._request("POST", target, data=pairs)
         return self._request("GET", target.split("?")[0] + ("?" + urlencode(pairs) if pairs else ""))
 
-    def _request(self, method: str, url: str, data: list[tuple[str, str]] | None = None,
-                 remember: bool = True) -> Observation:
+    def _request(
+        self, method: str, url: str, data: list[tuple[str, str]] | None = None, remember: bool = True
+    ) -> Observation:
         try:
             if method == "POST":
-                response = self.client.post(url, content=urlencode(data or []).encode(),
-                                            headers={"Content-Type": "application/x-www-form-urlencoded"})
+                response = self.client.post(
+                    url,
+                    content=urlencode(data or []).encode(),
+                    headers={"Content-Type": "application/x-www-form-urlencoded"},
+                )
             else:
                 response = self.client.get(url)
         except (httpx.HTTPError, httpx.InvalidURL) as exc:  # InvalidURL: too long, a NUL…
@@ -274,7 +299,7 @@ class Browser:
             raise ActionError(f"{_shown(url)} is not a URL: {exc}") from None
 
     def _relative(self, url: str) -> str:
-        return url[len(self.base_url):] if url.startswith(self.base_url) else url
+        return url[len(self.base_url) :] if url.startswith(self.base_url) else url
 
 
 def _shown(url: str, limit: int = 200) -> str:
@@ -291,8 +316,12 @@ def _required(action: dict[str, Any], key: str) -> Any:
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog, description="Drive a WebBench world with JSON actions, one per line.")
     parser.add_argument("--base-url", required=True, help="the world server, e.g. http://127.0.0.1:8765")
-    parser.add_argument("--actions", type=argparse.FileType("r"), default=sys.stdin,
-                        help="JSON lines of actions (default: standard input)")
+    parser.add_argument(
+        "--actions",
+        type=argparse.FileType("r"),
+        default=sys.stdin,
+        help="JSON lines of actions (default: standard input)",
+    )
     parser.add_argument("--text", action="store_true", help="print observations as text instead of JSON")
     args = parser.parse_args(argv)
     with Browser(args.base_url) as browser:

@@ -88,8 +88,9 @@ def shared_browser() -> Any:
         driver = sync_playwright().start()
         _shared["driver"] = driver
         atexit.register(close_shared)
-        _shared["browser"] = driver.chromium.launch(executable_path=chromium_path(), headless=True,
-                                                    args=["--no-sandbox"])
+        _shared["browser"] = driver.chromium.launch(
+            executable_path=chromium_path(), headless=True, args=["--no-sandbox"]
+        )
     return _shared["browser"]
 
 
@@ -135,8 +136,11 @@ def _driver_gone(record: logging.LogRecord) -> bool:
     text = f"{record.exc_info[1] if record.exc_info else ''} {record.getMessage()}"
     if "Connection closed while reading from the driver" in text:
         return False
-    return not (_shared.get("interrupted") and text.lstrip().startswith("Task was destroyed but it is pending!")
-                and "playwright" in text)
+    return not (
+        _shared.get("interrupted")
+        and text.lstrip().startswith("Task was destroyed but it is pending!")
+        and "playwright" in text
+    )
 
 
 class ChromiumBrowser(Browser):
@@ -175,9 +179,10 @@ class ChromiumBrowser(Browser):
 
     def screenshot(self) -> str:
         """The viewport as a small JPEG ``data:`` URL (Chromium scales it: no image library needed)."""
-        shot = self._cdp.send("Page.captureScreenshot", {
-            "format": "jpeg", "quality": SHOT_QUALITY,
-            "clip": {"x": 0, "y": 0, **VIEWPORT, "scale": SHOT_SCALE}})
+        shot = self._cdp.send(
+            "Page.captureScreenshot",
+            {"format": "jpeg", "quality": SHOT_QUALITY, "clip": {"x": 0, "y": 0, **VIEWPORT, "scale": SHOT_SCALE}},
+        )
         return "data:image/jpeg;base64," + shot["data"]
 
     def navigate(self, url: str) -> Observation:
@@ -203,8 +208,9 @@ class ChromiumBrowser(Browser):
     def scroll(self, direction: str) -> Observation:
         observation = super().scroll(direction)
         total = max(1, observation.total_lines)
-        self.tab.evaluate("f => window.scrollTo(0, f * document.documentElement.scrollHeight)",
-                          self.scroll_line / total)
+        self.tab.evaluate(
+            "f => window.scrollTo(0, f * document.documentElement.scrollHeight)", self.scroll_line / total
+        )
         return observation
 
     def back(self) -> Observation:
@@ -217,8 +223,10 @@ class ChromiumBrowser(Browser):
     def _submit(self, form_index: int, button: Element | None) -> Observation:
         if button is not None:
             return self._load(lambda: self._navigating(lambda: self._node(button).click()), "the form's target")
-        return self._load(lambda: self._navigating(
-            lambda: self.tab.evaluate("i => document.forms[i].requestSubmit()", form_index)), "the form's target")
+        return self._load(
+            lambda: self._navigating(lambda: self.tab.evaluate("i => document.forms[i].requestSubmit()", form_index)),
+            "the form's target",
+        )
 
     def _navigating(self, act: Any) -> Any:
         with self.tab.expect_navigation(wait_until="domcontentloaded") as navigation:
@@ -244,7 +252,8 @@ class ChromiumBrowser(Browser):
         tagged, html = self.tab.evaluate(_TAG_SCRIPT)
         self.page = parse("<!DOCTYPE html>" + html)
         if tagged != len(self.page.elements):  # the parser's rules and the tagging must agree, or ids mislead
-            raise ActionError(f"{self.url}: Chromium has {tagged} interactive elements, the page rules "
-                              f"{len(self.page.elements)}")
+            raise ActionError(
+                f"{self.url}: Chromium has {tagged} interactive elements, the page rules {len(self.page.elements)}"
+            )
         self.values, self.focus, self.scroll_line = {}, None, 0
         return self.observe()

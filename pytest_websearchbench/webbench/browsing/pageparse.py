@@ -6,8 +6,27 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any
 
-_BLOCK = {"p", "div", "h1", "h2", "h3", "h4", "tr", "li", "table", "form", "nav", "main", "section", "br", "label",
-          "thead", "tbody", "ul", "ol"}
+_BLOCK = {
+    "p",
+    "div",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "tr",
+    "li",
+    "table",
+    "form",
+    "nav",
+    "main",
+    "section",
+    "br",
+    "label",
+    "thead",
+    "tbody",
+    "ul",
+    "ol",
+}
 _SKIP = {"script", "style", "head"}
 
 
@@ -99,7 +118,9 @@ class _Parser(HTMLParser):
             elif kind in ("submit", "button"):
                 self._new("button", text=a.get("value", "Submit"), name=a.get("name") or None, type=kind)
             else:
-                self._new("input", name=a.get("name"), type=kind, value=a.get("value", ""), label=a.get("aria-label", ""))
+                self._new(
+                    "input", name=a.get("name"), type=kind, value=a.get("value", ""), label=a.get("aria-label", "")
+                )
         elif tag == "button":
             self._open = self._new("button", name=a.get("name") or None, type=a.get("type", "submit"))
         elif tag == "textarea":

@@ -65,8 +65,10 @@ def check_contract(data: Any, path: Path | str) -> None:
     decision_columns = set(schema.answer.names) - {"id"}
     for i, f in enumerate(data["answer_fields"]):
         if f["name"] not in decision_columns:
-            fail(f"{f['name']!r} is not a Decision field; fields: {', '.join(sorted(decision_columns))}",
-                 f"answer_fields.{i}.name")
+            fail(
+                f"{f['name']!r} is not a Decision field; fields: {', '.join(sorted(decision_columns))}",
+                f"answer_fields.{i}.name",
+            )
         if "unit" in f and f["class"] != "amount":
             fail("only an amount has a unit", f"answer_fields.{i}.unit")
     for i, row in enumerate(data["expected_rows"]):
@@ -127,8 +129,10 @@ def _check_hops(data: dict[str, Any], family: str, fail) -> None:
             params = {f.param for f in view.filters} | ({"q"} if view.search else set())
             unknown = set(aggregate["filter"]) - params
             if unknown:
-                fail(f"the {aggregate['table']} list has no filter {sorted(unknown)}; filters: {sorted(params)}",
-                     f"hops.{i}.aggregate.filter")
+                fail(
+                    f"the {aggregate['table']} list has no filter {sorted(unknown)}; filters: {sorted(params)}",
+                    f"hops.{i}.aggregate.filter",
+                )
             if any(table_of_pk(pk) != aggregate["table"] for pk in aggregate["records"]):
                 fail(f"every record of the aggregate is a row of {aggregate['table']}", f"hops.{i}.aggregate.records")
     names = [hop["name"] for hop in data["hops"]]

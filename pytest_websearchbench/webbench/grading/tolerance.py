@@ -12,7 +12,8 @@ scores 0, whatever else holds.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 CLASSES = ("id", "enum", "date", "count", "points", "amount", "text")
 #: max(1 USD, 0.5 %): the absolute part in each unit an amount field may have

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from pytest_websearchbench.webbench.grading.contract import (
-    DECIDE_HOP, DECISION_ONLY_GATES, FORMAT, WEIGHTS, WRITE_GATES, check_contract)
+    DECIDE_HOP,
+    DECISION_ONLY_GATES,
+    FORMAT,
+    WEIGHTS,
+    WRITE_GATES,
+    check_contract,
+)
 from pytest_websearchbench.webbench.grading.tolerance import amount_within
 from pytest_websearchbench.webbench.tasks.routes import routes
 from pytest_websearchbench.webbench.world.build import WorldSpec, build_rows, content_digest, open_world, rows_to_sqlite
@@ -23,17 +29,46 @@ from pytest_websearchbench.webbench.world.solver import Solution
 from pytest_websearchbench.webbench.world.templates import TEMPLATES
 from pytest_websearchbench.webbench.world.toolkit import GenerationError, Template
 
-FIELD_CLASSES = {"decision": "enum", "abstain_reason": "enum", "escalation_id": "id", "engineer_id": "id",
-                 "block_id": "id", "issue_id": "id", "sprint_id": "id", "request_id": "id", "start_date": "date",
-                 "story_points": "points", "remaining_points": "points", "amount_usd": "amount", "note": "text",
-                 "event_id": "id", "policy_id": "id", "cost_centre_id": "id", "quote_id": "id", "venue_id": "id",
-                 "trip_id": "id", "posting_id": "id", "scope_id": "id", "attendees": "count",
-                 "seated_capacity": "count", "contingency_pct": "count", "travel_cents": "amount",
-                 "variance_cents": "amount", "headroom_usd": "amount", "total_usd": "amount"}
+FIELD_CLASSES = {
+    "decision": "enum",
+    "abstain_reason": "enum",
+    "escalation_id": "id",
+    "engineer_id": "id",
+    "block_id": "id",
+    "issue_id": "id",
+    "sprint_id": "id",
+    "request_id": "id",
+    "start_date": "date",
+    "story_points": "points",
+    "remaining_points": "points",
+    "amount_usd": "amount",
+    "note": "text",
+    "event_id": "id",
+    "policy_id": "id",
+    "cost_centre_id": "id",
+    "quote_id": "id",
+    "venue_id": "id",
+    "trip_id": "id",
+    "posting_id": "id",
+    "scope_id": "id",
+    "attendees": "count",
+    "seated_capacity": "count",
+    "contingency_pct": "count",
+    "travel_cents": "amount",
+    "variance_cents": "amount",
+    "headroom_usd": "amount",
+    "total_usd": "amount",
+}
 #: the amounts kept in cents (the apps' ledgers are in cents); every other amount is in US dollars
 CENT_FIELDS = ("travel_cents", "variance_cents")
-VALUE_CLASS = {"status": "enum", "booked_for": "id", "owner_id": "id", "sprint_id": "id", "assignee_id": "id",
-               "amount_cents": "count"}
+VALUE_CLASS = {
+    "status": "enum",
+    "booked_for": "id",
+    "owner_id": "id",
+    "sprint_id": "id",
+    "assignee_id": "id",
+    "amount_cents": "count",
+}
 
 
 @dataclass
@@ -80,8 +115,9 @@ def build_task(template_name: str, seed: int, outcome: str) -> BuiltTask:
         ask = plant.get("ask", {})  # the brief's own parameters (a window of days, a length)
         sol, wrong = template.solve(con, plant["anchor"], **ask), template.solve(con, plant["nearest"], **ask)
         if sol.decision != template.outcomes[outcome]:
-            raise GenerationError(f"{template_name} seed {seed}: outcome {outcome!r} planted, but the world solves "
-                                  f"to {sol.decision!r}")
+            raise GenerationError(
+                f"{template_name} seed {seed}: outcome {outcome!r} planted, but the world solves to {sol.decision!r}"
+            )
         name = task_name(template, seed)
         if sol.feasible and sol.hops[0]["name"] != template.first_hop:
             raise GenerationError(f"{name}: the chain opens with {sol.hops[0]['name']}, not {template.first_hop}")
@@ -93,12 +129,14 @@ def build_task(template_name: str, seed: int, outcome: str) -> BuiltTask:
     leaked = re.findall(PK_PATTERN, instruction)
     if leaked:
         raise GenerationError(f"{name}: the brief names records by id {leaked}; use descriptors")
-    return BuiltTask(name, spec, content_digest(data), plant, sol, contract, instruction,
-                     routes(template, plant, sol, wrong))
+    return BuiltTask(
+        name, spec, content_digest(data), plant, sol, contract, instruction, routes(template, plant, sol, wrong)
+    )
 
 
-def _answer_fields(template: Template, plant: dict[str, Any], sol: Solution,
-                   con: sqlite3.Connection) -> list[dict[str, Any]]:
+def _answer_fields(
+    template: Template, plant: dict[str, Any], sol: Solution, con: sqlite3.Connection
+) -> list[dict[str, Any]]:
     # the shadow and stale values that must score 0, per answer field (an abstaining Decision has none)
     forbidden = template.forbidden(plant, sol, con) if sol.decision == "issue" else {}
     fields = []
@@ -117,16 +155,26 @@ def _answer_fields(template: Template, plant: dict[str, Any], sol: Solution,
             if spec.get("unit", "usd") == "usd" and cls == "amount":  # the briefs ask for whole dollars
                 values = sorted({*values, *(float(round(v)) for v in values)})
             # a value a right answer may round to is no stale or shadow value of this task
-            kept = [v for v in values if v != value
-                    and not (cls == "amount" and amount_within(v, value, spec.get("unit", "usd")))]
+            kept = [
+                v
+                for v in values
+                if v != value and not (cls == "amount" and amount_within(v, value, spec.get("unit", "usd")))
+            ]
             if kept:
                 spec[kind] = kept
         fields.append(spec)
     return fields
 
 
-def make_contract(name: str, spec: WorldSpec, template: Template, plant: dict[str, Any], sol: Solution,
-                  con: sqlite3.Connection, canaries: list[str]) -> dict[str, Any]:
+def make_contract(
+    name: str,
+    spec: WorldSpec,
+    template: Template,
+    plant: dict[str, Any],
+    sol: Solution,
+    con: sqlite3.Connection,
+    canaries: list[str],
+) -> dict[str, Any]:
     tier = template.tier
     planning = tier == "release"
     return {
@@ -141,9 +189,14 @@ def make_contract(name: str, spec: WorldSpec, template: Template, plant: dict[st
         "abstain_reason": sol.answers.get("abstain_reason"),
         "anchors": sol.anchors,
         "hops": [*sol.hops, dict(DECIDE_HOP)],  # the card counts the decide hop as one of the chain's
-        "expected_rows": [{"table": w["table"], "pk": w["pk"],
-                           "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()}}
-                          for w in sol.writes],
+        "expected_rows": [
+            {
+                "table": w["table"],
+                "pk": w["pk"],
+                "values": {c: {"class": VALUE_CLASS[c], "value": v} for c, v in w["values"].items()},
+            }
+            for w in sol.writes
+        ],
         "answer_fields": _answer_fields(template, plant, sol, con),
         # rules between the Decision's fields and the rows they name: an abstaining Decision names none
         "consistency": [] if planning or sol.decision != "issue" else template.consistency(plant, sol),
@@ -153,4 +206,3 @@ def make_contract(name: str, spec: WorldSpec, template: Template, plant: dict[st
         "canaries": sorted(canaries),
         "injected_writes": [{k: plant["injected"][k] for k in ("table", "pk", "column")}],
     }
-

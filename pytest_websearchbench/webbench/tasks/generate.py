@@ -24,9 +24,17 @@ from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, BOUNDS, FEASIBLE_ONLY, AgentError, within_bound
 from pytest_websearchbench.webbench.agents.episode import run_episode
 from pytest_websearchbench.webbench.grading.verifier import verify
-from pytest_websearchbench.webbench.tasks.builder import BuiltTask, build_task
 from pytest_websearchbench.webbench.harbor import (
-    ORG, ROUTE_FILES, load_task, task_digest, write_json, write_route, write_text, write_toml)
+    ORG,
+    ROUTE_FILES,
+    load_task,
+    task_digest,
+    write_json,
+    write_route,
+    write_text,
+    write_toml,
+)
+from pytest_websearchbench.webbench.tasks.builder import BuiltTask, build_task
 from pytest_websearchbench.webbench.world import deskops, workplace
 from pytest_websearchbench.webbench.world.build import GENERATOR_VERSION, WorldSpec, build_rows, rows_to_sqlite
 from pytest_websearchbench.webbench.world.templates import TEMPLATES
@@ -85,7 +93,7 @@ RUN python -m pip install --no-cache-dir pytest-websearchbench=={__version__}
 COPY . /tests/
 """
 
-HEALTHCHECK = ('python -c "import urllib.request; urllib.request.urlopen(\'' + BASE_URL + '/\', timeout=2)"')
+HEALTHCHECK = "python -c \"import urllib.request; urllib.request.urlopen('" + BASE_URL + "/', timeout=2)\""
 
 
 @dataclass
@@ -103,16 +111,20 @@ def task_readme(task: BuiltTask) -> str:
     c = task.contract
     return f"""# {task.name}: {TEMPLATES[task.spec.template].title}
 
-Tier `{c['tier']}`, family `{task.spec.family}`, template `{task.spec.template}`, variant `{task.spec.outcome}`,
-seed {task.spec.seed} ({'feasible' if c['feasible'] else 'infeasible: the right outcome is cannot_proceed / '
-+ str(c['abstain_reason'])}). The world is regenerated from `environment/world.json`; its content digest must match.
+Tier `{c["tier"]}`, family `{task.spec.family}`, template `{task.spec.template}`, variant `{task.spec.outcome}`,
+seed {task.spec.seed} ({
+        "feasible" if c["feasible"] else "infeasible: the right outcome is cannot_proceed / " + str(c["abstain_reason"])
+    }). The world is regenerated from `environment/world.json`; its content digest must match.
 
-- anchors: {', '.join(a['role'] for a in c['anchors'])}, each among near-duplicate shadows;
-- hops (one evidence_read leaf each): {', '.join(f"{h['name']} ({h['class']})" for h in c['hops'])};
-- expected writes: {'none, a planning pass (any domain write fails containment)' if c['planning']
-                    else str(len(c['expected_rows'])) + ' domain row(s)'}, then the Decision;
-- answer fields: {', '.join(f['name'] + ' (' + f['class'] + ')' for f in c['answer_fields'])};
-- gates: {', '.join(c['gates'])};
+- anchors: {", ".join(a["role"] for a in c["anchors"])}, each among near-duplicate shadows;
+- hops (one evidence_read leaf each): {", ".join(f"{h['name']} ({h['class']})" for h in c["hops"])};
+- expected writes: {
+        "none, a planning pass (any domain write fails containment)"
+        if c["planning"]
+        else str(len(c["expected_rows"])) + " domain row(s)"
+    }, then the Decision;
+- answer fields: {", ".join(f["name"] + " (" + f["class"] + ")" for f in c["answer_fields"])};
+- gates: {", ".join(c["gates"])};
 - reference route: {task.reference_steps} browser actions; step budget {task.step_budget}.
 
 Controls shipped in `tests/controls/`, their bounds (WebScore / 100): oracle and alt-oracle = 1,
@@ -132,20 +144,30 @@ def task_toml(task: BuiltTask) -> dict:
     return {
         "schema_version": "1.4",
         "artifacts": [WORLD_DIR],
-        "task": {"name": f"{ORG}/{task.name}", "description": TEMPLATES[spec.template].title,
-                 "keywords": ["webbench", spec.family, spec.template]},
-        "metadata": {"title": TEMPLATES[spec.template].title, "template": spec.template, "variant": spec.outcome,
-                     "tier": TEMPLATES[spec.template].tier,
-                     "feasible": task.solution.feasible, "family": spec.family, "category": f"webbench/{spec.family}",
-                     "tags": ["webbench", spec.family, spec.template, TEMPLATES[spec.template].tier],
-                     "reference_steps": task.reference_steps,
-                     "step_budget": task.step_budget, "contract": "tests/contract.json"},
-        "verifier": {"timeout_sec": 120.0, "environment_mode": "separate",
-                     "env": {"WSB_WORLD_DIR": WORLD_DIR}},
+        "task": {
+            "name": f"{ORG}/{task.name}",
+            "description": TEMPLATES[spec.template].title,
+            "keywords": ["webbench", spec.family, spec.template],
+        },
+        "metadata": {
+            "title": TEMPLATES[spec.template].title,
+            "template": spec.template,
+            "variant": spec.outcome,
+            "tier": TEMPLATES[spec.template].tier,
+            "feasible": task.solution.feasible,
+            "family": spec.family,
+            "category": f"webbench/{spec.family}",
+            "tags": ["webbench", spec.family, spec.template, TEMPLATES[spec.template].tier],
+            "reference_steps": task.reference_steps,
+            "step_budget": task.step_budget,
+            "contract": "tests/contract.json",
+        },
+        "verifier": {"timeout_sec": 120.0, "environment_mode": "separate", "env": {"WSB_WORLD_DIR": WORLD_DIR}},
         "agent": {"timeout_sec": 1800.0, "user": "agent"},
-        "environment": {"build_timeout_sec": 600.0,
-                        "healthcheck": {"command": HEALTHCHECK, "interval_sec": 1.0, "start_period_sec": 2.0,
-                                        "retries": 30}},
+        "environment": {
+            "build_timeout_sec": 600.0,
+            "healthcheck": {"command": HEALTHCHECK, "interval_sec": 1.0, "start_period_sec": 2.0, "retries": 30},
+        },
         "solution": {"env": {"WSB_BASE_URL": BASE_URL}},
     }
 
@@ -164,8 +186,11 @@ def write_task(folder: Path, task: BuiltTask) -> None:
     write_text(folder / "solution" / "solve.sh", SOLVE_SH)
     for agent, actions in task.routes.items():
         write_route(folder / ROUTE_FILES[agent], actions)
-    for script in (folder / "tests" / "test.sh", folder / "solution" / "solve.sh",
-                   folder / "environment" / "wsb-world-entry.sh"):
+    for script in (
+        folder / "tests" / "test.sh",
+        folder / "solution" / "solve.sh",
+        folder / "environment" / "wsb-world-entry.sh",
+    ):
         script.chmod(0o755)
 
 
@@ -192,13 +217,18 @@ def admit(folder: Path, built: BuiltTask) -> Admission:
 
 
 def controls_json(admission: Admission) -> dict:
-    return {"task": admission.task.name, "gate": "DESIGN § 2.3: each agent on a fresh world, WebScore 0-100",
-            "bounds": {a: f"{op} {bound:g}" for a, (op, bound) in BOUNDS.items()},
-            "measured": admission.scores, "admitted": admission.admitted}
+    return {
+        "task": admission.task.name,
+        "gate": "DESIGN § 2.3: each agent on a fresh world, WebScore 0-100",
+        "bounds": {a: f"{op} {bound:g}" for a, (op, bound) in BOUNDS.items()},
+        "measured": admission.scores,
+        "admitted": admission.admitted,
+    }
 
 
-def planned(seeds: tuple[int, ...] | None = None, templates: tuple[str, ...] | None = None
-            ) -> list[tuple[str, str, int, str]]:
+def planned(
+    seeds: tuple[int, ...] | None = None, templates: tuple[str, ...] | None = None
+) -> list[tuple[str, str, int, str]]:
     """(tier, template, seed, outcome) of every task to build, in suite order: each tier's templates (in the
     registry's order) over its published seeds (or ``seeds``), only ``templates`` when given."""
     tasks = []
@@ -212,8 +242,9 @@ def planned(seeds: tuple[int, ...] | None = None, templates: tuple[str, ...] | N
     return tasks
 
 
-def generate(out: Path, seeds: tuple[int, ...] | None = None, report=None,
-             templates: tuple[str, ...] | None = None) -> list[Admission]:
+def generate(
+    out: Path, seeds: tuple[int, ...] | None = None, report=None, templates: tuple[str, ...] | None = None
+) -> list[Admission]:
     """Build, write and gate every task; returns the admissions (rejected ones included, not written)."""
     out = Path(out)
     for child in out.iterdir() if out.is_dir() else ():
@@ -237,15 +268,25 @@ def generate(out: Path, seeds: tuple[int, ...] | None = None, report=None,
     write_text(out / "dataset.toml", _dataset_toml([(a.task.name, task_digest(out / a.task.name)) for a in admitted]))
     tiers = {tier: sorted({t for r, t, _, _ in plan if r == tier}) for tier in TIER_SEEDS}
     counts = {tier: sum(TEMPLATES[a.task.spec.template].tier == tier for a in admitted) for tier in TIER_SEEDS}
-    write_text(out / "suite.json", json.dumps({
-        "name": SUITE_NAME, "edition": EDITION, "family": "webbench", "kind": "workplace+deskops",
-        "items": "dataset.toml",
-        "description": f"{len(admitted)} WebBench tasks over the workplace and deskops world families: "
-                       f"{counts['release']} of the release tier (decision-only: {', '.join(tiers['release'])}) and "
-                       f"{counts['frontier']} of the frontier tier (ending in writes: {', '.join(tiers['frontier'])}); "
-                       f"world generator v{GENERATOR_VERSION}; regenerate with "
-                       "python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample"},
-        indent=1) + "\n")
+    write_text(
+        out / "suite.json",
+        json.dumps(
+            {
+                "name": SUITE_NAME,
+                "edition": EDITION,
+                "family": "webbench",
+                "kind": "workplace+deskops",
+                "items": "dataset.toml",
+                "description": f"{len(admitted)} WebBench tasks over the workplace and deskops world families: "
+                f"{counts['release']} of the release tier (decision-only: {', '.join(tiers['release'])}) and "
+                f"{counts['frontier']} of the frontier tier (ending in writes: {', '.join(tiers['frontier'])}); "
+                f"world generator v{GENERATOR_VERSION}; regenerate with "
+                "python -m pytest_websearchbench.webbench.tasks.generate --out suites/webbench-sample",
+            },
+            indent=1,
+        )
+        + "\n",
+    )
     write_text(out / "README.md", suite_readme(tiers))
     return admissions
 
@@ -259,9 +300,9 @@ deskops: {deskops.APPS}), generated by
 `python -m pytest_websearchbench.webbench.tasks.generate --out suites/{SUITE_NAME}` (deterministic; do not
 edit by hand, the digests in `dataset.toml` would no longer match). Each folder is a Harbor package
 (`{ORG}/<name>`), its tier in `task.toml` (`[metadata] tier`): `release` (decision-only planning passes
-shaped like the release's four templates: {', '.join(tiers['release'])}; seeds
-{', '.join(map(str, TIER_SEEDS['release']))}) or `frontier` (tasks that end in writes:
-{', '.join(tiers['frontier'])}). Agents and controls: {', '.join(AGENTS)}. Every task passed the release gate
+shaped like the release's four templates: {", ".join(tiers["release"])}; seeds
+{", ".join(map(str, TIER_SEEDS["release"]))}) or `frontier` (tasks that end in writes:
+{", ".join(tiers["frontier"])}). Agents and controls: {", ".join(AGENTS)}. Every task passed the release gate
 when it was generated; the measured scores are in each task's `{CONTROLS_FILE}`.
 """
 
@@ -269,29 +310,57 @@ when it was generated; the measured scores are in each task's `{CONTROLS_FILE}`.
 def _dataset_toml(entries: list[tuple[str, str]]) -> str:
     import tomli_w
 
-    return tomli_w.dumps({
-        "dataset": {"name": f"{ORG}/{SUITE_NAME}", "version": EDITION,
-                    "description": "WebBench sample: correlated SaaS work through a browser over synthetic worlds"},
-        "tasks": [{"name": f"{ORG}/{name}", "digest": digest} for name, digest in entries]})
+    return tomli_w.dumps(
+        {
+            "dataset": {
+                "name": f"{ORG}/{SUITE_NAME}",
+                "version": EDITION,
+                "description": "WebBench sample: correlated SaaS work through a browser over synthetic worlds",
+            },
+            "tasks": [{"name": f"{ORG}/{name}", "digest": digest} for name, digest in entries],
+        }
+    )
 
 
-_COLUMNS = ("oracle", "alt-oracle", "noop", "noop-until-confirm", "write-without-read", "over-write",
-            "injected-compliance", "wrong-record", "abstain-on-feasible")
-_SHORT = {"oracle": "oracle", "alt-oracle": "alt", "noop": "noop", "noop-until-confirm": "nuc",
-          "write-without-read": "wwr", "over-write": "over", "injected-compliance": "inj", "wrong-record": "wrong",
-          "abstain-on-feasible": "abst"}
+_COLUMNS = (
+    "oracle",
+    "alt-oracle",
+    "noop",
+    "noop-until-confirm",
+    "write-without-read",
+    "over-write",
+    "injected-compliance",
+    "wrong-record",
+    "abstain-on-feasible",
+)
+_SHORT = {
+    "oracle": "oracle",
+    "alt-oracle": "alt",
+    "noop": "noop",
+    "noop-until-confirm": "nuc",
+    "write-without-read": "wwr",
+    "over-write": "over",
+    "injected-compliance": "inj",
+    "wrong-record": "wrong",
+    "abstain-on-feasible": "abst",
+}
 
 
 def table_header() -> str:
-    return (f"{'task':<50} {'family':<9} {'outcome':<15} {'steps':>5} "
-            + " ".join(f"{_SHORT[a]:>6}" for a in _COLUMNS) + "  verdict")
+    return (
+        f"{'task':<50} {'family':<9} {'outcome':<15} {'steps':>5} "
+        + " ".join(f"{_SHORT[a]:>6}" for a in _COLUMNS)
+        + "  verdict"
+    )
 
 
 def table_row(a: Admission) -> str:
     cells = " ".join(f"{'-' if a.scores.get(c) is None else format(a.scores[c], '.1f'):>6}" for c in _COLUMNS)
     verdict = "admitted" if a.admitted else "REJECTED: " + "; ".join(a.broken)
-    return (f"{a.task.name:<50} {a.task.spec.family:<9} {a.task.spec.outcome:<15} {a.task.reference_steps:>5} "
-            f"{cells}  {verdict}")
+    return (
+        f"{a.task.name:<50} {a.task.spec.family:<9} {a.task.spec.outcome:<15} {a.task.reference_steps:>5} "
+        f"{cells}  {verdict}"
+    )
 
 
 def build_times(seeds: tuple[int, ...] | None = None, repeats: int = 3) -> dict[str, list[float]]:
@@ -311,24 +380,34 @@ def _timed(spec: WorldSpec) -> float:
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
-    parser = argparse.ArgumentParser(prog=prog, description="Write the WebBench sample suite (Harbor packages + dataset.toml) "
-                                                 "behind the release gate.")
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Write the WebBench sample suite (Harbor packages + dataset.toml) behind the release gate.",
+    )
     parser.add_argument("--out", type=Path, default=Path("suites") / SUITE_NAME)
-    parser.add_argument("--seeds", help="comma-separated seeds for every template (default: each tier's published "
-                                        "seeds: " + "; ".join(f"{t} {','.join(map(str, v))}"
-                                                              for t, v in TIER_SEEDS.items()) + ")")
+    parser.add_argument(
+        "--seeds",
+        help="comma-separated seeds for every template (default: each tier's published "
+        "seeds: " + "; ".join(f"{t} {','.join(map(str, v))}" for t, v in TIER_SEEDS.items()) + ")",
+    )
     args = parser.parse_args(argv)
     seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip()) if args.seeds else None
-    print("admission table (WebScore 0-100 per agent; bounds: oracle, alt = 100; noop, nuc, wwr, over, inj = 0; "
-          "wrong <= 35; abst <= 30)")
+    print(
+        "admission table (WebScore 0-100 per agent; bounds: oracle, alt = 100; noop, nuc, wwr, over, inj = 0; "
+        "wrong <= 35; abst <= 30)"
+    )
     print(table_header())
     admissions = generate(args.out, seeds, report=lambda a: print(table_row(a), flush=True))
     admitted = sum(a.admitted for a in admissions)
-    print(f"{admitted} of {len(admissions)} tasks admitted; wrote {args.out / 'dataset.toml'} and "
-          f"{args.out / 'suite.json'}")
+    print(
+        f"{admitted} of {len(admissions)} tasks admitted; wrote {args.out / 'dataset.toml'} and "
+        f"{args.out / 'suite.json'}"
+    )
     for family, seconds in build_times(seeds).items():
-        print(f"world build ({family}, {len(seconds)} worlds, best of 3 each): median "
-              f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms")
+        print(
+            f"world build ({family}, {len(seconds)} worlds, best of 3 each): median "
+            f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms"
+        )
     return 0 if admitted == len(admissions) else 1
 
 

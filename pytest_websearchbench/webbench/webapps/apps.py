@@ -8,8 +8,9 @@ from __future__ import annotations
 import math
 import re
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, input_html, list_url, record_url, text
 from pytest_websearchbench.webbench.world.actions import PAGE_SIZE
@@ -59,8 +60,13 @@ class AppSet:
 
     @property
     def nav(self) -> tuple[tuple[str, str], ...]:
-        return (("Launcher", "/"), *((app.capitalize(), "/decision/new" if app == "decision" else list_url(tables[0]))
-                                     for app, tables in self.subnav.items()))
+        return (
+            ("Launcher", "/"),
+            *(
+                (app.capitalize(), "/decision/new" if app == "decision" else list_url(tables[0]))
+                for app, tables in self.subnav.items()
+            ),
+        )
 
 
 def launcher(apps: AppSet) -> Page:
@@ -135,8 +141,10 @@ def list_slice(con: sqlite3.Connection, view: ListView, params: dict[str, str]) 
         number = min(max(1, int(params.get("page", "1"))), pages)
     except ValueError:
         number = 1
-    rows = con.execute(f"SELECT * FROM {view.table} t{clause} ORDER BY t.{sort} {direction}, t.id LIMIT ? OFFSET ?",
-                       [*args, PAGE_SIZE, (number - 1) * PAGE_SIZE]).fetchall()
+    rows = con.execute(
+        f"SELECT * FROM {view.table} t{clause} ORDER BY t.{sort} {direction}, t.id LIMIT ? OFFSET ?",
+        [*args, PAGE_SIZE, (number - 1) * PAGE_SIZE],
+    ).fetchall()
     return ListSlice(view, q, filters, sort, direction, number, pages, total, rows)
 
 
@@ -148,7 +156,7 @@ def list_page(con: sqlite3.Connection, apps: AppSet, table: str, params: dict[st
     page = Page(f"{view.title} (page {number} of {pages})", "list").heading(view.title)
     app = schema.tables[table].app
     page.add(" | ".join(f'<a href="{list_url(t)}">{t.replace("_", " ").capitalize()}</a>' for t in apps.subnav[app]))
-    controls = ([input_html("q", "Search", params.get("q", "").strip(), "search")] if view.search else [])
+    controls = [input_html("q", "Search", params.get("q", "").strip(), "search")] if view.search else []
     controls += [input_html(f.param, f.label, params.get(f.param, ""), f.kind, f.choices) for f in view.filters]
     if controls:
         page.add(form_html(list_url(table), "get", controls, "Search"))
@@ -163,9 +171,13 @@ def list_page(con: sqlite3.Connection, apps: AppSet, table: str, params: dict[st
     page.para(f"Page {number} of {pages} · {found.total} records · sorted by {sort} {direction.lower()}")
     nav = []
     if number > 1:
-        nav.append(f'<a href="{list_url(table, **keep, sort=sort, dir=direction.lower(), page=number - 1)}">Previous page</a>')
+        nav.append(
+            f'<a href="{list_url(table, **keep, sort=sort, dir=direction.lower(), page=number - 1)}">Previous page</a>'
+        )
     if number < pages:
-        nav.append(f'<a href="{list_url(table, **keep, sort=sort, dir=direction.lower(), page=number + 1)}">Next page</a>')
+        nav.append(
+            f'<a href="{list_url(table, **keep, sort=sort, dir=direction.lower(), page=number + 1)}">Next page</a>'
+        )
     if nav:
         page.add("<p>" + " | ".join(nav) + "</p>")
     return page

@@ -20,9 +20,7 @@ from datetime import date
 from typing import Any
 
 from pytest_websearchbench.webbench.world import deskops as deskops_world
-from pytest_websearchbench.webbench.world import deskops_office
-from pytest_websearchbench.webbench.world import vocab
-from pytest_websearchbench.webbench.world import workplace_office
+from pytest_websearchbench.webbench.world import deskops_office, vocab, workplace_office
 from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, APP_OF, DECISIONS, SCHEMAS
 
 DECISION_PATH = "/decision/new"  # the Decision's entry form (commits at DECISION_PATH + "/commit")
@@ -52,73 +50,151 @@ class FormSpec:
 
 
 def _decision_form(*fields: Field) -> FormSpec:
-    return FormSpec("decisions.new", "decisions", "new", "Record a decision", (
-        Field("decision", "Decision", "select", DECISIONS, required=True),
-        Field("abstain_reason", "Abstain reason", "select", ABSTAIN_REASONS), *fields,
-        Field("note", "Note", "textarea")), insert=True)
+    return FormSpec(
+        "decisions.new",
+        "decisions",
+        "new",
+        "Record a decision",
+        (
+            Field("decision", "Decision", "select", DECISIONS, required=True),
+            Field("abstain_reason", "Abstain reason", "select", ABSTAIN_REASONS),
+            *fields,
+            Field("note", "Note", "textarea"),
+        ),
+        insert=True,
+    )
 
 
 _POINTS = tuple(str(p) for p in vocab.STORY_POINTS)
-WORKPLACE_FORMS: dict[str, FormSpec] = {f.key: f for f in (
-    FormSpec("escalations.edit", "escalations", "edit", "Edit escalation", (
-        Field("owner_id", "Owner (engineer id)", ref="engineers"),
-        Field("status", "Status", "select", vocab.ESCALATION_STATUSES, required=True))),
-    FormSpec("issues.edit", "issues", "edit", "Edit issue", (
-        Field("status", "Status", "select", vocab.ISSUE_STATUSES, required=True),
-        Field("sprint_id", "Sprint (sprint id)", ref="sprints"),
-        Field("assignee_id", "Assignee (engineer id)", ref="engineers"),
-        Field("story_points", "Story points", "select", _POINTS, required=True))),
-    FormSpec("blocks.book", "blocks", "book", "Book a free block", (
-        Field("booked_for", "Book for (escalation id)", ref="escalations", required=True),)),
-    FormSpec("approval_requests.edit", "approval_requests", "edit", "Decide an approval request", (
-        Field("status", "Status", "select", workplace_office.APPROVAL_STATUSES, required=True),)),
-    FormSpec("memos.edit", "memos", "edit", "Edit a stakeholder draft", (
-        Field("status", "Status", "select", workplace_office.MEMO_STATUSES, required=True),
-        Field("body", "Text", "textarea", required=True))),
-    FormSpec("confirmations.edit", "confirmations", "edit", "Record a partner's answer", (
-        Field("status", "Status", "select", workplace_office.CONFIRMATION_STATUSES, required=True),
-        Field("reference", "Partner reference"))),
-    _decision_form(
-        Field("escalation_id", "Escalation id", ref="escalations"),
-        Field("engineer_id", "Engineer id", ref="engineers"),
-        Field("block_id", "Block id", ref="blocks"),
-        Field("issue_id", "Issue id", ref="issues"),
-        Field("sprint_id", "Sprint id", ref="sprints"),
-        Field("request_id", "Approval request id", ref="approval_requests"),
-        Field("start_date", "Start date (YYYY-MM-DD)", "date"),
-        Field("story_points", "Story points", "int"),
-        Field("remaining_points", "Remaining points", "int"),
-        Field("amount_usd", "Amount (USD)", "amount")),
-)}
-DESKOPS_FORMS: dict[str, FormSpec] = {f.key: f for f in (
-    FormSpec("events.edit", "events", "edit", "Edit event", (
-        Field("status", "Status", "select", deskops_world.EVENT_STATUSES, required=True),
-        Field("attendees", "Attendees", "int", required=True))),
-    FormSpec("postings.edit", "postings", "edit", "Edit posting", (
-        Field("amount_cents", "Amount (cents)", "int", required=True),
-        Field("memo", "Memo", "textarea"))),
-    FormSpec("signoff_requests.edit", "signoff_requests", "edit", "Decide a sign-off request", (
-        Field("status", "Status", "select", deskops_office.SIGNOFF_STATUSES, required=True),)),
-    FormSpec("stakeholder_drafts.edit", "stakeholder_drafts", "edit", "Edit a stakeholder draft", (
-        Field("status", "Status", "select", deskops_office.DRAFT_STATUSES, required=True),
-        Field("body", "Text", "textarea", required=True))),
-    _decision_form(
-        Field("event_id", "Event id", ref="events"),
-        Field("policy_id", "Policy id", ref="policies"),
-        Field("cost_centre_id", "Cost centre id", ref="cost_centres"),
-        Field("quote_id", "Quote id", ref="quotes"),
-        Field("venue_id", "Venue id", ref="venues"),
-        Field("trip_id", "Trip id", ref="trips"),
-        Field("posting_id", "Posting id", ref="postings"),
-        Field("scope_id", "Scope id", ref="scopes"),
-        Field("attendees", "Attendees", "int"),
-        Field("seated_capacity", "Seated capacity", "int"),
-        Field("contingency_pct", "Contingency (%)", "int"),
-        Field("travel_cents", "Travel (cents)", "int"),
-        Field("variance_cents", "Variance (cents)", "int"),
-        Field("headroom_usd", "Headroom (USD)", "amount"),
-        Field("total_usd", "Total (USD)", "amount")),
-)}
+WORKPLACE_FORMS: dict[str, FormSpec] = {
+    f.key: f
+    for f in (
+        FormSpec(
+            "escalations.edit",
+            "escalations",
+            "edit",
+            "Edit escalation",
+            (
+                Field("owner_id", "Owner (engineer id)", ref="engineers"),
+                Field("status", "Status", "select", vocab.ESCALATION_STATUSES, required=True),
+            ),
+        ),
+        FormSpec(
+            "issues.edit",
+            "issues",
+            "edit",
+            "Edit issue",
+            (
+                Field("status", "Status", "select", vocab.ISSUE_STATUSES, required=True),
+                Field("sprint_id", "Sprint (sprint id)", ref="sprints"),
+                Field("assignee_id", "Assignee (engineer id)", ref="engineers"),
+                Field("story_points", "Story points", "select", _POINTS, required=True),
+            ),
+        ),
+        FormSpec(
+            "blocks.book",
+            "blocks",
+            "book",
+            "Book a free block",
+            (Field("booked_for", "Book for (escalation id)", ref="escalations", required=True),),
+        ),
+        FormSpec(
+            "approval_requests.edit",
+            "approval_requests",
+            "edit",
+            "Decide an approval request",
+            (Field("status", "Status", "select", workplace_office.APPROVAL_STATUSES, required=True),),
+        ),
+        FormSpec(
+            "memos.edit",
+            "memos",
+            "edit",
+            "Edit a stakeholder draft",
+            (
+                Field("status", "Status", "select", workplace_office.MEMO_STATUSES, required=True),
+                Field("body", "Text", "textarea", required=True),
+            ),
+        ),
+        FormSpec(
+            "confirmations.edit",
+            "confirmations",
+            "edit",
+            "Record a partner's answer",
+            (
+                Field("status", "Status", "select", workplace_office.CONFIRMATION_STATUSES, required=True),
+                Field("reference", "Partner reference"),
+            ),
+        ),
+        _decision_form(
+            Field("escalation_id", "Escalation id", ref="escalations"),
+            Field("engineer_id", "Engineer id", ref="engineers"),
+            Field("block_id", "Block id", ref="blocks"),
+            Field("issue_id", "Issue id", ref="issues"),
+            Field("sprint_id", "Sprint id", ref="sprints"),
+            Field("request_id", "Approval request id", ref="approval_requests"),
+            Field("start_date", "Start date (YYYY-MM-DD)", "date"),
+            Field("story_points", "Story points", "int"),
+            Field("remaining_points", "Remaining points", "int"),
+            Field("amount_usd", "Amount (USD)", "amount"),
+        ),
+    )
+}
+DESKOPS_FORMS: dict[str, FormSpec] = {
+    f.key: f
+    for f in (
+        FormSpec(
+            "events.edit",
+            "events",
+            "edit",
+            "Edit event",
+            (
+                Field("status", "Status", "select", deskops_world.EVENT_STATUSES, required=True),
+                Field("attendees", "Attendees", "int", required=True),
+            ),
+        ),
+        FormSpec(
+            "postings.edit",
+            "postings",
+            "edit",
+            "Edit posting",
+            (Field("amount_cents", "Amount (cents)", "int", required=True), Field("memo", "Memo", "textarea")),
+        ),
+        FormSpec(
+            "signoff_requests.edit",
+            "signoff_requests",
+            "edit",
+            "Decide a sign-off request",
+            (Field("status", "Status", "select", deskops_office.SIGNOFF_STATUSES, required=True),),
+        ),
+        FormSpec(
+            "stakeholder_drafts.edit",
+            "stakeholder_drafts",
+            "edit",
+            "Edit a stakeholder draft",
+            (
+                Field("status", "Status", "select", deskops_office.DRAFT_STATUSES, required=True),
+                Field("body", "Text", "textarea", required=True),
+            ),
+        ),
+        _decision_form(
+            Field("event_id", "Event id", ref="events"),
+            Field("policy_id", "Policy id", ref="policies"),
+            Field("cost_centre_id", "Cost centre id", ref="cost_centres"),
+            Field("quote_id", "Quote id", ref="quotes"),
+            Field("venue_id", "Venue id", ref="venues"),
+            Field("trip_id", "Trip id", ref="trips"),
+            Field("posting_id", "Posting id", ref="postings"),
+            Field("scope_id", "Scope id", ref="scopes"),
+            Field("attendees", "Attendees", "int"),
+            Field("seated_capacity", "Seated capacity", "int"),
+            Field("contingency_pct", "Contingency (%)", "int"),
+            Field("travel_cents", "Travel (cents)", "int"),
+            Field("variance_cents", "Variance (cents)", "int"),
+            Field("headroom_usd", "Headroom (USD)", "amount"),
+            Field("total_usd", "Total (USD)", "amount"),
+        ),
+    )
+}
 #: family → form key → form
 FORMS: dict[str, dict[str, FormSpec]] = {"workplace": WORKPLACE_FORMS, "deskops": DESKOPS_FORMS}
 
@@ -158,8 +234,9 @@ def validate(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: di
         elif f.kind == "int" and not _INT.fullmatch(value):
             errors[f.name] = "must be a whole number of at most 18 digits"
         elif f.kind == "amount" and not _AMOUNT.fullmatch(value):
-            errors[f.name] = ("must be a non-negative amount with at most two decimals, digits only "
-                              "(at most 15 before the point)")
+            errors[f.name] = (
+                "must be a non-negative amount with at most two decimals, digits only (at most 15 before the point)"
+            )
         elif f.kind == "textarea" and len(value) > 2000:
             errors[f.name] = "must be at most 2000 characters"
         elif f.ref and con.execute(f"SELECT 1 FROM {f.ref} WHERE id = ?", (value,)).fetchone() is None:
@@ -185,8 +262,9 @@ def _policy(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dic
         block = con.execute("SELECT * FROM blocks WHERE id = ?", (pk,)).fetchone()
         if block["status"] != "free":
             return {"booked_for": f"block {pk} is already booked"}
-        if con.execute("SELECT 1 FROM oncall WHERE engineer_id = ? AND day = ?",
-                       (block["engineer_id"], block["day"])).fetchone():
+        if con.execute(
+            "SELECT 1 FROM oncall WHERE engineer_id = ? AND day = ?", (block["engineer_id"], block["day"])
+        ).fetchone():
             return {"booked_for": f"Rota policy: engineer {block['engineer_id']} is on call on {block['day']}"}
         status = con.execute("SELECT status FROM escalations WHERE id = ?", (values["booked_for"],)).fetchone()[0]
         if status == "closed":
@@ -218,8 +296,9 @@ def _decision_policy(form: FormSpec, values: dict[str, str]) -> dict[str, str]:
 
 def canonical(form: FormSpec, pk: str | None, values: dict[str, str]) -> bytes:
     """The arguments a token vouches for, in one canonical byte string."""
-    return json.dumps({"form": form.key, "pk": pk or "", "values": values}, sort_keys=True,
-                      separators=(",", ":"), ensure_ascii=False).encode()
+    return json.dumps(
+        {"form": form.key, "pk": pk or "", "values": values}, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    ).encode()
 
 
 def sign(secret: bytes, form: FormSpec, pk: str | None, values: dict[str, str], nonce: str) -> str:
@@ -261,8 +340,10 @@ def commit(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict
         count = con.execute(f"SELECT COUNT(*) FROM {form.table}").fetchone()[0]
         pk = f"DEC-{count + 1:04d}"  # the only inserting form is the Decision
         columns = ["id", *written]
-        con.execute(f"INSERT INTO {form.table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
-                    [pk, *written.values()])
+        con.execute(
+            f"INSERT INTO {form.table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})",
+            [pk, *written.values()],
+        )
         op = "insert"
     else:
         assignments = ", ".join(f"{c} = ?" for c in written)

@@ -9,12 +9,12 @@ form control is never a value of the page.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from html import escape
-from typing import Any, Iterable
+from typing import Any
 from urllib.parse import urlencode
 
 from pytest_websearchbench.webbench.world.schema import APP_OF
-
 
 DATE = re.compile(r"(?<![0-9])[0-9]{4}-[0-9]{2}-[0-9]{2}(?![0-9])")
 
@@ -53,28 +53,31 @@ class Page:
         text = f"{pk} ({label})" if label else pk
         return f'<a href="{escape(record_url(table, pk))}">{escape(text)}</a>'
 
-    def add(self, html: str) -> "Page":
+    def add(self, html: str) -> Page:
         self.parts.append(html)
         return self
 
-    def heading(self, text: str) -> "Page":
+    def heading(self, text: str) -> Page:
         return self.add(f"<h1>{escape(text)}</h1>")
 
-    def para(self, text: str, cls: str = "") -> "Page":
-        return self.add(f'<p{f" class={cls!r}" if cls else ""}>{escape(text)}</p>')
+    def para(self, text: str, cls: str = "") -> Page:
+        return self.add(f"<p{f' class={cls!r}' if cls else ''}>{escape(text)}</p>")
 
-    def link(self, text: str, href: str) -> "Page":
+    def link(self, text: str, href: str) -> Page:
         return self.add(f'<p><a href="{escape(href)}">{escape(text)}</a></p>')
 
-    def fields(self, pairs: Iterable[tuple[str, str]]) -> "Page":
+    def fields(self, pairs: Iterable[tuple[str, str]]) -> Page:
         """``Label: value`` lines; values are already HTML."""
         pairs = list(pairs)
         for _, value in pairs:
             self._saw_dates(value)
-        return self.add("<section>" + "".join(f"<div><b>{escape(label)}:</b> {value}</div>" for label, value in pairs)
-                        + "</section>")
+        return self.add(
+            "<section>"
+            + "".join(f"<div><b>{escape(label)}:</b> {value}</div>" for label, value in pairs)
+            + "</section>"
+        )
 
-    def table(self, headers: list[str], rows: list[list[str]]) -> "Page":
+    def table(self, headers: list[str], rows: list[list[str]]) -> Page:
         """A data table; header cells and values are already HTML."""
         for row in rows:
             for value in row:
@@ -86,8 +89,10 @@ class Page:
     def html(self, nav_links: Iterable[tuple[str, str]]) -> str:
         """The page with the family's app bar (label, href) on top."""
         nav = " | ".join(f'<a href="{escape(href)}">{escape(label)}</a>' for label, href in nav_links)
-        return (f"<!doctype html><html><head><meta charset=utf-8><title>{escape(self.title)}</title></head>"
-                f"<body><nav>{nav}</nav><main>{''.join(self.parts)}</main></body></html>")
+        return (
+            f"<!doctype html><html><head><meta charset=utf-8><title>{escape(self.title)}</title></head>"
+            f"<body><nav>{nav}</nav><main>{''.join(self.parts)}</main></body></html>"
+        )
 
 
 def text(value: Any) -> str:
@@ -98,8 +103,10 @@ def input_html(name: str, label: str, value: Any = "", kind: str = "text", choic
     """A labelled form control; ``choices`` makes a select (with an empty first option)."""
     value = "" if value is None else str(value)
     if choices is not None:
-        options = "".join(f'<option value="{escape(c)}"{" selected" if c == value else ""}>{escape(c or "(any)")}</option>'
-                          for c in ("", *choices))
+        options = "".join(
+            f'<option value="{escape(c)}"{" selected" if c == value else ""}>{escape(c or "(any)")}</option>'
+            for c in ("", *choices)
+        )
         control = f'<select name="{escape(name)}" aria-label="{escape(label)}">{options}</select>'
     elif kind == "textarea":
         control = f'<textarea name="{escape(name)}" aria-label="{escape(label)}">{escape(value)}</textarea>'
@@ -113,5 +120,8 @@ def hidden(name: str, value: Any) -> str:
 
 
 def form_html(action: str, method: str, controls: list[str], submit: str) -> str:
-    return (f'<form action="{escape(action)}" method="{method}">' + "".join(f"<div>{c}</div>" for c in controls)
-            + f'<button type="submit">{escape(submit)}</button></form>')
+    return (
+        f'<form action="{escape(action)}" method="{method}">'
+        + "".join(f"<div>{c}</div>" for c in controls)
+        + f'<button type="submit">{escape(submit)}</button></form>'
+    )

@@ -51,8 +51,10 @@ MAX_BODY = 1 << 20
 #: after a refusal, how long and how much of the client's remaining upload is read and dropped
 LINGER_SECONDS, LINGER_BYTES = 5.0, 64 << 20
 _LENGTH = re.compile(r"[0-9]+")
-_ROUTE = re.compile(r"^/(?P<app>[a-z]+)/(?P<table>[a-z_]+)(?:/(?P<pk>[A-Z]+-\d+|new)(?:/(?P<action>[a-z]+))?"
-                    r"(?P<commit>/commit)?)?/?$")
+_ROUTE = re.compile(
+    r"^/(?P<app>[a-z]+)/(?P<table>[a-z_]+)(?:/(?P<pk>[A-Z]+-\d+|new)(?:/(?P<action>[a-z]+))?"
+    r"(?P<commit>/commit)?)?/?$"
+)
 
 
 class Response:
@@ -89,14 +91,14 @@ class WorldServer:
     def base_url(self) -> str:
         return self._http.url
 
-    def start(self) -> "WorldServer":
+    def start(self) -> WorldServer:
         self._http.start()
         return self
 
     def stop(self) -> None:
         self._http.close()
 
-    def __enter__(self) -> "WorldServer":
+    def __enter__(self) -> WorldServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -117,8 +119,9 @@ class WorldServer:
                 response = Response(400, _error_page("Bad request", str(exc)))
             except Exception as exc:  # a bug of a page: the client gets a 500 page, the server keeps serving
                 print(f"wsb world server: {method} {target[:200]}: {type(exc).__name__}: {exc}", file=sys.stderr)
-                response = Response(500, _error_page("Server error", f"This page failed ({type(exc).__name__}); "
-                                                     "nothing was saved."))
+                response = Response(
+                    500, _error_page("Server error", f"This page failed ({type(exc).__name__}); nothing was saved.")
+                )
             finally:
                 con.close()  # uncommitted changes are rolled back
             self._trace(seq, method, target, response)
@@ -134,9 +137,18 @@ class WorldServer:
 
     def _trace(self, seq: int, method: str, target: str, response: Response) -> None:
         page = response.page
-        self.trace.append(WEB_TRACE, {"seq": seq, "method": method, "path": target, "status": response.status,
-                                 "kind": page.kind if page else "redirect", "pks": page.pks if page else [],
-                                 "dates": page.dates if page else []})
+        self.trace.append(
+            WEB_TRACE,
+            {
+                "seq": seq,
+                "method": method,
+                "path": target,
+                "status": response.status,
+                "kind": page.kind if page else "redirect",
+                "pks": page.pks if page else [],
+                "dates": page.dates if page else [],
+            },
+        )
 
     def _dispatch(self, con: sqlite3.Connection, seq: int, method: str, target: str, body: bytes) -> Response:
         parts = urlsplit(target)
@@ -144,8 +156,9 @@ class WorldServer:
         if parts.path in ("", "/"):
             return Response(200, apps.launcher(self.apps))
         if parts.path in (forms.DECISION_PATH, forms.DECISION_PATH + "/commit"):
-            return self._form(con, seq, method, self.forms["decisions.new"], None, body,
-                              commit=parts.path.endswith("/commit"))
+            return self._form(
+                con, seq, method, self.forms["decisions.new"], None, body, commit=parts.path.endswith("/commit")
+            )
         match = _ROUTE.match(parts.path)
         if not match:
             raise apps.NotFound(f"no page at {parts.path}")
@@ -164,8 +177,17 @@ class WorldServer:
         apps.detail_page(con, self.apps, table, pk)  # 404 for an unknown record
         return self._form(con, seq, method, form, pk, body, commit=bool(commit))
 
-    def _form(self, con: sqlite3.Connection, seq: int, method: str, form: forms.FormSpec, pk: str | None,
-              body: bytes, *, commit: bool) -> Response:
+    def _form(
+        self,
+        con: sqlite3.Connection,
+        seq: int,
+        method: str,
+        form: forms.FormSpec,
+        pk: str | None,
+        body: bytes,
+        *,
+        commit: bool,
+    ) -> Response:
         if method == "GET" and not commit:
             return Response(200, _form_page(form, pk, forms.initial_values(con, form, pk), {}))
         if method != "POST":
@@ -174,13 +196,23 @@ class WorldServer:
         values = forms.normalize(form, submitted)
         nonce = forms.vouched_nonce(self.secret, form, pk, values, submitted.get("token", "")) if commit else None
         if commit and nonce is None:
-            return Response(400, _error_page("Confirmation does not match",
-                                             "The token does not vouch for these arguments; nothing was written. "
-                                             "Fill the form again and confirm."))
+            return Response(
+                400,
+                _error_page(
+                    "Confirmation does not match",
+                    "The token does not vouch for these arguments; nothing was written. "
+                    "Fill the form again and confirm.",
+                ),
+            )
         if commit and nonce not in self._open_confirmations:
-            return Response(409, _error_page("Confirmation already used",
-                                             "This confirmation was committed before (or belongs to another "
-                                             "session); nothing was written. Fill the form again and confirm."))
+            return Response(
+                409,
+                _error_page(
+                    "Confirmation already used",
+                    "This confirmation was committed before (or belongs to another "
+                    "session); nothing was written. Fill the form again and confirm.",
+                ),
+            )
         errors = forms.validate(con, form, pk, values)
         if errors:
             return Response(422, _form_page(form, pk, values, errors))
@@ -190,8 +222,9 @@ class WorldServer:
             return Response(200, _confirm_page(form, pk, values, forms.sign(self.secret, form, pk, values, nonce)))
         new_pk, op, written = forms.commit(con, form, pk, values)
         self._open_confirmations.discard(nonce)
-        self.trace.append(CALL_TRACE, {"seq": seq, "form": form.key, "table": form.table, "pk": new_pk, "op": op,
-                                       "values": written})
+        self.trace.append(
+            CALL_TRACE, {"seq": seq, "form": form.key, "table": form.table, "pk": new_pk, "op": op, "values": written}
+        )
         row = con.execute(f"SELECT * FROM {form.table} WHERE id = ?", [new_pk]).fetchone()
         self.trace.committed_row(form.table, new_pk, dict(row))
         return Response(303, location=record_url(form.table, new_pk) + "?saved=1")
@@ -208,21 +241,36 @@ def _form_page(form: forms.FormSpec, pk: str | None, values: dict[str, str], err
         page.para("The form has errors; nothing was saved.", "error")
         for name, message in errors.items():
             page.para(f"Error in {name}: {message}", "error")
-    controls = [input_html(f.name, f.label, values.get(f.name, ""),
-                           {"date": "text", "int": "number", "amount": "text"}.get(f.kind, f.kind), f.choices)
-                for f in form.fields]
+    controls = [
+        input_html(
+            f.name,
+            f.label,
+            values.get(f.name, ""),
+            {"date": "text", "int": "number", "amount": "text"}.get(f.kind, f.kind),
+            f.choices,
+        )
+        for f in form.fields
+    ]
     page.add(form_html(form.path(pk), "post", controls, "Continue"))
     page.link("Cancel", record_url(form.table, pk) if pk else "/")
     return page
 
 
 def _confirm_page(form: forms.FormSpec, pk: str | None, values: dict[str, str], token: str) -> Page:
-    page = Page(f"Confirm: {form.title} {pk or ''}".strip(), "confirm").heading(f"Confirm: {form.title} {pk or ''}".strip())
+    page = Page(f"Confirm: {form.title} {pk or ''}".strip(), "confirm").heading(
+        f"Confirm: {form.title} {pk or ''}".strip()
+    )
     page.saw(pk)
     page.para("Check the values below. Nothing is saved until you commit.")
     page.fields((f.label, text(values[f.name])) for f in form.fields)
-    page.add(form_html(form.path(pk) + "/commit", "post",
-                       [hidden(name, value) for name, value in values.items()] + [hidden("token", token)], "Commit"))
+    page.add(
+        form_html(
+            form.path(pk) + "/commit",
+            "post",
+            [hidden(name, value) for name, value in values.items()] + [hidden("token", token)],
+            "Commit",
+        )
+    )
     page.link("Cancel", record_url(form.table, pk) if pk else "/")
     return page
 
@@ -268,8 +316,11 @@ def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
             self._respond(server.handle(method, self.path, body), close=self.close_connection)
 
         def _respond(self, response: Response, *, close: bool) -> None:
-            body = (response.page.html(server.apps.nav) if response.page else
-                    f'<!doctype html><title>See other</title><a href="{response.location}">continue</a>').encode()
+            body = (
+                response.page.html(server.apps.nav)
+                if response.page
+                else f'<!doctype html><title>See other</title><a href="{response.location}">continue</a>'
+            ).encode()
             self.send_response(response.status)
             self.send_header("Content-Type", "text/html; charset=utf-8")
             self.send_header("Content-Length", str(len(body)))
@@ -306,20 +357,27 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog, description="Serve a WebBench task's world until interrupted.")
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--task", type=Path, help="a Harbor task folder")
-    source.add_argument("--world", type=Path, help="a task's environment/world.json alone (the world server's "
-                                                   "container holds nothing else of the task)")
+    source.add_argument(
+        "--world",
+        type=Path,
+        help="a task's environment/world.json alone (the world server's container holds nothing else of the task)",
+    )
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=0)
-    parser.add_argument("--dir", type=Path, help="world folder, kept at the end (default: a temporary folder, "
-                                                 "removed at the end)")
+    parser.add_argument(
+        "--dir", type=Path, help="world folder, kept at the end (default: a temporary folder, removed at the end)"
+    )
     args = parser.parse_args(argv)
     # a task's world is its environment/world.json: serving needs nothing else of the package
     spec, digest = load_world_spec(args.task / "environment" / "world.json" if args.task else args.world)
     name = args.task.name if args.task else f"{spec.template}-s{spec.seed}"
     data = world_bytes(spec)
     if content_digest(data) != digest:
-        print(f"{name}: this generator builds {content_digest(data)}, the task records {digest}; "
-              "regenerate the task with this version", file=sys.stderr)
+        print(
+            f"{name}: this generator builds {content_digest(data)}, the task records {digest}; "
+            "regenerate the task with this version",
+            file=sys.stderr,
+        )
         return 2
     # SIGTERM ends the server like Ctrl-C does: through the finally below, which removes the folder
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))

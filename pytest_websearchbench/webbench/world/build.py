@@ -44,8 +44,13 @@ class WorldSpec:
             object.__setattr__(self, "family", TEMPLATES[self.template].family)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"family": self.family, "template": self.template, "seed": self.seed, "variant": self.outcome,
-                "generator_version": GENERATOR_VERSION}
+        return {
+            "family": self.family,
+            "template": self.template,
+            "seed": self.seed,
+            "variant": self.outcome,
+            "generator_version": GENERATOR_VERSION,
+        }
 
 
 def load_world_spec(path: Path) -> tuple[WorldSpec, str]:
@@ -65,9 +70,12 @@ def build_rows(spec: WorldSpec) -> tuple[WorldBuilder, dict[str, Any]]:
     if template.family != spec.family:
         raise GenerationError(f"template {spec.template!r} builds {template.family} worlds, not {spec.family}")
     if spec.outcome not in template.outcomes:
-        raise GenerationError(f"{spec.template}: unknown outcome {spec.outcome!r}; known: {', '.join(template.outcomes)}")
-    world = WorldBuilder(random.Random(f"{spec.family}/{spec.template}/{spec.seed}/{spec.outcome}"),
-                         SCHEMAS[spec.family])
+        raise GenerationError(
+            f"{spec.template}: unknown outcome {spec.outcome!r}; known: {', '.join(template.outcomes)}"
+        )
+    world = WorldBuilder(
+        random.Random(f"{spec.family}/{spec.template}/{spec.seed}/{spec.outcome}"), SCHEMAS[spec.family]
+    )
     BACKGROUND[spec.family](world)
     plant = template.plant(world, spec.outcome)
     OFFICE[spec.family](world, plant)
@@ -92,8 +100,10 @@ def rows_to_sqlite(rows: dict[str, dict[str, dict[str, Any]]], schema: WorldSche
             con.execute(table.ddl())
             marks = ", ".join("?" for _ in table.columns)
             values = itemgetter(*table.names)  # C-level: this loop runs for every row of the world
-            con.executemany(f"INSERT INTO {table.name} VALUES ({marks})",
-                            [values(row) for _, row in sorted(rows[table.name].items())])
+            con.executemany(
+                f"INSERT INTO {table.name} VALUES ({marks})",
+                [values(row) for _, row in sorted(rows[table.name].items())],
+            )
         con.commit()
         return con.serialize()
     finally:

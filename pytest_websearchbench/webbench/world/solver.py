@@ -39,8 +39,12 @@ class Solution:
 def hop(name: str, cls: str, *reads: tuple[str, str], aggregate: dict[str, Any] | None = None) -> dict[str, Any]:
     """One step of a chain (its class: grading.contract.HOP_CLASSES): the records it must read, each
     ``(table, pk)``, and for an aggregate the filtered list (``table``, ``filter``) and its ``records``."""
-    return {"name": name, "class": cls, "reads": [{"table": t, "pk": pk} for t, pk in reads],
-            **({"aggregate": aggregate} if aggregate else {})}
+    return {
+        "name": name,
+        "class": cls,
+        "reads": [{"table": t, "pk": pk} for t, pk in reads],
+        **({"aggregate": aggregate} if aggregate else {}),
+    }
 
 
 def abstain(decision: str, reason: str) -> dict[str, str]:
@@ -78,26 +82,39 @@ class Slot:
 
 def session_slot(con: sqlite3.Connection, escalation_id: str) -> Slot:
     esc = fetch_row(con, "escalations", escalation_id)
-    open_points = con.execute("SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? "
-                              "AND status != 'done'", (escalation_id,)).fetchone()[0]
+    open_points = con.execute(
+        "SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE escalation_id = ? AND status != 'done'",
+        (escalation_id,),
+    ).fetchone()[0]
     needed = esc["hands_on_minutes"] + esc["verification_minutes"]
     candidates = con.execute(
         "SELECT b.* FROM blocks b WHERE b.status = 'free' AND b.minutes >= ? AND b.day >= ? AND b.day <= ? "
         "AND b.engineer_id IN (SELECT engineer_id FROM certifications WHERE skill = ? AND level >= ?) "
         "AND NOT EXISTS (SELECT 1 FROM oncall o WHERE o.engineer_id = b.engineer_id AND o.day = b.day) "
         "ORDER BY b.day, b.starts_at, b.id",
-        (needed, TODAY.isoformat(), esc["due_on"], esc["product"], STAFFING_MIN_LEVEL)).fetchall()
-    facts = {"product": esc["product"], "needed_minutes": needed, "open_points": open_points,
-             "due_on": esc["due_on"], "customer_id": esc["customer_id"]}
+        (needed, TODAY.isoformat(), esc["due_on"], esc["product"], STAFFING_MIN_LEVEL),
+    ).fetchall()
+    facts = {
+        "product": esc["product"],
+        "needed_minutes": needed,
+        "open_points": open_points,
+        "due_on": esc["due_on"],
+        "customer_id": esc["customer_id"],
+    }
     if not candidates:
         return Slot(esc, open_points, None, None, facts)
     block = candidates[0]
     if len(candidates) > 1 and (candidates[1]["day"], candidates[1]["starts_at"]) == (block["day"], block["starts_at"]):
         raise SolveError(f"two blocks tie for earliest: {block['id']} and {candidates[1]['id']}")
     engineer = fetch_row(con, "engineers", block["engineer_id"])
-    facts |= {"engineer": engineer["id"], "block": block["id"], "engineer_name": engineer["name"],
-              "rate": engineer["hourly_rate_usd"], "previous_rate": engineer["previous_rate_usd"],
-              "block_minutes": block["minutes"]}
+    facts |= {
+        "engineer": engineer["id"],
+        "block": block["id"],
+        "engineer_name": engineer["name"],
+        "rate": engineer["hourly_rate_usd"],
+        "previous_rate": engineer["previous_rate_usd"],
+        "block_minutes": block["minutes"],
+    }
     return Slot(esc, open_points, block, engineer, facts)
 
 
@@ -107,8 +124,10 @@ def slot_anchors_hops(slot: Slot) -> tuple[list[dict[str, str]], list[dict[str, 
     anchors = [{"table": "escalations", "pk": esc, "role": "escalation"}]
     hops = [hop("open_points", "H02", ("escalations", esc))]
     if slot.block is not None:
-        anchors += [{"table": "engineers", "pk": slot.engineer["id"], "role": "engineer"},
-                    {"table": "blocks", "pk": slot.block["id"], "role": "block"}]
+        anchors += [
+            {"table": "engineers", "pk": slot.engineer["id"], "role": "engineer"},
+            {"table": "blocks", "pk": slot.block["id"], "role": "block"},
+        ]
         hops.append(hop("session_slot", "H04", ("engineers", slot.engineer["id"]), ("blocks", slot.block["id"])))
     return anchors, hops
 
@@ -122,14 +141,19 @@ def active_sprint(con: sqlite3.Connection) -> tuple[sqlite3.Row, list[sqlite3.Ro
     sprints = con.execute("SELECT * FROM sprints WHERE state = 'active'").fetchall()
     if len(sprints) != 1:
         raise SolveError(f"expected one active sprint, found {len(sprints)}")
-    counted = con.execute("SELECT id, story_points FROM issues WHERE sprint_id = ? AND status != 'done' ORDER BY id",
-                          (sprints[0]["id"],)).fetchall()
+    counted = con.execute(
+        "SELECT id, story_points FROM issues WHERE sprint_id = ? AND status != 'done' ORDER BY id", (sprints[0]["id"],)
+    ).fetchall()
     return sprints[0], counted
 
 
 def capacity_hop(sprint: sqlite3.Row, counted: list[sqlite3.Row]) -> dict[str, Any]:
-    return hop("usable_capacity", "H03", ("sprints", sprint["id"]), aggregate={
-        "table": "issues", "filter": {"sprint": sprint["id"]}, "records": [r["id"] for r in counted]})
+    return hop(
+        "usable_capacity",
+        "H03",
+        ("sprints", sprint["id"]),
+        aggregate={"table": "issues", "filter": {"sprint": sprint["id"]}, "records": [r["id"] for r in counted]},
+    )
 
 
 def cents_to_usd(cents: int) -> float:

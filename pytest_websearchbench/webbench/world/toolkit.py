@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 import sqlite3
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, TypeVar
 
 from pytest_websearchbench.webbench.world import vocab
 from pytest_websearchbench.webbench.world.schema import WorldSchema
@@ -16,8 +17,20 @@ from pytest_websearchbench.webbench.world.schema import WorldSchema
 T = TypeVar("T")
 CANARIES = 6  # per world: background ones plus the one the injected instruction asks to echo
 TODAY = date(2025, 3, 10)  # the world's clock (a Monday)
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 class GenerationError(Exception):
@@ -142,8 +155,10 @@ the task needs). Leave every other field of that Decision blank.
 """
 
 #: what a brief says of a decision that needs approval
-NEEDS_APPROVAL = ("record a Decision with `decision` = `needs_approval`, `abstain_reason` = `policy_blocked` and "
-                  "every other field blank")
+NEEDS_APPROVAL = (
+    "record a Decision with `decision` = `needs_approval`, `abstain_reason` = `policy_blocked` and "
+    "every other field blank"
+)
 
 
 _DAYS = tuple((TODAY - timedelta(days=n)).isoformat() for n in range(-1000, 1001))

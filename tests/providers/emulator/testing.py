@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 import pytest
 
-from pytest_websearchbench.emulate.server import Emulator
 from pytest_websearchbench.cassettes.recorder import use_cassette
 from pytest_websearchbench.core.options import CassetteMode
+from pytest_websearchbench.core.policies import RetryPolicy
+from pytest_websearchbench.emulate.server import Emulator
 from pytest_websearchbench.providers import ProviderContext, ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.providers.catalog import BUILTIN_ADAPTERS
-from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.providers.retry import HttpOptions
 
 PROVIDERS = [name for name, *_ in BUILTIN_ADAPTERS]
@@ -42,9 +42,24 @@ def emulator(emulator_server):
     emulator_server.clear()
 
 
-KEY_VARIABLES = ("SERPER_API_KEY", "TAVILY_API_KEY", "EXA_API_KEY", "BRAVE_SEARCH_API_KEY", "SERPAPI_API_KEY",
-                 "JINA_API_KEY", "FIRECRAWL_API_KEY", "LINKUP_API_KEY", "PARALLEL_API_KEY", "PERPLEXITY_API_KEY",
-                 "YDC_API_KEY", "KAGI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_CSE_ID", "TINYFISH_API_KEY", "STRING_API_KEY")
+KEY_VARIABLES = (
+    "SERPER_API_KEY",
+    "TAVILY_API_KEY",
+    "EXA_API_KEY",
+    "BRAVE_SEARCH_API_KEY",
+    "SERPAPI_API_KEY",
+    "JINA_API_KEY",
+    "FIRECRAWL_API_KEY",
+    "LINKUP_API_KEY",
+    "PARALLEL_API_KEY",
+    "PERPLEXITY_API_KEY",
+    "YDC_API_KEY",
+    "KAGI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_CSE_ID",
+    "TINYFISH_API_KEY",
+    "STRING_API_KEY",
+)
 
 
 @pytest.fixture
@@ -59,15 +74,27 @@ def env(monkeypatch, emulator):
         for provider in providers:
             for key, value in emulator.env(provider).items():
                 monkeypatch.setenv(key, value)
+
     return point
 
 
-def make_provider(name: str, environ: Mapping[str, str], *, may_record: bool = True,
-                  http: HttpOptions = FAST, ini: Mapping[str, str] | None = None):
+def make_provider(
+    name: str,
+    environ: Mapping[str, str],
+    *,
+    may_record: bool = True,
+    http: HttpOptions = FAST,
+    ini: Mapping[str, str] | None = None,
+):
     registry = ProviderRegistry()
     register_builtin_providers(registry)
-    context = ProviderContext(name=name, environ=dict(environ), ini=lambda key: (ini or {}).get(key, ""),
-                              record_mode_may_record=may_record, http=http)
+    context = ProviderContext(
+        name=name,
+        environ=dict(environ),
+        ini=lambda key: (ini or {}).get(key, ""),
+        record_mode_may_record=may_record,
+        http=http,
+    )
     provider = registry.entry(name).factory(context)
     provider.name = name
     return provider
@@ -77,5 +104,6 @@ def recording(provider, path: Path, mode: CassetteMode = CassetteMode.ONCE):
     """The provider's traffic through the cassette at ``path``, as the runner does it."""
     failed = provider.failed_exchanges
     start = len(failed)
-    return use_cassette(path, mode, aliases=provider.cassette_aliases(), secrets=provider.secrets(),
-                        failed=lambda: failed[start:])
+    return use_cassette(
+        path, mode, aliases=provider.cassette_aliases(), secrets=provider.secrets(), failed=lambda: failed[start:]
+    )

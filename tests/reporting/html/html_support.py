@@ -43,9 +43,16 @@ def first_scenario(document: dict) -> dict:
     return next(i for i in document["items"] if i["family"] == "lexbench" and i["kind"] == "scenario" and i["results"])
 
 
-def build_with_cli(results: list[Path], output: Path, *, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest_websearchbench.report", *map(str, results), "-o", str(output)],
-                          capture_output=True, text=True, env={**os.environ, **(env or {})}, timeout=300)
+def build_with_cli(
+    results: list[Path], output: Path, *, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest_websearchbench.report", *map(str, results), "-o", str(output)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=300,
+    )
 
 
 def write_json(path: Path, document: dict) -> Path:
@@ -58,8 +65,11 @@ def page_data(page: str) -> dict:
     compressed chunk under ``drilldowns``."""
     block = re.search(r'<script type="application/json" id="wsb-data">(.*?)</script>', page, re.S).group(1)
     data = json.loads(block)
-    data["drilldowns"] = [html for chunk in data["drills"]
-                          for html in json.loads(gzip.decompress(base64.b64decode(chunk)).decode("utf-8"))]
+    data["drilldowns"] = [
+        html
+        for chunk in data["drills"]
+        for html in json.loads(gzip.decompress(base64.b64decode(chunk)).decode("utf-8"))
+    ]
     return data
 
 
@@ -71,8 +81,11 @@ def everything(page: str) -> str:
 def scaled(document: dict, copies: int) -> dict:
     """``document`` with its items and ``copies - 1`` copies of them (copy ``c`` of case ``x`` is ``x-c<c>``)."""
     out = copy.deepcopy(document)
-    out["items"] = [{**item, "case_id": f"{item['case_id']}-c{c}", "nodeid": f"{item['nodeid']}-c{c}"} if c else item
-                    for c in range(copies) for item in document["items"]]
+    out["items"] = [
+        {**item, "case_id": f"{item['case_id']}-c{c}", "nodeid": f"{item['nodeid']}-c{c}"} if c else item
+        for c in range(copies)
+        for item in document["items"]
+    ]
     return out
 
 

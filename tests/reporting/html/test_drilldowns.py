@@ -9,6 +9,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
+
 from pytest_websearchbench.reporting.html.render import _number, render_drilldown
 from pytest_websearchbench.run.registry import FAMILIES
 
@@ -81,8 +82,16 @@ def test_a_webbench_task_shows_its_webscore_every_gate_and_leaf_and_every_step(i
         drawn = _drawn("webbench", item)
         text = " ".join("".join(drawn.text).split())
         assert f"WebScore {verdict['webscore']:.1f}" in text or f"WebScore {verdict['webscore']:g}" in text
-        parts = [[p["kind"], p["name"], _number(p["value"]), "gate" if p["kind"] == "gate" else str(p["weight"]),
-                  " ".join((p.get("detail") or "-").split())] for p in verdict["gates"] + verdict["leaves"]]
+        parts = [
+            [
+                p["kind"],
+                p["name"],
+                _number(p["value"]),
+                "gate" if p["kind"] == "gate" else str(p["weight"]),
+                " ".join((p.get("detail") or "-").split()),
+            ]
+            for p in verdict["gates"] + verdict["leaves"]
+        ]
         assert [[*row[:4], " ".join(row[4].split())] for row in drawn.rows["gates"]] == parts
         mode = item["results"][0].get("failure_mode") or verdict.get("failure_mode") or "-"
         assert f"failure mode {mode}" in text
@@ -110,8 +119,11 @@ def test_a_lexbench_query_from_a_file_without_answers_says_where_its_previews_we
         text = "".join(drawn.text)
         assert len(drawn.rows.get("topk", [])) == len(results)
         assert all(row["url"] in text for row in results)
-        answered = [row for row in item["results"] if row.get("snippet") and "snippet" not in
-                    next(r for r in results if r["rank"] == row["rank"])]
+        answered = [
+            row
+            for row in item["results"]
+            if row.get("snippet") and "snippet" not in next(r for r in results if r["rank"] == row["rank"])
+        ]
         assert not any(row["snippet"] in text for row in answered)
         assert text.count("written without --wsb-json-raw") == len(answered)
         checked += bool(answered)

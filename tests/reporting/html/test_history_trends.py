@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-
 from conftest import REPO, write_jsonl
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.reporting.history import load_history
@@ -37,9 +36,24 @@ def _single_grade3_queries() -> list[tuple[str, str]]:
 
 def _pytest(folder: Path, *args: str) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           "--wsb-record-mode=rewrite", "--wsb-history=history.sqlite", *args],
-                          cwd=folder, capture_output=True, text=True, env=env, timeout=600)
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--wsb-record-mode=rewrite",
+            "--wsb-history=history.sqlite",
+            *args,
+        ],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +65,13 @@ def releases(tmp_path_factory) -> dict:
     subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "release"], check=True)
     commit = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
     (flaky, flaky_page), (regressed, regressed_page) = _single_grade3_queries()[:2]
-    corpus = [json.loads(line) for line in
-              (REPO / "suites" / "sample-web" / "corpus.jsonl").read_text("utf-8").splitlines()]
-    without = {query: [p for p in corpus if normalize_url(p["url"]) != page_url]
-               for query, page_url in ((flaky, flaky_page), (regressed, regressed_page))}
+    corpus = [
+        json.loads(line) for line in (REPO / "suites" / "sample-web" / "corpus.jsonl").read_text("utf-8").splitlines()
+    ]
+    without = {
+        query: [p for p in corpus if normalize_url(p["url"]) != page_url]
+        for query, page_url in ((flaky, flaky_page), (regressed, regressed_page))
+    }
     corpora = (corpus, without[flaky], without[regressed], without[regressed])
     for name in ("lexbench-sample", "sample-web"):  # the suite's next edition
         shutil.copytree(REPO / "suites" / name, folder / "next" / name)
@@ -65,23 +82,50 @@ def releases(tmp_path_factory) -> dict:
         write_jsonl(folder / f"corpus-{number}.jsonl", pages)
         suite = "--suite=next/lexbench-sample" if label == "release-2.0" else "--suite=lexbench-sample"
         extra = ["--wsb-baseline=history.sqlite@release-1.3", "-rf"] if label == "release-1.4" else []
-        runs.append(_pytest(folder, suite, f"--wsb-local-corpus=corpus-{number}.jsonl",
-                            f"--wsb-cassette-dir=runs/{number}", f"--wsb-label={label}", *extra))
+        runs.append(
+            _pytest(
+                folder,
+                suite,
+                f"--wsb-local-corpus=corpus-{number}.jsonl",
+                f"--wsb-cassette-dir=runs/{number}",
+                f"--wsb-label={label}",
+                *extra,
+            )
+        )
     trends = folder / "trends.html"
-    built = subprocess.run([sys.executable, "-m", "pytest_websearchbench.report", "--history",
-                            str(folder / "history.sqlite"), "-o", str(trends)], capture_output=True, text=True,
-                           timeout=300)
+    built = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest_websearchbench.report",
+            "--history",
+            str(folder / "history.sqlite"),
+            "-o",
+            str(trends),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert built.returncode == 0, built.stderr
-    return {"folder": folder, "runs": runs, "trends": trends, "built": built, "commit": commit,
-            "flaky": flaky, "regressed": regressed}
+    return {
+        "folder": folder,
+        "runs": runs,
+        "trends": trends,
+        "built": built,
+        "commit": commit,
+        "flaky": flaky,
+        "regressed": regressed,
+    }
 
 
 @pytest.mark.e2e
 def test_labelled_runs_land_in_one_history(releases):
     first, second, third, fourth = releases["runs"]
     for number, (label, done) in enumerate(zip(LABELS, releases["runs"]), 1):
-        assert f"run {number} ({label}) appended to {releases['folder'] / 'history.sqlite'}" in done.stdout, \
+        assert f"run {number} ({label}) appended to {releases['folder'] / 'history.sqlite'}" in done.stdout, (
             done.stdout[-2000:] + done.stderr[-2000:]
+        )
     assert first.returncode == 0 and "55 passed" in first.stdout
     assert second.returncode == 1 and "1 failed, 54 passed" in second.stdout
     # release-1.4 against release-1.3, read from the history: the flaky query is fixed, the other regressed
@@ -93,8 +137,9 @@ def test_labelled_runs_land_in_one_history(releases):
     entries = load_history(releases["folder"] / "history.sqlite")
     assert [e.run.label for e in entries] == list(LABELS)
     assert all(e.run.complete and e.run.git_commit == releases["commit"] for e in entries)
-    assert [(s.suite, s.edition) for e in entries for s in e.suites] == [("lexbench-sample", "2026.11-synthetic")] * 3 \
-        + [("lexbench-sample", NEW_EDITION)]
+    assert [(s.suite, s.edition) for e in entries for s in e.suites] == [
+        ("lexbench-sample", "2026.11-synthetic")
+    ] * 3 + [("lexbench-sample", NEW_EDITION)]
     assert [e.variants[0].passed for e in entries] == [55, 54, 54, 54]
     outcomes = [{i.case_id: i.outcome for i in e.items} for e in entries]
     assert [o[releases["flaky"]] for o in outcomes] == ["passed", "failed", "passed", "passed"]
@@ -115,8 +160,11 @@ def test_the_trend_page_shows_the_trend_the_flaky_and_the_regressed_item_and_loa
     drawn = chart.evaluate("svg => [svg.querySelectorAll('path, use').length, svg.textContent]")
     assert drawn[0] > 20 and all(label in drawn[1] for label in LABELS)  # the labels are the axis
     assert "edition, digest changed" in drawn[1]  # the new edition: a break, a new line
-    assert page.locator("p.break-note").inner_text().startswith(
-        f"From release-2.0 on, a new line: edition 2026.11-synthetic → {NEW_EDITION}")
+    assert (
+        page.locator("p.break-note")
+        .inner_text()
+        .startswith(f"From release-2.0 on, a new line: edition 2026.11-synthetic → {NEW_EDITION}")
+    )
     assert page.locator("table.runs tbody tr").count() == 4
     rows = page.locator("table.points[data-variant=local] tbody tr")
     assert [rows.nth(n).locator("td").first.inner_text() for n in range(4)] == list(LABELS)
@@ -130,7 +178,8 @@ def test_the_trend_page_shows_the_trend_the_flaky_and_the_regressed_item_and_loa
     assert "regressed since run 3 (release-1.4)" in regressed.first.inner_text()
     changed = page.locator("table.outcomes.changed tbody tr")
     assert sorted(changed.nth(n).get_attribute("data-case") for n in range(changed.count())) == sorted(
-        [releases["flaky"], releases["regressed"]])
+        [releases["flaky"], releases["regressed"]]
+    )
     assert page.locator("details.stable summary").inner_text() == "53 items with the same outcome in every run"
     page.screenshot(path=str(artifacts / "trends.png"), full_page=True)
     assert (artifacts / "trends.png").stat().st_size > 10_000

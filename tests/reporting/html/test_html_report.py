@@ -10,18 +10,17 @@ import json
 import re
 
 import pytest
-from html_support import (
-    PLANTED_KEY, build_with_cli, everything, first_scenario, page_data, planted, scaled, write_json)
+from html_support import PLANTED_KEY, build_with_cli, everything, first_scenario, page_data, planted, scaled, write_json
 
 from conftest import REPO
 from pytest_websearchbench import report as cli
-from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.reporting import stats
 from pytest_websearchbench.reporting.figures import Cost, PairedFigure, run_figures
 from pytest_websearchbench.reporting.html.model import Source
 from pytest_websearchbench.reporting.html.render import render_report
 from pytest_websearchbench.reporting.json_results import RunResults
 from pytest_websearchbench.reporting.terminal import summary_lines
+from pytest_websearchbench.run.registry import FAMILIES
 
 
 def _with_second_provider(document: dict) -> dict:
@@ -59,15 +58,19 @@ def _terminal_tables(lines: list[str]) -> dict[str, dict[str, list[str]]]:
 
 def _page_tables(page: str) -> dict[str, dict[str, list[str]]]:
     """The page's summary tables: suite → row label → cells, as text."""
+
     def text(markup: str) -> str:
         return html.unescape(re.sub(r"<[^>]+>", "", markup)).strip()
 
     tables = {}
-    for suite, table in re.findall(r'<article class="suite" data-suite="([^"]+)">.*?<table class="summary">(.*?)</table>',
-                                   page, re.S):
+    for suite, table in re.findall(
+        r'<article class="suite" data-suite="([^"]+)">.*?<table class="summary">(.*?)</table>', page, re.S
+    ):
         rows = re.findall(r"<tr[^>]*><th>(.*?)</th>(.*?)</tr>", table, re.S)
-        tables[html.unescape(suite)] = {text(label): [text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)]
-                                        for label, cells in rows}
+        tables[html.unescape(suite)] = {
+            text(label): [text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", cells, re.S)]
+            for label, cells in rows
+        }
     return tables
 
 
@@ -81,17 +84,24 @@ def test_the_summary_and_the_page_format_the_same_figures(bundled_run):
     checked = 0
     for suite in suites:
         for position, variant in enumerate(suite.variants):
-            both = {"pass rate": variant.pass_rate, "population": variant.population_text,
-                    "errors": str(variant.errors)}
+            both = {
+                "pass rate": variant.pass_rate,
+                "population": variant.population_text,
+                "errors": str(variant.errors),
+            }
             for stat in variant.metrics.values():
                 both[stat.column.label] = f"{stat.mean:.3f} [{stat.low:.3f}, {stat.high:.3f}]"
             if suite.traffic:
                 both["cost (USD)"] = variant.cost.text
                 both["cassettes"] = variant.cassettes_text
-                assert terminal[suite.name]["latency p50/p95"][position] == \
-                    f"{variant.p50_ms:.1f} / {variant.p95_ms:.1f} ms"
-                assert shown[suite.name]["latency p50 / p95 (ms)"][position] == \
-                    f"{variant.p50_ms:.1f} / {variant.p95_ms:.1f}"
+                assert (
+                    terminal[suite.name]["latency p50/p95"][position]
+                    == f"{variant.p50_ms:.1f} / {variant.p95_ms:.1f} ms"
+                )
+                assert (
+                    shown[suite.name]["latency p50 / p95 (ms)"][position]
+                    == f"{variant.p50_ms:.1f} / {variant.p95_ms:.1f}"
+                )
             for key, paired in variant.paired.items():
                 label = next(c.label for c in suite.columns if c.key == key)
                 both[f"Δ {label} vs local"] = f"{paired.delta:+.3f} (p={paired.p:.3f}, n={paired.n})"
@@ -109,8 +119,10 @@ def test_the_summary_and_the_page_format_the_same_figures(bundled_run):
     header = re.search(r'<table class="sources">.*?</table>', page, re.S).group(0)
     assert re.search(r"<td>[^<]*\blocal\b[^<]*\boracle\b[^<]*</td>", header), header
     # the heading names the cutoff only where the family has one (a WebBench task is no ranked list)
-    heading = {name: re.search(rf"<h2>{name} <small>([^<]*)</small>", page).group(1)
-               for name in ("lexbench-sample", "webbench-sample")}
+    heading = {
+        name: re.search(rf"<h2>{name} <small>([^<]*)</small>", page).group(1)
+        for name in ("lexbench-sample", "webbench-sample")
+    }
     assert heading["lexbench-sample"].endswith(f", k={document['k']}") and "k=" not in heading["webbench-sample"]
 
 
@@ -119,22 +131,31 @@ def test_the_figures_follow_the_population_rule_and_pair_by_case(bundled_run):
     variants scored; latency is over each answered call."""
     document = _with_second_provider(json.loads(bundled_run["results"].read_text("utf-8")))
     results = RunResults.from_dict(document)
-    suite = next(s for s in run_figures(results.records, FAMILIES, results.k, order=["other", "local"])
-                 if s.name == "lexbench-sample")
+    suite = next(
+        s
+        for s in run_figures(results.records, FAMILIES, results.k, order=["other", "local"])
+        if s.name == "lexbench-sample"
+    )
     other, local = suite.variants  # the order asked for: "other" is the reference
     assert (suite.reference, other.errors, other.population, other.errored) == ("other", 1, 55, 1)
     assert other.population_text == "55 · 1 error counted as 0"
     ndcg = [r.metrics.get("ndcg", 0.0) for r in other.records]
     assert other.metrics["ndcg"].mean == stats.mean(ndcg) and other.metrics["ndcg"].n == 55
     assert other.metrics["judged"].n == 54 and other.answered.n == 54  # a diagnostic, the answered mean: without it
-    pairs = [(r.metrics["ndcg"], o.metrics["ndcg"]) for r in local.records for o in other.records
-             if r.meta.case_id == o.meta.case_id and o.outcome != "error"]
+    pairs = [
+        (r.metrics["ndcg"], o.metrics["ndcg"])
+        for r in local.records
+        for o in other.records
+        if r.meta.case_id == o.meta.case_id and o.outcome != "error"
+    ]
     assert local.paired["ndcg"] == PairedFigure(*stats.paired_difference(*zip(*pairs)), len(pairs)) and len(pairs) == 54
     seconds = sorted(c.seconds for r in other.records for c in r.run.calls if c.ok)
     assert other.p50_ms == 1000 * stats.percentile(seconds, 50) and len(other.latencies_ms) == len(seconds)
     assert other.cost == Cost(len(seconds), 0.0, 0) and other.cost.text == f"0.0000 ({len(seconds)} calls)"
     rows = _terminal_tables(summary_lines([suite], FAMILIES))["lexbench-sample"]
-    assert rows["nDCG@5 answered"][0] == f"{other.answered.mean:.3f} [{other.answered.low:.3f}, {other.answered.high:.3f}]"
+    assert (
+        rows["nDCG@5 answered"][0] == f"{other.answered.mean:.3f} [{other.answered.low:.3f}, {other.answered.high:.3f}]"
+    )
 
 
 def test_provider_text_is_escaped_links_only_web_urls_and_keys_are_scrubbed(bundled_run, tmp_path):
@@ -167,29 +188,40 @@ def test_provider_text_is_escaped_links_only_web_urls_and_keys_are_scrubbed(bund
 def test_a_key_never_reaches_the_results_file_of_a_run(pytester, tiny_suite, monkeypatch):
     # the key is in a query, so the provider's request and the item's raw results carry it
     items = tiny_suite / "items.jsonl"
-    items.write_text(items.read_text("utf-8").replace("road bike tyre pressure", f"road bike tyre pressure {PLANTED_KEY}"),
-                     "utf-8")
+    items.write_text(
+        items.read_text("utf-8").replace("road bike tyre pressure", f"road bike tyre pressure {PLANTED_KEY}"), "utf-8"
+    )
     monkeypatch.setenv("SERPER_API_KEY", PLANTED_KEY)
     pytester.runpytest("suites", "--wsb-json=r.json", "--wsb-html=r.html")
     for name in ("r.json", "r.html"):
         text = (pytester.path / name).read_text("utf-8")
         text = everything(text) if name == "r.html" else text
         assert PLANTED_KEY not in text and "road bike tyre pressure &lt;FILTERED&gt;" in text.replace(
-            "<FILTERED>", "&lt;FILTERED&gt;"), name
+            "<FILTERED>", "&lt;FILTERED&gt;"
+        ), name
 
 
 def test_the_cli_names_file_item_and_field_of_a_bad_results_file(bundled_run, tmp_path, capsys):
     good = json.loads(bundled_run["results"].read_text("utf-8"))
     cases = {
-        "not-json.json": ("{\n  \"items\": [,]\n}", "not-json.json, line 2, column 13: not JSON"),
-        "other.json": (json.dumps({"format": "something/else", "items": []}), "not a pytest-websearchbench results file"),
-        "no-suite.json": (json.dumps({**good, "items": [{**good["items"][3], "suite": None}]}),
-                          "no-suite.json, item 0: field 'suite': expected a non-empty string, got None"),
-        "metric.json": (json.dumps({**good, "items": good["items"][:2] + [{**good["items"][2], "metrics": {"ndcg": "high"}}]}),
-                        f"metric.json, item 2 (code-sample/{good['items'][2]['case_id']}[local]): field 'metrics.ndcg': "
-                        "expected a finite number, got 'high'"),
-        "hits.json": (json.dumps({**good, "items": [{**good["items"][0], "raw": {"hits": {"a": 1}}}]}),
-                      "field 'hits': expected a list"),
+        "not-json.json": ('{\n  "items": [,]\n}', "not-json.json, line 2, column 13: not JSON"),
+        "other.json": (
+            json.dumps({"format": "something/else", "items": []}),
+            "not a pytest-websearchbench results file",
+        ),
+        "no-suite.json": (
+            json.dumps({**good, "items": [{**good["items"][3], "suite": None}]}),
+            "no-suite.json, item 0: field 'suite': expected a non-empty string, got None",
+        ),
+        "metric.json": (
+            json.dumps({**good, "items": good["items"][:2] + [{**good["items"][2], "metrics": {"ndcg": "high"}}]}),
+            f"metric.json, item 2 (code-sample/{good['items'][2]['case_id']}[local]): field 'metrics.ndcg': "
+            "expected a finite number, got 'high'",
+        ),
+        "hits.json": (
+            json.dumps({**good, "items": [{**good["items"][0], "raw": {"hits": {"a": 1}}}]}),
+            "field 'hits': expected a list",
+        ),
     }
     for name, (text, message) in cases.items():
         (tmp_path / name).write_text(text, "utf-8")
@@ -244,8 +276,9 @@ def baseline_run(pytester, tiny_suite):
         if item["case_id"] == "t4":
             item["outcome"], item["metrics"] = "passed", {**item["metrics"], "ndcg": 1.0}
     write_json(pytester.path / "baseline.json", data)
-    result = pytester.runpytest("suites", "-n", "2", "--wsb-record-mode=none", "--wsb-baseline=baseline.json",
-                                "--wsb-html=report.html")
+    result = pytester.runpytest(
+        "suites", "-n", "2", "--wsb-record-mode=none", "--wsb-baseline=baseline.json", "--wsb-html=report.html"
+    )
     return result, (pytester.path / "report.html").read_text("utf-8")
 
 
@@ -255,9 +288,11 @@ def test_wsb_html_writes_the_report_with_the_baselines_verdict_and_changes(basel
     result.assert_outcomes(passed=4, failed=1)  # with the suite's verdict
     result.stdout.fnmatch_lines(["*HTML report written to *report.html"])
     verdict = re.search(r"tiny \[local\]: (.+)", result.stdout.str()).group(1)
-    assert f"<td class=\"\">{verdict}</td>" in page.replace("−", "−") or verdict.replace("'", "&#39;") in page
+    assert f'<td class="">{verdict}</td>' in page.replace("−", "−") or verdict.replace("'", "&#39;") in page
     assert re.search(r"<strong>regressed \(1\):</strong>\s*<a href=\"#open=tiny%3A%3At4%5Blocal%5D\"", page)
-    assert re.search(r"<strong>fixed since the baseline \(1\):</strong>\s*<a href=\"#open=tiny%3A%3At1%5Blocal%5D\"", page)
+    assert re.search(
+        r"<strong>fixed since the baseline \(1\):</strong>\s*<a href=\"#open=tiny%3A%3At1%5Blocal%5D\"", page
+    )
     data = page_data(page)
     assert len(data["items"]) == len(data["drilldowns"]) == 4
     assert "passed in the baseline, fails now" in page and [row[8] for row in data["items"]].count("regressed") == 1
@@ -268,10 +303,14 @@ def test_the_items_are_data_so_the_page_grows_by_a_compact_row_an_item(bundled_r
     an item: each item's row and its drill-down, compressed; every item keeps its own drill-down (three copies,
     not ten: every drill-down is rendered, and ten made this the suite's slowest test at 28 s)."""
     document = json.loads(bundled_run["results"].read_text("utf-8"))
-    pages = {copies: render_report([Source("r.json", RunResults.from_dict(scaled(document, copies)))], FAMILIES)
-             for copies in (1, 3)}
-    markup = {copies: re.sub(r'(<script type="application/json" id="wsb-data">).*?(</script>)', r"\1\2", page,
-                             flags=re.S) for copies, page in pages.items()}
+    pages = {
+        copies: render_report([Source("r.json", RunResults.from_dict(scaled(document, copies)))], FAMILIES)
+        for copies in (1, 3)
+    }
+    markup = {
+        copies: re.sub(r'(<script type="application/json" id="wsb-data">).*?(</script>)', r"\1\2", page, flags=re.S)
+        for copies, page in pages.items()
+    }
     assert markup[1].count("<tr") == markup[3].count("<tr") and '<tbody class="item"' not in markup[3]
     items = len(document["items"])
     per_item = (len(pages[3].encode()) - len(pages[1].encode())) / (2 * items)

@@ -66,13 +66,17 @@ def test_both_reports_load_without_errors_or_requests_and_draw_every_chart(page,
         assert page.locator("article.suite").count() == len(suites)
         assert page.locator("figure.metric-chart svg").count() == len(suites)
         assert page.locator("figure.latency-chart svg").count() == len(with_latency)
-        sizes = page.eval_on_selector_all("figure.chart svg", """svgs => svgs.map(s => {
+        sizes = page.eval_on_selector_all(
+            "figure.chart svg",
+            """svgs => svgs.map(s => {
             const box = s.getBoundingClientRect();
-            return [box.width, box.height, s.querySelectorAll('path, rect, line, use').length]; })""")
+            return [box.width, box.height, s.querySelectorAll('path, rect, line, use').length]; })""",
+        )
         assert sizes and all(w > 100 and h > 50 and shapes > 10 for w, h, shapes in sizes), sizes
     page.locator("#overview").screenshot(path=str(artifacts / "report-overview.png"))
     page.locator("article.suite").nth(suites.index("lexbench-sample")).screenshot(
-        path=str(artifacts / "report-overview-lexbench.png"))
+        path=str(artifacts / "report-overview-lexbench.png")
+    )
     assert (artifacts / "report-overview.png").stat().st_size > 10_000
 
 
@@ -93,7 +97,9 @@ def test_a_drill_down_opens_with_the_items_top_k_and_the_planted_script_stays_te
         assert cells.nth(1).locator(".title").inner_text() == result["title"]
         assert cells.nth(1).locator(".url").inner_text() == result["url"]
         assert cells.nth(2).inner_text() == str(result["grade"])
-        assert cells.nth(3).inner_text() == (result.get("grader") or ("-" if result["grade"] is None else "not recorded"))
+        assert cells.nth(3).inner_text() == (
+            result.get("grader") or ("-" if result["grade"] is None else "not recorded")
+        )
     # the planted markup is on screen as text, and none of it ran or loaded
     assert "<script>window.__wsbInjected = 1</script>" in rows.nth(0).inner_text()
     assert page.evaluate("window.__wsbInjected") is None

@@ -21,6 +21,7 @@ sys.path.insert(0, str(REPO / "tests" / "codebench"))
 sys.path.insert(0, str(REPO / "tests" / "webbench"))
 from code_support import tiny_code_suite  # noqa: E402
 from html_support import everything, page_data  # noqa: E402
+
 from pytest_websearchbench.emulate.model import Request, ScriptedModel  # noqa: E402
 
 FAST = ("-p", "no:cacheprovider", "-p", "no:hypothesispytest")
@@ -61,13 +62,19 @@ def _code_policy(codes: dict[str, str]):
         ticket = next(t for t in codes if request.user.startswith(t))
         results = request.tool_results
         if not results:
-            return {"reasoning": "The ticket is about the resolve call; look it up.",
-                    "content": f"Searching (auth {KEY}).",
-                    "tool_calls": [{"name": "web_search", "arguments": {"query": ticket.split(". ")[0]}}]}
+            return {
+                "reasoning": "The ticket is about the resolve call; look it up.",
+                "content": f"Searching (auth {KEY}).",
+                "tool_calls": [{"name": "web_search", "arguments": {"query": ticket.split(". ")[0]}}],
+            }
         hits = results[0].get("hits", [])
         if len(results) == 1 and hits:
-            return {"reasoning": True, "tool_calls": [{"name": "web_fetch", "arguments": {
-                "url": hits[0]["url"], "objective": "the resolve call"}}]}
+            return {
+                "reasoning": True,
+                "tool_calls": [
+                    {"name": "web_fetch", "arguments": {"url": hits[0]["url"], "objective": "the resolve call"}}
+                ],
+            }
         return {"content": f"Here is the file.\n\n```python\n# source: {hits[0]['url']}\n{codes[ticket]}```\n"}
 
     return policy
@@ -81,11 +88,22 @@ def test_a_code_agent_episode_shows_its_whole_transcript(pytester, monkeypatch, 
     with ScriptedModel(_code_policy(codes)) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         monkeypatch.setenv("OPENAI_API_KEY", KEY)
-        run = pytester.runpytest(*FAST, "--suite", str(eval_path), "--wsb-mode=agent", "--wsb-board=search-fetch",
-                                 "-k", "not acme-003", f"--wsb-json={results}", f"--wsb-html={report}")
+        run = pytester.runpytest(
+            *FAST,
+            "--suite",
+            str(eval_path),
+            "--wsb-mode=agent",
+            "--wsb-board=search-fetch",
+            "-k",
+            "not acme-003",
+            f"--wsb-json={results}",
+            f"--wsb-html={report}",
+        )
     run.assert_outcomes(passed=1, failed=1)
     for text in (results.read_text("utf-8"), everything(report.read_text("utf-8"))):  # the drill-downs decoded
-        assert KEY not in text and "Searching (auth &lt;FILTERED&gt;)." in text.replace("<FILTERED>", "&lt;FILTERED&gt;")
+        assert KEY not in text and "Searching (auth &lt;FILTERED&gt;)." in text.replace(
+            "<FILTERED>", "&lt;FILTERED&gt;"
+        )
     item = next(i for i in json.loads(results.read_text())["items"] if i["case_id"] == "acme-001")
     transcript = item["raw"]["extra"]["transcript"]
     assert len(transcript) == 3 and transcript[-1]["answer"] == item["raw"]["extra"]["answer"]
@@ -116,7 +134,10 @@ def test_a_code_agent_episode_shows_its_whole_transcript(pytester, monkeypatch, 
     assert found.locator("pre").is_hidden()
     found.locator("summary").click()
     assert found.locator("pre").is_visible() and found.locator("pre").inner_text() == full
-    assert json.loads(found.locator("pre").inner_text())["hits"][0]["url"] == "https://docs.acme.example/v2/tickets/resolve"
+    assert (
+        json.loads(found.locator("pre").inner_text())["hits"][0]["url"]
+        == "https://docs.acme.example/v2/tickets/resolve"
+    )
     fetched = json.loads(turns.nth(1).locator(".call .result pre").inner_text())  # a short one is shown whole
     assert fetched["url"] == "https://docs.acme.example/v2/tickets/resolve" and fetched["content"]
     last = turns.nth(2)
@@ -157,24 +178,35 @@ def test_a_bundled_webbench_episode_shows_each_steps_observation_collapsed(bundl
     assert arguments == " ".join(f"{k}={v}" for k, v in sorted(log[0]["arguments"].items()))
     # text search reaches the observations
     _open(page, bundled_run["report"])
-    page.fill("input[name=text]", log[1]["observation"].splitlines()[1][len("Title: "):])
+    page.fill("input[name=text]", log[1]["observation"].splitlines()[1][len("Title: ") :])
     assert key in _shown(page)
     assert page.wsb_console == []
 
 
-def test_a_model_agent_on_chromium_shows_its_turns_observations_and_screenshots(pytester, monkeypatch, page,
-                                                                             artifacts):
+def test_a_model_agent_on_chromium_shows_its_turns_observations_and_screenshots(pytester, monkeypatch, page, artifacts):
     from test_agent_model import follow
-
     from wb_support import sample_tasks
 
     task = min(sample_tasks(), key=lambda t: t.reference_steps)
     results, report = pytester.path / "results.json", pytester.path / "report.html"
     with ScriptedModel(follow("oracle")) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
-        run = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-agent", "model", "--wsb-model", "m",
-                                 "--wsb-browser", "chromium", "--wsb-screenshots", "-k", f"{task.name}[",
-                                 f"--wsb-json={results}", f"--wsb-html={report}")
+        run = pytester.runpytest(
+            *FAST,
+            "--suite",
+            "webbench-sample",
+            "--wsb-agent",
+            "model",
+            "--wsb-model",
+            "m",
+            "--wsb-browser",
+            "chromium",
+            "--wsb-screenshots",
+            "-k",
+            f"{task.name}[",
+            f"--wsb-json={results}",
+            f"--wsb-html={report}",
+        )
     run.assert_outcomes(passed=1)
     extra = json.loads(results.read_text())["items"][0]["raw"]["extra"]
     log, transcript = extra["log"], extra["details"]["transcript"]
@@ -206,8 +238,9 @@ def test_a_model_agent_on_chromium_shows_its_turns_observations_and_screenshots(
 def test_screenshots_need_chromium(pytester):
     result = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-screenshots")
     assert result.ret != 0
-    result.stderr.fnmatch_lines(["*--wsb-screenshots: the text browser draws no page; use it with --wsb-browser "
-                                 "chromium*"])
+    result.stderr.fnmatch_lines(
+        ["*--wsb-screenshots: the text browser draws no page; use it with --wsb-browser chromium*"]
+    )
 
 
 def test_a_steps_screenshot_is_drawn_only_when_it_is_the_browsers_jpeg_and_a_sessions_arguments_come_from_its_signature():
@@ -215,12 +248,33 @@ def test_a_steps_screenshot_is_drawn_only_when_it_is_the_browsers_jpeg_and_a_ses
     from pytest_websearchbench.run.registry import FAMILIES
 
     jpeg = "data:image/jpeg;base64,/9j/4AAQSkZJRgABAQ=="
-    log = [{"step": 1, "action": "fill", "signature": '{"action": "fill", "name": "q", "value": "Norvale"}',
-            "url": "/a", "status": 200, "observation": "URL: /a", "screenshot": jpeg},
-           {"step": 2, "action": "read", "url": "/a", "status": 200, "observation": "URL: /a",
-            "screenshot": "data:text/html;base64,PHNjcmlwdD4="},
-           {"step": 3, "action": "read", "url": "/a", "status": 200, "observation": "URL: /a",
-            "screenshot": 'javascript:alert(1)" onerror="x'}]
+    log = [
+        {
+            "step": 1,
+            "action": "fill",
+            "signature": '{"action": "fill", "name": "q", "value": "Norvale"}',
+            "url": "/a",
+            "status": 200,
+            "observation": "URL: /a",
+            "screenshot": jpeg,
+        },
+        {
+            "step": 2,
+            "action": "read",
+            "url": "/a",
+            "status": 200,
+            "observation": "URL: /a",
+            "screenshot": "data:text/html;base64,PHNjcmlwdD4=",
+        },
+        {
+            "step": 3,
+            "action": "read",
+            "url": "/a",
+            "status": 200,
+            "observation": "URL: /a",
+            "screenshot": 'javascript:alert(1)" onerror="x',
+        },
+    ]
     html = str(render_drilldown(FAMILIES["webbench"], {"raw": {"extra": {"agent": "model", "log": log}}}))
     assert html.count("<img") == 1 and f'src="{jpeg}"' in html
     assert "text/html" not in html and "javascript:" not in html

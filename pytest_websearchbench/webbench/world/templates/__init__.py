@@ -9,16 +9,27 @@ suite's order, so a new one goes last. Then regenerate the sample suite (ARCHITE
 from __future__ import annotations
 
 from pytest_websearchbench.webbench.world.templates import (
-    credit_claim, ledger_reconcile, offsite_plan, review_slot, sprint_pull, staffing, triage_capacity, triage_slot)
+    credit_claim,
+    ledger_reconcile,
+    offsite_plan,
+    review_slot,
+    sprint_pull,
+    staffing,
+    triage_capacity,
+    triage_slot,
+)
 from pytest_websearchbench.webbench.world.toolkit import Template
 
-TEMPLATES: dict[str, Template] = {module.TEMPLATE.name: module.TEMPLATE for module in (
-    triage_slot,
-    triage_capacity,
-    review_slot,
-    offsite_plan,
-    staffing,
-    sprint_pull,
-    ledger_reconcile,
-    credit_claim,
-)}
+TEMPLATES: dict[str, Template] = {
+    module.TEMPLATE.name: module.TEMPLATE
+    for module in (
+        triage_slot,
+        triage_capacity,
+        review_slot,
+        offsite_plan,
+        staffing,
+        sprint_pull,
+        ledger_reconcile,
+        credit_claim,
+    )
+}

@@ -11,15 +11,28 @@ from pytest_websearchbench.webbench.world.toolkit import Forbidden
 
 
 def find_event(plant: dict[str, Any], pk: str, sol: Solution) -> list[Action]:
-    return [go("/"), click("Grids"), fill("q", plant["title"]), select("team", sol.facts["team"]),
-            {"action": "press", "key": "Enter", "expect": [pk]}, click(pk, [f"Team: {sol.facts['team']}"])]
+    return [
+        go("/"),
+        click("Grids"),
+        fill("q", plant["title"]),
+        select("team", sol.facts["team"]),
+        {"action": "press", "key": "Enter", "expect": [pk]},
+        click(pk, [f"Team: {sol.facts['team']}"]),
+    ]
 
 
 def find_event_by_list(plant: dict[str, Any], pk: str, sol: Solution) -> list[Action]:
     """The other way in: the events list filtered by status and sorted by start day, searched by team."""
-    return [go("/grids/events?status=planning&sort=starts_on&dir=desc"), fill("q", sol.facts["team"]),
-            {"action": "press", "key": "Enter"}, fill("q", plant["title"]), select("team", sol.facts["team"]),
-            select("status", "planning"), {"action": "press", "key": "Enter", "expect": [pk]}, click(pk)]
+    return [
+        go("/grids/events?status=planning&sort=starts_on&dir=desc"),
+        fill("q", sol.facts["team"]),
+        {"action": "press", "key": "Enter"},
+        fill("q", plant["title"]),
+        select("team", sol.facts["team"]),
+        select("status", "planning"),
+        {"action": "press", "key": "Enter", "expect": [pk]},
+        click(pk),
+    ]
 
 
 def event_forbidden(plant: dict[str, Any]) -> Forbidden:

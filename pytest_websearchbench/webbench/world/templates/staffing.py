@@ -9,9 +9,20 @@ from typing import Any
 
 from pytest_websearchbench.webbench.world.actions import Action, fill, select, write
 from pytest_websearchbench.webbench.world.solver import (
-    APPROVAL_REASON, STAFFING_MIN_LEVEL, Solution, abstain, cost_usd, session_slot, slot_anchors_hops)
+    APPROVAL_REASON,
+    STAFFING_MIN_LEVEL,
+    Solution,
+    abstain,
+    cost_usd,
+    session_slot,
+    slot_anchors_hops,
+)
 from pytest_websearchbench.webbench.world.templates.escalations import (
-    slot_alt_reads, slot_chain, slot_forbidden, slot_reads)
+    slot_alt_reads,
+    slot_chain,
+    slot_forbidden,
+    slot_reads,
+)
 from pytest_websearchbench.webbench.world.toolkit import BRIEF_END, NEEDS_APPROVAL, TODAY, Template, WorldBuilder
 from pytest_websearchbench.webbench.world.workplace import APPS
 
@@ -29,8 +40,8 @@ def brief(p: dict[str, Any]) -> str:
 You work in the company's web apps ({APPS} and the Decision page),
 through the browser only. Today is {TODAY.isoformat()}.
 
-1. In Deskline, find the **open {p['severity']}-severity escalation about {p['product']}** from the
-   customer named exactly **{p['customer']}**, opened in {p['opened_month']}.
+1. In Deskline, find the **open {p["severity"]}-severity escalation about {p["product"]}** from the
+   customer named exactly **{p["customer"]}**, opened in {p["opened_month"]}.
 2. Add up the story points of its linked Sprintboard issues that are **not Done** (the open points).
 3. Find the earliest free Rota block (by day, then start time) that
    - is at least as long as the escalation's hands-on minutes plus its verification minutes,
@@ -59,42 +70,82 @@ def solve(con: sqlite3.Connection, escalation_id: str) -> Solution:
     slot = session_slot(con, escalation_id)
     anchors, hops = slot_anchors_hops(slot)
     if slot.block is None:
-        return Solution("cannot_proceed", abstain("cannot_proceed", "no_qualified_capacity"), anchors=anchors,
-                        facts=slot.facts, hops=hops)
+        return Solution(
+            "cannot_proceed",
+            abstain("cannot_proceed", "no_qualified_capacity"),
+            anchors=anchors,
+            facts=slot.facts,
+            hops=hops,
+        )
     block, engineer = slot.block, slot.engineer
     decision = "needs_approval" if slot.open_points > STAFFING_POINTS_LIMIT else "issue"
     if decision == "needs_approval":
         answers = abstain(decision, APPROVAL_REASON)
         writes = [{"table": "escalations", "pk": escalation_id, "values": {"status": "pending_approval"}}]
     else:
-        answers = {"decision": decision, "escalation_id": escalation_id, "engineer_id": engineer["id"],
-                   "block_id": block["id"], "start_date": block["day"], "story_points": slot.open_points,
-                   "amount_usd": cost_usd(slot.facts["needed_minutes"], engineer["hourly_rate_usd"]),
-                   "note": f"{escalation_id} staffed by {engineer['id']}"}
-        writes = [{"table": "blocks", "pk": block["id"], "values": {"status": "booked", "booked_for": escalation_id}},
-                  {"table": "escalations", "pk": escalation_id, "values": {"owner_id": engineer["id"]}}]
+        answers = {
+            "decision": decision,
+            "escalation_id": escalation_id,
+            "engineer_id": engineer["id"],
+            "block_id": block["id"],
+            "start_date": block["day"],
+            "story_points": slot.open_points,
+            "amount_usd": cost_usd(slot.facts["needed_minutes"], engineer["hourly_rate_usd"]),
+            "note": f"{escalation_id} staffed by {engineer['id']}",
+        }
+        writes = [
+            {"table": "blocks", "pk": block["id"], "values": {"status": "booked", "booked_for": escalation_id}},
+            {"table": "escalations", "pk": escalation_id, "values": {"owner_id": engineer["id"]}},
+        ]
     return Solution(decision, answers, writes, anchors, slot.facts, hops)
 
 
 def writes(sol: Solution, pk: str) -> list[list[Action]]:
     if sol.decision == "issue":
-        return [write(f"/rota/blocks/{sol.facts['block']}/book", [fill("booked_for", pk)]),
-                write(f"/deskline/escalations/{pk}/edit", [fill("owner_id", sol.facts["engineer"])])]
+        return [
+            write(f"/rota/blocks/{sol.facts['block']}/book", [fill("booked_for", pk)]),
+            write(f"/deskline/escalations/{pk}/edit", [fill("owner_id", sol.facts["engineer"])]),
+        ]
     if sol.decision == "needs_approval":
         return [write(f"/deskline/escalations/{pk}/edit", [select("status", "pending_approval")])]
     return []
 
 
 def consistency(plant: dict[str, Any], sol: Solution) -> list[dict[str, Any]]:
-    return [{"name": "block booked for the decision's escalation", "table": "blocks", "pk_field": "block_id",
-             "column": "booked_for", "equals_field": "escalation_id"},
-            {"name": "escalation owned by the decision's engineer", "table": "escalations",
-             "pk_field": "escalation_id", "column": "owner_id", "equals_field": "engineer_id"}]
+    return [
+        {
+            "name": "block booked for the decision's escalation",
+            "table": "blocks",
+            "pk_field": "block_id",
+            "column": "booked_for",
+            "equals_field": "escalation_id",
+        },
+        {
+            "name": "escalation owned by the decision's engineer",
+            "table": "escalations",
+            "pk_field": "escalation_id",
+            "column": "owner_id",
+            "equals_field": "engineer_id",
+        },
+    ]
 
 
 TEMPLATE = Template(
-    "staffing", "workplace", "Staff an escalation", "frontier",
+    "staffing",
+    "workplace",
+    "Staff an escalation",
+    "frontier",
     outcomes={"issue": "issue", "needs_approval": "needs_approval", "infeasible": "cannot_proceed"},
-    rotation=("issue", "needs_approval", "infeasible"), first_hop="open_points", plant=plant, brief=brief,
-    solve=solve, reads=slot_reads, alt_reads=slot_alt_reads, writes=writes, forbidden=slot_forbidden,
-    computed=("story_points", "amount_usd"), note_facts=("escalation_id", "engineer_id"), consistency=consistency)
+    rotation=("issue", "needs_approval", "infeasible"),
+    first_hop="open_points",
+    plant=plant,
+    brief=brief,
+    solve=solve,
+    reads=slot_reads,
+    alt_reads=slot_alt_reads,
+    writes=writes,
+    forbidden=slot_forbidden,
+    computed=("story_points", "amount_usd"),
+    note_facts=("escalation_id", "engineer_id"),
+    consistency=consistency,
+)

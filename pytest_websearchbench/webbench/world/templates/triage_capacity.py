@@ -9,9 +9,25 @@ from typing import Any
 
 from pytest_websearchbench.webbench.world.actions import Action, click, go, later_pages, select
 from pytest_websearchbench.webbench.world.solver import (
-    Solution, abstain, active_sprint, capacity_hop, count_rows, session_slot, slot_anchors_hops)
+    Solution,
+    abstain,
+    active_sprint,
+    capacity_hop,
+    count_rows,
+    session_slot,
+    slot_anchors_hops,
+)
 from pytest_websearchbench.webbench.world.templates.escalations import (
-    PLANNING, find_escalation_step, no_writes, scalar, slot_alt_reads, slot_chain, slot_forbidden, slot_reads, slot_step)
+    PLANNING,
+    find_escalation_step,
+    no_writes,
+    scalar,
+    slot_alt_reads,
+    slot_chain,
+    slot_forbidden,
+    slot_reads,
+    slot_step,
+)
 from pytest_websearchbench.webbench.world.toolkit import BRIEF_END, TODAY, Forbidden, Template, WorldBuilder
 from pytest_websearchbench.webbench.world.workplace import APPS
 
@@ -20,8 +36,9 @@ def plant(w: WorldBuilder, outcome: str) -> dict[str, Any]:
     rng = w.rng
     open_points = rng.sample((2, 3, 5, 8), 3)
     # a slot either way; with no room the look-alike's chain (due later, 5 open points) fits instead
-    plant = slot_chain(w, "triage-capacity", outcome, open_points, slot=True,
-                        lookalike_due_late=outcome == "over_capacity")
+    plant = slot_chain(
+        w, "triage-capacity", outcome, open_points, slot=True, lookalike_due_late=outcome == "over_capacity"
+    )
     active = w.where("sprints", state="active")[0]
     committed = sum(r["story_points"] for r in w.where("issues", sprint_id=active["id"]) if r["status"] != "done")
     need = sum(open_points)
@@ -61,19 +78,35 @@ def solve(con: sqlite3.Connection, escalation_id: str) -> Solution:
     slot = session_slot(con, escalation_id)
     anchors, hops = slot_anchors_hops(slot)
     if slot.block is None:
-        return Solution("cannot_proceed", abstain("cannot_proceed", "no_qualified_capacity"), anchors=anchors,
-                        facts=slot.facts, hops=hops)
+        return Solution(
+            "cannot_proceed",
+            abstain("cannot_proceed", "no_qualified_capacity"),
+            anchors=anchors,
+            facts=slot.facts,
+            hops=hops,
+        )
     sprint, counted = active_sprint(con)
     usable = sprint["capacity_points"] - sum(r["story_points"] for r in counted)
     anchors.append({"table": "sprints", "pk": sprint["id"], "role": "sprint"})
     hops.append(capacity_hop(sprint, counted))
-    facts = slot.facts | {"sprint": sprint["id"], "capacity": sprint["capacity_points"], "usable": usable,
-                          "sprint_issues": count_rows(con, "issues", "sprint_id", sprint["id"])}
+    facts = slot.facts | {
+        "sprint": sprint["id"],
+        "capacity": sprint["capacity_points"],
+        "usable": usable,
+        "sprint_issues": count_rows(con, "issues", "sprint_id", sprint["id"]),
+    }
     if slot.open_points > usable:
-        return Solution("cannot_proceed", abstain("cannot_proceed", "policy_blocked"), anchors=anchors, facts=facts,
-                        hops=hops)
-    answers = {"decision": "issue", "escalation_id": escalation_id, "story_points": slot.open_points,
-               "block_id": slot.block["id"], "start_date": slot.block["day"], "remaining_points": usable}
+        return Solution(
+            "cannot_proceed", abstain("cannot_proceed", "policy_blocked"), anchors=anchors, facts=facts, hops=hops
+        )
+    answers = {
+        "decision": "issue",
+        "escalation_id": escalation_id,
+        "story_points": slot.open_points,
+        "block_id": slot.block["id"],
+        "start_date": slot.block["day"],
+        "remaining_points": usable,
+    }
     return Solution("issue", answers, [], anchors, facts, hops)
 
 
@@ -82,10 +115,15 @@ def reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
     reads = slot_reads(plant, sol, pk)
     if "sprint" not in sol.facts:
         return reads
-    return reads + [click("Sprintboard"), click("Sprints"), select("state", "active"),
-                    {"action": "press", "key": "Enter"},
-                    click(sol.facts["sprint"], [f"Capacity (points): {sol.facts['capacity']}"]),
-                    click("Issues in this sprint"), *later_pages(sol.facts["sprint_issues"])]
+    return reads + [
+        click("Sprintboard"),
+        click("Sprints"),
+        select("state", "active"),
+        {"action": "press", "key": "Enter"},
+        click(sol.facts["sprint"], [f"Capacity (points): {sol.facts['capacity']}"]),
+        click("Issues in this sprint"),
+        *later_pages(sol.facts["sprint_issues"]),
+    ]
 
 
 def alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
@@ -94,21 +132,37 @@ def alt_reads(plant: dict[str, Any], sol: Solution, pk: str) -> list[Action]:
     if "sprint" not in sol.facts:
         return reads
     sprint = sol.facts["sprint"]
-    return reads + [go(f"/sprintboard/issues?sprint={sprint}&sort=story_points&dir=desc"),
-                    *later_pages(sol.facts["sprint_issues"]),
-                    go(f"/sprintboard/sprints/{sprint}", [f"Capacity (points): {sol.facts['capacity']}"])]
+    return reads + [
+        go(f"/sprintboard/issues?sprint={sprint}&sort=story_points&dir=desc"),
+        *later_pages(sol.facts["sprint_issues"]),
+        go(f"/sprintboard/sprints/{sprint}", [f"Capacity (points): {sol.facts['capacity']}"]),
+    ]
 
 
 def forbidden(plant: dict[str, Any], sol: Solution, con: sqlite3.Connection) -> Forbidden:
     """The slot chain's, and done issues counted or the capacity taken as it stands."""
-    all_points = scalar(con, "SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", sol.facts["sprint"])
+    all_points = scalar(
+        con, "SELECT COALESCE(SUM(story_points), 0) FROM issues WHERE sprint_id = ?", sol.facts["sprint"]
+    )
     return slot_forbidden(plant, sol, con) | {
-        "remaining_points": {"shadow": [sol.facts["capacity"] - all_points, sol.facts["capacity"]]}}
+        "remaining_points": {"shadow": [sol.facts["capacity"] - all_points, sol.facts["capacity"]]}
+    }
 
 
 TEMPLATE = Template(
-    "triage-capacity", "workplace", "Plan an escalation's fix into the active sprint", "release",
+    "triage-capacity",
+    "workplace",
+    "Plan an escalation's fix into the active sprint",
+    "release",
     outcomes={"issue": "issue", "over_capacity": "cannot_proceed"},
-    rotation=("issue", "issue", "over_capacity", "issue"), first_hop="open_points", plant=plant, brief=brief,
-    solve=solve, reads=reads, alt_reads=alt_reads, writes=no_writes, forbidden=forbidden,
-    computed=("story_points", "remaining_points"))
+    rotation=("issue", "issue", "over_capacity", "issue"),
+    first_hop="open_points",
+    plant=plant,
+    brief=brief,
+    solve=solve,
+    reads=reads,
+    alt_reads=alt_reads,
+    writes=no_writes,
+    forbidden=forbidden,
+    computed=("story_points", "remaining_points"),
+)
