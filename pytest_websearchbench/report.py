@@ -10,22 +10,19 @@ apart by its file's name). A file that cannot be used is one line naming the fil
 from __future__ import annotations
 
 import argparse
-import json
-import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
 
+from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.results_file import read_results
 from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
 from pytest_websearchbench.reporting.history import HistoryError, load_history
 from pytest_websearchbench.reporting.html.model import Source
 from pytest_websearchbench.reporting.html.render import write_report
 from pytest_websearchbench.reporting.html.trend_page import write_trends
-from pytest_websearchbench.reporting.json_results import FORMAT, RunResults, run_secrets
+from pytest_websearchbench.reporting.json_results import RunResults, run_secrets
 from pytest_websearchbench.run.registry import FAMILIES
-
-_FORMAT_NAME = FORMAT.split("@")[0] + "@"
 
 
 class ReportInputError(Exception):
@@ -34,127 +31,10 @@ class ReportInputError(Exception):
 
 def load_source(path: Path) -> Source:
     try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        raise ReportInputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ReportInputError(f"{path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
-    try:
-        document = json.loads(text, parse_int=_whole_number)
-    except json.JSONDecodeError as exc:
-        raise ReportInputError(f"{path}, line {exc.lineno}, column {exc.colno}: not JSON ({exc.msg})") from None
-    except RecursionError:
-        raise ReportInputError(f"{path}: not JSON (nested too deeply)") from None
-    check_document(document, str(path))
+        document = read_results(path)
+    except SuiteError as exc:
+        raise ReportInputError(str(exc)) from None
     return Source(path.name, RunResults.from_dict(document))
-
-
-class _TooLong:
-    """A whole number too long to be one (Python refuses to read past 4,300 digits): the check names its field."""
-
-    def __init__(self, digits: int) -> None:
-        self.digits = digits
-
-    def __repr__(self) -> str:
-        return f"a {self.digits:,}-digit number"
-
-
-def _whole_number(text: str) -> int | _TooLong:
-    return _TooLong(len(text.lstrip("-"))) if len(text) > 40 else int(text)
-
-
-def check_document(document: Any, where: str) -> None:
-    """The fields the report reads, with their types (a results file of any plugin version has them)."""
-    if not isinstance(document, dict) or not str(document.get("format", "")).startswith(_FORMAT_NAME):
-        found = document.get("format") if isinstance(document, dict) else type(document).__name__
-        raise ReportInputError(
-            f"{where}: not a pytest-websearchbench results file (format {found!r}; "
-            f"expected {FORMAT!r}, as --wsb-json writes)"
-        )
-    if not isinstance(document.get("items"), list):
-        raise ReportInputError(f"{where}: field 'items': expected a list of items")
-    k = document.get("k")
-    if not isinstance(k, int) or isinstance(k, bool) or k < 1:
-        raise ReportInputError(f"{where}: field 'k': expected a whole number from 1, got {k!r:.60}")
-    for position, name in enumerate(_expect(document, "providers", list, where, optional=True) or []):
-        if not isinstance(name, str):
-            raise ReportInputError(f"{where}: field 'providers[{position}]': expected a string, got {name!r:.60}")
-    for name, suite in (_expect(document, "suites", dict, where, optional=True) or {}).items():
-        if not isinstance(suite, dict):
-            raise ReportInputError(f"{where}: field 'suites.{name}': expected an object, got {suite!r:.60}")
-        for field in ("family", "kind", "edition", "digest"):
-            _expect(suite, field, str, f"{where}: suites.{name}", optional=True)
-        _expect(suite, "sources", list, f"{where}: suites.{name}", optional=True)
-    for name, settings in (_expect(document, "provider_settings", dict, where, optional=True) or {}).items():
-        _expect({name: settings}, name, dict, f"{where}: provider_settings", optional=True)
-    baseline = _expect(document, "baseline", dict, where, optional=True)
-    for index, verdict in enumerate((baseline or {}).get("verdicts") or []):
-        if not isinstance(verdict, dict) or not all(isinstance(verdict.get(f), str) for f in ("suite", "provider")):
-            raise ReportInputError(f"{where}: baseline.verdicts[{index}]: expected an object with suite and provider")
-    seen: dict[tuple[str, str, str], int] = {}
-    for index, item in enumerate(document["items"]):
-        _check_item(item, f"{where}, item {index}")
-        key = item["suite"], item["case_id"], item["provider"]
-        if key in seen:  # one record per item: a second would count the item twice
-            raise ReportInputError(
-                f"{where}, item {index} ({key[0]}/{key[1]}[{key[2]}]): the same suite, case and "
-                f"provider as item {seen[key]}"
-            )
-        seen[key] = index
-
-
-def _check_item(item: Any, where: str) -> None:
-    if not isinstance(item, dict):
-        raise ReportInputError(f"{where}: expected an object, got {type(item).__name__}")
-    for name in ("suite", "case_id", "provider", "family", "outcome"):
-        if not isinstance(item.get(name), str) or not item[name]:
-            raise ReportInputError(f"{where}: field {name!r}: expected a non-empty string, got {item.get(name)!r}")
-    where = f"{where} ({item['suite']}/{item['case_id']}[{item['provider']}])"
-    for name in ("kind", "nodeid", "message", "primary_metric", "cassette", "error", "error_kind"):
-        _expect(item, name, str, where, optional=True)
-    metrics = _expect(item, "metrics", dict, where, optional=True) or {}
-    for name, value in metrics.items():
-        if not _finite(value):
-            raise ReportInputError(f"{where}: field 'metrics.{name}': expected a finite number, got {value!r:.60}")
-    for name in ("results", "calls", "tags"):
-        for position, entry in enumerate(_expect(item, name, list, where, optional=True) or []):
-            wanted = str if name == "tags" else dict
-            if not isinstance(entry, wanted):
-                raise ReportInputError(
-                    f"{where}: field '{name}[{position}]': expected "
-                    f"{'a string' if wanted is str else 'an object'}, got {entry!r:.60}"
-                )
-    for position, call in enumerate(item.get("calls") or []):
-        seconds = call.get("seconds")
-        if seconds is not None and not _finite(seconds):
-            raise ReportInputError(
-                f"{where}: field 'calls[{position}].seconds': expected a finite number, got {seconds!r:.60}"
-            )
-    raw = _expect(item, "raw", dict, where, optional=True) or {}
-    for name in ("queries", "hits", "pages"):
-        _expect(raw, name, list, f"{where}: raw", optional=True)
-    _expect(raw, "extra", dict, f"{where}: raw", optional=True)
-    _expect(item, "baseline", dict, where, optional=True)
-
-
-def _finite(value: Any) -> bool:
-    """A JSON number a figure can use: not a bool, not NaN or ±Infinity, not past a float's range."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an int past a float's range
-        return False
-
-
-def _expect(data: dict, name: str, kind: type, where: str, *, optional: bool = False):
-    value = data.get(name)
-    if value is None and optional:
-        return None
-    if not isinstance(value, kind):
-        noun = {list: "a list", dict: "an object", str: "a string"}[kind]
-        raise ReportInputError(f"{where}: field {name!r}: expected {noun}, got {value!r:.60}")
-    return value
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import numbers
 import re
 from collections.abc import Callable, Iterator
@@ -38,8 +39,9 @@ def schema_validator(name: str) -> jsonschema.protocols.Validator:
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
-def validate(record: Any, schema: str, path: Path, *, line: int | None = None) -> None:
-    """Raise a SuiteError naming file, line, item id and field for the first schema violation."""
+def validate(record: Any, schema: str, path: Path, *, line: int | None = None, item: str | None = None) -> None:
+    """Raise a SuiteError naming file, line, item and field for the first schema violation (``item``: the
+    record's name where it has no ``id`` or ``task_id``)."""
     fits = _shape_check(schema)
     if fits is not None and fits(record):
         return
@@ -49,12 +51,11 @@ def validate(record: Any, schema: str, path: Path, *, line: int | None = None) -
         field = ".".join(str(p) for p in error.absolute_path)
         if error.validator == "required":
             field = ".".join(filter(None, [field, _missing_property(error.message)]))
-        item = (
-            next((record[key] for key in ("id", "task_id") if isinstance(record.get(key), str)), None)
-            if isinstance(record, dict)
-            else None
-        )
-        raise SuiteError(path, error.message, line=line, field=field or None, item=item)
+        if item is None and isinstance(record, dict):
+            item = next((record[key] for key in ("id", "task_id") if isinstance(record.get(key), str)), None)
+        # jsonschema quotes the whole value: a wrong-typed object would fill the line
+        message = error.message if len(error.message) <= 200 else error.message[:199] + "…"
+        raise SuiteError(path, message, line=line, field=field or None, item=item)
 
 
 def _missing_property(message: str) -> str:
@@ -161,6 +162,11 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], conforms: Callable[[A
     elif key == "additionalProperties" and value is False and "patternProperties" not in schema:
         known = frozenset(schema.get("properties", ()))
         return lambda v: not isinstance(v, dict) or v.keys() <= known
+    elif key == "additionalProperties" and isinstance(value, dict) and "patternProperties" not in schema:
+        each = _compile(value, conforms)
+        if each is not None:
+            known, fits = frozenset(schema.get("properties", ())), each
+            return lambda v: not isinstance(v, dict) or all(fits(x) for name, x in v.items() if name not in known)
     elif key == "items" and "prefixItems" not in schema:
         sub = _compile(value, conforms)
         if sub is not None:
@@ -201,10 +207,35 @@ def _decode(data: bytes, path: Path, *, offset: int = 0, line: int = 1) -> str:
         ) from None
 
 
-def parse_json(text: str, path: Path, *, line: int | None = None) -> Any:
+class NotANumber:
+    """A JSON number no figure can use (``parse_json(finite=True)``): NaN, ±Infinity, one past a float's range,
+    or a whole number too long for Python to read. It is of no JSON Schema type, so the schema check names
+    its field."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text if len(text) <= 40 else f"a {len(text.lstrip('-')):,}-digit number"
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def _finite_float(text: str) -> float | NotANumber:
+    value = float(text)
+    return value if math.isfinite(value) else NotANumber(text)
+
+
+def _whole_number(text: str) -> int | NotANumber:
+    # Python refuses to read past 4,300 digits; a figure is never 40 long
+    return NotANumber(text) if len(text) > 40 else int(text)
+
+
+def parse_json(text: str, path: Path, *, line: int | None = None, finite: bool = False) -> Any:
     """``json.loads`` whose every failure is a SuiteError naming the file and line: malformed JSON,
-    nesting too deep for the parser, a number too long to convert."""
+    nesting too deep for the parser, a number too long to convert. ``finite``: NaN, ±Infinity and numbers
+    past a float's range or 40 digits are read as ``NotANumber``, for the schema check to refuse."""
     try:
+        if finite:
+            return json.loads(text, parse_float=_finite_float, parse_int=_whole_number, parse_constant=NotANumber)
         return json.loads(text)
     except json.JSONDecodeError as exc:
         where = f"{exc.msg} (column {exc.colno})" if line is not None else exc.msg

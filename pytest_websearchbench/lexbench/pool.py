@@ -22,13 +22,11 @@ from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.models import previews_from_rows
-from pytest_websearchbench.core.suites import parse_json, read_suite_text
+from pytest_websearchbench.core.results_file import read_results
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.lexbench.eligibility import hit_date, requirement_violations
 from pytest_websearchbench.lexbench.grades import GradedPreview
 from pytest_websearchbench.lexbench.items import Scenario
-
-RESULTS_FORMAT = "pytest-websearchbench/results@1"
 
 
 @dataclass(frozen=True)
@@ -120,11 +118,7 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
     items: list[RunItem] = []
     seen: dict[tuple[str, str], Path] = {}
     for path in paths:
-        doc = parse_json(read_suite_text(path), path)
-        if not isinstance(doc, dict) or doc.get("format") != RESULTS_FORMAT:
-            raise SuiteError(
-                path, f"not a results file written by --wsb-json (format {RESULTS_FORMAT})", field="format"
-            )
+        doc = read_results(path)
         if doc.get("raw_answers") is False:
             raise SuiteError(
                 path,
@@ -136,7 +130,7 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
         lex = [
             name
             for name, meta in (doc.get("suites") or {}).items()
-            if isinstance(meta, dict) and meta.get("family") == "lexbench" and meta.get("kind") == "scenario"
+            if meta.get("family") == "lexbench" and meta.get("kind") == "scenario"
         ]
         if suite_name is not None and suite_name in lex:
             lex = [suite_name]
@@ -155,12 +149,10 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
                 field="suites" if lex[0] != suite else "k",
             )
         suite, k, first = lex[0], run_k, first or path
-        if not isinstance(k, int) or k < 1:
-            raise SuiteError(path, f"k must be a whole number ≥ 1, got {k!r}", field="k")
-        for index, record in enumerate(doc.get("items") or [], start=1):
-            if not isinstance(record, dict) or record.get("suite") != suite:
+        for record in doc["items"]:
+            if record["suite"] != suite:
                 continue
-            item = _run_item(record, path, index)
+            item = _run_item(record, path)
             if (item.case_id, item.provider) in seen:
                 raise SuiteError(
                     path,
@@ -176,10 +168,8 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
     return Run(suite, k, tuple(items))
 
 
-def _run_item(record: dict, path: Path, index: int) -> RunItem:
-    case_id, provider = record.get("case_id"), record.get("provider")
-    if not isinstance(case_id, str) or not isinstance(provider, str):
-        raise SuiteError(path, "an item without case_id or provider", item=f"items[{index}]", field="case_id")
+def _run_item(record: dict, path: Path) -> RunItem:
+    case_id, provider = record["case_id"], record["provider"]  # strings: read_results checked them
     raw = previews_from_rows(record.get("raw"), record.get("results") or [])  # as the results file writes it
     if record.get("outcome") == "error" or raw is None:
         return RunItem(case_id, provider, None)

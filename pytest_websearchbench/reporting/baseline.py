@@ -15,12 +15,12 @@ run) or ``FILE@LABEL`` (its last run labelled so), read as the results document 
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pytest_websearchbench.core.exceptions import ConfigurationError
+from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
+from pytest_websearchbench.core.results_file import read_results
 from pytest_websearchbench.reporting.history import HistoryError, is_sqlite, load_history
 
 ItemKey = tuple[str, str, str]  # (suite, case_id, variant)
@@ -81,26 +81,19 @@ class Baseline:
     def load(cls, path: Path) -> Baseline:
         try:
             history = _history_spec(path)
-            data = json.loads(Path(path).read_text("utf-8")) if history is None else history_document(*history)
-            items = {item_key(item): item for item in data["items"]}
-            return cls(
-                items,
-                str(path),
-                k=data.get("k"),
-                suites=dict(data.get("suites") or {}),
-                created=data.get("created"),
-                provider_settings=dict(data.get("provider_settings") or {}),
-                incomplete=_incomplete(data),
-                selected_by=tuple(data.get("selected_by") or ()),
-            )
-        except FileNotFoundError:
-            raise ConfigurationError(f"--wsb-baseline: {path} not found") from None
-        except HistoryError as exc:
+            data = read_results(Path(path)) if history is None else history_document(*history)
+        except (SuiteError, HistoryError) as exc:
             raise ConfigurationError(f"--wsb-baseline: {exc}") from None
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise ConfigurationError(
-                f"--wsb-baseline: {path} is not a pytest-websearchbench results file ({exc!r})"
-            ) from None
+        return cls(
+            {item_key(item): item for item in data["items"]},
+            str(path),
+            k=data.get("k"),
+            suites=dict(data.get("suites") or {}),
+            created=data.get("created"),
+            provider_settings=dict(data.get("provider_settings") or {}),
+            incomplete=_incomplete(data),
+            selected_by=tuple(data.get("selected_by") or ()),
+        )
 
     # ------------------------------------------------------------------ is it comparable?
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_websearchbench.core.atomic import atomic_writer
 from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.core.results_file import FORMAT
 from pytest_websearchbench.core.secrets import value_scrubber
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.reporting.figures import SuiteFigures, cost_of
@@ -19,8 +20,6 @@ from pytest_websearchbench.reporting.results import Completeness, ItemRecord, va
 
 if TYPE_CHECKING:
     from pytest_websearchbench.providers.registry import ProviderRegistry
-
-FORMAT = "pytest-websearchbench/results@1"
 
 
 @dataclass
@@ -107,7 +106,7 @@ class RunResults:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunResults:
-        """A results document (``report.check_document`` checked the fields it reads)."""
+        """A results document (``core.results_file.read_results`` checked it)."""
         suites = data.get("suites") or {}
         settings = data.get("provider_settings") or {}
         records = [

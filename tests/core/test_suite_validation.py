@@ -25,7 +25,9 @@ def _jsonl(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
 
 
-# valid lines of every schema the shape check covers, taken from the bundled suites
+_BASELINE = json.loads((SAMPLE / "baseline-local.json").read_text("utf-8"))
+
+# valid lines of every schema the shape check covers, taken from the bundled suites and the bundled baseline
 EXAMPLES: dict[str, list[dict]] = {
     "lexbench-scenario": _jsonl(SAMPLE / "lexbench-sample" / "items.jsonl"),
     "lexbench-grade": _jsonl(SAMPLE / "lexbench-sample" / "grades.jsonl")[:200],
@@ -36,6 +38,9 @@ EXAMPLES: dict[str, list[dict]] = {
         json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/*/environment/world.json"))
     ],
     "webbench-dataset": [tomllib.loads((SAMPLE / "webbench-sample" / "dataset.toml").read_text("utf-8"))],
+    # the results file (core/results_file.py): its head, and items of each family
+    "results": [{**_BASELINE, "items": []}],
+    "results-item": _BASELINE["items"][::10],
 }
 
 json_values = st.recursive(

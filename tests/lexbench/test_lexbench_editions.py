@@ -138,13 +138,20 @@ def _results(path: Path, items: list[dict], k: int = 5, suite: str = "tiny") -> 
 
 
 def _item(case: str, provider: str, hits: list[dict]) -> dict:
-    return {"suite": "tiny", "case_id": case, "provider": provider, "outcome": "passed", "raw": {"hits": hits}}
+    return {
+        "suite": "tiny",
+        "case_id": case,
+        "provider": provider,
+        "family": "lexbench",
+        "outcome": "passed",
+        "raw": {"hits": hits},
+    }
 
 
 def test_results_files_are_refused_in_one_line_naming_file_item_and_field(tmp_path):
     plain = tmp_path / "plain.json"
     plain.write_text('{"items": []}')
-    with pytest.raises(SuiteError, match=r"plain.json: field 'format': not a results file written by --wsb-json"):
+    with pytest.raises(SuiteError, match=r"plain.json: field 'format': not a pytest-websearchbench results file"):
         load_runs([plain])
     nourl = _results(tmp_path / "nourl.json", [_item("t1", "serper", [{"rank": 1, "title": "x"}])])
     with pytest.raises(

@@ -143,4 +143,4 @@ def test_a_baseline_that_is_not_a_results_file_is_one_usage_error(pytester, tiny
     bad.write_text('{"items": 3}')
     result = pytester.runpytest("suites", f"--wsb-baseline={bad}")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
-    result.stderr.fnmatch_lines([f"*--wsb-baseline: {bad} is not a pytest-websearchbench results file*"])
+    result.stderr.fnmatch_lines([f"*--wsb-baseline: {bad}: field 'format': not a pytest-websearchbench results file*"])

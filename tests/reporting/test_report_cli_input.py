@@ -34,29 +34,29 @@ def _set(path: str, value) -> callable:
 
 
 CASES = {
-    "5000-digit k": (_huge_k, "field 'k': expected a whole number from 1, got a 5,000-digit number"),
-    "k of 0": (_set("k", 0), "field 'k': expected a whole number from 1, got 0"),
+    "5000-digit k": (_huge_k, "field 'k': a 5,000-digit number is not of type 'integer'"),
+    "k of 0": (_set("k", 0), "field 'k': 0 is less than the minimum of 1"),
     "Infinity metric": (
         _set("items.0.metrics.ndcg", float("inf")),
-        f"item 0 ({FIRST}): field 'metrics.ndcg': expected a finite number, got inf",
+        f"item '{FIRST}' field 'metrics.ndcg': Infinity is not of type 'number'",
     ),
     "huge metric": (
         _set("items.0.metrics.ndcg", 10**400),
-        f"item 0 ({FIRST}): field 'metrics.ndcg': expected a finite number",
+        f"item '{FIRST}' field 'metrics.ndcg': a 401-digit number is not of type 'number'",
     ),
     "suite as a string": (
         _set(f"suites.{GOOD['items'][0]['suite']}", "code"),
-        f"field 'suites.{GOOD['items'][0]['suite']}': expected an object, got 'code'",
+        f"field 'suites.{GOOD['items'][0]['suite']}': 'code' is not of type 'object'",
     ),
     "suite edition as a number": (
         _set(f"suites.{GOOD['items'][0]['suite']}.edition", 3),
-        f"suites.{GOOD['items'][0]['suite']}: field 'edition': expected a string, got 3",
+        f"field 'suites.{GOOD['items'][0]['suite']}.edition': 3 is not of type 'string', 'null'",
     ),
-    "kind as a number": (_set("items.0.kind", 7), f"item 0 ({FIRST}): field 'kind': expected a string, got 7"),
-    "provider name as a number": (_set("providers", [1]), "field 'providers[0]': expected a string, got 1"),
+    "kind as a number": (_set("items.0.kind", 7), f"item '{FIRST}' field 'kind': 7 is not of type 'string', 'null'"),
+    "provider name as a number": (_set("providers", [1]), "field 'providers.0': 1 is not of type 'string'"),
     "duplicated item": (
         lambda d: json.dumps({**d, "items": d["items"] + [d["items"][0]]}),
-        f"item {len(GOOD['items'])} ({FIRST}): the same suite, case and provider as item 0",
+        f"item '{FIRST}': items[{len(GOOD['items'])}] has the same suite, case and provider as items[0]",
     ),
 }
 

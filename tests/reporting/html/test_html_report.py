@@ -204,23 +204,23 @@ def test_a_key_never_reaches_the_results_file_of_a_run(pytester, tiny_suite, mon
 def test_the_cli_names_file_item_and_field_of_a_bad_results_file(bundled_run, tmp_path, capsys):
     good = json.loads(bundled_run["results"].read_text("utf-8"))
     cases = {
-        "not-json.json": ('{\n  "items": [,]\n}', "not-json.json, line 2, column 13: not JSON"),
+        "not-json.json": ('{\n  "items": [,]\n}', "not-json.json:2: invalid JSON: Expecting value"),
         "other.json": (
             json.dumps({"format": "something/else", "items": []}),
             "not a pytest-websearchbench results file",
         ),
         "no-suite.json": (
             json.dumps({**good, "items": [{**good["items"][3], "suite": None}]}),
-            "no-suite.json, item 0: field 'suite': expected a non-empty string, got None",
+            "no-suite.json: item 'items[0]' field 'suite': None is not of type 'string'",
         ),
         "metric.json": (
             json.dumps({**good, "items": good["items"][:2] + [{**good["items"][2], "metrics": {"ndcg": "high"}}]}),
-            f"metric.json, item 2 (code-sample/{good['items'][2]['case_id']}[local]): field 'metrics.ndcg': "
-            "expected a finite number, got 'high'",
+            f"metric.json: item 'code-sample/{good['items'][2]['case_id']}[local]' field 'metrics.ndcg': "
+            "'high' is not of type 'number'",
         ),
         "hits.json": (
             json.dumps({**good, "items": [{**good["items"][0], "raw": {"hits": {"a": 1}}}]}),
-            "field 'hits': expected a list",
+            "field 'raw.hits': {'a': 1} is not of type 'array', 'null'",
         ),
     }
     for name, (text, message) in cases.items():
@@ -228,7 +228,7 @@ def test_the_cli_names_file_item_and_field_of_a_bad_results_file(bundled_run, tm
         assert cli.main([str(tmp_path / name), "-o", str(tmp_path / "out.html")]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and err.startswith("report: ") and message in err, err
-    assert cli.main([str(tmp_path / "missing.json")]) == 2 and "missing.json: no such file" in capsys.readouterr().err
+    assert cli.main([str(tmp_path / "missing.json")]) == 2 and "missing.json: file not found" in capsys.readouterr().err
     assert not (tmp_path / "out.html").exists()
 
 
