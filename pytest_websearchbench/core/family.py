@@ -16,7 +16,10 @@ class SearchProvider(Protocol):
     names the shape, so it need not import the providers it sits under."""
 
     name: str
-    calls: list[Any]  # the provider's ``CallRecord``s (the core does not import the providers)
+
+    @property
+    def calls(self) -> list[Any]:
+        """The provider's ``CallRecord``s (the core does not import the providers)."""
 
     def search(self, query: str, k: int) -> list[Hit]: ...
 
