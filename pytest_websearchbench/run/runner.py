@@ -23,13 +23,13 @@ from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload
 from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
+from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure, worked_live
 
 if TYPE_CHECKING:
     from pytest_websearchbench.core.family import Score
     from pytest_websearchbench.reporting.baseline import ItemVerdict
     from pytest_websearchbench.reporting.results import ItemMeta
     from pytest_websearchbench.run.spec import ItemSpec
-from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure, worked_live
 
 #: provider failures that come from the content of an answer (not from reaching the provider)
 ANSWER_ERRORS = ("bad_response", "malformed_json")
