@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 
 class WebSearchBenchError(Exception):
     """Base class of every error the plugin raises on purpose."""
@@ -11,8 +13,14 @@ class SuiteError(WebSearchBenchError):
     """A suite file is missing or malformed; the message names file, line and field."""
 
     def __init__(
-        self, path, message: str, *, line: int | None = None, field: str | None = None, item: str | None = None
-    ):
+        self,
+        path: str | os.PathLike[str],
+        message: str,
+        *,
+        line: int | None = None,
+        field: str | None = None,
+        item: str | None = None,
+    ) -> None:
         self.path = str(path)
         self.line = line
         self.field = field

@@ -16,7 +16,10 @@ class SearchProvider(Protocol):
     names the shape, so it need not import the providers it sits under."""
 
     name: str
-    calls: list
+
+    @property
+    def calls(self) -> list[Any]:
+        """The provider's ``CallRecord``s (the core does not import the providers)."""
 
     def search(self, query: str, k: int) -> list[Hit]: ...
 
@@ -213,6 +216,6 @@ class BenchmarkFamily(ABC):
         which may come from an older run: tolerate missing fields); None shows the generic view only."""
         return None
 
-    def write_outputs(self, records: list) -> None:  # noqa: B027 (optional: most families write none)
+    def write_outputs(self, records: list[Any]) -> None:  # noqa: B027 (optional: most families write none)
         """At the end of the run (on the xdist controller): write the family's own result files
         from every item's record (``reporting.results.ItemRecord``); none by default."""

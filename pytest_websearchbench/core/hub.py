@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, TypeGuard
 from urllib.parse import quote, unquote
 
 HUB_PREFIX = "hf://"
@@ -28,7 +28,7 @@ VERIFY, UPDATE = "verify", "update"
 LOCK_MODES = (VERIFY, UPDATE)
 
 
-def is_hub_spec(value: Any) -> bool:
+def is_hub_spec(value: Any) -> TypeGuard[str]:
     return isinstance(value, str) and value.startswith(HUB_PREFIX)
 
 

@@ -143,7 +143,7 @@ class Option:
         shown = self.default_help or self.default
         return f"{self.help} (default: {shown})" if shown else self.help
 
-    def register(self, group, parser: pytest.Parser) -> None:
+    def register(self, group: pytest.OptionGroup, parser: pytest.Parser) -> None:
         """Its flag in the plugin's ``--help`` group, its ini key on ``parser``."""
         argparse_help = self.help_text.replace("%", "%%")  # argparse formats help with %
         if self.switch:
@@ -434,7 +434,7 @@ MODEL_OPTIONS: tuple[Option, ...] = (
 )
 
 
-def add_options(parser: pytest.Parser, options: Iterable[Option], provider_ini_keys) -> None:
+def add_options(parser: pytest.Parser, options: Iterable[Option], provider_ini_keys: Iterable[tuple[str, str]]) -> None:
     """Every option, once each, in the plugin's group, then the providers' ini keys
     (``provider_ini_keys``: (key, help) pairs, ``wsb_<name>_<option>``)."""
     group = parser.getgroup("websearchbench", "web-search benchmarks (pytest-websearchbench)")
@@ -483,7 +483,7 @@ class OptionValues:
 
     def is_default(self, ini: str) -> bool:
         """Neither the command line nor the ini file gives the option another value than its default."""
-        return self._values[ini] == self._options[ini].default_value
+        return bool(self._values[ini] == self._options[ini].default_value)
 
     def path(self, ini: str) -> Path | None:
         """A path option's value: one on the command line is relative to where pytest was started, one in

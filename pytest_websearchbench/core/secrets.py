@@ -103,7 +103,7 @@ def _utf8(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
-def register_secrets(values) -> None:
+def register_secrets(values: Iterable[str]) -> None:
     """Remember values that must never be logged (empty and very short values are ignored)."""
     with _LOCK:
         for value in values:
@@ -179,7 +179,7 @@ def install_log_scrubber() -> None:
         _INSTALLED = True
     previous = logging.getLogRecordFactory()
 
-    def factory(*args, **kwargs):
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
         record = previous(*args, **kwargs)
         if _SECRETS:
             try:

@@ -27,7 +27,9 @@ MANIFEST_NAME = "suite.json"
 
 @cache
 def _schema(name: str) -> dict[str, Any]:
-    return json.loads(files("pytest_websearchbench").joinpath("schemas", f"{name}.schema.json").read_text("utf-8"))
+    text = files("pytest_websearchbench").joinpath("schemas", f"{name}.schema.json").read_text("utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
 @cache

@@ -38,7 +38,8 @@ def _string_field(body: dict[str, Any], name: str) -> str:
         raise BadRequest(f"field {name!r} is required")
     if not isinstance(body[name], str):
         raise BadRequest(f"field {name!r} must be a string, got {type(body[name]).__name__}")
-    return body[name]
+    value: str = body[name]
+    return value
 
 
 def _k_field(body: dict[str, Any]) -> int:

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from dataclasses import field as dc_field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.models import Hit, Page
@@ -29,6 +29,7 @@ from pytest_websearchbench.providers.retry import HttpOptions
 #: (secret headers and parameters are stored as <FILTERED>) and nothing goes out live
 REPLAY_KEY = "replay-only-no-key"
 
+_T = TypeVar("_T")
 _MISSING = object()
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
@@ -238,7 +239,7 @@ class ApiProvider(HttpProvider):
         body = self.request_json("fetch", request.method, request.path, **request.kwargs())
         return self._read(lambda: self.parse_fetch(body, url))
 
-    def _read(self, parse: Callable[[], Any]) -> Any:
+    def _read(self, parse: Callable[[], _T]) -> _T:
         try:
             return parse()
         except ProviderError as exc:
@@ -289,13 +290,13 @@ class ApiProvider(HttpProvider):
         *,
         url: str = "url",
         title: str = "title",
-        snippet: str | Callable[[dict], str] = "snippet",
+        snippet: str | Callable[[dict[str, Any]], str] = "snippet",
         extra: Mapping[str, str] | None = None,
-        keep: Callable[[dict], bool] | None = None,
+        keep: Callable[[dict[str, Any]], bool] | None = None,
     ) -> list[Hit]:
         """Hits from result objects, in the provider's order: ``url`` is required, ``title`` and
         ``snippet`` may be absent (empty), ``extra`` copies {name: field} when present."""
-        out = []
+        out: list[Hit] = []
         for index, row in enumerate(rows):
             at = f"{where}[{index}]"
             if not isinstance(row, dict):

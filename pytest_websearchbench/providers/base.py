@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER, received_at
 from pytest_websearchbench.cassettes.scrub import alias_url
@@ -31,6 +31,15 @@ from pytest_websearchbench.providers.retry import (
 
 if TYPE_CHECKING:
     import httpx
+
+
+class _AttemptState(TypedDict):
+    """What ``HttpProvider``'s tries of one request leave for its ``CallRecord`` (the last try's)."""
+
+    attempts: int
+    seconds: float
+    status: int | None
+    received_at: str | None
 
 
 @dataclass(frozen=True)
@@ -113,7 +122,7 @@ class Provider(ABC):
         """This thread's requests whose (recordable) answer was rejected: cassettes drop them (method, url, body)."""
         return self._log("failed_exchanges")
 
-    def _log(self, name: str) -> list:
+    def _log(self, name: str) -> list[Any]:
         log = getattr(self._thread_log, name, None)
         if log is None:
             log = []
@@ -163,8 +172,12 @@ class HttpProvider(Provider):
     """
 
     timeout_seconds = 30.0
-    #: USD per 1,000 requests by call kind; a missing kind is unpriced. ``--wsb-price`` overrides.
-    prices: Mapping[str, float | None] = {}
+
+    @property
+    def prices(self) -> Mapping[str, float | None]:
+        """USD per 1,000 requests by call kind; a missing kind is unpriced. ``--wsb-price`` overrides.
+        An adapter sets it as a class attribute, or as a property when it depends on its settings."""
+        return {}
 
     def __init__(
         self,
@@ -204,7 +217,7 @@ class HttpProvider(Provider):
     def request_json(self, kind: str, method: str, path: str, **kwargs: Any) -> Any:
         """Send one request (retrying as configured), time it, and return the decoded JSON body."""
         started = time.perf_counter()
-        state = {"attempts": 0, "seconds": 0.0, "status": None, "received_at": None}
+        state: _AttemptState = {"attempts": 0, "seconds": 0.0, "status": None, "received_at": None}
         try:
             response = self._send(method, path, kwargs, state)
             body = self._decode(response, method, path)
@@ -261,7 +274,7 @@ class HttpProvider(Provider):
             kwargs["detail"] = scrub(kwargs["detail"], self.secrets())
         return ProviderError(scrub(f"{self.name}: {message}", self.secrets()), **kwargs)
 
-    def _send(self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]) -> httpx.Response:
+    def _send(self, method: str, path: str, kwargs: dict[str, Any], state: _AttemptState) -> httpx.Response:
         return send_with_retries(
             lambda: self._attempt(method, path, kwargs, state),
             self.http.retry,
@@ -272,7 +285,7 @@ class HttpProvider(Provider):
         )
 
     def _attempt(
-        self, method: str, path: str, kwargs: dict[str, Any], state: dict[str, Any]
+        self, method: str, path: str, kwargs: dict[str, Any], state: _AttemptState
     ) -> tuple[httpx.Response | None, Problem | None]:
         """One try: the response, or what went wrong."""
         import httpx

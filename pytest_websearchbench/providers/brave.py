@@ -13,6 +13,9 @@ Key: ``BRAVE_SEARCH_API_KEY``.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 
@@ -22,21 +25,21 @@ class BraveProvider(ApiProvider):
     auth = Auth(header="X-Subscription-Token")
     docs = "https://api-dashboard.search.brave.com/api-reference/web/search/get"
     prices = {"search": 5.0}  # Search plan, per 1,000 requests
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("country", help="2-letter country code of the results (e.g. US)"),
         Option("search_lang", help="language of the results (e.g. en)"),
         Option("safesearch", "", "off | moderate | strict", ("off", "moderate", "strict")),
         Option("freshness", help="pd | pw | pm | py or YYYY-MM-DDtoYYYY-MM-DD"),
     )
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest(
             "GET",
             "/res/v1/web/search",
             params=compact(q=query, count=min(k, 20), text_decorations="false", **self.settings),
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         if self.field(body, "type", str) != "search":
             raise self.fail(f"the response has type {body['type']!r}, expected 'search'", kind="bad_response")
         rows = self.field(body, "web.results", list, default=[])
@@ -52,6 +55,6 @@ class BraveProvider(ApiProvider):
         return hits
 
 
-def _snippet(row: dict) -> str:
+def _snippet(row: dict[str, Any]) -> str:
     description = row.get("description")
     return (description.strip() if isinstance(description, str) else "") or join_snippets(row.get("extra_snippets"))

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from importlib import import_module
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.providers.api import ApiProvider
 
 # (provider name, module, class, help)
 BUILTIN_ADAPTERS = (
@@ -29,8 +33,9 @@ BUILTIN_ADAPTERS = (
 )
 
 
-def adapter_class(module: str, cls: str):
-    return getattr(import_module(f"pytest_websearchbench.providers.{module}"), cls)
+def adapter_class(module: str, cls: str) -> type[ApiProvider]:
+    adapter: type[ApiProvider] = getattr(import_module(f"pytest_websearchbench.providers.{module}"), cls)
+    return adapter
 
 
 def builtin_ini_keys() -> list[tuple[str, str]]:

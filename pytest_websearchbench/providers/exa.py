@@ -12,7 +12,9 @@ and per-URL ``statuses[]`` = {id, status, error{tag, httpStatusCode}}. Key: ``EX
 
 from __future__ import annotations
 
-from pytest_websearchbench.core.models import Page
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 #: the search types of the API reference and changelog (``lite`` is the newest)
@@ -25,13 +27,13 @@ class ExaProvider(ApiProvider):
     auth = Auth(header="x-api-key")
     docs = "https://docs.exa.ai/reference/search"
     prices = {"search": 5.0, "fetch": 1.0}  # search with up to 25 results; text contents per page
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("type", "auto", " | ".join(TYPES), TYPES),
         # not a closed list here: the API's own list has changed (pdf and github went), the API judges
         Option("category", help="company | research paper | news | tweet | personal site | financial report | people"),
     )
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest(
             "POST",
             "/search",
@@ -44,7 +46,7 @@ class ExaProvider(ApiProvider):
             ),
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         rows = self.field(body, "results", list)
         hits = self.hits(
             rows,
@@ -58,10 +60,10 @@ class ExaProvider(ApiProvider):
                 hit.extra["request_id"] = request_id
         return hits
 
-    def fetch_request(self, url):
+    def fetch_request(self, url: str) -> ApiRequest:
         return ApiRequest("POST", "/contents", json={"urls": [url], "text": True})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         rows = self.field(body, "results", list)
         if rows:
             where = "response's results[0]"
@@ -80,5 +82,5 @@ class ExaProvider(ApiProvider):
         raise self.page_not_fetched(url, reason)
 
 
-def _snippet(row: dict) -> str:
+def _snippet(row: dict[str, Any]) -> str:
     return join_snippets(row.get("highlights")) or join_snippets(row.get("summary")) or (row.get("text") or "")[:1000]

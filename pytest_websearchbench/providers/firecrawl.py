@@ -11,7 +11,9 @@ tests). Key: ``FIRECRAWL_API_KEY``.
 
 from __future__ import annotations
 
-from pytest_websearchbench.core.models import Page
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, flag
 
 
@@ -23,14 +25,14 @@ class FirecrawlProvider(ApiProvider):
     # credits at the Standard plan rate (0.83 USD per 1,000): a search of up to 10 results is
     # 2 credits, a scrape 1 credit
     prices = {"search": 1.66, "fetch": 0.83}
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("country", help="ISO country code of the search (e.g. US)"),
         Option("location", help="e.g. Germany or San Francisco,California,United States"),
         Option("tbs", help="time filter, e.g. qdr:w"),
         Option("only_main_content", "true", "scrape only the main content (true/false)", type=flag),
     )
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         s = self.settings
         return ApiRequest(
             "POST",
@@ -40,19 +42,19 @@ class FirecrawlProvider(ApiProvider):
             ),
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         self._require_success(body)
         rows = self.field(body, "data.web", list, default=[])
         return self.hits(rows, "data.web", snippet="description", extra={"position": "position"})
 
-    def fetch_request(self, url):
+    def fetch_request(self, url: str) -> ApiRequest:
         return ApiRequest(
             "POST",
             "/v2/scrape",
             json={"url": url, "formats": ["markdown"], "onlyMainContent": self.settings["only_main_content"]},
         )
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         self._require_success(body)
         status = self.field(body, "data.metadata.statusCode", (int, str), default=200)
         if isinstance(status, str) and status.isascii() and status.isdigit():
@@ -70,6 +72,6 @@ class FirecrawlProvider(ApiProvider):
             text=self.field(body, "data.markdown", str),
         )
 
-    def _require_success(self, body):
+    def _require_success(self, body: Any) -> None:
         if self.field(body, "success", bool) is not True:
             raise self.fail(f"the request failed: {body.get('error') or 'success is false'}", kind="provider")

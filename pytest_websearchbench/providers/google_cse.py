@@ -13,7 +13,11 @@ meta tag (``pagemap.metatags[]``, ISO 8601), when the page declares one. Errors 
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, MissingCredentialError, Option
+from pytest_websearchbench.providers.base import ProviderContext
 
 CX_ENV = "GOOGLE_CSE_ID"
 #: the Open Graph meta tag that dates an article (ogp.me, "article" object type)
@@ -27,14 +31,14 @@ class GoogleCseProvider(ApiProvider):
     auth = Auth(query_param="key")
     docs = "https://developers.google.com/custom-search/v1/using_rest"
     prices = {"search": 5.0}  # after the daily free 100 queries
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("cx", help=f"the Programmable Search Engine id (default: ${CX_ENV})"),
         Option("gl", help="country boost (e.g. us)"),
         Option("lr", help="language restriction (e.g. lang_en)"),
         Option("safe", "", "active | off", ("active", "off")),
     )
 
-    def check_settings(self, context):
+    def check_settings(self, context: ProviderContext) -> None:
         if not self.settings["cx"]:
             self.settings["cx"] = context.environ.get(CX_ENV, "").strip() or None
         if not self.settings["cx"]:
@@ -45,11 +49,11 @@ class GoogleCseProvider(ApiProvider):
                 )
             self.settings["cx"] = "replay-only-no-cx"
 
-    def secrets(self):
+    def secrets(self) -> list[str]:
         # the engine id is private too; filtering it also lets a replay without it match its cassette
         return [*super().secrets(), self.settings["cx"]]
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         s = self.settings
         return ApiRequest(
             "GET",
@@ -57,7 +61,7 @@ class GoogleCseProvider(ApiProvider):
             params={"cx": s["cx"], "q": query, "num": min(k, 10), "gl": s["gl"], "lr": s["lr"], "safe": s["safe"]},
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         if self.field(body, "kind", str) != "customsearch#search":
             raise self.fail(
                 f"the response has kind {body['kind']!r}, expected 'customsearch#search'", kind="bad_response"
@@ -71,7 +75,7 @@ class GoogleCseProvider(ApiProvider):
         return hits
 
 
-def _published_meta_tag(row: dict) -> str | None:
+def _published_meta_tag(row: dict[str, Any]) -> str | None:
     """The page's ``article:published_time`` meta tag as the result's ``pagemap`` lists it."""
     pagemap = row.get("pagemap")
     tags = pagemap.get("metatags") if isinstance(pagemap, dict) else None

@@ -12,7 +12,9 @@ description, publishedTime?}}``. Two hosts: ``WSB_JINA_BASE_URL`` (search) and
 
 from __future__ import annotations
 
-from pytest_websearchbench.core.models import Page
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, flag
 
 READER_BASE_URL = "https://r.jina.ai"
@@ -24,7 +26,7 @@ class JinaProvider(ApiProvider):
     auth = Auth.bearer()
     docs = "https://docs.jina.ai (Search API s.jina.ai, Reader API r.jina.ai)"
     prices = {}  # token-priced
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("gl", help="country of the search (e.g. us)"),
         Option("hl", help="language of the search (e.g. en)"),
         Option("with_content", "false", "true: read every result page during search (slower, more tokens)", type=flag),
@@ -33,28 +35,29 @@ class JinaProvider(ApiProvider):
 
     @property
     def reader_url(self) -> str:
-        return self.settings["reader_base_url"].rstrip("/")
+        url: str = self.settings["reader_base_url"]
+        return url.rstrip("/")
 
-    def cassette_aliases(self):
+    def cassette_aliases(self) -> dict[str, str]:
         aliases = super().cassette_aliases()
         if self.reader_url != READER_BASE_URL:
             aliases[self.reader_url] = READER_BASE_URL
         return aliases
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         headers = {} if self.settings["with_content"] else {"X-Respond-With": "no-content"}
         return ApiRequest(
             "POST", "/", json=compact(q=query, num=k, gl=self.settings["gl"], hl=self.settings["hl"]), headers=headers
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         rows = self.field(body, "data", list, default=[])
         return self.hits(rows, "data", snippet="description", extra={"date": "date"})
 
-    def fetch_request(self, url):
+    def fetch_request(self, url: str) -> ApiRequest:
         return ApiRequest("POST", self.reader_url + "/", json={"url": url})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         data = self.field(body, "data", dict)
         return Page(
             url=self.field(data, "url", str, default=url, where="response's data"),

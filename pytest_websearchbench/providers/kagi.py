@@ -10,6 +10,9 @@ adapter follows the documented v0. Key: ``KAGI_API_KEY``.
 
 from __future__ import annotations
 
+from typing import Any
+
+from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth
 
 
@@ -20,10 +23,10 @@ class KagiProvider(ApiProvider):
     docs = "https://help.kagi.com/kagi/api/search.html"
     prices = {"search": 25.0}  # 2.5 US cents a query
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("GET", "/api/v0/search", params={"q": query, "limit": k})
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         self.field(body, "meta", dict)
         errors = body.get("error")
         if errors:

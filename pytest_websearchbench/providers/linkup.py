@@ -14,8 +14,14 @@ Key: ``LINKUP_API_KEY``.
 
 from __future__ import annotations
 
-from pytest_websearchbench.core.models import Page
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, flag
+
+if TYPE_CHECKING:
+    import httpx
 
 _SEARCH_PRICE = {"fast": 5.0, "standard": 5.0, "deep": 50.0}
 #: 429 codes that no wait cures
@@ -30,7 +36,7 @@ class LinkupProvider(ApiProvider):
     key_env = "LINKUP_API_KEY"
     auth = Auth.bearer()
     docs = "https://docs.linkup.so/api-reference/search/search"
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("depth", "standard", "fast | standard | deep", ("fast", "standard", "deep")),
         Option("from_date", help="only results from this date (YYYY-MM-DD)"),
         Option("to_date", help="only results until this date (YYYY-MM-DD)"),
@@ -39,10 +45,10 @@ class LinkupProvider(ApiProvider):
     )
 
     @property
-    def prices(self):
+    def prices(self) -> Mapping[str, float | None]:
         return {"search": _SEARCH_PRICE[self.settings["depth"]]}
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         s = self.settings
         domains = [d.strip() for d in (s["include_domains"] or "").split(",") if d.strip()] or None
         return ApiRequest(
@@ -60,7 +66,7 @@ class LinkupProvider(ApiProvider):
             ),
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         rows = self.field(body, "results", list)
         return self.hits(
             rows,
@@ -71,13 +77,13 @@ class LinkupProvider(ApiProvider):
             keep=lambda row: row.get("type", "text") == "text",
         )
 
-    def fetch_request(self, url):
+    def fetch_request(self, url: str) -> ApiRequest:
         return ApiRequest("POST", "/v1/fetch", json={"url": url, "renderJs": self.settings["render_js"]})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         return Page(url=url, title="", text=self.field(body, "markdown", str))
 
-    def final_answer(self, response):
+    def final_answer(self, response: httpx.Response) -> str | None:
         if response.status_code != 429:
             return None
         try:

@@ -48,7 +48,7 @@ MODEL_RETRY = RetryPolicy(retries=1, backoff=0.5)
 def sdk_retries(response: httpx.Response) -> bool:
     """Whether the harness's client (the OpenAI SDK) tries an error answer again: as the server's
     ``x-should-retry`` header says, else on 408, 409, 429 and every 5xx."""
-    told = response.headers.get("x-should-retry")
+    told: str | None = response.headers.get("x-should-retry")
     if told in ("true", "false"):
         return told == "true"
     return response.status_code in (408, 409, 429) or response.status_code >= 500

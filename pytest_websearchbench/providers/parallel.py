@@ -10,7 +10,9 @@ and ``errors[]`` = {url, error_type, http_status_code, content}. Key: ``PARALLEL
 
 from __future__ import annotations
 
-from pytest_websearchbench.core.models import Page
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 
@@ -20,12 +22,12 @@ class ParallelProvider(ApiProvider):
     auth = Auth(header="x-api-key")
     docs = "https://docs.parallel.ai/api-reference/search"
     prices = {"search": 5.0, "fetch": 1.0}
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("mode", "advanced", "basic | advanced", ("basic", "advanced")),
         Option("location", help="ISO 3166-1 alpha-2 country of the results (e.g. us)"),
     )
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         settings = compact(max_results=k, location=self.settings["location"])
         return ApiRequest(
             "POST",
@@ -33,7 +35,7 @@ class ParallelProvider(ApiProvider):
             json={"search_queries": [query], "mode": self.settings["mode"], "advanced_settings": settings},
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         rows = self.field(body, "results", list)
         hits = self.hits(
             rows, "results", snippet=lambda row: join_snippets(row.get("excerpts")), extra={"date": "publish_date"}
@@ -43,10 +45,10 @@ class ParallelProvider(ApiProvider):
                 hit.extra["search_id"] = body["search_id"]
         return hits
 
-    def fetch_request(self, url):
+    def fetch_request(self, url: str) -> ApiRequest:
         return ApiRequest("POST", "/v1/extract", json={"urls": [url], "advanced_settings": {"full_content": True}})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         rows = self.field(body, "results", list)
         if rows:
             row = rows[0]

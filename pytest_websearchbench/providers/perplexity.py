@@ -8,6 +8,9 @@ https://api.perplexity.ai/search`` with ``Authorization: Bearer``, body ``query`
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact
 
 
@@ -17,7 +20,7 @@ class PerplexityProvider(ApiProvider):
     auth = Auth.bearer()
     docs = "https://docs.perplexity.ai/guides/perplexity-sdk-search"
     prices = {"search": 5.0}
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("country", help="ISO 3166-1 alpha-2 country (e.g. US)"),
         Option("max_tokens_per_page", help="tokens read from each page (e.g. 1024)", type=int),
         Option(
@@ -25,10 +28,10 @@ class PerplexityProvider(ApiProvider):
         ),
     )
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("POST", "/search", json=compact(query=query, max_results=min(k, 20), **self.settings))
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         rows = self.field(body, "results", list)
         hits = self.hits(rows, "results", extra={"date": "date", "last_updated": "last_updated"})
         if body.get("id"):

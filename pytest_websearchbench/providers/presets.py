@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlparse
 
 from pytest_websearchbench.core.models import Hit, Page
@@ -36,6 +36,11 @@ from pytest_websearchbench.providers.perplexity import PerplexityProvider
 from pytest_websearchbench.providers.tavily import TavilyProvider
 from pytest_websearchbench.providers.you import YouProvider
 
+if TYPE_CHECKING:
+    import httpx
+
+    from pytest_websearchbench.providers.registry import ProviderRegistry
+
 SEARCH = "search"
 SEARCH_FETCH = "search-fetch"
 BOTH = (SEARCH, SEARCH_FETCH)
@@ -46,14 +51,15 @@ HARNESS = "openbenchmarks-labs/web-search-for-coding-agents"
 _ADAPTER_NAMES = ("brave", "firecrawl", "you")
 
 
-class HarnessArm:
-    """Mixin (before the adapter in the bases) for one harness arm."""
+class HarnessArm(ApiProvider):
+    """Mixin (before the adapter in the bases) for one harness arm. It derives from ``ApiProvider``, as
+    every adapter does, so that its calls up to the adapter type-check; the arms' method order is the same."""
 
     #: the name the harness gives the arm (tool results carry it as ``backend``)
     harness_name: ClassVar[str] = ""
     #: the boards the harness runs the arm on (``search`` = search only, ``search-fetch``)
     boards: ClassVar[tuple[str, ...]] = BOTH
-    options = ()  # the settings are the harness's, fixed
+    options: ClassVar[tuple[Option, ...]] = ()  # the settings are the harness's, fixed
     snippet_chars: ClassVar[int] = SNIPPET_CHARS
     search_timeout: ClassVar[float] = 30.0
     fetch_timeout: ClassVar[float] = 90.0
@@ -80,7 +86,7 @@ class HarnessArm:
 
 
 def unique_hits(
-    rows: Any, k: int, read: Callable[[dict], tuple[Any, str, str] | None], snippet_chars: int = SNIPPET_CHARS
+    rows: Any, k: int, read: Callable[[dict[str, Any]], tuple[Any, str, str] | None], snippet_chars: int = SNIPPET_CHARS
 ) -> list[Hit]:
     """The harness's hit list: rows read as (url, title, snippet), rows without a URL skipped,
     the first of each URL kept, snippets cut, at most ``k``."""
@@ -136,7 +142,7 @@ class ParallelArm(HarnessArm, ParallelProvider):
     mode: ClassVar[str] = "basic"
     accepts_objective = True
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         sent, hosts = lift_site_operators(query)
         sent = sent or " ".join(hosts) or query
         advanced: dict[str, Any] = {"max_results": k}
@@ -148,12 +154,12 @@ class ParallelArm(HarnessArm, ParallelProvider):
             json={"objective": sent, "search_queries": [sent], "mode": self.mode, "advanced_settings": advanced},
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         return unique_hits(
             _get(body, "results"), k, lambda r: (r.get("url"), _text(r.get("title")), _lines(r.get("excerpts")))
         )
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         body: dict[str, Any] = {
             "urls": [url],
             "max_chars_total": FETCH_CHARS,
@@ -163,7 +169,7 @@ class ParallelArm(HarnessArm, ParallelProvider):
             body["objective"] = objective
         return ApiRequest("POST", "/v1/extract", json=body)
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         results, errors = _get(body, "results") or [], _get(body, "errors") or []
         if errors and not results:
             first = errors[0] if isinstance(errors[0], dict) else {}
@@ -196,15 +202,15 @@ class ExaArm(HarnessArm, ExaProvider):
     search_type: ClassVar[str] = "auto"
     search_timeout = 45.0
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest(
             "POST",
             "/search",
             json={"query": query, "type": self.search_type, "numResults": k, "contents": {"highlights": True}},
         )
 
-    def parse_search(self, body, k):
-        def read(row):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
+        def read(row: dict[str, Any]) -> tuple[Any, str, str]:
             highlights = row.get("highlights")
             snippet = (
                 _lines(highlights)
@@ -215,10 +221,10 @@ class ExaArm(HarnessArm, ExaProvider):
 
         return unique_hits(_get(body, "results"), k, read)
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         return ApiRequest("POST", "/contents", json={"urls": [url], "text": True})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         results = _get(body, "results") or []
         row = results[0] if isinstance(results, list) and results and isinstance(results[0], dict) else {}
         text = row.get("text") or row.get("excerpt") or ""
@@ -251,12 +257,12 @@ class LinkupArm(HarnessArm, LinkupProvider):
     depth: ClassVar[str] = "fast"
     prices = {"search": 5.0}
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest(
             "POST", "/v1/search", json={"q": query, "depth": self.depth, "outputType": "searchResults", "maxResults": k}
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         return unique_hits(
             _get(body, "results"),
             k,
@@ -267,10 +273,10 @@ class LinkupArm(HarnessArm, LinkupProvider):
             ),
         )
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         return ApiRequest("POST", "/v1/fetch", json={"url": url, "mode": "standard", "renderJs": True})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         text = _text(_get(body, "markdown") or _get(body, "content"))
         if not text:
             raise self.page_not_fetched(url, "fetch returned no markdown")
@@ -295,7 +301,7 @@ class TavilyArm(HarnessArm, TavilyProvider):
     search_timeout = 45.0
     prices = {"search": 8.0, "fetch": 1.6}
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest(
             "POST",
             "/search",
@@ -310,18 +316,18 @@ class TavilyArm(HarnessArm, TavilyProvider):
             },
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         return unique_hits(
             _get(body, "results"), k, lambda r: (r.get("url"), _text(r.get("title")), _text(r.get("content")))
         )
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         body: dict[str, Any] = {"urls": [url], "extract_depth": self.extract_depth, "format": "markdown", "timeout": 60}
         if objective:
             body["query"] = objective
         return ApiRequest("POST", "/extract", json=body)
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         results, failed = _get(body, "results") or [], _get(body, "failed_results") or []
         if failed and not results:
             first = failed[0] if isinstance(failed[0], dict) else {}
@@ -354,7 +360,7 @@ class BraveLlmContext(HarnessArm, BraveProvider):
 
     harness_name, boards, snippet_chars = "brave", (SEARCH,), 8000
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         n = max(1, min(k, 50))
         return ApiRequest(
             "POST",
@@ -368,8 +374,8 @@ class BraveLlmContext(HarnessArm, BraveProvider):
             },
         )
 
-    def parse_search(self, body, k):
-        def read(row):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
+        def read(row: dict[str, Any]) -> tuple[Any, str, str]:
             chunks = row.get("snippets") or []
             text = "\n".join(str(c) for c in chunks if c) if isinstance(chunks, list) else str(chunks)
             return row.get("url"), _text(row.get("title")), text
@@ -380,8 +386,10 @@ class BraveLlmContext(HarnessArm, BraveProvider):
 # --------------------------------------------------------------------------- You.com
 
 
-def _you_snippet(row: dict) -> str:
-    contents = row.get("contents") if isinstance(row.get("contents"), dict) else {}
+def _you_snippet(row: dict[str, Any]) -> str:
+    contents = row.get("contents")
+    if not isinstance(contents, dict):
+        contents = {}
     highlights = contents.get("highlights")
     if not isinstance(highlights, list):
         highlights = row.get("highlights")
@@ -402,10 +410,10 @@ def _you_snippet(row: dict) -> str:
 class YouArm(HarnessArm, YouProvider):
     harness_name = "you"
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("POST", "/v1/search", json={"query": query, "count": max(1, min(k, 100))})
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         data = _get(body, "results") if isinstance(body, dict) else body
         rows = (
             [*(data.get("web") or []), *(data.get("news") or [])]
@@ -416,13 +424,13 @@ class YouArm(HarnessArm, YouProvider):
         )
         return unique_hits(rows, max(1, min(k, 100)), lambda r: (r.get("url"), _text(r.get("title")), _you_snippet(r)))
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         return ApiRequest("POST", "/v1/contents", json={"urls": [url], "formats": ["markdown"], "crawl_timeout": 20})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         rows = body if isinstance(body, list) else _get(body, "results") or _get(body, "data") or []
         rows = [rows] if isinstance(rows, dict) else rows if isinstance(rows, list) else []
-        row: dict = {}
+        row: dict[str, Any] = {}
         for candidate in rows:  # the page of this URL, else the last one
             if isinstance(candidate, dict):
                 row = candidate
@@ -442,14 +450,14 @@ class PerplexityArm(HarnessArm, PerplexityProvider):
     search_timeout = 45.0
     fetch_timeout = 45.0
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest(
             "POST",
             "/search",
             json={"query": query, "max_results": max(1, min(k, 20)), "search_context_size": self.context_size},
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         return unique_hits(
             _get(body, "results"),
             max(1, min(k, 20)),
@@ -467,14 +475,14 @@ class PerplexityHigh(PerplexityArm):
     harness_name, boards, context_size = "perplexity_high", (SEARCH_FETCH,), "high"
     prices = {"search": 5.0, "fetch": 5.0}
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         body: dict[str, Any] = {"query": url, "max_results": 1, "search_context_size": self.context_size}
         host = urlparse(url).hostname
         if host:
             body["search_domain_filter"] = [host]
         return ApiRequest("POST", "/search", json=body)
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         rows = _get(body, "results")
         if not isinstance(rows, list) or not rows:
             raise self.page_not_fetched(url, "perplexity high search returned no results")
@@ -491,10 +499,10 @@ class PerplexityHigh(PerplexityArm):
 class FirecrawlArm(HarnessArm, FirecrawlProvider):
     harness_name, search_timeout = "firecrawl", 60.0
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("POST", "/v2/search", json={"query": query, "limit": k})
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         data = _get(body, "data") if isinstance(body, dict) else body
         rows = (data.get("web") or data.get("results") or []) if isinstance(data, dict) else data
         return unique_hits(
@@ -507,16 +515,18 @@ class FirecrawlArm(HarnessArm, FirecrawlProvider):
             ),
         )
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         return ApiRequest("POST", "/v2/scrape", json={"url": url, "formats": ["markdown"]})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         if _get(body, "success") is False:  # the harness states this one without the URL
             reason = _text(_get(body, "error") or "scrape failed")
             raise self.fail(f"could not fetch {url}: {reason}", kind="fetch_failed", detail=reason)
         data = _get(body, "data")
         data = data if isinstance(data, dict) else body if isinstance(body, dict) else {}
-        meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+        meta = data.get("metadata")
+        if not isinstance(meta, dict):
+            meta = {}
         text = _text(data.get("markdown") or data.get("content"))
         if not text:
             raise self.page_not_fetched(url, "scrape returned no markdown")
@@ -549,31 +559,32 @@ class TinyFishArm(HarnessArm, ApiProvider):
 
     @property
     def fetch_url(self) -> str:
-        return self.settings["fetch_base_url"].rstrip("/")
+        url: str = self.settings["fetch_base_url"]
+        return url.rstrip("/")
 
-    def cassette_aliases(self):
+    def cassette_aliases(self) -> dict[str, str]:
         aliases = super().cassette_aliases()
         if self.fetch_url != TINYFISH_FETCH_URL:
             aliases[self.fetch_url] = TINYFISH_FETCH_URL
         return aliases
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("GET", "", params={"query": query})  # the harness asks the host itself
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         return unique_hits(
             _get(body, "results"),
             k,
             lambda r: (r.get("url"), _text(r.get("title")), _text(r.get("snippet") or r.get("description"))),
         )
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         body: dict[str, Any] = {"urls": [url], "format": "markdown"}
         if objective:
             body["purpose"] = objective[:2000]  # the API's limit
         return ApiRequest("POST", self.fetch_url, json=body)
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         results, errors = _get(body, "results") or [], _get(body, "errors") or []
         if errors and not results:
             first = errors[0] if isinstance(errors[0], dict) else {}
@@ -602,18 +613,18 @@ class StringArm(HarnessArm, ApiProvider):
     docs = "https://request.usestring.ai (POST /v1/search, POST /v1/fetch)"
     search_timeout = 60.0
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("POST", "/v1/search", json={"query": query, "engine": "google"})
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         return unique_hits(
             _get(body, "results"), k, lambda r: (r.get("url"), _text(r.get("title")), _text(r.get("snippet")))
         )
 
-    def arm_fetch_request(self, url, objective):
+    def arm_fetch_request(self, url: str, objective: str) -> ApiRequest:
         return ApiRequest("POST", "/v1/fetch", json={"url": url, "format": "markdown", "markdownMode": "readable"})
 
-    def _decode(self, response, method, path):
+    def _decode(self, response: httpx.Response, method: str, path: str) -> Any:
         if response.is_success and response.headers.get("content-type", "").lower().startswith("text/markdown"):
             return {
                 "markdown": scrub(response.text, self.secrets()),
@@ -621,7 +632,7 @@ class StringArm(HarnessArm, ApiProvider):
             }
         return super()._decode(response, method, path)
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         text = _text(_get(body, "markdown"))
         if not text:
             raise self.page_not_fetched(url, "fetch returned no markdown")
@@ -655,7 +666,7 @@ ARMS: tuple[type[HarnessArm], ...] = (
 ARMS_BY_NAME: dict[str, type[HarnessArm]] = {arm.registered_name(): arm for arm in ARMS}
 
 
-def register_harness_arms(registry) -> None:
+def register_harness_arms(registry: ProviderRegistry) -> None:
     for name, arm in ARMS_BY_NAME.items():
         boards = " and ".join(arm.boards)
         registry.add(name, arm.from_context, help=f"{HARNESS} arm {arm.harness_name!r} ({boards} board; {arm.key_env})")

@@ -175,11 +175,12 @@ def send_with_retries(
             attempts += 1
             if rate_limiter is not None:
                 rate_limiter.acquire()
-            response, problem = attempt()
+            response, outcome = attempt()
+            problem = None if outcome is None else Problem(*outcome)
             if problem is None:
+                assert response is not None, "an attempt without a problem has its response"
                 reached = True
                 return response
-            problem = Problem(*problem)
             reached = reached or problem.reached
             status = response.status_code if response is not None else None
             if response is not None and not (retryable(response) if retryable else status in RETRY_STATUSES):

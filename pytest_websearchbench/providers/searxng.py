@@ -10,7 +10,11 @@ An empty answer while engines are reported unresponsive is an outage, not "no re
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, MissingCredentialError, Option, compact
+from pytest_websearchbench.providers.base import ProviderContext
 
 #: cassettes name the instance by this alias, so they replay against any instance (or none)
 CASSETTE_BASE_URL = "http://searxng.invalid"
@@ -21,7 +25,7 @@ class SearxngProvider(ApiProvider):
     key_env = None
     docs = "https://docs.searxng.org/dev/search_api.html"
     prices = {"search": 0.0}  # self-hosted
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("language", help="language code (e.g. en, de-CH)"),
         Option("categories", help="comma-separated categories (e.g. general,it)"),
         Option("engines", help="comma-separated engines (e.g. duckduckgo,wikipedia)"),
@@ -30,7 +34,7 @@ class SearxngProvider(ApiProvider):
     )
 
     @classmethod
-    def resolve_base_url(cls, context):
+    def resolve_base_url(cls, context: ProviderContext) -> str:
         url = context.base_url("")
         if url:
             return url
@@ -41,18 +45,18 @@ class SearxngProvider(ApiProvider):
             )
         return CASSETTE_BASE_URL
 
-    def cassette_aliases(self):
+    def cassette_aliases(self) -> dict[str, str]:
         return {self.base_url: CASSETTE_BASE_URL} if self.base_url != CASSETTE_BASE_URL else {}
 
-    def explain_status(self, status):
+    def explain_status(self, status: int) -> str:
         if status == 403:
             return " (is json listed under search.formats in the instance's settings.yml?)"
         return ""
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("GET", "/search", params=compact(q=query, format="json", pageno=1, **self.settings))
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         rows = self.field(body, "results", list)
         unresponsive = body.get("unresponsive_engines") or []
         if not rows and unresponsive:

@@ -10,6 +10,9 @@ filtered from cassettes and logs). Key: ``SERPAPI_API_KEY``.
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact
 
 _NO_RESULTS = "hasn't returned any results"
@@ -21,17 +24,17 @@ class SerpApiProvider(ApiProvider):
     auth = Auth(query_param="api_key")
     docs = "https://serpapi.com/search-api"
     prices = {"search": 15.0}  # Developer plan: 75 USD for 5,000 searches
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("engine", "google", "SerpApi engine (google, google_light, bing…)"),
         Option("gl", help="country (e.g. us)"),
         Option("hl", help="language (e.g. en)"),
         Option("location", help="where the search originates, e.g. Austin, Texas"),
     )
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("GET", "/search.json", params=compact(q=query, num=k, **self.settings))
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         self.field(body, "search_metadata", dict)
         error = body.get("error")
         if error:

@@ -11,7 +11,10 @@ answer ``results[]`` = {title, url, content, score, published_date?} (``publishe
 
 from __future__ import annotations
 
-from pytest_websearchbench.core.models import Page
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact
 
 # USD per 1,000 requests at Tavily's pay-as-you-go credit price (0.008 USD a credit): a basic
@@ -25,7 +28,7 @@ class TavilyProvider(ApiProvider):
     key_env = "TAVILY_API_KEY"
     auth = Auth.bearer()
     docs = "https://docs.tavily.com/documentation/api-reference/endpoint/search"
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option(
             "search_depth", "basic", "basic | advanced | fast | ultra-fast", ("basic", "advanced", "fast", "ultra-fast")
         ),
@@ -36,13 +39,13 @@ class TavilyProvider(ApiProvider):
     )
 
     @property
-    def prices(self):
+    def prices(self) -> Mapping[str, float | None]:
         return {
             "search": _SEARCH_PRICE[self.settings["search_depth"]],
             "fetch": _EXTRACT_PRICE[self.settings["extract_depth"]],
         }
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         s = self.settings
         return ApiRequest(
             "POST",
@@ -57,18 +60,18 @@ class TavilyProvider(ApiProvider):
             ),
         )
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         rows = self.field(body, "results", list)
         return self.hits(rows, "results", snippet="content", extra={"score": "score", "date": "published_date"})
 
-    def fetch_request(self, url):
+    def fetch_request(self, url: str) -> ApiRequest:
         return ApiRequest(
             "POST",
             "/extract",
             json={"urls": [url], "extract_depth": self.settings["extract_depth"], "format": "markdown"},
         )
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         rows = self.field(body, "results", list)
         for index, row in enumerate(rows):
             where = f"response's results[{index}]"

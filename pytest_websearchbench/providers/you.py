@@ -12,7 +12,9 @@ searches, 1 USD per 1,000 pages. Key: ``YDC_API_KEY``.
 
 from __future__ import annotations
 
-from pytest_websearchbench.core.models import Page
+from typing import Any, ClassVar
+
+from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.api import ApiProvider, ApiRequest, Auth, Option, compact, join_snippets
 
 
@@ -22,16 +24,16 @@ class YouProvider(ApiProvider):
     auth = Auth(header="X-API-Key")
     docs = "https://docs.you.com/quickstart"
     prices = {"search": 5.0, "fetch": 1.0}
-    options = (
+    options: ClassVar[tuple[Option, ...]] = (
         Option("country", help="country code (e.g. US)"),
         Option("safesearch", "", "off | moderate | strict", ("off", "moderate", "strict")),
         Option("freshness", help="day | week | month | year or YYYY-MM-DDtoYYYY-MM-DD"),
     )
 
-    def search_request(self, query, k):
+    def search_request(self, query: str, k: int) -> ApiRequest:
         return ApiRequest("POST", "/v1/search", json=compact(query=query, count=min(k, 100), **self.settings))
 
-    def parse_search(self, body, k):
+    def parse_search(self, body: Any, k: int) -> list[Hit]:
         self.field(body, "results", dict)
         rows = self.field(body, "results.web", list, default=[])
         hits = self.hits(
@@ -46,10 +48,10 @@ class YouProvider(ApiProvider):
                 hit.extra["search_uuid"] = uuid
         return hits
 
-    def fetch_request(self, url):
+    def fetch_request(self, url: str) -> ApiRequest:
         return ApiRequest("POST", "/v1/contents", json={"urls": [url], "formats": ["markdown"]})
 
-    def parse_fetch(self, body, url):
+    def parse_fetch(self, body: Any, url: str) -> Page:
         if not isinstance(body, list):
             raise self.fail(f"the response is a {type(body).__name__}, expected a list of pages", kind="bad_response")
         if not body:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 import types
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Self
 
+import _pytest.nodes
 import _pytest.python
 import pytest
 
@@ -90,9 +92,9 @@ def specs_of_ids(config: pytest.Config, nodeids: Iterable[str]) -> dict[str, Ite
             continue
         for case in suite.cases:
             for variant in family.variants(state.settings):
-                nodeid = names.get(f"{case.id}[{variant}]")
-                if nodeid is not None:
-                    found[nodeid] = ItemSpec(family, suite, case, variant)
+                item_id = names.get(f"{case.id}[{variant}]")
+                if item_id is not None:
+                    found[item_id] = ItemSpec(family, suite, case, variant)
     return found
 
 
@@ -105,13 +107,14 @@ class SuiteModule(pytest.Module):
     """
 
     @classmethod
-    def from_parent(cls, parent, *, path: Path, **kwargs):
+    def from_parent(cls, parent: _pytest.nodes.Node, *, path: Path | None = None, **kwargs: Any) -> Self:
         # pytest names a folder outside the rootdir that was given as an argument "" (a bundled suite
         # named by --suite, say), so two such suites' items would share ids; such a suite's id is its
         # path relative to the rootdir instead, which stays unique and usable as an argument
         # path relative to the rootdir instead, which stays unique and usable as an argument; a suite that
         # ships with the plugin is its name, the same wherever the plugin is installed (a CI's test history
         # survives a moved virtual environment)
+        assert path is not None, "pytest gives a module's path"
         try:
             path.relative_to(parent.config.rootpath)
         except ValueError:
@@ -121,10 +124,10 @@ class SuiteModule(pytest.Module):
             )
         return super().from_parent(parent, path=path, **kwargs)
 
-    def _getobj(self):
+    def _getobj(self) -> types.ModuleType:
         return types.ModuleType(f"wsb_suite_{self.path.name}")
 
-    def collect(self):
+    def collect(self) -> Iterator[BenchmarkItem]:
         state = run_state(self.config)
         try:
             family, suite = load_suite(
@@ -183,7 +186,7 @@ _CallSpec = getattr(_pytest.python, "CallSpec", None) or _pytest.python.CallSpec
 
 
 class BenchmarkItem(pytest.Function):
-    def __init__(self, *, spec: ItemSpec, **kwargs) -> None:
+    def __init__(self, *, spec: ItemSpec, **kwargs: Any) -> None:
         from pytest_websearchbench.run.runner import benchmark_test  # cassettes, providers: with the first item
 
         super().__init__(
@@ -204,7 +207,7 @@ class BenchmarkItem(pytest.Function):
         self.extra_keyword_matches.update((*spec.case.keywords, spec.variant, spec.suite.name))
         self.user_properties += identity_properties(self.wsb_meta)  # JUnit XML's (reporting/junit.py)
 
-    def reportinfo(self):
+    def reportinfo(self) -> tuple[Path, int, str]:
         # a line number (0: the suite folder itself) is required when a run skips from its fixture
         return self.path, 0, self.spec.label
 
@@ -236,7 +239,9 @@ class SuiteSelection:
     @classmethod
     def from_args(cls, args: Iterable[str], base: Path) -> tuple[list[str], SuiteSelection]:
         """The arguments to collect (suite ids turned into their folder) and what they select."""
-        out, wanted, whole = [], {}, set()
+        out: list[str] = []
+        wanted: dict[Path, set[str]] = {}
+        whole: set[Path] = set()
         for arg in args:
             path_part, bracket, params = arg.partition("[")
             folder, *names = path_part.split("::")
@@ -265,10 +270,10 @@ class SuiteSelection:
         if not self.wanted:
             return []
         matched: set[tuple[Path, str]] = set()
-        kept, dropped = [], []
+        kept: list[pytest.Item] = []
+        dropped: list[pytest.Item] = []
         for item in items:
-            names = self.wanted.get(Path(item.path).resolve()) if isinstance(item, BenchmarkItem) else None
-            if names is None:
+            if not isinstance(item, BenchmarkItem) or (names := self.wanted.get(Path(item.path).resolve())) is None:
                 kept.append(item)
                 continue
             hits = {name for name in names if name in (item.name, item.originalname)}

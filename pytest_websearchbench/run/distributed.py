@@ -12,8 +12,9 @@ report, and the controller writes it into its own folder.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pytest
 
@@ -21,10 +22,39 @@ from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.policies import Rate
 
+if TYPE_CHECKING:
+    from execnet import XSpec
+
 #: the worker's share of each --wsb-rate, in ``workerinput``: {provider or "*": [count, per_seconds]}
 _RATES = "wsb_rates"
 #: the cassette a worker recorded for an item, on its setup report: {"path": relative, "text": ...}
 _CASSETTE = "wsb_cassette"
+
+
+class XdistGateway(Protocol):
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def spec(self) -> XSpec: ...
+
+
+class XdistNodeManager(Protocol):
+    @property
+    def specs(self) -> Sequence[XSpec]: ...
+
+
+class XdistNode(Protocol):
+    """What the plugin's xdist hooks use of xdist's ``WorkerController`` (xdist ships no type information)."""
+
+    @property
+    def nodemanager(self) -> XdistNodeManager: ...
+
+    @property
+    def gateway(self) -> XdistGateway: ...
+
+    @property
+    def workerinput(self) -> dict[str, Any]: ...
 
 
 def plugin_for(config: pytest.Config, settings: Settings) -> object | None:
@@ -79,14 +109,14 @@ def host_rates(config: pytest.Config, rates: Mapping[str, Rate]) -> Mapping[str,
     return {name: Rate(count, per_seconds) for name, (count, per_seconds) in shares.items()}
 
 
-def on_this_machine(specs) -> bool:
+def on_this_machine(specs: Iterable[XSpec]) -> bool:
     """Whether every gateway (an execnet ``XSpec``) is a plain popen: a process of this machine, with this
     temp folder and options, so the controller's live phase (run/live.py) can make the run's calls for
     it and write the cassettes where it replays them."""
     return all(spec.popen and not spec.env and not spec.chdir and not spec.via for spec in specs)
 
 
-def lock_scope(spec) -> tuple:
+def lock_scope(spec: XSpec) -> tuple[str | bool | None, ...]:
     """What makes workers open the same rate-limit state file: the machine and account a gateway (an
     execnet ``XSpec``) runs on, and its temp folder. Telling apart two gateways that do share a file
     only lowers the rate, so everything that may change machine, account or temp folder counts."""
@@ -128,7 +158,7 @@ class _Controller:
         self.failures: list[str] = []
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_configure_node(self, node) -> None:
+    def pytest_configure_node(self, node: XdistNode) -> None:
         """Before a worker starts: its group's share of every --wsb-rate (xdist's specs are expanded by now)."""
         scopes = [lock_scope(spec) for spec in node.nodemanager.specs]
         groups = list(dict.fromkeys(scopes))
@@ -140,7 +170,11 @@ class _Controller:
         }
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_report_from_serializable(self, config: pytest.Config, data: dict):
+    def pytest_report_from_serializable(
+        self, config: pytest.Config, data: dict[str, Any]
+    ) -> Generator[
+        None, pytest.CollectReport | pytest.TestReport | None, pytest.CollectReport | pytest.TestReport | None
+    ]:
         """A worker sends an item's payload as JSON text (see ``_Worker``): the report gets it back as data."""
         from pytest_websearchbench.reporting.results import REPORT_PAYLOAD  # imported by xdist runs only
 
@@ -164,7 +198,7 @@ class _Controller:
         except OSError as exc:
             self.failures.append(f"{target}: {exc}")
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if self.written:
             terminalreporter.write_line(
                 f"{self.written} cassettes recorded by xdist workers written to {self.settings.cassette_dir}"
@@ -182,7 +216,9 @@ class _Worker:
         self.settings = settings
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
+    def pytest_runtest_makereport(
+        self, item: pytest.Item, call: pytest.CallInfo[None]
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """The setup report of an item that recorded carries its cassette to the controller (a report
         attribute, not a user property: those also go into JUnit XML)."""
         report = yield
@@ -198,7 +234,9 @@ class _Worker:
         return report
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_report_to_serializable(self, config: pytest.Config, report):
+    def pytest_report_to_serializable(
+        self, config: pytest.Config, report: pytest.CollectReport | pytest.TestReport
+    ) -> Generator[None, dict[str, Any] | None, dict[str, Any] | None]:
         """An item's payload (its raw answers, scored rows and figures: thousands of small values) leaves as
         one JSON text: execnet's serialiser and the controller's reader walk nested values in pure
         Python, the json module in C. Measured at 2,750 items under -n 2: see benchmarks/README.md."""

@@ -16,6 +16,8 @@ import os
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -25,6 +27,9 @@ from pytest_websearchbench.core.options import OptionValues
 from pytest_websearchbench.core.secrets import register_secrets, scrub
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 from pytest_websearchbench.run.hub_lock import LOCK_NAME, HubLock, LockEntry
+
+if TYPE_CHECKING:
+    from huggingface_hub import GitRefs, HfApi
 
 #: the manifest keys that may name a remote file
 REMOTE_KEYS = ("items", "grades")
@@ -36,7 +41,7 @@ class UnpinnedRevisionWarning(UserWarning):
     """A remote file named by a branch (or a revision not known to be a tag) that wsb.lock does not pin."""
 
 
-def _huggingface_hub():
+def _huggingface_hub() -> ModuleType:
     import huggingface_hub
     import huggingface_hub.constants
     import huggingface_hub.errors
@@ -92,7 +97,7 @@ class HubFetcher:
         etag = blob.name if blob.parent.name == "blobs" else None
         return HubFile(spec, commit, local, size, sha256, etag, git_sha1), kind
 
-    def _refuse_too_large(self, hub, spec: HubSpec, commit: str) -> None:
+    def _refuse_too_large(self, hub: ModuleType, spec: HubSpec, commit: str) -> None:
         """A file not in the cache whose size the hub states as larger than ``max_bytes`` is a SuiteError; what
         the hub cannot say now, the download says (it streams to disk, and a failed one keeps nothing)."""
         if self.max_bytes is None or isinstance(
@@ -115,7 +120,7 @@ class HubFetcher:
                 f"--wsb-hub-max-size {self.max_bytes >> 20} MB allows: raise it to run it",
             )
 
-    def _commit(self, hub, api, spec: HubSpec, locked: LockEntry | None) -> str:
+    def _commit(self, hub: ModuleType, api: HfApi, spec: HubSpec, locked: LockEntry | None) -> str:
         if spec.pinned:
             return spec.revision
         if locked is not None and hub.is_offline_mode():
@@ -131,7 +136,7 @@ class HubFetcher:
         except hub.errors.HfHubHTTPError as exc:
             raise self._refused(hub, spec, exc, None) from None
 
-    def _refs(self, api, spec: HubSpec):
+    def _refs(self, api: HfApi, spec: HubSpec) -> GitRefs | None:
         """The dataset's branches and tags, or None when the hub cannot be asked (offline, unreachable: its
         transport errors are not OSErrors)."""
         try:
@@ -139,7 +144,7 @@ class HubFetcher:
         except Exception:
             return None
 
-    def _kind(self, api, spec: HubSpec) -> str:
+    def _kind(self, api: HfApi, spec: HubSpec) -> str:
         refs = self._refs(api, spec)
         if refs is None:
             return UNKNOWN  # a tag cannot be told from a branch
@@ -147,7 +152,7 @@ class HubFetcher:
             return TAG
         return BRANCH if spec.revision in {branch.name for branch in refs.branches} else UNKNOWN
 
-    def _not_cached(self, hub, spec: HubSpec, commit: str | None) -> str:
+    def _not_cached(self, hub: ModuleType, spec: HubSpec, commit: str | None) -> str:
         why = "HF_HUB_OFFLINE is set" if hub.is_offline_mode() else "the hub cannot be reached"
         cache = self.cache_dir or hub.constants.HF_HUB_CACHE
         command = spec.download_command(commit or spec.revision)
@@ -155,7 +160,9 @@ class HubFetcher:
             f"not in the hub cache ({cache}) and {why}. Fetch it with `{command}`, or run once without HF_HUB_OFFLINE"
         )
 
-    def _refused(self, hub, spec: HubSpec, exc, commit: str | None, downloading: bool = False) -> SuiteError:
+    def _refused(
+        self, hub: ModuleType, spec: HubSpec, exc: Exception, commit: str | None, downloading: bool = False
+    ) -> SuiteError:
         errors = hub.errors
         if isinstance(exc, errors.GatedRepoError):
             why = (
@@ -286,7 +293,7 @@ class HubSession:
     def attach(self, manifest: SuiteManifest) -> SuiteManifest:
         """``manifest`` with the remote files it names (``items``, ``grades`` as hf:// specs) fetched and
         checked, and its edition carrying their commits."""
-        remote = {}
+        remote: dict[str, HubFile] = {}
         for key in REMOTE_KEYS:
             value = manifest.data.get(key)
             if is_hub_spec(value):
@@ -300,6 +307,6 @@ class HubSession:
             return manifest
         return dataclasses.replace(manifest, edition=edition_at(manifest.edition, remote.values()), remote=remote)
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if self.mode == UPDATE and self.files and not hasattr(terminalreporter.config, "workerinput"):
             terminalreporter.write_line(f"{LOCK_NAME}: pinned {len(self.files)} remote file(s) in {self.lock_path}")

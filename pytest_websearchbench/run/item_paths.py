@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_websearchbench.cassettes.recorder import cassette_path
 from pytest_websearchbench.core.bundled import BUNDLED_CASSETTES_DIR, BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.options import CassetteMode, Settings
-from pytest_websearchbench.core.suites import MANIFEST_NAME
+from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.run.spec import ItemSpec
 
 
-def cassette_for(spec, settings: Settings) -> Path:
+def cassette_for(spec: ItemSpec, settings: Settings) -> Path:
     """The item's cassette in the cassette folder; for a suite that ships with the plugin, the
     cassette shipped beside it when the folder has none, was not named by the user, and the run may
     replay it (so an installed plugin replays its bundled suites from any folder, offline)."""
@@ -29,7 +33,7 @@ def cassette_for(spec, settings: Settings) -> Path:
     return shipped if shipped.is_file() else path
 
 
-def rerecord_command(spec, settings: Settings) -> str:
+def rerecord_command(spec: ItemSpec, settings: Settings) -> str:
     """The command that records this item's cassette anew, into the same folder: the item by its id
     (``-k`` could match other items, and rewrite replaces the cassettes of all it matches)."""
     item = f"{suite_argument(spec.suite.manifest)}::{spec.case.id}[{spec.variant}]"
@@ -39,7 +43,7 @@ def rerecord_command(spec, settings: Settings) -> str:
     )
 
 
-def suite_argument(manifest) -> str:
+def suite_argument(manifest: SuiteManifest) -> str:
     """How to name this suite on the command line: its folder (or manifest-less file), relative if possible."""
     target = manifest.folder if manifest.path.name == MANIFEST_NAME else manifest.path
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.family import BenchmarkFamily
@@ -14,6 +15,9 @@ from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 from pytest_websearchbench.run.file_suites import manifest_for_file
 from pytest_websearchbench.run.registry import FAMILIES
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.providers.registry import ProviderRegistry
 
 
 def named_families(suite_paths: list[Path]) -> list[str] | None:
@@ -46,7 +50,7 @@ def providers_called(
 
 
 def check_provider_keys(
-    settings: Settings, registry, families: Mapping[str, BenchmarkFamily], in_play: list[str] | None
+    settings: Settings, registry: ProviderRegistry, families: Mapping[str, BenchmarkFamily], in_play: list[str] | None
 ) -> None:
     """One usage error, before anything runs, for a provider that would record without its key. The
     families are asked which providers they call only when some provider lacks its key."""

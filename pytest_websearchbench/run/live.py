@@ -37,6 +37,8 @@ from pytest_websearchbench.core.options import CassetteMode, Settings
 from pytest_websearchbench.run.session import run_state
 
 if TYPE_CHECKING:
+    from pytest_websearchbench.providers.base import CallRecord
+    from pytest_websearchbench.providers.registry import ProviderPool
     from pytest_websearchbench.run.spec import ItemSpec
 
 #: items at once when no --wsb-concurrency and no --wsb-rate says otherwise
@@ -146,7 +148,12 @@ class _LiveWork:
     """The items to work and the threads working them."""
 
     def __init__(
-        self, todo: list[tuple[ItemSpec, Path]], reused: int, settings: Settings, pool, progress: _Progress
+        self,
+        todo: list[tuple[ItemSpec, Path]],
+        reused: int,
+        settings: Settings,
+        pool: ProviderPool,
+        progress: _Progress,
     ) -> None:
         from pytest_websearchbench.run.pacing import Pacer
 
@@ -167,7 +174,7 @@ class _LiveWork:
         self.spent = 0.0  # USD, priced calls of finished items
         self.unpriced = 0  # calls without a price
         self.item_costs: list[float] = []
-        self.latencies: dict[str, deque] = defaultdict(lambda: deque(maxlen=200))  # provider → answer seconds
+        self.latencies: dict[str, deque[float]] = defaultdict(lambda: deque(maxlen=200))  # provider → answer seconds
         self.started = time.monotonic()
 
     # ------------------------------------------------------------------ how many at once
@@ -226,7 +233,7 @@ class _LiveWork:
                     [],
                 )
                 continue
-            calls: list = []
+            calls: list[CallRecord] = []
             try:
                 outcome, calls = self._work(spec, path)
             except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
@@ -255,7 +262,7 @@ class _LiveWork:
             return 0.0
         return (price or 0.0) / 1000.0
 
-    def _work(self, spec: ItemSpec, path: Path) -> tuple[LiveOutcome | None, list]:
+    def _work(self, spec: ItemSpec, path: Path) -> tuple[LiveOutcome | None, list[CallRecord]]:
         """Run one item's case with its traffic captured, and write its cassette; None: stopped first."""
         from pytest_websearchbench.cassettes.capture import Capture
         from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
@@ -300,7 +307,7 @@ class _LiveWork:
             return None, run.calls
         return LiveOutcome(FAILED, message, run.to_dict()), run.calls
 
-    def _finish(self, spec: ItemSpec, outcome: LiveOutcome | None, calls: list) -> None:
+    def _finish(self, spec: ItemSpec, outcome: LiveOutcome | None, calls: list[CallRecord]) -> None:
         """The item is done (``outcome`` None: stopped by Ctrl-C): kept, and no longer in flight, at once,
         so the run never ends between the two."""
         with self.changed:
@@ -333,14 +340,14 @@ class _Progress:
     line only."""
 
     def __init__(self, config: pytest.Config) -> None:
-        self.terminal = config.pluginmanager.get_plugin("terminalreporter")
+        self.terminal: pytest.TerminalReporter | None = config.pluginmanager.get_plugin("terminalreporter")
         self.quiet = config.get_verbosity() < 0 or self.terminal is None
         self.tty = bool(self.terminal is not None and self.terminal.isatty)
         self.every = TERMINAL_EVERY if self.tty else LOG_EVERY
         self.last = time.monotonic()
 
     def tick(self, work: _LiveWork) -> None:
-        if self.quiet or time.monotonic() - self.last < self.every * 0.9:
+        if self.quiet or self.terminal is None or time.monotonic() - self.last < self.every * 0.9:
             return
         self.last = time.monotonic()
         if self.tty:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -35,11 +35,11 @@ class HostState:
     since_change: int = 0  # answers since the limit last moved
     requests: int = 0
     throttled: int = 0  # 429 answers
-    answered: deque = field(default_factory=deque)  # monotonic times of the answers in the last RATE_WINDOW
+    answered: deque[float] = field(default_factory=deque)  # monotonic times of the answers in the last RATE_WINDOW
 
 
 class Pacer:
-    def __init__(self, ceiling: int, clock=time.monotonic) -> None:
+    def __init__(self, ceiling: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.ceiling = ceiling  # above this a limit is no limit: the run's own concurrency bounds the host
         self._clock = clock
         self._hosts: dict[str, HostState] = {}

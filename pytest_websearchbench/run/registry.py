@@ -24,7 +24,8 @@ _FAMILIES = {
 
 def family_options(name: str) -> tuple[Option, ...]:
     """Every option the family reads (its own and the shared ones it uses, e.g. the model options)."""
-    return import_module(_FAMILIES[name][1]).OPTIONS
+    options: tuple[Option, ...] = import_module(_FAMILIES[name][1]).OPTIONS
+    return options
 
 
 def all_options() -> list[Option]:
@@ -34,7 +35,8 @@ def all_options() -> list[Option]:
 
 def family_class(name: str) -> type[BenchmarkFamily]:
     module, _, cls = _FAMILIES[name][0].partition(":")
-    return getattr(import_module(module), cls)
+    family: type[BenchmarkFamily] = getattr(import_module(module), cls)
+    return family
 
 
 class Families(Mapping[str, BenchmarkFamily]):

@@ -5,9 +5,11 @@ and the run's entry in the release history."""
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.reporting.figures import SuiteFigures, run_figures
 from pytest_websearchbench.reporting.history import HistoryError, append_run, git_commit
 from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
@@ -19,13 +21,19 @@ from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suit
 from pytest_websearchbench.run.session import RunState
 from pytest_websearchbench.run.verdict_tests import is_verdict_test, report_verdicts
 
+if TYPE_CHECKING:
+    from pytest_websearchbench.reporting.regression import SuiteVerdict
+    from pytest_websearchbench.run.distributed import XdistNode
+
 
 class RunReporter:
     def __init__(self, config: pytest.Config, state: RunState) -> None:
         self.config = config
         self.state = state
         self.store = ResultStore()
-        self.verdicts = []  # with a baseline: one per (suite, variant), judged at the end of the run
+        self.verdicts: list[
+            SuiteVerdict
+        ] = []  # with a baseline: one per (suite, variant), judged at the end of the run
         self.declared: list[str] | None = None  # node ids of the run's benchmark items, once collected
         self.interrupted: str | None = None
         self.suite_errors = 0
@@ -52,12 +60,12 @@ class RunReporter:
         return getattr(worker, "id", None) in self.stopped_workers
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_testnodedown(self, node, error) -> None:
+    def pytest_testnodedown(self, node: XdistNode, error: object) -> None:
         """xdist names the item a worker stopped on by Ctrl-C (or pytest.exit) a crash: remember that worker."""
         if error == "keyboard-interrupt":
             self.stopped_workers.add(node.gateway.id)
 
-    def pytest_report_teststatus(self, report: pytest.TestReport):
+    def pytest_report_teststatus(self, report: pytest.TestReport) -> tuple[str, str, str] | None:
         """A benchmark item whose worker crashed is an error (DESIGN §3), not the failure xdist calls it."""
         if (
             report.when == CRASH_PHASE
@@ -72,7 +80,7 @@ class RunReporter:
         self.declared = [item.nodeid for item in session.items if isinstance(item, BenchmarkItem)]
 
     @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
+    def pytest_xdist_node_collection_finished(self, node: XdistNode, ids: list[str]) -> None:
         """On the xdist controller: the items a worker collected (every worker collects the same)."""
         if self.declared is None:
             self.declared = [nodeid for nodeid in ids if suite_path_of(nodeid, self.config.rootpath)]
@@ -81,7 +89,7 @@ class RunReporter:
         if report.failed and suite_path_of(report.nodeid, self.config.rootpath):
             self.suite_errors += 1
 
-    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo) -> None:
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         self.interrupted = _interruption(excinfo)
 
     @pytest.hookimpl(specname="pytest_sessionfinish", tryfirst=True)
@@ -119,8 +127,9 @@ class RunReporter:
         for family in self.state.families.made():  # a family the run never used has nothing to write
             family.write_outputs(self.store.records())
 
-    def _write_files(self, settings) -> None:
+    def _write_files(self, settings: Settings) -> None:
         """The results file and the HTML report, from the run's results; no key reaches either."""
+        assert self.completeness is not None, "pytest_sessionfinish tells the completeness first"
         results = RunResults.of_run(self.store.records(), settings, self.completeness, self.verdicts, self._figures())
         families = {name: self.state.families[name] for name in self._family_names()}
         secrets = self._secrets()
@@ -133,7 +142,7 @@ class RunReporter:
 
             label = settings.json_path.name if settings.json_path else "this run"
             write_report(settings.html_path, [Source(label, results)], families, secrets=secrets)
-        if self._appends_history():
+        if self._appends_history() and settings.history_path is not None:
             entry = entry_of(
                 results,
                 self._figures(),
@@ -144,7 +153,7 @@ class RunReporter:
             )
             self.history_run = append_run(settings.history_path, entry, secrets)
 
-    def _write_markdown(self, settings) -> None:
+    def _write_markdown(self, settings: Settings) -> None:
         """--wsb-markdown, and GitHub Actions' step summary (appended: other steps write there too)."""
         step_summary = os.environ.get("GITHUB_STEP_SUMMARY")
         if not (settings.markdown_path or step_summary) or not self.store.records():
@@ -255,7 +264,7 @@ class RunReporter:
         if any(v.failed for v in self.verdicts) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if self.worker:
             return
         records = self.store.records()
@@ -266,7 +275,7 @@ class RunReporter:
             and not self.config.option.collectonly
             and bool(records or self.declared or done.suite_errors)
         )
-        incomplete = done.text() if shown else ""
+        incomplete = done.text() if shown and done is not None else ""
         if not records and not incomplete:
             return
         terminalreporter.write_sep("=", "websearchbench summary")
@@ -295,7 +304,7 @@ class RunReporter:
             terminalreporter.write_line(f"run {self.history_run}{label} appended to {settings.history_path}{note}")
 
 
-def _interruption(excinfo: pytest.ExceptionInfo) -> str:
+def _interruption(excinfo: pytest.ExceptionInfo[BaseException]) -> str:
     """Why the run stopped: ``KeyboardInterrupt`` for Ctrl-C, else the reason pytest.exit or pytest and
     pytest-xdist gave their interrupt (e.g. ``Interrupted: stopping after 1 failures``)."""
     if type(excinfo.value) is KeyboardInterrupt:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import replace
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import pytest
 
@@ -24,11 +25,31 @@ from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, rep
 from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
 from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure, worked_live
 
+if TYPE_CHECKING:
+    from pytest_websearchbench.core.family import Score
+    from pytest_websearchbench.reporting.baseline import ItemVerdict
+    from pytest_websearchbench.reporting.results import ItemMeta
+    from pytest_websearchbench.run.spec import ItemSpec
+
 #: provider failures that come from the content of an answer (not from reaching the provider)
 ANSWER_ERRORS = ("bad_response", "malformed_json")
 
 
-def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
+@runtime_checkable
+class _BenchmarkItem(Protocol):
+    """What this module uses of a benchmark item (``run.collect.BenchmarkItem``, which imports this module:
+    named here by its shape)."""
+
+    config: pytest.Config
+    user_properties: list[tuple[str, object]]
+    spec: ItemSpec
+    wsb_meta: ItemMeta
+    wsb_run: ItemRun | None
+    wsb_score: Score | None
+    wsb_verdict: ItemVerdict | None
+
+
+def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> RawResults:
     """Ask the provider for this item, through the item's cassette; record how it went (``item.wsb_run``,
     filled as it goes: a failure leaves what happened so far)."""
     spec = item.spec
@@ -103,6 +124,7 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
             kind in ANSWER_ERRORS
             and cassette is not None
             and cassette.played
+            and calls is not None
             and cassette.status(len(calls)) == "replayed"
         ):
             # every answer came from the cassette: it is the cassette that holds what the adapter cannot read
@@ -118,7 +140,7 @@ def run_case(item, settings: Settings, pool: ProviderPool) -> RawResults:
     return raw
 
 
-def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:
+def check_case(item: _BenchmarkItem, raw: RawResults, settings: Settings, baseline: Baseline | None) -> None:
     """Score the raw results (pure), keep them for the summary, and judge: a failed gate fails the test,
     unless the baseline failed it too (a known failure: xfail); a baseline regression fails it."""
     spec = item.spec
@@ -140,7 +162,7 @@ def check_case(item, raw: RawResults, settings: Settings, baseline: Baseline | N
         pytest.fail(f"{spec.label}: " + "\n".join(problems), pytrace=False)
 
 
-def attach_payload(item, report: pytest.TestReport) -> None:
+def attach_payload(item: _BenchmarkItem, report: pytest.TestReport) -> None:
     """Put on a benchmark item's report what its phase produced (setup: the run; call: the score and the
     baseline verdict), and which item it is on every report: the controller's ``ResultStore`` rebuilds the
     item's record from them, on an xdist controller too."""
@@ -160,12 +182,16 @@ def attach_payload(item, report: pytest.TestReport) -> None:
         item.wsb_run = item.wsb_score = item.wsb_verdict = None
 
 
-def benchmark_test(request, wsb_raw, wsb_settings, wsb_baseline) -> None:
+def benchmark_test(
+    request: pytest.FixtureRequest, wsb_raw: RawResults, wsb_settings: Settings, wsb_baseline: Baseline | None
+) -> None:
     """The body of every benchmark item."""
-    check_case(request.node, wsb_raw, wsb_settings, wsb_baseline)
+    item = request.node
+    assert isinstance(item, _BenchmarkItem), "benchmark_test is the function of benchmark items only"
+    check_case(item, wsb_raw, wsb_settings, wsb_baseline)
 
 
-def _scrub_report(item, report: pytest.TestReport) -> None:
+def _scrub_report(item: _BenchmarkItem, report: pytest.TestReport) -> None:
     """No key reaches what pytest prints or writes of a report (the terminal, -rA, JUnit XML): a failure's
     text quotes what a provider or a model gave back (a model can write its key into its answer's code)."""
     scrubber = text_scrubber(item.spec.family.secrets())

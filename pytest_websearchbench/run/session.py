@@ -12,11 +12,12 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.hub import is_hub_spec
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.policies import Rate
-from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR, resolve_suite_spec
+from pytest_websearchbench.core.suites import resolve_suite_spec
 from pytest_websearchbench.run.distributed import host_rates
 from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.keys import check_provider_keys, named_families

@@ -26,7 +26,7 @@ def is_verdict_test(report: pytest.TestReport) -> bool:
 
 def report_verdicts(config: pytest.Config, verdicts: list[SuiteVerdict], records: list[ItemRecord]) -> None:
     """Log one test per verdict: its setup, call and teardown reports, as a run of it would."""
-    suite_ids = {}
+    suite_ids: dict[str, str] = {}
     for record in records:  # the suite's node id as its items have it (a folder, a file, a bundled name)
         suite_ids.setdefault(record.meta.suite, record.nodeid.split("::", 1)[0])
     hook = config.hook
