@@ -11,7 +11,7 @@ import os
 import shlex
 import uuid
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -24,9 +24,10 @@ from pytest_websearchbench.run.session import provider_pool, run_state, start_ru
 
 if TYPE_CHECKING:
     from pytest_websearchbench.reporting.baseline import Baseline
+    from pytest_websearchbench.run.collect import SuiteSelection
 
 #: items named by id under a suite folder (``suites/x::q017[local]``), read from the arguments at configure
-_SELECTION = pytest.StashKey["SuiteSelection"]()
+_SELECTION: pytest.StashKey[SuiteSelection] = pytest.StashKey()
 _SECRETS_BEFORE = pytest.StashKey[int]()  # the secrets registered before this session (see pytest_unconfigure)
 
 
@@ -60,11 +61,12 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_websearchbench.run.reporter import RunReporter
 
     config.stash[_SECRETS_BEFORE] = registered_secrets()
-    worker = hasattr(config, "workerinput")
+    worker_input: dict[str, Any] | None = getattr(config, "workerinput", None)  # xdist's, on a worker
+    worker = worker_input is not None
     # a run's processes share its id (xdist's testrunuid, handed to every worker): a --wsb-rate limit holds
     # across them, and the workers find what the controller's live phase left (run/live.py)
-    if worker:
-        run_id = config.workerinput.get("testrunuid") or uuid.uuid4().hex
+    if worker_input is not None:
+        run_id = worker_input.get("testrunuid") or uuid.uuid4().hex
     else:
         run_id = getattr(config.option, "testrunuid", None) or uuid.uuid4().hex
         if hasattr(config.option, "testrunuid"):

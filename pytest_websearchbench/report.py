@@ -14,6 +14,7 @@ import json
 import math
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -147,12 +148,13 @@ def _finite(value: Any) -> bool:
         return False
 
 
-def _expect(data: dict, name: str, kind: type, where: str, *, optional: bool = False):
+def _expect(data: Mapping[str, Any], name: str, kind: type, where: str, *, optional: bool = False) -> Any:
     value = data.get(name)
     if value is None and optional:
         return None
     if not isinstance(value, kind):
-        noun = {list: "a list", dict: "an object", str: "a string"}[kind]
+        nouns: dict[type, str] = {list: "a list", dict: "an object", str: "a string"}
+        noun = nouns[kind]
         raise ReportInputError(f"{where}: field {name!r}: expected {noun}, got {value!r:.60}")
     return value
 

@@ -140,17 +140,19 @@ def capturing(pace: Pace | None = None) -> Iterator[None]:
             with pace(capture.host(str(request.url))) as paced:
                 response = real(transport, request)
                 paced.status = response.status_code
+        stream = response.stream
+        assert isinstance(stream, httpx.SyncByteStream)  # a sync transport's (httpx's Client asserts it too)
         try:
-            content = b"".join(response.stream)
+            content = b"".join(stream)
         finally:
-            response.stream.close()
+            stream.close()
         response.stream = httpx.ByteStream(content)
         capture.add(vcr_request, _serialize_response(response, content))
         return response
 
     with timed_transport():
-        httpx.HTTPTransport.handle_request = handle
+        httpx.HTTPTransport.handle_request = handle  # type: ignore[method-assign]  # captured on purpose, then restored
         try:
             yield
         finally:
-            httpx.HTTPTransport.handle_request = real
+            httpx.HTTPTransport.handle_request = real  # type: ignore[method-assign]

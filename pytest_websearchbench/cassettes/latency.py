@@ -44,8 +44,8 @@ def timed_transport() -> Iterator[None]:
         response.headers.append((RECEIVED_AT_HEADER.encode(), stamp.encode()))
         return response
 
-    httpcore.ConnectionPool.handle_request = timed
+    httpcore.ConnectionPool.handle_request = timed  # type: ignore[method-assign]  # timed on purpose, then restored
     try:
         yield
     finally:
-        httpcore.ConnectionPool.handle_request = real
+        httpcore.ConnectionPool.handle_request = real  # type: ignore[method-assign]

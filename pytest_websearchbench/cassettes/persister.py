@@ -94,7 +94,7 @@ def _read(path: Path) -> str:
 
 
 def _parse(text: str, path: Path, serializer) -> Any:
-    import yaml
+    import yaml  # type: ignore[import-untyped]  # PyYAML ships no types (types-PyYAML is no dependency)
 
     try:
         return serializer.deserialize(text)

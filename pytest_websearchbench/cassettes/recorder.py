@@ -20,13 +20,16 @@ from contextlib import contextmanager
 from functools import cache
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from pytest_websearchbench.cassettes.latency import timed_transport
 from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister, RewritePersister
 from pytest_websearchbench.cassettes.scrub import SecretFilter
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode
+
+if TYPE_CHECKING:
+    from vcr.errors import CannotOverwriteExistingCassetteException
 
 MATCH_ON = ("method", "scheme", "host", "port", "path", "query", "body")
 
@@ -62,7 +65,7 @@ def produced_by_stamp(produced_by: dict[str, str]) -> str:
     return json.dumps(produced_by, sort_keys=True, ensure_ascii=False)
 
 
-def cassette_mismatch_error() -> type[Exception]:
+def cassette_mismatch_error() -> type[CannotOverwriteExistingCassetteException]:
     """vcrpy's error for a request the cassette does not hold while recording is off."""
     from vcr.errors import CannotOverwriteExistingCassetteException
 
@@ -110,7 +113,7 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
     use = CassetteUse(path)
     with timed_transport(), recorder.use_cassette(str(path)) as cassette:
         before = len(cassette.data)
-        if stamp is not None and mode is not CassetteMode.ALL:  # ALL replays nothing
+        if produced_by is not None and mode is not CassetteMode.ALL:  # ALL replays nothing (stamped: stamp is set)
             _refuse_stale(path, cassette.data, produced_by)
         try:
             yield use
@@ -255,11 +258,14 @@ class _Replay:
             request.stream = httpx.ByteStream(body)
             return self.play(request, body)
 
-        httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request = handle, handle_async
+        # httpx's transports answer from the cassette: their methods are replaced on purpose, then restored
+        httpx.HTTPTransport.handle_request = handle  # type: ignore[method-assign]
+        httpx.AsyncHTTPTransport.handle_async_request = handle_async  # type: ignore[method-assign]
         try:
             yield
         finally:
-            httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request = real_sync, real_async
+            httpx.HTTPTransport.handle_request = real_sync  # type: ignore[method-assign]
+            httpx.AsyncHTTPTransport.handle_async_request = real_async  # type: ignore[method-assign]
 
 
 def _vcr_request(request, body: bytes):

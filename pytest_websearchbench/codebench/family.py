@@ -25,6 +25,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from pytest_websearchbench.codebench.agent import SINGLE_REQUEST, AgentSetup, retrieve, run_agent
 from pytest_websearchbench.codebench.harness_json import write_harness_document
@@ -55,6 +56,9 @@ from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint
 from pytest_websearchbench.providers.presets import ARMS_BY_NAME
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.providers.base import Provider
 
 SELFTEST = "selftest"
 NOT_COMPARABLE = "not comparable with the leaderboard"
@@ -250,6 +254,7 @@ class CodeFamily(BenchmarkFamily):
 
     def load(self, manifest: SuiteManifest) -> Suite:
         items = manifest.file("items")
+        assert items is not None  # the suite schema requires items
         tasks = load_tasks(items, manifest.field_map("code-row"))
         files = [items] if manifest.path.resolve() == items.resolve() else [manifest.path, items]
         return Suite(manifest, repeat_cases((_case(task) for task in tasks), self.code_run.repeat), digest_files(files))
@@ -260,11 +265,11 @@ class CodeFamily(BenchmarkFamily):
         if run.selftest:
             return RawResults(extra={"mode": SELFTEST})
         if run.mode == MODE_RETRIEVAL:
-            return retrieve(task, ctx.provider, ctx.k, run.board)
+            return retrieve(task, _provider(ctx), ctx.k, run.board)
         arm = ARMS_BY_NAME.get(ctx.variant)
         client = ModelClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key)
         try:
-            raw = run_agent(task, ctx.provider, arm.harness_name if arm else ctx.variant, client, run.setup())
+            raw = run_agent(task, _provider(ctx), arm.harness_name if arm else ctx.variant, client, run.setup())
         finally:
             client.close()
         raw.extra["profile"] = run.profile(ctx.variant, task)
@@ -426,6 +431,12 @@ def _failure_mode(item: dict, extra: dict, results: list[dict]) -> str:
     if any(r.get("found") is False for r in results):
         return "needle not found"
     return ""
+
+
+def _provider(ctx: RunContext) -> Provider:
+    """The provider under test: the core names it by the shape a family asks of it (``SearchProvider``); a
+    code item is run with the registry's provider itself, whose cassette bookkeeping the harness uses."""
+    return cast("Provider", ctx.provider)
 
 
 def _case(task: CodeTask) -> Case:

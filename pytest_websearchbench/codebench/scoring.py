@@ -12,6 +12,8 @@ or ``derived``) in ``Score.results`` and, for failures, in the message.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pytest_websearchbench.codebench.grader import CodeVerdict, grade_code_answer, leaked_needles
 from pytest_websearchbench.codebench.grader_strict import grade_code_answer_strict
 from pytest_websearchbench.codebench.tasks import CodeTask
@@ -46,7 +48,7 @@ def query_leaks(queries: list[str], task: CodeTask) -> list[dict]:
 
 def score_retrieval(task: CodeTask, raw: RawResults, k: int) -> Score:
     texts = seen_texts(raw)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for needle in task.needles:
         where = next((w for w, text in texts if needle.text in text), "")
         rows.append({"needle": needle.text, "source": needle.source, "found": bool(where), "where": where})

@@ -202,7 +202,8 @@ def _detach(argv: list[str]) -> int:
         text=True,
         start_new_session=True,
     )
-    lines = []
+    assert child.stdout is not None and child.stderr is not None  # both piped
+    lines: list[str] = []
     for line in child.stdout:
         if not line.strip():
             print("\n".join(lines), flush=True)

@@ -294,6 +294,7 @@ def from_turns(entries: list[dict[str, Any]]) -> Policy:
     """The policy a file of turns gives: replies alone are one script for every conversation; scripts are tried
     in order, the first whose ``match`` is in the conversation's user message (none: any) answering turn n with
     its n-th reply (the last one repeats). A conversation no script matches gets an error answer (HTTP 400)."""
+    scripts: list[dict[str, Any]]
     if all("turns" not in entry for entry in entries):
         scripts = [{"match": "", "turns": entries}]
     else:

@@ -134,6 +134,7 @@ class Emulator:
 
     @property
     def port(self) -> int:
+        assert self._server is not None, "the emulator is not started"
         return self._server.port
 
     def base_url(self, mount: str) -> str:
@@ -198,8 +199,9 @@ class Emulator:
         if self.index is not None:
             ranked = (
                 [
-                    {**self.index.get(hit["url"]), "snippet": hit["snippet"]}
+                    {**document, "snippet": hit["snippet"]}
                     for hit in self.index.search(query, max(n, 1))
+                    if (document := self.index.get(hit["url"])) is not None  # a hit's document is in the index
                 ]
                 if query.strip()
                 else []

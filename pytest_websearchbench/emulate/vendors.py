@@ -321,7 +321,10 @@ def serpapi_search(em, r, empty):
         raise BadRequest("engine must be google")
     n = int_param(r, "num") or 10
     docs = matches(em, r, q, n, empty)
-    body = {"search_metadata": {"id": "serp-1", "status": "Success"}, "search_parameters": {"engine": "google", "q": q}}
+    body: dict[str, Any] = {
+        "search_metadata": {"id": "serp-1", "status": "Success"},
+        "search_parameters": {"engine": "google", "q": q},
+    }
     if docs:
         body["organic_results"] = [
             {
@@ -639,7 +642,7 @@ def google_cse_search(em, r, empty):
     if not 1 <= n <= 10:
         return Reply(400, {"error": {"code": 400, "message": "Invalid Value", "status": "INVALID_ARGUMENT"}})
     docs = matches(em, r, q, n, empty)
-    body = {"kind": "customsearch#search", "searchInformation": {"totalResults": str(len(docs))}}
+    body: dict[str, Any] = {"kind": "customsearch#search", "searchInformation": {"totalResults": str(len(docs))}}
     if docs:
         body["items"] = [
             {

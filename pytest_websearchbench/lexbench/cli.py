@@ -432,10 +432,11 @@ def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:
 
 
 def _hit(hit: dict, position: int) -> Hit:
+    extra = hit.get("extra")
     return Hit(
         int(hit.get("rank") or position),
         hit["url"],
         str(hit.get("title") or ""),
         str(hit.get("snippet") or ""),
-        hit.get("extra") if isinstance(hit.get("extra"), dict) else {},
+        extra if isinstance(extra, dict) else {},
     )

@@ -76,7 +76,7 @@ def edition_lines(
             graded = [v for v in judged if v.grade is not None]
             if not graded:
                 continue
-            best = max(graded, key=lambda v: v.grade)
+            best = max(graded, key=lambda v: v.grade or 0)  # (every one is graded)
             packet = packets[best.packet_id]
             lines.append(
                 {

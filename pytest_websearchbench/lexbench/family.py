@@ -73,6 +73,7 @@ class LexBenchFamily(BenchmarkFamily):
                 manifest.path, f"unknown kind {kind!r}; expected {SCENARIO!r} or {FACTUAL!r}", field="kind"
             )
         items_path = manifest.file("items")
+        assert items_path is not None  # the suite schema requires items
         pairs = read_records(items_path, f"lexbench-{kind}", manifest.field_map(f"lexbench-{kind}"))
         require_unique_ids(pairs, items_path)
         files = [manifest.path, items_path]
@@ -112,6 +113,7 @@ class LexBenchFamily(BenchmarkFamily):
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         query = case.data.query if isinstance(case.data, Scenario) else case.data.question
+        assert ctx.provider is not None  # a LexBench item runs against a provider
         return RawResults(queries=[query], hits=ctx.provider.search(query, ctx.k))
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:

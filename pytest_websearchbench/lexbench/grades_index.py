@@ -44,6 +44,7 @@ def _code_digest() -> str:
     digest = hashlib.sha256()
     digest.update(files("pytest_websearchbench").joinpath("schemas", "lexbench-grade.schema.json").read_bytes())
     for module in (grades_module, urls, tracking, dates_module):
+        assert module.__file__ is not None  # each is a file of this package
         digest.update(Path(module.__file__).read_bytes())
     digest.update(Path(__file__).read_bytes())
     return digest.hexdigest()
@@ -85,7 +86,10 @@ def _locked(path: Path) -> Iterator[None]:
 def _build(grades_path: Path, target: Path) -> None:
     with atomic_path(target) as tmp, closing(sqlite3.connect(tmp)) as db:
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
-        pages, queries, conflicts, dated = [], {}, [], []
+        pages: list[tuple[str, str, str, int, str, str | None, str | None, str | None]] = []
+        queries: dict[str, int] = {}
+        conflicts: list[tuple[int, str, str]] = []
+        dated: list[tuple[str, str, str]] = []
         for line, qid, key, found in merged_lines(grades_path):
             queries.setdefault(qid, line)
             if isinstance(found, str):
@@ -140,7 +144,7 @@ class GradesIndex(Mapping):
             if qid in query_ids
         ][:1]
         if problems:
-            raise min(problems, key=lambda problem: problem.line)
+            raise min(problems, key=lambda problem: problem.line or 0)  # (each names its line)
 
     def __getitem__(self, qid: str) -> dict[str, GradedPreview]:
         rows = (
@@ -156,7 +160,10 @@ class GradesIndex(Mapping):
         dated: dict[str, set[str]] = {}
         for key, iso in self._connection().execute("SELECT key, date FROM dates WHERE qid = ?", (qid,)):
             dated.setdefault(key, set()).add(iso)
-        return {key: GradedPreview(*preview, tuple(sorted(dated.get(key, ())))) for key, *preview in rows}
+        return {
+            key: GradedPreview(url, grade, grader, title, snippet, published, tuple(sorted(dated.get(key, ()))))
+            for key, url, grade, grader, title, snippet, published in rows
+        }
 
     def __iter__(self) -> Iterator[str]:
         # a query's first line always grades a page, so every query listed has pages

@@ -18,6 +18,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -303,7 +304,7 @@ class WebBenchFamily(BenchmarkFamily):
         observation it received, a screenshot when taken), and a model agent's transcript (every model turn,
         each browser call with the observation sent back) or a program's exit and output."""
         extra = (item.get("raw") or {}).get("extra") or {}
-        row = next((r for r in item.get("results") or [] if "verdict" in r), {})
+        row: dict[str, Any] = next((r for r in item.get("results") or [] if "verdict" in r), {})
         details = extra.get("details") or {}
         log = [_shown_step(step) for step in extra.get("log") or [] if isinstance(step, dict)]
         observed = {step.get("step"): step.get("observation") for step in log}

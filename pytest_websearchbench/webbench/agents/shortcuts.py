@@ -79,7 +79,9 @@ def route_parts(route: tuple[Action, ...]) -> dict[str, list[Action]]:
     actions = _plain(route)
     first_form = next(i for i, a in enumerate(actions) if _is_form(a))
     decision_at = max(i for i, a in enumerate(actions) if a.get("url") == "/decision/new")
-    writes, read_back, inside = [], [], False
+    writes: list[Action] = []
+    read_back: list[Action] = []
+    inside = False
     for action in actions[first_form:decision_at]:
         inside = inside or _is_form(action)
         (writes if inside else read_back).append(action)

@@ -123,7 +123,7 @@ def slot_anchors_hops(slot: Slot) -> tuple[list[dict[str, str]], list[dict[str, 
     esc = slot.escalation["id"]
     anchors = [{"table": "escalations", "pk": esc, "role": "escalation"}]
     hops = [hop("open_points", "H02", ("escalations", esc))]
-    if slot.block is not None:
+    if slot.block is not None and slot.engineer is not None:  # a slot has both or neither
         anchors += [
             {"table": "engineers", "pk": slot.engineer["id"], "role": "engineer"},
             {"table": "blocks", "pk": slot.block["id"], "role": "block"},
