@@ -28,7 +28,7 @@ from pytest_websearchbench.core.suites import read_records
 from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
 from pytest_websearchbench.lexbench.judge import Verdict
 from pytest_websearchbench.lexbench.packets import PacketSet
-from pytest_websearchbench.lexbench.pool import QueryPool
+from pytest_websearchbench.lexbench.pool import Preview, QueryPool
 
 RULE_REASONS = {
     "site": "not on a required site",
@@ -96,7 +96,7 @@ def edition_lines(
     return lines
 
 
-def _dated(previews: list) -> dict[str, Any]:
+def _dated(previews: list[Preview]) -> dict[str, Any]:
     """The first dated preview's date and when it was received (none dated: no date)."""
     dated = next((p for p in previews if p.published), None)
     return {"published": dated.published if dated else None, "received_at": dated.received_at if dated else None}

@@ -9,6 +9,7 @@ import dataclasses
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pytest_websearchbench.core.cache import user_cache_dir
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
@@ -154,7 +155,7 @@ class LexBenchFamily(BenchmarkFamily):
             MetricColumn("unreadable_dates", "bad-dates"),
         ]
 
-    def drilldown(self, item: dict) -> Drilldown:
+    def drilldown(self, item: dict[str, Any]) -> Drilldown:
         """The report's view of a query: each top-k result with its rank, title, snippet, URL, grade, who
         graded it, requirement violations (factual: whether its preview holds the answer), and the rank of
         the first result with the same normalised URL when it repeats one (it earned nothing)."""

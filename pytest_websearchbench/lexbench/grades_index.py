@@ -24,6 +24,7 @@ from contextlib import closing, contextmanager
 from datetime import date
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from pytest_websearchbench.core import dates as dates_module
 from pytest_websearchbench.core import tracking, urls
@@ -113,7 +114,7 @@ def _build(grades_path: Path, target: Path) -> None:
         db.commit()
 
 
-class GradesIndex(Mapping):
+class GradesIndex(Mapping[str, dict[str, GradedPreview]]):
     """query id → normalised URL → graded preview, read from the index when asked (a Mapping, as the
     dict ``load_grades`` returns). The connection is opened per process (read-only, the file never
     changes once renamed into place) and not pickled."""
@@ -127,7 +128,7 @@ class GradesIndex(Mapping):
             self._db = sqlite3.connect(f"{self.path.as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False)
         return self._db
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path, "_db": None}
 
     def check(self, grades_path: Path, query_ids: set[str]) -> None:
@@ -170,4 +171,5 @@ class GradesIndex(Mapping):
         return (qid for (qid,) in self._connection().execute("SELECT qid FROM queries ORDER BY line"))
 
     def __len__(self) -> int:
-        return self._connection().execute("SELECT COUNT(*) FROM queries").fetchone()[0]
+        count: int = self._connection().execute("SELECT COUNT(*) FROM queries").fetchone()[0]
+        return count

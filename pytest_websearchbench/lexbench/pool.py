@@ -177,7 +177,7 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
     return Run(suite, k, tuple(items))
 
 
-def _run_item(record: dict, path: Path, index: int) -> RunItem:
+def _run_item(record: dict[str, Any], path: Path, index: int) -> RunItem:
     case_id, provider = record.get("case_id"), record.get("provider")
     if not isinstance(case_id, str) or not isinstance(provider, str):
         raise SuiteError(path, "an item without case_id or provider", item=f"items[{index}]", field="case_id")
@@ -233,7 +233,7 @@ def build_pool(
     return pools
 
 
-def _preview(hit: dict) -> Preview:
+def _preview(hit: dict[str, Any]) -> Preview:
     extra = hit.get("extra")
     extra = extra if isinstance(extra, dict) else {}
     published = hit_date(extra).date
