@@ -25,7 +25,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from pytest_websearchbench.codebench.agent import SINGLE_REQUEST, AgentSetup, retrieve, run_agent
 from pytest_websearchbench.codebench.harness_json import write_harness_document
@@ -237,7 +237,7 @@ class CodeFamily(BenchmarkFamily):
         args += " --wsb-provider-retries" if run.provider_retries else ""
         return args + "".join(f" --wsb-max-{k}={v}" for k, v in run.budget_changes.items())
 
-    def recognizes(self, record) -> str | None:
+    def recognizes(self, record: Any) -> str | None:
         """Files without a manifest: published rows, or a harness catalog (items with an id)."""
         if isinstance(record, dict) and "task_id" in record and ({"ticket", "gold_code"} & set(record)):
             return ""
@@ -356,14 +356,14 @@ class CodeFamily(BenchmarkFamily):
             for ticket in tickets
         ]
 
-    def write_outputs(self, records) -> None:
+    def write_outputs(self, records: list[Any]) -> None:  # the run's ItemRecords (reporting: a layer above)
         run = self.code_run
         if run.code_json is None or run.mode != MODE_AGENT or run.selftest:
             return
         items = [r.to_dict() for r in records if r.meta.family == self.name]
         write_harness_document(run.code_json, items, model=run.model, board=run.board, secrets=self.secrets())
 
-    def drilldown(self, item: dict) -> Drilldown:
+    def drilldown(self, item: dict[str, Any]) -> Drilldown:
         """The report's view of a ticket: the judge's verdict and notes, each needle (found where; agent: present,
         cited, grounded), the extracted code, the searches with the hits they returned and the fetches with
         the page text, the budgets used, and the agent's transcript (every model turn)."""
@@ -416,7 +416,7 @@ class CodeFamily(BenchmarkFamily):
         )
 
 
-def _failure_mode(item: dict, extra: dict, results: list[dict]) -> str:
+def _failure_mode(item: dict[str, Any], extra: dict[str, Any], results: list[dict[str, Any]]) -> str:
     """How a ticket failed: the episode's run error, the judge's first note's kind (missing, uncited,
     ungrounded…), no answer, code that did not compile, or (probe) a needle nowhere in what came back."""
     if item.get("outcome") in (None, "passed", "skipped"):

@@ -233,7 +233,7 @@ def card_says(task: Task, name: str, episode: Episode, verdict: Verdict) -> tupl
 
 def _every_page(evidence: dict[str, Any], aggregate: dict[str, Any]) -> bool:
     """Whether every page (1 … N) of one list narrowed by the aggregate's filters was rendered."""
-    seen: dict[tuple, tuple[int, set[int]]] = {}
+    seen: dict[tuple[Any, ...], tuple[int, set[int]]] = {}  # (filters, search) → (pages, pages seen)
     for page in evidence.get("lists", ()):
         if page["table"] == aggregate["table"] and all(
             page["filters"].get(k) == v for k, v in aggregate["filter"].items()

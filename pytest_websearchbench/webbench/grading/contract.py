@@ -47,7 +47,7 @@ DECIDE_HOP = {"name": "decide", "class": DECIDE_CLASS, "reads": []}
 def load_contract(path: Path) -> dict[str, Any]:
     """The contract at ``path`` (the caller keeps it inside the task folder); a missing, non-UTF-8 or
     malformed file is a SuiteError naming it."""
-    data = parse_json(read_suite_text(path), path)
+    data: dict[str, Any] = parse_json(read_suite_text(path), path)  # an object: check_contract checks its schema
     check_contract(data, path)
     return data
 
