@@ -39,11 +39,13 @@ class Request:
 
     @property
     def history(self) -> list[dict[str, Any]]:
-        return self.body["input"] if self.api == "responses" else self.body["messages"]
+        history: list[dict[str, Any]] = self.body["input"] if self.api == "responses" else self.body["messages"]
+        return history
 
     @property
     def user(self) -> str:
-        return self.history[1]["content"]
+        content: str = self.history[1]["content"]
+        return content
 
     @property
     def turn(self) -> int:
@@ -305,7 +307,8 @@ def from_turns(entries: list[dict[str, Any]]) -> Policy:
         for script in scripts:
             if script.get("match", "") in user:
                 turns = script["turns"]
-                return turns[min(request.turn, len(turns) - 1)]
+                turn: dict[str, Any] = turns[min(request.turn, len(turns) - 1)]
+                return turn
         return {"status": 400, "error": "no script of the turns file matches this conversation's user message"}
 
     return policy
