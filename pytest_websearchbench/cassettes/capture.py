@@ -15,7 +15,7 @@ import copy
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from pytest_websearchbench.cassettes.latency import timed_transport
 from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister
@@ -23,6 +23,10 @@ from pytest_websearchbench.cassettes.recorder import (
     _matchers, _refuse_stale, _Replay, cassette_mismatch_error, drop_failed, produced_by_stamp)
 from pytest_websearchbench.cassettes.scrub import SecretFilter, alias_url
 from pytest_websearchbench.core.options import CassetteMode
+
+if TYPE_CHECKING:
+    import httpx
+    from vcr.request import Request as VcrRequest  # (vcrpy ships no types: Any)
 
 _ACTIVE: ContextVar["Capture | None"] = ContextVar("wsb_capture", default=None)
 
@@ -47,7 +51,7 @@ class Capture:
         self.aliases = aliases
         self.filters = SecretFilter(aliases, secrets)
         self.produced_by = produced_by
-        self.recorded: list[tuple[Any, dict]] = []  # filtered, as they will be written
+        self.recorded: list[tuple[VcrRequest, dict[str, Any]]] = []  # filtered, as they will be written
         self.played = 0
         self._loaded: _Replay | None = None
         if mode in (CassetteMode.NEW_EPISODES, CassetteMode.ALL):
@@ -70,7 +74,7 @@ class Capture:
 
         return urlsplit(alias_url(url, self.aliases)).netloc
 
-    def replayed(self, request, body: bytes):
+    def replayed(self, request: httpx.Request, body: bytes) -> httpx.Response | None:
         """The recorded answer to ``request`` in new_episodes mode, or None: it goes out live."""
         if self._loaded is None or self.mode is not CassetteMode.NEW_EPISODES:
             return None
@@ -81,7 +85,7 @@ class Capture:
         self.played += 1
         return response
 
-    def add(self, vcr_request, response: dict) -> None:
+    def add(self, vcr_request: VcrRequest, response: dict[str, Any]) -> None:
         """Keep one exchange as vcrpy's recorder keeps it (its filters run on copies)."""
         from vcr.filters import decode_response
 
@@ -124,10 +128,11 @@ def capturing(pace: Pace | None = None) -> Iterator[None]:
 
     real = httpx.HTTPTransport.handle_request
 
-    def handle(transport, request):
+    def handle(transport: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
         capture = _ACTIVE.get()
         if capture is None:
             return real(transport, request)
+        assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
         body = b"".join(request.stream)
         request.stream = httpx.ByteStream(body)
         vcr_request = VcrRequest(request.method, str(request.url), body, request.headers)
@@ -151,8 +156,8 @@ def capturing(pace: Pace | None = None) -> Iterator[None]:
         return response
 
     with timed_transport():
-        httpx.HTTPTransport.handle_request = handle  # type: ignore[method-assign]  # captured on purpose, then restored
+        setattr(httpx.HTTPTransport, "handle_request", handle)  # (setattr: a method replaced on purpose, then restored)
         try:
             yield
         finally:
-            httpx.HTTPTransport.handle_request = real  # type: ignore[method-assign]
+            setattr(httpx.HTTPTransport, "handle_request", real)

@@ -7,9 +7,12 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
-from typing import Iterator, Mapping
+from typing import TYPE_CHECKING, Iterator, Mapping
 
 from pytest_websearchbench.core.dates import parse_instant
+
+if TYPE_CHECKING:
+    import httpcore
 
 #: the response header that carries the latency stamp (seconds to the response headers)
 RECORDED_SECONDS_HEADER = "x-wsb-recorded-seconds"
@@ -36,7 +39,7 @@ def timed_transport() -> Iterator[None]:
 
     real = httpcore.ConnectionPool.handle_request
 
-    def timed(pool, request):
+    def timed(pool: httpcore.ConnectionPool, request: httpcore.Request) -> httpcore.Response:
         began = time.perf_counter()
         response = real(pool, request)
         response.headers.append((RECORDED_SECONDS_HEADER.encode(), f"{time.perf_counter() - began:.6f}".encode()))
@@ -44,8 +47,8 @@ def timed_transport() -> Iterator[None]:
         response.headers.append((RECEIVED_AT_HEADER.encode(), stamp.encode()))
         return response
 
-    httpcore.ConnectionPool.handle_request = timed  # type: ignore[method-assign]  # timed on purpose, then restored
+    setattr(httpcore.ConnectionPool, "handle_request", timed)  # (setattr: a method replaced on purpose, then restored)
     try:
         yield
     finally:
-        httpcore.ConnectionPool.handle_request = real  # type: ignore[method-assign]
+        setattr(httpcore.ConnectionPool, "handle_request", real)

@@ -36,7 +36,7 @@ class UnreadableCassetteError(WebSearchBenchError):
 
 class AtomicPersister:
     @staticmethod
-    def load_cassette(cassette_path, serializer):
+    def load_cassette(cassette_path: str, serializer: Any) -> tuple[list[Any], list[dict[str, Any]]]:
         from vcr.persisters.filesystem import CassetteNotFoundError
         from vcr.serialize import deserialize
 
@@ -52,10 +52,11 @@ class AtomicPersister:
             field, message = problem
             raise UnreadableCassetteError(path, message, line=cassette_line(text, field), field=field or None)
         # vcrpy turns the checked data into its requests and responses (the serializer hands back what was parsed)
-        return deserialize(text, _Parsed(data))
+        loaded: tuple[list[Any], list[dict[str, Any]]] = deserialize(text, _Parsed(data))  # (requests, responses)
+        return loaded
 
     @staticmethod
-    def save_cassette(cassette_path, cassette_dict, serializer):
+    def save_cassette(cassette_path: str, cassette_dict: dict[str, Any], serializer: Any) -> None:
         from vcr.serialize import serialize
 
         write_text_atomic(Path(cassette_path), serialize(cassette_dict, serializer))
@@ -67,7 +68,7 @@ class RewritePersister(AtomicPersister):
     exit with something recorded)."""
 
     @staticmethod
-    def load_cassette(cassette_path, serializer):
+    def load_cassette(cassette_path: str, serializer: Any) -> tuple[list[Any], list[dict[str, Any]]]:
         from vcr.persisters.filesystem import CassetteNotFoundError
 
         raise CassetteNotFoundError()
@@ -93,7 +94,7 @@ def _read(path: Path) -> str:
         raise UnreadableCassetteError(path, f"not UTF-8 (byte 0x{data[exc.start]:02x})", line=line) from None
 
 
-def _parse(text: str, path: Path, serializer) -> Any:
+def _parse(text: str, path: Path, serializer: Any) -> Any:
     import yaml  # type: ignore[import-untyped]  # PyYAML ships no types (types-PyYAML is no dependency)
 
     try:
@@ -133,7 +134,7 @@ def _layout_problem(data: Any) -> tuple[str, str] | None:
     return None
 
 
-def _request_problem(request: dict) -> tuple[str, str] | None:
+def _request_problem(request: dict[str, Any]) -> tuple[str, str] | None:
     for key in ("method", "uri"):
         if not isinstance(request.get(key), str):
             return key, _wanted(request.get(key), "a string")
@@ -147,7 +148,7 @@ def _request_problem(request: dict) -> tuple[str, str] | None:
     return _headers_problem(request.get("headers"), single_ok=True)
 
 
-def _response_problem(response: dict) -> tuple[str, str] | None:
+def _response_problem(response: dict[str, Any]) -> tuple[str, str] | None:
     status = response.get("status")
     if not isinstance(status, dict):
         return "status", _wanted(status, "a mapping with 'code' and 'message'")
@@ -249,7 +250,7 @@ def cassette_line(text: str, field: str) -> int | None:
         return None
     if node is None:
         return None
-    line = node.start_mark.line + 1
+    line: int = node.start_mark.line + 1
     for part in _path_parts(field):
         child = _child(node, part)
         if child is None:
@@ -270,7 +271,7 @@ def _path_parts(field: str) -> list[str | int]:
     return parts
 
 
-def _child(node, part: str | int):
+def _child(node: Any, part: str | int) -> Any:  # a YAML node (PyYAML ships no types)
     import yaml
 
     if isinstance(part, int) and isinstance(node, yaml.SequenceNode) and part < len(node.value):

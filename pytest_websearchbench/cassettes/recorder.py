@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from functools import cache
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from pytest_websearchbench.cassettes.latency import timed_transport
 from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister, RewritePersister
@@ -29,7 +29,9 @@ from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode
 
 if TYPE_CHECKING:
+    import httpx
     from vcr.errors import CannotOverwriteExistingCassetteException
+    from vcr.request import Request as VcrRequest  # (vcrpy ships no types: Any)
 
 MATCH_ON = ("method", "scheme", "host", "port", "path", "query", "body")
 
@@ -69,7 +71,8 @@ def cassette_mismatch_error() -> type[CannotOverwriteExistingCassetteException]:
     """vcrpy's error for a request the cassette does not hold while recording is off."""
     from vcr.errors import CannotOverwriteExistingCassetteException
 
-    return CannotOverwriteExistingCassetteException
+    error: type[CannotOverwriteExistingCassetteException] = CannotOverwriteExistingCassetteException
+    return error
 
 
 @contextmanager
@@ -140,7 +143,7 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
             use.recorded = len(cassette.data) - before
 
 
-def body_matches(new, recorded) -> bool:
+def body_matches(new: VcrRequest, recorded: VcrRequest) -> bool:
     """vcrpy's ``body`` matcher's verdict, without the diff it writes for each pair that differs.
 
     Every request is compared with each recorded one, so a recording of n requests to one endpoint (a
@@ -165,11 +168,12 @@ def body_matches(new, recorded) -> bool:
             ours, theirs = transform(ours), transform(theirs)
     except (ValueError, ExpatError):  # not what its header says: compared raw, as vcrpy does
         return False
-    return ours == theirs
+    same: bool = ours == theirs
+    return same
 
 
 @cache
-def _matchers(*, explained: bool = False) -> tuple:
+def _matchers(*, explained: bool = False) -> tuple[Callable[[VcrRequest, VcrRequest], Any], ...]:
     """The matcher functions for MATCH_ON: vcrpy's, but for ``body`` the quick one unless ``explained``
     (vcrpy's own, whose failure says how the bodies differ)."""
     import vcr
@@ -178,8 +182,9 @@ def _matchers(*, explained: bool = False) -> tuple:
                  for name in MATCH_ON)
 
 
-def _mismatch(path: str, record_mode, before_record_request, data: list, play_counts: Counter, rewound: bool,
-              request) -> Exception:
+def _mismatch(path: str, record_mode: Any, before_record_request: Callable[[VcrRequest], VcrRequest | None],
+              data: list[tuple[VcrRequest, dict[str, Any]]], play_counts: Counter[int], rewound: bool,
+              request: VcrRequest) -> Exception:
     """vcrpy's error for ``request``, which a cassette in this state does not hold, its message written
     with vcrpy's own matchers (they say how the closest requests differ)."""
     from vcr.cassette import Cassette
@@ -187,7 +192,8 @@ def _mismatch(path: str, record_mode, before_record_request, data: list, play_co
     cassette = Cassette(path, record_mode=record_mode, match_on=_matchers(explained=True),
                         before_record_request=before_record_request)
     cassette.data, cassette.play_counts, cassette.rewound = data, play_counts, rewound
-    return cassette_mismatch_error()(cassette=cassette, failed_request=request)
+    error: Exception = cassette_mismatch_error()(cassette=cassette, failed_request=request)
+    return error
 
 
 class _Replay:
@@ -206,7 +212,7 @@ class _Replay:
 
         self.path = path
         self.filters = filters
-        self.data: list[tuple] = []
+        self.data: list[tuple[VcrRequest, dict[str, Any]]] = []  # (request, response), filtered
         self.loaded = False
         try:
             requests, responses, *_ = AtomicPersister.load_cassette(str(path), serializer=yamlserializer)
@@ -214,14 +220,14 @@ class _Replay:
             requests = responses = []
         else:
             self.loaded = True
-        for request, response in zip(requests, responses):
+        for request, loaded in zip(requests, responses):
             # freshly loaded, so filtered in place (vcrpy deep-copies both first)
-            response = filters.response(decode_response(response))
+            response = filters.response(decode_response(loaded))
             if response is not None:
                 self.data.append((filters.request(request), response))
         self.played = [False] * len(self.data)
 
-    def play(self, request, body: bytes):
+    def play(self, request: httpx.Request, body: bytes) -> httpx.Response:
         """The recorded httpx response for an httpx request whose body is ``body``."""
         wanted = self.filters.request(_vcr_request(request, body))
         matchers = _matchers()
@@ -233,7 +239,7 @@ class _Replay:
                 return _httpx_response(response)
         raise self._not_held(_vcr_request(request, body))
 
-    def _not_held(self, request) -> Exception:
+    def _not_held(self, request: VcrRequest) -> Exception:
         """vcrpy's error (and message) for ``request``, from a vcrpy cassette in the state of this one."""
         from vcr.record_mode import RecordMode
 
@@ -248,33 +254,35 @@ class _Replay:
 
         real_sync, real_async = httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request
 
-        def handle(transport, request):
+        def handle(transport: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
+            assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
             body = b"".join(request.stream)
             request.stream = httpx.ByteStream(body)
             return self.play(request, body)
 
-        async def handle_async(transport, request):
+        async def handle_async(transport: httpx.AsyncHTTPTransport, request: httpx.Request) -> httpx.Response:
+            assert isinstance(request.stream, httpx.AsyncByteStream)  # as httpx's own handle_async_request asserts
             body = b"".join([part async for part in request.stream])
             request.stream = httpx.ByteStream(body)
             return self.play(request, body)
 
-        # httpx's transports answer from the cassette: their methods are replaced on purpose, then restored
-        httpx.HTTPTransport.handle_request = handle  # type: ignore[method-assign]
-        httpx.AsyncHTTPTransport.handle_async_request = handle_async  # type: ignore[method-assign]
+        # httpx's transports answer from the cassette: their methods are replaced (setattr: on purpose), then restored
+        setattr(httpx.HTTPTransport, "handle_request", handle)
+        setattr(httpx.AsyncHTTPTransport, "handle_async_request", handle_async)
         try:
             yield
         finally:
-            httpx.HTTPTransport.handle_request = real_sync  # type: ignore[method-assign]
-            httpx.AsyncHTTPTransport.handle_async_request = real_async  # type: ignore[method-assign]
+            setattr(httpx.HTTPTransport, "handle_request", real_sync)
+            setattr(httpx.AsyncHTTPTransport, "handle_async_request", real_async)
 
 
-def _vcr_request(request, body: bytes):
+def _vcr_request(request: httpx.Request, body: bytes) -> VcrRequest:
     from vcr.request import Request as VcrRequest
 
     return VcrRequest(request.method, str(request.url), body, request.headers)
 
 
-def _httpx_response(response: dict):
+def _httpx_response(response: dict[str, Any]) -> httpx.Response:
     """An httpx response from a recorded one, as vcrpy's httpx stub builds it."""
     import httpx
 
@@ -286,7 +294,7 @@ def _httpx_response(response: dict):
         extensions={"reason_phrase": message.encode("ascii")} if message else None)
 
 
-def drop_failed(interactions: list, before: int, failed: list[tuple[str, str, bytes]],
+def drop_failed(interactions: list[tuple[VcrRequest, dict[str, Any]]], before: int, failed: list[tuple[str, str, bytes]],
                 filters: SecretFilter) -> None:
     """Remove the interactions recorded (from ``before`` on) for rejected answers (each failed request once,
     earliest first)."""
@@ -301,7 +309,8 @@ def drop_failed(interactions: list, before: int, failed: list[tuple[str, str, by
                 break
 
 
-def _refuse_stale(path: Path, interactions, produced_by: dict[str, str]) -> None:
+def _refuse_stale(path: Path, interactions: Iterable[tuple[VcrRequest, dict[str, Any]]],
+                  produced_by: dict[str, str]) -> None:
     """Raise when a stamped answer in the cassette was produced under other settings than ``produced_by``."""
     for _, response in interactions:
         values = {name.lower(): value for name, value in (response.get("headers") or {}).items()}.get(PRODUCED_BY_HEADER)

@@ -5,10 +5,13 @@ and rate-limit and server errors are never recorded."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pytest_websearchbench.core.secrets import FILTERED, text_scrubber
+
+if TYPE_CHECKING:
+    from vcr.request import Request as VcrRequest  # (vcrpy ships no types: Any)
 
 SECRET_HEADERS = frozenset({
     "authorization", "proxy-authorization", "x-api-key", "api-key", "apikey", "x-subscription-token",
@@ -52,7 +55,7 @@ class SecretFilter:
     def scrub(self, text: str) -> str:
         return self._scrub(text)
 
-    def request(self, request):
+    def request(self, request: VcrRequest) -> VcrRequest:
         request.uri = self.scrub(_filter_query(alias_url(request.uri, self.aliases)))
         for name in list(request.headers):
             if name.lower() in SECRET_HEADERS:
