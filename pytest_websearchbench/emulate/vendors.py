@@ -13,18 +13,26 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from email.utils import format_datetime
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from pytest_websearchbench.emulate.wire import BadRequest, Incoming, Reply
 
-if TYPE_CHECKING:
-    from pytest_websearchbench.emulate.server import Emulator
+
+class Emulated(Protocol):
+    """What a handler reads of the emulator (``server.Emulator``, which imports this module)."""
+
+    cse_id: str
+    variants: dict[str, str]
+
+    def search(self, query: str, n: int, mount: str = "") -> list[dict[str, Any]]: ...
+
+    def document(self, url: str) -> dict[str, Any] | None: ...
 
 
 class Handler(Protocol):
     """A vendor's answer to a request on one route (``empty``: as when nothing matches)."""
 
-    def __call__(self, em: Emulator, r: Incoming, empty: bool) -> Reply: ...
+    def __call__(self, em: Emulated, r: Incoming, empty: bool) -> Reply: ...
 
 
 @dataclass
@@ -93,7 +101,7 @@ def query_param(request: Incoming, name: str) -> str:
     return value
 
 
-def matches(em: Emulator, request: Incoming, query: str, n: int, empty: bool) -> list[dict[str, Any]]:
+def matches(em: Emulated, request: Incoming, query: str, n: int, empty: bool) -> list[dict[str, Any]]:
     return [] if empty else em.search(query, n, request.mount)
 
 
@@ -145,7 +153,7 @@ VENDOR_DATES: dict[str, Callable[[date], Any]] = {
 }
 
 
-def shown_date(em: Emulator, r: Incoming, doc: dict[str, Any], vendor: str) -> Any:
+def shown_date(em: Emulated, r: Incoming, doc: dict[str, Any], vendor: str) -> Any:
     """``doc``'s date as ``vendor`` writes it (relative under the ``relative_dates`` variant); None: undated."""
     day = _day(doc)
     if day is None:
@@ -163,7 +171,7 @@ def dated(field_name: str, value: Any) -> dict[str, Any]:
 # -- search APIs -------------------------------------------------------------------------------------
 
 
-def serper_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def serper_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "q", str)
     num = optional(r.json, "num", int) or 10
     docs = matches(em, r, q, num, empty)
@@ -186,7 +194,7 @@ def serper_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def tavily_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def tavily_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", str)
     n = optional(r.json, "max_results", int) or 5
     if n > 20:
@@ -219,7 +227,7 @@ def tavily_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def tavily_extract(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def tavily_extract(em: Emulated, r: Incoming, empty: bool) -> Reply:
     urls = need(r.json, "urls", (list, str))
     urls = [urls] if isinstance(urls, str) else urls
     found = [em.document(u) for u in urls]
@@ -234,7 +242,7 @@ def tavily_extract(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def exa_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def exa_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", str)
     n = optional(r.json, "numResults", int) or 10
     optional(r.json, "type", str, ("auto", "neural", "fast", "instant", "lite", "deep-lite", "deep", "deep-reasoning"))
@@ -262,7 +270,7 @@ def exa_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def exa_contents(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def exa_contents(em: Emulated, r: Incoming, empty: bool) -> Reply:
     urls = need(r.json, "urls", list)
     found = [(u, em.document(u)) for u in urls]
     return Reply(
@@ -280,7 +288,7 @@ def exa_contents(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def brave_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def brave_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     n = int_param(r, "count", maximum=20) or 20
     if "json" not in r.header("accept"):
@@ -317,7 +325,7 @@ def brave_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, body)
 
 
-def _brave_dates(em: Emulator, r: Incoming, doc: dict[str, Any]) -> dict[str, Any]:
+def _brave_dates(em: Emulated, r: Incoming, doc: dict[str, Any]) -> dict[str, Any]:
     """``page_age`` (ISO 8601) and the human-readable ``age``; relative: ``age`` alone, ``N days ago``."""
     day = _day(doc)
     if day is None:
@@ -327,7 +335,7 @@ def _brave_dates(em: Emulator, r: Incoming, doc: dict[str, Any]) -> dict[str, An
     return {"page_age": shown_date(em, r, doc, "brave"), "age": long_display(day)}
 
 
-def serpapi_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def serpapi_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     if r.query.get("engine") != "google":
         raise BadRequest("engine must be google")
@@ -353,7 +361,7 @@ def serpapi_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, body)
 
 
-def searxng_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def searxng_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     if r.query.get("format") != "json":
         return Reply(403, b"<html>403 Forbidden</html>", {"Content-Type": "text/html"})
@@ -383,7 +391,7 @@ def searxng_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def jina_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def jina_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     if "json" not in r.header("accept"):
         raise BadRequest("Accept: application/json is expected for JSON answers")
     q = need(r.json, "q", str)
@@ -403,7 +411,7 @@ def jina_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def jina_read(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def jina_read(em: Emulated, r: Incoming, empty: bool) -> Reply:
     url = need(r.json, "url", str)
     doc = em.document(url)
     if doc is None:
@@ -433,7 +441,7 @@ def jina_read(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def firecrawl_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def firecrawl_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", str)
     n = optional(r.json, "limit", int) or 5
     docs = matches(em, r, q, n, empty)
@@ -453,7 +461,7 @@ def firecrawl_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def firecrawl_scrape(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def firecrawl_scrape(em: Emulated, r: Incoming, empty: bool) -> Reply:
     url = need(r.json, "url", str)
     need(r.json, "formats", list)
     doc = em.document(url)
@@ -468,7 +476,7 @@ def firecrawl_scrape(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, {"success": True, "data": {"markdown": doc["text"] if doc else "", "metadata": meta}})
 
 
-def linkup_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def linkup_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "q", str)
     if need(r.json, "depth", str) not in ("fast", "standard", "deep"):
         raise BadRequest("depth must be fast, standard or deep")
@@ -491,7 +499,7 @@ def linkup_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, {"results": rows})
 
 
-def linkup_fetch(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def linkup_fetch(em: Emulated, r: Incoming, empty: bool) -> Reply:
     url = need(r.json, "url", str)
     doc = em.document(url)
     if doc is None:
@@ -499,7 +507,7 @@ def linkup_fetch(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, {"markdown": doc["text"]})
 
 
-def parallel_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def parallel_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     queries = need(r.json, "search_queries", list)
     if not queries or not all(isinstance(q, str) and q for q in queries):
         raise BadRequest("search_queries must hold at least one query")
@@ -525,7 +533,7 @@ def parallel_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def parallel_extract(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def parallel_extract(em: Emulated, r: Incoming, empty: bool) -> Reply:
     urls = need(r.json, "urls", list)
     found = [(u, em.document(u)) for u in urls]
     return Reply(
@@ -551,7 +559,7 @@ def parallel_extract(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def perplexity_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def perplexity_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", (str, list))
     n = optional(r.json, "max_results", int) or 10
     if not 1 <= n <= 20:
@@ -575,7 +583,7 @@ def perplexity_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def you_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def you_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     if r.method == "POST":  # the JSON body of POST /v1/search (GET takes the same fields as a query)
         q = need(r.json, "query", str)
         n = optional(r.json, "count", int) or 10
@@ -607,7 +615,7 @@ def you_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, {"results": results, "metadata": {"search_uuid": "you-uuid-1", "query": q, "latency": 0.1}})
 
 
-def you_contents(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def you_contents(em: Emulated, r: Incoming, empty: bool) -> Reply:
     urls = need(r.json, "urls", list)
     formats = optional(r.json, "formats", list) or ["markdown"]
     pages = []
@@ -623,7 +631,7 @@ def you_contents(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, pages)
 
 
-def kagi_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def kagi_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     n = int_param(r, "limit") or 10
     docs = matches(em, r, q, n, empty)
@@ -643,7 +651,7 @@ def kagi_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, {"meta": {"id": "kagi-req-1", "node": "emulator", "ms": 3, "api_balance": 9.5}, "data": data})
 
 
-def google_cse_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def google_cse_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     if r.query.get("cx") != em.cse_id:
         return Reply(
@@ -674,7 +682,7 @@ def google_cse_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     return Reply(200, body)
 
 
-def tinyfish_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def tinyfish_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     """TinyFish Search: ``GET /?query=…`` (no count: about ten results a page)."""
     q = query_param(r, "query")
     docs = matches(em, r, q, 10, empty)
@@ -698,7 +706,7 @@ def tinyfish_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def tinyfish_fetch(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def tinyfish_fetch(em: Emulated, r: Incoming, empty: bool) -> Reply:
     """TinyFish Fetch: ``POST /`` with ``urls`` (1 to 10), ``format``; a page it cannot read is in ``errors``."""
     urls = need(r.json, "urls", list)
     if not 1 <= len(urls) <= 10 or not all(isinstance(u, str) for u in urls):
@@ -730,7 +738,7 @@ def tinyfish_fetch(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def string_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def string_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     """String search: ``POST /v1/search`` with ``query`` and ``engine``; organic results with their snippets."""
     q = need(r.json, "query", str)
     engine = optional(r.json, "engine", str) or "google"
@@ -748,7 +756,7 @@ def string_search(em: Emulator, r: Incoming, empty: bool) -> Reply:
     )
 
 
-def string_fetch(em: Emulator, r: Incoming, empty: bool) -> Reply:
+def string_fetch(em: Emulated, r: Incoming, empty: bool) -> Reply:
     """String fetch: ``POST /v1/fetch`` with ``url``, ``format``, ``markdownMode``; the answer is the page itself
     as markdown, the page's own status in ``x-status-code`` (a page that is not there: an empty body, 404)."""
     url = need(r.json, "url", str)
