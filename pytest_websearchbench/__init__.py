@@ -1,12 +1,14 @@
 """pytest-websearchbench: web-search and web-agent benchmarks as pytest suites."""
 
+from typing import Any
+
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.core.version import __version__
 
 __all__ = ["CodeVerdict", "Hit", "Page", "__version__", "grade_code_answer"]
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     # the code judge is imported on first use: `import pytest_websearchbench` (every pytest start, through
     # the plugin) stays cheap and the package's face imports no family
     if name in ("CodeVerdict", "grade_code_answer"):

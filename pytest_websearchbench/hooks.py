@@ -14,18 +14,24 @@ Packages may instead expose a provider factory under the entry-point group
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pluggy
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.providers import ProviderRegistry
+    from pytest_websearchbench.webbench.agents.registry import AgentRegistry
 
 # pytest's own project name: these specs join pytest's hook registry
 hookspec = pluggy.HookspecMarker("pytest")
 
 
 @hookspec
-def pytest_websearchbench_add_providers(registry) -> None:
+def pytest_websearchbench_add_providers(registry: ProviderRegistry) -> None:
     """Register provider factories on ``registry`` (a ``ProviderRegistry``)."""
 
 
 @hookspec
-def pytest_websearchbench_add_agents(registry) -> None:
+def pytest_websearchbench_add_agents(registry: AgentRegistry) -> None:
     """Register WebBench agents on ``registry`` (a ``webbench.agents.registry.AgentRegistry``): each a
     factory of objects whose ``work(ctx)`` acts through ``ctx.act(action)``."""

@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import shlex
 import uuid
+from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -23,10 +24,13 @@ from pytest_websearchbench.run.registry import all_options
 from pytest_websearchbench.run.session import provider_pool, run_state, start_run, store_run_state
 
 if TYPE_CHECKING:
+    from pytest_websearchbench.core.family import RawResults
+    from pytest_websearchbench.providers import ProviderPool
     from pytest_websearchbench.reporting.baseline import Baseline
+    from pytest_websearchbench.run.collect import SuiteSelection
 
 #: items named by id under a suite folder (``suites/x::q017[local]``), read from the arguments at configure
-_SELECTION = pytest.StashKey["SuiteSelection"]()
+_SELECTION: pytest.StashKey[SuiteSelection] = pytest.StashKey()
 _SECRETS_BEFORE = pytest.StashKey[int]()  # the secrets registered before this session (see pytest_unconfigure)
 
 
@@ -60,11 +64,12 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_websearchbench.run.reporter import RunReporter
 
     config.stash[_SECRETS_BEFORE] = registered_secrets()
-    worker = hasattr(config, "workerinput")
+    worker_input: dict[str, Any] | None = getattr(config, "workerinput", None)  # xdist's, on a worker
+    worker = worker_input is not None
     # a run's processes share its id (xdist's testrunuid, handed to every worker): a --wsb-rate limit holds
     # across them, and the workers find what the controller's live phase left (run/live.py)
-    if worker:
-        run_id = config.workerinput.get("testrunuid") or uuid.uuid4().hex
+    if worker_input is not None:
+        run_id = worker_input.get("testrunuid") or uuid.uuid4().hex
     else:
         run_id = getattr(config.option, "testrunuid", None) or uuid.uuid4().hex
         if hasattr(config.option, "testrunuid"):
@@ -105,7 +110,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.hookimpl(wrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
     from pytest_websearchbench.run.collect import BenchmarkItem  # imported by now: its items are being run
 
@@ -145,7 +152,7 @@ _LIVE_DONE = pytest.StashKey[bool]()
 
 
 @pytest.hookimpl(optionalhook=True)
-def pytest_xdist_node_collection_finished(node, ids: list[str]) -> None:
+def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:  # xdist's WorkerController (untyped)
     """The xdist controller's live phase, on the first worker's collection (every worker collects the same
     items), before xdist hands any item out."""
     config = node.config
@@ -163,15 +170,16 @@ def pytest_xdist_node_collection_finished(node, ids: list[str]) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collect_directory(path: Path, parent: pytest.Collector):
+def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if (path / MANIFEST_NAME).is_file():
         from pytest_websearchbench.run.collect import SuiteModule
 
-        return SuiteModule.from_parent(parent, path=path)
+        module: pytest.Collector = SuiteModule.from_parent(parent, path=path)
+        return module
     return None
 
 
-def pytest_collect_file(file_path: Path, parent: pytest.Collector):
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """A suite file named on the command line without a manifest (``--suite path/to/eval.jsonl``)."""
     if (
         file_path.suffix in (".jsonl", ".json")
@@ -180,7 +188,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector):
     ):
         from pytest_websearchbench.run.collect import SuiteModule
 
-        return SuiteModule.from_parent(parent, path=file_path)
+        module: pytest.Collector = SuiteModule.from_parent(parent, path=file_path)
+        return module
     return None
 
 
@@ -191,7 +200,7 @@ def wsb_settings(pytestconfig: pytest.Config) -> Settings:
 
 
 @pytest.fixture(scope="session")
-def wsb_providers(pytestconfig: pytest.Config):
+def wsb_providers(pytestconfig: pytest.Config) -> Iterator[ProviderPool]:
     """The session's providers: created on first use (the local server starts then), closed at the end."""
     from pytest_websearchbench.run.live import worked_live
 
@@ -206,7 +215,7 @@ def wsb_baseline(pytestconfig: pytest.Config) -> Baseline | None:
 
 
 @pytest.fixture
-def wsb_raw(request: pytest.FixtureRequest, wsb_settings: Settings, wsb_providers):
+def wsb_raw(request: pytest.FixtureRequest, wsb_settings: Settings, wsb_providers: ProviderPool) -> RawResults:
     """What the provider returned for this item (through its cassette); failures here are errors."""
     from pytest_websearchbench.run.runner import run_case
 

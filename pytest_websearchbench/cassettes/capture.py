@@ -12,19 +12,30 @@ rejected answers dropped, each answer stamped with what produced it.
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from pytest_websearchbench.cassettes.latency import timed_transport
 from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister
 from pytest_websearchbench.cassettes.recorder import (
-    _matchers, _refuse_stale, _Replay, cassette_mismatch_error, drop_failed, produced_by_stamp)
+    _matchers,
+    _refuse_stale,
+    _Replay,
+    cassette_mismatch_error,
+    drop_failed,
+    produced_by_stamp,
+)
 from pytest_websearchbench.cassettes.scrub import SecretFilter, alias_url
 from pytest_websearchbench.core.options import CassetteMode
 
-_ACTIVE: ContextVar["Capture | None"] = ContextVar("wsb_capture", default=None)
+if TYPE_CHECKING:
+    import httpx
+    from vcr.request import Request as VcrRequest  # (vcrpy ships no types: Any)
+
+_ACTIVE: ContextVar[Capture | None] = ContextVar("wsb_capture", default=None)
 
 #: ``pace(host)``: a context manager a request to ``host`` is sent inside (it may wait for a free
 #: slot), given the answer's status when there is one
@@ -40,14 +51,21 @@ class Capture:
     loaded interactions the new ones match, as vcrpy does.
     """
 
-    def __init__(self, path: Path, mode: CassetteMode, *, aliases: dict[str, str], secrets: list[str],
-                 produced_by: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        mode: CassetteMode,
+        *,
+        aliases: dict[str, str],
+        secrets: list[str],
+        produced_by: dict[str, str] | None = None,
+    ) -> None:
         self.path = Path(path)
         self.mode = mode
         self.aliases = aliases
         self.filters = SecretFilter(aliases, secrets)
         self.produced_by = produced_by
-        self.recorded: list[tuple[Any, dict]] = []  # filtered, as they will be written
+        self.recorded: list[tuple[VcrRequest, dict[str, Any]]] = []  # filtered, as they will be written
         self.played = 0
         self._loaded: _Replay | None = None
         if mode in (CassetteMode.NEW_EPISODES, CassetteMode.ALL):
@@ -56,7 +74,7 @@ class Capture:
                 _refuse_stale(self.path, self._loaded.data, produced_by)
 
     @contextmanager
-    def active(self) -> Iterator["Capture"]:
+    def active(self) -> Iterator[Capture]:
         """The calling thread's HTTP exchanges go to this capture while the block runs."""
         token = _ACTIVE.set(self)
         try:
@@ -70,7 +88,7 @@ class Capture:
 
         return urlsplit(alias_url(url, self.aliases)).netloc
 
-    def replayed(self, request, body: bytes):
+    def replayed(self, request: httpx.Request, body: bytes) -> httpx.Response | None:
         """The recorded answer to ``request`` in new_episodes mode, or None: it goes out live."""
         if self._loaded is None or self.mode is not CassetteMode.NEW_EPISODES:
             return None
@@ -81,7 +99,7 @@ class Capture:
         self.played += 1
         return response
 
-    def add(self, vcr_request, response: dict) -> None:
+    def add(self, vcr_request: VcrRequest, response: dict[str, Any]) -> None:
         """Keep one exchange as vcrpy's recorder keeps it (its filters run on copies)."""
         from vcr.filters import decode_response
 
@@ -102,14 +120,22 @@ class Capture:
             stamp = produced_by_stamp(self.produced_by)
             for _, response in self.recorded:
                 response["headers"][PRODUCED_BY_HEADER] = [stamp]
-        loaded = [] if self._loaded is None else [
-            (request, response) for request, response in self._loaded.data
-            if self.mode is CassetteMode.NEW_EPISODES
-            or not any(requests_match(new, request, _matchers()) for new, _ in self.recorded)]
+        loaded = (
+            []
+            if self._loaded is None
+            else [
+                (request, response)
+                for request, response in self._loaded.data
+                if self.mode is CassetteMode.NEW_EPISODES
+                or not any(requests_match(new, request, _matchers()) for new, _ in self.recorded)
+            ]
+        )
         interactions = loaded + self.recorded
-        AtomicPersister.save_cassette(str(self.path), {"requests": [r for r, _ in interactions],
-                                                       "responses": [a for _, a in interactions]},
-                                      yamlserializer)
+        AtomicPersister.save_cassette(
+            str(self.path),
+            {"requests": [r for r, _ in interactions], "responses": [a for _, a in interactions]},
+            yamlserializer,
+        )
         return len(self.recorded)
 
 
@@ -124,10 +150,11 @@ def capturing(pace: Pace | None = None) -> Iterator[None]:
 
     real = httpx.HTTPTransport.handle_request
 
-    def handle(transport, request):
+    def handle(transport: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
         capture = _ACTIVE.get()
         if capture is None:
             return real(transport, request)
+        assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
         body = b"".join(request.stream)
         request.stream = httpx.ByteStream(body)
         vcr_request = VcrRequest(request.method, str(request.url), body, request.headers)
@@ -140,17 +167,19 @@ def capturing(pace: Pace | None = None) -> Iterator[None]:
             with pace(capture.host(str(request.url))) as paced:
                 response = real(transport, request)
                 paced.status = response.status_code
+        stream = response.stream
+        assert isinstance(stream, httpx.SyncByteStream)  # a sync transport's (httpx's Client asserts it too)
         try:
-            content = b"".join(response.stream)
+            content = b"".join(stream)
         finally:
-            response.stream.close()
+            stream.close()
         response.stream = httpx.ByteStream(content)
         capture.add(vcr_request, _serialize_response(response, content))
         return response
 
     with timed_transport():
-        httpx.HTTPTransport.handle_request = handle
+        setattr(httpx.HTTPTransport, "handle_request", handle)  # noqa: B010 (setattr: a method replaced on purpose, then restored)
         try:
             yield
         finally:
-            httpx.HTTPTransport.handle_request = real
+            setattr(httpx.HTTPTransport, "handle_request", real)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)

@@ -5,11 +5,15 @@ a provider's relative dates ("3 days ago") resolve to the same day in every repl
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from datetime import datetime, timezone
-from typing import Iterator, Mapping
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.dates import parse_instant
+
+if TYPE_CHECKING:
+    import httpcore
 
 #: the response header that carries the latency stamp (seconds to the response headers)
 RECORDED_SECONDS_HEADER = "x-wsb-recorded-seconds"
@@ -20,8 +24,11 @@ RECEIVED_AT_HEADER = "x-wsb-received-at"
 def received_at(headers: Mapping[str, str]) -> datetime:
     """When an answer was received: its stamp, else (a cassette recorded before the stamp) the server's
     ``Date`` header, else now (a live answer that no recorder saw, from a server without a clock)."""
-    return (parse_instant(headers.get(RECEIVED_AT_HEADER)) or parse_instant(headers.get("date"))
-            or datetime.now(timezone.utc).replace(microsecond=0))
+    return (
+        parse_instant(headers.get(RECEIVED_AT_HEADER))
+        or parse_instant(headers.get("date"))
+        or datetime.now(UTC).replace(microsecond=0)
+    )
 
 
 @contextmanager
@@ -36,16 +43,16 @@ def timed_transport() -> Iterator[None]:
 
     real = httpcore.ConnectionPool.handle_request
 
-    def timed(pool, request):
+    def timed(pool: httpcore.ConnectionPool, request: httpcore.Request) -> httpcore.Response:
         began = time.perf_counter()
         response = real(pool, request)
         response.headers.append((RECORDED_SECONDS_HEADER.encode(), f"{time.perf_counter() - began:.6f}".encode()))
-        stamp = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
         response.headers.append((RECEIVED_AT_HEADER.encode(), stamp.encode()))
         return response
 
-    httpcore.ConnectionPool.handle_request = timed
+    setattr(httpcore.ConnectionPool, "handle_request", timed)  # noqa: B010 (setattr: a method replaced on purpose, then restored)
     try:
         yield
     finally:
-        httpcore.ConnectionPool.handle_request = real
+        setattr(httpcore.ConnectionPool, "handle_request", real)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)

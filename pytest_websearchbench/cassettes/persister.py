@@ -36,7 +36,7 @@ class UnreadableCassetteError(WebSearchBenchError):
 
 class AtomicPersister:
     @staticmethod
-    def load_cassette(cassette_path, serializer):
+    def load_cassette(cassette_path: str, serializer: Any) -> tuple[list[Any], list[dict[str, Any]]]:
         from vcr.persisters.filesystem import CassetteNotFoundError
         from vcr.serialize import deserialize
 
@@ -52,10 +52,11 @@ class AtomicPersister:
             field, message = problem
             raise UnreadableCassetteError(path, message, line=cassette_line(text, field), field=field or None)
         # vcrpy turns the checked data into its requests and responses (the serializer hands back what was parsed)
-        return deserialize(text, _Parsed(data))
+        loaded: tuple[list[Any], list[dict[str, Any]]] = deserialize(text, _Parsed(data))  # (requests, responses)
+        return loaded
 
     @staticmethod
-    def save_cassette(cassette_path, cassette_dict, serializer):
+    def save_cassette(cassette_path: str, cassette_dict: dict[str, Any], serializer: Any) -> None:
         from vcr.serialize import serialize
 
         write_text_atomic(Path(cassette_path), serialize(cassette_dict, serializer))
@@ -67,7 +68,7 @@ class RewritePersister(AtomicPersister):
     exit with something recorded)."""
 
     @staticmethod
-    def load_cassette(cassette_path, serializer):
+    def load_cassette(cassette_path: str, serializer: Any) -> tuple[list[Any], list[dict[str, Any]]]:
         from vcr.persisters.filesystem import CassetteNotFoundError
 
         raise CassetteNotFoundError()
@@ -89,25 +90,29 @@ def _read(path: Path) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
+        line = data[: exc.start].count(b"\n") + 1
         raise UnreadableCassetteError(path, f"not UTF-8 (byte 0x{data[exc.start]:02x})", line=line) from None
 
 
-def _parse(text: str, path: Path, serializer) -> Any:
-    import yaml
+def _parse(text: str, path: Path, serializer: Any) -> Any:
+    import yaml  # type: ignore[import-untyped]  # PyYAML ships no types (types-PyYAML is no dependency)
 
     try:
         return serializer.deserialize(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = " ".join(part for part in (exc.problem, f"({exc.context})" if exc.context else "") if part)
-        raise UnreadableCassetteError(path, f"invalid YAML: {problem or exc}",
-                                      line=mark.line + 1 if mark else None) from None
+        raise UnreadableCassetteError(
+            path, f"invalid YAML: {problem or exc}", line=mark.line + 1 if mark else None
+        ) from None
     except (yaml.YAMLError, RecursionError, ValueError) as exc:
-        raise UnreadableCassetteError(path, f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else exc!r}") from None
+        raise UnreadableCassetteError(
+            path, f"invalid YAML: {str(exc).splitlines()[0] if str(exc) else exc!r}"
+        ) from None
 
 
 # --------------------------------------------------------------------------- the layout vcrpy expects
+
 
 def _layout_problem(data: Any) -> tuple[str, str] | None:
     """The first place where ``data`` is not a vcrpy cassette, as (field path, what is wrong), or None."""
@@ -133,7 +138,7 @@ def _layout_problem(data: Any) -> tuple[str, str] | None:
     return None
 
 
-def _request_problem(request: dict) -> tuple[str, str] | None:
+def _request_problem(request: dict[str, Any]) -> tuple[str, str] | None:
     for key in ("method", "uri"):
         if not isinstance(request.get(key), str):
             return key, _wanted(request.get(key), "a string")
@@ -147,7 +152,7 @@ def _request_problem(request: dict) -> tuple[str, str] | None:
     return _headers_problem(request.get("headers"), single_ok=True)
 
 
-def _response_problem(response: dict) -> tuple[str, str] | None:
+def _response_problem(response: dict[str, Any]) -> tuple[str, str] | None:
     status = response.get("status")
     if not isinstance(status, dict):
         return "status", _wanted(status, "a mapping with 'code' and 'message'")
@@ -161,8 +166,11 @@ def _response_problem(response: dict) -> tuple[str, str] | None:
         return "status.message", _wanted(message, "the reason phrase (ASCII text)")
     body = response.get("body")
     if not isinstance(body, dict) or not isinstance(body.get("string"), (str, bytes)):
-        return ("body.string", _wanted(body.get("string"), "a string")) if isinstance(body, dict) else \
-            ("body", _wanted(body, "a mapping with 'string'"))
+        return (
+            ("body.string", _wanted(body.get("string"), "a string"))
+            if isinstance(body, dict)
+            else ("body", _wanted(body, "a mapping with 'string'"))
+        )
     problem = _headers_problem(response.get("headers"))
     if problem is not None:
         return problem
@@ -217,8 +225,11 @@ def _received_at_problem(values: list[str]) -> str | None:
 
 
 #: the headers the plugin stamps on recorded answers, and how each must look
-_STAMPS = {RECORDED_SECONDS_HEADER: _seconds_problem, RECEIVED_AT_HEADER: _received_at_problem,
-           PRODUCED_BY_HEADER: _produced_by_problem}
+_STAMPS = {
+    RECORDED_SECONDS_HEADER: _seconds_problem,
+    RECEIVED_AT_HEADER: _received_at_problem,
+    PRODUCED_BY_HEADER: _produced_by_problem,
+}
 
 
 def _a(value: Any) -> str:
@@ -237,6 +248,7 @@ def _short(value: Any) -> str:
 
 # --------------------------------------------------------------------------- where a field is
 
+
 def cassette_line(text: str, field: str) -> int | None:
     """The 1-based line of ``field`` (``interactions[0].response.headers.x``) in a cassette's YAML text:
     the deepest part of the path that exists. Only read when something is wrong, so the YAML is parsed
@@ -249,7 +261,7 @@ def cassette_line(text: str, field: str) -> int | None:
         return None
     if node is None:
         return None
-    line = node.start_mark.line + 1
+    line: int = node.start_mark.line + 1
     for part in _path_parts(field):
         child = _child(node, part)
         if child is None:
@@ -270,7 +282,7 @@ def _path_parts(field: str) -> list[str | int]:
     return parts
 
 
-def _child(node, part: str | int):
+def _child(node: Any, part: str | int) -> Any:  # a YAML node (PyYAML ships no types)
     import yaml
 
     if isinstance(part, int) and isinstance(node, yaml.SequenceNode) and part < len(node.value):

@@ -16,17 +16,23 @@ from __future__ import annotations
 import copy
 import json
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from functools import cache
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from pytest_websearchbench.cassettes.latency import timed_transport
 from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister, RewritePersister
 from pytest_websearchbench.cassettes.scrub import SecretFilter
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode
+
+if TYPE_CHECKING:
+    import httpx
+    from vcr.errors import CannotOverwriteExistingCassetteException
+    from vcr.request import Request as VcrRequest  # (vcrpy ships no types: Any)
 
 MATCH_ON = ("method", "scheme", "host", "port", "path", "query", "body")
 
@@ -62,18 +68,24 @@ def produced_by_stamp(produced_by: dict[str, str]) -> str:
     return json.dumps(produced_by, sort_keys=True, ensure_ascii=False)
 
 
-def cassette_mismatch_error() -> type[Exception]:
+def cassette_mismatch_error() -> type[CannotOverwriteExistingCassetteException]:
     """vcrpy's error for a request the cassette does not hold while recording is off."""
     from vcr.errors import CannotOverwriteExistingCassetteException
 
-    return CannotOverwriteExistingCassetteException
+    error: type[CannotOverwriteExistingCassetteException] = CannotOverwriteExistingCassetteException
+    return error
 
 
 @contextmanager
-def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
-                 secrets: list[str],
-                 failed: Callable[[], list[tuple[str, str, bytes]]] | None = None,
-                 produced_by: dict[str, str] | None = None) -> Iterator[CassetteUse]:
+def use_cassette(
+    path: Path,
+    mode: CassetteMode,
+    *,
+    aliases: dict[str, str],
+    secrets: list[str],
+    failed: Callable[[], list[tuple[str, str, bytes]]] | None = None,
+    produced_by: dict[str, str] | None = None,
+) -> Iterator[CassetteUse]:
     """Record or replay the block's HTTP traffic in the cassette at ``path``.
 
     Nothing from a failed call is saved: 429/5xx answers are never recorded, answers the provider
@@ -110,14 +122,21 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
     use = CassetteUse(path)
     with timed_transport(), recorder.use_cassette(str(path)) as cassette:
         before = len(cassette.data)
-        if stamp is not None and mode is not CassetteMode.ALL:  # ALL replays nothing
+        if produced_by is not None and mode is not CassetteMode.ALL:  # ALL replays nothing (stamped: stamp is set)
             _refuse_stale(path, cassette.data, produced_by)
         try:
             yield use
         except cassette_mismatch_error() as exc:
             # vcrpy wrote its message with the quick matcher: say again how the closest requests differ
-            explained = _mismatch(cassette._path, cassette.record_mode, cassette._before_record_request,
-                                  list(cassette.data), cassette.play_counts, cassette.rewound, exc.failed_request)
+            explained = _mismatch(
+                cassette._path,
+                cassette.record_mode,
+                cassette._before_record_request,
+                list(cassette.data),
+                cassette.play_counts,
+                cassette.rewound,
+                exc.failed_request,
+            )
             del cassette.data[before:]
             cassette.dirty = False
             raise explained from None
@@ -137,7 +156,7 @@ def use_cassette(path: Path, mode: CassetteMode, *, aliases: dict[str, str],
             use.recorded = len(cassette.data) - before
 
 
-def body_matches(new, recorded) -> bool:
+def body_matches(new: VcrRequest, recorded: VcrRequest) -> bool:
     """vcrpy's ``body`` matcher's verdict, without the diff it writes for each pair that differs.
 
     Every request is compared with each recorded one, so a recording of n requests to one endpoint (a
@@ -162,29 +181,38 @@ def body_matches(new, recorded) -> bool:
             ours, theirs = transform(ours), transform(theirs)
     except (ValueError, ExpatError):  # not what its header says: compared raw, as vcrpy does
         return False
-    return ours == theirs
+    same: bool = ours == theirs
+    return same
 
 
 @cache
-def _matchers(*, explained: bool = False) -> tuple:
+def _matchers(*, explained: bool = False) -> tuple[Callable[[VcrRequest, VcrRequest], Any], ...]:
     """The matcher functions for MATCH_ON: vcrpy's, but for ``body`` the quick one unless ``explained``
     (vcrpy's own, whose failure says how the bodies differ)."""
     import vcr
 
-    return tuple(body_matches if name == "body" and not explained else vcr.VCR().matchers[name]
-                 for name in MATCH_ON)
+    return tuple(body_matches if name == "body" and not explained else vcr.VCR().matchers[name] for name in MATCH_ON)
 
 
-def _mismatch(path: str, record_mode, before_record_request, data: list, play_counts: Counter, rewound: bool,
-              request) -> Exception:
+def _mismatch(
+    path: str,
+    record_mode: Any,
+    before_record_request: Callable[[VcrRequest], VcrRequest | None],
+    data: list[tuple[VcrRequest, dict[str, Any]]],
+    play_counts: Counter[int],
+    rewound: bool,
+    request: VcrRequest,
+) -> Exception:
     """vcrpy's error for ``request``, which a cassette in this state does not hold, its message written
     with vcrpy's own matchers (they say how the closest requests differ)."""
     from vcr.cassette import Cassette
 
-    cassette = Cassette(path, record_mode=record_mode, match_on=_matchers(explained=True),
-                        before_record_request=before_record_request)
+    cassette = Cassette(
+        path, record_mode=record_mode, match_on=_matchers(explained=True), before_record_request=before_record_request
+    )
     cassette.data, cassette.play_counts, cassette.rewound = data, play_counts, rewound
-    return cassette_mismatch_error()(cassette=cassette, failed_request=request)
+    error: Exception = cassette_mismatch_error()(cassette=cassette, failed_request=request)
+    return error
 
 
 class _Replay:
@@ -203,7 +231,7 @@ class _Replay:
 
         self.path = path
         self.filters = filters
-        self.data: list[tuple] = []
+        self.data: list[tuple[VcrRequest, dict[str, Any]]] = []  # (request, response), filtered
         self.loaded = False
         try:
             requests, responses, *_ = AtomicPersister.load_cassette(str(path), serializer=yamlserializer)
@@ -211,14 +239,14 @@ class _Replay:
             requests = responses = []
         else:
             self.loaded = True
-        for request, response in zip(requests, responses):
+        for request, loaded in zip(requests, responses):
             # freshly loaded, so filtered in place (vcrpy deep-copies both first)
-            response = filters.response(decode_response(response))
+            response = filters.response(decode_response(loaded))
             if response is not None:
                 self.data.append((filters.request(request), response))
         self.played = [False] * len(self.data)
 
-    def play(self, request, body: bytes):
+    def play(self, request: httpx.Request, body: bytes) -> httpx.Response:
         """The recorded httpx response for an httpx request whose body is ``body``."""
         wanted = self.filters.request(_vcr_request(request, body))
         matchers = _matchers()
@@ -230,13 +258,19 @@ class _Replay:
                 return _httpx_response(response)
         raise self._not_held(_vcr_request(request, body))
 
-    def _not_held(self, request) -> Exception:
+    def _not_held(self, request: VcrRequest) -> Exception:
         """vcrpy's error (and message) for ``request``, from a vcrpy cassette in the state of this one."""
         from vcr.record_mode import RecordMode
 
-        return _mismatch(str(self.path), RecordMode.NONE, lambda r: self.filters.request(copy.deepcopy(r)),
-                         list(self.data), Counter({index: 1 for index, played in enumerate(self.played) if played}),
-                         self.loaded, request)
+        return _mismatch(
+            str(self.path),
+            RecordMode.NONE,
+            lambda r: self.filters.request(copy.deepcopy(r)),
+            list(self.data),
+            Counter({index: 1 for index, played in enumerate(self.played) if played}),
+            self.loaded,
+            request,
+        )
 
     @contextmanager
     def patched(self) -> Iterator[None]:
@@ -245,30 +279,35 @@ class _Replay:
 
         real_sync, real_async = httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request
 
-        def handle(transport, request):
+        def handle(transport: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
+            assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
             body = b"".join(request.stream)
             request.stream = httpx.ByteStream(body)
             return self.play(request, body)
 
-        async def handle_async(transport, request):
+        async def handle_async(transport: httpx.AsyncHTTPTransport, request: httpx.Request) -> httpx.Response:
+            assert isinstance(request.stream, httpx.AsyncByteStream)  # as httpx's own handle_async_request asserts
             body = b"".join([part async for part in request.stream])
             request.stream = httpx.ByteStream(body)
             return self.play(request, body)
 
-        httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request = handle, handle_async
+        # httpx's transports answer from the cassette: their methods are replaced (setattr: on purpose), then restored
+        setattr(httpx.HTTPTransport, "handle_request", handle)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
+        setattr(httpx.AsyncHTTPTransport, "handle_async_request", handle_async)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
         try:
             yield
         finally:
-            httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request = real_sync, real_async
+            setattr(httpx.HTTPTransport, "handle_request", real_sync)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
+            setattr(httpx.AsyncHTTPTransport, "handle_async_request", real_async)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
 
 
-def _vcr_request(request, body: bytes):
+def _vcr_request(request: httpx.Request, body: bytes) -> VcrRequest:
     from vcr.request import Request as VcrRequest
 
     return VcrRequest(request.method, str(request.url), body, request.headers)
 
 
-def _httpx_response(response: dict):
+def _httpx_response(response: dict[str, Any]) -> httpx.Response:
     """An httpx response from a recorded one, as vcrpy's httpx stub builds it."""
     import httpx
 
@@ -277,11 +316,16 @@ def _httpx_response(response: dict):
         response["status"]["code"],
         headers=[(name, value) for name, values in response["headers"].items() for value in values],
         stream=httpx.ByteStream(response["body"]["string"]),  # a stream, not content: the response stays open
-        extensions={"reason_phrase": message.encode("ascii")} if message else None)
+        extensions={"reason_phrase": message.encode("ascii")} if message else None,
+    )
 
 
-def drop_failed(interactions: list, before: int, failed: list[tuple[str, str, bytes]],
-                filters: SecretFilter) -> None:
+def drop_failed(
+    interactions: list[tuple[VcrRequest, dict[str, Any]]],
+    before: int,
+    failed: list[tuple[str, str, bytes]],
+    filters: SecretFilter,
+) -> None:
     """Remove the interactions recorded (from ``before`` on) for rejected answers (each failed request once,
     earliest first)."""
     from vcr.request import Request as VcrRequest
@@ -295,19 +339,26 @@ def drop_failed(interactions: list, before: int, failed: list[tuple[str, str, by
                 break
 
 
-def _refuse_stale(path: Path, interactions, produced_by: dict[str, str]) -> None:
+def _refuse_stale(
+    path: Path, interactions: Iterable[tuple[VcrRequest, dict[str, Any]]], produced_by: dict[str, str]
+) -> None:
     """Raise when a stamped answer in the cassette was produced under other settings than ``produced_by``."""
     for _, response in interactions:
-        values = {name.lower(): value for name, value in (response.get("headers") or {}).items()}.get(PRODUCED_BY_HEADER)
+        values = {name.lower(): value for name, value in (response.get("headers") or {}).items()}.get(
+            PRODUCED_BY_HEADER
+        )
         if not values:
             continue  # recorded before answers were stamped: nothing to compare
         recorded = json.loads(values[0])
         if recorded == produced_by:
             continue
-        differs = "; ".join(f"{key} {recorded.get(key, '(unset)')} when recorded, {produced_by.get(key, '(unset)')} now"
-                            for key in sorted(set(recorded) | set(produced_by))
-                            if recorded.get(key) != produced_by.get(key))
+        differs = "; ".join(
+            f"{key} {recorded.get(key, '(unset)')} when recorded, {produced_by.get(key, '(unset)')} now"
+            for key in sorted(set(recorded) | set(produced_by))
+            if recorded.get(key) != produced_by.get(key)
+        )
         raise StaleCassetteError(
             f"the cassette {path} is stale: {differs}. Re-record it with --wsb-record-mode=rewrite (into its "
             f"own folder with --wsb-cassette-dir to keep this one), or replay it with the settings it was "
-            f"recorded with")
+            f"recorded with"
+        )

@@ -5,15 +5,27 @@ and rate-limit and server errors are never recorded."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from pytest_websearchbench.core.secrets import FILTERED, text_scrubber
 
-SECRET_HEADERS = frozenset({
-    "authorization", "proxy-authorization", "x-api-key", "api-key", "apikey", "x-subscription-token",
-    "x-goog-api-key", "cookie", "set-cookie",
-})
+if TYPE_CHECKING:
+    from vcr.request import Request as VcrRequest  # (vcrpy ships no types: Any)
+
+SECRET_HEADERS = frozenset(
+    {
+        "authorization",
+        "proxy-authorization",
+        "x-api-key",
+        "api-key",
+        "apikey",
+        "x-subscription-token",
+        "x-goog-api-key",
+        "cookie",
+        "set-cookie",
+    }
+)
 #: query parameters and JSON fields that carry credentials ("cx": Google's search engine id, private and
 #: absent in a keyless replay, so filtering it by name also lets the replay match)
 SECRET_PARAMS = frozenset({"api_key", "apikey", "key", "token", "access_token", "auth", "x-api-key", "cx"})
@@ -26,7 +38,7 @@ def alias_url(url: str, aliases: dict[str, str]) -> str:
     whole path segments only (``…/tinyfish`` is no base of ``…/tinyfish-fetch/``), the longest first."""
     for real in sorted(aliases, key=len, reverse=True):
         if url == real or url.startswith((real + "/", real + "?")) or (real.endswith("/") and url.startswith(real)):
-            return aliases[real] + url[len(real):]
+            return aliases[real] + url[len(real) :]
     return url
 
 
@@ -52,7 +64,7 @@ class SecretFilter:
     def scrub(self, text: str) -> str:
         return self._scrub(text)
 
-    def request(self, request):
+    def request(self, request: VcrRequest) -> VcrRequest:
         request.uri = self.scrub(_filter_query(alias_url(request.uri, self.aliases)))
         for name in list(request.headers):
             if name.lower() in SECRET_HEADERS:
@@ -91,12 +103,13 @@ def _filter_query(uri: str) -> str:
     parts = urlsplit(uri)
     if not parts.query:
         return uri
-    pairs = [(k, FILTERED if k.lower() in SECRET_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)]
+    pairs = [
+        (k, FILTERED if k.lower() in SECRET_PARAMS else v) for k, v in parse_qsl(parts.query, keep_blank_values=True)
+    ]
     return urlunsplit(parts._replace(query=urlencode(pairs)))
 
 
 def _filter_fields(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """One JSON object as it is parsed (inner ones first), its credential fields' strings filtered: only
     objects go through Python, not every value of a large answer."""
-    return {key: FILTERED if isinstance(value, str) and key.lower() in SECRET_FIELDS else value
-            for key, value in pairs}
+    return {key: FILTERED if isinstance(value, str) and key.lower() in SECRET_FIELDS else value for key, value in pairs}

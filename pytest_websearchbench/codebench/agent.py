@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
 from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error
@@ -120,7 +122,7 @@ class _KeepAnswers:
     def __enter__(self) -> None:
         self.mark = len(self.provider.failed_exchanges)
 
-    def __exit__(self, kind, exc, tb) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         if isinstance(exc, Exception) and not is_run_failure(exc):
             del self.provider.failed_exchanges[self.mark :]
 
@@ -292,7 +294,7 @@ def _arguments(raw: Any) -> dict[str, Any]:
     return parsed if isinstance(parsed, dict) else {}
 
 
-def gold_token_in(query: str, tokens) -> str | None:
+def gold_token_in(query: str, tokens: Iterable[str]) -> str | None:
     """The harness's leak flag: the first ``query_forbidden`` token (stripped, ≥4 characters) the
     query contains, case-insensitively."""
     folded = query.casefold()

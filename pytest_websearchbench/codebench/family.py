@@ -25,6 +25,7 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from pytest_websearchbench.codebench.agent import SINGLE_REQUEST, AgentSetup, retrieve, run_agent
 from pytest_websearchbench.codebench.harness_json import write_harness_document
@@ -55,6 +56,9 @@ from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint
 from pytest_websearchbench.providers.presets import ARMS_BY_NAME
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.providers.base import Provider
 
 SELFTEST = "selftest"
 NOT_COMPARABLE = "not comparable with the leaderboard"
@@ -233,7 +237,7 @@ class CodeFamily(BenchmarkFamily):
         args += " --wsb-provider-retries" if run.provider_retries else ""
         return args + "".join(f" --wsb-max-{k}={v}" for k, v in run.budget_changes.items())
 
-    def recognizes(self, record) -> str | None:
+    def recognizes(self, record: Any) -> str | None:
         """Files without a manifest: published rows, or a harness catalog (items with an id)."""
         if isinstance(record, dict) and "task_id" in record and ({"ticket", "gold_code"} & set(record)):
             return ""
@@ -250,6 +254,7 @@ class CodeFamily(BenchmarkFamily):
 
     def load(self, manifest: SuiteManifest) -> Suite:
         items = manifest.file("items")
+        assert items is not None  # the suite schema requires items
         tasks = load_tasks(items, manifest.field_map("code-row"))
         files = [items] if manifest.path.resolve() == items.resolve() else [manifest.path, items]
         return Suite(manifest, repeat_cases((_case(task) for task in tasks), self.code_run.repeat), digest_files(files))
@@ -260,11 +265,11 @@ class CodeFamily(BenchmarkFamily):
         if run.selftest:
             return RawResults(extra={"mode": SELFTEST})
         if run.mode == MODE_RETRIEVAL:
-            return retrieve(task, ctx.provider, ctx.k, run.board)
+            return retrieve(task, _provider(ctx), ctx.k, run.board)
         arm = ARMS_BY_NAME.get(ctx.variant)
         client = ModelClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key)
         try:
-            raw = run_agent(task, ctx.provider, arm.harness_name if arm else ctx.variant, client, run.setup())
+            raw = run_agent(task, _provider(ctx), arm.harness_name if arm else ctx.variant, client, run.setup())
         finally:
             client.close()
         raw.extra["profile"] = run.profile(ctx.variant, task)
@@ -351,14 +356,14 @@ class CodeFamily(BenchmarkFamily):
             for ticket in tickets
         ]
 
-    def write_outputs(self, records) -> None:
+    def write_outputs(self, records: list[Any]) -> None:  # the run's ItemRecords (reporting: a layer above)
         run = self.code_run
         if run.code_json is None or run.mode != MODE_AGENT or run.selftest:
             return
         items = [r.to_dict() for r in records if r.meta.family == self.name]
         write_harness_document(run.code_json, items, model=run.model, board=run.board, secrets=self.secrets())
 
-    def drilldown(self, item: dict) -> Drilldown:
+    def drilldown(self, item: dict[str, Any]) -> Drilldown:
         """The report's view of a ticket: the judge's verdict and notes, each needle (found where; agent: present,
         cited, grounded), the extracted code, the searches with the hits they returned and the fetches with
         the page text, the budgets used, and the agent's transcript (every model turn)."""
@@ -411,7 +416,7 @@ class CodeFamily(BenchmarkFamily):
         )
 
 
-def _failure_mode(item: dict, extra: dict, results: list[dict]) -> str:
+def _failure_mode(item: dict[str, Any], extra: dict[str, Any], results: list[dict[str, Any]]) -> str:
     """How a ticket failed: the episode's run error, the judge's first note's kind (missing, uncited,
     ungrounded…), no answer, code that did not compile, or (probe) a needle nowhere in what came back."""
     if item.get("outcome") in (None, "passed", "skipped"):
@@ -426,6 +431,12 @@ def _failure_mode(item: dict, extra: dict, results: list[dict]) -> str:
     if any(r.get("found") is False for r in results):
         return "needle not found"
     return ""
+
+
+def _provider(ctx: RunContext) -> Provider:
+    """The provider under test: the core names it by the shape a family asks of it (``SearchProvider``); a
+    code item is run with the registry's provider itself, whose cassette bookkeeping the harness uses."""
+    return cast("Provider", ctx.provider)
 
 
 def _case(task: CodeTask) -> Case:

@@ -49,6 +49,7 @@ import re
 import warnings
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from pytest_websearchbench.core.urls import CITATION_TAIL, grounding_key
 
@@ -87,7 +88,7 @@ class CodeVerdict:
     code: str = ""
     checks: tuple[NeedleCheck, ...] = field(default_factory=tuple)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "passed": self.passed,
             "compiled": self.compiled,
@@ -107,7 +108,7 @@ def extract_code(answer: str) -> str:
     text = (answer or "").strip()
     if not text:
         return ""
-    blocks = [body.strip() for body in _BLOCK.findall(text)]
+    blocks: list[str] = [body.strip() for body in _BLOCK.findall(text)]
     blocks = [body for body in blocks if body]
     if blocks:
         return blocks[-1]

@@ -14,6 +14,7 @@ Built from the results' plain records (``ItemRecord.to_dict()``): pure; written 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,7 +104,7 @@ def _row(item: dict[str, Any], allow_fetch: bool) -> dict[str, Any]:
 
 
 def write_harness_document(
-    path: Path, items: list[dict[str, Any]], *, model: str, board: str, secrets: list[str] = ()
+    path: Path, items: list[dict[str, Any]], *, model: str, board: str, secrets: Sequence[str] = ()
 ) -> None:
     """Written atomically, every registered key and every one of ``secrets`` scrubbed from it."""
     document = scrub_value(harness_document(items, model=model, board=board), secrets)

@@ -53,7 +53,7 @@ SYSTEM_SEARCH = (
 
 # Neutral tool definitions; the model transport puts them in its API's format. The descriptions say
 # what the harness's say (``agent.py``'s WEB_SEARCH_TOOL and WEB_FETCH_TOOL), in this project's words.
-WEB_SEARCH = {
+WEB_SEARCH: dict[str, Any] = {
     "name": "web_search",
     "description": (
         "Search the web for current documentation. A search must come before any answer or file you "
@@ -67,7 +67,7 @@ WEB_SEARCH = {
         "additionalProperties": False,
     },
 }
-WEB_FETCH = {
+WEB_FETCH: dict[str, Any] = {
     "name": "web_fetch",
     "description": (
         "Fetch one URL through this provider's own extraction or scraping API. Use it after a search "
@@ -86,7 +86,7 @@ WEB_FETCH = {
         "additionalProperties": False,
     },
 }
-TOOLS = {spec["name"]: spec for spec in (WEB_SEARCH, WEB_FETCH)}
+TOOLS: dict[str, dict[str, Any]] = {spec["name"]: spec for spec in (WEB_SEARCH, WEB_FETCH)}
 
 
 def system_prompt(search_fetch: bool) -> str:

@@ -12,6 +12,8 @@ or ``derived``) in ``Score.results`` and, for failures, in the message.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pytest_websearchbench.codebench.grader import CodeVerdict, grade_code_answer, leaked_needles
 from pytest_websearchbench.codebench.grader_strict import grade_code_answer_strict
 from pytest_websearchbench.codebench.tasks import CodeTask
@@ -34,7 +36,7 @@ def seen_texts(raw: RawResults) -> list[tuple[str, str]]:
     return out
 
 
-def query_leaks(queries: list[str], task: CodeTask) -> list[dict]:
+def query_leaks(queries: list[str], task: CodeTask) -> list[dict[str, Any]]:
     """Leak diagnostic: each query that contains a needle (case-insensitive)."""
     out = []
     for query in queries:
@@ -46,7 +48,7 @@ def query_leaks(queries: list[str], task: CodeTask) -> list[dict]:
 
 def score_retrieval(task: CodeTask, raw: RawResults, k: int) -> Score:
     texts = seen_texts(raw)
-    rows = []
+    rows: list[dict[str, Any]] = []
     for needle in task.needles:
         where = next((w for w, text in texts if needle.text in text), "")
         rows.append({"needle": needle.text, "source": needle.source, "found": bool(where), "where": where})
@@ -212,7 +214,7 @@ def score_selftest(task: CodeTask) -> Score:
     return Score(False, metrics, "\n".join(lines), rows)
 
 
-def _verdict_rows(task: CodeTask, verdict: CodeVerdict) -> list[dict]:
+def _verdict_rows(task: CodeTask, verdict: CodeVerdict) -> list[dict[str, Any]]:
     checks = {c.needle: c for c in verdict.checks}
     notes = set(verdict.notes)
     rows = []
@@ -233,7 +235,7 @@ def _verdict_rows(task: CodeTask, verdict: CodeVerdict) -> list[dict]:
     return rows
 
 
-def _needle_table(rows: list[dict]) -> list[str]:
+def _needle_table(rows: list[dict[str, Any]]) -> list[str]:
     lines = ["needles:"]
     for row in rows:
         if "found" in row:
@@ -247,11 +249,11 @@ def _needle_table(rows: list[dict]) -> list[str]:
     return lines
 
 
-def _leak_rows(leaks: list[dict]) -> list[dict]:
+def _leak_rows(leaks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{"leaky_query": leak["query"], "needles": leak["needles"]} for leak in leaks]
 
 
-def _leak_lines(leaks: list[dict]) -> list[str]:
+def _leak_lines(leaks: list[dict[str, Any]]) -> list[str]:
     return [f"leak: query {leak['query'][:80]!r} contains {', '.join(map(repr, leak['needles']))}" for leak in leaks]
 
 

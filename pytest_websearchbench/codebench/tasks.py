@@ -310,7 +310,7 @@ def _validate_catalog(document: Any, path: Path, lines: list[int]) -> None:
 
 def _yaml_catalog(path: Path) -> tuple[Any, list[int]]:
     """The catalog document and the line each item starts on."""
-    import yaml  # vcrpy's dependency; only YAML catalogs need it
+    import yaml  # type: ignore[import-untyped]  # vcrpy's dependency, without types; only YAML catalogs need it
 
     text = read_suite_text(path)
     try:
@@ -339,7 +339,8 @@ def _json_item_lines(text: str) -> list[int]:
     if match is None:
         return []
     decoder = json.JSONDecoder()
-    lines, offset = [], match.end()
+    lines: list[int] = []
+    offset = match.end()
     while True:
         while offset < len(text) and text[offset] in " \t\r\n,":
             offset += 1

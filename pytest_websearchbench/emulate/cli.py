@@ -26,10 +26,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.emulate.vendors import VENDORS
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.emulate.model import ScriptedModel
+    from pytest_websearchbench.emulate.server import Emulator
 
 #: mounts that serve a second host of a provider (its reader or fetch API), not a provider of their own
 _SECOND_HOSTS = {"jina-reader", "tinyfish-fetch"}
@@ -140,7 +145,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         server.stop()
 
 
-def _start(args: argparse.Namespace, parser: argparse.ArgumentParser):
+def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[ScriptedModel | Emulator, list[str]]:
     if args.command == "model":
         from pytest_websearchbench.emulate.model import ScriptedModel, from_turns, load_turns
 
@@ -202,7 +207,8 @@ def _detach(argv: list[str]) -> int:
         text=True,
         start_new_session=True,
     )
-    lines = []
+    assert child.stdout is not None and child.stderr is not None  # both piped
+    lines: list[str] = []
     for line in child.stdout:
         if not line.strip():
             print("\n".join(lines), flush=True)

@@ -39,11 +39,13 @@ class Request:
 
     @property
     def history(self) -> list[dict[str, Any]]:
-        return self.body["input"] if self.api == "responses" else self.body["messages"]
+        history: list[dict[str, Any]] = self.body["input"] if self.api == "responses" else self.body["messages"]
+        return history
 
     @property
     def user(self) -> str:
-        return self.history[1]["content"]
+        content: str = self.history[1]["content"]
+        return content
 
     @property
     def turn(self) -> int:
@@ -294,6 +296,7 @@ def from_turns(entries: list[dict[str, Any]]) -> Policy:
     """The policy a file of turns gives: replies alone are one script for every conversation; scripts are tried
     in order, the first whose ``match`` is in the conversation's user message (none: any) answering turn n with
     its n-th reply (the last one repeats). A conversation no script matches gets an error answer (HTTP 400)."""
+    scripts: list[dict[str, Any]]
     if all("turns" not in entry for entry in entries):
         scripts = [{"match": "", "turns": entries}]
     else:
@@ -304,7 +307,8 @@ def from_turns(entries: list[dict[str, Any]]) -> Policy:
         for script in scripts:
             if script.get("match", "") in user:
                 turns = script["turns"]
-                return turns[min(request.turn, len(turns) - 1)]
+                turn: dict[str, Any] = turns[min(request.turn, len(turns) - 1)]
+                return turn
         return {"status": 400, "error": "no script of the turns file matches this conversation's user message"}
 
     return policy

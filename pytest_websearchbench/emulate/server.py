@@ -66,7 +66,7 @@ class Pace:
 
     latency: float
     per_second: int | None
-    admitted: deque = field(default_factory=deque)
+    admitted: deque[float] = field(default_factory=deque)  # when the requests of the last second came
     throttled: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -86,7 +86,7 @@ class Pace:
 class Emulator:
     def __init__(
         self,
-        documents: list[dict] | None = None,
+        documents: list[dict[str, Any]] | None = None,
         *,
         keys: dict[str, str] | None = None,
         index: SearchIndex | None = None,
@@ -119,7 +119,7 @@ class Emulator:
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True  # headers and body leave at once: latencies stay realistic
 
-            def do_GET(self):
+            def do_GET(self) -> None:
                 emulator._handle(self)
 
             do_POST = do_GET
@@ -134,6 +134,7 @@ class Emulator:
 
     @property
     def port(self) -> int:
+        assert self._server is not None, "the emulator is not started"
         return self._server.port
 
     def base_url(self, mount: str) -> str:
@@ -192,14 +193,15 @@ class Emulator:
     def seen(self, mount: str) -> list[Incoming]:
         return [r for r in self.requests if r.mount == mount]
 
-    def search(self, query: str, n: int, mount: str = "") -> list[dict]:
+    def search(self, query: str, n: int, mount: str = "") -> list[dict[str, Any]]:
         """Documents matching the query, best first: by the index's BM25 (each with its query-biased
         ``snippet``), else by the number of query words found in title and text."""
         if self.index is not None:
             ranked = (
                 [
-                    {**self.index.get(hit["url"]), "snippet": hit["snippet"]}
+                    {**document, "snippet": hit["snippet"]}
                     for hit in self.index.search(query, max(n, 1))
+                    if (document := self.index.get(hit["url"])) is not None  # a hit's document is in the index
                 ]
                 if query.strip()
                 else []
@@ -217,7 +219,7 @@ class Emulator:
             ranked.reverse()
         return ranked[:n]
 
-    def document(self, url: str) -> dict | None:
+    def document(self, url: str) -> dict[str, Any] | None:
         if self.index is not None:
             return self.index.get(url)
         return next((d for d in self.documents if d["url"] == url), None)
@@ -243,7 +245,7 @@ class Emulator:
             self.requests.append(incoming)
         vendor = self.vendors.get(mount)
         route = vendor.routes.get((incoming.method, incoming.path)) if vendor else None
-        if route is None:
+        if vendor is None or route is None:  # (no vendor: no route)
             return self._send(handler, Reply(404, {"error": f"no route {incoming.method} {parts.path}"}))
         kind, render = route
         pace = self._paces.get(mount)
@@ -264,7 +266,7 @@ class Emulator:
         reply = self._reply(vendor, incoming, render, fault)
         return self._send(handler, reply)
 
-    def _reply(self, vendor, incoming: Incoming, render, fault: Fault | None) -> Reply:
+    def _reply(self, vendor: vendors.Vendor, incoming: Incoming, render: vendors.Handler, fault: Fault | None) -> Reply:
         key = self.keys[incoming.mount if incoming.mount in self.keys else vendor.provider]
         if fault is not None and fault.kind in ("429", "500", "503"):
             headers = {"Retry-After": fault.retry_after} if fault.retry_after else {}
@@ -334,7 +336,10 @@ class Emulator:
 def echoed_forms(secret: str) -> dict[str, str]:
     """A secret as a vendor may echo it: as is, percent-encoded (``quote`` with and without ``/``
     kept, ``quote_plus``, upper- and lower-case hex) and base64 (standard, URL-safe, unpadded)."""
-    lower = lambda text: re.sub("%[0-9A-F]{2}", lambda m: m.group().lower(), text)  # noqa: E731
+
+    def lower(text: str) -> str:
+        return re.sub("%[0-9A-F]{2}", lambda m: m.group().lower(), text)
+
     b64 = base64.b64encode(secret.encode()).decode()
     forms = {
         "raw": secret,

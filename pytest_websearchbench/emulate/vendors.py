@@ -9,13 +9,30 @@ the vendors that show display dates (Serper, SerpApi, Brave's ``age``) say ``N d
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from email.utils import format_datetime
-from typing import Any
+from typing import Any, Protocol
 
 from pytest_websearchbench.emulate.wire import BadRequest, Incoming, Reply
+
+
+class Emulated(Protocol):
+    """What a handler reads of the emulator (``server.Emulator``, which imports this module)."""
+
+    cse_id: str
+    variants: dict[str, str]
+
+    def search(self, query: str, n: int, mount: str = "") -> list[dict[str, Any]]: ...
+
+    def document(self, url: str) -> dict[str, Any] | None: ...
+
+
+class Handler(Protocol):
+    """A vendor's answer to a request on one route (``empty``: as when nothing matches)."""
+
+    def __call__(self, em: Emulated, r: Incoming, empty: bool) -> Reply: ...
 
 
 @dataclass
@@ -26,7 +43,7 @@ class Vendor:
     auth_prefix: str = ""
     auth_param: str = ""
     url_key: str = "url"
-    routes: dict[tuple[str, str], tuple[str, Callable]] = field(default_factory=dict)
+    routes: dict[tuple[str, str], tuple[str, Handler]] = field(default_factory=dict)  # (method, path) → (kind, handler)
 
     def authorized(self, request: Incoming, key: str, *, any_key: bool = False) -> bool:
         """The request carries ``key`` where the vendor expects it (``any_key``: any non-empty key there)."""
@@ -53,7 +70,9 @@ def need(container: Any, name: str, kind: type | tuple[type, ...]) -> Any:
     return value
 
 
-def optional(container: dict, name: str, kind, choices=None) -> Any:
+def optional(
+    container: dict[str, Any], name: str, kind: type | tuple[type, ...], choices: Collection[Any] | None = None
+) -> Any:
     if name not in container or container[name] is None:
         return None
     value = need(container, name, kind)
@@ -82,19 +101,20 @@ def query_param(request: Incoming, name: str) -> str:
     return value
 
 
-def matches(em, request: Incoming, query: str, n: int, empty: bool) -> list[dict]:
+def matches(em: Emulated, request: Incoming, query: str, n: int, empty: bool) -> list[dict[str, Any]]:
     return [] if empty else em.search(query, n, request.mount)
 
 
-def snippet(doc: dict) -> str:
+def snippet(doc: dict[str, Any]) -> str:
     """The engine's query-biased snippet when the page came from an index, else the text's first 160 characters."""
-    return doc.get("snippet") or doc["text"][:160]
+    text: str = doc.get("snippet") or doc["text"][:160]
+    return text
 
 
 # -- dates as each vendor writes them ------------------------------------------------------------------
 
 
-def _day(doc: dict) -> date | None:
+def _day(doc: dict[str, Any]) -> date | None:
     return date.fromisoformat(doc["published"]) if doc.get("published") else None
 
 
@@ -133,7 +153,7 @@ VENDOR_DATES: dict[str, Callable[[date], Any]] = {
 }
 
 
-def shown_date(em, r, doc: dict, vendor: str) -> Any:
+def shown_date(em: Emulated, r: Incoming, doc: dict[str, Any], vendor: str) -> Any:
     """``doc``'s date as ``vendor`` writes it (relative under the ``relative_dates`` variant); None: undated."""
     day = _day(doc)
     if day is None:
@@ -143,7 +163,7 @@ def shown_date(em, r, doc: dict, vendor: str) -> Any:
     return VENDOR_DATES[vendor](day)
 
 
-def dated(field_name: str, value: Any) -> dict:
+def dated(field_name: str, value: Any) -> dict[str, Any]:
     """The field, only when the page has a date (vendors leave it out rather than send null)."""
     return {field_name: value} if value is not None else {}
 
@@ -151,7 +171,7 @@ def dated(field_name: str, value: Any) -> dict:
 # -- search APIs -------------------------------------------------------------------------------------
 
 
-def serper_search(em, r, empty):
+def serper_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "q", str)
     num = optional(r.json, "num", int) or 10
     docs = matches(em, r, q, num, empty)
@@ -174,7 +194,7 @@ def serper_search(em, r, empty):
     )
 
 
-def tavily_search(em, r, empty):
+def tavily_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", str)
     n = optional(r.json, "max_results", int) or 5
     if n > 20:
@@ -207,7 +227,7 @@ def tavily_search(em, r, empty):
     )
 
 
-def tavily_extract(em, r, empty):
+def tavily_extract(em: Emulated, r: Incoming, empty: bool) -> Reply:
     urls = need(r.json, "urls", (list, str))
     urls = [urls] if isinstance(urls, str) else urls
     found = [em.document(u) for u in urls]
@@ -222,7 +242,7 @@ def tavily_extract(em, r, empty):
     )
 
 
-def exa_search(em, r, empty):
+def exa_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", str)
     n = optional(r.json, "numResults", int) or 10
     optional(r.json, "type", str, ("auto", "neural", "fast", "instant", "lite", "deep-lite", "deep", "deep-reasoning"))
@@ -250,7 +270,7 @@ def exa_search(em, r, empty):
     )
 
 
-def exa_contents(em, r, empty):
+def exa_contents(em: Emulated, r: Incoming, empty: bool) -> Reply:
     urls = need(r.json, "urls", list)
     found = [(u, em.document(u)) for u in urls]
     return Reply(
@@ -268,7 +288,7 @@ def exa_contents(em, r, empty):
     )
 
 
-def brave_search(em, r, empty):
+def brave_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     n = int_param(r, "count", maximum=20) or 20
     if "json" not in r.header("accept"):
@@ -279,7 +299,7 @@ def brave_search(em, r, empty):
     words = [w for w in re.findall(r"\w+", q) if len(w) > 2]
     marked = re.compile("|".join(re.escape(w) for w in words), re.I) if decorate and words else None
 
-    def description(d):
+    def description(d: dict[str, Any]) -> str:
         text = snippet(d)
         return marked.sub(lambda m: f"<strong>{m.group(0)}</strong>", text) if marked else text
 
@@ -305,7 +325,7 @@ def brave_search(em, r, empty):
     return Reply(200, body)
 
 
-def _brave_dates(em, r, doc: dict) -> dict:
+def _brave_dates(em: Emulated, r: Incoming, doc: dict[str, Any]) -> dict[str, Any]:
     """``page_age`` (ISO 8601) and the human-readable ``age``; relative: ``age`` alone, ``N days ago``."""
     day = _day(doc)
     if day is None:
@@ -315,13 +335,16 @@ def _brave_dates(em, r, doc: dict) -> dict:
     return {"page_age": shown_date(em, r, doc, "brave"), "age": long_display(day)}
 
 
-def serpapi_search(em, r, empty):
+def serpapi_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     if r.query.get("engine") != "google":
         raise BadRequest("engine must be google")
     n = int_param(r, "num") or 10
     docs = matches(em, r, q, n, empty)
-    body = {"search_metadata": {"id": "serp-1", "status": "Success"}, "search_parameters": {"engine": "google", "q": q}}
+    body: dict[str, Any] = {
+        "search_metadata": {"id": "serp-1", "status": "Success"},
+        "search_parameters": {"engine": "google", "q": q},
+    }
     if docs:
         body["organic_results"] = [
             {
@@ -338,7 +361,7 @@ def serpapi_search(em, r, empty):
     return Reply(200, body)
 
 
-def searxng_search(em, r, empty):
+def searxng_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     if r.query.get("format") != "json":
         return Reply(403, b"<html>403 Forbidden</html>", {"Content-Type": "text/html"})
@@ -368,7 +391,7 @@ def searxng_search(em, r, empty):
     )
 
 
-def jina_search(em, r, empty):
+def jina_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     if "json" not in r.header("accept"):
         raise BadRequest("Accept: application/json is expected for JSON answers")
     q = need(r.json, "q", str)
@@ -388,7 +411,7 @@ def jina_search(em, r, empty):
     )
 
 
-def jina_read(em, r, empty):
+def jina_read(em: Emulated, r: Incoming, empty: bool) -> Reply:
     url = need(r.json, "url", str)
     doc = em.document(url)
     if doc is None:
@@ -418,7 +441,7 @@ def jina_read(em, r, empty):
     )
 
 
-def firecrawl_search(em, r, empty):
+def firecrawl_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", str)
     n = optional(r.json, "limit", int) or 5
     docs = matches(em, r, q, n, empty)
@@ -438,7 +461,7 @@ def firecrawl_search(em, r, empty):
     )
 
 
-def firecrawl_scrape(em, r, empty):
+def firecrawl_scrape(em: Emulated, r: Incoming, empty: bool) -> Reply:
     url = need(r.json, "url", str)
     need(r.json, "formats", list)
     doc = em.document(url)
@@ -453,7 +476,7 @@ def firecrawl_scrape(em, r, empty):
     return Reply(200, {"success": True, "data": {"markdown": doc["text"] if doc else "", "metadata": meta}})
 
 
-def linkup_search(em, r, empty):
+def linkup_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "q", str)
     if need(r.json, "depth", str) not in ("fast", "standard", "deep"):
         raise BadRequest("depth must be fast, standard or deep")
@@ -476,7 +499,7 @@ def linkup_search(em, r, empty):
     return Reply(200, {"results": rows})
 
 
-def linkup_fetch(em, r, empty):
+def linkup_fetch(em: Emulated, r: Incoming, empty: bool) -> Reply:
     url = need(r.json, "url", str)
     doc = em.document(url)
     if doc is None:
@@ -484,7 +507,7 @@ def linkup_fetch(em, r, empty):
     return Reply(200, {"markdown": doc["text"]})
 
 
-def parallel_search(em, r, empty):
+def parallel_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     queries = need(r.json, "search_queries", list)
     if not queries or not all(isinstance(q, str) and q for q in queries):
         raise BadRequest("search_queries must hold at least one query")
@@ -510,7 +533,7 @@ def parallel_search(em, r, empty):
     )
 
 
-def parallel_extract(em, r, empty):
+def parallel_extract(em: Emulated, r: Incoming, empty: bool) -> Reply:
     urls = need(r.json, "urls", list)
     found = [(u, em.document(u)) for u in urls]
     return Reply(
@@ -536,7 +559,7 @@ def parallel_extract(em, r, empty):
     )
 
 
-def perplexity_search(em, r, empty):
+def perplexity_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", (str, list))
     n = optional(r.json, "max_results", int) or 10
     if not 1 <= n <= 20:
@@ -560,7 +583,7 @@ def perplexity_search(em, r, empty):
     )
 
 
-def you_search(em, r, empty):
+def you_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     if r.method == "POST":  # the JSON body of POST /v1/search (GET takes the same fields as a query)
         q = need(r.json, "query", str)
         n = optional(r.json, "count", int) or 10
@@ -592,7 +615,7 @@ def you_search(em, r, empty):
     return Reply(200, {"results": results, "metadata": {"search_uuid": "you-uuid-1", "query": q, "latency": 0.1}})
 
 
-def you_contents(em, r, empty):
+def you_contents(em: Emulated, r: Incoming, empty: bool) -> Reply:
     urls = need(r.json, "urls", list)
     formats = optional(r.json, "formats", list) or ["markdown"]
     pages = []
@@ -608,11 +631,11 @@ def you_contents(em, r, empty):
     return Reply(200, pages)
 
 
-def kagi_search(em, r, empty):
+def kagi_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     n = int_param(r, "limit") or 10
     docs = matches(em, r, q, n, empty)
-    data: list[dict] = [
+    data: list[dict[str, Any]] = [
         {
             "t": 0,
             "rank": i,
@@ -628,7 +651,7 @@ def kagi_search(em, r, empty):
     return Reply(200, {"meta": {"id": "kagi-req-1", "node": "emulator", "ms": 3, "api_balance": 9.5}, "data": data})
 
 
-def google_cse_search(em, r, empty):
+def google_cse_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = query_param(r, "q")
     if r.query.get("cx") != em.cse_id:
         return Reply(
@@ -639,7 +662,7 @@ def google_cse_search(em, r, empty):
     if not 1 <= n <= 10:
         return Reply(400, {"error": {"code": 400, "message": "Invalid Value", "status": "INVALID_ARGUMENT"}})
     docs = matches(em, r, q, n, empty)
-    body = {"kind": "customsearch#search", "searchInformation": {"totalResults": str(len(docs))}}
+    body: dict[str, Any] = {"kind": "customsearch#search", "searchInformation": {"totalResults": str(len(docs))}}
     if docs:
         body["items"] = [
             {
@@ -659,7 +682,7 @@ def google_cse_search(em, r, empty):
     return Reply(200, body)
 
 
-def tinyfish_search(em, r, empty):
+def tinyfish_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     """TinyFish Search: ``GET /?query=…`` (no count: about ten results a page)."""
     q = query_param(r, "query")
     docs = matches(em, r, q, 10, empty)
@@ -683,7 +706,7 @@ def tinyfish_search(em, r, empty):
     )
 
 
-def tinyfish_fetch(em, r, empty):
+def tinyfish_fetch(em: Emulated, r: Incoming, empty: bool) -> Reply:
     """TinyFish Fetch: ``POST /`` with ``urls`` (1 to 10), ``format``; a page it cannot read is in ``errors``."""
     urls = need(r.json, "urls", list)
     if not 1 <= len(urls) <= 10 or not all(isinstance(u, str) for u in urls):
@@ -715,7 +738,7 @@ def tinyfish_fetch(em, r, empty):
     )
 
 
-def string_search(em, r, empty):
+def string_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     """String search: ``POST /v1/search`` with ``query`` and ``engine``; organic results with their snippets."""
     q = need(r.json, "query", str)
     engine = optional(r.json, "engine", str) or "google"
@@ -733,7 +756,7 @@ def string_search(em, r, empty):
     )
 
 
-def string_fetch(em, r, empty):
+def string_fetch(em: Emulated, r: Incoming, empty: bool) -> Reply:
     """String fetch: ``POST /v1/fetch`` with ``url``, ``format``, ``markdownMode``; the answer is the page itself
     as markdown, the page's own status in ``x-status-code`` (a page that is not there: an empty body, 404)."""
     url = need(r.json, "url", str)

@@ -20,6 +20,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_websearchbench.core.exceptions import SuiteError, WebSearchBenchError
 from pytest_websearchbench.core.models import Hit
@@ -30,7 +31,7 @@ from pytest_websearchbench.lexbench.agreement import Agreement
 from pytest_websearchbench.lexbench.editions import edition_lines, grader_kind, layer_grades, write_edition
 from pytest_websearchbench.lexbench.grades import GradedPreview
 from pytest_websearchbench.lexbench.judge import ModelJudge, Prices, Verdict
-from pytest_websearchbench.lexbench.packets import DEFAULT_SEED, PacketSet, build_packets
+from pytest_websearchbench.lexbench.packets import DEFAULT_SEED, Packet, PacketSet, build_packets
 from pytest_websearchbench.lexbench.pool import QueryPool, Run, build_pool, load_runs, pool_report
 from pytest_websearchbench.lexbench.scoring import score_scenario
 from pytest_websearchbench.lexbench.sheet import export_sheet, guide_path, import_sheet, sheet_packet_ids
@@ -158,7 +159,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     """The ``wsb-lexbench`` command; bad input is one line on stderr and exit status 2."""
     args = build_parser(prog).parse_args(argv)
     try:
-        return args.body(args)
+        status: int = args.body(args)
+        return status
     except (WebSearchBenchError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -243,7 +245,13 @@ class ModelSpec:
 
 
 def _judge(
-    suite: str, packets: PacketSet, spec: ModelSpec, mode, cassettes: Path, timeout: float, concurrency: int = 16
+    suite: str,
+    packets: PacketSet,
+    spec: ModelSpec,
+    mode: CassetteMode,
+    cassettes: Path,
+    timeout: float,
+    concurrency: int = 16,
 ) -> dict[str, Verdict]:
     """Every packet's verdict: a packet whose cassette holds its answer is replayed; the others are sent, up
     to ``concurrency`` at once, each recorded into its own cassette when its answer is in (so an interrupted
@@ -267,7 +275,7 @@ def _judge(
             raise WebSearchBenchError(f"judge {spec.name}: {verdict.reason}")
         verdicts[packet_id] = verdict
 
-    def ask(packet, path: Path) -> Verdict:
+    def ask(packet: Packet, path: Path) -> Verdict:
         capture = Capture(path, mode, aliases=aliases, secrets=secrets)
         with capture.active():
             verdict = judge.grade(packet)
@@ -398,7 +406,7 @@ def _why(unjudged: list[Verdict]) -> str:
     )
 
 
-def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:
+def measure_agreement(pooled: Pooled, lines: list[dict[str, Any]]) -> Agreement:
     """Pairs (reference grade, new grade) over pages both graded, and each provider's mean nDCG@k under the
     reference grades and under the new ones (new grades where given, the reference elsewhere)."""
     new = {
@@ -431,11 +439,12 @@ def measure_agreement(pooled: Pooled, lines: list[dict]) -> Agreement:
     return Agreement(pairs, rankings, f"nDCG@{pooled.run.k}")
 
 
-def _hit(hit: dict, position: int) -> Hit:
+def _hit(hit: dict[str, Any], position: int) -> Hit:
+    extra = hit.get("extra")
     return Hit(
         int(hit.get("rank") or position),
         hit["url"],
         str(hit.get("title") or ""),
         str(hit.get("snippet") or ""),
-        hit.get("extra") if isinstance(hit.get("extra"), dict) else {},
+        extra if isinstance(extra, dict) else {},
     )

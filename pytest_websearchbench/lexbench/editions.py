@@ -28,7 +28,7 @@ from pytest_websearchbench.core.suites import read_records
 from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
 from pytest_websearchbench.lexbench.judge import Verdict
 from pytest_websearchbench.lexbench.packets import PacketSet
-from pytest_websearchbench.lexbench.pool import QueryPool
+from pytest_websearchbench.lexbench.pool import Preview, QueryPool
 
 RULE_REASONS = {
     "site": "not on a required site",
@@ -76,7 +76,7 @@ def edition_lines(
             graded = [v for v in judged if v.grade is not None]
             if not graded:
                 continue
-            best = max(graded, key=lambda v: v.grade)
+            best = max(graded, key=lambda v: v.grade or 0)  # (every one is graded)
             packet = packets[best.packet_id]
             lines.append(
                 {
@@ -96,7 +96,7 @@ def edition_lines(
     return lines
 
 
-def _dated(previews: list) -> dict[str, Any]:
+def _dated(previews: list[Preview]) -> dict[str, Any]:
     """The first dated preview's date and when it was received (none dated: no date)."""
     dated = next((p for p in previews if p.published), None)
     return {"published": dated.published if dated else None, "received_at": dated.received_at if dated else None}

@@ -9,6 +9,7 @@ import dataclasses
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from pytest_websearchbench.core.cache import user_cache_dir
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
@@ -73,6 +74,7 @@ class LexBenchFamily(BenchmarkFamily):
                 manifest.path, f"unknown kind {kind!r}; expected {SCENARIO!r} or {FACTUAL!r}", field="kind"
             )
         items_path = manifest.file("items")
+        assert items_path is not None  # the suite schema requires items
         pairs = read_records(items_path, f"lexbench-{kind}", manifest.field_map(f"lexbench-{kind}"))
         require_unique_ids(pairs, items_path)
         files = [manifest.path, items_path]
@@ -112,6 +114,7 @@ class LexBenchFamily(BenchmarkFamily):
 
     def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
         query = case.data.query if isinstance(case.data, Scenario) else case.data.question
+        assert ctx.provider is not None  # a LexBench item runs against a provider
         return RawResults(queries=[query], hits=ctx.provider.search(query, ctx.k))
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
@@ -152,7 +155,7 @@ class LexBenchFamily(BenchmarkFamily):
             MetricColumn("unreadable_dates", "bad-dates"),
         ]
 
-    def drilldown(self, item: dict) -> Drilldown:
+    def drilldown(self, item: dict[str, Any]) -> Drilldown:
         """The report's view of a query: each top-k result with its rank, title, snippet, URL, grade, who
         graded it, requirement violations (factual: whether its preview holds the answer), and the rank of
         the first result with the same normalised URL when it repeats one (it earned nothing)."""

@@ -24,6 +24,7 @@ from contextlib import closing, contextmanager
 from datetime import date
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 from pytest_websearchbench.core import dates as dates_module
 from pytest_websearchbench.core import tracking, urls
@@ -44,6 +45,7 @@ def _code_digest() -> str:
     digest = hashlib.sha256()
     digest.update(files("pytest_websearchbench").joinpath("schemas", "lexbench-grade.schema.json").read_bytes())
     for module in (grades_module, urls, tracking, dates_module):
+        assert module.__file__ is not None  # each is a file of this package
         digest.update(Path(module.__file__).read_bytes())
     digest.update(Path(__file__).read_bytes())
     return digest.hexdigest()
@@ -85,7 +87,10 @@ def _locked(path: Path) -> Iterator[None]:
 def _build(grades_path: Path, target: Path) -> None:
     with atomic_path(target) as tmp, closing(sqlite3.connect(tmp)) as db:
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
-        pages, queries, conflicts, dated = [], {}, [], []
+        pages: list[tuple[str, str, str, int, str, str | None, str | None, str | None]] = []
+        queries: dict[str, int] = {}
+        conflicts: list[tuple[int, str, str]] = []
+        dated: list[tuple[str, str, str]] = []
         for line, qid, key, found in merged_lines(grades_path):
             queries.setdefault(qid, line)
             if isinstance(found, str):
@@ -109,7 +114,7 @@ def _build(grades_path: Path, target: Path) -> None:
         db.commit()
 
 
-class GradesIndex(Mapping):
+class GradesIndex(Mapping[str, dict[str, GradedPreview]]):
     """query id → normalised URL → graded preview, read from the index when asked (a Mapping, as the
     dict ``load_grades`` returns). The connection is opened per process (read-only, the file never
     changes once renamed into place) and not pickled."""
@@ -123,7 +128,7 @@ class GradesIndex(Mapping):
             self._db = sqlite3.connect(f"{self.path.as_uri()}?mode=ro&immutable=1", uri=True, check_same_thread=False)
         return self._db
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         return {"path": self.path, "_db": None}
 
     def check(self, grades_path: Path, query_ids: set[str]) -> None:
@@ -140,7 +145,7 @@ class GradesIndex(Mapping):
             if qid in query_ids
         ][:1]
         if problems:
-            raise min(problems, key=lambda problem: problem.line)
+            raise min(problems, key=lambda problem: problem.line or 0)  # (each names its line)
 
     def __getitem__(self, qid: str) -> dict[str, GradedPreview]:
         rows = (
@@ -156,11 +161,15 @@ class GradesIndex(Mapping):
         dated: dict[str, set[str]] = {}
         for key, iso in self._connection().execute("SELECT key, date FROM dates WHERE qid = ?", (qid,)):
             dated.setdefault(key, set()).add(iso)
-        return {key: GradedPreview(*preview, tuple(sorted(dated.get(key, ())))) for key, *preview in rows}
+        return {
+            key: GradedPreview(url, grade, grader, title, snippet, published, tuple(sorted(dated.get(key, ()))))
+            for key, url, grade, grader, title, snippet, published in rows
+        }
 
     def __iter__(self) -> Iterator[str]:
         # a query's first line always grades a page, so every query listed has pages
         return (qid for (qid,) in self._connection().execute("SELECT qid FROM queries ORDER BY line"))
 
     def __len__(self) -> int:
-        return self._connection().execute("SELECT COUNT(*) FROM queries").fetchone()[0]
+        count: int = self._connection().execute("SELECT COUNT(*) FROM queries").fetchone()[0]
+        return count

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pytest_websearchbench.core.family import Case
 from pytest_websearchbench.lexbench.eligibility import Requirements
@@ -33,7 +34,7 @@ class FactualQuestion:
     language: str = ""
 
 
-def scenario_from_record(record: dict) -> Scenario:
+def scenario_from_record(record: dict[str, Any]) -> Scenario:
     req = record.get("requirements", {})
     return Scenario(
         id=record["id"],
@@ -60,7 +61,7 @@ def scenario_case(scenario: Scenario) -> Case:
     )
 
 
-def factual_case(record: dict) -> Case:
+def factual_case(record: dict[str, Any]) -> Case:
     question = FactualQuestion(
         record["id"], record["question"], record["answer"], tuple(record["supporting_urls"]), record.get("language", "")
     )

@@ -8,13 +8,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TypedDict
 
 import jinja2
 
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.secrets import scrub
 from pytest_websearchbench.lexbench.judge import Verdict
-from pytest_websearchbench.lexbench.packets import PacketSet
+from pytest_websearchbench.lexbench.packets import Packet, PacketSet
+
+
+class _Row(TypedDict):
+    """A packet as the template shows it."""
+
+    packet: Packet
+    verdict: Verdict | None
+    targets: tuple[tuple[str, str], ...]  # (query id, page key) of the pages it stands for
 
 
 def render_judge_transcript(
@@ -28,7 +37,7 @@ def render_judge_transcript(
         lstrip_blocks=True,
         finalize=lambda value: scrub(str(value), secrets) if value is not None else "",
     )
-    rows = [
+    rows: list[_Row] = [
         {"packet": packet, "verdict": verdicts.get(packet.id), "targets": packets.targets.get(packet.id, ())}
         for packet in packets.packets
     ]

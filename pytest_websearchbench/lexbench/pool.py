@@ -113,7 +113,8 @@ class QueryPool:
 def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
     """The scenario items of ``paths`` (of ``suite_name`` where a file holds several scenario suites);
     files of other suites or another k are refused (one line)."""
-    suite = k = None
+    suite: str | None = None
+    k: int | None = None
     first: Path | None = None
     items: list[RunItem] = []
     seen: dict[tuple[str, str], Path] = {}
@@ -163,12 +164,12 @@ def load_runs(paths: list[Path], suite_name: str | None = None) -> Run:
                 )
             seen[item.case_id, item.provider] = path
             items.append(item)
-    if suite is None:
+    if suite is None or k is None:  # (k is set with the suite)
         raise SuiteError("<results>", "no results file given")
     return Run(suite, k, tuple(items))
 
 
-def _run_item(record: dict, path: Path) -> RunItem:
+def _run_item(record: dict[str, Any], path: Path) -> RunItem:
     case_id, provider = record["case_id"], record["provider"]  # strings: read_results checked them
     raw = previews_from_rows(record.get("raw"), record.get("results") or [])  # as the results file writes it
     if record.get("outcome") == "error" or raw is None:
@@ -222,8 +223,9 @@ def build_pool(
     return pools
 
 
-def _preview(hit: dict) -> Preview:
-    extra = hit.get("extra") if isinstance(hit.get("extra"), dict) else {}
+def _preview(hit: dict[str, Any]) -> Preview:
+    extra = hit.get("extra")
+    extra = extra if isinstance(extra, dict) else {}
     published = hit_date(extra).date
     received = extra.get("received_at")
     return Preview(

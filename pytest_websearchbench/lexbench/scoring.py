@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pytest_websearchbench.core.family import Score
 from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.core.urls import normalize_url
@@ -98,7 +100,7 @@ def score_factual(question: FactualQuestion, hits: list[Hit], k: int) -> Score:
     return Score(passed, metrics, message, rows)
 
 
-def _result_table(rows: list[dict]) -> str:
+def _result_table(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "  (the provider returned no results)"
     lines = []

@@ -13,8 +13,10 @@ import csv
 import hashlib
 import io
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.exceptions import SuiteError
@@ -104,7 +106,7 @@ def sheet_packet_ids(path: Path) -> set[str]:
     return {str(row.get("packet_id") or "").strip() for _, row in _rows(path)}
 
 
-def _rows(path: Path):
+def _rows(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     text = read_suite_text(path)
     if path.suffix.lower() == ".csv":
         reader = csv.DictReader(io.StringIO(text, newline=""))

@@ -33,8 +33,6 @@ def parse_retry_after(value: str | None, *, now: float | None = None) -> float |
         when = parsedate_to_datetime(value)
     except (TypeError, ValueError):
         return None
-    if when is None:
-        return None
     return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 

@@ -214,7 +214,12 @@ def history_document(path: Path, label: str | None) -> dict[str, Any]:
         )
     entry = chosen[-1]
     run = entry.run
-    earlier = [(e.run.created, {i.key: i.outcome for i in e.items}) for e in reversed(entries) if e.run.id < run.id]
+    assert run.id is not None  # a loaded run has its id
+    earlier = [
+        (e.run.created, {i.key: i.outcome for i in e.items})
+        for e in reversed(entries)
+        if e.run.id is not None and e.run.id < run.id
+    ]
     items = []
     for item in entry.items:
         since = None

@@ -15,6 +15,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from pytest_websearchbench.core.family import BenchmarkFamily, MetricColumn
 from pytest_websearchbench.reporting import stats
@@ -34,7 +35,7 @@ class MetricFigure:
     high: float
     n: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n}
 
 
@@ -46,7 +47,7 @@ class PairedFigure:
     p: float
     n: int
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"delta": self.delta, "p": self.p, "n": self.n}
 
 
@@ -68,7 +69,7 @@ class Cost:
         text = f"{self.usd:.4f} ({self.calls - self.unpriced} calls)"
         return text + (f" + {self.unpriced} unpriced" if self.unpriced else "")
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"calls": self.calls, "usd": self.usd, "unpriced_calls": self.unpriced}
 
 
@@ -120,7 +121,7 @@ class VariantFigures:
         """How the items' calls were answered."""
         return " · ".join(f"{self.cassettes[state]} {state}" for state in CASSETTE_STATES)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The variant's figures as the results file's summary block holds them (fractions, milliseconds)."""
         return {
             "variant": self.name,
@@ -153,7 +154,7 @@ class SuiteFigures:
     records: list[ItemRecord]  # every item of the suite, in record order
     variants: list[VariantFigures]  # the first is the reference
     traffic: bool  # some item asked a provider (a self-check of a suite asks none)
-    sources: tuple[dict, ...] = ()  # the suite's remote files (hf://): repo, commit, path, sha256
+    sources: tuple[dict[str, Any], ...] = ()  # the suite's remote files (hf://): repo, commit, path, sha256
 
     @property
     def reference(self) -> str:
@@ -174,7 +175,7 @@ class SuiteFigures:
         """The metrics some variant was compared with the reference on."""
         return [c for c in self.columns if any(c.key in v.paired for v in self.variants[1:])]
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The suite's figures as the results file's summary block holds them: each variant's, the first
         the reference the others are paired with."""
         return {
@@ -310,7 +311,10 @@ def _pair(variants: list[VariantFigures], columns: list[MetricColumn]) -> None:
                 variant.paired[column.key] = PairedFigure(delta, p, len(pairs))
 
 
-def paired_runs(before: Mapping[Hashable, float], after: Mapping[Hashable, float]) -> PairedFigure | None:
+_Key = TypeVar("_Key", bound=Hashable)
+
+
+def paired_runs(before: Mapping[_Key, float], after: Mapping[_Key, float]) -> PairedFigure | None:
     """A run against an earlier one on one metric (each item's value by the population rule, by item): the
     mean paired difference after − before over the items both valued, and its p; None when none are shared."""
     shared = [key for key in after if key in before]

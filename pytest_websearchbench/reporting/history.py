@@ -271,7 +271,7 @@ def _check_schema(connection: sqlite3.Connection, path: Path) -> int:
                 f"{path} is not a history file: an SQLite database without the history's "
                 f"meta table (tables: {', '.join(sorted(tables))})"
             )
-        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        version: int = connection.execute("PRAGMA user_version").fetchone()[0]
         row = connection.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
         raise HistoryError(f"{path} is not a readable history file ({exc})") from None
@@ -339,6 +339,7 @@ def append_run(path: Path, entry: RunEntry, secrets: Iterable[str] = ()) -> int:
                 ),
             )
             run_id = cursor.lastrowid
+            assert run_id is not None  # an INSERT sets it
             connection.executemany(
                 "INSERT INTO suites VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -438,7 +439,7 @@ def load_history(path: Path) -> list[RunEntry]:
                     tuple(at.json("sources", list)),
                 )
             )
-        figures: dict[tuple, list[StoredFigure]] = {}
+        figures: dict[tuple[int, str, str], list[StoredFigure]] = {}
         for row in connection.execute("SELECT * FROM figures ORDER BY run_id, suite, variant, position"):
             at = _Row(path, "figures", row)
             at.run(entries)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -19,6 +19,7 @@ from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import Completeness, ItemRecord, variant_settings
 
 if TYPE_CHECKING:
+    from pytest_websearchbench.core.family import BenchmarkFamily
     from pytest_websearchbench.providers.registry import ProviderRegistry
 
 
@@ -128,7 +129,7 @@ class RunResults:
         )
 
 
-def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:
+def write_document(path: Path, document: dict[str, Any], secrets: Sequence[str] = ()) -> None:
     """Write atomically, so an interrupted run never leaves half a baseline behind; no key reaches the file
     (a provider may echo one back in what it returns).
 
@@ -149,7 +150,7 @@ def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:
     before, marker, after = head.partition('\n "items": []')
     with atomic_writer(path) as out:
         out.write(before)
-        if marker:
+        if marker and items is not None:  # the marker is there only if the document has items
             out.write('\n "items": [')
             separator = "\n"
             for item in items:
@@ -162,7 +163,9 @@ def write_document(path: Path, document: dict, secrets: list[str] = ()) -> None:
 _ITEM = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def run_secrets(registry: ProviderRegistry, families: Iterable, environ: Mapping[str, str]) -> list[str]:
+def run_secrets(
+    registry: ProviderRegistry, families: Iterable[BenchmarkFamily], environ: Mapping[str, str]
+) -> list[str]:
     """Every key this process may hold: each known provider's key variables, the model endpoint's and the
     families' own (the scrubber also knows every key a provider registered when it was created)."""
     from pytest_websearchbench.providers.model_client import ModelEndpoint  # httpx loads when a run writes results

@@ -13,6 +13,7 @@ import math
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.reporting import stats
@@ -59,7 +60,7 @@ class SuiteVerdict:
         )
         return f"{self.status} {self.metric} {delta} ({p}, n={self.n}; {power}){note}"
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         # "provider": the results file's (published) name of the variant
         return {
             "suite": self.suite,
@@ -75,7 +76,7 @@ class SuiteVerdict:
         }
 
     @classmethod
-    def from_dict(cls, data: dict) -> SuiteVerdict:
+    def from_dict(cls, data: dict[str, Any]) -> SuiteVerdict:
         """A verdict as a results file holds it (``text`` is derived, so not read)."""
         return cls(
             data["suite"],

@@ -159,7 +159,7 @@ class Identity:
     def changes_from(self, before: Identity) -> str:
         """What changed, in words: ``edition 2026.1 → 2026.2; digest sha256:1a2b3c4d… → sha256:5e6f…``."""
 
-        def shown(value) -> str:
+        def shown(value: object) -> str:
             text = str(value)
             return (text[:16] + "…" if len(text) > 17 else text) or "-"
 

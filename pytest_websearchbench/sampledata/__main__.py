@@ -35,8 +35,8 @@ def main(argv: list[str] | None = None) -> int:
                     differ.append(rel.as_posix())
         if differ:
             print(f"sample data under {out} is out of date (seed {args.seed}):")
-            for rel in differ:
-                print(f"  {rel}")
+            for name in differ:
+                print(f"  {name}")
             print("regenerate with: python -m pytest_websearchbench.sampledata --out " + str(out))
             return 1
         print(f"sample data under {out} is up to date (seed {args.seed})")

@@ -262,7 +262,7 @@ def _one(web: Web, entity: str, aspect: str | None = None) -> PageSpec:
     return pages[0]
 
 
-def _en_dish(name: str) -> tuple:
+def _en_dish(name: str) -> tuple[Any, ...]:
     return next(d for d in EN_DISHES if d[0] == name)
 
 

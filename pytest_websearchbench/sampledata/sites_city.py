@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from pytest_websearchbench.sampledata.pages import (
     PageSpec,
@@ -78,7 +79,7 @@ EN_TRANSIT_FILLERS = [
 ]
 
 
-def _fares(rng: random.Random) -> list[dict]:
+def _fares(rng: random.Random) -> list[dict[str, Any]]:
     """Three fare tables (2024, 2025, 2026) with strictly rising, distinct prices."""
     single = rng.choice([2.75, 2.85, 2.90, 3.00])
     day = rng.choice([7.50, 7.80, 8.00, 8.20])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from pytest_websearchbench.sampledata.pages import (
     PageSpec,
@@ -330,7 +331,7 @@ EN_COLLECTION_FILLERS = [
 ]
 
 
-def _en_recipe_ctx(d: tuple, site: Site) -> dict:
+def _en_recipe_ctx(d: tuple[Any, ...], site: Site) -> dict[str, Any]:
     name, group, mains, extras, diet, minutes, temp, serves, _look, _q = d
     return {
         "name": name,
@@ -928,7 +929,7 @@ EN_GARDEN_FILLERS = [
 ]
 
 
-def _garden_ctx(p: tuple) -> dict:
+def _garden_ctx(p: tuple[Any, ...]) -> dict[str, Any]:
     plant, group, month, spacing, depth, weeks, position, pests, cause = p
     return {
         "plant": plant,

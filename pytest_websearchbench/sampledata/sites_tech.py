@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from pytest_websearchbench.sampledata.pages import (
     PageSpec,
@@ -172,7 +173,7 @@ EN_REVIEW_FILLERS = [
 ]
 
 
-def _device_facts(rng: random.Random, d: tuple) -> dict:
+def _device_facts(rng: random.Random, d: tuple[Any, ...]) -> dict[str, Any]:
     name, zh, cat, look, batt, unit, screen, weight, storage, (r0, r1), prices = d
     release = rand_date(rng, r0, r1)
     b = rng.choice(batt)

@@ -10,6 +10,7 @@ token lives on exactly one page.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from pytest_websearchbench.sampledata.pages import PageSpec, Site, SiteFamily, rand_date, slugify
 from pytest_websearchbench.sampledata.vendor_apis import COMMUNITY_BRAND, COMMUNITY_HOST, OPS, VENDORS, Op, Vendor
@@ -80,7 +81,7 @@ def _text(
     return "\n\n".join(p for p in out if p)
 
 
-def _attrs(vendor: Vendor, op: Op | None, version: str) -> dict:
+def _attrs(vendor: Vendor, op: Op | None, version: str) -> dict[str, Any]:
     return {"no_copies": True, "vendor": vendor.key, "op": op.fn if op else "", "version": version}
 
 

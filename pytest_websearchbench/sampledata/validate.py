@@ -81,7 +81,7 @@ def read_rows(root: Path, rel: str, schema: str | None, problems: list[str]) -> 
 def read_manifest(root: Path, rel: str, problems: list[str]) -> dict[str, Any] | None:
     """A ``suite.json`` checked against the suite schema; None (reported) if it breaks it."""
     try:
-        manifest = parse_json((Path(root) / rel).read_text(encoding="utf-8"), Path(rel))
+        manifest: dict[str, Any] = parse_json((Path(root) / rel).read_text(encoding="utf-8"), Path(rel))
         check_schema(manifest, "suite", Path(rel))
     except SuiteError as exc:
         problems.append(str(exc))

@@ -11,6 +11,7 @@ sorted by URL.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -54,8 +55,7 @@ class Web:
     def __post_init__(self) -> None:
         self.by_url = {p.url: p for p in self.pages}
         if len(self.by_url) != len(self.pages):
-            seen: set[str] = set()
-            dups = sorted({p.url for p in self.pages if p.url in seen or seen.add(p.url)})
+            dups = sorted(url for url, n in Counter(p.url for p in self.pages).items() if n > 1)
             raise ValueError(f"duplicate page URLs: {dups[:5]}")
 
     def find(self, **conds: Any) -> list[PageSpec]:

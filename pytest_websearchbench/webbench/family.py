@@ -18,6 +18,7 @@ import os
 import re
 from collections import Counter
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -35,6 +36,9 @@ from pytest_websearchbench.core.family import (
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
 
 
 class AgentNeverActed(WebSearchBenchError):
@@ -55,7 +59,11 @@ class WebBenchFamily(BenchmarkFamily):
     records_traffic = False  # the world server is local and fresh per item; the model agent keeps its own cassette
 
     def __init__(
-        self, agents: tuple[str, ...] = ("oracle",), setup=None, repeat: int = 1, named: dict[str, str] | None = None
+        self,
+        agents: tuple[str, ...] = ("oracle",),
+        setup: AgentSetup | None = None,
+        repeat: int = 1,
+        named: dict[str, str] | None = None,
     ) -> None:
         from pytest_websearchbench.webbench.agents.dispatch import AgentSetup
 
@@ -297,13 +305,13 @@ class WebBenchFamily(BenchmarkFamily):
             rows.append(("model agent", [self._model_profile() if agent == MODEL else "-" for agent in self.agents]))
         return rows
 
-    def drilldown(self, item: dict) -> Drilldown:
+    def drilldown(self, item: dict[str, Any]) -> Drilldown:
         """The report's view of a task: WebScore, every gate and leaf with its value, weight and detail, the
         failure mode, every step the agent took (its browser action and arguments, the page, the status, the
         observation it received, a screenshot when taken), and a model agent's transcript (every model turn,
         each browser call with the observation sent back) or a program's exit and output."""
         extra = (item.get("raw") or {}).get("extra") or {}
-        row = next((r for r in item.get("results") or [] if "verdict" in r), {})
+        row: dict[str, Any] = next((r for r in item.get("results") or [] if "verdict" in r), {})
         details = extra.get("details") or {}
         log = [_shown_step(step) for step in extra.get("log") or [] if isinstance(step, dict)]
         observed = {step.get("step"): step.get("observation") for step in log}
@@ -350,7 +358,7 @@ class WebBenchFamily(BenchmarkFamily):
         return text + f", temperature {setup.temperature:g}: not comparable (the benchmark's agent sends 0)"
 
 
-def _sandbox_of(details: dict) -> dict:
+def _sandbox_of(details: dict[str, Any]) -> dict[str, Any]:
     """How a program agent ran (``sandbox``: "bwrap" or "none: <why>"); nothing for the other agents."""
     return {"sandbox": details["sandbox"]} if "sandbox" in details else {}
 
@@ -358,7 +366,7 @@ def _sandbox_of(details: dict) -> dict:
 _SCREENSHOT = re.compile(r"data:image/jpeg;base64,[A-Za-z0-9+/]+={0,2}")
 
 
-def _shown_step(step: dict) -> dict:
+def _shown_step(step: dict[str, Any]) -> dict[str, Any]:
     """A step as the drill-down shows it: its arguments (a session's step keeps them in its signature) and a
     screenshot only when it is the JPEG ``data:`` URL the browser makes (a results file is not trusted)."""
     shown = dict(step)

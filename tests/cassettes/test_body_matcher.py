@@ -6,17 +6,25 @@ from __future__ import annotations
 import json
 import urllib.parse
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 from vcr.matchers import body as vcrpy_body
 from vcr.request import Request
 
 from pytest_websearchbench.cassettes.recorder import body_matches
 
-CONTENT_TYPES = [None, "application/json", "application/json; charset=utf-8", "application/x-www-form-urlencoded",
-                 "text/plain"]
-values = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.text("ab ", max_size=3),
-                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("xyz"), inner,
-                                                                                  max_size=3), max_leaves=6)
+CONTENT_TYPES = [
+    None,
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/x-www-form-urlencoded",
+    "text/plain",
+]
+values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.text("ab ", max_size=3),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from("xyz"), inner, max_size=3),
+    max_leaves=6,
+)
 
 
 @st.composite

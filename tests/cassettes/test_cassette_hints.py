@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import shlex
 
-import pytest
-
 
 def test_a_broken_cassettes_command_records_into_the_users_folder(pytester, tiny_suite):
     pytester.runpytest("suites", "--wsb-cassette-dir=mine").assert_outcomes(passed=3, failed=1)
@@ -17,12 +15,19 @@ def test_a_broken_cassettes_command_records_into_the_users_folder(pytester, tiny
     result.assert_outcomes(passed=2, failed=1, errors=1)
     line = next(line for line in result.outlines if "; re-record it: " in line)
     command = shlex.split(line.split("; re-record it: ", 1)[1])
-    assert command == ["pytest", "suites/tiny::t2[local]", "--provider", "local", "--wsb-cassette-dir=mine",
-                       "--wsb-record-mode=rewrite"]
+    assert command == [
+        "pytest",
+        "suites/tiny::t2[local]",
+        "--provider",
+        "local",
+        "--wsb-cassette-dir=mine",
+        "--wsb-record-mode=rewrite",
+    ]
     pytester.runpytest(*command[1:]).assert_outcomes(passed=1)
     assert not (pytester.path / "cassettes").exists()  # nothing went to the default folder
     pytester.runpytest("suites", "--wsb-cassette-dir=mine", "--wsb-record-mode=none").assert_outcomes(
-        passed=3, failed=1)
+        passed=3, failed=1
+    )
 
 
 def test_a_missing_cassettes_message_gives_the_command_with_the_users_folder(pytester, tiny_suite):
@@ -31,19 +36,33 @@ def test_a_missing_cassettes_message_gives_the_command_with_the_users_folder(pyt
     result.assert_outcomes(errors=1)
     line = next(line for line in result.outlines if "Record it with: " in line)
     command = shlex.split(line.split("Record it with: ", 1)[1])
-    assert command == ["pytest", "--suite", "suites/tiny", "--provider", "local", f"--wsb-cassette-dir={outside}",
-                       "--wsb-record-mode=once", "-k", "t2"]
+    assert command == [
+        "pytest",
+        "--suite",
+        "suites/tiny",
+        "--provider",
+        "local",
+        f"--wsb-cassette-dir={outside}",
+        "--wsb-record-mode=once",
+        "-k",
+        "t2",
+    ]
     pytester.runpytest(*command[1:]).assert_outcomes(passed=1)
     assert (outside / "tiny" / "local" / "t2.yaml").is_file() and not (pytester.path / "cassettes").exists()
 
 
 def test_an_empty_folder_named_for_a_bundled_suite_is_replayed_not_the_shipped_cassettes(pytester):
     (pytester.path / "empty").mkdir()
-    named = pytester.runpytest("--suite", "lexbench-sample", "--wsb-record-mode=none", "--wsb-cassette-dir=empty",
-                               "-k", "q001")
+    named = pytester.runpytest(
+        "--suite", "lexbench-sample", "--wsb-record-mode=none", "--wsb-cassette-dir=empty", "-k", "q001"
+    )
     named.assert_outcomes(errors=1)
-    named.stdout.fnmatch_lines(["*no cassette at */empty/lexbench-sample/local/q001.yaml*",
-                                "*Record it with: pytest --suite * --provider local --wsb-cassette-dir=empty "
-                                "--wsb-record-mode=once -k 'q001'*"])
+    named.stdout.fnmatch_lines(
+        [
+            "*no cassette at */empty/lexbench-sample/local/q001.yaml*",
+            "*Record it with: pytest --suite * --provider local --wsb-cassette-dir=empty "
+            "--wsb-record-mode=once -k 'q001'*",
+        ]
+    )
     # without a folder named, the shipped cassettes replay from anywhere
     pytester.runpytest("--suite", "lexbench-sample", "--wsb-record-mode=none", "-k", "q001").assert_outcomes(passed=1)

@@ -7,14 +7,18 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-from contextlib import contextmanager
 
 import httpx
 import pytest
 
 from pytest_websearchbench.cassettes.persister import AtomicPersister, UnreadableCassetteError
 from pytest_websearchbench.cassettes.recorder import (
-    MATCH_ON, StaleCassetteError, cassette_mismatch_error, produced_by_stamp, use_cassette)
+    MATCH_ON,
+    StaleCassetteError,
+    cassette_mismatch_error,
+    produced_by_stamp,
+    use_cassette,
+)
 from pytest_websearchbench.cassettes.scrub import SecretFilter, alias_url
 from pytest_websearchbench.core.options import CassetteMode
 
@@ -24,16 +28,24 @@ API = "https://api.search.example/v1"
 
 
 def _interaction(method, uri, body, response_body, *, code=200, message="OK", headers=None):
-    return {"request": {"method": method, "uri": uri, "body": body,
-                        "headers": {"content-type": ["application/json"], "x-api-key": ["<FILTERED>"]}},
-            "response": {"status": {"code": code, "message": message},
-                         "headers": {"content-type": ["application/json"], **(headers or {})},
-                         "body": {"string": response_body}}}
+    return {
+        "request": {
+            "method": method,
+            "uri": uri,
+            "body": body,
+            "headers": {"content-type": ["application/json"], "x-api-key": ["<FILTERED>"]},
+        },
+        "response": {
+            "status": {"code": code, "message": message},
+            "headers": {"content-type": ["application/json"], **(headers or {})},
+            "body": {"string": response_body},
+        },
+    }
 
 
 def _write(path, interactions):
-    from vcr.serialize import CASSETTE_FORMAT_VERSION
     import yaml
+    from vcr.serialize import CASSETTE_FORMAT_VERSION
 
     path.write_text(yaml.safe_dump({"version": CASSETTE_FORMAT_VERSION, "interactions": interactions}), "utf-8")
 
@@ -42,16 +54,28 @@ def _write(path, interactions):
 def cassette(tmp_path):
     zipped = gzip.compress(json.dumps({"results": ["zipped"]}).encode())
     path = tmp_path / "c.yaml"
-    _write(path, [
-        _interaction("GET", f"{API}/search?q=soup&api_key=<FILTERED>", "", '{"results": ["first"]}',
-                     headers={"x-wsb-recorded-seconds": ["0.250000"]}),
-        _interaction("GET", f"{API}/search?q=soup&api_key=<FILTERED>", "", '{"results": ["second"]}',
-                     message=None),
-        _interaction("POST", "http://local-search.invalid/v1/search", '{"query": "bread", "k": 5}',
-                     f'{{"echo": "{SECRET}"}}', headers={"x-echo": [SECRET]}),
-        _interaction("GET", f"{API}/zipped", "", zipped, headers={"content-encoding": ["gzip"]}),
-        _interaction("GET", f"{API}/busy", "", "try later", code=503, message="Service Unavailable"),
-    ])
+    _write(
+        path,
+        [
+            _interaction(
+                "GET",
+                f"{API}/search?q=soup&api_key=<FILTERED>",
+                "",
+                '{"results": ["first"]}',
+                headers={"x-wsb-recorded-seconds": ["0.250000"]},
+            ),
+            _interaction("GET", f"{API}/search?q=soup&api_key=<FILTERED>", "", '{"results": ["second"]}', message=None),
+            _interaction(
+                "POST",
+                "http://local-search.invalid/v1/search",
+                '{"query": "bread", "k": 5}',
+                f'{{"echo": "{SECRET}"}}',
+                headers={"x-echo": [SECRET]},
+            ),
+            _interaction("GET", f"{API}/zipped", "", zipped, headers={"content-encoding": ["gzip"]}),
+            _interaction("GET", f"{API}/busy", "", "try later", code=503, message="Service Unavailable"),
+        ],
+    )
     return path
 
 
@@ -59,8 +83,13 @@ def _vcrpy_replay(path, filters):
     """What use_cassette did with recording off before the lean path: vcrpy configured as in recorder.py."""
     import vcr
 
-    recorder = vcr.VCR(record_mode="none", match_on=MATCH_ON, decode_compressed_response=True,
-                       before_record_request=filters.request, before_record_response=filters.response)
+    recorder = vcr.VCR(
+        record_mode="none",
+        match_on=MATCH_ON,
+        decode_compressed_response=True,
+        before_record_request=filters.request,
+        before_record_response=filters.response,
+    )
     recorder.register_persister(AtomicPersister)
     return recorder.use_cassette(str(path))
 
@@ -90,11 +119,14 @@ def _replay_all(path, lean: bool, requests=REQUESTS):
     filters = SecretFilter(ALIASES, [SECRET])
     outcomes = []
     with httpx.Client(headers={"x-api-key": SECRET}) as client:
-        block = use_cassette(path, CassetteMode.NONE, aliases=ALIASES, secrets=[SECRET]) if lean \
+        block = (
+            use_cassette(path, CassetteMode.NONE, aliases=ALIASES, secrets=[SECRET])
+            if lean
             else _vcrpy_replay(path, filters)
+        )
         with block as used:
             for method, url, body in requests:
-                outcomes.append(_outcome(lambda: client.request(method, url, json=body)))
+                outcomes.append(_outcome(lambda m=method, u=url, b=body: client.request(m, u, json=b)))
         played = used.played if lean else used.play_count
     return outcomes, played
 
@@ -118,12 +150,19 @@ def test_recording_refuses_a_request_it_may_not_record_with_vcrpys_message(casse
     import vcr
 
     filters = SecretFilter(ALIASES, [SECRET])
-    reference = vcr.VCR(record_mode="once", match_on=MATCH_ON, decode_compressed_response=True,
-                        before_record_request=filters.request, before_record_response=filters.response)
+    reference = vcr.VCR(
+        record_mode="once",
+        match_on=MATCH_ON,
+        decode_compressed_response=True,
+        before_record_request=filters.request,
+        before_record_response=filters.response,
+    )
     reference.register_persister(AtomicPersister)
     messages = []
-    for block in (use_cassette(cassette, CassetteMode.ONCE, aliases=ALIASES, secrets=[SECRET]),
-                  reference.use_cassette(str(cassette))):
+    for block in (
+        use_cassette(cassette, CassetteMode.ONCE, aliases=ALIASES, secrets=[SECRET]),
+        reference.use_cassette(str(cassette)),
+    ):
         with httpx.Client(headers={"x-api-key": SECRET}) as client, pytest.raises(cassette_mismatch_error()) as info:
             with block:
                 played = client.post("http://127.0.0.1:5555/v1/search", json={"query": "bread", "k": 5})
@@ -168,8 +207,13 @@ def test_an_async_client_replays_too(cassette):
 
 def test_replay_refuses_stale_and_unreadable_cassettes_before_anything_plays(cassette, tmp_path):
     stamped = tmp_path / "stamped.yaml"
-    interaction = _interaction("GET", f"{API}/search?q=soup", "", "{}",
-                               headers={"x-wsb-produced-by": [produced_by_stamp({"corpus": "sha256:aa"})]})
+    interaction = _interaction(
+        "GET",
+        f"{API}/search?q=soup",
+        "",
+        "{}",
+        headers={"x-wsb-produced-by": [produced_by_stamp({"corpus": "sha256:aa"})]},
+    )
     _write(stamped, [interaction])
     with pytest.raises(StaleCassetteError, match=r"corpus sha256:aa when recorded, sha256:bb now"):
         with use_cassette(stamped, CassetteMode.NONE, aliases={}, secrets=[], produced_by={"corpus": "sha256:bb"}):
@@ -184,8 +228,10 @@ def test_replay_refuses_stale_and_unreadable_cassettes_before_anything_plays(cas
 
 
 def test_a_base_url_is_aliased_on_whole_path_segments_only():
-    aliases = {"http://127.0.0.1:9/fish": "https://search.example",
-               "http://127.0.0.1:9/fish-fetch": "https://fetch.example"}
+    aliases = {
+        "http://127.0.0.1:9/fish": "https://search.example",
+        "http://127.0.0.1:9/fish-fetch": "https://fetch.example",
+    }
     assert alias_url("http://127.0.0.1:9/fish-fetch/", aliases) == "https://fetch.example/"
     assert alias_url("http://127.0.0.1:9/fish/?q=1", aliases) == "https://search.example/?q=1"
     assert alias_url("http://127.0.0.1:9/fish?q=1", aliases) == "https://search.example?q=1"

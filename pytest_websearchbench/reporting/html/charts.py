@@ -62,7 +62,10 @@ def metric_chart(suite: SuiteFigures, salt: str) -> str | None:
         )
         for index, column in enumerate(columns):
             ax = axes[index // cols][index % cols]
-            means, errors, colours, labels = [], [[], []], [], []
+            means: list[float] = []
+            errors: list[list[float]] = [[], []]
+            colours: list[str] = []
+            labels: list[str] = []
             for position, variant in enumerate(suite.variants):
                 stat = variant.metrics.get(column.key)
                 mean = stat.mean if stat else 0.0

@@ -61,7 +61,7 @@ def build_items(sources: list[Source]) -> list[Item]:
     for source in sources:
         for record in source.results.records:
             files_of[record.meta.suite, record.meta.variant].add(source.label)
-    items = []
+    items: list[Item] = []
     for source in sources:
         for record in source.results.records:
             named = record.meta.variant
@@ -115,7 +115,7 @@ def report_figures(
 
 def changes(items: list[Item]) -> dict[str, dict[str, list[Item]]]:
     """Per suite: its items by their status against the baseline (regressed, fixed, known)."""
-    out = {item.suite: {status: [] for status in CHANGES} for item in items}
+    out: dict[str, dict[str, list[Item]]] = {item.suite: {status: [] for status in CHANGES} for item in items}
     for item in items:
         verdict = item.record.baseline
         if verdict is not None and verdict.status in CHANGES:

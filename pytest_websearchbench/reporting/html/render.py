@@ -45,12 +45,17 @@ _TEMPLATES = Path(__file__).parent
 DRILL_CHUNK = 64
 
 
+def _module_folder(name: str) -> Path:
+    file = import_module(name).__file__
+    assert file is not None  # a family's module is a file (its templates lie beside it)
+    return Path(file).parent
+
+
 def _environment(families: Mapping[str, BenchmarkFamily], secrets: list[str]) -> jinja2.Environment:
     # a family's drill-down templates live in its own package: "<family>/<template>"
     # (imported by name: a module can leave sys.modules while its classes live on, as pytester's runs do)
     family_dirs = {
-        name: jinja2.FileSystemLoader(Path(import_module(type(family).__module__).__file__).parent)
-        for name, family in families.items()
+        name: jinja2.FileSystemLoader(_module_folder(type(family).__module__)) for name, family in families.items()
     }
     env = jinja2.Environment(
         loader=jinja2.ChoiceLoader([jinja2.FileSystemLoader(_TEMPLATES), jinja2.PrefixLoader(family_dirs)]),

@@ -55,12 +55,12 @@ def trend_chart(trend: SuiteTrend, salt: str) -> str | None:
         for index, variant in enumerate(trend.variants):
             colour = PALETTE[index % len(PALETTE)]
             for number, segment in enumerate(variant.segments):
-                points = [p for p in segment if p.figure is not None]
+                points = [(p, stored) for p in segment if (stored := p.figure) is not None]
                 if not points:
                     continue
-                xs = [p.position for p in points]
-                means = [p.figure.mean for p in points]
-                low, high = [p.figure.low for p in points], [p.figure.high for p in points]
+                xs = [p.position for p, _ in points]
+                means = [f.mean for _, f in points]
+                low, high = [f.low for _, f in points], [f.high for _, f in points]
                 lows += low
                 highs += high
                 if len(points) > 1:
@@ -83,12 +83,12 @@ def trend_chart(trend: SuiteTrend, salt: str) -> str | None:
                     linewidth=1.5,
                     label=variant.variant if number == 0 else None,
                 )
-                for point in points:
-                    if point.significant:
+                for point, stored in points:
+                    if point.significant and point.step is not None:  # a significant point has its step
                         drop = point.step.delta < 0
                         ax.plot(
                             [point.position],
-                            [point.figure.mean],
+                            [stored.mean],
                             marker="v" if drop else "^",
                             markersize=10,
                             color=_DROP if drop else _RISE,
@@ -96,7 +96,7 @@ def trend_chart(trend: SuiteTrend, salt: str) -> str | None:
                         )
                         ax.annotate(
                             f"{point.step.delta:+.3f}".replace("-", "−"),
-                            (point.position, point.figure.mean),
+                            (point.position, stored.mean),
                             xytext=(7, -3 if drop else 3),
                             textcoords="offset points",
                             fontsize=7,

@@ -21,6 +21,7 @@ import os
 import sys
 import urllib.error
 import urllib.request
+from typing import Any
 
 SESSION_ENV = "WSB_BROWSER_SESSION"
 
@@ -36,12 +37,13 @@ def parse_words(words: list[str]) -> dict[str, str]:
     return action
 
 
-def send(session: str, action: object) -> dict:
+def send(session: str, action: object) -> dict[str, Any]:
     request = urllib.request.Request(
         session, data=json.dumps(action).encode(), method="POST", headers={"Content-Type": "application/json"}
     )
     with urllib.request.urlopen(request, timeout=120) as response:
-        return json.loads(response.read())
+        observation: dict[str, Any] = json.loads(response.read())
+        return observation
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -95,7 +95,10 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
     def plugin(session: Session, base_url: str, world: Path) -> dict[str, Any] | None:
         workdir = Path(tempfile.mkdtemp(prefix="wsb-agent-"))
         try:
-            return factory().work(EpisodeContext(task, session, base_url, task.instruction, workdir, label))
+            record: dict[str, Any] | None = factory().work(
+                EpisodeContext(task, session, base_url, task.instruction, workdir, label)
+            )
+            return record
         finally:
             shutil.rmtree(workdir, ignore_errors=True)
 

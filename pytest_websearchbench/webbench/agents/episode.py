@@ -24,7 +24,8 @@ from pytest_websearchbench.webbench.browsing.browser import Browser
 from pytest_websearchbench.webbench.grading.verifier import load_evidence
 from pytest_websearchbench.webbench.harbor import ROUTE_FILES, Task
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
-from pytest_websearchbench.webbench.webapps.server import WORLD_DB, WorldServer
+from pytest_websearchbench.webbench.webapps.server import WorldServer
+from pytest_websearchbench.webbench.webapps.trace import WORLD_DB
 from pytest_websearchbench.webbench.world.build import WorldSpec, content_digest, world_bytes
 from pytest_websearchbench.webbench.world.cache import keep, read_kept
 

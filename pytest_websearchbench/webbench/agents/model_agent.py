@@ -141,7 +141,7 @@ def run_model_agent(session: Session, brief: str, base_url: str, client: ModelCl
     return run
 
 
-def _ask(client: ModelClient, api: Any, history: list, tools: list, run: ModelRun) -> Any:
+def _ask(client: ModelClient, api: Any, history: list[Any], tools: list[Any], run: ModelRun) -> Any:
     try:
         return client.ask(api.path, api.body(history, tools))
     except ProviderError as exc:

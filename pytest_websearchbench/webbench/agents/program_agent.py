@@ -78,7 +78,7 @@ class _SessionServer:
 
     def __init__(self) -> None:
         self.token = secrets.token_hex(16)
-        self.requests: queue.Queue[tuple[Any, queue.Queue]] = queue.Queue()
+        self.requests: queue.Queue[tuple[Any, queue.Queue[dict[str, Any]]]] = queue.Queue()  # (action, answer)
         outer = self
 
         class Handler(QuietHandler):
@@ -94,7 +94,7 @@ class _SessionServer:
                     action = json.loads(self.rfile.read(length))
                 except ValueError:  # not JSON, or not UTF-8: the session answers it as a bad action
                     action = None
-                answer: queue.Queue = queue.Queue(maxsize=1)
+                answer: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=1)
                 outer.requests.put((action, answer))
                 self._reply(200, answer.get())
 
@@ -236,7 +236,7 @@ def _over_limit(out_path: Path, err_path: Path, workdir: Path) -> str:
     return ""
 
 
-def _kill(process: subprocess.Popen, marker: bytes) -> None:
+def _kill(process: subprocess.Popen[bytes], marker: bytes) -> None:
     """Kill the program (if still running) and everything it started: the process group it leads, then
     each process whose environment holds ``marker``, until a sweep finds none (one may fork meanwhile)."""
     for _ in range(10):
@@ -261,7 +261,8 @@ def _adopt_orphans(on: bool) -> bool:
     import ctypes
 
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl(36, int(on), 0, 0, 0) == 0
+        status: int = ctypes.CDLL(None, use_errno=True).prctl(36, int(on), 0, 0, 0)
+        return status == 0
     except (OSError, AttributeError):  # not Linux
         return False
 

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pytest_websearchbench.webbench.browsing.browser import Observation
+from pytest_websearchbench.webbench.browsing.browser import Browser, Observation
 
 #: why a session stopped: the agent finished on its own, the Decision ended the task, the step
 #: budget or the wall clock ran out
@@ -29,7 +29,9 @@ def action_signature(action: dict[str, Any]) -> str:
 class Session:
     """A browser (text or chromium) with the episode's budget, deadline and log; thread-safe."""
 
-    def __init__(self, browser: Any, budget: int, decided: Callable[[], bool], deadline: float | None = None) -> None:
+    def __init__(
+        self, browser: Browser, budget: int, decided: Callable[[], bool], deadline: float | None = None
+    ) -> None:
         self.browser = browser
         self.budget = budget
         self._decided = decided  # the world server's own answer (its trace), never a file the agent reaches

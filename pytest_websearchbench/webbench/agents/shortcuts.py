@@ -79,7 +79,9 @@ def route_parts(route: tuple[Action, ...]) -> dict[str, list[Action]]:
     actions = _plain(route)
     first_form = next(i for i, a in enumerate(actions) if _is_form(a))
     decision_at = max(i for i, a in enumerate(actions) if a.get("url") == "/decision/new")
-    writes, read_back, inside = [], [], False
+    writes: list[Action] = []
+    read_back: list[Action] = []
+    inside = False
     for action in actions[first_form:decision_at]:
         inside = inside or _is_form(action)
         (writes if inside else read_back).append(action)
@@ -231,7 +233,7 @@ def card_says(task: Task, name: str, episode: Episode, verdict: Verdict) -> tupl
 
 def _every_page(evidence: dict[str, Any], aggregate: dict[str, Any]) -> bool:
     """Whether every page (1 … N) of one list narrowed by the aggregate's filters was rendered."""
-    seen: dict[tuple, tuple[int, set[int]]] = {}
+    seen: dict[tuple[Any, ...], tuple[int, set[int]]] = {}  # (filters, search) → (pages, pages seen)
     for page in evidence.get("lists", ()):
         if page["table"] == aggregate["table"] and all(
             page["filters"].get(k) == v for k, v in aggregate["filter"].items()

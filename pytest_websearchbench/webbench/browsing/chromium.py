@@ -24,6 +24,7 @@ import os
 import shutil
 import signal
 import threading
+from types import FrameType
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
@@ -116,9 +117,11 @@ def _note_interrupts() -> None:
     if not callable(previous):  # ignored or the default: nothing raises KeyboardInterrupt to lose
         return
 
-    def noted(signum, frame):
+    handler = previous  # (callable)
+
+    def noted(signum: int, frame: FrameType | None) -> None:
         _shared["interrupted"] = True
-        previous(signum, frame)
+        handler(signum, frame)
 
     signal.signal(signal.SIGINT, noted)
 
@@ -183,7 +186,8 @@ class ChromiumBrowser(Browser):
             "Page.captureScreenshot",
             {"format": "jpeg", "quality": SHOT_QUALITY, "clip": {"x": 0, "y": 0, **VIEWPORT, "scale": SHOT_SCALE}},
         )
-        return "data:image/jpeg;base64," + shot["data"]
+        data: str = shot["data"]  # base64
+        return "data:image/jpeg;base64," + data
 
     def navigate(self, url: str) -> Observation:
         target = self._absolute(url)

@@ -74,6 +74,15 @@ class ParsedPage:
         return next((e for e in self.elements if e.id == element_id), None)
 
 
+@dataclass
+class _Option:
+    """An ``<option>`` being read."""
+
+    value: str
+    label: str
+    selected: bool
+
+
 class _Parser(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -86,7 +95,7 @@ class _Parser(HTMLParser):
         self._form: int | None = None
         self._open: Element | None = None  # a link, button, textarea or option whose text is being read
         self._select: Element | None = None
-        self._option: list[str] | None = None  # [value, label, selected]
+        self._option: _Option | None = None
 
     def _new(self, kind: str, **kw: Any) -> Element:
         element = Element(f"e{len(self.elements) + 1}", kind, form=self._form, **kw)
@@ -128,7 +137,7 @@ class _Parser(HTMLParser):
         elif tag == "select":
             self._select = self._new("select", name=a.get("name"), label=a.get("aria-label", ""))
         elif tag == "option" and self._select is not None:
-            self._option = [a.get("value", ""), "", "selected" in a]
+            self._option = _Option(a.get("value", ""), "", "selected" in a)
 
     def handle_endtag(self, tag: str) -> None:
         if tag == "title":
@@ -146,10 +155,10 @@ class _Parser(HTMLParser):
             self._open.text = self._open.text.strip()
             self._open = None
         elif tag == "option" and self._option is not None and self._select is not None:
-            value, label, selected = self._option
-            self._select.options.append((value, label.strip()))
-            if selected or len(self._select.options) == 1:
-                self._select.value = value
+            option = self._option
+            self._select.options.append((option.value, option.label.strip()))
+            if option.selected or len(self._select.options) == 1:
+                self._select.value = option.value
             self._option = None
         elif tag == "select":
             self._select = None
@@ -161,7 +170,7 @@ class _Parser(HTMLParser):
         if self._skip:
             return
         if self._option is not None:
-            self._option[1] += data
+            self._option.label += data
             return
         if self._open is not None:
             self._open.text += data

@@ -11,8 +11,9 @@ and the decide hop's evidence is the Decision form rendered before the Decision 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import parse_json, read_suite_text, validate
@@ -46,7 +47,7 @@ DECIDE_HOP = {"name": "decide", "class": DECIDE_CLASS, "reads": []}
 def load_contract(path: Path) -> dict[str, Any]:
     """The contract at ``path`` (the caller keeps it inside the task folder); a missing, non-UTF-8 or
     malformed file is a SuiteError naming it."""
-    data = parse_json(read_suite_text(path), path)
+    data: dict[str, Any] = parse_json(read_suite_text(path), path)  # an object: check_contract checks its schema
     check_contract(data, path)
     return data
 
@@ -57,7 +58,7 @@ def check_contract(data: Any, path: Path | str) -> None:
     validate(data, "webbench-contract", Path(path))
     item = data["task"]
 
-    def fail(message: str, field: str) -> None:
+    def fail(message: str, field: str) -> NoReturn:
         raise SuiteError(path, message, field=field, item=item)
 
     schema = schema_of(data["family"])
@@ -112,7 +113,7 @@ def check_contract(data: Any, path: Path | str) -> None:
         fail(f"this contract's gates are {', '.join(gates)}", "gates")
 
 
-def _check_hops(data: dict[str, Any], family: str, fail) -> None:
+def _check_hops(data: dict[str, Any], family: str, fail: Callable[[str, str], NoReturn]) -> None:
     tables = schema_of(family).tables
     lists = APPSETS[family].lists
     for i, hop in enumerate(data["hops"]):

@@ -17,8 +17,10 @@ import json
 import shutil
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.webbench.agents.catalog import AGENTS, BOUNDS, FEASIBLE_ONLY, AgentError, within_bound
@@ -139,7 +141,7 @@ world ({WORLD_DIR}) is collected as an artifact for the separate verifier (`test
 """
 
 
-def task_toml(task: BuiltTask) -> dict:
+def task_toml(task: BuiltTask) -> dict[str, Any]:
     spec = task.spec
     return {
         "schema_version": "1.4",
@@ -216,7 +218,7 @@ def admit(folder: Path, built: BuiltTask) -> Admission:
     return Admission(built, scores, broken)
 
 
-def controls_json(admission: Admission) -> dict:
+def controls_json(admission: Admission) -> dict[str, Any]:
     return {
         "task": admission.task.name,
         "gate": "DESIGN § 2.3: each agent on a fresh world, WebScore 0-100",
@@ -243,7 +245,10 @@ def planned(
 
 
 def generate(
-    out: Path, seeds: tuple[int, ...] | None = None, report=None, templates: tuple[str, ...] | None = None
+    out: Path,
+    seeds: tuple[int, ...] | None = None,
+    report: Callable[[Admission], object] | None = None,
+    templates: tuple[str, ...] | None = None,
 ) -> list[Admission]:
     """Build, write and gate every task; returns the admissions (rejected ones included, not written)."""
     out = Path(out)

@@ -119,7 +119,8 @@ class ListSlice:
 
 def list_slice(con: sqlite3.Connection, view: ListView, params: dict[str, str]) -> ListSlice:
     """The rows a list page shows for these query parameters (the verifier re-renders reads with it)."""
-    where, args = [], []
+    where: list[str] = []
+    args: list[str | int] = []
     q = params.get("q", "").strip() if view.search else ""
     if q:
         where.append("(" + " OR ".join(f"{expr} LIKE ?" for expr in view.search) + ")")

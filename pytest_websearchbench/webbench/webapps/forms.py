@@ -333,7 +333,9 @@ def changes(form: FormSpec, values: dict[str, str]) -> dict[str, Any]:
     return typed
 
 
-def commit(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict[str, str]) -> tuple[str, str, dict]:
+def commit(
+    con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict[str, str]
+) -> tuple[str, str, dict[str, Any]]:
     """Apply the write; returns (pk, op, written columns)."""
     written = changes(form, values)
     if form.insert:
@@ -346,6 +348,7 @@ def commit(con: sqlite3.Connection, form: FormSpec, pk: str | None, values: dict
         )
         op = "insert"
     else:
+        assert pk is not None  # an updating form is opened on its record (only the inserting one has none)
         assignments = ", ".join(f"{c} = ?" for c in written)
         con.execute(f"UPDATE {form.table} SET {assignments} WHERE id = ?", [*written.values(), pk])
         op = "update"

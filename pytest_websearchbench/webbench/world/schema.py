@@ -67,11 +67,12 @@ class WorldSchema:
         return self.tables[ANSWER_TABLE]
 
 
-def _t(name, app, prefix, title, pool, *columns) -> Table:
+def _t(name: str, app: str, prefix: str, title: str, pool: tuple[int, int], *columns: tuple[str, ...]) -> Table:
+    # each column: (name, SQLite type, label) or (name, SQLite type, label, the table it points to)
     return Table(name, app, prefix, title, tuple(Column(*c) for c in columns), pool)
 
 
-def _decisions(*columns) -> Table:
+def _decisions(*columns: tuple[str, ...]) -> Table:
     return _t(
         "decisions",
         "decision",

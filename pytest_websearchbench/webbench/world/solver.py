@@ -57,7 +57,7 @@ APPROVAL_REASON = "policy_blocked"
 
 
 def fetch_row(con: sqlite3.Connection, table: str, pk: str) -> sqlite3.Row:
-    row = con.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,)).fetchone()
+    row: sqlite3.Row | None = con.execute(f"SELECT * FROM {table} WHERE id = ?", (pk,)).fetchone()
     if row is None:
         raise SolveError(f"{table} {pk} does not exist")
     return row
@@ -123,7 +123,7 @@ def slot_anchors_hops(slot: Slot) -> tuple[list[dict[str, str]], list[dict[str, 
     esc = slot.escalation["id"]
     anchors = [{"table": "escalations", "pk": esc, "role": "escalation"}]
     hops = [hop("open_points", "H02", ("escalations", esc))]
-    if slot.block is not None:
+    if slot.block is not None and slot.engineer is not None:  # a slot has both or neither
         anchors += [
             {"table": "engineers", "pk": slot.engineer["id"], "role": "engineer"},
             {"table": "blocks", "pk": slot.block["id"], "role": "block"},
@@ -133,7 +133,8 @@ def slot_anchors_hops(slot: Slot) -> tuple[list[dict[str, str]], list[dict[str, 
 
 
 def count_rows(con: sqlite3.Connection, table: str, column: str, value: Any) -> int:
-    return con.execute(f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (value,)).fetchone()[0]
+    count: int = con.execute(f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (value,)).fetchone()[0]
+    return count
 
 
 def active_sprint(con: sqlite3.Connection) -> tuple[sqlite3.Row, list[sqlite3.Row]]:

@@ -181,7 +181,7 @@ NOTES = (
 
 def company_names(rng: random.Random, count: int, taken: set[str]) -> list[str]:
     """``count`` distinct invented company names not in ``taken`` (which is updated)."""
-    names = []
+    names: list[str] = []
     while len(names) < count:
         name = f"{rng.choice(COMPANY_HEADS)}{rng.choice(COMPANY_TAILS)} {rng.choice(COMPANY_KINDS)}"
         if name not in taken and not any(name.startswith(t + " ") or t.startswith(name + " ") for t in taken):
@@ -191,7 +191,7 @@ def company_names(rng: random.Random, count: int, taken: set[str]) -> list[str]:
 
 
 def person_names(rng: random.Random, count: int, taken: set[str]) -> list[str]:
-    names = []
+    names: list[str] = []
     while len(names) < count:
         name = f"{rng.choice(GIVEN_NAMES)} {rng.choice(FAMILY_NAMES)}"
         if name not in taken:

@@ -5,6 +5,7 @@ approve its pending downtime-credit request, or abstain when the request was alr
 
 from __future__ import annotations
 
+import random
 import re
 import sqlite3
 from datetime import date, timedelta
@@ -58,7 +59,7 @@ def _credit_rule_body(status: str, rates: dict[str, int], limit: int) -> str:
     )
 
 
-def _credit_rates(rng, base: dict[str, int] | None = None) -> dict[str, int]:
+def _credit_rates(rng: random.Random, base: dict[str, int] | None = None) -> dict[str, int]:
     """Per-hour credits by severity (whole USD, falling with severity); another version's differ in every one."""
     while True:
         top = rng.randrange(80, 161, 5)
@@ -195,7 +196,10 @@ def plant(w: WorldBuilder, outcome: str) -> dict[str, Any]:
     teams = [t for t in vocab.TEAMS if any(r["team"] == t for r in w.rows["engineers"].values())]
     recipient_team, other_team = rng.sample(teams, 2)
     by_team = {t: sorted(pk for pk, r in w.rows["engineers"].items() if r["team"] == t) for t in teams}
-    day = lambda start: start + timedelta(days=rng.randint(0, 4))
+
+    def day(start: date) -> date:
+        return start + timedelta(days=rng.randint(0, 4))
+
     message = _claim_mail(w, customer, w.pick(by_team[recipient_team]), anchor, product, day(week), "inbox", hours)
     twin_message = _claim_mail(w, twin, w.pick(by_team[other_team]), nearest, product, day(week), "inbox", twin_hours)
     earlier = _claim_mail(

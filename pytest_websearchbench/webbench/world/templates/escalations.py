@@ -236,7 +236,8 @@ def amount(minutes: int, rate: float) -> float:
 
 
 def hourly_rate(con: sqlite3.Connection, engineer: str) -> float:
-    return scalar(con, "SELECT hourly_rate_usd FROM engineers WHERE id = ?", engineer)
+    rate: float = scalar(con, "SELECT hourly_rate_usd FROM engineers WHERE id = ?", engineer)
+    return rate
 
 
 def escalation_forbidden(plant: dict[str, Any]) -> Forbidden:

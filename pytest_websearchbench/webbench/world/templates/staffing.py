@@ -69,7 +69,7 @@ def solve(con: sqlite3.Connection, escalation_id: str) -> Solution:
     """Open points of linked issues → the session slot → book + own, or approval, or abstain."""
     slot = session_slot(con, escalation_id)
     anchors, hops = slot_anchors_hops(slot)
-    if slot.block is None:
+    if slot.block is None or slot.engineer is None:  # a slot has both or neither
         return Solution(
             "cannot_proceed",
             abstain("cannot_proceed", "no_qualified_capacity"),
@@ -79,6 +79,7 @@ def solve(con: sqlite3.Connection, escalation_id: str) -> Solution:
         )
     block, engineer = slot.block, slot.engineer
     decision = "needs_approval" if slot.open_points > STAFFING_POINTS_LIMIT else "issue"
+    answers: dict[str, Any]
     if decision == "needs_approval":
         answers = abstain(decision, APPROVAL_REASON)
         writes = [{"table": "escalations", "pk": escalation_id, "values": {"status": "pending_approval"}}]
