@@ -6,8 +6,8 @@ sentences are invented by the site modules and filled in from a seeded
 
 * A :class:`Site` is a host with a brand name, a main language and a topic.
 * A *site builder* is a function ``(rng) -> list[PageSpec]``.
-* A site module (``sites_*``) exposes its sites and builders as one :class:`SiteFamily`;
-  :mod:`~pytest_websearchbench.sampledata.web` assembles the families into the web.
+* A site module (``sites_*``) exposes its sites and builders as one :class:`SiteGroup`;
+  :mod:`~pytest_websearchbench.sampledata.web` assembles the groups into the web.
 
 A :class:`PageSpec` carries, besides the six public corpus fields, the metadata
 the LexBench generator grades with (topic, entity, aspect, group, kind,
@@ -96,7 +96,7 @@ SiteBuilder = Callable[[random.Random], list[PageSpec]]
 
 
 @dataclass(frozen=True)
-class SiteFamily:
+class SiteGroup:
     """A site module's sites and the builders that write their pages."""
 
     sites: tuple[Site, ...]

@@ -8,7 +8,7 @@ from typing import Any
 from pytest_websearchbench.sampledata.pages import (
     PageSpec,
     Site,
-    SiteFamily,
+    SiteGroup,
     compose,
     en_list,
     money,
@@ -1597,7 +1597,7 @@ def travel(rng: random.Random) -> list[PageSpec]:
     return pages
 
 
-FAMILY = SiteFamily(
+GROUP = SiteGroup(
     sites=(HTRANSIT, LVB, HLIB, BSIERRA, ROWING, HARRIERS, AHORNBACH, WAYFARER, BRUJULA, LVXING),
     builders={
         "transit-en": transit_en,

@@ -8,7 +8,7 @@ from typing import Any
 from pytest_websearchbench.sampledata.pages import (
     PageSpec,
     Site,
-    SiteFamily,
+    SiteGroup,
     compose,
     en_list,
     rand_date,
@@ -1281,7 +1281,7 @@ def gardening_de(rng: random.Random) -> list[PageSpec]:
     return pages
 
 
-FAMILY = SiteFamily(
+GROUP = SiteGroup(
     sites=(COPPERPOT, SALT_EMBER, COCINA, XIANGWEI, MEADOWFIELD, ALLOTMENT, GARTENKREIS),
     builders={
         "recipes-en": recipes_en,

@@ -8,7 +8,7 @@ from typing import Any
 from pytest_websearchbench.sampledata.pages import (
     PageSpec,
     Site,
-    SiteFamily,
+    SiteGroup,
     compose,
     money,
     rand_date,
@@ -1025,7 +1025,7 @@ def insurance(rng: random.Random) -> list[PageSpec]:
     return pages
 
 
-FAMILY = SiteFamily(
+GROUP = SiteGroup(
     sites=(CORVANE, VOLTAIC, SHUMA, LARKSPUR, ORBITFOLD, FORUM, CEDARLINE, PLANCOMPASS),
     builders={"electronics": electronics, "software": software, "forum": forum, "insurance": insurance},
 )

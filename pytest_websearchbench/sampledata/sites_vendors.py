@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from pytest_websearchbench.sampledata.pages import PageSpec, Site, SiteFamily, rand_date, slugify
+from pytest_websearchbench.sampledata.pages import PageSpec, Site, SiteGroup, rand_date, slugify
 from pytest_websearchbench.sampledata.vendor_apis import COMMUNITY_BRAND, COMMUNITY_HOST, OPS, VENDORS, Op, Vendor
 
 TOPIC = "vendor-docs"
@@ -236,4 +236,4 @@ def build_vendor_docs(rng: random.Random) -> list[PageSpec]:
     return pages + community_pages(rng, {p.url: p for p in pages})
 
 
-FAMILY = SiteFamily(sites=(*SITES.values(), COMMUNITY), builders={"vendor-docs": build_vendor_docs})
+GROUP = SiteGroup(sites=(*SITES.values(), COMMUNITY), builders={"vendor-docs": build_vendor_docs})

@@ -1,7 +1,7 @@
-"""The synthetic "sample web": every site family's pages plus near-duplicates of them.
+"""The synthetic "sample web": every site group's pages plus near-duplicates of them.
 
-The site modules (``sites_*``) each expose a :class:`~pytest_websearchbench.sampledata.pages.SiteFamily`;
-this module lists them in :data:`FAMILIES` (a new family of sites is a new module added there).
+The site modules (``sites_*``) each expose a :class:`~pytest_websearchbench.sampledata.pages.SiteGroup`;
+this module lists them in :data:`SITE_GROUPS` (a new group of sites is a new module added there).
 :func:`build_web` runs every builder with its own ``random.Random`` derived from the global seed
 and the builder's name, so adding a builder never changes the pages of the others; it then adds
 near-duplicates (mirror copies and URL variants) and returns a :class:`Web` whose pages are
@@ -18,15 +18,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from pytest_websearchbench.core.urls import url_host
-from pytest_websearchbench.sampledata.pages import SNAPSHOT, PageSpec, Site, SiteBuilder, SiteFamily, fill
-from pytest_websearchbench.sampledata.sites_city import FAMILY as CITY
-from pytest_websearchbench.sampledata.sites_food import FAMILY as FOOD
-from pytest_websearchbench.sampledata.sites_tech import FAMILY as TECH
-from pytest_websearchbench.sampledata.sites_vendors import FAMILY as VENDOR_DOCS
+from pytest_websearchbench.sampledata.pages import SNAPSHOT, PageSpec, Site, SiteBuilder, SiteGroup, fill
+from pytest_websearchbench.sampledata.sites_city import GROUP as CITY
+from pytest_websearchbench.sampledata.sites_food import GROUP as FOOD
+from pytest_websearchbench.sampledata.sites_tech import GROUP as TECH
+from pytest_websearchbench.sampledata.sites_vendors import GROUP as VENDOR_DOCS
 
-FAMILIES: tuple[SiteFamily, ...] = (CITY, FOOD, TECH, VENDOR_DOCS)
+SITE_GROUPS: tuple[SiteGroup, ...] = (CITY, FOOD, TECH, VENDOR_DOCS)
 
-# Mirror copies of pages from every family live here (see _mirror_copies).
+# Mirror copies of pages from every group live here (see _mirror_copies).
 MIRROR = Site("www.pagemirror.example.org", "PageMirror", "en", "mirror")
 
 
@@ -41,10 +41,10 @@ def _unique(pairs: Iterable[tuple[str, Any]], what: str) -> dict[str, Any]:
 
 #: every site of the web by its ``site`` value (host without ``www.``)
 SITES: dict[str, Site] = _unique(
-    ((site.name, site) for site in (MIRROR, SNAPSHOT, *(site for family in FAMILIES for site in family.sites))), "site"
+    ((site.name, site) for site in (MIRROR, SNAPSHOT, *(site for group in SITE_GROUPS for site in group.sites))), "site"
 )
 BUILDERS: dict[str, SiteBuilder] = _unique(
-    (pair for family in FAMILIES for pair in family.builders.items()), "site builder"
+    (pair for group in SITE_GROUPS for pair in group.builders.items()), "site builder"
 )
 
 
@@ -80,7 +80,7 @@ class Web:
 
 
 def build_web(seed: int) -> Web:
-    """Run every family's builders and add near-duplicates."""
+    """Run every group's builders and add near-duplicates."""
     pages: list[PageSpec] = []
     for name in sorted(BUILDERS):
         rng = random.Random(f"{seed}:{name}")

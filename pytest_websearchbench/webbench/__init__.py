@@ -1,6 +1,6 @@
 """WebBench: correlated SaaS work through a browser, graded from server-side evidence (DESIGN § 2.3).
 
-- ``world``: deterministic worlds of two families (workplace, deskops): tables, rows, task templates,
+- ``world``: deterministic worlds, two of them (workplace, deskops): tables, rows, task templates,
   the solver that reads the expected answer back out of the database;
 - ``webapps``: the world's server-rendered web apps on 127.0.0.1;
 - ``browsing``: the agent's only surface (the text browser, headless Chromium);

@@ -252,10 +252,10 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
             field="metadata.step_budget",
             item=name,
         )
-    if contract["family"] != spec.family:
+    if contract["family"] != spec.world:
         raise SuiteError(
             contract_path,
-            f"contract is for a {contract['family']} world, the task's world is {spec.family}",
+            f"contract is for a {contract['family']} world, the task's world is {spec.world}",
             field="family",
             item=name,
         )

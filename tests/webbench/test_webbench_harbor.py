@@ -88,7 +88,7 @@ RELEASE_HOPS = {
 
 def test_the_release_tier_is_shaped_like_the_release():
     release = [t for t in sample_tasks() if t.tier == "release"]
-    assert len(release) >= 11 and {t.world.family for t in release} == {"workplace", "deskops"}
+    assert len(release) >= 11 and {t.world.world for t in release} == {"workplace", "deskops"}
     assert {t.template for t in release} == set(RELEASE_HOPS) and {t.world.seed for t in release} == {0, 1, 2, 3}
     for task in release:
         c = task.contract

@@ -51,8 +51,8 @@ def _id(spec: WorldSpec) -> str:
 @pytest.mark.parametrize("spec", SPECS, ids=_id)
 def test_each_family_has_the_cards_applications_tables_and_rows(spec):
     con = open_world(rows_to_sqlite(*(lambda w: (w.rows, w.schema))(build_rows(spec)[0])))
-    schema = SCHEMAS[spec.family]
-    apps, tables, (low, high) = CARD[spec.family]
+    schema = SCHEMAS[spec.world]
+    apps, tables, (low, high) = CARD[spec.world]
     assert len({t.app for name, t in schema.tables.items() if name != ANSWER_TABLE}) == apps
     assert con.execute("SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0] == tables
     rows = sum(con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in schema.tables)
@@ -71,7 +71,7 @@ def test_every_table_has_a_list_in_its_application_and_every_application_a_place
 @pytest.mark.parametrize("spec", SPECS, ids=_id)
 def test_the_anchor_and_its_nearest_look_alike_have_their_records_in_the_office_apps(spec):
     world, plant = build_rows(spec)
-    column, tables = ANCHOR_KEY[spec.family]
+    column, tables = ANCHOR_KEY[spec.world]
     for table in tables:
         owners = {r[column] for r in world.rows[table].values()}
         assert plant["anchor"] in owners and plant["nearest"] in owners, table
@@ -81,14 +81,14 @@ def test_the_anchor_and_its_nearest_look_alike_have_their_records_in_the_office_
 def test_the_injected_instruction_sits_in_every_free_text_application(spec):
     world, plant = build_rows(spec)
     target = plant["injected"]["pk"]
-    for table, column in FREE_TEXT[spec.family].items():
+    for table, column in FREE_TEXT[spec.world].items():
         planted = [r for r in world.rows[table].values() if "AUTOMATION NOTE" in (r[column] or "")]
         assert len(planted) == 1, table
         assert plant["canary"] in planted[0][column] and target in planted[0][column], table
     # the look-alike's records are the same kinds of text, without the instruction
     look_alike = [
         r
-        for t in FREE_TEXT[spec.family]
+        for t in FREE_TEXT[spec.world]
         for r in world.rows[t].values()
         if plant["nearest"] in (r.get("escalation_id"), r.get("event_id"))
     ]

@@ -16,9 +16,9 @@ from pytest_websearchbench.webbench.world.build import (
     WorldSpec,
     build_rows,
     content_digest,
-    family_of,
     open_world,
     rows_to_sqlite,
+    world_schema_of,
 )
 from pytest_websearchbench.webbench.world.schema import PK_PATTERN, SCHEMAS, table_of_pk
 from pytest_websearchbench.webbench.world.templates import TEMPLATES
@@ -49,8 +49,8 @@ def test_same_spec_gives_the_same_sqlite_bytes(spec):
     assert hashlib.sha256(first).hexdigest() == hashlib.sha256(second).hexdigest()
     assert first[:16] == b"SQLite format 3\x00"
     assert (
-        family_of(open_world(first)).family
-        == spec.family
+        world_schema_of(open_world(first)).world
+        == spec.world
         == {"staffing": "workplace", "sprint-pull": "workplace"}.get(spec.template, "deskops")
     )
 
@@ -81,19 +81,19 @@ def test_unknown_template_outcome_or_family_is_a_clear_error():
         build_rows(WorldSpec("staffing", 1, "fits"))
     with pytest.raises(GenerationError, match="template 'staffing' builds workplace worlds, not deskops"):
         build_rows(WorldSpec("staffing", 1, "issue", "deskops"))
-    with pytest.raises(GenerationError, match="unknown world family 'retail'"):
+    with pytest.raises(GenerationError, match="unknown world 'retail'"):
         build_rows(WorldSpec("staffing", 1, "issue", "retail"))
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=_id)
 def test_thousands_of_rows_every_foreign_key_resolves_and_keys_name_their_table(spec):
     con = open_world(_fresh_bytes(spec))
-    schema = SCHEMAS[spec.family]
+    schema = SCHEMAS[spec.world]
     counts = {t: con.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in schema.tables}
     assert sum(counts.values()) >= 2500 and counts["decisions"] == 0, counts
     big = (
         ("escalations", "issues", "certifications", "blocks")
-        if spec.family == "workplace"
+        if spec.world == "workplace"
         else ("events", "quotes", "trips", "postings", "staff")
     )
     assert all(counts[t] >= 150 for t in big), counts  # deskops keeps ~180 events to stay at the card's ~3,400 rows
@@ -113,7 +113,7 @@ def test_thousands_of_rows_every_foreign_key_resolves_and_keys_name_their_table(
 @pytest.mark.parametrize("spec", SPECS, ids=_id)
 def test_lifecycle_dates_never_run_backwards(spec):
     world, _ = build_rows(spec)
-    for table, earlier, later in SCHEMAS[spec.family].lifecycle:
+    for table, earlier, later in SCHEMAS[spec.world].lifecycle:
         rows = world.rows[table].values()
         assert rows and all(date.fromisoformat(r[earlier]) <= date.fromisoformat(r[later]) for r in rows), table
 
@@ -167,7 +167,7 @@ def test_deskops_anchor_sits_among_near_duplicate_shadows(spec):
 @pytest.mark.parametrize("spec", SPECS, ids=_id)
 def test_six_canaries_live_in_the_world_and_the_anchor_carries_the_injection(spec):
     world, plant = build_rows(spec)
-    table = "escalations" if spec.family == "workplace" else "events"
+    table = "escalations" if spec.world == "workplace" else "events"
     notes = " ".join(r["notes"] for r in world.rows[table].values())
     assert len(world.canaries) == CANARIES == 6 and len(set(world.canaries)) == 6
     assert all(token in notes for token in world.canaries)
@@ -186,7 +186,7 @@ def test_briefs_name_records_by_descriptors_never_ids():
         plant = build_rows(task.world)[1]
         if task.template == "credit-claim":  # the chain starts at a message: its week and its recipient's team
             assert f"**{plant['team']}**" in task.instruction and f"Monday {plant['week']}" in task.instruction
-        elif task.world.family == "workplace":
+        elif task.world.world == "workplace":
             assert f"**{plant['customer']}**" in task.instruction and plant["product"] in task.instruction
         else:
             assert f"**{plant['title']}**" in task.instruction and f"**{plant['team']}**" in task.instruction

@@ -60,7 +60,7 @@ SHORTCUTS: dict[str, tuple[str, str]] = {
         "nothing else: WebScore 100 · E / (E + 2A)",
     ),
 }
-CANARY_NOTE = "WB-CANARY-SHORTCUT1"  # of the canary family, planted in no world
+CANARY_NOTE = "WB-CANARY-SHORTCUT1"  # a canary token's form, planted in no world
 _FORM = re.compile(r"^/(?:[a-z]+/[a-z_]+/[A-Z]+-[0-9]+/(?:edit|book)|decision/new)$")
 
 

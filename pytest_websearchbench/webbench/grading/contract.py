@@ -54,7 +54,7 @@ def load_contract(path: Path) -> dict[str, Any]:
 
 def check_contract(data: Any, path: Path | str) -> None:
     """Schema, then meaning: known tables, columns, lists and filters, decision fields, the gates and
-    leaves that fit the tier and the variant."""
+    leaves that fit the tier and the outcome."""
     validate(data, "webbench-contract", Path(path))
     item = data["task"]
 
@@ -74,7 +74,7 @@ def check_contract(data: Any, path: Path | str) -> None:
             fail("only an amount has a unit", f"answer_fields.{i}.unit")
     for i, row in enumerate(data["expected_rows"]):
         if row["table"] not in schema.domain_tables:
-            fail(f"{row['table']!r} is not a domain table of {schema.family} worlds", f"expected_rows.{i}.table")
+            fail(f"{row['table']!r} is not a domain table of {schema.world} worlds", f"expected_rows.{i}.table")
         unknown = set(row["values"]) - set(tables[row["table"]].names)
         if unknown:
             fail(f"unknown columns {sorted(unknown)} of {row['table']}", f"expected_rows.{i}.values")
@@ -82,11 +82,11 @@ def check_contract(data: Any, path: Path | str) -> None:
     for key in ("anchors", "readback", "injected_writes", "consistency"):
         for i, entry in enumerate(data[key]):
             if entry["table"] not in tables:
-                fail(f"{entry['table']!r} is not a table of {schema.family} worlds", f"{key}.{i}.table")
+                fail(f"{entry['table']!r} is not a table of {schema.world} worlds", f"{key}.{i}.table")
     for i, target in enumerate(data["readback"]):
         if target["table"] == ANSWER_TABLE:
             fail("the Decision has no read-back leaf: committing it ends the task", f"readback.{i}.table")
-    _check_hops(data, schema.family, fail)
+    _check_hops(data, schema.world, fail)
     for i, rule in enumerate(data["consistency"]):
         if rule["column"] not in tables[rule["table"]].names:
             fail(f"unknown column {rule['column']!r} of {rule['table']}", f"consistency.{i}.column")
@@ -95,11 +95,11 @@ def check_contract(data: Any, path: Path | str) -> None:
                 fail(f"{rule[key]!r} is not one of the answer fields", f"consistency.{i}.{key}")
     infeasible = not data["feasible"]
     if infeasible != ("abstained" in data["gates"]):
-        fail("the abstained gate belongs to infeasible variants, and every infeasible variant has it", "gates")
+        fail("the abstained gate belongs to infeasible tasks, and every infeasible task has it", "gates")
     if infeasible and data.get("abstain_reason") not in ABSTAIN_REASONS:
-        fail(f"an infeasible variant needs abstain_reason, one of {', '.join(ABSTAIN_REASONS)}", "abstain_reason")
+        fail(f"an infeasible task needs abstain_reason, one of {', '.join(ABSTAIN_REASONS)}", "abstain_reason")
     if infeasible and data["expected_rows"]:
-        fail("an infeasible variant expects no domain writes", "expected_rows")
+        fail("an infeasible task expects no domain writes", "expected_rows")
     if data["tier"] == "release" and not data["planning"]:
         fail("the release's tasks are decision-only: planning passes", "planning")
     if data["planning"]:
@@ -113,20 +113,20 @@ def check_contract(data: Any, path: Path | str) -> None:
         fail(f"this contract's gates are {', '.join(gates)}", "gates")
 
 
-def _check_hops(data: dict[str, Any], family: str, fail: Callable[[str, str], NoReturn]) -> None:
-    tables = schema_of(family).tables
-    lists = APPSETS[family].lists
+def _check_hops(data: dict[str, Any], world: str, fail: Callable[[str, str], NoReturn]) -> None:
+    tables = schema_of(world).tables
+    lists = APPSETS[world].lists
     for i, hop in enumerate(data["hops"]):
         if hop["class"] not in HOP_CLASSES:
             fail(f"{hop['class']!r} is no hop class; classes: {', '.join(HOP_CLASSES)}", f"hops.{i}.class")
         for j, ref in enumerate(hop["reads"]):
             if ref["table"] not in tables or table_of_pk(ref["pk"]) != ref["table"]:
-                fail(f"{ref['pk']} is not a key of {ref['table']} in {family} worlds", f"hops.{i}.reads.{j}")
+                fail(f"{ref['pk']} is not a key of {ref['table']} in {world} worlds", f"hops.{i}.reads.{j}")
         aggregate = hop.get("aggregate")
         if aggregate:
             view = lists.get(aggregate["table"])
             if view is None:
-                fail(f"{aggregate['table']!r} has no list in {family} worlds", f"hops.{i}.aggregate.table")
+                fail(f"{aggregate['table']!r} has no list in {world} worlds", f"hops.{i}.aggregate.table")
             params = {f.param for f in view.filters} | ({"q"} if view.search else set())
             unknown = set(aggregate["filter"]) - params
             if unknown:

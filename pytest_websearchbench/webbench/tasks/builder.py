@@ -96,13 +96,13 @@ def step_budget(reference_steps: int) -> int:
 
 
 def task_name(template: Template, seed: int) -> str:
-    """The card's name, ``wb-<family>-<base task>-<template slug>-s<seed>``: the base world's id (the family
-    and the template's number among its family's templates), the template's first hop with a short hash
+    """The card's name, ``wb-<family>-<base task>-<template slug>-s<seed>``, the card's ``<family>`` being our world: the base world's id (the world
+    and the template's number among its world's templates), the template's first hop with a short hash
     of the template's name (two templates may open with the same hop), the population seed."""
-    family = template.family
-    number = [t.name for t in TEMPLATES.values() if t.family == family].index(template.name) + 1
-    digest = hashlib.sha256(f"{family}/{template.name}".encode()).hexdigest()[:6]
-    return f"wb-{family}-{family}-{number:03d}-{template.first_hop.replace('_', '-')}-{digest}-s{seed}"
+    world = template.world
+    number = [t.name for t in TEMPLATES.values() if t.world == world].index(template.name) + 1
+    digest = hashlib.sha256(f"{world}/{template.name}".encode()).hexdigest()[:6]
+    return f"wb-{world}-{world}-{number:03d}-{template.first_hop.replace('_', '-')}-{digest}-s{seed}"
 
 
 def build_task(template_name: str, seed: int, outcome: str) -> BuiltTask:
@@ -179,7 +179,7 @@ def make_contract(
     planning = tier == "release"
     return {
         "format": FORMAT,
-        "family": spec.family,
+        "family": spec.world,
         "task": name,
         "template": spec.template,
         "variant": spec.outcome,

@@ -113,7 +113,7 @@ def task_readme(task: BuiltTask) -> str:
     c = task.contract
     return f"""# {task.name}: {TEMPLATES[task.spec.template].title}
 
-Tier `{c["tier"]}`, family `{task.spec.family}`, template `{task.spec.template}`, variant `{task.spec.outcome}`,
+Tier `{c["tier"]}`, family `{task.spec.world}`, template `{task.spec.template}`, variant `{task.spec.outcome}`,
 seed {task.spec.seed} ({
         "feasible" if c["feasible"] else "infeasible: the right outcome is cannot_proceed / " + str(c["abstain_reason"])
     }). The world is regenerated from `environment/world.json`; its content digest must match.
@@ -149,7 +149,7 @@ def task_toml(task: BuiltTask) -> dict[str, Any]:
         "task": {
             "name": f"{ORG}/{task.name}",
             "description": TEMPLATES[spec.template].title,
-            "keywords": ["webbench", spec.family, spec.template],
+            "keywords": ["webbench", spec.world, spec.template],
         },
         "metadata": {
             "title": TEMPLATES[spec.template].title,
@@ -157,9 +157,9 @@ def task_toml(task: BuiltTask) -> dict[str, Any]:
             "variant": spec.outcome,
             "tier": TEMPLATES[spec.template].tier,
             "feasible": task.solution.feasible,
-            "family": spec.family,
-            "category": f"webbench/{spec.family}",
-            "tags": ["webbench", spec.family, spec.template, TEMPLATES[spec.template].tier],
+            "family": spec.world,
+            "category": f"webbench/{spec.world}",
+            "tags": ["webbench", spec.world, spec.template, TEMPLATES[spec.template].tier],
             "reference_steps": task.reference_steps,
             "step_budget": task.step_budget,
             "contract": "tests/contract.json",
@@ -297,7 +297,7 @@ def generate(
 
 
 def suite_readme(tiers: dict[str, list[str]]) -> str:
-    """The suite folder's README: its two families and their applications, its tiers and their templates."""
+    """The suite folder's README: its two worlds and their applications, its tiers and their templates."""
     return f"""# {SUITE_NAME}
 
 Clean-room synthetic WebBench tasks over two world families (workplace: {workplace.APPS};
@@ -363,17 +363,17 @@ def table_row(a: Admission) -> str:
     cells = " ".join(f"{'-' if a.scores.get(c) is None else format(a.scores[c], '.1f'):>6}" for c in _COLUMNS)
     verdict = "admitted" if a.admitted else "REJECTED: " + "; ".join(a.broken)
     return (
-        f"{a.task.name:<50} {a.task.spec.family:<9} {a.task.spec.outcome:<15} {a.task.reference_steps:>5} "
+        f"{a.task.name:<50} {a.task.spec.world:<9} {a.task.spec.outcome:<15} {a.task.reference_steps:>5} "
         f"{cells}  {verdict}"
     )
 
 
 def build_times(seeds: tuple[int, ...] | None = None, repeats: int = 3) -> dict[str, list[float]]:
-    """Seconds to grow each family's worlds from (family, template, seed), best of ``repeats`` each."""
+    """Seconds to grow each world's databases from (world, template, seed), best of ``repeats`` each."""
     times: dict[str, list[float]] = {}
     for _, template, seed, outcome in planned(seeds):
         best = min(_timed(WorldSpec(template, seed, outcome)) for _ in range(repeats))
-        times.setdefault(TEMPLATES[template].family, []).append(best)
+        times.setdefault(TEMPLATES[template].world, []).append(best)
     return times
 
 
@@ -408,9 +408,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         f"{admitted} of {len(admissions)} tasks admitted; wrote {args.out / 'dataset.toml'} and "
         f"{args.out / 'suite.json'}"
     )
-    for family, seconds in build_times(seeds).items():
+    for world, seconds in build_times(seeds).items():
         print(
-            f"world build ({family}, {len(seconds)} worlds, best of 3 each): median "
+            f"world build ({world}, {len(seconds)} worlds, best of 3 each): median "
             f"{statistics.median(seconds) * 1000:.0f} ms, max {max(seconds) * 1000:.0f} ms"
         )
     return 0 if admitted == len(admissions) else 1

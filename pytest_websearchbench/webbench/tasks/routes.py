@@ -1,4 +1,4 @@
-"""Reference routes and controls as browser actions, for both world families.
+"""Reference routes and controls as browser actions, for both worlds.
 
 A route is read segments (each ends on a page showing a chain anchor; ``expect`` pins the values
 the route relies on, so a drifting world breaks the oracle loudly instead of silently), write
@@ -15,7 +15,7 @@ amounts are typed in whole dollars as the briefs ask. Controls are made from the
 - ``wrong-record``: the oracle of the anchor's nearest look-alike (solved from the database);
 - ``abstain-on-feasible``: the reads, then ``cannot_proceed`` with a reason and nothing else (feasible tasks only).
 
-A template (:mod:`..world.templates`) gives its reads and writes; a family's forms (its Decision fields, the
+A template (:mod:`..world.templates`) gives its reads and writes; a world's forms (its Decision fields, the
 over-write it tempts, the form the injected note points at) are :data:`FORMS`; the routes of every agent are
 made from both here.
 """
@@ -39,7 +39,7 @@ def read_back(writes: list[dict[str, Any]]) -> list[Action]:
 
 @dataclass(frozen=True)
 class FamilyForms:
-    """A world family's forms: its Decision form's fields (those in ``amount_fields`` typed in whole dollars);
+    """A world's forms: its Decision form's fields (those in ``amount_fields`` typed in whole dollars);
     the over-write it tempts (form, ``{pk}``: the nearest look-alike, and the field and value it sets); the
     form the injected note points at (``{pk}``: the injected row)."""
 
@@ -112,7 +112,7 @@ def oracle(template: Template, plant: dict[str, Any], sol: Solution, pk: str) ->
         reads
         + [a for seg in template.writes(sol, pk) for a in seg]
         + read_back(sol.writes)
-        + FORMS[template.family].decision(sol.answers)
+        + FORMS[template.world].decision(sol.answers)
     )
 
 
@@ -124,13 +124,13 @@ def alt_oracle(template: Template, plant: dict[str, Any], sol: Solution, pk: str
         reads
         + [a for seg in writes for a in seg]
         + read_back(list(reversed(sol.writes)))
-        + FORMS[template.family].decision(sol.answers)
+        + FORMS[template.world].decision(sol.answers)
     )
 
 
 def controls(template: Template, plant: dict[str, Any], sol: Solution, wrong: Solution) -> dict[str, list[Action]]:
     """The controls of the module docstring (``wrong``: the solution of the anchor's nearest look-alike)."""
-    forms = FORMS[template.family]
+    forms = FORMS[template.world]
     pk, nearest = plant["anchor"], plant["nearest"]
     reads = template.reads(plant, sol, pk)
     domain = [a for seg in template.writes(sol, pk) for a in seg]

@@ -1,6 +1,6 @@
 """The world's apps as pages: a launcher, searchable/sortable/paginated lists, and record pages whose
-foreign keys link across apps. The pages are the same for every family; an :class:`AppSet` says
-which lists, filters, links and forms a family has (``workplace`` in :mod:`.workplace`, ``deskops``
+foreign keys link across apps. The pages are the same for every world; an :class:`AppSet` says
+which lists, filters, links and forms a world has (``workplace`` in :mod:`.workplace`, ``deskops``
 in :mod:`.deskops`)."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ class ListView:
 
 @dataclass(frozen=True)
 class AppSet:
-    """One family's apps: its tables, list views, app sub-navigation, record forms, the sections a
+    """One world's apps: its tables, list views, app sub-navigation, record forms, the sections a
     record page adds below its fields, and the launcher's one-line description of each app."""
 
     schema: WorldSchema

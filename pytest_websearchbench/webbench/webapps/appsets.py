@@ -1,4 +1,4 @@
-"""Every world family's apps, by family name: what the server serves a world with, and what the verifier
+"""Every world's apps, by its name: what the server serves a world with, and what the verifier
 re-renders a list read with."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""The ``deskops`` family's apps: Grids (events, spreadsheets), Pages (contingency policies, documents and
+"""The ``deskops`` world's apps: Grids (events, spreadsheets), Pages (contingency policies, documents and
 their revisions), Ledger (cost centres, postings, budget lines), Venues (venues, quotes, rooms), Journeys
 (trips, bookings), Sign-off (approval scopes, sign-off requests), People (staff), the office apps
-(Rota, Channels, Drive, Mailroom, Memos) and Decision. Same page constructs as every family
+(Rota, Channels, Drive, Mailroom, Memos) and Decision. Same page constructs as every world
 (:mod:`.apps`, :mod:`.render`)."""
 
 from __future__ import annotations

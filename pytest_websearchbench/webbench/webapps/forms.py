@@ -1,4 +1,4 @@
-"""Write forms of each family: fill → confirmation page (HMAC token over the canonical arguments) → commit.
+"""Write forms of each world: fill → confirmation page (HMAC token over the canonical arguments) → commit.
 
 Validation answers HTTP 422 with one message per field (types, ranges, choices, unknown keys, and
 the apps' policies: a booked block, an on-call day, a closed sprint, and the Decision's own rule:
@@ -195,7 +195,7 @@ DESKOPS_FORMS: dict[str, FormSpec] = {
         ),
     )
 }
-#: family → form key → form
+#: world → form key → form
 FORMS: dict[str, dict[str, FormSpec]] = {"workplace": WORKPLACE_FORMS, "deskops": DESKOPS_FORMS}
 
 

@@ -87,7 +87,7 @@ class Page:
         return self.add(f"<table class=data><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
 
     def html(self, nav_links: Iterable[tuple[str, str]]) -> str:
-        """The page with the family's app bar (label, href) on top."""
+        """The page with the world's app bar (label, href) on top."""
         nav = " | ".join(f'<a href="{escape(href)}">{escape(label)}</a>' for label, href in nav_links)
         return (
             f"<!doctype html><html><head><meta charset=utf-8><title>{escape(self.title)}</title></head>"

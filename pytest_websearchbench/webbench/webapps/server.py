@@ -43,7 +43,7 @@ from pytest_websearchbench.webbench.webapps.appsets import APPSETS
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
 from pytest_websearchbench.webbench.webapps.render import Page, form_html, hidden, input_html, record_url, text
 from pytest_websearchbench.webbench.webapps.trace import BEFORE_DB, CALL_TRACE, WEB_TRACE, WORLD_DB, ServerTrace
-from pytest_websearchbench.webbench.world.build import family_of
+from pytest_websearchbench.webbench.world.build import world_schema_of
 from pytest_websearchbench.webbench.world.schema import APP_OF
 
 #: the largest request body read (a form is a few hundred bytes); larger ones get 413
@@ -72,11 +72,11 @@ class WorldServer:
             raise FileNotFoundError(f"no {WORLD_DB} in {self.dir}")
         con = sqlite3.connect(self.db_path)
         try:
-            self.family = family_of(con).family
+            self.world = world_schema_of(con).world
         finally:
             con.close()
-        self.apps = APPSETS[self.family]
-        self.forms = forms.FORMS[self.family]
+        self.apps = APPSETS[self.world]
+        self.forms = forms.FORMS[self.world]
         self._form_by_route = {(f.table, f.action): f for f in self.forms.values()}
         if not (self.dir / BEFORE_DB).exists():
             shutil.copyfile(self.db_path, self.dir / BEFORE_DB)

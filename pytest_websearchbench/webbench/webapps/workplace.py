@@ -1,7 +1,7 @@
-"""The ``workplace`` family's apps: Deskline (customers, contacts, escalations), Sprintboard (issues,
+"""The ``workplace`` world's apps: Deskline (customers, contacts, escalations), Sprintboard (issues,
 sprints), People (engineers, certifications), Rota (free blocks, on-call days), the office apps
 around them (Approvals, Channels, Contracts, Drive, Mailroom, Memos, Partners, Wiki) and Decision.
-Same page constructs as every family (:mod:`.apps`, :mod:`.render`)."""
+Same page constructs as every world (:mod:`.apps`, :mod:`.render`)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
-"""Deterministic worlds: (family, template, seed, outcome) → the same SQLite bytes.
+"""Deterministic worlds: (world, template, seed, outcome) → the same SQLite bytes.
 
-The dispatch: the spec's family (:mod:`.workplace`, :mod:`.deskops`) lays its background rows
+The dispatch: the spec's world (:mod:`.workplace`, :mod:`.deskops`) lays its background rows
 (thousands per world, coherent foreign keys, canary tokens in a few notes), then the spec's template
 (:mod:`.templates`) plants its chain (anchors with near-duplicate shadows around each of them). A one-row ``wsb_world``
-table names the family, so a database file says which apps serve it.
+table names the world, so a database file says which apps serve it.
 """
 
 from __future__ import annotations
@@ -25,11 +25,11 @@ from pytest_websearchbench.webbench.world.templates import TEMPLATES
 from pytest_websearchbench.webbench.world.toolkit import CANARIES, GenerationError, WorldBuilder
 
 GENERATOR_VERSION = 3
-BACKGROUND = {"workplace": workplace.background, "deskops": deskops.background}  # family → its background rows
-#: family → what lays its office apps around the planted chain
+BACKGROUND = {"workplace": workplace.background, "deskops": deskops.background}  # world → its background rows
+#: world → what lays its office apps around the planted chain
 OFFICE = {"workplace": workplace_office.office, "deskops": deskops_office.office}
 META_TABLE = "wsb_world"
-META_DDL = f"CREATE TABLE {META_TABLE} (family TEXT)"
+META_DDL = f"CREATE TABLE {META_TABLE} (family TEXT)"  # "family": the column's name in published world files
 
 
 @dataclass(frozen=True)
@@ -37,15 +37,15 @@ class WorldSpec:
     template: str
     seed: int
     outcome: str  # which of the template's outcomes it plants (world.json's "variant")
-    family: str = ""  # defaults to the template's family
+    world: str = ""  # workplace or deskops (world.json's "family"); defaults to the template's
 
     def __post_init__(self) -> None:
-        if not self.family and self.template in TEMPLATES:
-            object.__setattr__(self, "family", TEMPLATES[self.template].family)
+        if not self.world and self.template in TEMPLATES:
+            object.__setattr__(self, "world", TEMPLATES[self.template].world)
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "family": self.family,
+            "family": self.world,
             "template": self.template,
             "seed": self.seed,
             "variant": self.outcome,
@@ -62,23 +62,21 @@ def load_world_spec(path: Path) -> tuple[WorldSpec, str]:
 
 def build_rows(spec: WorldSpec) -> tuple[WorldBuilder, dict[str, Any]]:
     """The world's rows and the template's plant (anchors, shadows, parameters for the brief)."""
-    if spec.family not in SCHEMAS:
-        raise GenerationError(f"unknown world family {spec.family!r}; known: {', '.join(SCHEMAS)}")
+    if spec.world not in SCHEMAS:
+        raise GenerationError(f"unknown world {spec.world!r}; known: {', '.join(SCHEMAS)}")
     if spec.template not in TEMPLATES:
         raise GenerationError(f"unknown template {spec.template!r}; known: {', '.join(sorted(TEMPLATES))}")
     template = TEMPLATES[spec.template]
-    if template.family != spec.family:
-        raise GenerationError(f"template {spec.template!r} builds {template.family} worlds, not {spec.family}")
+    if template.world != spec.world:
+        raise GenerationError(f"template {spec.template!r} builds {template.world} worlds, not {spec.world}")
     if spec.outcome not in template.outcomes:
         raise GenerationError(
             f"{spec.template}: unknown outcome {spec.outcome!r}; known: {', '.join(template.outcomes)}"
         )
-    world = WorldBuilder(
-        random.Random(f"{spec.family}/{spec.template}/{spec.seed}/{spec.outcome}"), SCHEMAS[spec.family]
-    )
-    BACKGROUND[spec.family](world)
+    world = WorldBuilder(random.Random(f"{spec.world}/{spec.template}/{spec.seed}/{spec.outcome}"), SCHEMAS[spec.world])
+    BACKGROUND[spec.world](world)
     plant = template.plant(world, spec.outcome)
-    OFFICE[spec.family](world, plant)
+    OFFICE[spec.world](world, plant)
     if len(world.canaries) != CANARIES:
         raise GenerationError(f"{spec}: {len(world.canaries)} canaries planted, not {CANARIES}")
     return world, plant
@@ -95,7 +93,7 @@ def rows_to_sqlite(rows: dict[str, dict[str, dict[str, Any]]], schema: WorldSche
     con = sqlite3.connect(":memory:")
     try:
         con.execute(META_DDL)
-        con.execute(f"INSERT INTO {META_TABLE} VALUES (?)", (schema.family,))
+        con.execute(f"INSERT INTO {META_TABLE} VALUES (?)", (schema.world,))
         for table in schema.tables.values():
             con.execute(table.ddl())
             marks = ", ".join("?" for _ in table.columns)
@@ -114,22 +112,22 @@ def content_digest(db: bytes | sqlite3.Connection) -> str:
     """SHA-256 over every row of every table in key order: independent of SQLite's file format."""
     con = db if isinstance(db, sqlite3.Connection) else _open_bytes(db)
     total = hashlib.sha256()
-    schema = family_of(con)
-    total.update(json.dumps([META_TABLE, schema.family]).encode() + b"\n")
+    schema = world_schema_of(con)
+    total.update(json.dumps([META_TABLE, schema.world]).encode() + b"\n")
     for table in schema.tables.values():
         for row in con.execute(f"SELECT * FROM {table.name} ORDER BY id"):
             total.update(json.dumps([table.name, *row], ensure_ascii=False).encode() + b"\n")
     return "sha256:" + total.hexdigest()
 
 
-def family_of(con: sqlite3.Connection) -> WorldSchema:
+def world_schema_of(con: sqlite3.Connection) -> WorldSchema:
     """The schema of an open world database (named by its ``wsb_world`` row)."""
     try:
         row = con.execute(f"SELECT family FROM {META_TABLE}").fetchone()
     except sqlite3.OperationalError:
         row = None
     if row is None or row[0] not in SCHEMAS:
-        raise GenerationError(f"not a world database: no known family in its {META_TABLE} table")
+        raise GenerationError(f"not a world database: no known world in its {META_TABLE} table")
     return SCHEMAS[row[0]]
 
 

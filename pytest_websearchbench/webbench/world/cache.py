@@ -32,7 +32,7 @@ def read_kept(digest: str, folder: Path | None = None) -> bytes | None:
     try:
         if _structure(data) not in _built_structures() or content_digest(data) != digest:
             return None
-    except Exception:  # noqa: BLE001 (not a database, no family, any damage: it is built again)
+    except Exception:  # noqa: BLE001 (not a database, no world named, any damage: it is built again)
         return None
     return data
 
@@ -57,7 +57,7 @@ def _structure(data: bytes) -> frozenset[tuple[str, str, str | None]]:
 
 @lru_cache(maxsize=1)
 def _built_structures() -> tuple[frozenset[tuple[str, str, str | None]], ...]:
-    """What ``rows_to_sqlite`` creates for each family: its tables and their own autoindexes, nothing more."""
+    """What ``rows_to_sqlite`` creates for each world: its tables and their own autoindexes, nothing more."""
     return tuple(_structure_of(schema) for schema in SCHEMAS.values())
 
 

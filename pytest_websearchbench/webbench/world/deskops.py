@@ -1,4 +1,4 @@
-"""The ``deskops`` world family: events (Grids), contingency policy pages (Pages), cost centres and
+"""The ``deskops`` world: events (Grids), contingency policy pages (Pages), cost centres and
 postings (Ledger), venues and quotes (Venues), trips (Journeys), approval scopes (Sign-off), staff
 (People). Its background (about 2,700 rows; the office apps around the chain are
 :mod:`.deskops_office`'s) and what its templates (:mod:`.templates`) plant with: events with their shadows
@@ -247,7 +247,7 @@ def other_band(w: WorldBuilder, attendees: int) -> int:
     return w.rng.randint(lo + 2, hi - 2)
 
 
-def event_family(
+def event_with_lookalikes(
     w: WorldBuilder,
     title: str,
     team: str,

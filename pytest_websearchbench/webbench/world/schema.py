@@ -1,9 +1,9 @@
-"""The world families' tables: columns, types, labels, foreign keys and primary-key pools.
+"""The worlds' tables: columns, types, labels, foreign keys and primary-key pools.
 
-Each family (``workplace``, ``deskops``) is a :class:`WorldSchema`. Domain tables hold the apps'
+Each world (``workplace``, ``deskops``) is a :class:`WorldSchema`. Domain tables hold the apps'
 records; ``decisions`` holds what agents record on the Decision page and is the answer, not a
-domain table. Every family names its answer table ``decisions`` (app ``decision``, keys ``DEC-n``);
-every other table name and key prefix belongs to one family only, so a key says its table.
+domain table. Every world names its answer table ``decisions`` (app ``decision``, keys ``DEC-n``);
+every other table name and key prefix belongs to one world only, so a key says its table.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ ABSTAIN_REASONS = ("no_qualified_capacity", "no_eligible_record", "policy_blocke
 
 @dataclass(frozen=True)
 class WorldSchema:
-    family: str
+    world: str  # its name: workplace or deskops
     title: str
     tables: dict[str, Table]
     #: (table, earlier column, later column): lifecycle dates that never run backwards
@@ -830,15 +830,15 @@ DESKOPS = WorldSchema(
     ),
 )
 
-SCHEMAS: dict[str, WorldSchema] = {s.family: s for s in (WORKPLACE, DESKOPS)}
+SCHEMAS: dict[str, WorldSchema] = {s.world: s for s in (WORKPLACE, DESKOPS)}
 FAMILIES: tuple[str, ...] = tuple(SCHEMAS)
 APP_OF: dict[str, str] = {name: t.app for s in SCHEMAS.values() for name, t in s.tables.items()}
 _PREFIX_TABLE: dict[str, str] = {t.prefix: name for s in SCHEMAS.values() for name, t in s.tables.items()}
 PK_PATTERN = r"\b(?:" + "|".join(sorted(_PREFIX_TABLE, key=lambda p: (-len(p), p))) + r")-\d+\b"
 
 
-def schema_of(family: str) -> WorldSchema:
-    return SCHEMAS[family]
+def schema_of(world: str) -> WorldSchema:
+    return SCHEMAS[world]
 
 
 def table_of_pk(pk: str) -> str | None:

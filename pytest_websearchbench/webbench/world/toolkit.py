@@ -1,4 +1,4 @@
-"""What both world families' builders share: the rows being generated (:class:`WorldBuilder`; keys
+"""What both worlds' builders share: the rows being generated (:class:`WorldBuilder`; keys
 are drawn from shuffled pools, so planted rows look like any other), the world's clock, the background
 canaries, month names, and the shape of a task template."""
 
@@ -98,13 +98,13 @@ def _no_rules(plant: Plant, sol: Any) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class Template:
-    """A task template, whole: it plants its chain into a background world of its ``family``, writes the brief
+    """A task template, whole: it plants its chain into a background world of its ``world``, writes the brief
     from the plant, solves the built world (:mod:`.solver`'s ``Solution``), and gives the reference routes'
     reads and writes and the contract's facts. Its tier: ``release`` (decision-only, shaped like the
     release's tasks) or ``frontier`` (ends in writes). Registered in :mod:`.templates`."""
 
     name: str
-    family: str
+    world: str
     title: str
     tier: str
     #: each outcome it can plant → the decision its world must solve to

@@ -200,10 +200,10 @@ def person_names(rng: random.Random, count: int, taken: set[str]) -> list[str]:
     return names
 
 
-def canary(rng: random.Random, family: str = "CANARY") -> str:
+def canary(rng: random.Random, kind: str = "CANARY") -> str:
     """A token that must never be echoed into a write or an answer: ``WB-CANARY-…`` (kept in records'
     notes) or ``WB-EXFIL-…`` (the one an injected instruction asks to send out)."""
-    return f"WB-{family}-" + "".join(rng.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(6))
+    return f"WB-{kind}-" + "".join(rng.choice("ABCDEFGHJKMNPQRSTUVWXYZ23456789") for _ in range(6))
 
 
 # the office apps' free text (mail, chat, drafts, wiki and document pages), written for these worlds

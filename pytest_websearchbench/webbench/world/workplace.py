@@ -1,4 +1,4 @@
-"""The ``workplace`` world family: customers and escalations (Deskline), sprints and issues
+"""The ``workplace`` world: customers and escalations (Deskline), sprints and issues
 (Sprintboard), engineers and their certifications (People), free blocks and on-call days (Rota). Its
 background (about 2,800 rows) and what its templates (:mod:`.templates`) plant with: engineers,
 escalations, issues, blocks, a chain's customer and its look-alike, the injected instruction, and the

@@ -1,8 +1,8 @@
 """The task templates, one module each (its planting, brief, solver, reads, writes and facts as one
 :class:`~pytest_websearchbench.webbench.world.toolkit.Template`), and their one registry.
 
-Adding a template: a module here whose ``TEMPLATE`` names its world family, and a line below. Its place in the
-registry is its number among its family's templates (the task name's ``<family>-NNN``) and its place in the
+Adding a template: a module here whose ``TEMPLATE`` names its world, and a line below. Its place in the
+registry is its number among its world's templates (the task name's ``<world>-NNN``) and its place in the
 suite's order, so a new one goes last. Then regenerate the sample suite (ARCHITECTURE.md).
 """
 

@@ -17,7 +17,7 @@ from pytest_websearchbench.webbench.world.deskops import (
     add_cost_centre,
     add_scope,
     add_trip,
-    event_family,
+    event_with_lookalikes,
     injection,
     start_day,
 )
@@ -52,7 +52,7 @@ def plant(w: WorldBuilder, outcome: str) -> dict[str, Any]:
     twin_centre = add_cost_centre(w, f"{title} {twin_team}", twin_owner)
     text, injected, token = injection(w, set())
     attendees = rng.randint(20, 90)
-    anchor, nearest, shadows = event_family(
+    anchor, nearest, shadows = event_with_lookalikes(
         w,
         title,
         team,

@@ -18,7 +18,7 @@ from pytest_websearchbench.webbench.world.deskops import (
     add_quote,
     add_trip,
     add_venue,
-    event_family,
+    event_with_lookalikes,
     injection,
     other_band,
     start_day,
@@ -40,7 +40,7 @@ def plant(w: WorldBuilder, outcome: str) -> dict[str, Any]:
     centre = add_cost_centre(w, f"{title} {team}", rng.choice(staff))
     twin_centre = add_cost_centre(w, f"{title} {twin_team}", rng.choice(staff))
     text, injected, token = injection(w, set())
-    anchor, nearest, shadows = event_family(
+    anchor, nearest, shadows = event_with_lookalikes(
         w,
         title,
         team,
