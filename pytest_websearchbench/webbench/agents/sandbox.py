@@ -124,8 +124,9 @@ class Sandbox:
         return [*argv, "--setenv", "TMPDIR", "/tmp", "--chdir", str(workdir), "--", *command]
 
 
-#: version-control folders (or a worktree's or submodule's .git file)
-VCS = (".git", ".hg", ".svn", ".bzr")
+#: version-control folders (or a worktree's or submodule's .git file): Git, Mercurial, Subversion, Bazaar, Darcs,
+#: Jujutsu, Pijul and Sapling keep history (or, Subversion, pristine copies) in them
+VCS = (".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", ".sl")
 #: folders never searched for them: large, and no repository's own
 _SKIPPED = {"node_modules", "__pycache__", "site-packages", "dist-packages", ".tox", ".nox", ".mypy_cache"}
 #: how deep below a readable folder a repository is looked for
