@@ -130,6 +130,7 @@ class WebBenchFamily(BenchmarkFamily):
             cassette_args=settings.cassette_args(),
             base=Path.cwd(),
             sandbox=options["wsb_sandbox"],
+            agent_env=options["wsb_agent_env"] or (),
         )
         return WebBenchFamily(tuple(named), setup, options["wsb_repeat"], named)
 
@@ -137,7 +138,9 @@ class WebBenchFamily(BenchmarkFamily):
         return self.agents
 
     def secrets(self) -> list[str]:
-        return [self.setup.endpoint.api_key] if self.setup.endpoint.api_key else []
+        # the model's key, and the keys a program agent is given (--wsb-agent-env): what it prints is scrubbed
+        given = [os.environ.get(name, "") for name in self.setup.agent_env]
+        return [key for key in (self.setup.endpoint.api_key, *given) if key]
 
     def load(self, manifest: SuiteManifest) -> Suite:
         from pytest_websearchbench.webbench.harbor import load_dataset

@@ -3,10 +3,24 @@ module (it imports only the core): pytest lists and checks them without importin
 
 from __future__ import annotations
 
+import re
+
+from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.options import MODEL_OPTIONS, REPEAT_OPTION, Option, names, number
 
 BROWSERS = ("text", "chromium")
 SANDBOX_MODES = ("auto", "require", "off")  # agents.sandbox says what each means
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _variables(value: str, flag: str) -> tuple[str, ...]:
+    """Environment variables' names, comma-separated (none: the default)."""
+    found = tuple(dict.fromkeys(name.strip() for name in value.split(",") if name.strip()))
+    for name in found:
+        if not _VARIABLE.fullmatch(name):
+            raise ConfigurationError(f"{flag}: {name!r} is not an environment variable's name")
+    return found
+
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -43,6 +57,16 @@ OPTIONS: tuple[Option, ...] = (
         "SECONDS",
         "600",
         number(minimum=0.001),
+    ),
+    Option(
+        "--wsb-agent-env",
+        "wsb_agent_env",
+        "WebBench: environment variables a program agent (cmd:) is given although they hold a key (its own "
+        "model's, e.g. OPENAI_API_KEY); every other key variable is left out of its environment, and what it "
+        "prints is scrubbed of these too",
+        "NAME[,NAME...]",
+        "",
+        _variables,
     ),
     Option(
         "--wsb-sandbox",

@@ -248,6 +248,34 @@ def test_a_program_is_not_given_the_runs_key_so_it_cannot_print_it(pytester, mon
     assert _items(results)[task.name]["error"].endswith("its last words: and again")
 
 
+def test_a_key_named_by_wsb_agent_env_is_given_and_scrubbed_from_what_the_program_prints(pytester, monkeypatch):
+    task = sample_tasks()[0]
+    monkeypatch.setenv("MY_AGENT_API_KEY", "agent-secret-value-0123456789")
+    monkeypatch.setenv("SERPER_API_KEY", "serper-secret-0123456789")
+    _script(
+        pytester.path,
+        "own-key.sh",
+        """\
+        browser read > /dev/null
+        echo "mine: ${MY_AGENT_API_KEY:-none}"
+        echo "the run's: ${SERPER_API_KEY:-none}" >&2
+    """,
+    )
+    results = pytester.path / "r.json"
+    args = (*FAST, "--suite", "webbench-sample", "--wsb-agent", "cmd:./own-key.sh", "-k", f"{task.name}[")
+    pytester.runpytest(*args, f"--wsb-json={results}")
+    details = _items(results)[task.name]["raw"]["extra"]["details"]
+    assert (details["stdout_tail"], details["stderr_tail"]) == ("mine: none\n", "the run's: none\n")
+    result = pytester.runpytest(*args, f"--wsb-json={results}", "--wsb-agent-env", "MY_AGENT_API_KEY", "-rA")
+    details = _items(results)[task.name]["raw"]["extra"]["details"]
+    # given (the program printed something in its place), scrubbed; the run's own key still withheld
+    assert (details["stdout_tail"], details["stderr_tail"]) == ("mine: <FILTERED>\n", "the run's: none\n")
+    assert "agent-secret-value" not in results.read_text() + result.stdout.str()
+    bad = pytester.runpytest(*args, "--wsb-agent-env", "MY-KEY")
+    assert bad.ret == pytest.ExitCode.USAGE_ERROR
+    bad.stderr.fnmatch_lines(["*--wsb-agent-env: 'MY-KEY' is not an environment variable's name*"])
+
+
 def test_two_programs_that_would_share_an_item_name_are_a_usage_error(pytester):
     _script(pytester.path, "x.sh", "exit 0\n")
     (pytester.path / "other").mkdir()

@@ -3,6 +3,7 @@ a program (``cmd:``) or an agent a plugin registered; all through the same world
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import tempfile
@@ -53,6 +54,7 @@ class AgentSetup:
     cassette_args: str = ""  # Settings.cassette_args: what a record command must keep
     base: Path = Path(".")  # where a cmd: agent's relative path starts
     sandbox: str = AUTO  # --wsb-sandbox: how program agents are confined (agents.sandbox)
+    agent_env: tuple[str, ...] = ()  # --wsb-agent-env: key variables a program agent is given all the same
 
     def model_folder(self) -> str:
         """The model agent's cassettes: one folder per model and API, so switching never makes one stale."""
@@ -82,11 +84,20 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
             sandbox, why = confinement(setup.sandbox, command, (task.path.parent, world, setup.cassette_dir))
             with tempfile.TemporaryDirectory(prefix="wsb-agent-") as workdir:
                 done = run_program(
-                    session, command, task.instruction, base_url, Path(workdir), setup.time_limit, sandbox, why
+                    session,
+                    command,
+                    task.instruction,
+                    base_url,
+                    Path(workdir),
+                    setup.time_limit,
+                    sandbox,
+                    why,
+                    setup.agent_env,
                 )
             record = done.to_dict()  # the program's output joins the results file: no key in it
+            keys = [setup.endpoint.api_key, *(os.environ.get(name, "") for name in setup.agent_env)]
             for stream in ("stdout_tail", "stderr_tail"):
-                record[stream] = scrub(record[stream], [setup.endpoint.api_key])
+                record[stream] = scrub(record[stream], keys)
             return record
 
         return run_episode(task, agent, browser=setup.browser, screenshots=setup.screenshots, work=program)

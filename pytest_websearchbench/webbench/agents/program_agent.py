@@ -136,10 +136,11 @@ def install_browser_command(folder: Path) -> Path:
 _CREDENTIAL = re.compile(r"(?:^|_)(?:API_?KEY|TOKEN|SECRET|PASSWORD|CSE_ID)$|^(?:WSB_\w+_BASE_URL)$", re.I)
 
 
-def agent_environment(environ: Mapping[str, str]) -> dict[str, str]:
+def agent_environment(environ: Mapping[str, str], keep: tuple[str, ...] = ()) -> dict[str, str]:
     """The environment a program agent starts with: the run's, without a provider's or model's key, a hub
-    token or an endpoint the plugin was pointed at (a program that does not use them must not hold them)."""
-    return {name: value for name, value in environ.items() if not _CREDENTIAL.search(name)}
+    token or an endpoint the plugin was pointed at (a program that does not use them must not hold them),
+    but for those ``keep`` names (``--wsb-agent-env``: its own model's key)."""
+    return {name: value for name, value in environ.items() if name in keep or not _CREDENTIAL.search(name)}
 
 
 def run_program(
@@ -151,6 +152,7 @@ def run_program(
     time_limit: float,
     sandbox: Sandbox | None = None,
     unsandboxed: str = "",
+    keep_env: tuple[str, ...] = (),
 ) -> ProgramRun:
     """Run the program until it exits or ``time_limit`` seconds pass, serving its browser actions; in
     ``sandbox`` when given, else unsandboxed for the reason ``unsandboxed``."""
@@ -163,7 +165,7 @@ def run_program(
     session.deadline = started + time_limit
     with _SessionServer() as server, open(out_path, "wb") as out, open(err_path, "wb") as err:
         env = {
-            **agent_environment(os.environ),
+            **agent_environment(os.environ, keep_env),
             "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
             "WSB_BRIEF": brief,
             "WSB_BRIEF_FILE": str(brief_file),
