@@ -4,6 +4,7 @@ missing for a whole release and only a reader of the report would have noticed).
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from html.parser import HTMLParser
@@ -97,6 +98,20 @@ def test_a_webbench_task_shows_its_webscore_every_gate_and_leaf_and_every_step(i
         assert f"failure mode {mode}" in text
         assert len(drawn.rows["steps"]) == len(item["raw"]["extra"]["log"]) == item["metrics"]["steps"]
         assert [row[1] for row in drawn.rows["steps"]] == [s["action"] for s in item["raw"]["extra"]["log"]]
+
+
+@pytest.mark.parametrize(
+    "sandbox, shown",
+    [("bwrap", "· in bwrap"), ("none: bwrap is not installed", "· UNSANDBOXED (bwrap is not installed)")],
+)
+def test_a_program_agents_item_says_how_it_was_confined(items_by_family, sandbox, shown):
+    item = copy.deepcopy(items_by_family["webbench"][0])
+    program = {"command": "./agent.sh", "exit_code": 0, "seconds": 1.5, "stdout_tail": "", "stderr_tail": ""}
+    item["raw"]["extra"]["details"] = {**program, "sandbox": sandbox}
+    text = " ".join("".join(_drawn("webbench", item).text).split())
+    assert f"program ./agent.sh · exit 0 · 1.50 s {shown}" in text
+    html = str(render_drilldown(FAMILIES["webbench"], item))
+    assert ('<span class="bad">UNSANDBOXED' in html) == (sandbox != "bwrap")
 
 
 def test_a_lexbench_query_shows_each_scored_result(items_by_family):
