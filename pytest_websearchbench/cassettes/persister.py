@@ -95,7 +95,7 @@ def _read(path: Path) -> str:
 
 
 def _parse(text: str, path: Path, serializer: Any) -> Any:
-    import yaml  # type: ignore[import-untyped]  # PyYAML ships no types (types-PyYAML is no dependency)
+    import yaml
 
     try:
         return serializer.deserialize(text)

@@ -310,7 +310,7 @@ def _validate_catalog(document: Any, path: Path, lines: list[int]) -> None:
 
 def _yaml_catalog(path: Path) -> tuple[Any, list[int]]:
     """The catalog document and the line each item starts on."""
-    import yaml  # type: ignore[import-untyped]  # vcrpy's dependency, without types; only YAML catalogs need it
+    import yaml  # vcrpy's dependency; only YAML catalogs need it
 
     text = read_suite_text(path)
     try:

@@ -293,7 +293,7 @@ def bm25_report(root: Path, k: int = 10) -> dict[str, dict[str, Any]]:
     """
     d = load(Path(root))
     pages = [SimpleNamespace(**r) for r in d["corpus"]]
-    index = BM25(pages)  # type: ignore[arg-type]
+    index = BM25(pages)  # type: ignore[arg-type]  # corpus rows stand in for PageSpecs: BM25 reads title and text
     grades: dict[str, dict[str, int]] = {}
     for g in d["grades"]:
         grades.setdefault(g["query_id"], {})[host_path_key(g["url"])] = g["grade"]
