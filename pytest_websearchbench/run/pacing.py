@@ -36,6 +36,7 @@ class HostState:
     requests: int = 0
     throttled: int = 0  # 429 answers
     answered: deque[float] = field(default_factory=deque)  # monotonic times of the answers in the last RATE_WINDOW
+    first: float | None = None  # when its first request went out: the rate's window is never longer than that
 
 
 class Pacer:
@@ -53,6 +54,8 @@ class Pacer:
                 self._changed.wait()
             state.in_flight += 1
             state.requests += 1
+            if state.first is None:
+                state.first = self._clock()
         paced = Paced()
         try:
             yield paced
@@ -82,15 +85,21 @@ class Pacer:
                 state.limit = None
 
     def snapshot(self) -> dict[str, tuple[int, int, float, int | None]]:
-        """Per host: requests sent, 429s, answers a second over the last RATE_WINDOW seconds, the limit."""
+        """Per host: requests sent, 429s, answers a second over the last RATE_WINDOW seconds (over the seconds
+        since its first request, in a run's first RATE_WINDOW), the limit."""
         with self._changed:
             now = self._clock()
             return {
                 host: (
                     s.requests,
                     s.throttled,
-                    sum(1 for t in s.answered if t >= now - RATE_WINDOW) / RATE_WINDOW,
+                    sum(1 for t in s.answered if t >= now - RATE_WINDOW) / _span(now, s.first),
                     s.limit,
                 )
                 for host, s in self._hosts.items()
             }
+
+
+def _span(now: float, first: float | None) -> float:
+    # a second at least: a rate over the first few milliseconds says nothing
+    return min(RATE_WINDOW, max(1.0, now - first)) if first is not None else RATE_WINDOW
