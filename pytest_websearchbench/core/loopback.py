@@ -4,8 +4,11 @@ program agents' session server and the tests' doubles all serve through it. Stan
 
 from __future__ import annotations
 
+import signal
 import sys
 import threading
+import time
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -99,3 +102,16 @@ class LoopbackServer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def serve_until_stopped(stop: Callable[[], None]) -> int:
+    """Block a command that serves in the foreground until Ctrl-C or SIGTERM, then ``stop`` its server; the
+    command's exit status (0)."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        stop()

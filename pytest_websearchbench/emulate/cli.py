@@ -21,15 +21,14 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
-import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.loopback import serve_until_stopped
 from pytest_websearchbench.emulate.vendors import VENDORS
 
 if TYPE_CHECKING:
@@ -132,17 +131,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         lines.insert(-1, f"export WSB_EMULATE_PID={os.getpid()}")
         lines[-1] = lines[-1].replace("Ctrl-C stops it", "kill $WSB_EMULATE_PID stops it")
     print("\n".join(lines), flush=True)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     if args.serve_detached:
         print(flush=True)  # the blank line ends what the parent passes on; nothing is written after it
         _quiet()
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        server.stop()
+    return serve_until_stopped(server.stop)
 
 
 def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[ScriptedModel | Emulator, list[str]]:

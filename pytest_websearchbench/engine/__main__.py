@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from pytest_websearchbench.core.exceptions import SuiteError
+from pytest_websearchbench.core.loopback import serve_until_stopped
 from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 
 
@@ -35,13 +35,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         print(f"error: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
     print(f"serving {len(index)} pages at {base_url} (Ctrl-C to stop)", flush=True)
-    try:
-        while True:
-            time.sleep(3600)
-    except KeyboardInterrupt:
-        return 0
-    finally:
-        server.stop()
+    return serve_until_stopped(server.stop)
 
 
 if __name__ == "__main__":
