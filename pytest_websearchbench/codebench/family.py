@@ -202,6 +202,9 @@ class CodeFamily(BenchmarkFamily):
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return (SELFTEST,) if self.code_run.selftest else settings.providers
 
+    def repeats(self) -> int:
+        return self.code_run.repeat
+
     def run_label(self, suite: Suite) -> str:
         return self.code_run.label
 

@@ -159,6 +159,11 @@ class BenchmarkFamily(ABC):
         """What each case runs against, one item each: by default the providers under test."""
         return settings.providers
 
+    def repeats(self) -> int:
+        """How many runs of each case this run makes (``--wsb-repeat``: items ``<case>@1`` … ``<case>@N``);
+        the verdict against a baseline pairs cases, each valued by the mean of its runs."""
+        return 1
+
     def run_label(self, suite: Suite) -> str:
         """What the summary and results file call this run of the suite (the ``kind`` column):
         the manifest's kind by default; a family with run modes names the mode."""

@@ -2,7 +2,8 @@
 
 The run fails when the mean drop is significant (two-sided paired randomization test, p < alpha) and
 larger than the minimum effect; pairs are the items both runs declared, each valued by the
-population rule (an errored item counts as the column says, 0 for LexBench). Every verdict also says the
+population rule (an errored item counts as the column says, 0 for LexBench); under ``--wsb-repeat`` the
+pairs are the cases, each the mean of its runs. Every verdict also says the
 smallest drop the run could have detected at 80 % power (the paired differences' spread over √n, normal
 approximation); a run without a finding whose detectable drop is above the minimum effect is
 ``inconclusive``: it could not have seen a drop that matters."""
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pytest_websearchbench.core.family import BenchmarkFamily
+from pytest_websearchbench.core.repeats import run_of
 from pytest_websearchbench.reporting import stats
 from pytest_websearchbench.reporting.baseline import Baseline
 from pytest_websearchbench.reporting.results import ItemRecord
@@ -122,14 +124,22 @@ def suite_verdicts(
     verdicts = []
     for (suite, variant), group in groups.items():
         meta = group[0].meta
-        column = families[meta.family].columns(meta.kind, k)[0]
-        old, new = [], []
+        family = families[meta.family]
+        column = family.columns(meta.kind, k)[0]
+        repeated = family.repeats() > 1
+        # the pairs are the cases: a repeated case's runs are not independent items, so it is valued by the
+        # mean of its runs valued in both (its runs paired one to one would count it N times)
+        runs: dict[str, tuple[list[float], list[float]]] = {}
         for record in group:
             now = record.value(column.key, column.error_value)
             before = baseline.value(record.key, column.key, column.error_value)
             if now is not None and before is not None:
-                old.append(before)
-                new.append(now)
+                case = run_of(record.meta.case_id)[0] if repeated else record.meta.case_id
+                befores, nows = runs.setdefault(case, ([], []))
+                befores.append(before)
+                nows.append(now)
+        old = [statistics.fmean(befores) for befores, _ in runs.values()]
+        new = [statistics.fmean(nows) for _, nows in runs.values()]
         differences = baseline.accepted_differences(k, suite, meta.edition, meta.digest, meta.kind)
         if not old:
             verdicts.append(SuiteVerdict(suite, variant, column.label, NOTHING_SHARED, not_comparable=differences))

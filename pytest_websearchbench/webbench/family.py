@@ -137,6 +137,9 @@ class WebBenchFamily(BenchmarkFamily):
     def variants(self, settings: Settings) -> tuple[str, ...]:
         return self.agents
 
+    def repeats(self) -> int:
+        return self.repeat
+
     def secrets(self) -> list[str]:
         # the model's key, and the keys a program agent is given (--wsb-agent-env): what it prints is scrubbed
         given = [os.environ.get(name, "") for name in self.setup.agent_env]

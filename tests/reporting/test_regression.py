@@ -140,3 +140,30 @@ def test_a_small_noisy_run_that_finds_nothing_is_inconclusive():
     verdict = _verdict(before, records)
     assert verdict.status == INCONCLUSIVE and not verdict.failed
     assert verdict.detectable > 0.01 and f"could detect −{verdict.detectable:.3f} at 80 % power" in verdict.text()
+
+
+class _Repeated(LexBenchFamily):
+    def repeats(self) -> int:
+        return 2
+
+
+def test_repeated_runs_are_paired_by_case_each_the_mean_of_its_runs():
+    # every case: run 1 scored 1 and run 2 scored 0 in the baseline, the other way round now. Case by case
+    # nothing changed; paired run by run, every pair would move by ±1 and the verdict could tell nothing
+    cases = [f"q{i:02}" for i in range(20)]
+    before = {f"{case}@{run}": float(run == 1) for case in cases for run in (1, 2)}
+    records = [_record(f"{case}@{run}", float(run == 2)) for case in cases for run in (1, 2)]
+    kwargs = {"alpha": 0.05, "min_effect": 0.01}
+    [verdict] = suite_verdicts(records, {"lexbench": _Repeated()}, 5, _baseline(before), **kwargs)
+    assert (verdict.n, verdict.delta, verdict.detectable) == (20, 0.0, 0.0)
+    assert verdict.text().startswith("no significant change nDCG@5 +0.000") and "n=20" in verdict.text()
+    [by_item] = suite_verdicts(records, FAMILIES, 5, _baseline(before), **kwargs)  # what pairing runs gave
+    assert (by_item.n, by_item.status) == (40, "inconclusive") and by_item.detectable == pytest.approx(0.449, abs=1e-3)
+
+
+def test_a_repeated_case_is_valued_by_the_runs_both_sides_have():
+    before = {"a@1": 0.9, "a@2": 0.7, "b@1": 0.5}  # the baseline lacks b's second run
+    records = [_record("a@1", 0.5), _record("a@2", 0.3), _record("b@1", 0.5), _record("b@2", 0.0)]
+    [verdict] = suite_verdicts(records, {"lexbench": _Repeated()}, 5, _baseline(before), alpha=0.05, min_effect=0.01)
+    # a: 0.4 − 0.8 = −0.4; b: its first run only, 0.5 − 0.5 = 0
+    assert verdict.n == 2 and verdict.delta == pytest.approx(-0.2)
