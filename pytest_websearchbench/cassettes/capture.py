@@ -42,6 +42,12 @@ _ACTIVE: ContextVar[Capture | None] = ContextVar("wsb_capture", default=None)
 Pace = Callable[[str], Any]
 
 
+def capture_active() -> bool:
+    """Whether the calling thread's exchanges go to a live ``Capture``: code that would open a cassette of
+    its own (vcrpy's patching is global, not per thread) makes its calls bare instead."""
+    return _ACTIVE.get() is not None
+
+
 class Capture:
     """One item's exchanges, in the order its thread made them, and the cassette they become.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 from pytest_websearchbench.core.models import Hit, Page
@@ -140,6 +141,18 @@ class Drilldown:
     failure_mode: str = ""
 
 
+@dataclass(frozen=True)
+class OwnCassette:
+    """The cassette an item of a family that keeps its own (``records_traffic`` False) records its calls
+    into, as its ``run`` would open it: the live phase captures the item's calls there instead, so the test
+    replays them (``BenchmarkFamily.live_cassette``)."""
+
+    path: Path
+    aliases: dict[str, str]
+    secrets: list[str]
+    produced_by: dict[str, str]
+
+
 class BenchmarkFamily(ABC):
     name: str = ""
     #: False for families whose traffic is local and not worth recording (e.g. a world server)
@@ -181,6 +194,13 @@ class BenchmarkFamily(ABC):
     def secrets(self) -> list[str]:
         """Values of the family's own traffic that must never reach a cassette (API keys)."""
         return []
+
+    def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
+        """For a family that keeps its own cassettes (``records_traffic`` False): the cassette of an item whose
+        calls a recording run makes in its live phase (run/live.py), or None (the item is not worked live).
+        Its ``run`` must then, while the live phase captures (``cassettes.capture.capture_active``), make its
+        calls without opening a cassette of its own, and in a run whose settings say ``none`` replay them."""
+        return None
 
     def record_args(self) -> str:
         """Options (with a leading space) a user needs to re-record one item of this run."""

@@ -37,6 +37,7 @@ from pytest_websearchbench.core.options import CassetteMode, Settings
 from pytest_websearchbench.run.session import run_state
 
 if TYPE_CHECKING:
+    from pytest_websearchbench.core.family import OwnCassette
     from pytest_websearchbench.providers.base import CallRecord
     from pytest_websearchbench.providers.registry import ProviderPool
     from pytest_websearchbench.run.spec import ItemSpec
@@ -112,15 +113,19 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
 
     outcomes: dict[Key, LiveOutcome] = {}
     config.stash[_OUTCOMES] = outcomes
-    todo, reused = [], 0
+    todo: list[tuple[ItemSpec, Path, OwnCassette | None]] = []
+    reused = 0
     for spec in specs:
+        own = None
         if not spec.family.records_traffic:
-            continue
-        path = cassette_for(spec, settings)
+            own = spec.family.live_cassette(spec.suite, spec.case, spec.variant, settings)
+            if own is None:
+                continue
+        path = cassette_for(spec, settings) if own is None else own.path
         if settings.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size:
             reused += 1  # vcrpy's once: what is recorded is replayed
             continue
-        todo.append((spec, path))
+        todo.append((spec, path, own))
     try:
         if todo:
             from pytest_websearchbench.run.session import provider_pool
@@ -149,7 +154,7 @@ class _LiveWork:
 
     def __init__(
         self,
-        todo: list[tuple[ItemSpec, Path]],
+        todo: list[tuple[ItemSpec, Path, OwnCassette | None]],
         reused: int,
         settings: Settings,
         pool: ProviderPool,
@@ -158,7 +163,7 @@ class _LiveWork:
         from pytest_websearchbench.run.pacing import Pacer
 
         self.queue = deque(todo)
-        self.variants = {spec.variant for spec, _ in todo}
+        self.variants = {spec.variant for spec, _, own in todo if own is None}  # the providers
         self.total, self.reused = len(todo), reused
         self.settings = settings
         self.pool = pool
@@ -221,7 +226,7 @@ class _LiveWork:
                     self.threads -= 1
                     self.changed.notify_all()
                     return
-                spec, path = self.queue.popleft()
+                spec, path, own = self.queue.popleft()
                 self.in_flight += 1
                 refusal = self._over_budget(spec)
             if refusal is not None:
@@ -235,7 +240,7 @@ class _LiveWork:
                 continue
             calls: list[CallRecord] = []
             try:
-                outcome, calls = self._work(spec, path)
+                outcome, calls = self._work(spec, path) if own is None else self._work_own(spec, own)
             except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
                 outcome = LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{traceback.format_exc()}")
             self._finish(spec, outcome, calls)
@@ -306,6 +311,42 @@ class _LiveWork:
         if self.stopping.is_set():
             return None, run.calls
         return LiveOutcome(FAILED, message, run.to_dict()), run.calls
+
+    def _work_own(self, spec: ItemSpec, own: OwnCassette) -> tuple[LiveOutcome | None, list[CallRecord]]:
+        """Run the item of a family that keeps its own cassette (no provider) with its calls captured into
+        that cassette (its ``run`` opens none while a capture is active); None: stopped first."""
+        from pytest_websearchbench.cassettes.capture import Capture
+        from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
+        from pytest_websearchbench.cassettes.recorder import StaleCassetteError
+        from pytest_websearchbench.core.family import RunContext
+        from pytest_websearchbench.reporting.results import ItemRun
+        from pytest_websearchbench.run.item_paths import rerecord_command
+
+        run = ItemRun(cassette_path=str(own.path), produced_by=own.produced_by)
+        try:
+            capture = Capture(
+                own.path,
+                self.settings.record_mode,
+                aliases=own.aliases,
+                secrets=own.secrets,
+                produced_by=own.produced_by,
+            )
+            with capture.active():
+                spec.family.run(spec.suite, spec.case, RunContext(None, spec.variant, self.settings))
+            with self.write_lock:
+                if self.stopping.is_set():
+                    return None, []
+                capture.save([])  # its 429 and 5xx answers are dropped by the filters
+            return LiveOutcome(RECORDED), []
+        except (StaleCassetteError, UnreadableCassetteError) as exc:
+            run.error, run.error_kind = str(exc), exc.kind
+            message = f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, self.settings)}"
+        except WebSearchBenchError as exc:
+            run.error, run.error_kind = str(exc), getattr(exc, "kind", "error")
+            message = provider_failure(spec, exc)
+        if self.stopping.is_set():
+            return None, []
+        return LiveOutcome(FAILED, message, run.to_dict()), []
 
     def _finish(self, spec: ItemSpec, outcome: LiveOutcome | None, calls: list[CallRecord]) -> None:
         """The item is done (``outcome`` None: stopped by Ctrl-C): kept, and no longer in flight, at once,

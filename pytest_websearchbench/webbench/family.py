@@ -17,6 +17,7 @@ import json
 import os
 import re
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,7 @@ from pytest_websearchbench.core.family import (
     Case,
     Drilldown,
     MetricColumn,
+    OwnCassette,
     RawResults,
     RunContext,
     Score,
@@ -56,7 +58,8 @@ class AgentLimitReached(WebSearchBenchError):
 class WebBenchFamily(BenchmarkFamily):
     name = "webbench"
     uses_k = False  # a task is graded on the world it leaves, not on a ranked list
-    records_traffic = False  # the world server is local and fresh per item; the model agent keeps its own cassette
+    # the world server is local and fresh per item; the model agent keeps its own cassette (live_cassette)
+    records_traffic = False
 
     def __init__(
         self,
@@ -145,6 +148,16 @@ class WebBenchFamily(BenchmarkFamily):
         given = [os.environ.get(name, "") for name in self.setup.agent_env]
         return [key for key in (self.setup.endpoint.api_key, *given) if key]
 
+    def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
+        """The model agent's episodes go live (its model turns only: the world's pages go through
+        ``WorldTransport``, out of any capture); the other agents call no model and stay as they are."""
+        from pytest_websearchbench.webbench.agents.dispatch import model_cassette
+        from pytest_websearchbench.webbench.agents.registry import MODEL
+
+        if self.named.get(variant) != MODEL:
+            return None
+        return model_cassette(self.setup, suite.name, case.id)
+
     def load(self, manifest: SuiteManifest) -> Suite:
         from pytest_websearchbench.webbench.harbor import load_dataset
 
@@ -176,10 +189,17 @@ class WebBenchFamily(BenchmarkFamily):
         from pytest_websearchbench.webbench.agents.dispatch import run_agent
         from pytest_websearchbench.webbench.grading.verifier import grade
 
+        setup = self.setup
+        # a model episode the live phase recorded is replayed (run/runner.py gives a replay's settings)
+        worked_live = ctx.settings.record_mode is not setup.record_mode
+        if worked_live:
+            setup = replace(setup, record_mode=ctx.settings.record_mode)
         try:
-            episode = run_agent(case.data, self.named[ctx.variant], self.setup, suite.name, case.id)
+            episode = run_agent(case.data, self.named[ctx.variant], setup, suite.name, case.id)
         except NotApplicable as exc:
             pytest.skip(str(exc))
+        if worked_live and "cassette" in episode.details:
+            episode.details["cassette"] = "recorded"  # by this run, live: as a provider item's cassette says
         program = episode.details.get("exit_code", False) is not False  # a cmd: agent's run (program_agent)
         if program and episode.details.get("limit"):
             raise AgentLimitReached(

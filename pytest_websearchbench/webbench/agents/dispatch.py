@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pytest_websearchbench.cassettes.capture import capture_active
 from pytest_websearchbench.cassettes.recorder import cassette_path, use_cassette
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
+from pytest_websearchbench.core.family import OwnCassette
 from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.core.secrets import scrub
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
@@ -116,8 +118,21 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
     return run_episode(task, agent, browser=setup.browser, screenshots=setup.screenshots, work=plugin)
 
 
+def model_cassette(setup: AgentSetup, suite: str, case_id: str) -> OwnCassette:
+    """The model agent's cassette of one episode, and how its traffic is written there: one place for the
+    episode (``_model_episode``) and for the live phase that records it (``WebBenchFamily.live_cassette``)."""
+    may_record = setup.record_mode.may_record
+    return OwnCassette(
+        cassette_path(setup.cassette_dir, suite, setup.model_folder(), case_id),
+        aliases=setup.endpoint.aliases(may_record),
+        secrets=[setup.endpoint.api_key] if setup.endpoint.api_key else [],
+        produced_by=setup.produced_by(),
+    )
+
+
 def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label: str) -> Episode:
-    path = cassette_path(setup.cassette_dir, suite, setup.model_folder(), case_id)
+    own = model_cassette(setup, suite, case_id)
+    path = own.path
     may_record = setup.record_mode.may_record
     if not may_record and not path.is_file():
         raise MissingEpisodeCassette(
@@ -145,16 +160,19 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
         return details
 
     try:
-        with use_cassette(
-            path,
-            setup.record_mode,
-            aliases=setup.endpoint.aliases(may_record),
-            secrets=[setup.endpoint.api_key] if setup.endpoint.api_key else [],
-            produced_by=setup.produced_by(),
-        ) as cassette:
+        if capture_active():
+            # the live phase records this thread's calls into this same cassette (run/live.py); vcrpy's
+            # cassette patches every thread's httpx at once, so it is not opened beside other episodes
             episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
+            status = "recorded"
+        else:
+            with use_cassette(
+                path, setup.record_mode, aliases=own.aliases, secrets=own.secrets, produced_by=own.produced_by
+            ) as cassette:
+                episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
+            status = cassette.status(len(client.calls))
     finally:
         client.close()
-    episode.details["cassette"] = cassette.status(len(client.calls))
+    episode.details["cassette"] = status
     episode.details["cassette_path"] = str(path)
     return episode

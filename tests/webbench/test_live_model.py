@@ -1,0 +1,145 @@
+"""The model agent's episodes in a recording run's live phase (run/live.py): worked many at once, each one's
+model turns (never the world's pages) captured into the cassette the episode replays from, so the tests then
+score exactly as the live episodes did; the other agents' items are not worked live."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import yaml
+from test_agent_model import FAST, follow, task_of
+from wb_support import sample_tasks
+
+from pytest_websearchbench.emulate.model import Request, ScriptedModel
+
+MODEL_FOLDER = "model-scripted-browser-1"
+
+
+class SlowOracle:
+    """The oracle's route through tool calls, each answer ``latency`` s late; counts the requests in flight."""
+
+    def __init__(self, latency: float, refuse: str = "") -> None:
+        self.latency, self.refuse = latency, refuse
+        self.lock = threading.Lock()
+        self.in_flight = self.most = 0
+        self.follow = follow("oracle")
+
+    def __call__(self, request: Request) -> dict:
+        with self.lock:
+            self.in_flight += 1
+            self.most = max(self.most, self.in_flight)
+        try:
+            time.sleep(self.latency)
+            if self.refuse and task_of(request).name == self.refuse:
+                return {"status": 400, "error": "scripted refusal of this task"}
+            return self.follow(request)
+        finally:
+            with self.lock:
+                self.in_flight -= 1
+
+
+def _shortest(n: int) -> list[str]:
+    return [t.name for t in sorted(sample_tasks(), key=lambda t: (len(t.routes["oracle"]), t.name))[:n]]
+
+
+def _args(names: list[str], *more: str, agent: str = "model") -> tuple[str, ...]:
+    return (
+        *FAST,
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        agent,
+        "--wsb-model",
+        "scripted/browser-1",
+        "-k",
+        " or ".join(f"{name}[" for name in names),
+        *more,
+    )
+
+
+def _items(path) -> dict:
+    return {(i["case_id"], i["provider"]): i for i in json.loads(path.read_text())["items"]}
+
+
+def _same(item: dict) -> tuple:
+    extra = item["raw"]["extra"]
+    return item["metrics"], item["outcome"], extra["steps"], extra["stopped"], extra["evidence"]
+
+
+def test_model_episodes_are_worked_at_once_live_and_score_as_their_replay(pytester, monkeypatch):
+    names = _shortest(4)
+    model = SlowOracle(latency=0.1)
+    with ScriptedModel(model) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-never-in-a-cassette")
+        live = pytester.runpytest(*_args(names, "--wsb-json=live.json"))
+    live.assert_outcomes(passed=4)
+    live.stdout.fnmatch_lines(["live: 4/4 items in * s · recorded 4 · reused 0 *"])
+    assert model.most >= 2, "the episodes' model turns never overlapped"
+    folder = pytester.path / "cassettes" / "webbench-sample" / MODEL_FOLDER
+    for name in names:
+        text = (folder / f"{name}.yaml").read_text()
+        # the model's turns only: the world's pages (on another loopback port) are not in it
+        assert "sk-never-in-a-cassette" not in text and "127.0.0.1" not in text
+        uris = {r["request"]["uri"] for r in yaml.safe_load(text)["interactions"]}
+        assert uris == {"http://chat-model.invalid/responses"}, uris
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replay = pytester.runpytest(*_args(names, "--wsb-record-mode=none", "--wsb-json=replay.json"))
+    replay.assert_outcomes(passed=4)
+    first, second = _items(pytester.path / "live.json"), _items(pytester.path / "replay.json")
+    assert first.keys() == second.keys() and len(first) == 4
+    for key in first:
+        assert _same(first[key]) == _same(second[key]), key
+        cassettes = (
+            first[key]["raw"]["extra"]["details"]["cassette"],
+            second[key]["raw"]["extra"]["details"]["cassette"],
+        )
+        assert cassettes == ("recorded", "replayed")
+
+
+def test_once_reuses_the_recorded_episodes_and_works_only_the_missing_one_live(pytester, monkeypatch):
+    names = _shortest(3)
+    model = SlowOracle(latency=0.0)
+    with ScriptedModel(model) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        pytester.runpytest(*_args(names[:2])).assert_outcomes(passed=2)
+        asked: list[str] = []
+        model.follow = lambda request, go=model.follow: asked.append(task_of(request).name) or go(request)
+        # the oracle rides along: its items are not live work, and not counted as reused
+        again = pytester.runpytest(*_args(names, agent="model,oracle"))
+    again.assert_outcomes(passed=6)
+    again.stdout.fnmatch_lines(["live: 1/1 items in * s · recorded 1 · reused 2 *"])
+    assert set(asked) == {names[2]}, "a recorded episode was asked of the model again"
+    assert not (pytester.path / "cassettes" / "webbench-sample" / "oracle").exists()
+
+
+def test_a_model_failure_in_the_live_phase_is_its_items_error_with_the_reason(pytester, monkeypatch):
+    names = _shortest(3)
+    model = SlowOracle(latency=0.0, refuse=names[1])
+    with ScriptedModel(model) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        result = pytester.runpytest(*_args(names, "--wsb-json=out.json"))
+    result.assert_outcomes(passed=2, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "live: 3/3 items in * s · recorded 2 · reused 0 · errors 1 *",
+            f"*{names[1]}[[]model[]]: agent 'model' failed: *400*scripted refusal of this task*",
+        ]
+    )
+    folder = pytester.path / "cassettes" / "webbench-sample" / MODEL_FOLDER
+    assert sorted(p.stem for p in folder.glob("*.yaml")) == sorted([names[0], names[2]])
+    item = _items(pytester.path / "out.json")[(names[1], "model")]
+    assert item["outcome"] == "error" and "scripted refusal of this task" in item["error"]
+
+
+def test_oracle_items_are_not_worked_live(pytester):
+    names = _shortest(2)
+    result = pytester.runpytest(*_args(names, "--wsb-record-mode=rewrite", agent="oracle"))
+    result.assert_outcomes(passed=2)
+    assert "live:" not in result.stdout.str()
+    assert not (pytester.path / "cassettes").exists()
