@@ -4,8 +4,9 @@ its cassette the moment it finishes; then pytest's loop runs the items as usual 
 each replays and scores what was recorded, so a live run scores exactly as its replay.
 
 A run goes live when its record mode records (once, new_episodes, all, rewrite) and an item's family
-records traffic (LexBench, the code family: the probe and the agent, model turns included); in ``once``
-an item whose cassette exists is reused, not called. Items are worked on up to ``--wsb-concurrency``
+records traffic (LexBench, the code family: the probe and the agent, model turns included) or, keeping its
+own cassettes, gives the item's (``BenchmarkFamily.live_cassette``: WebBench's model-agent episodes, their
+model turns only); in ``once`` an item whose cassette exists is reused, not called. Items are worked on up to ``--wsb-concurrency``
 threads (default: 16, more when a ``--wsb-rate`` times the provider's answer time needs more); an
 episode's own turns stay in order on its thread. The providers' ``--wsb-rate`` limiters are the run's
 one limiter; ``Pacer`` holds back a host that answers 429. Ctrl-C keeps the finished items' cassettes and
@@ -228,7 +229,8 @@ class _LiveWork:
                     return
                 spec, path, own = self.queue.popleft()
                 self.in_flight += 1
-                refusal = self._over_budget(spec)
+                # an item of a family's own cassette has no provider to price (its calls never were capped)
+                refusal = self._over_budget(spec) if own is None else None
             if refusal is not None:
                 self._finish(
                     spec,
