@@ -11,13 +11,17 @@ folder so the project's own ini is not read):
 * ``code``: the 32 bundled tickets in ``--wsb-mode=agent`` with ``-n auto``: 8 model turns of 1 s, the
   first 7 each a web search of 1 s (``--wsb-max-searches=7``), then the answer;
 * ``replay``: the ``lexbench`` row's cassettes replayed (``--wsb-record-mode=none``), as ``-n 0`` and
-  ``-n auto``.
+  ``-n auto``;
+* ``webbench``: the 28 bundled WebBench tasks with ``--wsb-agent model``: the scripted model sends the
+  oracle's route as tool calls, each turn ``--latency`` late (11 to 35 turns an episode), then the
+  cassettes replayed.
 
 For each: wall seconds, the limit (items ÷ rate, or one episode's length), the 429s the double sent, the
 peak RSS summed over the run's processes, and whether the run's results equal its replay's item by item.
 
     python benchmarks/live_bench.py                  # every row
     python benchmarks/live_bench.py --rows code --items 55
+    python benchmarks/live_bench.py --rows webbench --latency 0.2 -n 0
     python benchmarks/live_bench.py --checkout ../old   # the same rows with another checkout's plugin
 """
 
@@ -39,6 +43,7 @@ sys.path[:0] = [
     str(REPO / "tests"),
     str(REPO / "tests" / "providers"),
     str(REPO / "tests" / "codebench"),
+    str(REPO / "tests" / "webbench"),
 ]
 
 from scaled_suite import make_scaled_suite  # noqa: E402
@@ -232,9 +237,53 @@ def code_row(work: Path, latency: float, turns: int, workers: str) -> dict:
     return result
 
 
+def webbench_row(work: Path, latency: float, workers: str) -> dict:
+    from test_agent_model import follow
+
+    oracle = follow("oracle")
+    turns: list[int] = []
+    lock = threading.Lock()
+    state = {"in_flight": 0, "most": 0}
+
+    def policy(request: Request) -> dict:
+        with lock:
+            turns.append(1)
+            state["in_flight"] += 1
+            state["most"] = max(state["most"], state["in_flight"])
+        try:
+            time.sleep(latency)  # the model's time a turn
+            return oracle(request)
+        finally:
+            with lock:
+                state["in_flight"] -= 1
+
+    common = [
+        "--suite",
+        "webbench-sample",
+        "--wsb-agent",
+        "model",
+        "--wsb-model",
+        "scripted/browser-1",
+        f"--wsb-cassette-dir={work / 'recorded'}",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+    ]
+    with ScriptedModel(policy) as url:
+        env = {**base_env(), "OPENAI_BASE_URL": url, "OPENAI_API_KEY": "sk-bench"}
+        result = run([*common, "-n", workers, "--wsb-record-mode=once", f"--wsb-json={work / 'live.json'}"], work, env)
+    result.update(turns=len(turns), most_at_once=state["most"], sequential_model_seconds=len(turns) * latency)
+    replay = run([*common, "-n", "0", "--wsb-record-mode=none", f"--wsb-json={work / 'replay.json'}"], work, base_env())
+    result["same_as_replay"] = items_of(work / "live.json") == items_of(work / "replay.json")
+    result["replay"] = replay
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--rows", nargs="+", default=["lexbench", "code"], choices=["lexbench", "code"])
+    parser.add_argument(
+        "--rows", nargs="+", default=["lexbench", "code", "webbench"], choices=["lexbench", "code", "webbench"]
+    )
     parser.add_argument("--items", type=int, default=495)
     parser.add_argument("--latency", type=float, default=1.0)
     parser.add_argument("--rate", type=int, default=20)
@@ -248,8 +297,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix=f"wsb-live-{row}-") as folder:
             if row == "lexbench":
                 result = lexbench_row(Path(folder), options.items, options.latency, options.rate, options.workers)
-            else:
+            elif row == "code":
                 result = code_row(Path(folder), options.latency, options.turns, options.workers)
+            else:
+                result = webbench_row(Path(folder), options.latency, options.workers)
         print(row, json.dumps(result, indent=1))
     print(f"load average after: {os.getloadavg()[0]:.2f}")
 
