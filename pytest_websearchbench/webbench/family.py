@@ -150,11 +150,12 @@ class WebBenchFamily(BenchmarkFamily):
 
     def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
         """The model agent's episodes go live (its model turns only: the world's pages go through
-        ``WorldTransport``, out of any capture); the other agents call no model and stay as they are."""
+        ``WorldTransport``, out of any capture); the other agents call no model and stay as they are. Not with
+        Chromium: the process's one Playwright driver may be used only from the thread that started it."""
         from pytest_websearchbench.webbench.agents.dispatch import model_cassette
         from pytest_websearchbench.webbench.agents.registry import MODEL
 
-        if self.named.get(variant) != MODEL:
+        if self.named.get(variant) != MODEL or self.setup.browser != "text":
             return None
         return model_cassette(self.setup, suite.name, case.id)
 

@@ -8,10 +8,12 @@ import json
 import threading
 import time
 
+import pytest
 import yaml
 from test_agent_model import FAST, follow, task_of
 from wb_support import sample_tasks
 
+from conftest import require_chromium
 from pytest_websearchbench.emulate.model import Request, ScriptedModel
 
 MODEL_FOLDER = "model-scripted-browser-1"
@@ -143,3 +145,18 @@ def test_oracle_items_are_not_worked_live(pytester):
     result.assert_outcomes(passed=2)
     assert "live:" not in result.stdout.str()
     assert not (pytester.path / "cassettes").exists()
+
+
+@pytest.mark.e2e
+def test_chromium_episodes_stay_in_the_tests_one_at_a_time(pytester, monkeypatch):
+    # the process's one Playwright driver works only on the thread that started it: no live threads for it
+    require_chromium("chromium cannot be driven")
+    names = _shortest(2)
+    model = SlowOracle(latency=0.0)
+    with ScriptedModel(model) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        result = pytester.runpytest(*_args(names, "--wsb-browser=chromium"))
+    result.assert_outcomes(passed=2)
+    assert "live:" not in result.stdout.str() and model.most == 1
+    assert len(list((pytester.path / "cassettes" / "webbench-sample" / MODEL_FOLDER).glob("*.yaml"))) == 2
