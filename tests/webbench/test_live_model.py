@@ -102,6 +102,22 @@ def test_model_episodes_are_worked_at_once_live_and_score_as_their_replay(pytest
         assert cassettes == ("recorded", "replayed")
 
 
+def test_under_xdist_the_controller_works_the_episodes_and_no_worker_asks_the_model_again(pytester, monkeypatch):
+    names = _shortest(3)
+    model = SlowOracle(latency=0.05)
+    asked: list[str] = []
+    model.follow = lambda request, go=model.follow: asked.append(task_of(request).name) or go(request)
+    with ScriptedModel(model) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        result = pytester.runpytest(*_args(names, "-n", "2", "--wsb-record-mode=rewrite", "--wsb-json=out.json"))
+    result.assert_outcomes(passed=3)
+    items = _items(pytester.path / "out.json")
+    turns = {name: items[(name, "model")]["raw"]["extra"]["details"]["turns"] for name in names}
+    assert {name: asked.count(name) for name in names} == turns  # each turn asked once: live, not by a worker
+    assert model.most >= 2
+
+
 def test_once_reuses_the_recorded_episodes_and_works_only_the_missing_one_live(pytester, monkeypatch):
     names = _shortest(3)
     model = SlowOracle(latency=0.0)
