@@ -6,11 +6,11 @@ each replays and scores what was recorded, so a live run scores exactly as its r
 A run goes live when its record mode records (once, new_episodes, all, rewrite) and an item's family
 records traffic (LexBench, the code family: the probe and the agent, model turns included) or, keeping its
 own cassettes, gives the item's (``BenchmarkFamily.live_cassette``: WebBench's model-agent episodes, their
-model turns only); in ``once`` an item whose cassette exists is reused, not called. Items are worked on up to ``--wsb-concurrency``
-threads (default: 16, more when a ``--wsb-rate`` times the provider's answer time needs more); an
-episode's own turns stay in order on its thread. The providers' ``--wsb-rate`` limiters are the run's
-one limiter; ``Pacer`` holds back a host that answers 429. Ctrl-C keeps the finished items' cassettes and
-writes no other; the same command again works only what is missing.
+model turns only); in ``once`` an item whose cassette exists is reused, not called. Items are worked on up
+to ``--wsb-concurrency`` threads (default: 16, more when a ``--wsb-rate`` times the provider's answer time
+needs more); an episode's own turns stay in order on its thread. The providers' ``--wsb-rate`` limiters
+are the run's one limiter; ``Pacer`` holds back a host that answers 429. Ctrl-C keeps the finished items'
+cassettes and writes no other; the same command again works only what is missing.
 
 What each worked item came to (recorded, or failed with the error its test then shows) is kept on the
 config and, for xdist workers, in the run's state folder (``outcomes_path``).
