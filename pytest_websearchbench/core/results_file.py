@@ -16,8 +16,9 @@ from pytest_websearchbench.core.suites import parse_json, read_suite_text, valid
 
 FORMAT = "pytest-websearchbench/results@1"
 
-#: the writer puts each item on a line of its own, after this line (``write_document``)
-_ITEMS_OPEN = '\n "items": ['
+#: the writer puts each item on a line of its own, after this line (``reporting.json_results.write_document``):
+#: the reader names an item's line from it
+ITEMS_OPEN = '\n "items": ['
 
 
 def read_results(path: Path) -> dict[str, Any]:
@@ -55,11 +56,11 @@ def read_results(path: Path) -> dict[str, Any]:
 def _item_lines(text: str, count: int) -> list[int] | None:
     """Each item's line, where the file has the writer's layout (an item a line); None where it has not (a
     file written by another tool): then errors name the item without its line."""
-    start = text.find(_ITEMS_OPEN)
+    start = text.find(ITEMS_OPEN)
     if start < 0 or not count:
         return None
     first = text.count("\n", 0, start) + 3  # the opening line is the one after that newline; its items follow
-    rest = text[start + len(_ITEMS_OPEN) :].split("\n")
+    rest = text[start + len(ITEMS_OPEN) :].split("\n")
     if len(rest) < count + 2 or not all(line.startswith("{") for line in rest[1 : count + 1]):
         return None
     if rest[count + 1].strip() not in ("]", "],"):

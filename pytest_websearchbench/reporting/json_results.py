@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_websearchbench.core.atomic import atomic_writer
 from pytest_websearchbench.core.options import Settings
-from pytest_websearchbench.core.results_file import FORMAT
+from pytest_websearchbench.core.results_file import FORMAT, ITEMS_OPEN
 from pytest_websearchbench.core.secrets import value_scrubber
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.reporting.figures import SuiteFigures, cost_of
@@ -147,11 +147,11 @@ def write_document(path: Path, document: dict[str, Any], secrets: Sequence[str] 
         sort_keys=True,
     )
     # a top-level key is the only text on a line at indent 1 (strings hold newlines escaped)
-    before, marker, after = head.partition('\n "items": []')
+    before, marker, after = head.partition(ITEMS_OPEN + "]")
     with atomic_writer(path) as out:
         out.write(before)
         if marker and items is not None:  # the marker is there only if the document has items
-            out.write('\n "items": [')
+            out.write(ITEMS_OPEN)
             separator = "\n"
             for item in items:
                 out.write(separator + _ITEM.encode(scrub(item)))

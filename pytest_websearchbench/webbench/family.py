@@ -144,9 +144,7 @@ class WebBenchFamily(BenchmarkFamily):
         return self.repeat
 
     def secrets(self) -> list[str]:
-        # the model's key, and the keys a program agent is given (--wsb-agent-env): what it prints is scrubbed
-        given = [os.environ.get(name, "") for name in self.setup.agent_env]
-        return [key for key in (self.setup.endpoint.api_key, *given) if key]
+        return self.setup.secrets()
 
     def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
         """The model agent's episodes go live (its model turns only: the world's pages go through

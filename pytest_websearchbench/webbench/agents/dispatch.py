@@ -58,6 +58,11 @@ class AgentSetup:
     sandbox: str = AUTO  # --wsb-sandbox: how program agents are confined (agents.sandbox)
     agent_env: tuple[str, ...] = ()  # --wsb-agent-env: key variables a program agent is given all the same
 
+    def secrets(self) -> list[str]:
+        """The keys the agents hold: the model's, and those a program agent is given (--wsb-agent-env)."""
+        given = (os.environ.get(name, "") for name in self.agent_env)
+        return [key for key in (self.endpoint.api_key, *given) if key]
+
     def model_folder(self) -> str:
         """The model agent's cassettes: one folder per model and API, so switching never makes one stale."""
         slug = re.sub(r"[^A-Za-z0-9._]+", "-", self.model).strip("-").lower() or "model"
@@ -97,9 +102,8 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
                     setup.agent_env,
                 )
             record = done.to_dict()  # the program's output joins the results file: no key in it
-            keys = [setup.endpoint.api_key, *(os.environ.get(name, "") for name in setup.agent_env)]
             for stream in ("stdout_tail", "stderr_tail"):
-                record[stream] = scrub(record[stream], keys)
+                record[stream] = scrub(record[stream], setup.secrets())
             return record
 
         return run_episode(task, agent, browser=setup.browser, screenshots=setup.screenshots, work=program)
