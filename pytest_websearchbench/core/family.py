@@ -90,13 +90,16 @@ class Score:
     """A case's verdict: pass/fail, metrics (float), and per-result details for reports.
 
     ``primary`` names the metric a baseline compares (the family's first column); it travels
-    with the score from the worker that ran the item to the reports."""
+    with the score from the worker that ran the item to the reports. ``details`` are what the item's
+    entry in the results file says beside its metrics, in the family's own words (JSON values, no
+    metric: LexBench's ``unjudged``, the top-k URLs nobody has graded); empty, the entry has none."""
 
     passed: bool
     metrics: dict[str, float]
     message: str = ""
     results: list[dict[str, Any]] = field(default_factory=list)
     primary: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -105,6 +108,7 @@ class Score:
             "primary": self.primary,
             "results": self.results,
             "message": self.message,
+            "details": self.details,
         }
 
     @classmethod
@@ -115,6 +119,7 @@ class Score:
             data.get("message", ""),
             list(data.get("results", [])),
             data.get("primary", ""),
+            dict(data.get("details") or {}),
         )
 
 

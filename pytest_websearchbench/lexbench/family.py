@@ -147,10 +147,13 @@ class LexBenchFamily(BenchmarkFamily):
             MetricColumn("precision", f"P@{k}", 0.0, scale),
             MetricColumn("success", f"success@{k}", 0.0, scale),
             MetricColumn("rr", "MRR", 0.0, scale),
+            MetricColumn("bpref", "bpref", 0.0, scale),
             MetricColumn("known_page_hit", "known-page", scale=scale),
             MetricColumn("requirements_met", "req-met", scale=scale),
             MetricColumn("duplicate_rate", "dup-rate", scale=scale),
             MetricColumn("judged", f"judged@{k}", scale=scale),
+            # top-k pages per query nobody has graded (holes: wsb-lexbench fill grades them)
+            MetricColumn("unjudged", "unjudged"),
             # hits per query whose date no known shape describes (their time check was skipped)
             MetricColumn("unreadable_dates", "bad-dates"),
         ]

@@ -80,6 +80,37 @@ def reciprocal_rank(ranked: Sequence[str], grades: Mapping[str, int], k: int, th
     return 0.0
 
 
+def bpref_at_k(ranked: Sequence[str], judged: Mapping[str, int], k: int, threshold: int = USEFUL_GRADE) -> float:
+    """bpref of the top `k`, exactly trec_eval's (``m_bpref.c``), with ``-l 2``: relevant means graded ≥
+    `threshold` (``USEFUL_GRADE``, 2: useful supporting evidence, the level P@k and MRR count too).
+
+    `judged` holds the query's judged pages (trec_eval's qrels: the whole graded pool, a page ruled 0 by
+    eligibility included, with its grade); R of them are relevant and N judged non-relevant. Walking the
+    top `k` in order, a key not in `judged` is skipped (unjudged: it neither helps nor hurts), and a repeat
+    of an earlier key is skipped too (trec_eval refuses a run that lists a document twice); each relevant
+    result r adds 1 − min(n_r, R) / min(R, N), n_r being the judged non-relevant results ranked above it
+    (exactly 1 when n_r is 0), and the sum is divided by R. A query with no relevant judged page (R = 0)
+    scores 0.0, as trec_eval scores it.
+    """
+    top = _top_k(ranked, k)
+    relevant = sum(grade >= threshold for grade in judged.values())
+    if relevant == 0:
+        return 0.0
+    nonrelevant = len(judged) - relevant
+    nonrelevant_above = 0
+    total = 0.0
+    for key, first in zip(top, _first_occurrences(top)):
+        if not first or key not in judged:
+            continue
+        if judged[key] < threshold:
+            nonrelevant_above += 1
+        elif nonrelevant_above:  # then N ≥ 1 (that result is one of the N)
+            total += 1.0 - min(nonrelevant_above, relevant) / min(nonrelevant, relevant)
+        else:
+            total += 1.0
+    return total / relevant
+
+
 def _hit_at_k(ranked: Sequence[str], targets: Iterable[str], k: int) -> float:
     """1.0 if any of `targets` is among the top `k` keys, else 0.0."""
     return float(not set(targets).isdisjoint(_top_k(ranked, k)))

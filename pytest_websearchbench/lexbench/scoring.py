@@ -21,6 +21,11 @@ def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPr
     ideal for every provider and nDCG ∈ [0, 1]. A page no pool has seen is judged from its own hit (it
     is ungraded, so this changes only its row and req-met). ``unreadable_dates`` counts the top-k hits
     whose own date no known shape describes (its time check was skipped).
+
+    ``bpref`` is trec_eval's over the query's judged pages (``metrics.bpref_at_k``). A top-k page with no
+    grade, neither in the pool nor 0 by rule, is a hole: ``unjudged`` counts the distinct ones, and the
+    score's ``details["unjudged"]`` lists their URLs (as returned, in rank order), which ``wsb-lexbench
+    fill`` grades.
     """
     top = hits[:k]
     ranked = [normalize_url(h.url) for h in top]
@@ -52,13 +57,22 @@ def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPr
             }
         )
     ideal = [preview.grade for key, preview in pool.items() if not pooled.get(key)]
+    # trec_eval's qrels for bpref: the whole pool with the grades the metrics use (0 where it breaks a
+    # requirement), and a page of this list no pool has seen that is 0 by rule
+    judged = {**{key: 0 if pooled.get(key) else preview.grade for key, preview in pool.items()}, **grades}
+    unjudged: dict[str, str] = {}  # normalised URL → the first form the list gave: a hole in the grades
+    for key, hit in zip(ranked, top):
+        if key not in grades:
+            unjudged.setdefault(key, hit.url)
     metrics = {
         "ndcg": measures.ndcg_at_k(ranked, grades, ideal, k),
+        "bpref": measures.bpref_at_k(ranked, judged, k),
         "precision": measures.precision_at_k(ranked, grades, k),
         "success": measures.success_at_k(ranked, grades, k),
         "rr": measures.reciprocal_rank(ranked, grades, k),
         "duplicate_rate": measures.duplicate_rate(ranked, k),
         "judged": measures.judged_at_k(ranked, grades, k),
+        "unjudged": float(len(unjudged)),
         "unreadable_dates": float(sum(hit_date(hit.extra).unreadable for hit in top)),
     }
     if scenario.known_pages:
@@ -67,7 +81,7 @@ def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPr
         metrics["requirements_met"] = sum(not r["violations"] for r in rows) / len(rows) if rows else 0.0
     passed = metrics["success"] == 1.0
     message = "" if passed else f"success@{k} = 0: no result in the top {k} is graded 3\n" + _result_table(rows)
-    return Score(passed, metrics, message, rows)
+    return Score(passed, metrics, message, rows, details={"unjudged": list(unjudged.values())})
 
 
 def score_factual(question: FactualQuestion, hits: list[Hit], k: int) -> Score:

@@ -175,6 +175,7 @@ class ItemRecord:
             "metrics": self.metrics,
             "primary_metric": self.primary,
             "results": results,
+            **({"details": self.score.details} if self.score and self.score.details else {}),
             "raw": previews_by_row(raw, results) if shared_previews else raw,
             "cassette": self.run.cassette,
             "calls": [call.to_dict() for call in self.run.calls],
@@ -206,6 +207,7 @@ class ItemRecord:
                 data.get("message") or "",
                 list(data.get("results") or []),
                 data.get("primary_metric") or "",
+                dict(data.get("details") or {}),
             )
         raw = previews_from_rows(data.get("raw"), data.get("results") or [])
         run = ItemRun.from_dict({**data, "raw": raw, "produced_by": produced_by})

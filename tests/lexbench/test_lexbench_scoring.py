@@ -84,6 +84,40 @@ def test_ungraded_results_lower_judged_and_show_as_unknown():
     assert not score.passed and "grade=?" in score.message
 
 
+def test_the_holes_are_listed_once_each_as_returned_and_counted():
+    score = score_scenario(
+        scenario(sites=("useful.example", "new.example", "other.example")),
+        hits(
+            "https://new.example/a?utm_source=x",  # a hole
+            "https://useful.example",
+            "https://new.example/a",  # the same hole again
+            "https://off.example/b",  # not on a required site: 0 by rule, not a hole
+            "https://other.example/c",  # another hole
+            "https://late.example/d",  # beyond k
+        ),
+        pool(useful=2),
+        5,
+    )
+    assert score.details == {"unjudged": ["https://new.example/a?utm_source=x", "https://other.example/c"]}
+    assert score.metrics["unjudged"] == 2.0 and score.metrics["judged"] == 0.4
+    assert [r["grade"] for r in score.results] == [None, 2, None, 0, None]
+
+
+def test_bpref_is_over_the_pool_with_the_rule_zeros_judged_non_relevant():
+    # the pool: useful 3, fine 2 (relevant, R = 2), meh 1 and a site-breaking 3 (judged non-relevant: N = 2); the
+    # list: the off-site page (0 by rule), a hole, useful, and a page off the site no pool has seen (0 by rule:
+    # judged, N = 3): useful has one judged non-relevant page above it → (1 − 1/2) / 2
+    score = score_scenario(
+        scenario(sites=("useful.example", "fine.example", "meh.example", "new.example")),
+        hits("https://off.example", "https://new.example", "https://useful.example", "https://stray.example"),
+        pool(useful=3, fine=2, meh=1, off=3),
+        5,
+    )
+    assert score.metrics["bpref"] == pytest.approx(0.25)
+    assert score.details == {"unjudged": ["https://new.example"]}
+    assert score_scenario(scenario(), hits("https://meh.example"), pool(meh=1), 5).metrics["bpref"] == 0.0  # R = 0
+
+
 def test_only_the_top_k_count():
     score = score_scenario(scenario(), hits("https://a.example", "https://useful.example"), pool(useful=3), k=1)
     assert score.metrics["success"] == 0.0 and len(score.results) == 1

@@ -133,7 +133,7 @@ def test_errored_items_count_zero_in_the_headline_means(pytester, tiny_suite):
             "  success@5 *0.500 [[]*",  # 2 of the 4 declared queries, not 2 of 3
             f"  nDCG@5 answered *{answered:.3f} [[]*",
             "  means with 95% bootstrap intervals over the declared population (an errored item counts 0 in nDCG@5, "
-            "P@5, success@5, MRR; other rows leave it out)*",
+            "P@5, success@5, MRR, bpref; other rows leave it out)*",
         ]
     )
 
