@@ -35,7 +35,7 @@ HEADER = (
 )
 #: the subcommands each command has (tests/packaging/test_console_scripts.py checks the same list answers --help)
 SUBCOMMANDS = {
-    "wsb-lexbench": [["pool"], ["sheet", "export"], ["sheet", "import"], ["judge"]],
+    "wsb-lexbench": [["pool"], ["sheet", "export"], ["sheet", "import"], ["judge"], ["fill"]],
     "wsb-webbench": [["serve"], ["browse"], ["verify"], ["generate"]],
     "wsb-emulate": [["provider"], ["model"]],
 }

@@ -4,11 +4,17 @@
     wsb-lexbench sheet  export RUN.json… --out sheet.csv
     wsb-lexbench sheet  import RUN.json… --sheet filled.csv --out grades-human.jsonl
     wsb-lexbench judge  RUN.json… --model M --out grades-v2.jsonl [--transcript judge.html]
+    wsb-lexbench fill   RUN.json… --model M --grades-file grades-filled.jsonl
 
 (``python -m pytest_websearchbench.lexbench`` is the same command.)
 Every command pools the results files, marks what the suite's grades (and any ``--grades`` files)
 already cover, and never writes over them. Bad input is one line naming the file, line and field
-(exit 2); nothing is left half-written.
+(exit 2; ``fill``'s, exit 4); nothing is left half-written.
+
+``fill`` grades the holes: the runs' top-k pages that no grades file covers and no requirement rules 0
+(what each item's ``unjudged`` lists), blind, with the model judge of ``judge``, and appends their grade
+lines (with their receipts: ``grader`` ``model:<name>``, ``graded_at``…) to ``--grades-file``, a grades
+file of the user's (created if new; a bundled suite's is refused), which then scores with ``--wsb-grades``.
 """
 
 from __future__ import annotations
@@ -28,7 +34,13 @@ from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, resolve_suite_spec
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.lexbench.agreement import Agreement
-from pytest_websearchbench.lexbench.editions import edition_lines, grader_kind, layer_grades, write_edition
+from pytest_websearchbench.lexbench.editions import (
+    edition_lines,
+    file_digest,
+    grader_kind,
+    layer_grades,
+    write_edition,
+)
 from pytest_websearchbench.lexbench.grades import GradedPreview
 from pytest_websearchbench.lexbench.judge import ModelJudge, Prices, Verdict
 from pytest_websearchbench.lexbench.packets import DEFAULT_SEED, Packet, PacketSet, build_packets
@@ -57,6 +69,9 @@ class Pooled:
                 f"{self.folder}: suite {manifest.name!r}, but the results are of {self.run.suite!r}"
             )
         suite = LexBenchFamily().load(manifest)
+        grades_path = manifest.file("grades")
+        assert grades_path is not None  # a scenario suite's load requires it
+        self.grades_path = grades_path
         self.scenarios = {case.id: case.data for case in suite.cases}
         layered = layer_grades(manifest.name, suite.context, [Path(g) for g in args.grades], set(self.scenarios))
         self.reference: dict[str, dict[str, GradedPreview]] = layered.grades
@@ -80,7 +95,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=prog, description="LexBench's pool → grade → rescore workflow.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{pool,sheet,judge}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{pool,sheet,judge,fill}")
 
     pool = commands.add_parser(
         "pool",
@@ -123,28 +138,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         action="store_true",
         help="also grade pages already graded, to report agreement (κ, confusion, τ)",
     )
-    judge.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the packets' shuffle seed")
-    judge.add_argument(
-        "--record-mode",
-        default="once",
-        choices=[m.value for m in CassetteMode],
-        help="judge cassettes: none replays offline with no key (default: once)",
-    )
-    judge.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
-    judge.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
-    judge.add_argument(
-        "--concurrency",
-        type=_at_least_one,
-        default=16,
-        help="packets sent at once when recording (default: 16); a packet's answer is kept as it comes",
-    )
-    judge.add_argument(
-        "--no-temperature",
-        action="store_true",
-        help="send no temperature (for a model that refuses one; the default sends 0)",
-    )
-    judge.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
-    judge.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
+    _model_judge(judge)
     judge.add_argument(
         "--transcript",
         default=None,
@@ -152,22 +146,72 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
         "answer and the parsed grade",
     )
     judge.set_defaults(body=_judge_command)
+
+    fill = commands.add_parser(
+        "fill",
+        help="grade exactly the runs' holes (top-k pages nobody graded) with a model, appended to a grades file",
+        description="Grade exactly the holes of the runs (their top-k pages that no grades file covers and no "
+        "requirement rules 0: each item's unjudged), blind, with a model judge (OPENAI_BASE_URL, OPENAI_API_KEY) "
+        "through cassettes, and append their grade lines, with the judge's name and the date, to a grades file "
+        "that then scores with --wsb-grades. Bad input is one line, exit 4, nothing written.",
+    )
+    _common(fill)
+    fill.add_argument("--model", required=True, help="the judge model's name at the endpoint")
+    fill.add_argument(
+        "--grades-file",
+        required=True,
+        metavar="PATH",
+        help="the grades file to append to (created when new; its grades count as given already; a bundled "
+        "suite's is refused)",
+    )
+    _model_judge(fill)
+    fill.set_defaults(body=_fill_command)
     return parser
 
 
+def _model_judge(parser: argparse.ArgumentParser) -> None:
+    """The model judge's options besides its name (``judge`` and ``fill``)."""
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="the packets' shuffle seed")
+    parser.add_argument(
+        "--record-mode",
+        default="once",
+        choices=[m.value for m in CassetteMode],
+        help="judge cassettes: none replays offline with no key (default: once)",
+    )
+    parser.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
+    parser.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
+    parser.add_argument(
+        "--concurrency",
+        type=_at_least_one,
+        default=16,
+        help="packets sent at once when recording (default: 16); a packet's answer is kept as it comes",
+    )
+    parser.add_argument(
+        "--no-temperature",
+        action="store_true",
+        help="send no temperature (for a model that refuses one; the default sends 0)",
+    )
+    parser.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
+    parser.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
+
+
+#: ``fill``'s exit status on bad input (the issue's; the other commands' is 2)
+FILL_BAD_INPUT = 4
+
+
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
-    """The ``wsb-lexbench`` command; bad input is one line on stderr and exit status 2."""
+    """The ``wsb-lexbench`` command; bad input is one line on stderr and exit status 2 (``fill``: 4)."""
     args = build_parser(prog).parse_args(argv)
     try:
         status: int = args.body(args)
         return status
     except (WebSearchBenchError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        return FILL_BAD_INPUT if args.command == "fill" else 2
     except KeyboardInterrupt:  # one line, not the traceback of wherever the call was waiting
         resume = (
             " (each packet judged so far is kept in its cassette: running the same command again resumes from there)"
-            if args.command == "judge"
+            if args.command in ("judge", "fill")
             else " (its files are written whole or not at all: run it again)"
         )
         print(f"interrupted{resume}", file=sys.stderr)
@@ -206,16 +250,7 @@ def _judge_command(args: argparse.Namespace) -> int:
     pooled = Pooled(args)
     _check_out(pooled, Path(args.out), args.grades)
     packets = pooled.packets(args.seed, args.calibrate)
-    prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None else None
-    verdicts = _judge(
-        pooled.run.suite,
-        packets,
-        ModelSpec(args.model, prices, None if args.no_temperature else 0),
-        CassetteMode(args.record_mode),
-        Path(args.cassettes),
-        args.timeout,
-        args.concurrency,
-    )
+    verdicts = _judge_packets(args, pooled.run.suite, packets)
     if args.transcript:
         from pytest_websearchbench.lexbench.judge_transcript import write_judge_transcript
         from pytest_websearchbench.providers.model_client import ModelEndpoint
@@ -225,6 +260,126 @@ def _judge_command(args: argparse.Namespace) -> int:
         )
         print(f"transcript: {args.transcript} ({size:,} bytes)")
     return _write(pooled, packets, verdicts, Path(args.out))
+
+
+def _judge_packets(args: argparse.Namespace, suite: str, packets: PacketSet) -> dict[str, Verdict]:
+    """The verdicts of ``packets`` by the model judge the options (``_model_judge``) describe."""
+    prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None else None
+    return _judge(
+        suite,
+        packets,
+        ModelSpec(args.model, prices, None if args.no_temperature else 0),
+        CassetteMode(args.record_mode),
+        Path(args.cassettes),
+        args.timeout,
+        args.concurrency,
+    )
+
+
+def _fill_command(args: argparse.Namespace) -> int:
+    """The holes of the runs, graded by the model judge and appended to ``--grades-file``: the target is checked
+    (and, when it exists, read as grades that count) before any packet is sent, so bad input writes nothing."""
+    from pytest_websearchbench.core.atomic import write_text_atomic
+
+    target = Path(args.grades_file)
+    existing = _appendable(target)
+    if existing is not None:  # its grades count as given: a second fill finds no hole the first one filled
+        args.grades = [*args.grades, str(target)]
+    pooled = Pooled(args)
+    packets = pooled.packets(args.seed, calibrate=False)
+    holes = sorted({page for pages in packets.targets.values() for page in pages})
+    if not holes:
+        print(
+            f"no holes: every top-{pooled.run.k} page of the runs has a grade or is 0 by rule; {target} "
+            + ("unchanged" if existing is not None else "not written")
+        )
+        return 0
+    print(
+        f"holes: {len(holes):,} page{'s' if len(holes) != 1 else ''} nobody graded in "
+        f"{len({qid for qid, _ in holes}):,} of {len(pooled.scenarios):,} queries "
+        f"({len(packets.packets):,} blind packet{'s' if len(packets.packets) != 1 else ''})"
+    )
+    verdicts = _judge_packets(args, pooled.run.suite, packets)
+    lines = [
+        line
+        for line in edition_lines(pooled.run.suite, pooled.pools, packets, verdicts)
+        if grader_kind(line["grader"]) != "rule"  # a page 0 by rule is no hole: scoring rules it 0 as it is
+    ]
+    unjudged = [v for v in verdicts.values() if v.grade is None]
+    receipts = target.with_name(target.name + ".unjudged.jsonl")
+    _write_receipts(receipts, unjudged)
+    left = len(holes) - len(lines)
+    if not lines:
+        print(
+            f"error: none of the {len(verdicts):,} packets sent got a grade ({_why(unjudged)}); receipts in "
+            f"{receipts}; {target} {'unchanged' if existing is not None else 'not written'}",
+            file=sys.stderr,
+        )
+        return 1
+    separators = (",", ":") if existing and _compact(existing) else (", ", ": ")
+    added = "".join(
+        json.dumps(line, ensure_ascii=False, sort_keys=True, separators=separators) + "\n" for line in lines
+    )
+    before = existing or ""
+    write_text_atomic(target, before + ("\n" if before and not before.endswith("\n") else "") + added)
+    print(
+        f"appended {len(lines):,} grade line{'s' if len(lines) != 1 else ''} (model:{args.model}) to {target} "
+        f"{file_digest(target)}"
+        + (
+            f"; {left:,} hole{'s' if left != 1 else ''} left unjudged (receipts in {receipts}: run it again)"
+            if left
+            else ""
+        )
+    )
+    if target.resolve() != pooled.grades_path.resolve():
+        print(f"rescore with --wsb-grades={target}")
+    return 0
+
+
+def _appendable(target: Path) -> str | None:
+    """The text of the grades file ``fill`` appends to (None: a new file), or a one-line refusal naming what to
+    set: a bundled suite's grades, a folder that is missing or that cannot be written, a file that cannot be
+    read (whether its lines are grades of this suite is checked with the other grades files)."""
+    import pytest_websearchbench
+    from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
+
+    resolved = target.resolve()
+    installed = (BUNDLED_SUITES_DIR.resolve(), Path(pytest_websearchbench.__file__).resolve().parent)
+    if any(resolved.is_relative_to(folder) for folder in installed):
+        raise SuiteError(
+            target,
+            "a bundled suite's grades, part of the installed plugin: set --grades-file to a grades file of your own "
+            "(then score with --wsb-grades)",
+            field="--grades-file",
+        )
+    if not resolved.parent.is_dir():
+        raise SuiteError(
+            target,
+            f"no folder {resolved.parent}: set --grades-file to a file in a folder that exists",
+            field="--grades-file",
+        )
+    if not os.access(resolved.parent, os.W_OK | os.X_OK) or (resolved.exists() and not os.access(resolved, os.W_OK)):
+        raise SuiteError(
+            target,
+            "cannot be written here (permissions): set --grades-file to a file you may write",
+            field="--grades-file",
+        )
+    if resolved.exists() and not resolved.is_file():
+        raise SuiteError(target, "not a file: set --grades-file to a grades file (JSONL)", field="--grades-file")
+    if not resolved.exists():
+        return None
+    try:
+        return resolved.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise SuiteError(
+            target, "not UTF-8 text: set --grades-file to a grades file (JSONL)", field="--grades-file"
+        ) from None
+
+
+def _compact(text: str) -> bool:
+    """Whether a grades file's lines are written without spaces after separators (as the sample suites' are)."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return bool(first) and '": ' not in first and '", "' not in first
 
 
 def _check_out(pooled: Pooled, out: Path, grades: list[str]) -> None:
