@@ -51,7 +51,16 @@ from pytest_websearchbench.core.family import (
     Score,
     Suite,
 )
-from pytest_websearchbench.core.options import DEFAULT_MODEL, RESPONSES_API, OptionValues, Settings
+from pytest_websearchbench.core.options import (
+    AGENT_MODEL,
+    AGENT_SERVED,
+    BOARD,
+    DEFAULT_MODEL,
+    MODE,
+    RESPONSES_API,
+    OptionValues,
+    Settings,
+)
 from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run_of
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint
@@ -208,6 +217,15 @@ class CodeFamily(BenchmarkFamily):
     def run_label(self, suite: Suite) -> str:
         return self.code_run.label
 
+    def identity(self, suite: Suite | None = None) -> dict[str, str]:
+        run = self.code_run
+        if run.selftest:
+            return {}
+        out = {MODE: run.mode, BOARD: run.board}
+        if run.mode == MODE_AGENT:
+            out[AGENT_MODEL] = run.model if run.model_api == RESPONSES_API else f"{run.model} ({run.model_api})"
+        return out
+
     def cassette_folder(self, variant: str) -> str:
         run = self.code_run
         if run.mode == MODE_AGENT:
@@ -276,6 +294,8 @@ class CodeFamily(BenchmarkFamily):
         finally:
             client.close()
         raw.extra["profile"] = run.profile(ctx.variant, task)
+        if client.served:
+            raw.served[AGENT_SERVED] = client.served_models()
         return raw
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:

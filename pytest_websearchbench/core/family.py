@@ -61,6 +61,9 @@ class RawResults:
     hits: list[Hit] = field(default_factory=list)
     pages: list[Page] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: what the servers of the case's own calls said they served, by identity field (``core.options.AGENT_SERVED``: the
+    #: agent model's snapshots as its answers named them); the runner keeps it on the item's record (not here)
+    served: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -186,6 +189,14 @@ class BenchmarkFamily(ABC):
         """What the summary and results file call this run of the suite (the ``kind`` column):
         the manifest's kind by default; a family with run modes names the mode."""
         return suite.manifest.kind
+
+    def identity(self, suite: Suite | None = None) -> dict[str, str]:
+        """What this run of the family is, besides its suites' edition and digest and the run's k, by identity
+        field (``core.options.IDENTITY_FIELDS``): a part of the run's identity that a baseline must match. Without ``suite``
+        what the options ask for, known at the start (the agent model, the mode, the board): a baseline that
+        differs is refused before anything runs; with one, that and what the suite's files say besides (its
+        grades' digest, their judges). None by default."""
+        return {}
 
     def cassette_folder(self, variant: str) -> str:
         """The folder (under the suite's) of a variant's cassettes; a family with several run

@@ -188,8 +188,19 @@ class Option:
         return self.value(False if self.switch else [] if self.repeated else self.default)
 
 
+#: the run identity's fields a family names (``BenchmarkFamily.identity``), each also the word of
+#: --wsb-baseline-accept that lets a baseline differing in it be compared: the agent model asked for and as its
+#: answers named it (``RawResults.served``), the run mode and board, the grades file(s) and their judges
+AGENT_MODEL = "agent-model"
+AGENT_SERVED = "agent-served"
+MODE = "mode"
+BOARD = "board"
+GRADES_DIGEST = "grades-digest"
+JUDGE = "judge"
+IDENTITY_FIELDS = (AGENT_MODEL, AGENT_SERVED, MODE, BOARD, GRADES_DIGEST, JUDGE)
+
 #: what must match between a run and its baseline (--wsb-baseline-accept names the ones to let pass)
-BASELINE_CHECKS = ("k", "edition", "digest", "kind", "incomplete", "partial")
+BASELINE_CHECKS = ("k", "edition", "digest", "kind", "incomplete", "partial", *IDENTITY_FIELDS)
 
 CORE_OPTIONS: tuple[Option, ...] = (
     Option("--suite", "wsb_suite", "suite folder, manifest or bundled suite name (repeatable)", "SPEC", repeated=True),
@@ -300,8 +311,9 @@ CORE_OPTIONS: tuple[Option, ...] = (
         "wsb_baseline_accept",
         "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a "
         "family's mode) differ, its run did not complete, or it ran a part of its suites (-k, --lf…) (k, edition, "
-        "digest, kind, incomplete, partial: then only its items are compared); the "
-        "summary then says the figures are not comparable",
+        "digest, kind, incomplete, partial: then only its items are compared), or a field of its run identity "
+        "differs (agent-model, agent-served: the agent model asked for, its snapshot as served; mode, board, "
+        "grades-digest, judge); the summary then says the figures are not comparable",
         "WHAT[,WHAT]",
         parse=words(BASELINE_CHECKS),
     ),

@@ -91,6 +91,12 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         "the user message answering.",
     )
     model.add_argument("--turns", type=Path, required=True, help="the file of turns")
+    model.add_argument(
+        "--served-model",
+        metavar="NAME",
+        help="answer as this model snapshot (the replies' model field, which a run records as what was "
+        "served); default: the model asked for",
+    )
     for sub in (provider, model):
         sub.add_argument("--port", type=int, default=0, help="port to bind (default: one the OS chooses)")
         sub.add_argument(
@@ -141,7 +147,7 @@ def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[S
     if args.command == "model":
         from pytest_websearchbench.emulate.model import ScriptedModel, from_turns, load_turns
 
-        model = ScriptedModel(from_turns(load_turns(args.turns)), port=args.port)
+        model = ScriptedModel(from_turns(load_turns(args.turns)), port=args.port, served=args.served_model)
         base_url = model.start()
         return model, [
             base_url,

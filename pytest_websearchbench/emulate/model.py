@@ -16,7 +16,8 @@ reply spec:
   ``"content"`` a message item beside the calls (the history rule says neither goes back), and
   ``"items"`` other output items, as given, before the calls.
 
-Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn),
+Its answers' ``model`` is the name asked for, or the snapshot ``served`` names (``--served-model``), as a real
+API answers a name with its current snapshot. Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn),
 ``search_then_answer(codes)`` (search once, maybe fetch the top hit, answer citing it) and
 ``from_turns(entries)``, what a file of turns says (``load_turns``; the format is in its docstring).
 """
@@ -75,9 +76,10 @@ Policy = Callable[[Request], dict[str, Any]]
 class ScriptedModel:
     """Test double of the OpenAI Responses and Chat Completions APIs (see the module docstring)."""
 
-    def __init__(self, policy: Policy, *, port: int = 0) -> None:
+    def __init__(self, policy: Policy, *, port: int = 0, served: str | None = None) -> None:
         self.policy = policy
         self.port = port
+        self.served = served  # the model its answers say served them (a snapshot name); None: the one asked for
         self.requests: list[Request] = []
         self.replies: list[dict[str, Any]] = []  # the bodies of its 200 answers, in order
         self.headers: list[dict[str, str]] = []
@@ -109,6 +111,8 @@ class ScriptedModel:
                         spec.get("headers", {}),
                     )
                 reply = (_responses if api == "responses" else _chat)(request, spec)
+                if double.served:
+                    reply["model"] = double.served
                 double.replies.append(reply)
                 self._reply(200, reply)
 

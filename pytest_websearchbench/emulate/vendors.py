@@ -245,7 +245,9 @@ def tavily_extract(em: Emulated, r: Incoming, empty: bool) -> Reply:
 def exa_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
     q = need(r.json, "query", str)
     n = optional(r.json, "numResults", int) or 10
-    optional(r.json, "type", str, ("auto", "neural", "fast", "instant", "lite", "deep-lite", "deep", "deep-reasoning"))
+    asked = optional(
+        r.json, "type", str, ("auto", "neural", "fast", "instant", "lite", "deep-lite", "deep", "deep-reasoning")
+    )
     optional(r.json, "contents", dict)
     docs = matches(em, r, q, n, empty)
     return Reply(
@@ -253,6 +255,8 @@ def exa_search(em: Emulated, r: Incoming, empty: bool) -> Reply:
         {
             "requestId": "exa-req-1",
             "searchType": "auto",
+            # which search an auto search ran (the provider records it as what was served)
+            "resolvedSearchType": "neural" if asked in (None, "auto") else asked,
             "costDollars": {"total": 0.005},
             "results": [
                 {

@@ -23,7 +23,7 @@ from pytest_websearchbench.core.family import (
     Score,
     Suite,
 )
-from pytest_websearchbench.core.options import OptionValues, Settings
+from pytest_websearchbench.core.options import GRADES_DIGEST, JUDGE, OptionValues, Settings
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
 from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
 from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
@@ -53,6 +53,8 @@ class LexBenchFamily(BenchmarkFamily):
         self.replace = replace
         self.index_dir = index_dir  # where grades files are indexed (None: each load reads the file)
         self.scale = scale  # the summary's display scale of the metrics (--wsb-scale)
+        #: by suite name, once loaded: its grades' digest and the model judges of --wsb-grades (``identity``)
+        self.grades_identity: dict[str, dict[str, str]] = {}
         self.used: dict[str, GradesUsed] = {}  # suite name → the grades it is scored with
 
     def configure(self, options: OptionValues, settings: Settings) -> LexBenchFamily:
@@ -102,7 +104,18 @@ class LexBenchFamily(BenchmarkFamily):
                 + "+"
                 + "+".join(f"{p.name}@{file_digest(p)[7:19]}" for p in self.grades_files),
             )
+        # the run identity's grades: the suite's digest covers them too (a baseline of other grades is refused
+        # as another digest); the judges are those of the edition files (the suite's own grades file's are
+        # not listed: reading 140,000 grades for them would undo the grades index)
+        identity = {GRADES_DIGEST: digest_files([grades_path, *self.grades_files])}
+        used = self.used.get(manifest.name) if self.grades_files else None
+        if used is not None and used.judges:
+            identity[JUDGE] = ", ".join(sorted(used.judges))
+        self.grades_identity[manifest.name] = identity
         return Suite(manifest, tuple(scenario_case(s) for s in scenarios), digest_files(files), grades)
+
+    def identity(self, suite: Suite | None = None) -> dict[str, str]:
+        return dict(self.grades_identity.get(suite.name, {})) if suite is not None else {}
 
     def _grades(self, path: Path, query_ids: set[str]) -> Mapping[str, dict[str, GradedPreview]]:
         if self.index_dir is not None:

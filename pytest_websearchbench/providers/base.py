@@ -58,9 +58,15 @@ class CallRecord:
     #: when the answer was received (ISO 8601, UTC; recorded in the cassette, so a replay says the same):
     #: what a provider's relative dates ("3 days ago") count back from. None: no answer.
     received_at: str | None = None
+    #: what the server said it served (``HttpProvider.served``: an API version header, a resolved setting such
+    #: as Exa's search type), read from the answer, a replayed one too; None: it said nothing of the kind
+    served: dict[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        out = dataclasses.asdict(self)
+        if out["served"] is None:  # most calls: the field is left out of the results file
+            del out["served"]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> CallRecord:
@@ -172,6 +178,9 @@ class HttpProvider(Provider):
     """
 
     timeout_seconds = 30.0
+    #: the response headers that name the API version the server answered with (``served``); an adapter
+    #: whose vendor sends another names it
+    version_headers: ClassVar[tuple[str, ...]] = ("api-version", "x-api-version")
 
     @property
     def prices(self) -> Mapping[str, float | None]:
@@ -247,9 +256,16 @@ class HttpProvider(Provider):
                 time.perf_counter() - started,
                 call_cost(self.price_per_1k(kind)),
                 state["received_at"],
+                self.served(response.headers, body) or None,
             )
         )
         return body
+
+    def served(self, headers: Mapping[str, str], body: Any) -> dict[str, str]:
+        """What the server said it served for one answer (a part of the run's identity: a change shows in the
+        verdict): the API version headers it sent (``version_headers``); adapters add what their answer says
+        of a setting the vendor resolved (Exa: the search type ``auto`` became)."""
+        return {name: str(headers[name]) for name in self.version_headers if headers.get(name)}
 
     def endpoint_url(self, path: str) -> str:
         """The URL a request to ``path`` (relative to the base URL, or absolute) is sent to, named as in

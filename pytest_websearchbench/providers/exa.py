@@ -6,12 +6,15 @@ lite | deep-lite | deep | deep-reasoning; ``keyword`` is gone), ``category`` (co
 paper | news | tweet | personal site | financial report | people), ``contents`` ({"highlights":
 true} for snippets); answer ``requestId`` and
 ``results[]`` = {id, url, title, publishedDate, author, score?, highlights[], text?}.
+The answer's ``resolvedSearchType`` says which search ``auto`` ran (``neural`` or ``keyword``): it is
+recorded as what the server served (``served``), a part of the run's identity.
 ``POST /contents`` with ``urls`` and ``text: true``; answer ``results[]`` = {id, url, title, text}
 and per-URL ``statuses[]`` = {id, status, error{tag, httpStatusCode}}. Key: ``EXA_API_KEY``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from pytest_websearchbench.core.models import Hit, Page
@@ -59,6 +62,13 @@ class ExaProvider(ApiProvider):
             if request_id:
                 hit.extra["request_id"] = request_id
         return hits
+
+    def served(self, headers: Mapping[str, str], body: Any) -> dict[str, str]:
+        out = super().served(headers, body)
+        resolved = body.get("resolvedSearchType") if isinstance(body, dict) else None
+        if isinstance(resolved, str) and resolved:
+            out["search type"] = resolved
+        return out
 
     def fetch_request(self, url: str) -> ApiRequest:
         return ApiRequest("POST", "/contents", json={"urls": [url], "text": True})

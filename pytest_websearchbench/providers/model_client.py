@@ -18,6 +18,9 @@ A reply also reads as what a transcript shows (``ModelTurn.shown``): its output 
 message text, the reasoning summary where the API returns one (Responses' ``reasoning.summary``, the
 ``reasoning_content`` some Chat Completions servers send), each function call with its arguments as sent.
 ``transcript_turn`` makes one turn of it for the results file, with the turn's tokens and latency.
+
+Each answer's ``model`` (the snapshot the server served for the name asked: ``ModelClient.served``) is kept: it
+is a part of the run's identity (``reporting/identity.py``).
 """
 
 from __future__ import annotations
@@ -271,6 +274,9 @@ class ModelClient:
     timeout: float = TIMEOUT_SECONDS
     retry: RetryPolicy = MODEL_RETRY
     calls: list[ModelCall] = field(default_factory=list)
+    #: the model each answer says served it (its ``model``: a snapshot, e.g. ``gpt-5-2025-08-07``, of the name
+    #: asked for), in order; a replayed answer says what the recorded one said
+    served: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         # a gateway may echo the key in its error ("Incorrect API key provided: sk-…"): every text
@@ -284,13 +290,21 @@ class ModelClient:
     def ask(self, path: str, body: dict[str, Any]) -> Any:
         response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error, retryable=sdk_retries)
         try:
-            return response.json()
+            reply = response.json()
         except ValueError:
             raise _model_error(
                 f"malformed JSON (body starts {response.text[:80]!r})",
                 kind="malformed_json",
                 status=response.status_code,
             ) from None
+        served = reply.get("model") if isinstance(reply, dict) else None
+        if isinstance(served, str) and served:
+            self.served.append(served)
+        return reply
+
+    def served_models(self) -> list[str]:
+        """The distinct models the answers said served them, sorted."""
+        return sorted(set(self.served))
 
     def _attempt(self, path: str, body: dict[str, Any]) -> tuple[httpx.Response | None, tuple[str, str] | None]:
         started = time.perf_counter()

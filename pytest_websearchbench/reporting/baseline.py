@@ -6,8 +6,11 @@ failed since); failing before and passing now is *fixed*; passing before and fai
 suite-level verdict (a paired test on the primary metric) lives in ``reporting/regression.py``.
 
 A baseline is only compared with a run it can be compared with: a baseline run that completed, the same
-k, and per suite the same edition, digest and run kind; ``--wsb-baseline-accept`` lets a difference pass
-knowingly.
+k, and per suite the same edition, digest and run kind, and the same run identity (``reporting/identity.py``:
+the mode, board and agent model asked for, checked at the start; the grades and judges, at collection; the
+agent model's snapshot as served, at the end) but for the provider under test's own served identity, whose
+change is shown (``served_change``); ``--wsb-baseline-accept`` lets a difference pass knowingly. A baseline
+written before runs had an identity is compared as before (edition, digest, kind and k only).
 
 A baseline is a results file, or a run of a release history (``reporting/history.py``): ``FILE`` (its last
 run) or ``FILE@LABEL`` (its last run labelled so), read as the results document that run would have written.
@@ -20,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
+from pytest_websearchbench.core.options import AGENT_MODEL, AGENT_SERVED
 from pytest_websearchbench.core.results_file import read_results
 from pytest_websearchbench.reporting.history import HistoryError, is_sqlite, load_history
 
@@ -67,6 +71,7 @@ class Baseline:
         provider_settings: dict[str, dict[str, str]] | None = None,
         incomplete: str | None = None,
         selected_by: tuple[str, ...] = (),
+        identity: dict[str, Any] | None = None,
     ) -> None:
         self.items = items
         self.path = path
@@ -76,6 +81,10 @@ class Baseline:
         self.provider_settings = provider_settings or {}
         self.incomplete = incomplete  # why the baseline's run did not complete; None when it did
         self.selected_by = selected_by  # how its run chose a part of its items (-k …); empty: all of them
+        #: its run's identity's suites (``reporting/identity.py``); empty: a file from before runs had one
+        self.identity: dict[str, dict[str, Any]] = dict((identity or {}).get("suites") or {})
+        #: this run's identity's suites, once the run has them (``compare_with``): what accepted differences say
+        self.now: dict[str, dict[str, Any]] = {}
 
     @classmethod
     def load(cls, path: Path) -> Baseline:
@@ -93,9 +102,66 @@ class Baseline:
             provider_settings=dict(data.get("provider_settings") or {}),
             incomplete=_incomplete(data),
             selected_by=tuple(data.get("selected_by") or ()),
+            identity=data.get("identity"),
         )
 
     # ------------------------------------------------------------------ is it comparable?
+
+    def identity_mismatch(self, asked: dict[str, dict[str, str]], accept: frozenset[str]) -> str | None:
+        """Why the run cannot be compared, from what its families' options ask for (``asked``: by family,
+        ``BenchmarkFamily.identity()``: the agent model, mode, board), or None: known at the start, so the
+        run is refused before anything runs. Each field is compared where both sides name it."""
+        found: dict[str, tuple[str, str, list[str]]] = {}  # field → (baseline's, now, suites)
+        for suite, entry in sorted(self.identity.items()):
+            now = asked.get(entry.get("family") or "")
+            for what, value in (now or {}).items():
+                old = entry.get(what)
+                if old is not None and old != value and what not in accept:
+                    found.setdefault(what, (str(old), value, []))[2].append(suite)
+        return self._refusal(found)
+
+    def served_mismatch(self, now: dict[str, dict[str, Any]], accept: frozenset[str]) -> str | None:
+        """Why the run cannot be compared, from what its agent model's answers said served them (``now``: this
+        run's identity's suites), or None. The agent model is not the provider under test: a new snapshot
+        behind the same name asked for is refused (``agent-served``); known only once the model answered.
+        Another model asked for and accepted (``agent-model``) accepts its snapshots too."""
+        found: dict[str, tuple[str, str, list[str]]] = {}
+        if AGENT_SERVED in accept or AGENT_MODEL in accept:
+            return None
+        for suite, entry in sorted(now.items()):
+            old, new = (self.identity.get(suite) or {}).get(AGENT_SERVED), entry.get(AGENT_SERVED)
+            if old and new and old != new:
+                found.setdefault(AGENT_SERVED, (str(old), str(new), []))[2].append(suite)
+        return self._refusal(found)
+
+    def _refusal(self, found: dict[str, tuple[str, str, list[str]]]) -> str | None:
+        if not found:
+            return None
+        differs = [
+            f"{what} {old!r} in the baseline, {new!r} now ({'suite' if len(suites) == 1 else 'suites'} "
+            f"{', '.join(suites)})"
+            for what, (old, new, suites) in found.items()
+        ]
+        return (
+            f"--wsb-baseline: {self.path} was made by another run identity: {'; '.join(differs)}; make a new "
+            f"baseline, or pass --wsb-baseline-accept={','.join(found)} to compare anyway (not comparable)"
+        )
+
+    def compare_with(self, now: dict[str, dict[str, Any]]) -> None:
+        """This run's identity's suites (``reporting.identity.run_identity``), once known: the accepted
+        differences then name what differs in it."""
+        self.now = now
+
+    def served_change(self, suite: str, variant: str, served: dict[str, list[str]]) -> str | None:
+        """What changed in what the provider under test's servers said they served, for ``variant`` in
+        ``suite`` (``served``: this run's, ``reporting.identity.served_values`` of its records), e.g.
+        ``served: model-a-2026-11-20 → model-a-2026-12-01`` or ``served: search type neural → keyword``; None
+        when nothing changed, or the baseline has no served identity of that variant (an older file). It is
+        what is being tested: shown, never refused."""
+        old = ((self.identity.get(suite) or {}).get("served") or {}).get(variant)
+        if old is None:
+            return None
+        return served_text(old, served)
 
     def run_mismatch(self, k: int, accept: frozenset[str]) -> str | None:
         """Why the whole run cannot be compared (the baseline's run did not complete, or its k differs), or None."""
@@ -118,13 +184,29 @@ class Baseline:
             f"--wsb-k={self.k}, or pass --wsb-baseline-accept=k to compare anyway (not comparable)"
         )
 
-    def suite_mismatch(self, suite: str, edition: str, digest: str, kind: str, accept: frozenset[str]) -> str | None:
+    def suite_mismatch(
+        self,
+        suite: str,
+        edition: str,
+        digest: str,
+        kind: str,
+        accept: frozenset[str],
+        identity: dict[str, str] | None = None,
+    ) -> str | None:
         """Why this suite cannot be compared with the baseline (its edition, digest or run kind — a family's
-        mode, e.g. another board — differs), or None."""
+        mode, e.g. another board — differs, or a field of its identity, ``identity``: the family's, compared
+        where the baseline's identity names it), or None."""
         old = self.suites.get(suite)
         if not old:
             return None
-        now = {"edition": edition, "digest": digest, "kind": kind}
+        named = self.identity.get(suite) or {}
+        old = {**{what: named[what] for what in identity or {} if named.get(what) is not None}, **old}
+        now = {
+            "edition": edition,
+            "digest": digest,
+            "kind": kind,
+            **{w: v for w, v in (identity or {}).items() if w in old},
+        }
         names = [what for what in now if old.get(what) != now[what] and what not in accept]
         if not names:
             return None
@@ -144,6 +226,12 @@ class Baseline:
             f"{what} changed"
             for what, now in (("edition", edition), ("digest", digest), ("kind", kind))
             if old and old.get(what) != now
+        ]
+        named, now_named = self.identity.get(suite) or {}, self.now.get(suite) or {}
+        out += [
+            f"{what} {named[what]} → {now_named[what]}"
+            for what in sorted(set(named) & set(now_named))
+            if what not in ("family", "edition", "digest", "kind", "served") and named[what] != now_named[what]
         ]
         return out
 
@@ -181,6 +269,22 @@ class Baseline:
         if found is None and item.get("outcome") == "error":
             return error_value
         return found
+
+
+def served_text(old: dict[str, list[str]], new: dict[str, list[str]]) -> str | None:
+    """``served: <field> <old> → <new>; …`` for each field whose values changed (a field one side lacks reads
+    ``none``; the field's name is left out when only one was ever served); None when nothing changed."""
+    names = sorted(set(old) | set(new))
+    changed = [name for name in names if sorted(old.get(name) or ()) != sorted(new.get(name) or ())]
+    if not changed:
+        return None
+
+    def shown(values: list[str] | None) -> str:
+        return ", ".join(sorted(values)) if values else "none"
+
+    return "served: " + "; ".join(
+        (f"{name} " if len(names) > 1 else "") + f"{shown(old.get(name))} → {shown(new.get(name))}" for name in changed
+    )
 
 
 def _history_spec(spec: Path | str) -> tuple[Path, str | None] | None:

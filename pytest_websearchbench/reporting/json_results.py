@@ -15,6 +15,7 @@ from pytest_websearchbench.core.results_file import FORMAT, ITEMS_OPEN
 from pytest_websearchbench.core.secrets import value_scrubber
 from pytest_websearchbench.core.version import __version__
 from pytest_websearchbench.reporting.figures import SuiteFigures, cost_of
+from pytest_websearchbench.reporting.identity import run_identity
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import Completeness, ItemRecord, variant_settings
 
@@ -91,6 +92,9 @@ class RunResults:
             # what produced each provider's answers (a corpus digest, the options that change results)
             "provider_settings": variant_settings(self.records),
             "suites": suites,
+            # what a baseline must match (reporting/identity.py): per suite its files, mode, models as asked and
+            # as served, and per variant what the provider's servers said they served
+            "identity": run_identity(self.records, self.k),
             # per variant: calls made, the USD they cost at the price table's rates, and unpriced calls
             "costs": {
                 variant: cost_of(r for r in self.records if r.meta.variant == variant).to_dict() for variant in variants

@@ -44,6 +44,10 @@ class ItemMeta:
     #: the suite's remote files (hf://), each {repo, commit, path, sha256, size}: they travel with the item
     #: to the controller; the results file keeps them once, in its entry for the suite
     sources: tuple[dict[str, Any], ...] = ()
+    #: the suite's identity in this run besides edition and digest (``BenchmarkFamily.identity``: the agent model
+    #: asked for, the mode, the board, the grades): it travels with the item (an xdist controller loads no
+    #: suite); the results file keeps it once, in its ``identity``
+    identity: dict[str, str] = field(default_factory=dict)
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -65,6 +69,7 @@ class ItemMeta:
             "digest": self.digest,
             "tags": list(self.tags),
             **({"sources": list(self.sources)} if self.sources else {}),
+            **({"identity": dict(self.identity)} if self.identity else {}),
         }
 
     @classmethod
@@ -79,6 +84,7 @@ class ItemMeta:
             data.get("digest") or "",
             tuple(data.get("tags") or ()),
             tuple(data.get("sources") or ()),
+            dict(data.get("identity") or {}),
         )
 
 
@@ -94,6 +100,9 @@ class ItemRun:
     error_kind: str | None = None
     raw: dict[str, Any] | None = None
     produced_by: dict[str, str] | None = None  # Provider.produced_by: a corpus digest, the options that change results
+    #: what the servers said they served, by field, each field's distinct values (``served_by``): the
+    #: provider's (API versions, resolved settings) and the agent model's snapshots (``AGENT_SERVED``)
+    served: dict[str, list[str]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -104,6 +113,7 @@ class ItemRun:
             "error_kind": self.error_kind,
             "raw": self.raw,
             "produced_by": self.produced_by,
+            "served": self.served,
         }
 
     @classmethod
@@ -117,7 +127,20 @@ class ItemRun:
             data.get("error_kind"),
             data.get("raw"),
             data.get("produced_by"),
+            {name: list(values) for name, values in (data.get("served") or {}).items()},
         )
+
+
+def served_by(calls: Iterable[CallRecord], own: Mapping[str, list[str]] | None = None) -> dict[str, list[str]]:
+    """What the servers said they served for one item: each field's distinct values (sorted), from its provider
+    calls (``CallRecord.served``) and what the family's run read of its own calls (``RawResults.served``)."""
+    found: dict[str, set[str]] = {}
+    for call in calls:
+        for name, value in (call.served or {}).items():
+            found.setdefault(name, set()).add(value)
+    for name, values in (own or {}).items():
+        found.setdefault(name, set()).update(values)
+    return {name: sorted(values) for name, values in sorted(found.items())}
 
 
 @dataclass
@@ -182,6 +205,8 @@ class ItemRecord:
             "error": self.run.error,
             "error_kind": self.run.error_kind,
             "baseline": self.baseline.to_dict() if self.baseline else None,
+            # what the servers said they served (run identity): only where one said
+            **({"served": self.run.served} if self.run.served else {}),
         }
 
     @classmethod
@@ -197,6 +222,7 @@ class ItemRecord:
                 "edition": (suite or {}).get("edition"),
                 "digest": (suite or {}).get("digest"),
                 "sources": (suite or {}).get("sources"),
+                "identity": None,
             }
         )
         score = None

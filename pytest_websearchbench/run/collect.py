@@ -143,6 +143,7 @@ class SuiteModule(pytest.Module):
                 suite.digest,
                 family.run_label(suite),
                 state.settings.baseline_accept,
+                family.identity(suite),
             )
             if state.baseline
             else None

@@ -12,6 +12,7 @@ import pytest
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.reporting.figures import SuiteFigures, run_figures
 from pytest_websearchbench.reporting.history import HistoryError, append_run, git_commit
+from pytest_websearchbench.reporting.identity import run_identity
 from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
 from pytest_websearchbench.reporting.regression import suite_verdicts
 from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ResultStore
@@ -40,6 +41,7 @@ class RunReporter:
         self.stopped_workers: set[str] = set()  # xdist workers that stopped on an interrupt
         self.completeness: Completeness | None = None
         self.write_error = ""  # why the results file, the report or the history could not be written
+        self.refusal = ""  # why the baseline could not be compared, known only at the end (its agent's snapshot)
         self.figures: list[SuiteFigures] | None = None  # the suites' figures, computed once at the end
         self.history_run: int | None = None  # the run's id in --wsb-history, once appended
         # an xdist worker's reports go to the controller, which keeps the records and reports the run
@@ -253,6 +255,14 @@ class RunReporter:
         state = self.state
         if state.baseline is None:
             return
+        now = run_identity(self.store.records(), state.settings.k)["suites"]
+        state.baseline.compare_with(now)
+        # the agent model's snapshot is known once it answered: a baseline of another one is refused now,
+        # without a verdict (the run's items ran, but their figures are not comparable)
+        self.refusal = state.baseline.served_mismatch(now, state.settings.baseline_accept) or ""
+        if self.refusal:
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
+            return
         self.verdicts = suite_verdicts(
             self.store.records(),
             state.families,
@@ -286,6 +296,8 @@ class RunReporter:
             terminalreporter.write_line(line)
         if incomplete:
             terminalreporter.write_line(incomplete, red=True, bold=True)
+        if self.refusal:
+            terminalreporter.write_line(self.refusal, red=True, bold=True)
         if self.write_error:
             terminalreporter.write_line(self.write_error, red=True, bold=True)
             return

@@ -21,7 +21,7 @@ from pytest_websearchbench.core.secrets import text_scrubber
 from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
-from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload
+from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload, served_by
 from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
 from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure, worked_live
 
@@ -79,7 +79,7 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
             # worked live: the family replays its own cassette (``BenchmarkFamily.live_cassette``)
             own = settings if live is None else replace(settings, record_mode=CassetteMode.NONE)
             raw = spec.family.run(spec.suite, spec.case, RunContext(None, spec.variant, own))
-            run.raw = raw.to_dict()
+            run.raw, run.served = raw.to_dict(), served_by((), raw.served)
             return raw
         provider = pool.get(spec.variant)
         first_call = len(provider.calls)
@@ -138,7 +138,8 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
         run.error, run.error_kind = str(exc), kind
         # one line: the reason, without the chained provider exception repeated above it
         raise pytest.fail.Exception(provider_failure(spec, exc), pytrace=False) from None
-    run.raw = raw.to_dict()
+    # what the servers said they served: read from the answers, replayed ones too (the run's identity)
+    run.raw, run.served = raw.to_dict(), served_by(run.calls, raw.served)
     return raw
 
 

@@ -101,6 +101,13 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
         for name in families
         if name in (named or ()) or not all(values.is_default(option.ini) for option in family_options(name))
     )
+    if baseline is not None:
+        # the run identity its families' options ask for (the agent model, mode, board): refused now, before
+        # anything runs (a family first met at collection is checked there, with its suite)
+        asked = {family.name: family.identity() for family in families.made()}
+        mismatch = baseline.identity_mismatch(asked, settings.baseline_accept)
+        if mismatch:
+            raise ConfigurationError(mismatch)
     if settings.record_mode.may_record and not config.option.collectonly:
         only_suites = suite_paths and config.args_source is not pytest.Config.ArgsSource.ARGS
         check_provider_keys(settings, registry, families, named if only_suites else None)

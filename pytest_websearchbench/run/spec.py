@@ -36,5 +36,6 @@ class ItemSpec:
             manifest.edition,
             self.suite.digest,
             self.case.markers,
-            tuple(f.provenance() for f in manifest.remote.values()),
-        )  # remote files: repo, commit, sha256
+            tuple(f.provenance() for f in manifest.remote.values()),  # remote files: repo, commit, sha256
+            self.family.identity(self.suite),
+        )

@@ -35,7 +35,7 @@ from pytest_websearchbench.core.family import (
     Score,
     Suite,
 )
-from pytest_websearchbench.core.options import OptionValues, Settings
+from pytest_websearchbench.core.options import AGENT_MODEL, AGENT_SERVED, RESPONSES_API, OptionValues, Settings
 from pytest_websearchbench.core.repeats import repeat_cases
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 
@@ -146,6 +146,14 @@ class WebBenchFamily(BenchmarkFamily):
     def secrets(self) -> list[str]:
         return self.setup.secrets()
 
+    def identity(self, suite: Suite | None = None) -> dict[str, str]:
+        from pytest_websearchbench.webbench.agents.registry import MODEL
+
+        if MODEL not in self.named.values():
+            return {}
+        setup = self.setup
+        return {AGENT_MODEL: setup.model if setup.model_api == RESPONSES_API else f"{setup.model} ({setup.model_api})"}
+
     def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
         """The model agent's episodes go live (its model turns only: the world's pages go through
         ``WorldTransport``, out of any capture); the other agents call no model and stay as they are. Not with
@@ -217,7 +225,8 @@ class WebBenchFamily(BenchmarkFamily):
         # a verifier that fails on this world grades nothing (graded: false, no reward): an error of the item,
         # never a score; ``score`` then recomputes the same verdict, as a pure function of the evidence
         grade(case.data.contract, episode.evidence)
-        return RawResults(extra=episode.to_dict())
+        served = episode.details.pop("served_models", None)  # the model agent's: a part of the run's identity
+        return RawResults(extra=episode.to_dict(), served={AGENT_SERVED: served} if served else {})
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
         from pytest_websearchbench.webbench.agents.failure import classify

@@ -177,6 +177,8 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
             status = cassette.status(len(client.calls))
     finally:
         client.close()
+    if client.served:  # the model its answers named (webbench/family.py takes it off into the item's record)
+        episode.details["served_models"] = client.served_models()
     episode.details["cassette"] = status
     episode.details["cassette_path"] = str(path)
     return episode
