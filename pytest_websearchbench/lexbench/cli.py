@@ -340,11 +340,10 @@ def _appendable(target: Path) -> str | None:
     """The text of the grades file ``fill`` appends to (None: a new file), or a one-line refusal naming what to
     set: a bundled suite's grades, a folder that is missing or that cannot be written, a file that cannot be
     read (whether its lines are grades of this suite is checked with the other grades files)."""
-    import pytest_websearchbench
     from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 
     resolved = target.resolve()
-    installed = (BUNDLED_SUITES_DIR.resolve(), Path(pytest_websearchbench.__file__).resolve().parent)
+    installed = (BUNDLED_SUITES_DIR.resolve(), Path(__file__).resolve().parents[1])  # the suites, the package
     if any(resolved.is_relative_to(folder) for folder in installed):
         raise SuiteError(
             target,
