@@ -161,6 +161,15 @@ class OwnCassette:
     produced_by: dict[str, str]
 
 
+@dataclass(frozen=True)
+class Coverage:
+    """How much of an item's answer could be graded: ``metric`` the graded share (0–1), ``pages`` the key of
+    ``Score.details`` that lists the answer's ungraded pages."""
+
+    metric: str
+    pages: str
+
+
 class BenchmarkFamily(ABC):
     name: str = ""
     #: False for families whose traffic is local and not worth recording (e.g. a world server)
@@ -184,6 +193,12 @@ class BenchmarkFamily(ABC):
         """How many runs of each case this run makes (``--wsb-repeat``: items ``<case>@1`` … ``<case>@N``);
         the verdict against a baseline pairs cases, each valued by the mean of its runs."""
         return 1
+
+    def coverage(self, kind: str) -> Coverage | None:
+        """For runs of ``kind`` whose answers may hold pages nobody graded (LexBench's scenarios): the per-item
+        metric that says what share of an answer is graded, and the ``Score.details`` key listing the rest. A
+        verdict over answers with holes is inconclusive. None (the default): every answer is graded."""
+        return None
 
     def run_label(self, suite: Suite) -> str:
         """What the summary and results file call this run of the suite (the ``kind`` column):

@@ -49,12 +49,13 @@ def text(value: str, flag: str) -> str:
 def number(
     *,
     minimum: float | None = None,
+    maximum: float | None = None,
     inside: tuple[float, float] | None = None,
     whole: bool = False,
     optional: bool = False,
 ) -> Callable[[str, str], Any]:
-    """The one number parser: a whole number (``whole``) or any, at least ``minimum`` or strictly ``inside``
-    an interval; "" is None when ``optional``."""
+    """The one number parser: a whole number (``whole``) or any, at least ``minimum`` and at most ``maximum``,
+    or strictly ``inside`` an interval; "" is None when ``optional``."""
 
     def parse(value: str, flag: str) -> int | float | None:
         if optional and not value:
@@ -67,6 +68,8 @@ def number(
             raise ConfigurationError(f"{flag}: expected {'a whole number' if whole else 'a number'}, got {value!r}")
         if minimum is not None and found < minimum:
             raise ConfigurationError(f"{flag}: must be at least {minimum:g}, got {value}")
+        if maximum is not None and found > maximum:
+            raise ConfigurationError(f"{flag}: must be at most {maximum:g}, got {value}")
         if inside is not None and not inside[0] < found < inside[1]:
             raise ConfigurationError(f"{flag}: must be between {inside[0]:g} and {inside[1]:g}, got {value}")
         return found
@@ -307,6 +310,24 @@ CORE_OPTIONS: tuple[Option, ...] = (
         number(minimum=0),
     ),
     Option(
+        "--wsb-min-judged",
+        "wsb_min_judged",
+        "with a baseline: a verdict whose run has less of its top k graded than this share (judged@k, "
+        "LexBench) is inconclusive (holes), never a regression nor no change",
+        "SHARE",
+        "0.9",
+        number(minimum=0, maximum=1),
+    ),
+    Option(
+        "--wsb-min-judged-drop",
+        "wsb_min_judged_drop",
+        "with a baseline: a verdict whose run has less of its top k graded than the baseline had, by more than "
+        "this share, is inconclusive (holes)",
+        "SHARE",
+        "0.05",
+        number(minimum=0, maximum=1),
+    ),
+    Option(
         "--wsb-baseline-accept",
         "wsb_baseline_accept",
         "compare with a baseline anyway although its k, a suite's edition or digest, or the run's kind (a "
@@ -525,6 +546,8 @@ class Settings:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     alpha: float = 0.05
     min_effect: float = 0.01
+    min_judged: float = 0.9  # a verdict over less graded answers than this (or than the baseline's) has holes
+    min_judged_drop: float = 0.05
     baseline_accept: frozenset[str] = frozenset()  # baseline differences accepted knowingly
     html_path: Path | None = None
     markdown_path: Path | None = None  # --wsb-markdown
@@ -564,6 +587,8 @@ class Settings:
             retry=RetryPolicy(retries=values["wsb_retries"], backoff=values["wsb_backoff"]),
             alpha=values["wsb_alpha"],
             min_effect=values["wsb_min_effect"],
+            min_judged=values["wsb_min_judged"],
+            min_judged_drop=values["wsb_min_judged_drop"],
             baseline_accept=values["wsb_baseline_accept"],
             html_path=_output(values.path("wsb_html"), "--wsb-html"),
             markdown_path=_output(values.path("wsb_markdown"), "--wsb-markdown"),

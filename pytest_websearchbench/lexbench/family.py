@@ -16,6 +16,7 @@ from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily,
     Case,
+    Coverage,
     Drilldown,
     MetricColumn,
     RawResults,
@@ -145,6 +146,10 @@ class LexBenchFamily(BenchmarkFamily):
         )
         # the same frozen pool for every provider: the first column says what it is, the others say so
         return [("grades (same for all)", [note] + ["the same"] * (len(scores) - 1))]
+
+    def coverage(self, kind: str) -> Coverage | None:
+        # a scenario's top k may hold pages no grades file covers; a factual answer is checked, never graded
+        return None if kind == FACTUAL else Coverage("judged", "unjudged")
 
     def columns(self, kind: str, k: int) -> list[MetricColumn]:
         # an errored query counts 0 in the scores (the benchmark aggregates over every declared query);

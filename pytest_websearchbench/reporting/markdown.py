@@ -7,20 +7,14 @@ from __future__ import annotations
 
 from pytest_websearchbench.reporting.baseline import FIXED, REGRESSED
 from pytest_websearchbench.reporting.figures import SuiteFigures
-from pytest_websearchbench.reporting.regression import REGRESSION
+from pytest_websearchbench.reporting.regression import INCONCLUSIVE, NOTHING_SHARED, REGRESSION
 
 #: the most item ids a list shows before "… and N more"
 SHOWN_ITEMS = 20
 
 
 def markdown_summary(figures: list[SuiteFigures], *, baseline: str | None, incomplete: str = "") -> str:
-    regressed = any(v.verdict is not None and v.verdict.status == REGRESSION for s in figures for v in s.variants)
-    title = (
-        "❌ regression against the baseline"
-        if regressed
-        else ("✅ no regression against the baseline" if baseline else "websearchbench results")
-    )
-    lines = [f"## {title}", ""]
+    lines = [f"## {headline(figures, baseline=baseline, incomplete=bool(incomplete))}", ""]
     if baseline:
         lines += [f"Baseline: `{baseline}`", ""]
     if incomplete:
@@ -65,3 +59,34 @@ def markdown_summary(figures: list[SuiteFigures], *, baseline: str | None, incom
 def _cell(text: str) -> str:
     """Text as one table cell: a pipe would end it."""
     return text.replace("|", "\\|").replace("\n", " ")
+
+
+def headline(figures: list[SuiteFigures], *, baseline: str | None, incomplete: bool = False) -> str:
+    """The run in one line, as its exit code and JUnit tell it: ❌ when a suite's verdict or an item regressed
+    (or an item failed or errored), ⚠️ when a verdict could not decide (inconclusive, holes, nothing shared)
+    or the run did not complete, ✅ only when nothing regressed and every verdict could detect the minimum
+    effect (a run without a baseline: when every item passed)."""
+    verdicts = [v.verdict for s in figures for v in s.variants if v.verdict is not None]
+    records = [r for s in figures for v in s.variants for r in v.records]
+    regressed_items = sum(r.baseline is not None and r.baseline.status == REGRESSED for r in records)
+    failed_items = sum(r.outcome in ("failed", "error") for r in records) - regressed_items
+    regressed_suites = sum(v.status == REGRESSION for v in verdicts)
+    undecided = sum(v.status in (INCONCLUSIVE, NOTHING_SHARED) for v in verdicts)
+    holes = sum(v.holes is not None for v in verdicts)
+    if regressed_suites or regressed_items:
+        parts = [_count(regressed_suites, "suite verdict"), _count(regressed_items, "item")]
+        return f"❌ regression against the baseline ({', '.join(p for p in parts if p)})"
+    if failed_items:
+        return f"❌ {_count(failed_items, 'item')} failed" + (
+            " (no regression against the baseline)" if baseline else ""
+        )
+    if incomplete:
+        return "⚠️ incomplete run"
+    if undecided:
+        with_holes = f", {holes} with holes" if holes else ""
+        return f"⚠️ inconclusive against the baseline ({_count(undecided, 'verdict')}{with_holes})"
+    return "✅ no regression against the baseline" if baseline else "✅ websearchbench results: every item passed"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}" if n else ""

@@ -1,33 +1,57 @@
 """The suite-level regression verdict against a baseline: a paired test on the primary metric.
 
-The run fails when the mean drop is significant (two-sided paired randomization test, p < alpha) and
-larger than the minimum effect; pairs are the items both runs declared, each valued by the
-population rule (an errored item counts as the column says, 0 for LexBench); under ``--wsb-repeat`` the
-pairs are the cases, each the mean of its runs. Every verdict also says the
-smallest drop the run could have detected at 80 % power (the paired differences' spread over √n, normal
-approximation); a run without a finding whose detectable drop is above the minimum effect is
-``inconclusive``: it could not have seen a drop that matters."""
+The run fails when the mean drop is significant (two-sided paired sign-flip test, p < alpha, exact on ties)
+and larger than the minimum effect; pairs are the items both runs declared, each valued by the population
+rule (an errored item counts as the column says, 0 for LexBench); under ``--wsb-repeat`` the pairs are the
+cases, each the exact mean of its runs. Every verdict also says the smallest drop the test it ran could
+have detected at 80 % power (``reporting/power.py``); a run without a finding whose detectable drop is above
+the minimum effect is ``inconclusive``: it could not have seen a drop that matters. A verdict over answers
+that hold pages nobody graded (a family's ``coverage``: LexBench's judged@k), when the run has less of them
+graded than ``--wsb-min-judged`` or than the baseline had by more than ``--wsb-min-judged-drop``, is
+``inconclusive (holes)``: nobody knows whether those pages are better or worse."""
 
 from __future__ import annotations
 
-import math
-import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
-from pytest_websearchbench.core.family import BenchmarkFamily
+from pytest_websearchbench.core.family import BenchmarkFamily, Coverage
 from pytest_websearchbench.core.repeats import run_of
 from pytest_websearchbench.reporting import stats
 from pytest_websearchbench.reporting.baseline import Baseline
+from pytest_websearchbench.reporting.identity import served_values
+from pytest_websearchbench.reporting.power import detectable_drop
 from pytest_websearchbench.reporting.results import ItemRecord
 
 REGRESSION = "REGRESSION"
 IMPROVEMENT = "improvement"
 NO_CHANGE = "no significant change"
 INCONCLUSIVE = "inconclusive"
-POWER = 0.8
 NOTHING_SHARED = "no items shared with the baseline"
+
+
+@dataclass(frozen=True)
+class Holes:
+    """What of a verdict's answers nobody graded: the graded share of the top k (the family's coverage
+    metric) now and in the baseline, and the ungraded pages of this run's answers (distinct, by item)."""
+
+    label: str  # the coverage metric's name, e.g. judged@5
+    now: float
+    before: float | None  # None: the baseline's items do not say
+    pages: list[str] = field(default_factory=list)
+
+    def text(self) -> str:
+        before = "" if self.before is None else f", {self.before:.3f} in the baseline"
+        return f"{self.label} {self.now:.3f} now{before}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "now": self.now, "before": self.before, "unjudged": self.pages}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Holes:
+        return cls(data.get("label", ""), data.get("now", 1.0), data.get("before"), list(data.get("unjudged") or []))
 
 
 @dataclass(frozen=True)
@@ -40,14 +64,25 @@ class SuiteVerdict:
     p: float = 1.0
     n: int = 0
     not_comparable: list[str] = field(default_factory=list)  # differences accepted with --wsb-baseline-accept
-    detectable: float | None = None  # the smallest drop detectable at 80 % power; None: too few pairs to say
+    detectable: float | None = None  # the smallest drop detectable at 80 % power; None: no drop is
+    holes: Holes | None = None  # set when too little of the answers was graded to judge (status inconclusive)
+    served: str | None = None  # what the provider's servers said they served, changed since the baseline
 
     @property
     def failed(self) -> bool:
         return self.status == REGRESSION
 
+    @property
+    def headline(self) -> str:
+        """The status as a reader meets it: ``inconclusive (holes: 3 unjudged pages in the top 5)`` for holes."""
+        if self.holes is None:
+            return self.status
+        pages = len(self.holes.pages)
+        return f"{self.status} (holes: {pages} unjudged page{'s' * (pages != 1)} in the top {_cutoff(self.metric)})"
+
     def text(self) -> str:
-        """One line: ``REGRESSION nDCG@5 −0.110 (p<0.001, n=55)`` or ``no significant change …``."""
+        """One line: ``REGRESSION nDCG@5 −0.110 (p<0.001, n=55; could detect −0.021 at 80 % power)`` or
+        ``no significant change …``."""
         if self.status == NOTHING_SHARED:
             return self.status
         p = "p<0.001" if self.p < 0.001 else f"p={self.p:.3f}"
@@ -56,11 +91,13 @@ class SuiteVerdict:
         power = (
             "could detect any drop"
             if self.detectable == 0
-            else f"could detect {self.detectable:.3f}".replace("detect ", "detect −") + " at 80 % power"
+            else f"could detect −{self.detectable:.3f} at 80 % power"
             if self.detectable is not None
-            else "too few items to say what it could detect"
+            else "too few items to detect any drop"
         )
-        return f"{self.status} {self.metric} {delta} ({p}, n={self.n}; {power}){note}"
+        graded = f"; {self.holes.text()}" if self.holes is not None else ""
+        served = f"; {self.served}" if self.served else ""  # what is being tested: shown beside its verdict
+        return f"{self.headline} {self.metric} {delta} ({p}, n={self.n}; {power}{graded}){served}{note}"
 
     def to_dict(self) -> dict[str, Any]:
         # "provider": the results file's (published) name of the variant
@@ -74,12 +111,15 @@ class SuiteVerdict:
             "n": self.n,
             "not_comparable": self.not_comparable,
             "detectable": self.detectable,
+            "holes": None if self.holes is None else self.holes.to_dict(),
+            "served": self.served,
             "text": self.text(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SuiteVerdict:
         """A verdict as a results file holds it (``text`` is derived, so not read)."""
+        holes = data.get("holes")
         return cls(
             data["suite"],
             data["provider"],
@@ -90,22 +130,19 @@ class SuiteVerdict:
             data.get("n", 0),
             list(data.get("not_comparable") or []),
             data.get("detectable"),
+            None if holes is None else Holes.from_dict(holes),
+            data.get("served"),
         )
+
+
+def _cutoff(label: str) -> str:
+    """The k of a metric's label (``nDCG@5`` → 5), or k."""
+    return label.rpartition("@")[2] or "k"
 
 
 def significant(delta: float, p: float, alpha: float, min_effect: float) -> bool:
     """A change the paired test finds (p < alpha) and larger than the minimum effect: a regression when a drop."""
     return p < alpha and abs(delta) > min_effect
-
-
-def detectable_drop(new: Sequence[float], old: Sequence[float], alpha: float, power: float = POWER) -> float | None:
-    """The smallest mean paired change a two-sided test at ``alpha`` finds with probability ``power``:
-    (z₁₋α/₂ + z_power) · sd(differences) / √n. None with fewer than two pairs (no spread to estimate)."""
-    if len(new) < 2:
-        return None
-    spread = statistics.stdev(a - b for a, b in zip(new, old))
-    normal = statistics.NormalDist()
-    return (normal.inv_cdf(1 - alpha / 2) + normal.inv_cdf(power)) * spread / math.sqrt(len(new))
 
 
 def suite_verdicts(
@@ -116,6 +153,8 @@ def suite_verdicts(
     *,
     alpha: float,
     min_effect: float,
+    min_judged: float = 0.9,
+    min_judged_drop: float = 0.05,
 ) -> list[SuiteVerdict]:
     """One verdict per (suite, variant) of this run, in record order."""
     groups: dict[tuple[str, str], list[ItemRecord]] = {}
@@ -128,7 +167,8 @@ def suite_verdicts(
         column = family.columns(meta.kind, k)[0]
         repeated = family.repeats() > 1
         # the pairs are the cases: a repeated case's runs are not independent items, so it is valued by the
-        # mean of its runs valued in both (its runs paired one to one would count it N times)
+        # mean of its runs valued in both (its runs paired one to one would count it N times); the means are
+        # exact, so equal sums of runs tie in the test instead of differing in a float's last bit
         runs: dict[str, tuple[list[float], list[float]]] = {}
         for record in group:
             now = record.value(column.key, column.error_value)
@@ -138,17 +178,57 @@ def suite_verdicts(
                 befores, nows = runs.setdefault(case, ([], []))
                 befores.append(before)
                 nows.append(now)
-        old = [statistics.fmean(befores) for befores, _ in runs.values()]
-        new = [statistics.fmean(nows) for _, nows in runs.values()]
-        differences = baseline.accepted_differences(k, suite, meta.edition, meta.digest, meta.kind)
-        if not old:
-            verdicts.append(SuiteVerdict(suite, variant, column.label, NOTHING_SHARED, not_comparable=differences))
+        differences = [stats.exact_mean(nows) - stats.exact_mean(befores) for befores, nows in runs.values()]
+        # a pass/fail metric (each value 0 or c, e.g. solved, success@k): its drops are cases lost, not shifts,
+        # a case's mean of N runs moving c/N at a time
+        values = {v for befores, nows in runs.values() for v in (*befores, *nows)}
+        pass_fail = Fraction(max(values, default=1.0) or 1.0) / family.repeats() if len(values | {0.0}) <= 2 else None
+        accepted = baseline.accepted_differences(k, suite, meta.edition, meta.digest, meta.kind)
+        if not differences:
+            verdicts.append(SuiteVerdict(suite, variant, column.label, NOTHING_SHARED, not_comparable=accepted))
             continue
-        delta, p = stats.paired_difference(new, old)
-        detectable = detectable_drop(new, old, alpha)
-        if significant(delta, p, alpha, min_effect):
-            status = REGRESSION if delta < 0 else IMPROVEMENT
+        delta = float(stats.exact_mean(differences))
+        p = stats.sign_flip_p(differences)
+        detectable = detectable_drop(differences, alpha, step=pass_fail)
+        holes = _holes(group, family.coverage(meta.kind), baseline, k)
+        if holes is not None and (holes.now < min_judged or _dropped(holes, min_judged_drop)):
+            status = INCONCLUSIVE  # pages nobody graded decide nothing either way, whatever the test says
+        elif significant(delta, p, alpha, min_effect):
+            status, holes = REGRESSION if delta < 0 else IMPROVEMENT, None
         else:
             status = INCONCLUSIVE if detectable is None or detectable > min_effect else NO_CHANGE
-        verdicts.append(SuiteVerdict(suite, variant, column.label, status, delta, p, len(old), differences, detectable))
+            holes = None
+        served = baseline.served_change(suite, variant, served_values(group))
+        verdicts.append(
+            SuiteVerdict(
+                suite, variant, column.label, status, delta, p, len(differences), accepted, detectable, holes, served
+            )
+        )
     return verdicts
+
+
+def _holes(group: list[ItemRecord], coverage: Coverage | None, baseline: Baseline, k: int) -> Holes | None:
+    """How much of the group's answers, and of the baseline's for the same items, was graded; None for a
+    family whose every answer is graded, or a group without a graded share."""
+    if coverage is None:
+        return None
+    now = [
+        r.score.metrics[coverage.metric] for r in group if r.score is not None and coverage.metric in r.score.metrics
+    ]
+    if not now:
+        return None
+    before = [v for r in group if (v := baseline.value(r.key, coverage.metric, None)) is not None]
+    pages = dict.fromkeys(
+        url for r in group if r.score is not None for url in r.score.details.get(coverage.pages) or []
+    )
+    return Holes(
+        f"{coverage.metric}@{k}",
+        stats.mean(now),
+        stats.mean(before) if before else None,
+        list(pages),
+    )
+
+
+def _dropped(holes: Holes, most: float) -> bool:
+    """The run has less of its answers graded than the baseline had, by more than ``most``."""
+    return holes.before is not None and holes.before - holes.now > most

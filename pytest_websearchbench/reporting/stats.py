@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+from typing import Any
 
 NAN = float("nan")
 #: index draws held at once by bootstrap_ci (2 MiB of them), so its memory does not grow with resamples × n
@@ -77,36 +79,158 @@ def bootstrap_ci(
     return centre, percentile(resampled, tail), percentile(resampled, 100 - tail)
 
 
+def exact_differences(a: Sequence[float | Fraction], b: Sequence[float | Fraction]) -> list[Fraction]:
+    """a − b pair by pair, in exact arithmetic (a float is the binary fraction it holds)."""
+    if len(a) != len(b):
+        raise ValueError(f"paired samples differ in length: {len(a)} and {len(b)}")
+    return [Fraction(x) - Fraction(y) for x, y in zip(a, b)]
+
+
+def exact_mean(values: Sequence[float | Fraction]) -> Fraction:
+    """The mean in exact arithmetic (a repeated case's runs: 1/3 + 1/3 + 1/3 is 1, not 1 − 2⁻⁵³)."""
+    return sum((Fraction(v) for v in values), Fraction(0)) / len(values)
+
+
 def paired_randomization_test(
-    a: Sequence[float], b: Sequence[float], *, resamples: int = 10000, seed: int = 0
+    a: Sequence[float | Fraction], b: Sequence[float | Fraction], *, resamples: int = 10000, seed: int = 0
 ) -> float:
     """Two-sided p-value that the mean paired difference a − b is zero (sign-flip test).
 
-    Each resample flips the sign of every difference with probability ½ (`random.Random(seed)`);
-    p = (count + 1) / (resamples + 1), count = resamples whose |Σ flipped| ≥ |Σ observed|.
-    Under the null only the magnitudes matter, so they are flipped in sorted order: p is
-    the same for any order of the pairs and for swapped arguments. No pairs, or identical
-    inputs → 1.0.
+    Under the null each difference is as likely negated, so p is the share of sign patterns whose
+    |Σ ±dᵢ| is at least the observed |Σ dᵢ|. Sums are exact (the differences as integers over their
+    common denominator), so a flip that ties the observed sum counts: two equal sums never differ by a
+    float's last bit. Where the differences lie on a small grid (pass/fail, the means of a few runs) p is
+    worked out from the exact null distribution; else, with 2ⁿ ≤ ``resamples``, every pattern is counted
+    (the exact p too); otherwise
+    ``resamples`` patterns from ``random.Random(seed).getrandbits(n)`` (bit i negates the i-th smallest
+    magnitude) and p = (count + 1) / (resamples + 1). p depends only on the multiset of differences:
+    the same for any order of the pairs and for swapped arguments. No pairs, or no difference → 1.0.
     """
-    if len(a) != len(b):
-        raise ValueError(f"paired samples differ in length: {len(a)} and {len(b)}")
+    return sign_flip_p(exact_differences(a, b), resamples=resamples, seed=seed)
+
+
+def sign_flip_p(differences: Sequence[Fraction], *, resamples: int = 10000, seed: int = 0) -> float:
+    """The sign-flip test's two-sided p of exact differences (see `paired_randomization_test`)."""
     if resamples < 1:
         raise ValueError(f"resamples must be at least 1, got {resamples}")
-    differences = [x - y for x, y in zip(a, b)]
-    observed = abs(math.fsum(differences))
-    magnitudes = sorted(abs(d) for d in differences)
+    if not any(differences):
+        return 1.0
+    n = len(differences)
+    flips = _SignFlips(differences)
+    exact = flips.exact_p()
+    if exact is not None:
+        return exact
+    if n < resamples.bit_length() and 1 << n <= resamples:
+        patterns = _all_patterns(n)
+        return flips.count_at_least(patterns) / (1 << n)
     rng = random.Random(seed)
-    count = sum(_flipped_sum(magnitudes, rng.getrandbits(len(magnitudes))) >= observed for _ in range(resamples))
+    count = flips.count_at_least(_drawn_patterns(rng, n, resamples))
     return (count + 1) / (resamples + 1)
 
 
-def paired_difference(new: Sequence[float], old: Sequence[float]) -> tuple[float, float]:
-    """(mean(new) − mean(old), p): the mean paired difference and its two-sided randomization test's p.
-    Identical pairs skip the resamples: every sign flip ties, so p is 1."""
-    p = 1.0 if list(new) == list(old) else paired_randomization_test(new, old)
-    return mean(new) - mean(old), p
+def paired_difference(new: Sequence[float | Fraction], old: Sequence[float | Fraction]) -> tuple[float, float]:
+    """(mean(new) − mean(old), p): the mean paired difference and its two-sided sign-flip test's p."""
+    differences = exact_differences(new, old)
+    if not differences:
+        return NAN, 1.0
+    return float(exact_mean(differences)), sign_flip_p(differences)
 
 
-def _flipped_sum(magnitudes: Sequence[float], signs: int) -> float:
-    """|Σ ±mᵢ| where bit i of `signs` set means mᵢ is negated."""
-    return abs(math.fsum(-m if signs >> i & 1 else m for i, m in enumerate(magnitudes)))
+class _SignFlips:
+    """The magnitudes of a sample's differences, as integers over their common denominator (exact) and
+    as floats (fast); counts the sign patterns whose |Σ ±mᵢ| reaches the observed |Σ dᵢ|."""
+
+    def __init__(self, differences: Sequence[Fraction]) -> None:
+        import numpy  # loaded by the first paired test, not by every pytest start
+
+        denominator = math.lcm(*(d.denominator for d in differences))
+        scaled = [d.numerator * (denominator // d.denominator) for d in differences]
+        unit = math.gcd(*scaled)  # the grid the differences lie on: 1 for pass/fail, 1/N for means of N runs
+        scaled = [v // unit for v in scaled]
+        common = Fraction(denominator, unit)
+        self.integers = sorted(abs(v) for v in scaled)
+        self.total = sum(self.integers)
+        self.observed = abs(sum(scaled))
+        self.floats = numpy.array([float(Fraction(m, common)) for m in self.integers])
+        float_total = math.fsum(self.floats.tolist())
+        self.float_total = float_total
+        self.float_observed = float(Fraction(self.observed, common))
+        # Each float sum below is within (n + 3)·2⁻⁵³·Σmᵢ of the exact one (rounding of each magnitude, any
+        # summation order, the observed sum's own rounding); only patterns within twice that band of the
+        # observed sum are settled in integers, which is where the ties are.
+        self.band = (len(self.integers) + 3) * 2.0**-52 * float_total
+
+    def exact_p(self) -> float | None:
+        """p from the exact distribution of Σ ±mᵢ when the differences lie on a small grid (pass/fail,
+        means of a few runs): the sum of the negated magnitudes has, per distinct magnitude v met c times,
+        v times a Bin(c, ½) count; their convolution is the whole null. None when the grid is too fine."""
+        import numpy
+
+        if self.total > _EXACT_GRID_UP_TO:
+            return None
+        counts: dict[int, int] = {}
+        for m in self.integers:
+            counts[m] = counts.get(m, 0) + 1
+        log_factorial = numpy.concatenate(([0.0], numpy.cumsum(numpy.log(numpy.arange(1, len(self.integers) + 1)))))
+        null = numpy.ones(1)
+        for magnitude, times in counts.items():
+            if magnitude == 0:
+                continue
+            j = numpy.arange(times + 1)
+            kernel = numpy.zeros(magnitude * times + 1)
+            kernel[magnitude * j] = numpy.exp(
+                log_factorial[times] - log_factorial[j] - log_factorial[times - j] - times * math.log(2)
+            )
+            if len(null) * len(kernel) > _EXACT_GRID_WORK:
+                return None
+            null = numpy.convolve(null, kernel)
+        negated = numpy.arange(len(null))
+        reach = numpy.abs(self.total - 2 * negated) >= self.observed  # integers: ties are ties
+        return min(1.0, float(null[reach].sum()))
+
+    def count_at_least(self, patterns: Iterator[Any]) -> int:
+        """How many of the patterns (0/1 matrices, a row a pattern, 1 negating mᵢ) reach the observed sum."""
+        import numpy
+
+        count = 0
+        for bits in patterns:
+            # Σ ±mᵢ = Σmᵢ − 2·Σ(negated mᵢ)
+            sums = numpy.abs(self.float_total - 2 * (bits @ self.floats))
+            count += int(numpy.count_nonzero(sums >= self.float_observed + self.band))
+            unsure = numpy.flatnonzero(numpy.abs(sums - self.float_observed) < self.band)
+            for row in unsure.tolist():
+                negated = sum(self.integers[i] for i in numpy.flatnonzero(bits[row]).tolist())
+                count += abs(self.total - 2 * negated) >= self.observed
+        return count
+
+
+#: the exact null is worked out when the differences' magnitudes sum to at most this many grid steps, and
+#: the convolutions cost at most this many multiplications (10,000 pass/fail pairs: 10⁴ steps, no convolution)
+_EXACT_GRID_UP_TO = 200_000
+_EXACT_GRID_WORK = 4 * 10**8
+
+#: sign patterns held at once (a pattern × n floats; 2 MiB of them at n = 256)
+_PATTERNS_AT_ONCE = 1 << 18
+
+
+def _all_patterns(n: int) -> Iterator[Any]:
+    """Every one of the 2ⁿ sign patterns, as rows of 0/1 floats (bit i of the row's number negates mᵢ)."""
+    import numpy
+
+    numbers = numpy.arange(1 << n, dtype=numpy.int64)
+    yield ((numbers[:, None] >> numpy.arange(n)) & 1).astype(float)
+
+
+def _drawn_patterns(rng: random.Random, n: int, resamples: int) -> Iterator[Any]:
+    """``resamples`` patterns, each ``rng.getrandbits(n)`` (bit i negates mᵢ), in bounded chunks."""
+    import numpy
+
+    width = (n + 7) // 8
+    rows_at_once = max(1, _PATTERNS_AT_ONCE // n)
+    for start in range(0, resamples, rows_at_once):
+        rows = min(rows_at_once, resamples - start)
+        raw = b"".join(rng.getrandbits(n).to_bytes(width, "little") for _ in range(rows))
+        bits = numpy.unpackbits(
+            numpy.frombuffer(raw, dtype=numpy.uint8).reshape(rows, width), axis=1, bitorder="little"
+        )
+        yield bits[:, :n].astype(float)

@@ -270,6 +270,8 @@ class RunReporter:
             state.baseline,
             alpha=state.settings.alpha,
             min_effect=state.settings.min_effect,
+            min_judged=state.settings.min_judged,
+            min_judged_drop=state.settings.min_judged_drop,
         )
         if any(v.failed for v in self.verdicts) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED

@@ -8,8 +8,9 @@ import pytest
 
 from pytest_websearchbench.core.family import Score
 from pytest_websearchbench.lexbench.family import LexBenchFamily
+from pytest_websearchbench.reporting import power
 from pytest_websearchbench.reporting.baseline import Baseline
-from pytest_websearchbench.reporting.regression import REGRESSION, suite_verdicts
+from pytest_websearchbench.reporting.regression import REGRESSION, SuiteVerdict, suite_verdicts
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemMeta, ItemRecord, ResultStore, report_payload
 
 FAMILIES = {"lexbench": LexBenchFamily()}
@@ -100,37 +101,6 @@ def test_records_are_keyed_by_suite_case_and_provider_not_by_node_id():
     ]
 
 
-def test_the_detectable_drop_is_the_normal_approximation_of_a_paired_test_at_80_percent_power():
-    from scipy import stats as scipy_stats
-
-    from pytest_websearchbench.reporting.regression import detectable_drop
-
-    rng = random.Random(3)
-    for n in (2, 5, 55, 400):
-        old = [rng.random() for _ in range(n)]
-        new = [value + rng.gauss(0, 0.2) for value in old]
-        differences = [a - b for a, b in zip(new, old)]
-        spread = float(__import__("numpy").std(differences, ddof=1))
-        expected = (scipy_stats.norm.ppf(0.975) + scipy_stats.norm.ppf(0.8)) * spread / n**0.5
-        assert detectable_drop(new, old, 0.05) == pytest.approx(expected, rel=1e-9)
-    assert detectable_drop([0.5], [0.4], 0.05) is None  # one pair: no spread to estimate
-
-
-def test_a_drop_of_the_detectable_size_is_found_about_four_times_in_five():
-    # the promise the number makes: simulated runs whose true drop is what the verdict says it could
-    # detect are significant about 80 % of the time (a z-test on the mean difference, as the formula assumes)
-    from pytest_websearchbench.reporting.regression import detectable_drop
-
-    rng = random.Random(11)
-    sigma, n, runs, found = 0.2, 60, 2000, 0
-    size = detectable_drop([rng.gauss(0, sigma) for _ in range(2000)], [0.0] * 2000, 0.05) * (2000 / n) ** 0.5
-    for _ in range(runs):
-        differences = [rng.gauss(-size, sigma) for _ in range(n)]
-        z = abs(sum(differences) / n) / (sigma / n**0.5)
-        found += z > 1.959964
-    assert 0.76 < found / runs < 0.84
-
-
 def test_a_small_noisy_run_that_finds_nothing_is_inconclusive():
     from pytest_websearchbench.reporting.regression import INCONCLUSIVE
 
@@ -155,10 +125,14 @@ def test_repeated_runs_are_paired_by_case_each_the_mean_of_its_runs():
     records = [_record(f"{case}@{run}", float(run == 2)) for case in cases for run in (1, 2)]
     kwargs = {"alpha": 0.05, "min_effect": 0.01}
     [verdict] = suite_verdicts(records, {"lexbench": _Repeated()}, 5, _baseline(before), **kwargs)
-    assert (verdict.n, verdict.delta, verdict.detectable) == (20, 0.0, 0.0)
-    assert verdict.text().startswith("no significant change nDCG@5 +0.000") and "n=20" in verdict.text()
+    assert (verdict.n, verdict.delta, verdict.p) == (20, 0.0, 1.0)
+    # no case changed: a drop the sign test finds must lose cases, each of its 2 runs worth ½ (pass/fail
+    # stays discrete): about 7 of the 20 cases
+    assert verdict.detectable == power.detectable_drop([0.0] * 20, 0.05, step=0.5)
+    assert 0.15 < verdict.detectable < 0.2
+    assert verdict.text().startswith("inconclusive nDCG@5 +0.000 (p=1.000, n=20; could detect −0.1")
     [by_item] = suite_verdicts(records, FAMILIES, 5, _baseline(before), **kwargs)  # what pairing runs gave
-    assert (by_item.n, by_item.status) == (40, "inconclusive") and by_item.detectable == pytest.approx(0.449, abs=1e-3)
+    assert (by_item.n, by_item.status) == (40, "inconclusive") and by_item.detectable > verdict.detectable
 
 
 def test_a_repeated_case_is_valued_by_the_runs_both_sides_have():
@@ -167,3 +141,72 @@ def test_a_repeated_case_is_valued_by_the_runs_both_sides_have():
     [verdict] = suite_verdicts(records, {"lexbench": _Repeated()}, 5, _baseline(before), alpha=0.05, min_effect=0.01)
     # a: 0.4 − 0.8 = −0.4; b: its first run only, 0.5 − 0.5 = 0
     assert verdict.n == 2 and verdict.delta == pytest.approx(-0.2)
+
+
+# --- holes: pages nobody graded ----------------------------------------------------------------------------
+
+
+def _graded(case: str, ndcg: float, judged: float, unjudged: list[str]) -> ItemRecord:
+    score = Score(True, {"ndcg": ndcg, "judged": judged}, details={"unjudged": unjudged})
+    return ItemRecord(f"s::{case}[p]", _meta(case), score=score)
+
+
+def _judged_baseline(values: dict[str, float], judged: float = 1.0) -> Baseline:
+    baseline = _baseline(values)
+    for item in baseline.items.values():
+        item["metrics"]["judged"] = judged
+    return baseline
+
+
+def _holes_verdict(records, baseline, **kwargs):
+    [verdict] = suite_verdicts(records, FAMILIES, 5, baseline, alpha=0.05, min_effect=0.01, **kwargs)
+    return verdict
+
+
+def test_a_release_that_puts_unjudged_pages_on_top_is_inconclusive_with_its_holes_not_a_regression():
+    # the case: three never-graded pages above the graded ones; nDCG falls by half, but nobody knows
+    # whether those pages are better or worse
+    before = {f"q{i:02}": 0.9 for i in range(55)}
+    new = [f"https://new.example/{i}" for i in range(3)]
+    records = [_graded(case, 0.39, 0.4, new if i == 0 else []) for i, case in enumerate(before)]
+    verdict = _holes_verdict(records, _judged_baseline(before))
+    assert verdict.status == "inconclusive" and not verdict.failed and verdict.p < 0.001
+    assert verdict.holes is not None and verdict.holes.pages == new
+    assert verdict.text().startswith("inconclusive (holes: 3 unjudged pages in the top 5) nDCG@5 −0.510 (p<0.001")
+    assert "judged@5 0.400 now, 1.000 in the baseline" in verdict.text()
+    assert verdict.to_dict()["holes"]["unjudged"] == new
+    assert SuiteVerdict.from_dict(verdict.to_dict()) == verdict
+
+
+def test_holes_are_judged_against_both_thresholds():
+    before = {f"q{i:02}": 0.9 for i in range(30)}
+    well_graded = [_graded(case, 0.9, 0.96, []) for case in before]
+    # 0.96 graded now against 1.0 before: within --wsb-min-judged-drop (0.05) and above --wsb-min-judged (0.9)
+    assert _holes_verdict(well_graded, _judged_baseline(before)).holes is None
+    # a stricter drop makes it a hole; so does a floor above what the run has graded
+    assert _holes_verdict(well_graded, _judged_baseline(before), min_judged_drop=0.01).status == "inconclusive"
+    assert _holes_verdict(well_graded, _judged_baseline(before), min_judged=0.97).holes is not None
+    # a baseline with as many holes (both runs 0.8 graded): no drop, but below the floor
+    poor = [_graded(case, 0.9, 0.8, []) for case in before]
+    assert _holes_verdict(poor, _judged_baseline(before, 0.8)).holes is not None
+    assert _holes_verdict(poor, _judged_baseline(before, 0.8), min_judged=0.5).holes is None
+
+
+def test_a_family_whose_answers_are_all_graded_has_no_holes():
+    from pytest_websearchbench.codebench.family import CodeFamily
+
+    assert CodeFamily().coverage("retrieval/search") is None
+    assert FAMILIES["lexbench"].coverage("factual") is None
+    assert FAMILIES["lexbench"].coverage("scenario") is not None
+
+
+def test_pass_fail_suites_keep_their_discreteness_and_exact_ties():
+    # a pass/fail metric where nothing changed: a drop must lose cases for the test to see one, so the
+    # verdict says what it could detect from the sign test, not "any drop"
+    before = {f"q{i:02}": float(i % 3 != 0) for i in range(32)}
+    verdict = _verdict(before, [_record(case, value) for case, value in before.items()])
+    assert verdict.p == 1.0 and verdict.status == "inconclusive"
+    assert verdict.detectable == power.detectable_drop([0.0] * 32, 0.05, step=1.0)
+    # a continuous metric where nothing changed: any shift moves every pair
+    smooth = {f"q{i:02}": 0.3 + i / 100 for i in range(32)}
+    assert _verdict(smooth, [_record(case, value) for case, value in smooth.items()]).detectable == 0.0

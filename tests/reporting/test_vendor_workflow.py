@@ -170,5 +170,5 @@ def test_a_shuffled_release_passes_every_item_and_fails_its_verdict_test_in_juni
     [case] = [c for c in suite.iter("testcase") if c.get("name") == "[vs baseline][local]"]
     assert verdict.search(case.find("failure").get("message")), case.find("failure").get("message")
     summary = (pytester.path / "summary.md").read_text("utf-8")
-    assert summary.startswith("## ❌ regression against the baseline\n")
+    assert summary.startswith("## ❌ regression against the baseline (1 suite verdict)\n")
     assert verdict.search(summary) and "| local | 0." in summary
