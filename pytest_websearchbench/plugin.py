@@ -45,15 +45,22 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_load_initial_conftests(early_config: pytest.Config) -> None:
+def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Parser) -> None:
     """Refuse ``--wsb-cassette-dir DIR`` (any path option written with a space) before pytest uses the
     rootdir it guessed from DIR. The arguments pytest guessed from: the command line's and
-    PYTEST_ADDOPTS's (an ini file's addopts come after the guess)."""
+    PYTEST_ADDOPTS's (an ini file's addopts come after the guess). Then register the ini keys of the
+    labelled endpoints the run names (``wsb_serper_prod_base_url``): only now are its providers known."""
     args = [*shlex.split(os.environ.get("PYTEST_ADDOPTS", "")), *early_config.invocation_params.args]
     try:
         check_written_whole(args, all_options())
     except WebSearchBenchError as exc:
         raise pytest.UsageError(f"pytest-websearchbench: {exc}") from None
+    named = getattr(early_config.known_args_namespace, "wsb_provider", None) or early_config.getini("wsb_provider")
+    if "@" in str(named):
+        from pytest_websearchbench.providers.catalog import endpoint_ini_keys
+
+        for ini, help_text in endpoint_ini_keys(str(named).split(",")):
+            parser.addini(ini, help_text, default="")
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -65,10 +65,14 @@ class Capture:
         aliases: dict[str, str],
         secrets: list[str],
         produced_by: dict[str, str] | None = None,
+        hosts: dict[str, str] | None = None,
     ) -> None:
         self.path = Path(path)
         self.mode = mode
         self.aliases = aliases
+        #: base URL → the name its requests are paced and shown under, when not its aliased host's: a labelled
+        #: endpoint's (``google.serper.dev (serper@b)``), so one endpoint's 429s never hold back another's
+        self.hosts = hosts or {}
         self.filters = SecretFilter(aliases, secrets)
         self.produced_by = produced_by
         self.recorded: list[tuple[VcrRequest, dict[str, Any]]] = []  # filtered, as they will be written
@@ -89,10 +93,12 @@ class Capture:
             _ACTIVE.reset(token)
 
     def host(self, url: str) -> str:
-        """Who answers ``url``, named as the cassette names it (an emulator's port is its vendor's host)."""
+        """Who answers ``url``, named as the cassette names it (an emulator's port is its vendor's host), or as
+        ``hosts`` names its base URL."""
         from urllib.parse import urlsplit
 
-        return urlsplit(alias_url(url, self.aliases)).netloc
+        named = next((name for base, name in self.hosts.items() if url.startswith(base)), None)
+        return named or urlsplit(alias_url(url, self.aliases)).netloc
 
     def replayed(self, request: httpx.Request, body: bytes) -> httpx.Response | None:
         """The recorded answer to ``request`` in new_episodes mode, or None: it goes out live."""

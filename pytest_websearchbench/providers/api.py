@@ -23,6 +23,7 @@ from typing import Any, ClassVar, TypeVar
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.models import Hit, Page
 from pytest_websearchbench.providers.base import HttpProvider, ProviderContext
+from pytest_websearchbench.providers.endpoints import Endpoint
 from pytest_websearchbench.providers.retry import HttpOptions
 
 #: the key sent in replay mode when none is set: requests then match their cassettes
@@ -71,8 +72,8 @@ class Option:
         if self.choices and raw not in self.choices:
             raise ConfigurationError(
                 f"{context.name}: option {self.name}={raw!r} is not one of {', '.join(self.choices)} "
-                f"(set by WSB_{context.name.upper().replace('-', '_')}_{self.name.upper()} or "
-                f"ini wsb_{context.name.replace('-', '_')}_{self.name})"
+                f"(set by WSB_{_stem(context.name).upper()}_{self.name.upper()} or "
+                f"ini wsb_{_stem(context.name)}_{self.name})"
             )
         try:
             return self.type(raw)
@@ -80,6 +81,11 @@ class Option:
             raise ConfigurationError(
                 f"{context.name}: option {self.name}={raw!r} is not a valid {getattr(self.type, '__name__', 'value')}"
             ) from None
+
+
+def _stem(variant: str) -> str:
+    """How a variant's settings are named: ``serper@prod`` → ``serper_prod`` (``-`` and ``@`` become ``_``)."""
+    return variant.replace("-", "_").replace("@", "_")
 
 
 def flag(text: str) -> bool:
@@ -165,8 +171,10 @@ class ApiProvider(HttpProvider):
         live_key = bool(key)
         if cls.key_env and not key:
             if context.record_mode_may_record:
+                endpoint = Endpoint.parse(context.name)  # a labelled endpoint's own key comes first
+                wanted = f"{endpoint.key_var} (or {cls.key_env})" if endpoint.label else cls.key_env
                 raise MissingCredentialError(
-                    f"provider {context.name!r} needs an API key: set {cls.key_env} (see {cls.docs}), "
+                    f"provider {context.name!r} needs an API key: set {wanted} (see {cls.docs}), "
                     f"or replay its cassettes without a key with --wsb-record-mode=none"
                 )
             key = REPLAY_KEY

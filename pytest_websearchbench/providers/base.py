@@ -96,12 +96,25 @@ class ProviderContext:
 
     def option(self, option: str, default: str = "") -> str:
         """``WSB_<NAME>_<OPTION>`` env var, then ini key ``wsb_<name>_<option>``, then ``default``
-        (``-`` in the provider name becomes ``_``)."""
-        key = f"{self.name}_{option}".replace("-", "_")
-        return self.environ.get(f"WSB_{key.upper()}") or self.ini(f"wsb_{key.lower()}") or default
+        (``-`` in the provider name becomes ``_``). A labelled endpoint (``serper@prod``) reads its label's
+        setting first (``WSB_SERPER_PROD_<OPTION>``, ``wsb_serper_prod_<option>``), then the provider's."""
+        provider, _, label = self.name.partition("@")
+        names = [f"{provider}_{label}_{option}", f"{provider}_{option}"] if label else [f"{provider}_{option}"]
+        for name in names:
+            key = name.replace("-", "_")
+            found = self.environ.get(f"WSB_{key.upper()}") or self.ini(f"wsb_{key.lower()}")
+            if found:
+                return found
+        return default
 
     def base_url(self, default: str) -> str:
-        """``WSB_<NAME>_BASE_URL`` env var, then ini key ``wsb_<name>_base_url``, then ``default``."""
+        """``WSB_<NAME>_BASE_URL`` env var, then ini key ``wsb_<name>_base_url``, then ``default``. A labelled
+        endpoint's is its label's own, never the provider's: two labels must not fall back to one endpoint
+        (the run checks that each label sets one, run/session.py)."""
+        if "@" in self.name:
+            provider, _, label = self.name.partition("@")
+            key = f"{provider}_{label}_base_url".replace("-", "_")
+            return (self.environ.get(f"WSB_{key.upper()}") or self.ini(f"wsb_{key.lower()}") or default).rstrip("/")
         return self.option("base_url", default).rstrip("/")
 
 

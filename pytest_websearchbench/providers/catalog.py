@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from importlib import import_module
 from typing import TYPE_CHECKING
+
+from pytest_websearchbench.core.exceptions import ConfigurationError
 
 if TYPE_CHECKING:
     from pytest_websearchbench.providers.api import ApiProvider
@@ -36,6 +39,31 @@ BUILTIN_ADAPTERS = (
 def adapter_class(module: str, cls: str) -> type[ApiProvider]:
     adapter: type[ApiProvider] = getattr(import_module(f"pytest_websearchbench.providers.{module}"), cls)
     return adapter
+
+
+def endpoint_ini_keys(variants: Iterable[str]) -> list[tuple[str, str]]:
+    """The ini keys of the labelled endpoints among ``variants`` (``serper@prod``: ``wsb_serper_prod_base_url``
+    and, for a built-in provider, its options under the label's stem), for registration once the run's
+    providers are known; a name that is not a valid endpoint is left to the run's check to refuse."""
+    from pytest_websearchbench.providers.endpoints import Endpoint
+
+    adapters = {name: (module, cls) for name, module, cls, _ in BUILTIN_ADAPTERS}
+    keys = []
+    for variant in variants:
+        try:
+            endpoint = Endpoint.parse(variant.strip())
+        except ConfigurationError:
+            continue
+        if not endpoint.label:
+            continue
+        stem = endpoint.env_stem.lower()
+        keys.append(
+            (endpoint.base_url_ini, f"{endpoint.variant}: base URL of the endpoint (env {endpoint.base_url_var})")
+        )
+        if endpoint.provider in adapters:
+            for option in adapter_class(*adapters[endpoint.provider]).options:
+                keys.append((f"wsb_{stem}_{option.name}", f"{endpoint.variant}: {option.help or option.name}"))
+    return keys
 
 
 def builtin_ini_keys() -> list[tuple[str, str]]:

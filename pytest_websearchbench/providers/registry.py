@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -11,6 +12,7 @@ from pathlib import Path
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.secrets import register_secrets
 from pytest_websearchbench.providers.base import Provider, ProviderContext
+from pytest_websearchbench.providers.endpoints import Endpoint, LabelledEnviron
 
 ProviderFactory = Callable[[ProviderContext], Provider]
 ENTRY_POINT_GROUP = "pytest_websearchbench.providers"
@@ -25,20 +27,34 @@ class ProviderEntry:
     key_env: tuple[str, ...] = ()
     #: other variables whose values are private (an engine id)
     private_env: tuple[str, ...] = ()
+    #: a labelled endpoint's own key variable (``<NAME>_<LABEL>_API_KEY``), read before the provider's key
+    label_key: str = ""
 
     @property
     def secret_env(self) -> tuple[str, ...]:
         """Every variable whose value must never be written: a process that never created the provider
         (the xdist controller) scrubs their values by name."""
-        return (*self.key_env, *self.private_env)
+        return (*self.key_env, *self.private_env, *filter(None, (self.label_key,)))
+
+    def labelled(self, endpoint: Endpoint) -> ProviderEntry:
+        """The entry of one of this provider's labelled endpoints: the same factory, its own name and key."""
+        return dataclasses.replace(self, name=endpoint.variant, label_key=endpoint.key_var if self.key_env else "")
+
+    def environ(self, environ: Mapping[str, str]) -> Mapping[str, str]:
+        """The environment the factory reads: a labelled endpoint's key stands in for the provider's."""
+        if not self.label_key:
+            return environ
+        return LabelledEnviron(environ, {self.key_env[0]: self.label_key})
 
     def missing_key(self, environ: Mapping[str, str], cassette_dir: Path) -> str | None:
         """Why this provider cannot run at all: no key to record with and no cassette to replay."""
-        unset = [var for var in self.key_env if not environ.get(var, "").strip()]
+        seen = self.environ(environ)
+        unset = [var for var in self.key_env if not seen.get(var, "").strip()]
         if not unset or any(cassette_dir.glob(f"*/{self.name}/**/*.yaml")):
             return None
+        named = [f"{self.label_key} (or {var})" if self.label_key and var == self.key_env[0] else var for var in unset]
         return (
-            f"provider {self.name!r} needs an API key: set {' and '.join(unset)}; there are no cassettes "
+            f"provider {self.name!r} needs an API key: set {' and '.join(named)}; there are no cassettes "
             f"to replay for it under {cassette_dir}"
         )
 
@@ -48,6 +64,7 @@ class ProviderRegistry:
 
     def __init__(self) -> None:
         self._entries: dict[str, ProviderEntry] = {}
+        self._labelled: dict[str, ProviderEntry] = {}  # the labelled endpoints asked for, by variant
 
     def add(
         self,
@@ -80,10 +97,22 @@ class ProviderRegistry:
         return sorted(self._entries)
 
     def entry(self, name: str) -> ProviderEntry:
+        """The entry of a provider, or of one of its labelled endpoints (``serper@prod``)."""
+        endpoint = Endpoint.parse(name)
         try:
-            return self._entries[name]
+            entry = self._entries[endpoint.provider]
         except KeyError:
-            raise ConfigurationError(f"unknown provider {name!r}; known: {', '.join(self.names())}") from None
+            where = f" in {name!r}" if endpoint.label else ""
+            raise ConfigurationError(
+                f"unknown provider {endpoint.provider!r}{where}; known: {', '.join(self.names())}"
+            ) from None
+        if not endpoint.label:
+            return entry
+        return self._labelled.setdefault(name, entry.labelled(endpoint))
+
+    def entries(self) -> list[ProviderEntry]:
+        """Every provider's entry, and those of the labelled endpoints asked for so far."""
+        return [*(self._entries[name] for name in self.names()), *self._labelled.values()]
 
 
 class ProviderPool:

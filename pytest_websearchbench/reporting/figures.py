@@ -52,6 +52,57 @@ class PairedFigure:
 
 
 @dataclass(frozen=True)
+class NoiseFloor:
+    """An A/A pair, one endpoint under two labels (``serper@a``, ``serper@b`` at one base URL), on the primary
+    metric: the mean paired difference ``second`` − ``first`` with its 95 % bootstrap interval, over the ``n``
+    items both scored, ``differing`` of which differ, and ``p95`` the 95th percentile of the per-item |Δ|.
+    The floor is the interval's larger end in magnitude: a mean change within it is what the endpoint does
+    against itself (its nondeterminism, the web drifting between calls), so it can feed ``--wsb-min-effect``."""
+
+    first: str
+    second: str
+    column: MetricColumn
+    delta: float
+    low: float
+    high: float
+    differing: int
+    n: int
+    p95: float
+
+    @property
+    def floor(self) -> float:
+        return max(abs(self.low), abs(self.high))
+
+    def text(self) -> str:
+        digits = ".3f" if self.column.scale == 1 else ".1f"  # as the table shows the metric
+
+        def shown(value: float, sign: str = "") -> str:
+            return format(value * self.column.scale, sign + digits)
+
+        # --wsb-min-effect is on the metric's own scale (0-1), whatever scale the table shows it on
+        return (
+            f"noise floor (A/A {self.first} vs {self.second}, one endpoint): {self.column.label} mean Δ "
+            f"{shown(self.delta, '+')} [{shown(self.low, '+')}, {shown(self.high, '+')}], {self.differing}/{self.n} "
+            f"items differ (p95 |Δ| {shown(self.p95)}); a mean change within ±{shown(self.floor)} is noise "
+            f"(--wsb-min-effect={self.floor:.3g})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "first": self.first,
+            "second": self.second,
+            "metric": self.column.key,
+            "delta": self.delta,
+            "low": self.low,
+            "high": self.high,
+            "floor": self.floor,
+            "differing": self.differing,
+            "n": self.n,
+            "p95_abs_delta": self.p95,
+        }
+
+
+@dataclass(frozen=True)
 class Cost:
     """The answered provider calls and what they cost at the price table's rates (replayed calls count at
     list price); a call without a price is unpriced."""
@@ -155,6 +206,7 @@ class SuiteFigures:
     variants: list[VariantFigures]  # the first is the reference
     traffic: bool  # some item asked a provider (a self-check of a suite asks none)
     sources: tuple[dict[str, Any], ...] = ()  # the suite's remote files (hf://): repo, commit, path, sha256
+    noise_floors: list[NoiseFloor] = field(default_factory=list)  # its A/A pairs' (one endpoint, two labels)
 
     @property
     def reference(self) -> str:
@@ -187,6 +239,7 @@ class SuiteFigures:
             "metrics": [{"key": c.key, "label": c.label, "errored_count_as": c.error_value} for c in self.columns],
             "reference": self.reference,
             "variants": [variant.to_dict() for variant in self.variants],
+            **({"noise_floors": [f.to_dict() for f in self.noise_floors]} if self.noise_floors else {}),
         }
 
 
@@ -197,6 +250,7 @@ def run_figures(
     *,
     order: Sequence[str] = (),
     verdicts: Iterable[SuiteVerdict] = (),
+    same_endpoints: Sequence[tuple[str, str]] = (),
 ) -> list[SuiteFigures]:
     """Each suite's figures, by suite name (see ``suite_figures``)."""
     by_suite: dict[str, list[ItemRecord]] = defaultdict(list)
@@ -204,7 +258,14 @@ def run_figures(
         by_suite[record.meta.suite].append(record)
     verdicts = list(verdicts)
     return [
-        suite_figures(by_suite[name], families.get(by_suite[name][0].meta.family), k, order=order, verdicts=verdicts)
+        suite_figures(
+            by_suite[name],
+            families.get(by_suite[name][0].meta.family),
+            k,
+            order=order,
+            verdicts=verdicts,
+            same_endpoints=same_endpoints,
+        )
         for name in sorted(by_suite)
     ]
 
@@ -216,10 +277,12 @@ def suite_figures(
     *,
     order: Sequence[str] = (),
     verdicts: Iterable[SuiteVerdict] = (),
+    same_endpoints: Sequence[tuple[str, str]] = (),
 ) -> SuiteFigures:
     """The figures of one suite's records: variants in ``order`` (the first is the reference), then the
     others as they come; ``family`` None (one this installation does not know): its metrics as they come,
-    errored items left out; ``verdicts``: the baseline's, matched by suite and variant."""
+    errored items left out; ``verdicts``: the baseline's, matched by suite and variant; ``same_endpoints``:
+    the A/A pairs (two labels of one endpoint), each a noise floor."""
     first = records[0].meta
     columns = family.columns(first.kind, k) if family is not None else _columns_of(records)
     present = dict.fromkeys(r.meta.variant for r in records)
@@ -248,6 +311,11 @@ def suite_figures(
         variants,
         traffic,
         first.sources,
+        [
+            floor
+            for first_name, second in same_endpoints
+            if (floor := _noise_floor(variants, columns, first_name, second))
+        ],
     )
 
 
@@ -309,6 +377,32 @@ def _pair(variants: list[VariantFigures], columns: list[MetricColumn]) -> None:
             if pairs:
                 delta, p = stats.paired_difference([a for a, _ in pairs], [b for _, b in pairs])
                 variant.paired[column.key] = PairedFigure(delta, p, len(pairs))
+
+
+def _noise_floor(
+    variants: list[VariantFigures], columns: list[MetricColumn], first: str, second: str
+) -> NoiseFloor | None:
+    """The A/A pair's noise floor on the primary metric, over the items both scored; None when the suite has
+    not both variants or they share no scored item."""
+    by_name = {v.name: v for v in variants}
+    if not columns or first not in by_name or second not in by_name:
+        return None
+    key = columns[0].key
+    before = {
+        r.meta.case_id: r.metrics[key] for r in by_name[first].records if r.outcome != "error" and key in r.metrics
+    }
+    differences = [
+        r.metrics[key] - before[r.meta.case_id]
+        for r in by_name[second].records
+        if r.outcome != "error" and key in r.metrics and r.meta.case_id in before
+    ]
+    if not differences:
+        return None
+    delta, low, high = stats.bootstrap_ci(differences)
+    spread = stats.percentile([abs(d) for d in differences], 95)
+    return NoiseFloor(
+        first, second, columns[0], delta, low, high, sum(d != 0 for d in differences), len(differences), spread
+    )
 
 
 _Key = TypeVar("_Key", bound=Hashable)

@@ -174,7 +174,7 @@ def run_secrets(
     families' own (the scrubber also knows every key a provider registered when it was created)."""
     from pytest_websearchbench.providers.model_client import ModelEndpoint  # httpx loads when a run writes results
 
-    keys = [environ.get(var, "") for name in registry.names() for var in registry.entry(name).secret_env]
+    keys = [environ.get(var, "") for entry in registry.entries() for var in entry.secret_env]
     keys.append(ModelEndpoint.from_environ(environ).api_key)
     keys += [secret for family in families for secret in family.secrets()]
     return [key for key in dict.fromkeys(keys) if key]

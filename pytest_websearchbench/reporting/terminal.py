@@ -140,6 +140,7 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
             f"  Δ vs {suite.reference}: mean paired difference over the items both scored, two-sided paired "
             "randomization test (sign-flip, 10,000 resamples)"
         )
+    out += [f"  {floor.text()}" for floor in suite.noise_floors]
     for variant in variants:
         out += [f"  {variant.name} errors: {line}" for line in _error_reasons(variant.error_reasons)]
     return out

@@ -203,7 +203,9 @@ class BenchmarkItem(pytest.Function):
         self.wsb_run: ItemRun | None = None
         self.wsb_score: Score | None = None
         self.wsb_verdict: ItemVerdict | None = None
-        for marker in (*spec.case.markers, f"provider_{spec.variant.replace('-', '_')}"):
+        # a marker is a name -m can parse: serper@prod's is provider_serper_prod
+        provider_marker = "provider_" + spec.variant.replace("-", "_").replace("@", "_")
+        for marker in (*spec.case.markers, provider_marker):
             self.add_marker(_registered_marker(self.config, marker))
         self.extra_keyword_matches.update((*spec.case.keywords, spec.variant, spec.suite.name))
         self.user_properties += identity_properties(self.wsb_meta)  # JUnit XML's (reporting/junit.py)

@@ -8,7 +8,9 @@ records traffic (LexBench, the code family: the probe and the agent, model turns
 own cassettes, gives the item's (``BenchmarkFamily.live_cassette``: WebBench's model-agent episodes, their
 model turns only); in ``once`` an item whose cassette exists is reused, not called. Items are worked on up
 to ``--wsb-concurrency`` threads (default: 16, more when a ``--wsb-rate`` times the provider's answer time
-needs more); an episode's own turns stay in order on its thread. The providers' ``--wsb-rate`` limiters
+needs more); an episode's own turns stay in order on its thread. One case's items across a provider's
+labelled endpoints (``serper@prod``, ``serper@staging``) start together (``interleaved``): the web drifts under
+both alike. The providers' ``--wsb-rate`` limiters
 are the run's one limiter; ``Pacer`` holds back a host that answers 429. Ctrl-C keeps the finished items'
 cassettes and writes no other; the same command again works only what is missing.
 
@@ -53,6 +55,7 @@ RECORDED, FAILED = "recorded", "failed"
 TERMINAL_EVERY, LOG_EVERY = 0.5, 30.0
 
 Key = tuple[str, str, str]  # (suite, case, variant): ItemMeta.key
+_Todo = tuple["ItemSpec", Path, "OwnCassette | None"]  # an item to work live, its cassette, a family's own
 _OUTCOMES = pytest.StashKey["dict[Key, LiveOutcome] | None"]()
 
 
@@ -114,7 +117,7 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
 
     outcomes: dict[Key, LiveOutcome] = {}
     config.stash[_OUTCOMES] = outcomes
-    todo: list[tuple[ItemSpec, Path, OwnCassette | None]] = []
+    todo: list[_Todo] = []
     reused = 0
     for spec in specs:
         own = None
@@ -150,12 +153,35 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
         )
 
 
+def interleaved(todo: list[_Todo]) -> list[_Todo]:
+    """The items in the order they start, with one case's items across a provider's labelled endpoints
+    (``serper@prod``, ``serper@staging``) side by side, so that they are started at the same moment and the web
+    drifts under both alike (the run's order kept otherwise: a plugin that reorders items cannot part them)."""
+    groups: dict[tuple[str, str, str], list[_Todo]] = {}
+    for entry in todo:
+        spec = entry[0]
+        groups.setdefault((spec.suite.name, spec.case.id, spec.variant.partition("@")[0]), []).append(entry)
+    return [entry for group in groups.values() for entry in group]
+
+
+def _endpoint_host(variant: str, base_url: str, aliases: dict[str, str]) -> dict[str, str]:
+    """A labelled endpoint's base URL → the host name it is paced and shown under: its vendor's host with the
+    variant (``google.serper.dev (serper@b)``), since both labels' cassettes name the vendor's host."""
+    if "@" not in variant or not base_url:
+        return {}
+    from urllib.parse import urlsplit
+
+    from pytest_websearchbench.cassettes.scrub import alias_url
+
+    return {base_url: f"{urlsplit(alias_url(base_url, aliases)).netloc} ({variant})"}
+
+
 class _LiveWork:
     """The items to work and the threads working them."""
 
     def __init__(
         self,
-        todo: list[tuple[ItemSpec, Path, OwnCassette | None]],
+        todo: list[_Todo],
         reused: int,
         settings: Settings,
         pool: ProviderPool,
@@ -163,7 +189,7 @@ class _LiveWork:
     ) -> None:
         from pytest_websearchbench.run.pacing import Pacer
 
-        self.queue = deque(todo)
+        self.queue = deque(interleaved(todo))
         self.variants = {spec.variant for spec, _, own in todo if own is None}  # the providers
         self.total, self.reused = len(todo), reused
         self.settings = settings
@@ -193,7 +219,7 @@ class _LiveWork:
         rates = self.settings.rates
         need = 0.0
         for name in self.variants:
-            rate = rates.get(name) or rates.get("*")
+            rate = rates.get(name) or rates.get(name.partition("@")[0]) or rates.get("*")
             if rate is not None:
                 answered = self.latencies.get(name)
                 need += rate.count / rate.per_seconds * (statistics.median(answered) if answered else 1.0)
@@ -286,12 +312,14 @@ class _LiveWork:
             provider = self.pool.get(spec.variant)
             first_call, first_failed = len(provider.calls), len(provider.failed_exchanges)
             run.produced_by = provider.produced_by()
+            aliases = {**provider.cassette_aliases(), **spec.family.cassette_aliases()}
             capture = Capture(
                 path,
                 settings.record_mode,
-                aliases={**provider.cassette_aliases(), **spec.family.cassette_aliases()},
+                aliases=aliases,
                 secrets=[*provider.secrets(), *spec.family.secrets()],
                 produced_by=run.produced_by,
+                hosts=_endpoint_host(spec.variant, getattr(provider, "base_url", ""), aliases),
             )
             try:
                 with capture.active():

@@ -210,6 +210,7 @@ class RunReporter:
                 self.state.settings.k,
                 order=self.state.variant_order(names),
                 verdicts=self.verdicts,
+                same_endpoints=self.state.same_endpoints(),
             )
         return self.figures
 

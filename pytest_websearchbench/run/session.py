@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,6 +37,19 @@ class RunState:
     baseline: Baseline | None
     run_id: str  # shared by a run's xdist workers, so a --wsb-rate limit holds across them
     hub: HubSession | None = None  # the run's remote suite files (hf:// specs)
+    #: each labelled endpoint's base URL (``serper@prod`` → its WSB_SERPER_PROD_BASE_URL), by variant
+    endpoints: Mapping[str, str] = field(default_factory=dict)
+
+    def same_endpoints(self) -> list[tuple[str, str]]:
+        """The A/A pairs: two labels of one provider at one base URL, (the first named, a later one). Their
+        differences are the endpoint's own noise, the run's noise floor (reporting/figures.py)."""
+        named = list(self.endpoints)
+        return [
+            (first, later)
+            for i, first in enumerate(named)
+            for later in named[i + 1 :]
+            if first.partition("@")[0] == later.partition("@")[0] and self.endpoints[first] == self.endpoints[later]
+        ]
 
     def variant_order(self, family_names: Iterable[str]) -> tuple[str, ...]:
         """Every variant (provider or agent) of these families in the order the options named them: the
@@ -67,6 +80,7 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
     registry.add_entry_points()
     for name in settings.providers:
         registry.entry(name)  # an unknown provider is one usage error, not one per item
+    endpoints = _endpoint_urls(config, settings.providers)
     for name in settings.rates:
         if name != "*":
             try:
@@ -111,7 +125,24 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
     if settings.record_mode.may_record and not config.option.collectonly:
         only_suites = suite_paths and config.args_source is not pytest.Config.ArgsSource.ARGS
         check_provider_keys(settings, registry, families, named if only_suites else None)
-    return RunState(settings, families, registry, baseline, run_id, hub), suite_paths
+    return RunState(settings, families, registry, baseline, run_id, hub, endpoints), suite_paths
+
+
+def _endpoint_urls(config: pytest.Config, providers: tuple[str, ...]) -> dict[str, str]:
+    """Each labelled endpoint's base URL, by variant; a label without one is a usage error: it would measure
+    the provider's default endpoint under another name (an A/A run sets the same URL under both labels)."""
+    from pytest_websearchbench.providers.endpoints import labelled
+
+    urls = {}
+    for endpoint in labelled(providers):
+        url = os.environ.get(endpoint.base_url_var, "").strip() or _raw_ini(config, endpoint.base_url_ini).strip()
+        if not url:
+            raise ConfigurationError(
+                f"--provider {endpoint.variant}: the endpoint {endpoint.label!r} has no base URL: set "
+                f"{endpoint.base_url_var} (or ini {endpoint.base_url_ini})"
+            )
+        urls[endpoint.variant] = url.rstrip("/")
+    return urls
 
 
 _RUN_STATE = pytest.StashKey[RunState]()
@@ -142,7 +173,7 @@ def _provider_context(config: pytest.Config, state: RunState, name: str, live: b
     corpus = settings.local_corpus or _default_corpus(config)
     return ProviderContext(
         name=name,
-        environ=os.environ,
+        environ=state.registry.entry(name).environ(os.environ),  # a labelled endpoint's key comes first
         ini=lambda key: _raw_ini(config, key),
         record_mode_may_record=settings.record_mode.may_record and live,
         resources={"local_corpus": corpus},
@@ -157,13 +188,13 @@ def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> Http
     from pytest_websearchbench.providers.retry import HttpOptions
 
     settings = state.settings
-    rate = rates.get(name) or rates.get("*")
+    provider = name.partition("@")[0]  # a labelled endpoint: its own rate and prices, else its provider's
+    rate = rates.get(name) or rates.get(provider) or rates.get("*")
     limiter = None
-    if rate is not None:
+    if rate is not None:  # one limiter per variant: each labelled endpoint has its own
         limiter = RateLimiter(state_dir(state.run_id) / f"{name}.next", rate, margin=WINDOW_MARGIN)
-    return HttpOptions(
-        timeout=settings.timeout, retry=settings.retry, rate_limiter=limiter, prices=settings.prices.get(name, {})
-    )
+    prices = settings.prices.get(name) or settings.prices.get(provider, {})
+    return HttpOptions(timeout=settings.timeout, retry=settings.retry, rate_limiter=limiter, prices=prices)
 
 
 def _default_corpus(config: pytest.Config) -> Path:
