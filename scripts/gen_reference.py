@@ -119,7 +119,10 @@ def providers_page() -> str:
         "only. Every base URL is overridable with `WSB_<NAME>_BASE_URL` (name upper-cased, `-` → `_`) or ini "
         "`wsb_<name>_base_url`; options are `WSB_<NAME>_<OPTION>` or ini `wsb_<name>_<option>`. Prices are "
         "list prices in USD per 1,000 requests when the adapter was written; override them with "
-        "`--wsb-price`. `wsb-emulate provider NAME` serves any of them on loopback.",
+        "`--wsb-price`. `wsb-emulate provider NAME` serves any of them on loopback. `NAME@LABEL` "
+        "(`serper@prod,serper@staging`) runs labelled endpoints of one provider side by side, each with its own "
+        "`WSB_<NAME>_<LABEL>_BASE_URL` (required) and `<NAME>_<LABEL>_API_KEY` (else the provider's key): see "
+        "[Endpoints side by side](../guides/regressions-in-ci.md#endpoints-side-by-side-prod-vs-staging).",
         "",
         "## The embedded engine",
         "",

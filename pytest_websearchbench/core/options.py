@@ -210,8 +210,10 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option(
         "--provider",
         "wsb_provider",
-        "providers under test, comma-separated",
-        "NAME[,NAME...]",
+        "providers under test, comma-separated; NAME@LABEL runs a labelled endpoint of the provider beside the "
+        "others (serper@prod,serper@staging: each its own WSB_<NAME>_<LABEL>_BASE_URL, required, and "
+        "<NAME>_<LABEL>_API_KEY, else the provider's key); the first named is the reference of the Δ rows",
+        "NAME[@LABEL][,...]",
         "local",
         names("provider"),
     ),
