@@ -56,3 +56,39 @@ def timed_transport() -> Iterator[None]:
         yield
     finally:
         setattr(httpcore.ConnectionPool, "handle_request", real)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
+
+
+def server_seconds(headers: Mapping[str, str]) -> float | None:
+    """The server's own time for an answer, as its headers state it: ``Server-Timing`` (W3C: each metric's
+    ``dur`` in ms; the metric named ``total``, else the largest, since metrics may nest — ``db`` inside
+    ``app`` — and summing them would count the inner ones twice), else ``X-Response-Time`` (``12.3ms``,
+    ``0.2s``; a bare number is ms, as the middlewares that send it write). None: the server says nothing.
+    A replay reads the recorded headers, so it reports the server time recorded."""
+    durations: dict[str, float] = {}
+    for metric in (headers.get("server-timing") or "").split(","):
+        name, *params = (part.strip() for part in metric.split(";"))
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "dur":
+                found = _number(value.strip().strip('"'))
+                if found is not None:
+                    durations[name.lower()] = found / 1000
+    if durations:
+        return durations.get("total", max(durations.values()))
+    stated = (headers.get("x-response-time") or "").strip().lower()
+    if stated.endswith("ms"):
+        found = _number(stated[:-2])
+        return None if found is None else found / 1000
+    if stated.endswith("s"):
+        return _number(stated[:-1])
+    found = _number(stated)
+    return None if found is None else found / 1000
+
+
+def _number(text: str) -> float | None:
+    """A finite, non-negative number, or None (a server's header is no reason to fail a call)."""
+    try:
+        value = float(text.strip())
+    except ValueError:
+        return None
+    return value if 0 <= value < float("inf") else None

@@ -11,8 +11,9 @@ comment saying what it serves. ``--detach`` starts it in the background and retu
 A provider is served from a page corpus (JSON lines: ``url``, ``title``, ``text``, ``language``, ``site``,
 ``published``; by default the bundled sample web) through the embedded engine's BM25 index, in the vendor's
 documented request and response shape (``vendors.py``); it accepts any non-empty key where the vendor takes one.
-``--latency`` delays every answer, ``--reverse`` answers every list in reverse order, ``--per-second N`` answers 429 (``Retry-After: 1``) to a request that would
-make more than N admitted in the one second before it. The model answers each conversation from a file of turns
+``--latency`` delays every answer, ``--server-timing`` states each answer's time in a ``Server-Timing`` header,
+``--reverse`` answers every list in reverse order, ``--per-second N`` answers 429 (``Retry-After: 1``) to a request
+that would make more than N admitted in the one second before it. The model answers each conversation from a file of turns
 (``model.load_turns``). Exit status: 0 after Ctrl-C (or SIGTERM), 2 for bad arguments or an unusable file.
 """
 
@@ -74,6 +75,12 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         metavar="N",
         help="admit at most N requests in any one-second window; the rest get 429 with "
         "Retry-After: 1 (default: no limit)",
+    )
+    provider.add_argument(
+        "--server-timing",
+        action="store_true",
+        help="state each answer's own time in a Server-Timing header (app;dur=MS, --latency included), as "
+        "a server that reports its processing time does; a run records it as the calls' server time",
     )
     provider.add_argument(
         "--reverse",
@@ -166,7 +173,9 @@ def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[S
     if not corpus.is_file():
         raise ValueError(f"no corpus at {corpus}")
     index = SearchIndex.from_jsonl(corpus)
-    emulator = Emulator(index=index, any_key=True, keys={mount: KEY for mount in VENDORS})
+    emulator = Emulator(
+        index=index, any_key=True, keys={mount: KEY for mount in VENDORS}, server_timing=args.server_timing
+    )
     emulator.start(port=args.port)
     for name in names:
         for mount in (name, *(m for m in _SECOND_HOSTS if VENDORS[m].provider == name)):
@@ -183,6 +192,7 @@ def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[S
                     f"latency {args.latency:g} s" if args.latency else "",
                     f"at most {args.per_second} requests in any one second" if args.per_second else "",
                     "lists reversed" if args.reverse else "",
+                    "Server-Timing stated" if args.server_timing else "",
                 ],
             )
         )

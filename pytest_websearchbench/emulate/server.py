@@ -91,9 +91,13 @@ class Emulator:
         keys: dict[str, str] | None = None,
         index: SearchIndex | None = None,
         any_key: bool = False,
+        server_timing: bool = False,
     ) -> None:
         """Answer from ``documents`` (matched by query words) or from the engine's ``index``; ``keys``: the
-        key each mount accepts (default ``test-key-<provider>``); ``any_key``: accept any non-empty key."""
+        key each mount accepts (default ``test-key-<provider>``); ``any_key``: accept any non-empty key;
+        ``server_timing``: state each answer's own time (``Server-Timing: app;dur=<ms>``, the paced latency
+        included: it stands for the server's work), as a server that reports one does."""
+        self.server_timing = server_timing
         self.documents = documents or []
         self.index = index
         self.any_key = any_key
@@ -227,6 +231,7 @@ class Emulator:
     # -- request handling ------------------------------------------------------------------------
 
     def _handle(self, handler: BaseHTTPRequestHandler) -> None:
+        began = time.perf_counter()
         parts = urlsplit(handler.path)
         mount, _, rest = parts.path.lstrip("/").partition("/")
         length = int(handler.headers.get("Content-Length") or 0)
@@ -264,6 +269,8 @@ class Emulator:
         if fault is not None and fault.kind == "hang":
             self._stop.wait(fault.hang_seconds)
         reply = self._reply(vendor, incoming, render, fault)
+        if self.server_timing:
+            reply.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - began):.1f}"
         return self._send(handler, reply)
 
     def _reply(self, vendor: vendors.Vendor, incoming: Incoming, render: vendors.Handler, fault: Fault | None) -> Reply:

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, TypedDict
 
-from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER, received_at
+from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER, received_at, server_seconds
 from pytest_websearchbench.cassettes.scrub import alias_url
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.models import Hit, Page
@@ -61,11 +61,15 @@ class CallRecord:
     #: what the server said it served (``HttpProvider.served``: an API version header, a resolved setting such
     #: as Exa's search type), read from the answer, a replayed one too; None: it said nothing of the kind
     served: dict[str, str] | None = None
+    #: the server's own time for the answer, as it stated it (``HttpProvider.server_seconds``), never mixed with
+    #: ``seconds`` (the client's, which adds the network and queueing); None: the server did not say
+    server_seconds: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         out = dataclasses.asdict(self)
-        if out["served"] is None:  # most calls: the field is left out of the results file
-            del out["served"]
+        for name in ("served", "server_seconds"):
+            if out[name] is None:  # most calls: the field is left out of the results file
+                del out[name]
         return out
 
     @classmethod
@@ -194,6 +198,9 @@ class HttpProvider(Provider):
     #: the response headers that name the API version the server answered with (``served``); an adapter
     #: whose vendor sends another names it
     version_headers: ClassVar[tuple[str, ...]] = ("api-version", "x-api-version")
+    #: where the vendor's answer body states its server time, in seconds (a path of keys, e.g. Tavily's
+    #: ``("response_time",)``); looked up before the headers' ``Server-Timing`` / ``X-Response-Time``
+    server_time_fields: ClassVar[tuple[tuple[str, ...], ...]] = ()
 
     @property
     def prices(self) -> Mapping[str, float | None]:
@@ -270,6 +277,7 @@ class HttpProvider(Provider):
                 call_cost(self.price_per_1k(kind)),
                 state["received_at"],
                 self.served(response.headers, body) or None,
+                self.server_seconds(response.headers, body),
             )
         )
         return body
@@ -279,6 +287,23 @@ class HttpProvider(Provider):
         verdict): the API version headers it sent (``version_headers``); adapters add what their answer says
         of a setting the vendor resolved (Exa: the search type ``auto`` became)."""
         return {name: str(headers[name]) for name in self.version_headers if headers.get(name)}
+
+    def server_seconds(self, headers: Mapping[str, str], body: Any) -> float | None:
+        """The server's own time for one answer: a field of the body the vendor documents
+        (``server_time_fields``), else what the headers state (``cassettes.latency.server_seconds``); None when
+        it says nothing. Read from the answer, so a replay reports the time recorded."""
+        for path in self.server_time_fields:
+            value: Any = body
+            for key in path:
+                value = value.get(key) if isinstance(value, dict) else None
+            if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+                try:
+                    seconds = float(value)  # Tavily has sent it as a number and as a string
+                except ValueError:
+                    continue
+                if 0 <= seconds < float("inf"):
+                    return seconds
+        return server_seconds(headers)
 
     def endpoint_url(self, path: str) -> str:
         """The URL a request to ``path`` (relative to the base URL, or absolute) is sent to, named as in

@@ -31,6 +31,7 @@ class GoogleCseProvider(ApiProvider):
     auth = Auth(query_param="key")
     docs = "https://developers.google.com/custom-search/v1/using_rest"
     prices = {"search": 5.0}  # after the daily free 100 queries
+    server_time_fields: ClassVar[tuple[tuple[str, ...], ...]] = (("searchInformation", "searchTime"),)  # seconds
     options: ClassVar[tuple[Option, ...]] = (
         Option("cx", help=f"the Programmable Search Engine id (default: ${CX_ENV})"),
         Option("gl", help="country boost (e.g. us)"),

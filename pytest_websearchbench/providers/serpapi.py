@@ -23,6 +23,7 @@ class SerpApiProvider(ApiProvider):
     key_env = "SERPAPI_API_KEY"
     auth = Auth(query_param="api_key")
     docs = "https://serpapi.com/search-api"
+    server_time_fields: ClassVar[tuple[tuple[str, ...], ...]] = (("search_metadata", "total_time_taken"),)  # seconds
     prices = {"search": 15.0}  # Developer plan: 75 USD for 5,000 searches
     options: ClassVar[tuple[Option, ...]] = (
         Option("engine", "google", "SerpApi engine (google, google_light, bing…)"),

@@ -28,6 +28,7 @@ class TavilyProvider(ApiProvider):
     key_env = "TAVILY_API_KEY"
     auth = Auth.bearer()
     docs = "https://docs.tavily.com/documentation/api-reference/endpoint/search"
+    server_time_fields: ClassVar[tuple[tuple[str, ...], ...]] = (("response_time",),)  # seconds, search and extract
     options: ClassVar[tuple[Option, ...]] = (
         Option(
             "search_depth", "basic", "basic | advanced | fast | ultra-fast", ("basic", "advanced", "fast", "ultra-fast")
