@@ -77,6 +77,21 @@ def number(
     return parse
 
 
+def share(value: str, flag: str) -> float | None:
+    """A positive share written as a percentage (``25%``) or a fraction (``0.25``); "" is None. A bare number
+    above 1 is refused: ``25`` is far likelier a percentage without its sign than +2,500 %."""
+    if not value:
+        return None
+    percent = value.endswith("%")
+    try:
+        found = float(value.removesuffix("%").strip()) / (100 if percent else 1)
+    except ValueError:
+        found = None
+    if found is None or not 0 < found < float("inf") or (not percent and found > 1):
+        raise ConfigurationError(f"{flag}: expected a percentage (25%) or a share (0.25) above 0, got {value!r}")
+    return found
+
+
 def names(noun: str) -> Callable[[str, str], tuple[str, ...]]:
     """A comma-separated list of ``noun`` names: at least one, none twice."""
 
@@ -310,6 +325,15 @@ CORE_OPTIONS: tuple[Option, ...] = (
         "X",
         "0.01",
         number(minimum=0),
+    ),
+    Option(
+        "--wsb-max-latency-regression",
+        "wsb_max_latency_regression",
+        "with a baseline: fail a suite's verdict when its items' client latency p50 or p95 rose by more than this "
+        "(25% or 0.25) and that percentile's paired test is significant at --wsb-alpha",
+        "SHARE",
+        parse=share,
+        default_help="latency is compared, never fails",
     ),
     Option(
         "--wsb-min-judged",
@@ -550,6 +574,7 @@ class Settings:
     min_effect: float = 0.01
     min_judged: float = 0.9  # a verdict over less graded answers than this (or than the baseline's) has holes
     min_judged_drop: float = 0.05
+    max_latency_regression: float | None = None  # --wsb-max-latency-regression; None: latency fails nothing
     baseline_accept: frozenset[str] = frozenset()  # baseline differences accepted knowingly
     html_path: Path | None = None
     markdown_path: Path | None = None  # --wsb-markdown
@@ -591,6 +616,7 @@ class Settings:
             min_effect=values["wsb_min_effect"],
             min_judged=values["wsb_min_judged"],
             min_judged_drop=values["wsb_min_judged_drop"],
+            max_latency_regression=values["wsb_max_latency_regression"],
             baseline_accept=values["wsb_baseline_accept"],
             html_path=_output(values.path("wsb_html"), "--wsb-html"),
             markdown_path=_output(values.path("wsb_markdown"), "--wsb-markdown"),

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from pytest_websearchbench.core.family import BenchmarkFamily, MetricColumn
 from pytest_websearchbench.reporting import stats
+from pytest_websearchbench.reporting.latency_verdict import LatencyVerdict, latency_verdict
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import ItemRecord
 
@@ -151,6 +152,11 @@ class VariantFigures:
     error_reasons: list[tuple[str, int]]  # each distinct reason of its errored items, most frequent first
     verdict: SuiteVerdict | None  # against the baseline
     answered: MetricFigure | None = None  # the primary metric over the answered items, when some errored
+    #: the server's own time per answered call, where the provider stated one (None: it stated none)
+    server_p50_ms: float | None = None
+    server_p95_ms: float | None = None
+    #: its items' latency against the reference's, paired by case (side by side; None for the reference)
+    latency_paired: LatencyVerdict | None = None
     paired: dict[str, PairedFigure] = field(default_factory=dict)  # metric key → against the reference
 
     @property
@@ -185,6 +191,12 @@ class VariantFigures:
             "metrics": {key: figure.to_dict() for key, figure in self.metrics.items()},
             "answered": self.answered.to_dict() if self.answered else None,
             "latency_ms": {"p50": self.p50_ms, "p95": self.p95_ms},
+            **(
+                {"server_latency_ms": {"p50": self.server_p50_ms, "p95": self.server_p95_ms}}
+                if self.server_p50_ms is not None
+                else {}
+            ),
+            **({"latency_paired": self.latency_paired.to_dict()} if self.latency_paired is not None else {}),
             "cost": self.cost.to_dict(),
             "cassettes": self.cassettes,
             "empty_answers": self.empty_answers,
@@ -299,6 +311,7 @@ def suite_figures(
                 primary, [r.metrics[primary.key] for r in variant.records if primary.key in r.metrics]
             )
     _pair(variants, columns)
+    _pair_latency(variants)
     traffic = (family is None or family.records_traffic) and any(r.run.calls or r.run.cassette for r in records)
     return SuiteFigures(
         first.suite,
@@ -340,6 +353,8 @@ def _variant(
         if figure is not None:
             metrics[column.key] = figure
     seconds = [call.seconds for r in records for call in r.run.calls if call.ok and call.seconds is not None]
+    # the server's own times apart from the client's: never one list, a stated time is not a measured one
+    stated = [s for r in records for call in r.run.calls if call.ok and (s := call.server_seconds) is not None]
     declared = [r for r in records if r.score is not None or r.errored]
     reasons = Counter(r.run.error for r in records if r.outcome == "error" and r.run.error)
     return VariantFigures(
@@ -359,6 +374,8 @@ def _variant(
         empty_answers=sum(call.outcome == "empty" for r in records for call in r.run.calls),
         error_reasons=reasons.most_common(),
         verdict=verdict,
+        server_p50_ms=1000 * stats.percentile(stated, 50) if stated else None,
+        server_p95_ms=1000 * stats.percentile(stated, 95) if stated else None,
     )
 
 
@@ -377,6 +394,19 @@ def _pair(variants: list[VariantFigures], columns: list[MetricColumn]) -> None:
             if pairs:
                 delta, p = stats.paired_difference([a for a, _ in pairs], [b for _, b in pairs])
                 variant.paired[column.key] = PairedFigure(delta, p, len(pairs))
+
+
+def _pair_latency(variants: list[VariantFigures]) -> None:
+    """Each variant's items' latency against the first's, paired by case (``latency_verdict``, no gate)."""
+    if len(variants) < 2:
+        return
+    first = {r.meta.case_id: latency for r in variants[0].records if (latency := r.latency) is not None}
+    for variant in variants[1:]:
+        variant.latency_paired = latency_verdict(
+            (r.meta.case_id, first[r.meta.case_id], latency)
+            for r in variant.records
+            if (latency := r.latency) is not None and r.meta.case_id in first
+        )
 
 
 def _noise_floor(

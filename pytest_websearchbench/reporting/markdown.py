@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pytest_websearchbench.reporting.baseline import FIXED, REGRESSED
 from pytest_websearchbench.reporting.figures import SuiteFigures
-from pytest_websearchbench.reporting.regression import INCONCLUSIVE, NOTHING_SHARED, REGRESSION
+from pytest_websearchbench.reporting.regression import INCONCLUSIVE, NOTHING_SHARED
 
 #: the most item ids a list shows before "… and N more"
 SHOWN_ITEMS = 20
@@ -70,7 +70,7 @@ def headline(figures: list[SuiteFigures], *, baseline: str | None, incomplete: b
     records = [r for s in figures for v in s.variants for r in v.records]
     regressed_items = sum(r.baseline is not None and r.baseline.status == REGRESSED for r in records)
     failed_items = sum(r.outcome in ("failed", "error") for r in records) - regressed_items
-    regressed_suites = sum(v.status == REGRESSION for v in verdicts)
+    regressed_suites = sum(v.failed for v in verdicts)  # a metric regression, or latency over its limit
     undecided = sum(v.status in (INCONCLUSIVE, NOTHING_SHARED) for v in verdicts)
     holes = sum(v.holes is not None for v in verdicts)
     if regressed_suites or regressed_items:

@@ -8,7 +8,9 @@ have detected at 80 % power (``reporting/power.py``); a run without a finding wh
 the minimum effect is ``inconclusive``: it could not have seen a drop that matters. A verdict over answers
 that hold pages nobody graded (a family's ``coverage``: LexBench's judged@k), when the run has less of them
 graded than ``--wsb-min-judged`` or than the baseline had by more than ``--wsb-min-judged-drop``, is
-``inconclusive (holes)``: nobody knows whether those pages are better or worse."""
+``inconclusive (holes)``: nobody knows whether those pages are better or worse. Each verdict also compares the
+items' latency with the baseline's (``reporting/latency_verdict.py``); ``--wsb-max-latency-regression`` makes a
+significant slowdown beyond it fail the verdict whatever the metric says."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ from pytest_websearchbench.core.repeats import run_of
 from pytest_websearchbench.reporting import stats
 from pytest_websearchbench.reporting.baseline import Baseline
 from pytest_websearchbench.reporting.identity import served_values
+from pytest_websearchbench.reporting.latency_verdict import LatencyVerdict, baseline_item_latency, latency_verdict
 from pytest_websearchbench.reporting.power import detectable_drop
 from pytest_websearchbench.reporting.results import ItemRecord
 
@@ -67,10 +70,11 @@ class SuiteVerdict:
     detectable: float | None = None  # the smallest drop detectable at 80 % power; None: no drop is
     holes: Holes | None = None  # set when too little of the answers was graded to judge (status inconclusive)
     served: str | None = None  # what the provider's servers said they served, changed since the baseline
+    latency: LatencyVerdict | None = None  # the items' latency against the baseline's; None: the run has none
 
     @property
     def failed(self) -> bool:
-        return self.status == REGRESSION
+        return self.status == REGRESSION or (self.latency is not None and self.latency.failed)
 
     @property
     def headline(self) -> str:
@@ -97,7 +101,10 @@ class SuiteVerdict:
         )
         graded = f"; {self.holes.text()}" if self.holes is not None else ""
         served = f"; {self.served}" if self.served else ""  # what is being tested: shown beside its verdict
-        return f"{self.headline} {self.metric} {delta} ({p}, n={self.n}; {power}{graded}){served}{note}"
+        # latency is part of the verdict when it can fail it (a gate given); else the summary's row shows it
+        gated = self.latency is not None and self.latency.limit is not None
+        latency = f"; {self.latency.text()}" if gated and self.latency is not None else ""
+        return f"{self.headline} {self.metric} {delta} ({p}, n={self.n}; {power}{graded}){served}{latency}{note}"
 
     def to_dict(self) -> dict[str, Any]:
         # "provider": the results file's (published) name of the variant
@@ -113,13 +120,14 @@ class SuiteVerdict:
             "detectable": self.detectable,
             "holes": None if self.holes is None else self.holes.to_dict(),
             "served": self.served,
+            "latency": None if self.latency is None else self.latency.to_dict(),
             "text": self.text(),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SuiteVerdict:
         """A verdict as a results file holds it (``text`` is derived, so not read)."""
-        holes = data.get("holes")
+        holes, latency = data.get("holes"), data.get("latency")
         return cls(
             data["suite"],
             data["provider"],
@@ -132,6 +140,7 @@ class SuiteVerdict:
             data.get("detectable"),
             None if holes is None else Holes.from_dict(holes),
             data.get("served"),
+            None if latency is None else LatencyVerdict.from_dict(latency),
         )
 
 
@@ -155,8 +164,10 @@ def suite_verdicts(
     min_effect: float,
     min_judged: float = 0.9,
     min_judged_drop: float = 0.05,
+    max_latency_regression: float | None = None,
 ) -> list[SuiteVerdict]:
-    """One verdict per (suite, variant) of this run, in record order."""
+    """One verdict per (suite, variant) of this run, in record order; ``max_latency_regression``: the latency
+    gate (``latency_verdict``), None: latency is compared but fails nothing."""
     groups: dict[tuple[str, str], list[ItemRecord]] = {}
     for record in records:
         groups.setdefault((record.meta.suite, record.meta.variant), []).append(record)
@@ -199,9 +210,29 @@ def suite_verdicts(
             status = INCONCLUSIVE if detectable is None or detectable > min_effect else NO_CHANGE
             holes = None
         served = baseline.served_change(suite, variant, served_values(group))
+        latency = latency_verdict(
+            (
+                (run_of(record.meta.case_id)[0] if repeated else record.meta.case_id, baseline_item_latency(old), took)
+                for record in group
+                if (took := record.latency) is not None and (old := baseline.items.get(record.key)) is not None
+            ),
+            limit=max_latency_regression,
+            alpha=alpha,
+        )
         verdicts.append(
             SuiteVerdict(
-                suite, variant, column.label, status, delta, p, len(differences), accepted, detectable, holes, served
+                suite,
+                variant,
+                column.label,
+                status,
+                delta,
+                p,
+                len(differences),
+                accepted,
+                detectable,
+                holes,
+                served,
+                latency,
             )
         )
     return verdicts

@@ -19,6 +19,7 @@ from pytest_websearchbench.core.family import Score
 from pytest_websearchbench.core.models import previews_by_row, previews_from_rows, without_answers
 from pytest_websearchbench.providers.base import CallRecord
 from pytest_websearchbench.reporting.baseline import ItemVerdict
+from pytest_websearchbench.reporting.latency_verdict import ItemLatency, item_latency
 
 #: the report attribute holding what one phase of a benchmark item produced (``report_payload``)
 REPORT_PAYLOAD = "wsb_item"
@@ -174,6 +175,11 @@ class ItemRecord:
         """An item that never got a score because its provider (or agent) failed."""
         return self.score is None and self.outcome == "error"
 
+    @property
+    def latency(self) -> ItemLatency | None:
+        """Its client (and server) time over its answered calls (``latency_verdict.item_latency``)."""
+        return item_latency(self.run.calls)
+
     def value(self, metric: str, error_value: float | None) -> float | None:
         """``metric`` by the population rule: the score's value, ``error_value`` for an errored item
         (None: the metric leaves errored items out), None when the item has no such metric."""
@@ -202,6 +208,8 @@ class ItemRecord:
             "raw": previews_by_row(raw, results) if shared_previews else raw,
             "cassette": self.run.cassette,
             "calls": [call.to_dict() for call in self.run.calls],
+            # what a baseline's latency verdict pairs (the calls' client and server times, totalled apart)
+            **({"latency_ms": latency.to_dict()} if (latency := self.latency) is not None else {}),
             "error": self.run.error,
             "error_kind": self.run.error_kind,
             "baseline": self.baseline.to_dict() if self.baseline else None,

@@ -10,6 +10,7 @@ from pathlib import Path
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.reporting.baseline import FIXED, KNOWN, Baseline
 from pytest_websearchbench.reporting.figures import MetricFigure, SuiteFigures
+from pytest_websearchbench.reporting.latency_verdict import LatencyVerdict
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import ItemRecord, variant_settings
 
@@ -87,6 +88,8 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
         rows += family.summary_rows([[r.score for r in v.records if r.score] for v in variants])
     if suite.traffic:
         rows.append(("latency p50/p95", [_latency(v.p50_ms, v.p95_ms) for v in variants]))
+        if any(v.server_p50_ms is not None for v in variants):  # only where a provider states its own time
+            rows.append(("server p50/p95", [_latency(v.server_p50_ms, v.server_p95_ms) for v in variants]))
         rows.append(("cost (USD)", [v.cost.text for v in variants]))
     if any(v.empty_answers for v in variants):
         rows.append(("empty answers", [f"{v.empty_answers} (scored 0)" if v.empty_answers else "0" for v in variants]))
@@ -105,6 +108,15 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
                 ],
             )
         )
+    if any(v.latency_paired is not None for v in variants):
+        rows.append(
+            (
+                f"Δ latency vs {suite.reference}",
+                ["(reference)"] + [v.latency_paired.cell() if v.latency_paired else "-" for v in variants[1:]],
+            )
+        )
+    if any(v.verdict is not None and v.verdict.latency is not None for v in variants):
+        rows.append(("latency vs baseline", [_latency_vs(v.verdict.latency if v.verdict else None) for v in variants]))
     if any(v.verdict is not None for v in variants):
         rows.append(("vs baseline", [v.verdict.text() if v.verdict is not None else "-" for v in variants]))
     scaled = ", metrics on a 0-100 scale" if any(c.scale == 100 for c in suite.columns) else ""
@@ -140,6 +152,11 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
             f"  Δ vs {suite.reference}: mean paired difference over the items both scored, two-sided paired "
             "randomization test (sign-flip, 10,000 resamples)"
         )
+    if any(v.latency_paired is not None for v in variants):
+        out.append(
+            f"  Δ latency vs {suite.reference}: the items' client time, paired by case; p50 by the sign-flip test on "
+            "every pair, p95 on the upper tail's pairs"
+        )
     out += [f"  {floor.text()}" for floor in suite.noise_floors]
     for variant in variants:
         out += [f"  {variant.name} errors: {line}" for line in _error_reasons(variant.error_reasons)]
@@ -160,6 +177,12 @@ def _delta(delta: float, scale: float) -> str:
 
 def _latency(p50_ms: float | None, p95_ms: float | None) -> str:
     return "-" if p50_ms is None else f"{p50_ms:.1f} / {p95_ms:.1f} ms"
+
+
+def _latency_vs(latency: LatencyVerdict | None) -> str:
+    if latency is None:
+        return "-"
+    return latency.cell() if latency.client is not None else latency.missing
 
 
 def _error_reasons(reasons: list[tuple[str, int]], limit: int = 2) -> list[str]:

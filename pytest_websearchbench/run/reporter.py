@@ -273,6 +273,7 @@ class RunReporter:
             min_effect=state.settings.min_effect,
             min_judged=state.settings.min_judged,
             min_judged_drop=state.settings.min_judged_drop,
+            max_latency_regression=state.settings.max_latency_regression,
         )
         if any(v.failed for v in self.verdicts) and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
