@@ -176,3 +176,25 @@ def test_the_suite_verdict_fails_on_latency_alone_and_says_so_in_one_line():
     )
     assert not old.failed and old.text().count(NO_BASELINE_LATENCY) == 1
     assert old.latency == LatencyVerdict(limit=0.25, missing=NO_BASELINE_LATENCY)
+
+
+def test_side_by_side_each_variant_is_compared_with_the_first_and_server_time_has_its_own_row():
+    from pytest_websearchbench.reporting.figures import suite_figures
+    from pytest_websearchbench.reporting.terminal import summary_lines
+
+    def record(case: str, variant: str, ms: float, server: float | None) -> ItemRecord:
+        call = CallRecord("search", ms / 1000, True, server_seconds=None if server is None else server / 1000)
+        meta = ItemMeta("s", case, variant, "lexbench", "scenario", "e", "d")
+        return ItemRecord(f"s::{case}[{variant}]", meta, ItemRun("x", "replayed", [call]), Score(True, {"ndcg": 0.5}))
+
+    cases = [f"c{i}" for i in range(10)]
+    records = [record(c, "a", 100.0 + i, 80.0) for i, c in enumerate(cases)]
+    records += [record(c, "b", 200.0 + 2 * i, None) for i, c in enumerate(cases)]
+    suite = suite_figures(records, LexBenchFamily(), 5, order=("a", "b"))
+    first, second = suite.variants
+    assert first.latency_paired is None and first.server_p50_ms == pytest.approx(80.0)
+    assert second.server_p50_ms is None and second.latency_paired is not None
+    assert second.latency_paired.cell() == "p50 +100 % (p=0.002), p95 +100 % (p=0.008), n=10"
+    lines = summary_lines([suite], {"lexbench": LexBenchFamily()})
+    assert any(line.split() == ["server", "p50/p95", "80.0", "/", "80.0", "ms", "-"] for line in lines)
+    assert any(line.startswith("  Δ latency vs a ") and line.endswith("n=10") for line in lines)
