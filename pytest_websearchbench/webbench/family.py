@@ -133,6 +133,7 @@ class WebBenchFamily(BenchmarkFamily):
             cassette_args=settings.cassette_args(),
             base=Path.cwd(),
             sandbox=options["wsb_sandbox"],
+            network=options["wsb_agent_net"],
             agent_env=options["wsb_agent_env"] or (),
         )
         return WebBenchFamily(tuple(named), setup, options["wsb_repeat"], named)
@@ -325,7 +326,11 @@ class WebBenchFamily(BenchmarkFamily):
                     "sandbox",
                     [
                         " · ".join(
-                            f"{n} in bwrap" if how == "bwrap" else f"{n} UNSANDBOXED ({how.removeprefix('none: ')})"
+                            f"{n} in bwrap"
+                            if how == "bwrap"
+                            else f"{n} in bwrap, {how.partition('; ')[2]}"
+                            if how.startswith("bwrap; ")
+                            else f"{n} UNSANDBOXED ({how.removeprefix('none: ')})"
                             for how, n in sorted(c.items())
                         )
                         or "-"

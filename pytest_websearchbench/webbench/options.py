@@ -10,6 +10,7 @@ from pytest_websearchbench.core.options import MODEL_OPTIONS, REPEAT_OPTION, Opt
 
 BROWSERS = ("text", "chromium")
 SANDBOX_MODES = ("auto", "require", "off")  # agents.sandbox says what each means
+NETWORK_MODES = ("world", "host")  # agents.sandbox says what each means
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
@@ -76,6 +77,16 @@ OPTIONS: tuple[Option, ...] = (
         "MODE",
         "auto",
         choices=SANDBOX_MODES,
+    ),
+    Option(
+        "--wsb-agent-net",
+        "wsb_agent_net",
+        "WebBench: the network a sandboxed program agent (cmd:) reaches: world (a network namespace of its own "
+        "where only its world and browser session are reachable) or host (the machine's network, reported as "
+        "UNSANDBOXED NETWORK)",
+        "MODE",
+        "world",
+        choices=NETWORK_MODES,
     ),
     *MODEL_OPTIONS,
 )

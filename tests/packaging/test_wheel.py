@@ -144,3 +144,37 @@ def test_a_bundled_suites_test_ids_are_the_same_wherever_the_plugin_is_installed
     # and the printed id is an argument, as an item's id in the checkout is
     again = run_in_empty_folder(installed, tmp_path / "again", "lexbench-sample::q003[local]", "--wsb-record-mode=none")
     assert again.returncode == 0 and "1 passed" in again.stdout.splitlines()[-1], again.stdout[-2000:]
+
+
+def test_an_agent_cannot_rebuild_its_task_from_the_installed_wheel_in_the_sandbox(installed, tmp_path):
+    from conftest import require_sandbox
+
+    require_sandbox("program agents cannot be sandboxed")
+    # the forger of tests/webbench/test_sandbox_escapes.py, on the plugin as users install it: the wheel's own
+    # generator rebuilds the task whose brief it was given and replays its oracle route
+    folder = tmp_path / "agent"
+    folder.mkdir()
+    forger = folder / "rebuild.py"
+    forger.write_text(
+        f"#!{installed}\n"
+        "import json, os, subprocess, sys\n"
+        "try:\n"
+        "    from pytest_websearchbench.webbench.tasks.builder import build_task\n"
+        "    from pytest_websearchbench.webbench.tasks.generate import planned\n"
+        "except ImportError as exc:\n"
+        "    sys.exit(f'no generator in sight: {exc.name}')\n"
+        "brief = open(os.environ['WSB_BRIEF_FILE'], encoding='utf-8').read()\n"
+        "for _, template, seed, outcome in planned():\n"
+        "    task = build_task(template, seed, outcome)\n"
+        "    if task.instruction == brief:\n"
+        "        route = ''.join(json.dumps(a) + '\\n' for a in task.routes['oracle'])\n"
+        "        subprocess.run(['browser'], input=route, text=True, stdout=subprocess.DEVNULL)\n"
+        "        sys.exit(print('rebuilt', task.name))\n"
+    )
+    forger.chmod(0o755)
+    args = ("--suite", "webbench-sample", "--wsb-agent", f"cmd:{forger}", "-k", "session-slot-ca4b11-s0[")
+    forged = run_in_empty_folder(installed, tmp_path / "off", *args, "--wsb-sandbox=off")
+    assert "1 passed" in forged.stdout.splitlines()[-1], forged.stdout[-3000:]  # what the sandbox must stop
+    sandboxed = run_in_empty_folder(installed, tmp_path / "on", *args)
+    assert "1 error" in sandboxed.stdout.splitlines()[-1], sandboxed.stdout[-3000:]
+    assert "(bwrap); its last words: no generator in sight: pytest_websearchbench" in sandboxed.stdout

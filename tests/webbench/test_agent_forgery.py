@@ -338,10 +338,12 @@ def test_a_script_named_as_an_argument_and_a_linked_interpreter_reach_the_world_
     require_sandbox("program agents cannot be sandboxed")
     task = _task()
     # pytest started from an interpreter reached through a symbolic link (a linked virtual environment): the
-    # browser command runs that path, which the sandbox must show as given
-    link = tmp_path / "python-link"
-    link.symlink_to(Path(sys.executable).resolve().parent)
-    python = link / Path(sys.executable).name
+    # browser command runs that path, which the sandbox must show as given. The environment itself is linked
+    # (its pyvenv.cfg beside its bin/), so the linked interpreter has this run's packages; the base Python,
+    # where the link resolves, may have none of them
+    link = tmp_path / "venv-link"
+    link.symlink_to(Path(sys.prefix))
+    python = link / Path(sys.executable).relative_to(sys.prefix)
     pytester.path.joinpath("agent.py").write_text(
         textwrap.dedent("""\
         import subprocess, sys

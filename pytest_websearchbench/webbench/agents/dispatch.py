@@ -29,7 +29,7 @@ from pytest_websearchbench.webbench.agents.registry import (
     EpisodeContext,
     program_command,
 )
-from pytest_websearchbench.webbench.agents.sandbox import AUTO, confinement
+from pytest_websearchbench.webbench.agents.sandbox import AUTO, NET_WORLD, confinement
 from pytest_websearchbench.webbench.agents.session import Session
 
 DEFAULT_TIME_LIMIT = 600.0
@@ -56,6 +56,7 @@ class AgentSetup:
     cassette_args: str = ""  # Settings.cassette_args: what a record command must keep
     base: Path = Path(".")  # where a cmd: agent's relative path starts
     sandbox: str = AUTO  # --wsb-sandbox: how program agents are confined (agents.sandbox)
+    network: str = NET_WORLD  # --wsb-agent-net: the network a sandboxed program agent reaches
     agent_env: tuple[str, ...] = ()  # --wsb-agent-env: key variables a program agent is given all the same
 
     def secrets(self) -> list[str]:
@@ -88,7 +89,9 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
 
         def program(session: Session, base_url: str, world: Path) -> dict[str, Any]:
             # out of its sight: the task's suite (contract, routes), the world's files, recorded episodes
-            sandbox, why = confinement(setup.sandbox, command, (task.path.parent, world, setup.cassette_dir))
+            sandbox, why = confinement(
+                setup.sandbox, command, (task.path.parent, world, setup.cassette_dir), setup.network
+            )
             with tempfile.TemporaryDirectory(prefix="wsb-agent-") as workdir:
                 done = run_program(
                     session,

@@ -13,12 +13,15 @@ daemon) but still carries the episode's session address in its environment. Of i
 last characters are read.
 
 Where the machine allows it the program runs sandboxed (``agents.sandbox``: bubblewrap), seeing its
-working folder, its own folder, the ``browser`` command (a copy of the CLI in the working folder) and
-the loopback network; the record says how it ran (``sandbox``), and the run's summary when unsandboxed.
+working folder, its own folder, the ``browser`` command (a copy of the CLI in the working folder) and,
+in a network namespace of its own, the world's and its session's ports (``agents.relay``); the record
+says how it ran (``sandbox``), and the run's summary when unsandboxed. Its output goes to files outside
+its reach, read back (the last characters only) through the descriptors it was given.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -29,14 +32,16 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.webbench.agents import browser_cli
+from pytest_websearchbench.webbench.agents.relay import HostRelay, loopback_port
 from pytest_websearchbench.webbench.agents.sandbox import BWRAP, Sandbox
 from pytest_websearchbench.webbench.agents.session import TIME, Session
 
@@ -160,10 +165,16 @@ def run_program(
     brief_file = workdir / "instruction.md"
     brief_file.write_text(brief, "utf-8")
     bin_dir = install_browser_command(workdir / ".wsb")
-    out_path, err_path = workdir / ".wsb" / "stdout.txt", workdir / ".wsb" / "stderr.txt"
     started = time.monotonic()
     session.deadline = started + time_limit
-    with _SessionServer() as server, open(out_path, "wb") as out, open(err_path, "wb") as err:
+    # its output goes to files outside anything it can reach, read back through this process's own descriptors:
+    # the host never opens a path the program could have replaced (a symlink to a host file, a FIFO)
+    with (
+        _SessionServer() as server,
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        _relay(sandbox, [base_url, server.url]) as relay,
+    ):
         env = {
             **agent_environment(os.environ, keep_env),
             "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -173,7 +184,7 @@ def run_program(
             "WSB_STEP_BUDGET": str(session.budget),
             browser_cli.SESSION_ENV: server.url,
         }
-        argv = sandbox.wrap(command, workdir) if sandbox else command
+        argv = sandbox.wrap(command, workdir, relay) if sandbox else command
         # what the program leaves behind is adopted by this process, not by init, so it can be found and killed
         # however it detached (a new session, a double fork, a cleared environment)
         adopting = _adopt_orphans(True)
@@ -193,7 +204,7 @@ def run_program(
                     break
                 if time.monotonic() - looked > LIMIT_EVERY:
                     looked = time.monotonic()
-                    limit = _over_limit(out_path, err_path, workdir)
+                    limit = _over_limit(out, err, workdir)
                     if limit:
                         break
                 try:
@@ -208,21 +219,32 @@ def run_program(
                 _kill_adopted(before)
                 _adopt_orphans(False)
             _drain(server, session)
+        stdout, stderr = _tail(out), _tail(err)
     seconds = time.monotonic() - started
-    return ProgramRun(
-        shlex.join(command),
-        exit_code,
-        seconds,
-        _tail(out_path),
-        _tail(err_path),
-        BWRAP if sandbox else f"none: {unsandboxed or 'not asked for'}",
-        limit,
-    )
+    return ProgramRun(shlex.join(command), exit_code, seconds, stdout, stderr, _confined(sandbox, unsandboxed), limit)
 
 
-def _over_limit(out_path: Path, err_path: Path, workdir: Path) -> str:
+def _confined(sandbox: Sandbox | None, unsandboxed: str) -> str:
+    """How the program ran, as the record and the summary say it."""
+    if sandbox is None:
+        return f"none: {unsandboxed or 'not asked for'}"
+    return BWRAP if sandbox.own_network else f"{BWRAP}; {UNSANDBOXED_NETWORK} ({sandbox.network_note})"
+
+
+UNSANDBOXED_NETWORK = "UNSANDBOXED NETWORK"
+
+
+def _relay(sandbox: Sandbox | None, urls: list[str]) -> contextlib.AbstractContextManager[HostRelay | None]:
+    """The world's and the session's ports relayed into the program's network namespace (none unsandboxed, or
+    on the host's network)."""
+    if sandbox is None or not sandbox.own_network:
+        return contextlib.nullcontext()
+    return HostRelay([loopback_port(url) for url in urls])
+
+
+def _over_limit(out: IO[bytes], err: IO[bytes], workdir: Path) -> str:
     """What the program wrote past its limits ("" while it keeps within them)."""
-    output = out_path.stat().st_size + err_path.stat().st_size
+    output = os.fstat(out.fileno()).st_size + os.fstat(err.fileno()).st_size
     if output > OUTPUT_LIMIT:
         return f"wrote {output >> 20} MB of output (the limit is {OUTPUT_LIMIT >> 20} MB)"
     disk = 0
@@ -232,7 +254,6 @@ def _over_limit(out_path: Path, err_path: Path, workdir: Path) -> str:
                 disk += os.lstat(os.path.join(root, name)).st_size
             except OSError:
                 continue
-    disk -= output  # its output is kept in the working folder, and counted above
     if disk > DISK_LIMIT:
         return f"wrote {disk >> 20} MB to its working folder and /tmp (the limit is {DISK_LIMIT >> 20} MB)"
     return ""
@@ -328,9 +349,8 @@ def _drain(server: _SessionServer, session: Session) -> None:
         answer.put({"observation": observation.to_dict(), "text": observation.to_text()})
 
 
-def _tail(path: Path) -> str:
-    """The output's last bytes, without reading the rest (a program may print gigabytes)."""
-    with open(path, "rb") as output:
-        size = output.seek(0, os.SEEK_END)
-        output.seek(max(0, size - OUTPUT_TAIL))
-        return output.read().decode("utf-8", "replace")
+def _tail(output: IO[bytes]) -> str:
+    """The output's last bytes, without reading the rest (a program may print gigabytes), through the
+    descriptor the program was given."""
+    size = os.fstat(output.fileno()).st_size
+    return os.pread(output.fileno(), OUTPUT_TAIL, max(0, size - OUTPUT_TAIL)).decode("utf-8", "replace")

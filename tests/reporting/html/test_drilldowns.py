@@ -102,7 +102,14 @@ def test_a_webbench_task_shows_its_webscore_every_gate_and_leaf_and_every_step(i
 
 @pytest.mark.parametrize(
     "sandbox, shown",
-    [("bwrap", "· in bwrap"), ("none: bwrap is not installed", "· UNSANDBOXED (bwrap is not installed)")],
+    [
+        ("bwrap", "· in bwrap"),
+        ("none: bwrap is not installed", "· UNSANDBOXED (bwrap is not installed)"),
+        (
+            "bwrap; UNSANDBOXED NETWORK (--wsb-agent-net=host)",
+            "· in bwrap · UNSANDBOXED NETWORK (--wsb-agent-net=host)",
+        ),
+    ],
 )
 def test_a_program_agents_item_says_how_it_was_confined(items_by_family, sandbox, shown):
     item = copy.deepcopy(items_by_family["webbench"][0])
