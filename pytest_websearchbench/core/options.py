@@ -406,7 +406,12 @@ CORE_OPTIONS: tuple[Option, ...] = (
         parse=lambda value, flag: parse_prices(value),
     ),
     Option(
-        "--wsb-timeout", "wsb_timeout", "timeout of one provider HTTP request", "SECONDS", "30", number(minimum=0.001)
+        "--wsb-timeout",
+        "wsb_timeout",
+        "deadline of one provider HTTP attempt: connecting, the headers and the whole body, not each read",
+        "SECONDS",
+        "30",
+        number(minimum=0.001),
     ),
     Option(
         "--wsb-retries",

@@ -10,6 +10,8 @@ reply spec:
 
 * ``{"content": text}`` — a final answer; ``{"status": code, "error": text, "headers": {...}}`` — an
   error answer;
+* ``"drip": seconds`` beside either — the headers at once, then the body one byte every that many seconds (a
+  slow-drip server);
 * ``{"tool_calls": [{"name": ..., "arguments": {...} or "raw json"}]}`` — tool calls; with
   ``"reasoning": True`` the Responses reply also carries a reasoning item (its summary the text when
   ``"reasoning"`` is one), and with
@@ -25,6 +27,7 @@ API answers a name with its current snapshot. Everything it does is deterministi
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,9 +117,15 @@ class ScriptedModel:
                 if double.served:
                     reply["model"] = double.served
                 double.replies.append(reply)
-                self._reply(200, reply)
+                self._reply(200, reply, drip=spec.get("drip"))
 
-            def _reply(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+            def _reply(
+                self,
+                status: int,
+                payload: dict[str, Any],
+                headers: dict[str, str] | None = None,
+                drip: float | None = None,
+            ) -> None:
                 data = json.dumps(payload).encode()
                 self.send_response(status)
                 for name, value in (headers or {}).items():
@@ -124,7 +133,16 @@ class ScriptedModel:
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
-                self.wfile.write(data)
+                if drip is None:
+                    self.wfile.write(data)
+                    return
+                self.close_connection = True
+                try:  # a byte at a time, until the client gives up (the point of it)
+                    for index in range(len(data)):
+                        time.sleep(drip)
+                        self.wfile.write(data[index : index + 1])
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
 
         self._server = LoopbackServer(Handler, port=self.port, name="scripted-model").start()
         return f"{self._server.url}/v1"

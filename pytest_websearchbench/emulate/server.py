@@ -9,7 +9,8 @@ Each request is checked the way the vendor would (auth header or parameter, requ
 fields and types) and answered in the vendor's documented shape from a small document set.
 Faults are queued per mount: ``em.fault("serper", "429", retry_after=1)`` makes the next
 request answer 429 with ``Retry-After: 1``; ``times=`` repeats it; ``"exhausted"`` answers as the
-vendor does for an account out of credits (``code=`` picks the vendor's reason). The variant
+vendor does for an account out of credits (``code=`` picks the vendor's reason); ``"drip"`` sends the
+headers at once and then the body one byte every ``drip_interval`` seconds (a slow-drip server). The variant
 ``"echo_key"`` answers with the request URL and the key in every form a vendor may echo it
 (``echoed_forms``) in the body and in response headers, as APIs that take the key in the query do.
 """
@@ -47,6 +48,7 @@ FAULT_KINDS = (
     "missing_field",
     "401_echo",
     "exhausted",
+    "drip",
 )
 
 
@@ -58,6 +60,7 @@ class Fault:
     hang_seconds: float = 3.0
     route: str | None = None  # "search" | "fetch" | None (any)
     code: str = ""  # "exhausted": the vendor's reason code
+    drip_interval: float = 1.0  # "drip": seconds between the body's bytes
 
 
 @dataclass
@@ -170,10 +173,13 @@ class Emulator:
         hang_seconds: float = 3.0,
         route: str | None = None,
         code: str = "",
+        drip_interval: float = 1.0,
     ) -> None:
         assert kind in FAULT_KINDS, kind
         with self._lock:
-            self._faults.setdefault(mount, deque()).append(Fault(kind, times, retry_after, hang_seconds, route, code))
+            self._faults.setdefault(mount, deque()).append(
+                Fault(kind, times, retry_after, hang_seconds, route, code, drip_interval)
+            )
 
     def pace(self, mount: str, *, latency: float = 0.0, per_second: int | None = None) -> None:
         """Answer ``mount`` after ``latency`` seconds, and 429 (Retry-After: 1) any request that would make
@@ -271,7 +277,29 @@ class Emulator:
         reply = self._reply(vendor, incoming, render, fault)
         if self.server_timing:
             reply.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - began):.1f}"
+        if fault is not None and fault.kind == "drip":
+            return self._drip(handler, reply, fault.drip_interval)
         return self._send(handler, reply)
+
+    def _drip(self, handler: BaseHTTPRequestHandler, reply: Reply, interval: float) -> None:
+        """The headers at once, then the body a byte at a time: each read a client makes gets a byte in time,
+        so only a deadline on the whole answer ends it. Stops when the client hangs up or the emulator stops."""
+        data = reply.body if isinstance(reply.body, bytes) else json.dumps(reply.body).encode()
+        handler.send_response(reply.status)
+        for name, value in {"Content-Type": "application/json", **reply.headers}.items():
+            handler.send_header(name, value)
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        try:
+            handler.wfile.flush()
+            for index in range(len(data)):
+                if self._stop.wait(interval):
+                    break
+                handler.wfile.write(data[index : index + 1])
+                handler.wfile.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up: the point of the fault
+            pass
+        handler.close_connection = True
 
     def _reply(self, vendor: vendors.Vendor, incoming: Incoming, render: vendors.Handler, fault: Fault | None) -> Reply:
         key = self.keys[incoming.mount if incoming.mount in self.keys else vendor.provider]

@@ -179,7 +179,12 @@ def _model_judge(parser: argparse.ArgumentParser) -> None:
         help="judge cassettes: none replays offline with no key (default: once)",
     )
     parser.add_argument("--cassettes", default="cassettes", help="cassette folder (default: ./cassettes)")
-    parser.add_argument("--timeout", type=float, default=180.0, help="seconds a call (default: 180)")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=180.0,
+        help="seconds one attempt of a model call may take, its whole answer included (default: 180)",
+    )
     parser.add_argument(
         "--concurrency",
         type=_at_least_one,
@@ -417,7 +422,9 @@ def _judge(
     from pytest_websearchbench.providers.model_client import ChatCompletionsApi, ModelClient, ModelEndpoint
 
     endpoint = ModelEndpoint.from_environ(os.environ)
-    client = ModelClient(endpoint.url_for(mode.may_record), endpoint.api_key, timeout=timeout)
+    client = ModelClient(
+        endpoint.url_for(mode.may_record), endpoint.api_key, timeout=timeout, timeout_setting="--timeout"
+    )
     judge = ModelJudge(spec.name, lambda body: client.ask(ChatCompletionsApi.path, body), spec.prices, spec.temperature)
     folder = cassettes / suite / f"judge-{re.sub(r'[^A-Za-z0-9._-]+', '-', spec.name)}"
     secrets = [endpoint.api_key] if endpoint.api_key else []

@@ -216,12 +216,13 @@ class HttpProvider(Provider):
         http: HttpOptions | None = None,
         params: Mapping[str, str] | None = None,
     ) -> None:
-        import httpx  # loaded by the first HTTP provider, not by every pytest start
+        # loaded by the first HTTP provider, not by every pytest start
+        from pytest_websearchbench.core.deadline import deadline_client
 
         super().__init__()
         self.http = http or HttpOptions(timeout=self.timeout_seconds)
         self.base_url = base_url.rstrip("/")
-        self.client = httpx.Client(
+        self.client = deadline_client(
             base_url=self.base_url,
             headers=dict(headers or {}),
             params=dict(params or {}),
@@ -344,12 +345,21 @@ class HttpProvider(Provider):
         """One try: the response, or what went wrong."""
         import httpx
 
+        from pytest_websearchbench.core.deadline import attempt_deadline
+
         state["attempts"] += 1
         began = time.perf_counter()
+        # the timeout is the whole attempt's (connect, headers, body), not each read's: a server that drips its
+        # answer a byte at a time ends here; a harness arm's own timeout for the call (``timeout=``) is its deadline
+        given = kwargs.get("timeout")
+        seconds, setting = (
+            (given, "the harness's timeout of the call") if isinstance(given, (int, float)) else (self.http.timeout, "")
+        )
         try:
-            response = self.client.request(method, path, **kwargs)
+            with attempt_deadline(seconds):
+                response = self.client.request(method, path, **kwargs)
         except (httpx.TimeoutException, httpx.NetworkError, httpx.RemoteProtocolError) as exc:
-            return None, transport_problem(exc, f"{method} {path}", self.http.timeout)
+            return None, transport_problem(exc, f"{method} {path}", seconds, setting or "--wsb-timeout")
         except httpx.HTTPError as exc:  # a malformed URL, an unsupported scheme…: not worth a retry
             raise self.fail(f"{type(exc).__name__} on {method} {path}: {exc}", kind="connection") from None
         finally:

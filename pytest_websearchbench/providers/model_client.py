@@ -34,6 +34,7 @@ from typing import Any
 import httpx
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
+from pytest_websearchbench.core.deadline import attempt_deadline, deadline_client, deadline_passed
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.options import CHAT_API, RESPONSES_API
 from pytest_websearchbench.core.policies import RetryPolicy
@@ -271,8 +272,11 @@ class ModelClient:
 
     base_url: str
     api_key: str = ""
+    #: the whole attempt's deadline (connect, headers, body: ``core.deadline``), in seconds
     timeout: float = TIMEOUT_SECONDS
     retry: RetryPolicy = MODEL_RETRY
+    #: what sets ``timeout``, named when an attempt runs out of it
+    timeout_setting: str = "a model call's timeout"
     calls: list[ModelCall] = field(default_factory=list)
     #: the model each answer says served it (its ``model``: a snapshot, e.g. ``gpt-5-2025-08-07``, of the name
     #: asked for), in order; a replayed answer says what the recorded one said
@@ -283,7 +287,7 @@ class ModelClient:
         # that leaves the process is scrubbed of it, errors and log records alike
         register_secrets([self.api_key])
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self._client = httpx.Client(
+        self._client = deadline_client(
             base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout, verify=client_tls()
         )
 
@@ -309,8 +313,12 @@ class ModelClient:
     def _attempt(self, path: str, body: dict[str, Any]) -> tuple[httpx.Response | None, tuple[str, str] | None]:
         started = time.perf_counter()
         try:
-            response = self._client.post(path, json=body)
-        except httpx.TimeoutException:
+            # the timeout is the whole attempt's, not each read's: a model that drips its answer ends here
+            with attempt_deadline(self.timeout):
+                response = self._client.post(path, json=body)
+        except httpx.TimeoutException as exc:
+            if deadline_passed(exc):
+                return None, (f"no complete answer within {self.timeout:g} s ({self.timeout_setting})", "timeout")
             return None, (f"no answer within {self.timeout:g} s", "timeout")
         except httpx.TransportError as exc:
             return None, (f"connection failed: {type(exc).__name__}: {exc}", "connection")

@@ -61,13 +61,23 @@ class Problem(NamedTuple):
 Attempt = Callable[[], "tuple[httpx.Response | None, Problem | tuple[str, str] | None]"]
 
 
-def transport_problem(exc: httpx.TransportError, where: str, timeout: float) -> Problem:
+def transport_problem(exc: httpx.TransportError, where: str, timeout: float, setting: str = "--wsb-timeout") -> Problem:
     """What a failure below HTTP means for retrying. A name that does not resolve is final, as the
     resolver has already tried its servers; a refused or timed-out connect is retried but counts
-    towards the circuit breaker; a failure after connecting (reset, read timeout) is retried."""
+    towards the circuit breaker; a failure after connecting (reset, read timeout) is retried. An
+    attempt whose deadline passed (``core.deadline``: ``timeout`` is the whole attempt's, which
+    ``setting`` sets) says so, as a timeout."""
     import httpx  # loaded by the first HTTP client, not by every pytest start
 
+    from pytest_websearchbench.core.deadline import deadline_passed
+
     name = type(exc).__name__
+    if isinstance(exc, httpx.TimeoutException) and deadline_passed(exc):
+        return Problem(
+            f"no complete answer within {timeout:g} s ({setting}) on {where}",
+            "timeout",
+            reached=not isinstance(exc, httpx.ConnectTimeout),
+        )
     if isinstance(exc, httpx.ConnectTimeout):
         return Problem(f"no answer within {timeout:g} s ({name}) on {where}", "timeout", reached=False)
     if isinstance(exc, httpx.TimeoutException):
