@@ -12,6 +12,21 @@ from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+
+def port_argument(text: str) -> int:
+    """A ``--port`` value for argparse (``type=``): a whole number 0–65535, else a usage error (exit 2) saying so;
+    socket's own error for 99999 is an ``OverflowError`` raised from deep in the server."""
+    import argparse
+
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0-65535; 0: one the OS chooses)") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535; 0: one the OS chooses)")
+    return port
+
+
 #: how often the serving loop looks for a stop: close() waits for it (socketserver's default is 0.5 s)
 POLL_SECONDS = 0.02
 

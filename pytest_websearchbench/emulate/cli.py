@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.loopback import serve_until_stopped
+from pytest_websearchbench.core.loopback import port_argument, serve_until_stopped
 from pytest_websearchbench.emulate.vendors import VENDORS
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         "served); default: the model asked for",
     )
     for sub in (provider, model):
-        sub.add_argument("--port", type=int, default=0, help="port to bind (default: one the OS chooses)")
+        sub.add_argument("--port", type=port_argument, default=0, help="port to bind (default: one the OS chooses)")
         sub.add_argument(
             "--detach",
             action="store_true",

@@ -9,14 +9,14 @@ import argparse
 import sys
 
 from pytest_websearchbench.core.exceptions import SuiteError
-from pytest_websearchbench.core.loopback import serve_until_stopped
+from pytest_websearchbench.core.loopback import port_argument, serve_until_stopped
 from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 
 
 def _arguments(argv: list[str] | None, prog: str | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=prog, description="Serve a JSON-lines page corpus on 127.0.0.1.")
     parser.add_argument("--corpus", required=True, help="JSON-lines file of pages")
-    parser.add_argument("--port", type=int, default=0, help="port to bind (default: one the OS chooses)")
+    parser.add_argument("--port", type=port_argument, default=0, help="port to bind (default: one the OS chooses)")
     return parser.parse_args(argv)
 
 

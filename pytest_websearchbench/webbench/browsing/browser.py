@@ -324,9 +324,20 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     )
     parser.add_argument("--text", action="store_true", help="print observations as text instead of JSON")
     args = parser.parse_args(argv)
-    with Browser(args.base_url) as browser:
+    try:
+        return _browse(args.base_url, args.actions, args.text)
+    except ActionError as exc:  # the world server cannot be reached (a bad --base-url): one line, not a traceback
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except UnicodeDecodeError as exc:
+        print(f"error: the actions are not UTF-8 text ({exc.reason} at byte {exc.start})", file=sys.stderr)
+        return 2
+
+
+def _browse(base_url: str, actions: Any, text: bool) -> int:
+    with Browser(base_url) as browser:
         browser.navigate("/")
-        for number, line in enumerate(args.actions, start=1):
+        for number, line in enumerate(actions, start=1):
             if not line.strip():
                 continue
             try:
@@ -335,7 +346,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                 print(json.dumps({"error": f"line {number}: not JSON: {exc.msg}"}), flush=True)
                 return 2
             observation = browser.act(action)
-            print(observation.to_text() + "\n" if args.text else json.dumps(observation.to_dict()), flush=True)
+            print(observation.to_text() + "\n" if text else json.dumps(observation.to_dict()), flush=True)
     return 0
 
 

@@ -37,6 +37,7 @@ import json
 import math
 import re
 import sqlite3
+import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -610,7 +611,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         return 2
     print(json.dumps(verdict.to_dict(), indent=1))
     if args.reward:
-        args.reward.write_text(f"{verdict.webscore / 100:.4f}\n")
+        try:
+            args.reward.write_text(f"{verdict.webscore / 100:.4f}\n")
+        except OSError as exc:  # graded, but the reward file cannot be written: one line, not a traceback
+            print(f"error: --reward {args.reward}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
     return 0 if verdict.passed else 1
 
 

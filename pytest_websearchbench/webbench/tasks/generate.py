@@ -16,6 +16,7 @@ import argparse
 import json
 import shutil
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -384,6 +385,14 @@ def _timed(spec: WorldSpec) -> float:
     return time.perf_counter() - started
 
 
+def _seeds(text: str) -> tuple[int, ...]:
+    """``--seeds``: whole numbers, comma-separated (a usage error otherwise)."""
+    try:
+        return tuple(int(part) for part in text.split(",") if part.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not comma-separated whole numbers (e.g. 0,1,2)") from None
+
+
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -392,17 +401,24 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("suites") / SUITE_NAME)
     parser.add_argument(
         "--seeds",
+        type=_seeds,
         help="comma-separated seeds for every template (default: each tier's published "
         "seeds: " + "; ".join(f"{t} {','.join(map(str, v))}" for t, v in TIER_SEEDS.items()) + ")",
     )
     args = parser.parse_args(argv)
-    seeds = tuple(int(s) for s in args.seeds.split(",") if s.strip()) if args.seeds else None
+    if args.out.exists() and not args.out.is_dir():
+        parser.error(f"--out {args.out}: not a folder")
+    seeds: tuple[int, ...] | None = args.seeds or None
     print(
         "admission table (WebScore 0-100 per agent; bounds: oracle, alt = 100; noop, nuc, wwr, over, inj = 0; "
         "wrong <= 35; abst <= 30)"
     )
     print(table_header())
-    admissions = generate(args.out, seeds, report=lambda a: print(table_row(a), flush=True))
+    try:
+        admissions = generate(args.out, seeds, report=lambda a: print(table_row(a), flush=True))
+    except OSError as exc:  # --out cannot be written (read-only, full): one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     admitted = sum(a.admitted for a in admissions)
     print(
         f"{admitted} of {len(admissions)} tasks admitted; wrote {args.out / 'dataset.toml'} and "

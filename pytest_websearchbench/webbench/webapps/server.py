@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler, QuietServer
+from pytest_websearchbench.core.exceptions import WebSearchBenchError
+from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler, QuietServer, port_argument
 from pytest_websearchbench.webbench.webapps import apps, forms
 from pytest_websearchbench.webbench.webapps.appsets import APPSETS
 from pytest_websearchbench.webbench.webapps.folders import new_world_folder
@@ -353,6 +354,7 @@ def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     from pytest_websearchbench.webbench.world.build import content_digest, load_world_spec, world_bytes
+    from pytest_websearchbench.webbench.world.toolkit import GenerationError
 
     parser = argparse.ArgumentParser(prog=prog, description="Serve a WebBench task's world until interrupted.")
     source = parser.add_mutually_exclusive_group(required=True)
@@ -363,15 +365,23 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         help="a task's environment/world.json alone (the world server's container holds nothing else of the task)",
     )
     parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=0)
+    parser.add_argument("--port", type=port_argument, default=0)
     parser.add_argument(
         "--dir", type=Path, help="world folder, kept at the end (default: a temporary folder, removed at the end)"
     )
     args = parser.parse_args(argv)
+    if args.task is not None and not args.task.is_dir():
+        parser.error(
+            f"--task {args.task}: {'not a folder' if args.task.exists() else 'no such folder'} (a Harbor task)"
+        )
     # a task's world is its environment/world.json: serving needs nothing else of the package
-    spec, digest = load_world_spec(args.task / "environment" / "world.json" if args.task else args.world)
+    try:
+        spec, digest = load_world_spec(args.task / "environment" / "world.json" if args.task else args.world)
+        data = world_bytes(spec)
+    except (WebSearchBenchError, GenerationError) as exc:  # a missing, unreadable or invalid world.json: one line
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     name = args.task.name if args.task else f"{spec.template}-s{spec.seed}"
-    data = world_bytes(spec)
     if content_digest(data) != digest:
         print(
             f"{name}: this generator builds {content_digest(data)}, the task records {digest}; "
@@ -390,6 +400,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             threading.Event().wait()
     except KeyboardInterrupt:
         pass
+    except OSError as exc:  # --dir not a folder one can write, a port in use, a host that is not this machine's
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     finally:
         if args.dir is None:
             shutil.rmtree(folder, ignore_errors=True)
