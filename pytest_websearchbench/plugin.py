@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import time
 import uuid
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -21,7 +22,13 @@ from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import Settings, add_options, check_written_whole
 from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.run.registry import all_options
-from pytest_websearchbench.run.session import provider_pool, run_state, start_run, store_run_state
+from pytest_websearchbench.run.session import (
+    provider_pool,
+    remove_leftover_temps,
+    run_state,
+    start_run,
+    store_run_state,
+)
 
 if TYPE_CHECKING:
     from pytest_websearchbench.core.family import RawResults
@@ -70,6 +77,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_websearchbench.run.distributed import plugin_for as distributed_plugin
     from pytest_websearchbench.run.reporter import RunReporter
 
+    started = time.time()  # a temp file older than this is no write of this run's (remove_leftover_temps)
     config.stash[_SECRETS_BEFORE] = registered_secrets()
     worker_input: dict[str, Any] | None = getattr(config, "workerinput", None)  # xdist's, on a worker
     worker = worker_input is not None
@@ -95,6 +103,7 @@ def pytest_configure(config: pytest.Config) -> None:
     install_log_scrubber()  # API keys never reach a log record
     if not worker:
         purge_stale_state()
+        remove_leftover_temps(state.settings, started)  # once, before a worker or the live phase writes
     config.pluginmanager.register(RunReporter(config, state), "websearchbench-reporter")
     config.pluginmanager.register(state.hub, "websearchbench-hub")  # says what --wsb-lock=update pinned
     if (distributed := distributed_plugin(config, state.settings)) is not None:  # xdist: rate shares, cassettes home

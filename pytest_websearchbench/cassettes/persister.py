@@ -4,6 +4,7 @@ raise whatever its YAML loader or its dict lookups raised, or treat a file that 
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 from pathlib import Path
@@ -34,6 +35,32 @@ class UnreadableCassetteError(WebSearchBenchError):
         super().__init__(f"the cassette {where} is unreadable: {field + ' ' if field else ''}{problem}")
 
 
+#: the errors that say the cassette folder takes no more files (full, over quota, read-only, forbidden), not
+#: that one file is wrong: after one, a live run starts no new paid call
+FOLDER_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EACCES, errno.EPERM})
+
+
+class CassetteWriteError(WebSearchBenchError):
+    """A cassette that could not be written: one line naming the file and the errno's words, never the
+    traceback of the OSError (``folder_full``: the folder takes no more files, see ``FOLDER_ERRNOS``)."""
+
+    kind = "unwritable_cassette"
+
+    def __init__(self, path: Path, exc: OSError) -> None:
+        self.path = Path(path)
+        self.reason = exc.strerror or str(exc)
+        self.folder_full = exc.errno in FOLDER_ERRNOS
+        super().__init__(f"cannot write {_shown(self.path)}: {self.reason}")
+
+
+def _shown(path: Path) -> str:
+    """A path as a message shows it: relative to the current folder when inside it."""
+    try:
+        return str(path.absolute().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
 class AtomicPersister:
     @staticmethod
     def load_cassette(cassette_path: str, serializer: Any) -> tuple[list[Any], list[dict[str, Any]]]:
@@ -59,7 +86,13 @@ class AtomicPersister:
     def save_cassette(cassette_path: str, cassette_dict: dict[str, Any], serializer: Any) -> None:
         from vcr.serialize import serialize
 
-        write_text_atomic(Path(cassette_path), serialize(cassette_dict, serializer))
+        path = Path(cassette_path)
+        text = serialize(cassette_dict, serializer)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)  # the cassette folder's tree: <suite>/<variant>/
+            write_text_atomic(path, text)
+        except OSError as exc:  # a full disk or a read-only folder: the item's one-line error
+            raise CassetteWriteError(path, exc) from None
 
 
 class RewritePersister(AtomicPersister):

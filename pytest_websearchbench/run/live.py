@@ -12,7 +12,9 @@ needs more); an episode's own turns stay in order on its thread. One case's item
 labelled endpoints (``serper@prod``, ``serper@staging``) start together (``interleaved``): the web drifts under
 both alike. The providers' ``--wsb-rate`` limiters
 are the run's one limiter; ``Pacer`` holds back a host that answers 429. Ctrl-C keeps the finished items'
-cassettes and writes no other; the same command again works only what is missing.
+cassettes and writes no other; the same command again works only what is missing. A cassette that cannot be
+written is its item's one-line error; when its folder takes no more files (full, read-only) no item starts after
+it, since its paid answers could not be kept: each left is an error saying why, and the summary says so.
 
 What each worked item came to (recorded, or failed with the error its test then shows) is kept on the
 config and, for xdist workers, in the run's state folder (``outcomes_path``).
@@ -40,6 +42,7 @@ from pytest_websearchbench.core.options import CassetteMode, Settings
 from pytest_websearchbench.run.session import run_state
 
 if TYPE_CHECKING:
+    from pytest_websearchbench.cassettes.persister import CassetteWriteError
     from pytest_websearchbench.core.family import OwnCassette
     from pytest_websearchbench.providers.base import CallRecord
     from pytest_websearchbench.providers.registry import ProviderPool
@@ -57,6 +60,9 @@ TERMINAL_EVERY, LOG_EVERY = 0.5, 30.0
 Key = tuple[str, str, str]  # (suite, case, variant): ItemMeta.key
 _Todo = tuple["ItemSpec", Path, "OwnCassette | None"]  # an item to work live, its cassette, a family's own
 _OUTCOMES = pytest.StashKey["dict[Key, LiveOutcome] | None"]()
+_STOPPED = pytest.StashKey[str]()
+#: the error kind of an item the live phase did not call because a cassette could not be written before it
+NOT_CALLED = "cassette_folder_unwritable"
 
 
 @dataclass(frozen=True)
@@ -86,6 +92,12 @@ def live_outcome(config: pytest.Config, key: Key) -> LiveOutcome | None:
     """How the live phase left this item, or None (it was not worked live: replayed, reused, not live)."""
     outcomes = _outcomes(config)
     return outcomes.get(key) if outcomes else None
+
+
+def stopped_note(config: pytest.Config) -> str:
+    """The summary's line when the live phase stopped calling because its cassettes could not be written
+    (a full disk, a read-only folder), or ""."""
+    return config.stash.get(_STOPPED, "")
 
 
 def worked_live(config: pytest.Config) -> bool:
@@ -141,6 +153,8 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
             finally:
                 outcomes.update(work.outcomes)
                 pool.close()
+                if work.unwritable:
+                    config.stash[_STOPPED] = work.stopped_line()
     finally:  # also when empty: it tells the workers that the run's live calls are made here
         write_text_atomic(
             outcomes_path(state.run_id),
@@ -199,6 +213,10 @@ class _LiveWork:
         self.outcomes: dict[Key, LiveOutcome] = {}
         self.changed = threading.Condition()
         self.stopping = threading.Event()  # Ctrl-C: no item starts, no cassette is written
+        #: why the cassette folder takes no more files (the errno's words), once a write said so: no item starts
+        #: then, since its paid calls could not be kept
+        self.unwritable = ""
+        self.not_called = 0
         self.write_lock = threading.Lock()
         self.threads = 0
         self.in_flight = 0
@@ -255,14 +273,12 @@ class _LiveWork:
                     return
                 spec, path, own = self.queue.popleft()
                 self.in_flight += 1
-                # an item of a family's own cassette has no provider to price (its calls never were capped)
-                refusal = self._over_budget(spec) if own is None else None
+                refusal = self._refusal(spec, own)
             if refusal is not None:
+                message, error, kind = refusal
                 self._finish(
                     spec,
-                    LiveOutcome(
-                        FAILED, refusal, {"cassette_path": str(path), "error": refusal, "error_kind": "max_cost"}
-                    ),
+                    LiveOutcome(FAILED, message, {"cassette_path": str(path), "error": error, "error_kind": kind}),
                     [],
                 )
                 continue
@@ -272,6 +288,31 @@ class _LiveWork:
             except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
                 outcome = LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{traceback.format_exc()}")
             self._finish(spec, outcome, calls)
+
+    def _refusal(self, spec: ItemSpec, own: OwnCassette | None) -> tuple[str, str, str] | None:
+        """Why ``spec`` may not start (under ``changed``): the cassette folder takes no more files, or the spend
+        would pass --wsb-max-cost, as (its test's message, the item's error, the error's kind); None: it starts."""
+        if self.unwritable:
+            self.not_called += 1
+            # the item's error without its label: the summary counts the items left by one reason
+            reason = f"not called: the cassette folder cannot be written ({self.unwritable})"
+            return f"{spec.label}: {reason}", reason, NOT_CALLED
+        # an item of a family's own cassette has no provider to price (its calls never were capped)
+        refusal = self._over_budget(spec) if own is None else None
+        return None if refusal is None else (refusal, refusal, "max_cost")
+
+    def _cannot_write(self, exc: CassetteWriteError) -> None:
+        """A cassette could not be written: when its folder takes no more files, no item starts from now on."""
+        if exc.folder_full:
+            with self.changed:
+                self.unwritable = self.unwritable or exc.reason
+
+    def stopped_line(self) -> str:
+        """The summary's line saying the live phase stopped calling, and why."""
+        return (
+            f"live: stopped calling after a cassette could not be written ({self.unwritable}): "
+            f"{self.not_called} items not called; free the cassette folder and run the same command again"
+        )
 
     def _over_budget(self, spec: ItemSpec) -> str | None:
         """Why ``spec`` may not start: the run's spend, with what it and the items in flight will likely
@@ -298,7 +339,7 @@ class _LiveWork:
     def _work(self, spec: ItemSpec, path: Path) -> tuple[LiveOutcome | None, list[CallRecord]]:
         """Run one item's case with its traffic captured, and write its cassette; None: stopped first."""
         from pytest_websearchbench.cassettes.capture import Capture
-        from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
+        from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
         from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.core.family import RunContext
         from pytest_websearchbench.reporting.results import ItemRun
@@ -332,6 +373,10 @@ class _LiveWork:
                 capture.save(provider.failed_exchanges[first_failed:])
             # the calls as they went live (attempts, waits), which the replay cannot know
             return LiveOutcome(RECORDED, run={"calls": [call.to_dict() for call in run.calls]}), run.calls
+        except CassetteWriteError as exc:  # the answers came; they cannot be kept
+            run.error, run.error_kind = str(exc), exc.kind
+            message = f"{spec.label}: {exc}"
+            self._cannot_write(exc)
         except (StaleCassetteError, UnreadableCassetteError) as exc:
             run.error, run.error_kind = str(exc), exc.kind
             message = f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}"
@@ -346,7 +391,7 @@ class _LiveWork:
         """Run the item of a family that keeps its own cassette (no provider) with its calls captured into
         that cassette (its ``run`` opens none while a capture is active); None: stopped first."""
         from pytest_websearchbench.cassettes.capture import Capture
-        from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
+        from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
         from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.core.family import RunContext
         from pytest_websearchbench.reporting.results import ItemRun
@@ -368,6 +413,10 @@ class _LiveWork:
                     return None, []
                 capture.save([])  # its 429 and 5xx answers are dropped by the filters
             return LiveOutcome(RECORDED), []
+        except CassetteWriteError as exc:
+            run.error, run.error_kind = str(exc), exc.kind
+            message = f"{spec.label}: {exc}"
+            self._cannot_write(exc)
         except (StaleCassetteError, UnreadableCassetteError) as exc:
             run.error, run.error_kind = str(exc), exc.kind
             message = f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, self.settings)}"
@@ -432,6 +481,8 @@ class _Progress:
         if self.tty and not self.quiet:
             self.terminal.rewrite("", erase=True)
         self.terminal.write_line(self.line(work, final=True))
+        if work.unwritable:
+            self.terminal.write_line(work.stopped_line(), red=True, bold=True)
 
     @staticmethod
     def line(work: _LiveWork, *, final: bool = False) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 import pytest
 
-from pytest_websearchbench.cassettes.persister import UnreadableCassetteError
+from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
 from pytest_websearchbench.cassettes.recorder import StaleCassetteError, cassette_mismatch_error, use_cassette
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults, RunContext
@@ -120,6 +120,9 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
         raise pytest.fail.Exception(
             f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}", pytrace=False
         ) from None
+    except CassetteWriteError as exc:  # recorded in the test (no live phase): a full disk, a read-only folder
+        run.error, run.error_kind = str(exc), exc.kind
+        raise pytest.fail.Exception(f"{spec.label}: {exc}", pytrace=False) from None
     except WebSearchBenchError as exc:
         kind = getattr(exc, "kind", "error")
         if (

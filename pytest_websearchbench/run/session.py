@@ -128,6 +128,23 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
     return RunState(settings, families, registry, baseline, run_id, hub, endpoints), suite_paths
 
 
+def remove_leftover_temps(settings: Settings, started: float) -> int:
+    """Remove the atomic writer's temp files that a killed run (kill -9, a power cut) left where this run
+    writes: in the cassette folder's tree when the run records (else a ``git add cassettes/`` commits them),
+    and each output's own beside it. Only those older than this run's ``started``: a newer one may be another
+    run's, being written now. The number removed."""
+    from pytest_websearchbench.core.atomic import remove_leftovers
+
+    removed = 0
+    if settings.record_mode.may_record and settings.cassette_dir.is_dir():
+        removed += remove_leftovers([settings.cassette_dir], started, tree=True)
+    for output in (settings.json_path, settings.html_path, settings.markdown_path, settings.history_path):
+        if output is not None:  # written through a symlink: the temps are beside its target
+            target = Path(os.path.realpath(output))
+            removed += remove_leftovers([target.parent], started, names=[target.name])
+    return removed
+
+
 def _endpoint_urls(config: pytest.Config, providers: tuple[str, ...]) -> dict[str, str]:
     """Each labelled endpoint's base URL, by variant; a label without one is a usage error: it would measure
     the provider's default endpoint under another name (an A/A run sets the same URL under both labels)."""
