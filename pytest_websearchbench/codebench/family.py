@@ -60,6 +60,7 @@ from pytest_websearchbench.core.options import (
     RESPONSES_API,
     OptionValues,
     Settings,
+    output_path,
 )
 from pytest_websearchbench.core.repeats import repeat_cases, repeat_summary, run_of
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
@@ -203,7 +204,7 @@ class CodeFamily(BenchmarkFamily):
                 selftest=selftest,
                 endpoint=endpoint,
                 may_record=settings.record_mode.may_record,
-                code_json=Path(code_json).resolve() if code_json else None,
+                code_json=output_path(Path(code_json).resolve(), "--wsb-code-json") if code_json else None,
                 strict_grader=options["wsb_strict_grader"],
             )
         )

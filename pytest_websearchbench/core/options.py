@@ -10,7 +10,7 @@ that pytest can list and check every option without importing a family.
 from __future__ import annotations
 
 import enum
-import os
+import errno
 import shlex
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from pytest_websearchbench.core.atomic import NotRegularFileError, file_kind, probe_folder, writable_target
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.hub import LOCK_MODES
 from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rates
@@ -608,8 +609,8 @@ class Settings:
             suites=values["wsb_suite"],
             k=values["wsb_k"],
             record_mode=values["wsb_record_mode"],
-            cassette_dir=values.path("wsb_cassette_dir") or values.anchor / "cassettes",
-            json_path=_output(values.path("wsb_json"), "--wsb-json"),
+            cassette_dir=_folder(values.path("wsb_cassette_dir") or values.anchor / "cassettes", "--wsb-cassette-dir"),
+            json_path=output_path(values.path("wsb_json"), "--wsb-json"),
             baseline_path=values.path("wsb_baseline"),
             tolerance=values["wsb_tolerance"],
             local_corpus=_existing(values.path("wsb_local_corpus"), "--wsb-local-corpus"),
@@ -623,9 +624,9 @@ class Settings:
             min_judged_drop=values["wsb_min_judged_drop"],
             max_latency_regression=values["wsb_max_latency_regression"],
             baseline_accept=values["wsb_baseline_accept"],
-            html_path=_output(values.path("wsb_html"), "--wsb-html"),
-            markdown_path=_output(values.path("wsb_markdown"), "--wsb-markdown"),
-            history_path=_output(values.path("wsb_history"), "--wsb-history"),
+            html_path=output_path(values.path("wsb_html"), "--wsb-html"),
+            markdown_path=output_path(values.path("wsb_markdown"), "--wsb-markdown"),
+            history_path=output_path(values.path("wsb_history"), "--wsb-history"),
             label=values["wsb_label"],
             cassette_dir_given=values.path("wsb_cassette_dir") is not None,
             json_raw=values["wsb_json_raw"],
@@ -641,15 +642,40 @@ def _existing(path: Path | None, flag: str) -> Path | None:
     return path
 
 
-def _output(path: Path | None, flag: str) -> Path | None:
-    """A file the run writes at its end: refused now if it cannot be written then (not after an hour's run)."""
+def _folder(path: Path, flag: str) -> Path:
+    """A folder the run writes into, made when first written (it and its sub-folders: the cassette tree);
+    something else already at the path is refused now, not an error of every item later."""
+    if path.exists() and not path.is_dir():
+        raise ConfigurationError(f"{flag}: {path} is {file_kind(path.stat().st_mode)}, not a folder")
+    return path
+
+
+def output_path(path: Path | None, flag: str) -> Path | None:
+    """A file the run writes at its end: refused now if it cannot be written then (not after an hour's run).
+
+    Only a regular file is written: a folder, FIFO, socket or device at the path is refused and left alone; a
+    symlink is written through to its target (as pytest's --junitxml), which must pass the same checks. The
+    folder must exist (a mistyped path never makes folders, least of all as root) and take a new file: a
+    probe file is made and removed in it, since os.access says yes to root on /proc or a read-only mount."""
     if path is None:
         return None
-    if path.is_dir():
-        raise ConfigurationError(f"{flag}: {path} is a folder; give a file name")
-    folder = path.parent
-    while not folder.exists():  # the writer creates missing folders under the nearest existing one
-        folder = folder.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK | os.X_OK):
-        raise ConfigurationError(f"{flag}: cannot write {path}: {folder} is not a writable folder")
+    try:
+        target = writable_target(path)
+    except NotRegularFileError as exc:
+        if exc.errno == errno.EISDIR and not path.is_symlink():
+            raise ConfigurationError(f"{flag}: {path} is a folder; give a file name") from None
+        raise ConfigurationError(f"{flag}: {exc.filename}: {exc.strerror}; give a file name") from None
+    except OSError as exc:  # a symlink loop, a path under a file
+        raise ConfigurationError(f"{flag}: cannot write {path}: {exc.strerror or exc}") from None
+    folder = target.parent
+    if not folder.exists():
+        raise ConfigurationError(
+            f"{flag}: cannot write {path}: the folder {folder} does not exist (an output's folder is never made)"
+        )
+    if not folder.is_dir():
+        kind = file_kind(folder.lstat().st_mode)
+        raise ConfigurationError(f"{flag}: cannot write {path}: {folder} is not a writable folder ({kind})")
+    reason = probe_folder(folder, target.name)
+    if reason:
+        raise ConfigurationError(f"{flag}: cannot write {path}: {folder} is not a writable folder ({reason})")
     return path

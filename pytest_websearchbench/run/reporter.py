@@ -5,13 +5,16 @@ and the run's entry in the release history."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.reporting.figures import SuiteFigures, run_figures
-from pytest_websearchbench.reporting.history import HistoryError, append_run, git_commit
+from pytest_websearchbench.reporting.history import HistoryError, RunEntry, append_run, git_commit
 from pytest_websearchbench.reporting.identity import run_identity
 from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
 from pytest_websearchbench.reporting.regression import suite_verdicts
@@ -19,6 +22,7 @@ from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, R
 from pytest_websearchbench.reporting.terminal import summary_lines
 from pytest_websearchbench.reporting.trends import entry_of
 from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
+from pytest_websearchbench.run.live import stopped_note
 from pytest_websearchbench.run.session import RunState
 from pytest_websearchbench.run.verdict_tests import is_verdict_test, report_verdicts
 
@@ -40,7 +44,9 @@ class RunReporter:
         self.suite_errors = 0
         self.stopped_workers: set[str] = set()  # xdist workers that stopped on an interrupt
         self.completeness: Completeness | None = None
-        self.write_error = ""  # why the results file, the report or the history could not be written
+        #: one line per report that could not be written (the file, the reason), and the reports' paths
+        self.write_errors: list[str] = []
+        self.unwritten: set[Path] = set()
         self.refusal = ""  # why the baseline could not be compared, known only at the end (its agent's snapshot)
         self.figures: list[SuiteFigures] | None = None  # the suites' figures, computed once at the end
         self.history_run: int | None = None  # the run's id in --wsb-history, once appended
@@ -117,17 +123,34 @@ class RunReporter:
         settings = self.state.settings
         self.completeness = self._completeness(session)
         if settings.json_path or settings.html_path or self._appends_history():
-            try:
-                self._write_files(settings)
-            except OSError as exc:  # the folder was checked at the start; it can still vanish or fill up
-                self.write_error = f"cannot write {exc.filename or 'an output file'}: {exc.strerror or exc}"
-            except HistoryError as exc:  # checked at the start too; another program may have replaced it since
-                self.write_error = f"cannot append the run to the history: {exc}"
-            if self.write_error and session.exitstatus == pytest.ExitCode.OK:
-                session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+            self._write_files(settings)
         self._write_markdown(settings)
         for family in self.state.families.made():  # a family the run never used has nothing to write
-            family.write_outputs(self.store.records())
+            self._attempt(None, partial(family.write_outputs, self.store.records()))
+        # exit 3, as the issue asks of every report alike (pytest's INTERNAL_ERROR): a report the run was asked
+        # for is missing, which a failed test's exit 1 would not say; a usage error (4) or an interrupt stays
+        if self.write_errors and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+
+    def _attempt(self, path: Path | None, write: Callable[[], object]) -> None:
+        """Write one report; when it fails (the folder was checked at the start, but it can still vanish, fill
+        up or turn read-only) the run goes on to the next and keeps one line naming the file and the reason."""
+        if path is not None and not Path(os.path.realpath(path)).parent.is_dir():
+            # an output's folder is never made (core/options.py): the writer would make it, or say "File exists"
+            folder = Path(os.path.realpath(path)).parent
+            self.write_errors.append(f"cannot write {path}: the folder {folder} is not there any more")
+            self.unwritten.add(path)
+            return
+        try:
+            write()
+        except OSError as exc:  # the atomic writer names its target, never its temp file
+            self.write_errors.append(f"cannot write {path or exc.filename or 'an output file'}: {exc.strerror or exc}")
+        except HistoryError as exc:  # checked at the start too; another program may have replaced it since
+            self.write_errors.append(f"cannot append the run to the history: {exc}")
+        else:
+            return
+        if path is not None:
+            self.unwritten.add(path)
 
     def _write_files(self, settings: Settings) -> None:
         """The results file and the HTML report, from the run's results; no key reaches either."""
@@ -136,14 +159,18 @@ class RunReporter:
         families = {name: self.state.families[name] for name in self._family_names()}
         secrets = self._secrets()
         if settings.json_path:
-            write_document(settings.json_path, results.to_dict(stream=True), secrets)
+            json_path = settings.json_path
+            self._attempt(json_path, lambda: write_document(json_path, results.to_dict(stream=True), secrets))
         if settings.html_path:
             # matplotlib and Jinja2 load only when a report is asked for
             from pytest_websearchbench.reporting.html.model import Source
             from pytest_websearchbench.reporting.html.render import write_report
 
             label = settings.json_path.name if settings.json_path else "this run"
-            write_report(settings.html_path, [Source(label, results)], families, secrets=secrets)
+            html_path = settings.html_path
+            self._attempt(
+                html_path, lambda: write_report(html_path, [Source(label, results)], families, secrets=secrets)
+            )
         if self._appends_history() and settings.history_path is not None:
             entry = entry_of(
                 results,
@@ -153,7 +180,11 @@ class RunReporter:
                 alpha=settings.alpha,
                 min_effect=settings.min_effect,
             )
-            self.history_run = append_run(settings.history_path, entry, secrets)
+            history_path = settings.history_path
+            self._attempt(history_path, lambda: self._append_history(history_path, entry, secrets))
+
+    def _append_history(self, path: Path, entry: RunEntry, secrets: list[str]) -> None:
+        self.history_run = append_run(path, entry, secrets)
 
     def _write_markdown(self, settings: Settings) -> None:
         """--wsb-markdown, and GitHub Actions' step summary (appended: other steps write there too)."""
@@ -174,14 +205,11 @@ class RunReporter:
             ),
             secrets,
         )
-        try:
-            if settings.markdown_path:
-                write_text_atomic(settings.markdown_path, text)
-            if step_summary:
-                with open(step_summary, "a", encoding="utf-8") as handle:
-                    handle.write(text)
-        except OSError as exc:
-            self.write_error = f"cannot write {exc.filename or 'the Markdown summary'}: {exc.strerror or exc}"
+        if settings.markdown_path:
+            markdown_path = settings.markdown_path
+            self._attempt(markdown_path, lambda: write_text_atomic(markdown_path, text))
+        if step_summary:
+            self._attempt(Path(step_summary), lambda: _append_text(step_summary, text))
 
     def _secrets(self) -> list[str]:
         """Every key this run may hold (the registered ones are scrubbed besides)."""
@@ -290,7 +318,7 @@ class RunReporter:
             and bool(records or self.declared or done.suite_errors)
         )
         incomplete = done.text() if shown and done is not None else ""
-        if not records and not incomplete:
+        if not records and not incomplete and not self.write_errors:
             return
         terminalreporter.write_sep("=", "websearchbench summary")
         settings = self.state.settings
@@ -300,17 +328,18 @@ class RunReporter:
             terminalreporter.write_line(line)
         if incomplete:
             terminalreporter.write_line(incomplete, red=True, bold=True)
+        if stopped_note(self.config):
+            terminalreporter.write_line(stopped_note(self.config), red=True, bold=True)
         if self.refusal:
             terminalreporter.write_line(self.refusal, red=True, bold=True)
-        if self.write_error:
-            terminalreporter.write_line(self.write_error, red=True, bold=True)
-            return
-        if self.state.settings.json_path:
+        for line in self.write_errors:
+            terminalreporter.write_line(line, red=True, bold=True)
+        if self.state.settings.json_path and self.state.settings.json_path not in self.unwritten:
             note = " (marked incomplete: a baseline only with --wsb-baseline-accept=incomplete)" if incomplete else ""
             terminalreporter.write_line(f"results written to {self.state.settings.json_path}{note}")
-        if self.state.settings.html_path:
+        if self.state.settings.html_path and self.state.settings.html_path not in self.unwritten:
             terminalreporter.write_line(f"HTML report written to {self.state.settings.html_path}")
-        if self.state.settings.markdown_path:
+        if self.state.settings.markdown_path and self.state.settings.markdown_path not in self.unwritten:
             terminalreporter.write_line(f"Markdown summary written to {self.state.settings.markdown_path}")
         if self.history_run is not None:
             from pytest_websearchbench.core.secrets import scrub
@@ -318,6 +347,12 @@ class RunReporter:
             label = f" ({scrub(settings.label, self._secrets())})" if settings.label else ""
             note = " (marked incomplete)" if incomplete else ""
             terminalreporter.write_line(f"run {self.history_run}{label} appended to {settings.history_path}{note}")
+
+
+def _append_text(path: str, text: str) -> None:
+    """Append to a file other steps write too (GitHub Actions' step summary): never replaced, so not atomic."""
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(text)
 
 
 def _interruption(excinfo: pytest.ExceptionInfo[BaseException]) -> str:

@@ -849,6 +849,7 @@ def test_a_failed_fetch_is_kept_in_the_cassette_so_the_episode_replays(pytester,
 
 def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pytester, monkeypatch):
     eval_path = tiny_code_suite(pytester.path)
+    (pytester.path / "out").mkdir()  # an output's folder is never made
     key = "sk-proj-ECHOED-0123456789abcdef"
     rejects = {"status": 401, "error": f"Incorrect API key provided: {key}. You can find your API key at ..."}
     out = pytester.path / "out"
@@ -950,6 +951,7 @@ def test_a_model_that_writes_its_key_into_its_answer_leaks_it_nowhere(pytester, 
     key = "sk-echoed-KEY/0123+abcdef"
     forms = {key, quote(key, safe=""), base64.b64encode(key.encode()).decode(), json.dumps(key)[1:-1]}
     eval_path = tiny_code_suite(pytester.path)
+    (pytester.path / "out").mkdir()  # an output's folder is never made
     answer = "```python\n" + "\n".join(f"token = {form!r}" for form in sorted(forms)) + "\n```"
     with ScriptedModel(lambda request: {"content": answer}) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)

@@ -104,6 +104,7 @@ def test_record_then_replay_without_server(pytester, tiny_suite, monkeypatch):
 
 def test_results_file_has_metadata_and_every_item(pytester, tiny_suite):
     path = pytester.path / "out" / "results.json"
+    path.parent.mkdir()  # an output's folder is never made
     pytester.runpytest("suites", f"--wsb-json={path}")
     data = json.loads(path.read_text())
     assert data["k"] == 5 and data["providers"] == ["local"] and data["record_mode"] == "once"

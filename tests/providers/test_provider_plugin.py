@@ -185,6 +185,7 @@ def test_a_planted_key_reaches_no_byte_written(pytester, tiny_suite, emulator, e
         emulator.keys[provider] = key
         monkeypatch.setenv(f"{provider.upper()}_API_KEY", key)
     emulator.fault("serpapi", "401_echo")  # the vendor echoes the key in its error message
+    (pytester.path / "out").mkdir()  # an output's folder is never made
     result = pytester.runpytest(
         "suites",
         "--provider=serper,serpapi",

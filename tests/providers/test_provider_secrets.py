@@ -49,6 +49,7 @@ def test_a_key_echoed_in_every_form_reaches_no_byte_written(pytester, tiny_suite
     monkeypatch.setenv("SERPAPI_API_KEY", KEYS["serpapi"])
     monkeypatch.setenv("GOOGLE_API_KEY", KEYS["google-cse"])
     monkeypatch.setenv("GOOGLE_CSE_ID", CSE_ID)
+    (pytester.path / "out").mkdir()  # an output's folder is never made
     result = pytester.runpytest(
         "suites",
         "--provider=serpapi,google-cse",

@@ -221,6 +221,7 @@ def pytest_runtest_call(item):
 
 
 def test_runs_are_appended_with_their_label_and_an_interrupted_one_is_marked_incomplete(pytester, tiny_suite):
+    (pytester.path / "runs").mkdir()  # an output's folder is never made
     first = pytester.runpytest("suites/tiny", "--wsb-history=runs/history.sqlite", "--wsb-label=release-1.3")
     first.assert_outcomes(passed=3, failed=1)
     first.stdout.fnmatch_lines(["run 1 (release-1.3) appended to *history.sqlite"])
