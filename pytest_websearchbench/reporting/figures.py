@@ -155,6 +155,8 @@ class VariantFigures:
     #: the server's own time per answered call, where the provider stated one (None: it stated none)
     server_p50_ms: float | None = None
     server_p95_ms: float | None = None
+    #: its verdict against the reference (side by side; None for the reference): regression.versus_verdicts
+    versus: SuiteVerdict | None = None
     #: its items' latency against the reference's, paired by case (side by side; None for the reference)
     latency_paired: LatencyVerdict | None = None
     paired: dict[str, PairedFigure] = field(default_factory=dict)  # metric key → against the reference
@@ -197,6 +199,7 @@ class VariantFigures:
                 else {}
             ),
             **({"latency_paired": self.latency_paired.to_dict()} if self.latency_paired is not None else {}),
+            **({"versus": self.versus.to_dict()} if self.versus is not None else {}),
             "cost": self.cost.to_dict(),
             "cassettes": self.cassettes,
             "empty_answers": self.empty_answers,
@@ -263,12 +266,13 @@ def run_figures(
     order: Sequence[str] = (),
     verdicts: Iterable[SuiteVerdict] = (),
     same_endpoints: Sequence[tuple[str, str]] = (),
+    versus: Iterable[SuiteVerdict] = (),
 ) -> list[SuiteFigures]:
     """Each suite's figures, by suite name (see ``suite_figures``)."""
     by_suite: dict[str, list[ItemRecord]] = defaultdict(list)
     for record in records:
         by_suite[record.meta.suite].append(record)
-    verdicts = list(verdicts)
+    verdicts, compared = list(verdicts), list(versus)
     return [
         suite_figures(
             by_suite[name],
@@ -277,6 +281,7 @@ def run_figures(
             order=order,
             verdicts=verdicts,
             same_endpoints=same_endpoints,
+            versus=compared,
         )
         for name in sorted(by_suite)
     ]
@@ -290,11 +295,13 @@ def suite_figures(
     order: Sequence[str] = (),
     verdicts: Iterable[SuiteVerdict] = (),
     same_endpoints: Sequence[tuple[str, str]] = (),
+    versus: Iterable[SuiteVerdict] = (),
 ) -> SuiteFigures:
     """The figures of one suite's records: variants in ``order`` (the first is the reference), then the
     others as they come; ``family`` None (one this installation does not know): its metrics as they come,
     errored items left out; ``verdicts``: the baseline's, matched by suite and variant; ``same_endpoints``:
-    the A/A pairs (two labels of one endpoint), each a noise floor."""
+    the A/A pairs (two labels of one endpoint), each a noise floor; ``versus``: the side-by-side verdicts against
+    the reference, matched by suite and variant."""
     first = records[0].meta
     columns = family.columns(first.kind, k) if family is not None else _columns_of(records)
     present = dict.fromkeys(r.meta.variant for r in records)
@@ -312,6 +319,9 @@ def suite_figures(
             )
     _pair(variants, columns)
     _pair_latency(variants)
+    compared = {v.variant: v for v in versus if v.suite == first.suite}
+    for variant in variants[1:]:
+        variant.versus = compared.get(variant.name)
     traffic = (family is None or family.records_traffic) and any(r.run.calls or r.run.cassette for r in records)
     return SuiteFigures(
         first.suite,

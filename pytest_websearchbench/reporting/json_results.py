@@ -40,6 +40,8 @@ class RunResults:
     plugin_version: str | None = None
     figures: list[SuiteFigures] | None = None  # the run's (the summary block); None: read from a file
     raw_answers: bool = True  # the items keep the provider answers' text (--wsb-json-raw; files before it did)
+    #: side by side, each variant's verdict against the reference (the summary block's ``versus``); read from a file
+    versus: list[SuiteVerdict] = field(default_factory=list)
 
     @classmethod
     def of_run(
@@ -130,6 +132,12 @@ class RunResults:
             data.get("created"),
             data.get("plugin_version"),
             raw_answers=data.get("raw_answers", True),
+            versus=[
+                SuiteVerdict.from_dict(variant["versus"])
+                for suite in data.get("summary") or []
+                for variant in suite.get("variants") or []
+                if variant.get("versus")
+            ],
         )
 
 

@@ -42,6 +42,10 @@ def markdown_summary(figures: list[SuiteFigures], *, baseline: str | None, incom
                 f"{_cell(variant.cost.text)} |"
             )
         lines.append("")
+        for variant in suite.variants[1:]:  # side by side: each against the reference (a comparison, no gate)
+            if variant.versus is not None:
+                lines.append(f"- {_cell(variant.name)} vs {_cell(suite.reference)}: {_cell(variant.versus.text())}")
+        lines += [f"- {floor.text()}" for floor in suite.noise_floors]
         for variant in suite.variants:
             for status, heading in ((REGRESSED, "regressed"), (FIXED, "fixed")):
                 ids = [

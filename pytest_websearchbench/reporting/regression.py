@@ -15,7 +15,7 @@ significant slowdown beyond it fail the verdict whatever the metric says."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -263,3 +263,64 @@ def _holes(group: list[ItemRecord], coverage: Coverage | None, baseline: Baselin
 def _dropped(holes: Holes, most: float) -> bool:
     """The run has less of its answers graded than the baseline had, by more than ``most``."""
     return holes.before is not None and holes.before - holes.now > most
+
+
+#: a side-by-side verdict's words: a comparison of two variants of one run, not a gate (the exit code is untouched)
+WORSE, BETTER, NO_DIFFERENCE = "worse", "better", "no significant difference"
+_COMPARED = {REGRESSION: WORSE, IMPROVEMENT: BETTER, NO_CHANGE: NO_DIFFERENCE}
+
+
+def versus_verdicts(
+    records: list[ItemRecord],
+    families: Mapping[str, BenchmarkFamily],
+    k: int,
+    order: list[str],
+    *,
+    alpha: float,
+    min_effect: float,
+    min_judged: float = 0.9,
+    min_judged_drop: float = 0.05,
+) -> list[SuiteVerdict]:
+    """Side by side (several providers, or one provider's endpoints ``serper@prod,serper@staging``): each variant
+    of a suite against the suite's reference, the first of ``order`` it has, by the baseline verdict's rules
+    (exact paired test, the drop it could detect, holes); in words that compare (``worse``, ``better``, ``no
+    significant difference``), since the run's exit code does not follow them."""
+    verdicts = []
+    by_suite: dict[str, list[ItemRecord]] = {}
+    for record in records:
+        by_suite.setdefault(record.meta.suite, []).append(record)
+    for suite, group in by_suite.items():
+        present = dict.fromkeys(r.meta.variant for r in group)
+        names = [v for v in order if v in present] + [v for v in present if v not in order]
+        if len(names) < 2:
+            continue
+        reference, meta = names[0], group[0].meta
+        # the reference's items, keyed as each other variant's would be: the baseline every other one meets
+        items = {
+            (suite, r.meta.case_id, other): {
+                "suite": suite,
+                "case_id": r.meta.case_id,
+                "provider": other,
+                "outcome": r.outcome,
+                "metrics": r.metrics,
+            }
+            for r in group
+            if r.meta.variant == reference
+            for other in names[1:]
+        }
+        against = Baseline(
+            items, reference, k=k, suites={suite: {"edition": meta.edition, "digest": meta.digest, "kind": meta.kind}}
+        )
+        others = [r for r in group if r.meta.variant != reference]
+        for verdict in suite_verdicts(
+            others,
+            families,
+            k,
+            against,
+            alpha=alpha,
+            min_effect=min_effect,
+            min_judged=min_judged,
+            min_judged_drop=min_judged_drop,
+        ):
+            verdicts.append(replace(verdict, status=_COMPARED.get(verdict.status, verdict.status), latency=None))
+    return verdicts

@@ -108,6 +108,13 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
                 ],
             )
         )
+    if any(v.versus is not None for v in variants[1:]):
+        rows.append(
+            (
+                f"verdict vs {suite.reference}",
+                ["(reference)"] + [v.versus.text() if v.versus is not None else "-" for v in variants[1:]],
+            )
+        )
     if any(v.latency_paired is not None for v in variants):
         rows.append(
             (

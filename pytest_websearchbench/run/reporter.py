@@ -5,7 +5,7 @@ and the run's entry in the release history."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,7 +17,7 @@ from pytest_websearchbench.reporting.figures import SuiteFigures, run_figures
 from pytest_websearchbench.reporting.history import HistoryError, RunEntry, append_run, git_commit
 from pytest_websearchbench.reporting.identity import run_identity
 from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
-from pytest_websearchbench.reporting.regression import suite_verdicts
+from pytest_websearchbench.reporting.regression import suite_verdicts, versus_verdicts
 from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ResultStore
 from pytest_websearchbench.reporting.terminal import summary_lines
 from pytest_websearchbench.reporting.trends import entry_of
@@ -50,6 +50,7 @@ class RunReporter:
         self.refusal = ""  # why the baseline could not be compared, known only at the end (its agent's snapshot)
         self.figures: list[SuiteFigures] | None = None  # the suites' figures, computed once at the end
         self.history_run: int | None = None  # the run's id in --wsb-history, once appended
+        self.finished = False  # pytest_sessionfinish wrote every report (a Ctrl-C may cut it short)
         # an xdist worker's reports go to the controller, which keeps the records and reports the run
         self.worker = hasattr(config, "workerinput")
 
@@ -116,6 +117,26 @@ class RunReporter:
             session.testscollected += len(self.verdicts)  # the progress counts them: 100 %, not 101 %
             report_verdicts(self.config, self.verdicts, self.store.records())
 
+    @pytest.hookimpl(specname="pytest_sessionfinish", wrapper=True, tryfirst=True)
+    def pytest_sessionfinish_interrupted(self, session: pytest.Session) -> Generator[None, None, None]:
+        """A Ctrl-C while the session finishes (xdist waiting for its workers to stop, a plugin's slow teardown)
+        escapes pytest as a traceback, and the hooks it cut short write nothing. It ends the run as interrupted
+        instead: the reports not yet written are written (each whole or not at all), saying so."""
+        try:
+            return (yield)
+        except KeyboardInterrupt:
+            if self.worker:
+                raise  # xdist reports a worker's interrupt to the controller (pytest_xdist_node_collection…)
+            self.interrupted = "KeyboardInterrupt"
+            session.exitstatus = pytest.ExitCode.INTERRUPTED
+            if not self.finished:
+                self.pytest_sessionfinish(session)
+            _write_junit(self.config)
+            terminal = self.config.pluginmanager.get_plugin("terminalreporter")
+            if terminal is not None:
+                terminal.write_line("interrupted while the session finished: the reports say the run is incomplete")
+            return None
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         if self.worker:
@@ -131,6 +152,7 @@ class RunReporter:
         # for is missing, which a failed test's exit 1 would not say; a usage error (4) or an interrupt stays
         if self.write_errors and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
             session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+        self.finished = True
 
     def _attempt(self, path: Path | None, write: Callable[[], object]) -> None:
         """Write one report; when it fails (the folder was checked at the start, but it can still vanish, fill
@@ -171,7 +193,8 @@ class RunReporter:
             self._attempt(
                 html_path, lambda: write_report(html_path, [Source(label, results)], families, secrets=secrets)
             )
-        if self._appends_history() and settings.history_path is not None:
+        # appended once: a Ctrl-C after it writes the reports again, never a second run into the history
+        if self._appends_history() and settings.history_path is not None and self.history_run is None:
             entry = entry_of(
                 results,
                 self._figures(),
@@ -232,13 +255,25 @@ class RunReporter:
         if self.figures is None:
             names = self._family_names()
             families = {name: self.state.families[name] for name in names}
+            settings = self.state.settings
+            order = self.state.variant_order(names)
             self.figures = run_figures(
                 self.store.records(),
                 families,
-                self.state.settings.k,
-                order=self.state.variant_order(names),
+                settings.k,
+                order=order,
                 verdicts=self.verdicts,
                 same_endpoints=self.state.same_endpoints(),
+                versus=versus_verdicts(
+                    self.store.records(),
+                    families,
+                    settings.k,
+                    list(order),
+                    alpha=settings.alpha,
+                    min_effect=settings.min_effect,
+                    min_judged=settings.min_judged,
+                    min_judged_drop=settings.min_judged_drop,
+                ),
             )
         return self.figures
 
@@ -353,6 +388,16 @@ def _append_text(path: str, text: str) -> None:
     """Append to a file other steps write too (GitHub Actions' step summary): never replaced, so not atomic."""
     with open(path, "a", encoding="utf-8") as handle:
         handle.write(text)
+
+
+def _write_junit(config: pytest.Config) -> None:
+    """--junitxml's file, written by its own plugin as its pytest_sessionfinish does (again, if it had: the same
+    reports): the hook a Ctrl-C cut short may have been the one that writes it."""
+    from _pytest.junitxml import xml_key  # pytest's key for its JUnit writer (no public accessor)
+
+    xml = config.stash.get(xml_key, None)
+    if xml is not None:
+        xml.pytest_sessionfinish()
 
 
 def _interruption(excinfo: pytest.ExceptionInfo[BaseException]) -> str:

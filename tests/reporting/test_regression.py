@@ -210,3 +210,34 @@ def test_pass_fail_suites_keep_their_discreteness_and_exact_ties():
     # a continuous metric where nothing changed: any shift moves every pair
     smooth = {f"q{i:02}": 0.3 + i / 100 for i in range(32)}
     assert _verdict(smooth, [_record(case, value) for case, value in smooth.items()]).detectable == 0.0
+
+
+# --- side by side: each variant against the reference -----------------------------------------------------
+
+
+def test_side_by_side_each_variant_gets_the_verdicts_statistics_against_the_reference_in_words_that_compare():
+    from pytest_websearchbench.reporting.regression import versus_verdicts
+
+    rng = random.Random(9)
+    prod = {f"q{i:02}": rng.uniform(0.5, 1.0) for i in range(40)}
+
+    def records(variant, shift):
+        return [
+            ItemRecord(
+                f"s::{case}[{variant}]", _meta(case, variant=variant), score=Score(True, {"ndcg": value + shift})
+            )
+            for case, value in prod.items()
+        ]
+
+    run = records("serper@prod", 0.0) + records("serper@staging", -0.1) + records("serper@canary", 0.0)
+    verdicts = {
+        v.variant: v
+        for v in versus_verdicts(run, FAMILIES, 5, ["serper@prod", "serper@staging"], alpha=0.05, min_effect=0.01)
+    }
+    assert set(verdicts) == {"serper@staging", "serper@canary"}  # the reference is the first named
+    staging = verdicts["serper@staging"]
+    assert staging.status == "worse" and not staging.failed and staging.n == 40 and staging.delta == pytest.approx(-0.1)
+    assert staging.text().startswith("worse nDCG@5 −0.100 (p<0.001, n=40; could detect any drop)")
+    assert verdicts["serper@canary"].text().startswith("no significant difference nDCG@5 +0.000 (p=1.000, n=40")
+    # one variant: nothing to compare
+    assert versus_verdicts(records("serper@prod", 0.0), FAMILIES, 5, ["serper@prod"], alpha=0.05, min_effect=0.01) == []

@@ -101,6 +101,8 @@ def report_figures(
             for verdict in by_label[label].results.verdicts
             if (verdict.suite, verdict.variant) == (name, named)
         ]
+        # side by side within one run: its verdicts against the reference, as that run judged them
+        versus = [] if len(sources) > 1 else [v for v in sources[0].results.versus if v.suite == name]
         out.append(
             suite_figures(
                 [item.record for item in group],
@@ -108,6 +110,7 @@ def report_figures(
                 by_label[group[0].source].results.k,
                 order=order,
                 verdicts=verdicts,
+                versus=versus,
             )
         )
     return out
