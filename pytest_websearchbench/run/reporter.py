@@ -134,6 +134,7 @@ class RunReporter:
             _write_junit(self.config)
             terminal = self.config.pluginmanager.get_plugin("terminalreporter")
             if terminal is not None:
+                terminal.write("\n")  # the progress line was left open: the summary that ends it never came
                 terminal.write_line("interrupted while the session finished: the reports say the run is incomplete")
             return None
 

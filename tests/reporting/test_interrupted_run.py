@@ -114,3 +114,35 @@ def test_a_run_that_stops_at_the_first_failure_is_incomplete(recorded, monkeypat
     data = json.loads(results.read_text())
     assert [item["case_id"] for item in data["items"]] == ["t4"]
     assert (data["complete"], data["interrupted"], data["missing_items"]) == (False, "stopping after 1 failures", 3)
+
+
+# Ctrl-C while the session finishes (issue 46, part 7): the controller's teardown, where xdist waits for its workers
+# to stop; a hook of every order, so it lands before and after the plugin's own writer
+TEARDOWN_STOPPER = """
+import os
+import pytest
+
+@pytest.hookimpl({order})
+def pytest_sessionfinish(session):
+    if not hasattr(session.config, "workerinput"):
+        raise KeyboardInterrupt
+"""
+
+
+@pytest.mark.parametrize("order", ["tryfirst=True", "trylast=True"])
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]])
+def test_ctrl_c_while_the_session_finishes_writes_every_report_as_interrupted(pytester, tiny_suite, order, workers):
+    pytester.runpytest("suites").assert_outcomes(passed=3, failed=1)
+    pytester.makeconftest(TEARDOWN_STOPPER.format(order=order))
+    args = ["--wsb-record-mode=none", "--wsb-json=r.json", "--junitxml=j.xml", "--wsb-history=h.sqlite", *workers]
+    result = pytester.runpytest_subprocess("suites/tiny", *args)
+    assert result.ret == pytest.ExitCode.INTERRUPTED
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
+    data = json.loads((pytester.path / "r.json").read_text())
+    assert (data["complete"], data["interrupted"], len(data["items"])) == (False, "KeyboardInterrupt", 4)
+    assert (pytester.path / "j.xml").read_text().count("<testcase ") == 4
+    import sqlite3
+
+    with sqlite3.connect(pytester.path / "h.sqlite") as history:
+        assert history.execute("select count(*) from runs").fetchone() == (1,)
+    result.stdout.fnmatch_lines(["interrupted while the session finished: the reports say the run is incomplete"])
