@@ -279,6 +279,14 @@ CORE_OPTIONS: tuple[Option, ...] = (
         path=True,
     ),
     Option(
+        "--wsb-ctrf",
+        "wsb_ctrf",
+        "write a CTRF report (the Common Test Report Format's JSON, as Harbor's verifiers write it: one test per "
+        "item, its variant and metrics in extra, and each suite's verdict test) to this file",
+        "PATH",
+        path=True,
+    ),
+    Option(
         "--wsb-baseline",
         "wsb_baseline",
         "results file of an earlier run, or a run of a --wsb-history file "
@@ -584,6 +592,7 @@ class Settings:
     baseline_accept: frozenset[str] = frozenset()  # baseline differences accepted knowingly
     html_path: Path | None = None
     markdown_path: Path | None = None  # --wsb-markdown
+    ctrf_path: Path | None = None  # --wsb-ctrf
     history_path: Path | None = None  # --wsb-history: the release history the run is appended to
     label: str = ""  # the run's label there
     cassette_dir_given: bool = False  # the folder was named (command line or ini): never another folder's cassettes
@@ -626,6 +635,7 @@ class Settings:
             baseline_accept=values["wsb_baseline_accept"],
             html_path=output_path(values.path("wsb_html"), "--wsb-html"),
             markdown_path=output_path(values.path("wsb_markdown"), "--wsb-markdown"),
+            ctrf_path=output_path(values.path("wsb_ctrf"), "--wsb-ctrf"),
             history_path=output_path(values.path("wsb_history"), "--wsb-history"),
             label=values["wsb_label"],
             cassette_dir_given=values.path("wsb_cassette_dir") is not None,

@@ -4,7 +4,9 @@ and the run's entry in the release history."""
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from collections.abc import Callable, Generator
 from functools import partial
 from pathlib import Path
@@ -13,6 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.reporting.ctrf import OutcomeLog
 from pytest_websearchbench.reporting.figures import SuiteFigures, run_figures
 from pytest_websearchbench.reporting.history import HistoryError, RunEntry, append_run, git_commit
 from pytest_websearchbench.reporting.identity import run_identity
@@ -51,6 +54,8 @@ class RunReporter:
         self.figures: list[SuiteFigures] | None = None  # the suites' figures, computed once at the end
         self.history_run: int | None = None  # the run's id in --wsb-history, once appended
         self.finished = False  # pytest_sessionfinish wrote every report (a Ctrl-C may cut it short)
+        self.tests = OutcomeLog()  # every test's outcome as pytest counts it, verdict tests too (--wsb-ctrf)
+        self.started = time.time()
         # an xdist worker's reports go to the controller, which keeps the records and reports the run
         self.worker = hasattr(config, "workerinput")
 
@@ -60,6 +65,7 @@ class RunReporter:
             return
         if report.when == CRASH_PHASE and self._stopped(report):
             return  # interrupted, not crashed: the item stays without a result (the run is incomplete)
+        self.tests.add(report)
         if is_verdict_test(report):
             return  # the suite's verdict, already among the run's verdicts
         self.store.add(report)
@@ -147,6 +153,9 @@ class RunReporter:
         if settings.json_path or settings.html_path or self._appends_history():
             self._write_files(settings)
         self._write_markdown(settings)
+        if settings.ctrf_path:
+            ctrf_path = settings.ctrf_path
+            self._attempt(ctrf_path, lambda: self._write_ctrf(ctrf_path))
         for family in self.state.families.made():  # a family the run never used has nothing to write
             self._attempt(None, partial(family.write_outputs, self.store.records()))
         # exit 3, as the issue asks of every report alike (pytest's INTERNAL_ERROR): a report the run was asked
@@ -206,6 +215,23 @@ class RunReporter:
             )
             history_path = settings.history_path
             self._attempt(history_path, lambda: self._append_history(history_path, entry, secrets))
+
+    def _write_ctrf(self, path: Path) -> None:
+        from pytest_websearchbench.core.atomic import write_text_atomic
+        from pytest_websearchbench.core.secrets import value_scrubber
+        from pytest_websearchbench.core.version import __version__
+        from pytest_websearchbench.reporting.ctrf import ctrf_document
+
+        document = ctrf_document(
+            self.tests.outcomes(),
+            self.store.records(),
+            started=self.started,
+            stopped=time.time(),
+            pytest_version=pytest.__version__,
+            plugin_version=__version__,
+        )
+        text = json.dumps(value_scrubber(self._secrets())(document), indent=1, ensure_ascii=False)
+        write_text_atomic(path, text + "\n")
 
     def _append_history(self, path: Path, entry: RunEntry, secrets: list[str]) -> None:
         self.history_run = append_run(path, entry, secrets)
@@ -377,6 +403,8 @@ class RunReporter:
             terminalreporter.write_line(f"HTML report written to {self.state.settings.html_path}")
         if self.state.settings.markdown_path and self.state.settings.markdown_path not in self.unwritten:
             terminalreporter.write_line(f"Markdown summary written to {self.state.settings.markdown_path}")
+        if self.state.settings.ctrf_path and self.state.settings.ctrf_path not in self.unwritten:
+            terminalreporter.write_line(f"CTRF report written to {self.state.settings.ctrf_path}")
         if self.history_run is not None:
             from pytest_websearchbench.core.secrets import scrub
 

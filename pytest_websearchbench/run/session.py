@@ -138,7 +138,13 @@ def remove_leftover_temps(settings: Settings, started: float) -> int:
     removed = 0
     if settings.record_mode.may_record and settings.cassette_dir.is_dir():
         removed += remove_leftovers([settings.cassette_dir], started, tree=True)
-    for output in (settings.json_path, settings.html_path, settings.markdown_path, settings.history_path):
+    for output in (
+        settings.json_path,
+        settings.html_path,
+        settings.markdown_path,
+        settings.ctrf_path,
+        settings.history_path,
+    ):
         if output is not None:  # written through a symlink: the temps are beside its target
             target = Path(os.path.realpath(output))
             removed += remove_leftovers([target.parent], started, names=[target.name])

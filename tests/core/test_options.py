@@ -21,6 +21,7 @@ PATH_OPTIONS = (
     "--wsb-json",
     "--wsb-html",
     "--wsb-markdown",
+    "--wsb-ctrf",
     "--wsb-baseline",
     "--wsb-history",
     "--wsb-local-corpus",

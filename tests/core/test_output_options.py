@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-OUTPUTS = ["--wsb-json", "--wsb-html", "--wsb-markdown", "--wsb-history"]
+OUTPUTS = ["--wsb-json", "--wsb-html", "--wsb-markdown", "--wsb-ctrf", "--wsb-history"]
 
 
 @pytest.mark.parametrize("flag", ["--wsb-json", "--wsb-html"])
