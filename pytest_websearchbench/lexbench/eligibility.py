@@ -3,7 +3,9 @@ content terms) is worth 0 whatever its grade.
 
 Eligibility is decided once per (query, pooled page) from the pooled, graded preview — its title,
 snippet and date — the same for every provider, so every provider is normalised by the same ideal
-ranking and nDCG stays within [0, 1]. Only a page no pool has seen is judged from its own hit. Dates
+ranking and nDCG stays within [0, 1]. A page graded on several lines breaks a requirement only when every
+one of its previews that can tell breaks it, as the pool leaves a page to grade when one of its previews
+is eligible (``preview_violations``). Only a page no pool has seen is judged from its own hit. Dates
 are read by ``core.dates.parse_date`` whatever shape a provider gave them in, never compared as text;
 a date nobody can read is unknown and its time check is skipped, as for a missing one.
 """
@@ -19,7 +21,7 @@ from typing import Any
 from pytest_websearchbench.core.dates import parse_date, parse_instant
 from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.core.urls import host_within, url_host
-from pytest_websearchbench.lexbench.grades import GradedPreview
+from pytest_websearchbench.lexbench.grades import GradedPreview, preview_text
 
 
 @dataclass(frozen=True)
@@ -51,17 +53,23 @@ def requirement_violations(req: Requirements, url: str, text: str | None, publis
     ``text`` (title + snippet) or ``published`` may be unknown (None): that check is then skipped.
     """
     broken = []
-    if req.sites:
-        host = url_host(url_host(url))  # as host_matches_site(url_host(url), site) reads it
-        if not any(host_within(host, site) for site in req.site_hosts):
-            broken.append("site")
+    if req.sites and off_site(req, url):
+        broken.append("site")
     if published is not None and outside_window(req, published):
         broken.append("time")
-    if req.content_terms and text is not None:
-        lowered = text.casefold()
-        if not any(term.casefold() in lowered for term in req.content_terms):
-            broken.append("content")
+    if req.content_terms and text is not None and lacks_terms(req, text):
+        broken.append("content")
     return broken
+
+
+def off_site(req: Requirements, url: str) -> bool:
+    host = url_host(url_host(url))  # as host_matches_site(url_host(url), site) reads it
+    return not any(host_within(host, site) for site in req.site_hosts)
+
+
+def lacks_terms(req: Requirements, text: str) -> bool:
+    lowered = text.casefold()
+    return not any(term.casefold() in lowered for term in req.content_terms)
 
 
 def outside_window(req: Requirements, published: date) -> bool:
@@ -70,22 +78,32 @@ def outside_window(req: Requirements, published: date) -> bool:
 
 
 def preview_violations(req: Requirements, preview: GradedPreview) -> list[str]:
-    """The requirements a pooled page breaks, judged from its graded preview (the same for every provider).
+    """The requirements a pooled page breaks, judged from its graded previews (the same for every provider).
 
-    Its date is all its previews' (``GradedPreview.dates``, read as ``grades`` says), whatever the grades
-    file's line order: the page is outside the time window only when every dated preview is; a page
-    without a readable date is unknown and its time check skipped."""
-    broken = requirement_violations(req, preview.url, _text(preview.title, preview.snippet), None)
+    A page graded on several lines is the set of them (``GradedPreview``: its URL forms, dates and texts),
+    whatever the grades file's line order, and breaks a requirement only when every preview that can tell
+    does: off the required sites under every URL form, outside the time window at every readable date,
+    without a content term in every known title and snippet. A snippet is an excerpt of the page, so a term
+    one preview shows is on the page however many others miss it; and the pool sends a page to a grader
+    when any of its previews is eligible, so the grade it got is not zeroed because another line showed
+    less. No readable date, or no text: unknown, that check skipped."""
+    broken = []
+    if req.sites and all(off_site(req, url) for url in preview.urls):
+        broken.append("site")
     dates = [date.fromisoformat(iso) for iso in preview.dates]
     if dates and all(outside_window(req, d) for d in dates):
-        broken.insert(1 if "site" in broken else 0, "time")  # the order requirement_violations gives
-    return broken
+        broken.append("time")
+    if req.content_terms and preview.texts and all(lacks_terms(req, text) for text in preview.texts):
+        broken.append("content")
+    return broken  # in the order requirement_violations gives
 
 
 def hit_violations(req: Requirements, hit: Hit) -> list[str]:
     """The requirements a page no pool has seen breaks, judged from its own hit."""
     # an empty title or snippet is one the provider did not give: unknown, like a missing one
-    return requirement_violations(req, hit.url, _text(hit.title or None, hit.snippet or None), hit_date(hit.extra).date)
+    return requirement_violations(
+        req, hit.url, preview_text(hit.title or None, hit.snippet or None), hit_date(hit.extra).date
+    )
 
 
 @dataclass(frozen=True)
@@ -108,9 +126,3 @@ def hit_date(extra: Mapping[str, Any]) -> HitDate:
     raw = extra.get("published") or extra.get("date")
     received = extra.get("received_at")
     return HitDate(raw, parse_date(raw, parse_instant(received) if isinstance(received, str) else None))
-
-
-def _text(title: str | None, snippet: str | None) -> str | None:
-    if title is None and snippet is None:
-        return None
-    return f"{title or ''} {snippet or ''}"

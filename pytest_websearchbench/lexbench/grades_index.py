@@ -12,7 +12,8 @@ this module, ``grades.py`` and the URL normaliser), so an index is never read by
 built it otherwise. A file with a malformed line gets no index: it is read, and its error raised, by
 each load. Unknown query ids and disagreeing grades depend on the suite's items, so the index keeps
 each query's first line and every disagreement, and a load reports the first in file order as
-``load_grades`` does.
+``load_grades`` does. Every line of a page is kept (with its date as read) and a query's lines are merged
+when it is read, as ``load_grades`` merges them (``GradedPreview.merged``: order-free).
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import hashlib
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
-from datetime import date
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -34,10 +34,9 @@ from pytest_websearchbench.lexbench.grades import GradedPreview, disagreement, m
 
 _SCHEMA = """
 CREATE TABLE pages (qid TEXT NOT NULL, key TEXT NOT NULL, url TEXT NOT NULL, grade INTEGER NOT NULL,
-                    grader TEXT NOT NULL, title TEXT, snippet TEXT, published TEXT);
+                    grader TEXT NOT NULL, title TEXT, snippet TEXT, published TEXT, date TEXT);
 CREATE TABLE queries (qid TEXT PRIMARY KEY, line INTEGER NOT NULL);
 CREATE TABLE conflicts (line INTEGER NOT NULL, qid TEXT NOT NULL, message TEXT NOT NULL);
-CREATE TABLE dates (qid TEXT NOT NULL, key TEXT NOT NULL, date TEXT NOT NULL);
 """
 
 
@@ -87,30 +86,26 @@ def _locked(path: Path) -> Iterator[None]:
 def _build(grades_path: Path, target: Path) -> None:
     with atomic_path(target) as tmp, closing(sqlite3.connect(tmp)) as db:
         db.executescript("PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;" + _SCHEMA)
-        pages: list[tuple[str, str, str, int, str, str | None, str | None, str | None]] = []
+        pages: list[tuple[str, str, str, int, str, str | None, str | None, str | None, str | None]] = []
         queries: dict[str, int] = {}
         conflicts: list[tuple[int, str, str]] = []
-        dated: list[tuple[str, str, str]] = []
         for line, qid, key, found in merged_lines(grades_path):
             queries.setdefault(qid, line)
             if isinstance(found, str):
                 conflicts.append((line, qid, found))
-            elif isinstance(found, date):
-                dated.append((qid, key, found.isoformat()))
             else:
+                # one line, one date at most (GradedPreview.of_line)
+                iso = found.dates[0] if found.dates else None
                 pages.append(
-                    (qid, key, found.url, found.grade, found.grader, found.title, found.snippet, found.published)
+                    (qid, key, found.url, found.grade, found.grader, found.title, found.snippet, found.published, iso)
                 )
-                dated.extend((qid, key, iso) for iso in found.dates)
             if len(pages) >= 10_000:  # in batches: the previews are never all held at once
-                db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", pages)
+                db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", pages)
                 pages.clear()
-        db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?)", pages)
+        db.executemany("INSERT INTO pages VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", pages)
         db.executemany("INSERT INTO queries VALUES (?, ?)", queries.items())
         db.executemany("INSERT INTO conflicts VALUES (?, ?, ?)", conflicts)
-        db.executemany("INSERT INTO dates VALUES (?, ?, ?)", dated)
         db.execute("CREATE INDEX pages_qid ON pages (qid)")
-        db.execute("CREATE INDEX dates_qid ON dates (qid)")
         db.commit()
 
 
@@ -151,20 +146,19 @@ class GradesIndex(Mapping[str, dict[str, GradedPreview]]):
         rows = (
             self._connection()
             .execute(
-                "SELECT key, url, grade, grader, title, snippet, published FROM pages WHERE qid = ? ORDER BY rowid",
+                "SELECT key, url, grade, grader, title, snippet, published, date FROM pages WHERE qid = ? "
+                "ORDER BY rowid",
                 (qid,),
             )
             .fetchall()
         )
         if not rows:
             raise KeyError(qid)
-        dated: dict[str, set[str]] = {}
-        for key, iso in self._connection().execute("SELECT key, date FROM dates WHERE qid = ?", (qid,)):
-            dated.setdefault(key, set()).add(iso)
-        return {
-            key: GradedPreview(url, grade, grader, title, snippet, published, tuple(sorted(dated.get(key, ()))))
-            for key, url, grade, grader, title, snippet, published in rows
-        }
+        pages: dict[str, GradedPreview] = {}
+        for key, url, grade, grader, title, snippet, published, iso in rows:
+            line = GradedPreview(url, grade, grader, title, snippet, published, (iso,) if iso else ())
+            pages[key] = pages[key].merged(line) if key in pages else line
+        return pages
 
     def __iter__(self) -> Iterator[str]:
         # a query's first line always grades a page, so every query listed has pages

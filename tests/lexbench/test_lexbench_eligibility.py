@@ -255,14 +255,17 @@ def _grades_file(tmp_path, *records):
 
 
 def test_one_page_under_two_url_forms_with_equal_grades_merges(tmp_path):
-    path = _grades_file(
-        tmp_path,
+    lines = [
         {"query_id": "q1", "url": "https://www.a.example/page/", "grade": 2, "grader": "serper-pool"},
         {"query_id": "q1", "url": "http://a.example/page?utm_source=x", "grade": 2, "grader": "exa-pool"},
-    )
-    grades = load_grades(path, {"q1"})
-    assert list(grades["q1"]) == ["https://a.example/page"]
-    assert grades["q1"]["https://a.example/page"].url == "https://www.a.example/page/"  # the first line's preview
+    ]
+    for order in (lines, lines[::-1]):
+        grades = load_grades(_grades_file(tmp_path, *order), {"q1"})
+        assert list(grades["q1"]) == ["https://a.example/page"]
+        page = grades["q1"]["https://a.example/page"]
+        # the kept line is the smallest grader name's, whichever line is first; both URL forms are the page's
+        assert (page.grader, page.url) == ("exa-pool", "http://a.example/page?utm_source=x")
+        assert page.urls == ("http://a.example/page?utm_source=x", "https://www.a.example/page/")
 
 
 def test_one_page_with_two_different_grades_is_an_error_naming_both_lines(tmp_path):
