@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import errno
+import os
 import shlex
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -688,4 +689,25 @@ def output_path(path: Path | None, flag: str) -> Path | None:
     reason = probe_folder(folder, target.name)
     if reason:
         raise ConfigurationError(f"{flag}: cannot write {path}: {folder} is not a writable folder ({reason})")
+    return path
+
+
+def output_folder(path: Path | None, flag: str) -> Path | None:
+    """A folder the run writes its files into at its end (a family's own outputs): refused now if it cannot
+    be written then. An existing folder must take a new file; a folder that does not exist is made when
+    written, so its parent must be a folder that takes one (one level only: a mistyped path never makes a
+    tree of folders); anything else at the path is refused and left alone."""
+    if path is None:
+        return None
+    target = Path(os.path.realpath(path))  # a symlink to a folder is written through
+    if target.exists() and not target.is_dir():
+        raise ConfigurationError(f"{flag}: {path} is {file_kind(target.stat().st_mode)}, not a folder")
+    folder = target if target.is_dir() else target.parent
+    if not folder.is_dir():
+        raise ConfigurationError(
+            f"{flag}: cannot write into {path}: the folder {folder} does not exist (only the last folder is made)"
+        )
+    reason = probe_folder(folder, "wsb-probe")
+    if reason:
+        raise ConfigurationError(f"{flag}: cannot write into {path}: {folder} is not a writable folder ({reason})")
     return path

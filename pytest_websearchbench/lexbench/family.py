@@ -24,7 +24,7 @@ from pytest_websearchbench.core.family import (
     Score,
     Suite,
 )
-from pytest_websearchbench.core.options import GRADES_DIGEST, JUDGE, OptionValues, Settings
+from pytest_websearchbench.core.options import GRADES_DIGEST, JUDGE, OptionValues, Settings, output_folder
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
 from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
 from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
@@ -49,11 +49,13 @@ class LexBenchFamily(BenchmarkFamily):
         replace: bool = False,
         scale: float = 1.0,
         index_dir: Path | None = None,
+        trec_dir: Path | None = None,
     ) -> None:
         self.grades_files = grades_files
         self.replace = replace
         self.index_dir = index_dir  # where grades files are indexed (None: each load reads the file)
         self.scale = scale  # the summary's display scale of the metrics (--wsb-scale)
+        self.trec_dir = trec_dir  # --wsb-trec: the run's TREC files are written there at its end
         #: by suite name, once loaded: its grades' digest and the model judges of --wsb-grades (``identity``)
         self.grades_identity: dict[str, dict[str, str]] = {}
         self.used: dict[str, GradesUsed] = {}  # suite name → the grades it is scored with
@@ -68,7 +70,9 @@ class LexBenchFamily(BenchmarkFamily):
             raise ConfigurationError("--wsb-grades-replace needs --wsb-grades")
         index = options["wsb_grades_index"].strip()
         index_dir = None if index == "none" else Path(index).resolve() if index else user_cache_dir("grades")
-        return LexBenchFamily(files, replace, float(options["wsb_scale"]), index_dir)
+        trec = options["wsb_trec"].strip()  # as --wsb-grades: relative to the folder pytest was started in
+        trec_dir = output_folder(Path(trec).resolve(), "--wsb-trec") if trec else None
+        return LexBenchFamily(files, replace, float(options["wsb_scale"]), index_dir, trec_dir)
 
     def load(self, manifest: SuiteManifest) -> Suite:
         kind = manifest.kind or SCENARIO
@@ -133,7 +137,8 @@ class LexBenchFamily(BenchmarkFamily):
 
     def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
         if isinstance(case.data, Scenario):
-            return score_scenario(case.data, raw.hits, suite.context.get(case.id, {}), k)
+            pool = suite.context.get(case.id, {})
+            return score_scenario(case.data, raw.hits, pool, k, qrels=self.trec_dir is not None)
         return score_factual(case.data, raw.hits, k)
 
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
@@ -176,6 +181,34 @@ class LexBenchFamily(BenchmarkFamily):
             MetricColumn("unreadable_dates", "bad-dates"),
         ]
 
+    def write_outputs(self, records: list[Any]) -> None:  # the run's ItemRecords (reporting: a layer above)
+        """--wsb-trec: each scenario suite's qrels and one run file per variant (``lexbench/trec.py``). The qrels
+        come with the items (``Score.details``): the xdist controller that writes them loaded no suite."""
+        if self.trec_dir is None:
+            return
+        from pytest_websearchbench.core.atomic import write_text_atomic
+        from pytest_websearchbench.lexbench.trec import merge_qrels, qrels_lines, run_lines
+
+        suites: dict[str, list[Any]] = {}
+        for record in records:
+            if record.meta.family == self.name and record.meta.kind != FACTUAL:
+                suites.setdefault(record.meta.suite, []).append(record)
+        if not suites:
+            return
+        self.trec_dir.mkdir(exist_ok=True)  # its parent was checked at the start: one folder, never a tree
+        for suite, items in suites.items():
+            scored = [r for r in items if r.score is not None]
+            qrels = merge_qrels((r.meta.case_id, r.score.details.get("qrels") or {}) for r in scored)
+            write_text_atomic(self.trec_dir / _file_name(f"{suite}.qrels"), _text(qrels_lines(qrels)))
+            runs: dict[str, list[str]] = {}
+            for record in sorted(items, key=lambda r: r.meta.case_id):
+                urls = [str(row.get("url") or "") for row in record.score.results] if record.score else []
+                runs.setdefault(record.meta.variant, []).extend(
+                    run_lines(record.meta.case_id, urls, record.meta.variant)
+                )
+            for variant, lines in runs.items():
+                write_text_atomic(self.trec_dir / _file_name(f"{suite}.{variant}.run"), _text(lines))
+
     def drilldown(self, item: dict[str, Any]) -> Drilldown:
         """The report's view of a query: each top-k result with its rank, title, snippet, URL, grade, who
         graded it, requirement violations (factual: whether its preview holds the answer), and the rank of
@@ -198,3 +231,12 @@ class LexBenchFamily(BenchmarkFamily):
                 "errored": item.get("outcome") == "error",
             },
         )
+
+
+def _file_name(name: str) -> str:
+    """A suite's or variant's name as one file name in the --wsb-trec folder."""
+    return name.replace("/", "_").replace("\\", "_")
+
+
+def _text(lines: list[str]) -> str:
+    return "".join(f"{line}\n" for line in lines)

@@ -33,6 +33,15 @@ OPTIONS: tuple[Option, ...] = (
         path=True,
     ),
     Option(
+        "--wsb-trec",
+        "wsb_trec",
+        "lexbench scenario suites: write the run as TREC files into this folder (made if only it is missing): "
+        "<suite>.qrels with the grades the scoring used and <suite>.<variant>.run per variant, docnos the "
+        "normalised URLs, for trec_eval, ir_measures or ranx",
+        "DIR",
+        path=True,
+    ),
+    Option(
         "--wsb-scale",
         "wsb_scale",
         "lexbench: the terminal summary shows the metrics as fractions (1) or on the LexBench article's 0-100 "

@@ -13,7 +13,9 @@ from pytest_websearchbench.lexbench.grades import GradedPreview
 from pytest_websearchbench.lexbench.items import FactualQuestion, Scenario
 
 
-def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPreview], k: int) -> Score:
+def score_scenario(
+    scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPreview], k: int, *, qrels: bool = False
+) -> Score:
     """Grades of the top k (0 for requirement violations), then nDCG@k, P@k, success@k and diagnostics.
 
     A pooled page's eligibility is its graded preview's (title, snippet and date), whichever provider
@@ -26,6 +28,9 @@ def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPr
     grade, neither in the pool nor 0 by rule, is a hole: ``unjudged`` counts the distinct ones, and the
     score's ``details["unjudged"]`` lists their URLs (as returned, in rank order), which ``wsb-lexbench
     fill`` grades.
+
+    ``qrels``: ``details["qrels"]`` holds the grades the metrics used, trec_eval's qrels of the query (``judged``
+    below), for --wsb-trec: the run's end writes them where no suite was loaded (the xdist controller).
     """
     top = hits[:k]
     ranked = [normalize_url(h.url) for h in top]
@@ -81,7 +86,10 @@ def score_scenario(scenario: Scenario, hits: list[Hit], pool: dict[str, GradedPr
         metrics["requirements_met"] = sum(not r["violations"] for r in rows) / len(rows) if rows else 0.0
     passed = metrics["success"] == 1.0
     message = "" if passed else f"success@{k} = 0: no result in the top {k} is graded 3\n" + _result_table(rows)
-    return Score(passed, metrics, message, rows, details={"unjudged": list(unjudged.values())})
+    details: dict[str, Any] = {"unjudged": list(unjudged.values())}
+    if qrels:
+        details["qrels"] = judged
+    return Score(passed, metrics, message, rows, details=details)
 
 
 def score_factual(question: FactualQuestion, hits: list[Hit], k: int) -> Score:

@@ -27,6 +27,7 @@ PATH_OPTIONS = (
     "--wsb-local-corpus",
     "--wsb-grades",
     "--wsb-grades-index",
+    "--wsb-trec",
     "--wsb-system-prompt",
     "--wsb-code-json",
 )
