@@ -230,7 +230,7 @@ def test_help_lists_options_in_one_group(pytester):
         [
             "web-search benchmarks (pytest-websearchbench):",
             "*--suite=SPEC*",
-            "*--provider=NAME[[],NAME...[]]*",
+            "*--provider=NAME[[]@LABEL[]][[],...[]]*",
             "*--wsb-k=N*",
             "*--wsb-record-mode=MODE*",
             "*--wsb-cassette-dir=PATH*",

@@ -293,6 +293,7 @@ def test_a_gateway_that_echoes_the_key_in_its_error_leaks_it_into_no_output(pyte
     task = sample_tasks()[0]
     key = "sk-proj-ECHOED-0123456789abcdef"
     out = pytester.path / "out"
+    out.mkdir()  # an output's folder is never made for it
     with ScriptedModel(lambda request: {"status": 401, "error": f"Incorrect API key provided: {key}"}) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         monkeypatch.setenv("OPENAI_API_KEY", key)
