@@ -23,7 +23,7 @@ import pytest
 from pytest_websearchbench.core.atomic import NotRegularFileError, file_kind, probe_folder, writable_target
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.hub import LOCK_MODES
-from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rates
+from pytest_websearchbench.core.policies import MAX_CONCURRENCY, Rate, RetryPolicy, parse_prices, parse_rates
 
 
 class CassetteMode(str, enum.Enum):  # noqa: UP042 (StrEnum would change str() of a member)
@@ -396,7 +396,7 @@ CORE_OPTIONS: tuple[Option, ...] = (
         "a live run (one that records, an agent, a model): items worked at once, in one process (pytest's or the "
         "xdist controller's)",
         "N",
-        parse=number(minimum=1, whole=True, optional=True),
+        parse=number(minimum=1, maximum=MAX_CONCURRENCY, whole=True, optional=True),
         default_help="16, or more to keep each provider at its --wsb-rate (rate × its answer time)",
     ),
     Option(

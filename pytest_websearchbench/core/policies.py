@@ -38,6 +38,12 @@ class RetryPolicy:
         return wait
 
 
+#: the rates --wsb-rate takes, per second: slower stalls a run, faster is no provider's limit
+MIN_RATE, MAX_RATE = 0.01, 100_000.0
+#: the most items a live run works at once (--wsb-concurrency): threads, sockets and file descriptors each
+MAX_CONCURRENCY = 1024
+
+
 @dataclass(frozen=True)
 class Rate:
     """``count`` requests per ``per_seconds``."""
@@ -62,7 +68,19 @@ def parse_rate(text: str, *, where: str = "--wsb-rate") -> Rate:
         raise ConfigurationError(f"{where}: {text.strip()!r} has no unit; write {count}/s, {count}/min or {count}/h")
     if not match or match.group("unit") not in _UNITS or float(match.group("count")) <= 0:
         raise ConfigurationError(f"{where}: {text!r} is not a rate; write e.g. 5/s, 300/min or 1000/h")
-    return Rate(float(match.group("count")), _UNITS[match.group("unit")])
+    rate = Rate(float(match.group("count")), _UNITS[match.group("unit")])
+    per_second = rate.count / rate.per_seconds
+    if per_second < MIN_RATE:  # one request every 100 s or slower: a run would stall without a word
+        raise ConfigurationError(
+            f"{where}: {text.strip()} is one request every {rate.interval:g} s, below the slowest rate a run takes "
+            f"({MIN_RATE:g}/s, i.e. {MIN_RATE * 3600:g}/h); did you mean another unit?"
+        )
+    if per_second > MAX_RATE:
+        raise ConfigurationError(
+            f"{where}: {text.strip()} is {per_second:g} requests a second, above any provider's ({MAX_RATE:g}/s); "
+            "leave --wsb-rate unset for no limit"
+        )
+    return rate
 
 
 def parse_rates(text: str) -> dict[str, Rate]:
@@ -72,6 +90,8 @@ def parse_rates(text: str) -> dict[str, Rate]:
         name, sep, value = part.partition("=")
         if not sep or not name.strip():
             raise ConfigurationError(f"--wsb-rate: {part!r} should read NAME=RATE, e.g. serper=5/s")
+        if name.strip() in rates:
+            raise ConfigurationError(f"--wsb-rate: {name.strip()} is named twice; give each provider one rate")
         rates[name.strip()] = parse_rate(value, where=f"--wsb-rate {name.strip()}")
     return rates
 

@@ -164,6 +164,30 @@ def test_rates_and_prices_parse_or_say_what_is_wrong():
         parse_prices("serper=cheap")
 
 
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("serper=0.0000001/s", r"--wsb-rate serper: 0.0000001/s is one request every 1e\+07 s, below the slowest"),
+        ("serper=30/h", r"one request every 120 s, below the slowest rate a run takes \(0.01/s, i.e. 36/h\)"),
+        ("serper=200000/s", r"200000 requests a second, above any provider's \(100000/s\)"),
+        ("serper=5/s,serper=2/s", r"--wsb-rate: serper is named twice"),
+    ],
+)
+def test_a_rate_that_would_stall_a_run_or_names_a_provider_twice_is_refused(value, said):
+    with pytest.raises(ConfigurationError, match=said):
+        parse_rates(value)
+    assert parse_rates("serper=36/h") == {"serper": Rate(36, 3600)}  # the slowest taken: 0.01/s
+
+
+def test_absurd_rates_and_concurrency_are_usage_errors(pytester, tiny_suite):
+    stalled = pytester.runpytest("suites", "--wsb-rate=local=0.0000001/s")
+    assert stalled.ret == pytest.ExitCode.USAGE_ERROR
+    stalled.stderr.fnmatch_lines(["*--wsb-rate local: 0.0000001/s is one request every 1e+07 s*"])
+    crowded = pytester.runpytest("suites", "--wsb-concurrency=100000")
+    assert crowded.ret == pytest.ExitCode.USAGE_ERROR
+    crowded.stderr.fnmatch_lines(["*--wsb-concurrency: must be at most 1024, got 100000*"])
+
+
 def test_a_price_override_changes_the_cost_of_each_call(emulator):
     provider = make_provider("kagi", emulator.env("kagi"), http=HttpOptions(prices={"search": 2.0}))
     provider.search(QUERY, 1)
