@@ -2,6 +2,7 @@
 
     wsb-report results.json [more.json ...] -o report.html     # or python -m pytest_websearchbench.report
     wsb-report --history history.sqlite -o trends.html          # the trend page of a --wsb-history file
+    wsb-report parity --a a1.json a2.json --b b1.json b2.json   # Harbor's parity rule over two sides' runs
 
 Several files make one comparison report (a provider that several files name for one suite is told
 apart by its file's name). A file that cannot be used is one line naming the file, the item and the field.
@@ -38,9 +39,13 @@ def load_source(path: Path) -> Source:
 
 
 def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["parity"]:  # a subcommand beside the report's own arguments (a file named parity: ./parity)
+        return _parity(argv[1:], f"{prog or os.path.basename(sys.argv[0])} parity")
     parser = argparse.ArgumentParser(
         prog=prog,
-        description="Build the HTML report from results files (--wsb-json); several files make one comparison.",
+        description="Build the HTML report from results files (--wsb-json); several files make one comparison. "
+        "wsb-report parity --a RUN.json... --b RUN.json...: Harbor's parity rule over two sides' runs.",
     )
     parser.add_argument("results", nargs="*", type=Path, help="results files written by --wsb-json")
     parser.add_argument(
@@ -105,6 +110,86 @@ def _trends(history: Path, output: Path) -> int:
         f"from {history})"
     )
     return 0
+
+
+def _parity(argv: list[str], prog: str) -> int:
+    """Harbor's parity rule over two sides' runs (``reporting/parity.py``): the table, and with --json the
+    parity_experiment.json; exit 1 when a metric's ranges do not overlap."""
+    import json
+    from datetime import date
+
+    from pytest_websearchbench.core.atomic import write_text_atomic
+    from pytest_websearchbench.reporting.parity import MIN_RUNS, parity, parity_document
+
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description="Harbor's parity rule: each metric's mean ± SEM over each side's runs (a run's value is its "
+        "suite × variant mean over items) and whether the ranges [mean − SEM, mean + SEM] overlap; exit 1 when "
+        "one does not.",
+    )
+    parser.add_argument(
+        "--a", nargs="+", type=Path, required=True, metavar="RUN.json", help="side a's results files (the original)"
+    )
+    parser.add_argument(
+        "--b",
+        nargs="+",
+        type=Path,
+        required=True,
+        metavar="RUN.json",
+        help="side b's results files (the adapter, the new harness)",
+    )
+    parser.add_argument(
+        "--json", type=Path, metavar="OUT", help="write the comparison as Harbor's parity_experiment.json"
+    )
+    parser.add_argument(
+        "--adapter-name", default="pytest-websearchbench", help="its adapter_name (default: %(default)s)"
+    )
+    parser.add_argument("--agent", default="", help="its agent (default: the variants compared)")
+    parser.add_argument("--model", default="", help="its model")
+    args = parser.parse_args(argv)
+    for side in ("a", "b"):
+        if len(getattr(args, side)) < MIN_RUNS:
+            print(
+                f"report parity: --{side} needs at least {MIN_RUNS} runs (a standard error needs two), got {len(getattr(args, side))}",
+                file=sys.stderr,
+            )
+            return 2
+    try:
+        sides = [[load_source(path).results for path in getattr(args, side)] for side in ("a", "b")]
+    except ReportInputError as exc:
+        print(f"report parity: {exc}", file=sys.stderr)
+        return 2
+    result = parity(sides[0], sides[1], FAMILIES)
+    if not result.rows:
+        print(
+            "report parity: the two sides share no suite, variant and metric run at least twice each", file=sys.stderr
+        )
+        return 2
+    for row in result.rows:
+        verdict = "overlap" if row.overlap else "NO OVERLAP"
+        print(
+            f"{row.suite} [{row.variant}] {row.label}: a {row.a.text()} (n={len(row.a.trials)}), b {row.b.text()} (n={len(row.b.trials)}): {verdict}"
+        )
+    for line in result.unmatched:
+        print(f"not compared: {line}")
+    if args.json is not None:
+        variants = sorted({row.variant for row in result.rows})
+        items = max(len(run.records) for run in sides[0] + sides[1])
+        document = parity_document(
+            result,
+            adapter_name=args.adapter_name,
+            agent=args.agent or ", ".join(variants),
+            model=args.model,
+            date=date.today().isoformat(),
+            items=items,
+        )
+        try:
+            write_text_atomic(args.json, json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            print(f"report parity: cannot write {args.json}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+        print(f"parity written to {args.json}")
+    return 0 if all(row.overlap for row in result.rows) else 1
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ SUBCOMMANDS = {
     "wsb-lexbench": [["pool"], ["sheet"], ["sheet", "export"], ["sheet", "import"], ["judge"]],
     "wsb-webbench": [["serve"], ["browse"], ["verify"], ["generate"]],
     "wsb-emulate": [["provider"], ["model"]],
+    "wsb-report": [["parity"]],
 }
 CALLS = [(name, words) for name in SCRIPTS for words in [[], *SUBCOMMANDS.get(name, [])]]
 
