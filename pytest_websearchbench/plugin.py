@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 import time
 import uuid
 from collections.abc import Generator, Iterator
@@ -75,6 +76,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from pytest_websearchbench.providers.ratelimit import purge_stale_state
     from pytest_websearchbench.run.collect import SuiteSelection
     from pytest_websearchbench.run.distributed import plugin_for as distributed_plugin
+    from pytest_websearchbench.run.keys import untelling_key_warnings
     from pytest_websearchbench.run.reporter import RunReporter
 
     started = time.time()  # a temp file older than this is no write of this run's (remove_leftover_temps)
@@ -102,6 +104,10 @@ def pytest_configure(config: pytest.Config) -> None:
     store_run_state(config, state)
     install_log_scrubber()  # API keys never reach a log record
     if not worker:
+        if state.settings.record_mode.may_record and not config.option.collectonly:
+            # at the start, once: a key that scrubbing cannot tell apart from the data it could appear in
+            for line in untelling_key_warnings(state.settings, state.registry, os.environ):
+                print(line, file=sys.stderr)
         purge_stale_state()
         remove_leftover_temps(state.settings, started)  # once, before a worker or the live phase writes
     config.pluginmanager.register(RunReporter(config, state), "websearchbench-reporter")

@@ -1,6 +1,7 @@
 """What reaches a cassette: run-specific base URLs become stable aliases, credentials in headers,
-query strings and JSON bodies and any known secret value (in any encoding) become ``<FILTERED>``,
-and rate-limit and server errors are never recorded."""
+query strings and JSON bodies and a key's every other echo (in any encoding: ``core.secrets``, a key that
+cannot be told apart from data only where it stands as a credential) become ``<FILTERED>``, and rate-limit
+and server errors are never recorded."""
 
 from __future__ import annotations
 
@@ -46,14 +47,17 @@ class SecretFilter:
     """Rewrites requests and responses before vcrpy stores or matches them.
 
     Run-specific base URLs become their aliases (so a cassette does not depend on a port);
-    credentials in headers, query strings and JSON bodies, and any known secret value
-    anywhere, become ``<FILTERED>``; rate-limit and server errors are never recorded.
+    credentials in headers, query strings and JSON bodies become ``<FILTERED>``, and so does every other
+    echo of a key (``core.secrets``: a telling key anywhere, another only as a credential's value). A key
+    that is also a word of the data stays where it is data: in the answer the test scores, and in the
+    query a replay without the key must still match.
     """
 
     def __init__(self, aliases: dict[str, str], secrets: list[str]) -> None:
         self.aliases = aliases
         self.secrets = [s for s in secrets if s]
-        self._scrub = text_scrubber(self.secrets)  # an item's every header and body: the patterns once
+        # an item's every header and body: the patterns once
+        self._scrub = text_scrubber(self.secrets, echoes=True)
 
     def _alias_hosts(self, text: str) -> str:
         """The ``host`` header names the run's port too: give it the alias's host."""

@@ -107,5 +107,5 @@ def write_harness_document(
     path: Path, items: list[dict[str, Any]], *, model: str, board: str, secrets: Sequence[str] = ()
 ) -> None:
     """Written atomically, every registered key and every one of ``secrets`` scrubbed from it."""
-    document = scrub_value(harness_document(items, model=model, board=board), secrets)
+    document = scrub_value(harness_document(items, model=model, board=board), secrets, echoes=True)
     write_text_atomic(path, json.dumps(document, indent=2) + "\n")

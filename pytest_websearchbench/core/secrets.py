@@ -7,6 +7,16 @@ before it is serialised (``scrub_value``): serialising first would escape the es
 
 Providers' ``secrets()`` are registered when they are created; a log-record factory replaces
 each registered value in the formatted message before any handler sees it.
+
+Where a key is replaced depends on whether it can be told apart from data (``telling``: 12 characters or
+more, not a plain word or number). Errors and logs are scrubbed of every key everywhere (``scrub``): they
+are never scored. A cassette (its requests and answers), a provider's answer as it is parsed, and the
+results file and reports that show it are scrubbed only of echoes (``echoes=True``): a telling key wherever
+it is, any other only where it stands as a credential's value (``api_key=1921``, ``"token": "1921"``,
+``Bearer 1921``; the cassette filter also filters credential headers, parameters and fields by name). A key
+that is also a word of the data (``SERPER_API_KEY=1921``) would otherwise be cut out of the answer it is
+scored from (a factual item's answer 1921 gone), live and in replay, and out of a recorded query, which a
+replay without the key then cannot match.
 """
 
 from __future__ import annotations
@@ -23,8 +33,27 @@ from typing import Any
 FILTERED = "<FILTERED>"
 #: shorter values would filter common words (and match inside every text)
 MIN_LENGTH = 4
+#: a key this long and not a plain word or number (``telling``) is no word of any answer: an answer holding
+#: it echoes it, and it is scrubbed from answers and reports wherever it is
+TELLING_LENGTH = 12
+#: names a credential goes by as a query parameter, header or field (any case, ``-`` or ``_``): a key that
+#: is not ``telling`` is scrubbed from an answer or a report only as the value of one of these
+CREDENTIAL_NAMES = (
+    "api_key",
+    "apikey",
+    "x_api_key",
+    "key",
+    "token",
+    "access_token",
+    "auth",
+    "authorization",
+    "x_subscription_token",
+    "x_goog_api_key",
+    "subscription_key",
+    "cx",
+)
 _LOCK = threading.Lock()
-_SECRETS: list[re.Pattern[str]] = []
+_SECRETS: list[str] = []
 _INSTALLED = False
 
 
@@ -103,12 +132,42 @@ def _utf8(text: str) -> bytes:
         return text.encode("utf-8", "surrogatepass")
 
 
+def telling(value: str) -> bool:
+    """Whether a key can be told apart from the data it could appear in: ``TELLING_LENGTH`` characters or
+    more and not a plain word or number (every provider's keys mix letters and digits)."""
+    return len(value) >= TELLING_LENGTH and not value.isalpha() and not value.isdigit()
+
+
+def untelling_reason(value: str) -> str | None:
+    """Why a key cannot be told apart from data (``telling``), in words; None when it can."""
+    if telling(value):
+        return None
+    if len(value) < TELLING_LENGTH:
+        return f"is {len(value)} character{'s' if len(value) != 1 else ''}: too short"
+    return f"is a plain {'word' if value.isalpha() else 'number'}: too plain"
+
+
+@functools.lru_cache(maxsize=256)
+def keyed_pattern(value: str) -> re.Pattern[str]:
+    """A key's forms (``pattern``) where it stands as a credential's value: after one of
+    ``CREDENTIAL_NAMES`` and ``=`` or ``:`` (as is, percent-encoded once or twice, quoted, JSON-escaped),
+    optionally ``Bearer ``; not followed by a letter or digit (``api_key=19210`` is not the key 1921).
+    The name and separator are group 1, kept."""
+    names = "|".join(name.replace("_", "[-_]") for name in CREDENTIAL_NAMES)
+    quote = r"(?:\\?[\"']|%22|%27)?"
+    separator = r"(?:=|:|%3[dD]|%253[dD]|%3[aA]|%253[aA])"
+    prefix = (
+        rf"((?<![A-Za-z0-9_-])(?i:{names}){quote}\s*{separator}\s*{quote}(?i:(?:bearer|basic|token)(?:\s|\+|%20)+)?)"
+    )
+    return re.compile(rf"{prefix}(?:{pattern(value).pattern})(?![A-Za-z0-9])")
+
+
 def register_secrets(values: Iterable[str]) -> None:
     """Remember values that must never be logged (empty and very short values are ignored)."""
     with _LOCK:
         for value in values:
-            if value and len(value) >= MIN_LENGTH and pattern(value) not in _SECRETS:
-                _SECRETS.append(pattern(value))
+            if value and len(value) >= MIN_LENGTH and value not in _SECRETS:
+                _SECRETS.append(value)
 
 
 def registered_secrets() -> int:
@@ -124,27 +183,28 @@ def forget_secrets(after: int) -> None:
         del _SECRETS[after:]
 
 
-def scrub(text: str, extra: Iterable[str] = ()) -> str:
-    """``text`` with every registered (and every ``extra``) secret replaced by ``<FILTERED>``."""
-    return text_scrubber(extra)(text)
+def scrub(text: str, extra: Iterable[str] = (), *, echoes: bool = False) -> str:
+    """``text`` with every registered (and every ``extra``) secret replaced by ``<FILTERED>``; with
+    ``echoes``, only their echoes (a provider's answer, a report: see the module docstring)."""
+    return text_scrubber(extra, echoes=echoes)(text)
 
 
-def text_scrubber(extra: Iterable[str] = ()) -> Callable[[str], str]:
+def text_scrubber(extra: Iterable[str] = (), *, echoes: bool = False) -> Callable[[str], str]:
     """``scrub`` with its patterns prepared once, for many texts scrubbed with the same secrets."""
-    patterns = _patterns(extra)
+    patterns = _patterns(extra, echoes)
     return lambda text: _scrub_with(text, patterns)
 
 
-def scrub_value(value: Any, extra: Iterable[str] = ()) -> Any:
+def scrub_value(value: Any, extra: Iterable[str] = (), *, echoes: bool = False) -> Any:
     """A JSON-able value (dicts, lists, strings, numbers…) with every string in it — keys too —
     scrubbed, for serialising next: after ``json.dumps`` a JSON-escaped key's backslashes are
     doubled and no longer read as its form."""
-    return value_scrubber(extra)(value)
+    return value_scrubber(extra, echoes=echoes)(value)
 
 
-def value_scrubber(extra: Iterable[str] = ()) -> Callable[[Any], Any]:
+def value_scrubber(extra: Iterable[str] = (), *, echoes: bool = False) -> Callable[[Any], Any]:
     """``scrub_value`` with its patterns prepared once, for a document scrubbed a piece at a time."""
-    patterns = _patterns(extra)
+    patterns = _patterns(extra, echoes)
 
     def clean(item: Any) -> Any:
         if isinstance(item, str):
@@ -158,16 +218,25 @@ def value_scrubber(extra: Iterable[str] = ()) -> Callable[[Any], Any]:
     return clean
 
 
-def _patterns(extra: Iterable[str]) -> list[re.Pattern[str]]:
-    patterns = [*_SECRETS, *(pattern(s) for s in extra if s and len(s) >= MIN_LENGTH)]
+def _patterns(extra: Iterable[str], echoes: bool = False) -> list[re.Pattern[str]]:
+    with _LOCK:
+        values = {*_SECRETS, *(s for s in extra if s and len(s) >= MIN_LENGTH)}
     # longest values first: a secret that contains another is filtered whole
-    return sorted(set(patterns), key=lambda p: len(p.pattern), reverse=True)
+    ordered = sorted(values, key=lambda value: (-len(value), value))
+    if not echoes:
+        return [pattern(value) for value in ordered]
+    return [pattern(value) if telling(value) else keyed_pattern(value) for value in ordered]
 
 
 def _scrub_with(text: str, patterns: list[re.Pattern[str]]) -> str:
     for secret in patterns:
-        text = secret.sub(FILTERED, text)
+        # a keyed pattern keeps the credential's name (its group 1); a plain one has no group
+        text = secret.sub(_keep_name if secret.groups else FILTERED, text)
     return text
+
+
+def _keep_name(match: re.Match[str]) -> str:
+    return match.group(1) + FILTERED
 
 
 def install_log_scrubber() -> None:

@@ -35,7 +35,7 @@ def render_judge_transcript(
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        finalize=lambda value: scrub(str(value), secrets) if value is not None else "",
+        finalize=lambda value: scrub(str(value), secrets, echoes=True) if value is not None else "",
     )
     rows: list[_Row] = [
         {"packet": packet, "verdict": verdicts.get(packet.id), "targets": packets.targets.get(packet.id, ())}
@@ -43,7 +43,7 @@ def render_judge_transcript(
     ]
     graded = sum(1 for row in rows if row["verdict"] is not None and row["verdict"].grade is not None)
     page = env.get_template("judge_transcript.html.j2").render(model=model, rows=rows, graded=graded)
-    return scrub(page, secrets)
+    return scrub(page, secrets, echoes=True)
 
 
 def write_judge_transcript(

@@ -627,7 +627,7 @@ class StringArm(HarnessArm, ApiProvider):
     def _decode(self, response: httpx.Response, method: str, path: str) -> Any:
         if response.is_success and response.headers.get("content-type", "").lower().startswith("text/markdown"):
             return {
-                "markdown": scrub(response.text, self.secrets()),
+                "markdown": scrub(response.text, self.secrets(), echoes=True),
                 "status_code": response.headers.get("x-status-code"),
             }
         return super()._decode(response, method, path)

@@ -321,14 +321,14 @@ def append_run(path: Path, entry: RunEntry, secrets: Iterable[str] = ()) -> int:
                 "selected_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     run.created,
-                    scrub_value(run.label, secrets),
+                    scrub_value(run.label, secrets, echoes=True),
                     run.plugin_version,
                     run.git_commit,
                     run.k,
                     json.dumps(list(run.providers)),
                     run.record_mode,
                     int(run.complete),
-                    scrub_value(run.interrupted, secrets),
+                    scrub_value(run.interrupted, secrets, echoes=True),
                     run.declared_items,
                     run.missing_items,
                     run.suite_errors,
@@ -388,7 +388,7 @@ def append_run(path: Path, entry: RunEntry, secrets: Iterable[str] = ()) -> int:
 
 
 def _json(value: Any, secrets: list[str]) -> str:
-    return json.dumps(scrub_value(value, secrets), sort_keys=True, ensure_ascii=False)
+    return json.dumps(scrub_value(value, secrets, echoes=True), sort_keys=True, ensure_ascii=False)
 
 
 def load_history(path: Path) -> list[RunEntry]:

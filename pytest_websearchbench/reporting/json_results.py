@@ -150,7 +150,7 @@ def write_document(path: Path, document: dict[str, Any], secrets: Sequence[str] 
     a scrubbed copy of every item, or the whole text, at once. The items are written compact, by json's
     C encoder (an indented dump runs its pure-Python one: ~10 ms an item of a 2,750-item run); the rest
     of the document, indented."""
-    scrub = value_scrubber(secrets)
+    scrub = value_scrubber(secrets, echoes=True)  # the answers shown keep a key that is a word of them
     items = document.get("items")
     head = json.dumps(
         scrub({**document, "items": []} if items is not None else document),

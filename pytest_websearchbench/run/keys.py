@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.options import Settings
+from pytest_websearchbench.core.secrets import untelling_reason
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 from pytest_websearchbench.run.file_suites import manifest_for_file
 from pytest_websearchbench.run.registry import FAMILIES
@@ -47,6 +48,26 @@ def providers_called(
         for name in settings.providers
         if any(family.records_traffic and name in family.variants(settings) for family in candidates)
     ]
+
+
+def untelling_key_warnings(settings: Settings, registry: ProviderRegistry, environ: Mapping[str, str]) -> list[str]:
+    """One line for each key of the run's providers that cannot be told apart from data
+    (``core.secrets.telling``): it is removed from cassettes, answers and reports only where it stands as a
+    credential (a header, ``api_key=…``), so that a key that is also a word of the data never changes a
+    score or a replay's match; the user is told, since an echo of it anywhere else stays."""
+    lines = []
+    seen: set[str] = set()
+    for name in settings.providers:
+        for var in registry.entry(name).secret_env:
+            value = environ.get(var, "").strip()
+            if var in seen or not value or (reason := untelling_reason(value)) is None:
+                continue
+            seen.add(var)
+            lines.append(
+                f"warning: {var} {reason} to tell apart from the data it could appear in; it is removed only "
+                "where it stands as a key (headers, api_key=…), never from a query, an answer or a report's data"
+            )
+    return lines
 
 
 def check_provider_keys(

@@ -200,7 +200,7 @@ def benchmark_test(
 def _scrub_report(item: _BenchmarkItem, report: pytest.TestReport) -> None:
     """No key reaches what pytest prints or writes of a report (the terminal, -rA, JUnit XML): a failure's
     text quotes what a provider or a model gave back (a model can write its key into its answer's code)."""
-    scrubber = text_scrubber(item.spec.family.secrets())
+    scrubber = text_scrubber(item.spec.family.secrets(), echoes=True)  # a failure's table shows the answer
     if report.longrepr is not None:
         text = str(report.longrepr)
         clean = scrubber(text)

@@ -66,7 +66,7 @@ def _environment(families: Mapping[str, BenchmarkFamily], secrets: list[str]) ->
         lstrip_blocks=True,
         # a value's text is scrubbed before it is escaped (escaping could change a key's characters); markup
         # (this package's, matplotlib's, a rendered drill-down's) is scrubbed with the page
-        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets),
+        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets, echoes=True),
     )
     env.filters["num"] = _number
     env.filters["href"] = _href
@@ -132,7 +132,7 @@ def render_report(
     tags = sorted({t for i in items for t in i.record.meta.tags})
     drill = env.get_template("item_drill.html.j2")
     drills = [
-        scrub(drill.render(item=item, record=item.record, metric_labels=labels, family_view=view), secrets)
+        scrub(drill.render(item=item, record=item.record, metric_labels=labels, family_view=view), secrets, echoes=True)
         for item, (view, _) in zip(items, views)
     ]
     failure_modes = sorted({mode for _, mode in views} - {""})
@@ -170,7 +170,7 @@ def render_report(
         script=Markup(script),
         script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii"),
     )
-    return scrub(page, secrets)
+    return scrub(page, secrets, echoes=True)
 
 
 def _item_data(
@@ -247,6 +247,7 @@ def _item_data(
             "items": rows,
         },
         secrets,
+        echoes=True,
     )
     document.update(chunk=DRILL_CHUNK, drills=chunks)
     return json.dumps(document, ensure_ascii=False, separators=(",", ":"), allow_nan=False).replace("<", "\\u003c")

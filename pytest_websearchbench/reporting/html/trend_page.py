@@ -136,7 +136,7 @@ def render_trends(name: str, entries: Sequence[RunEntry], *, secrets: Iterable[s
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
-        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets),
+        finalize=lambda value: value if isinstance(value, Markup) else scrub(str(value), secrets, echoes=True),
     )
     env.filters["num"] = lambda value, digits=3: "-" if value is None else f"{value:.{digits}f}"
     trends = suite_trends(entries)
@@ -155,7 +155,7 @@ def render_trends(name: str, entries: Sequence[RunEntry], *, secrets: Iterable[s
         built=datetime.now(UTC).isoformat(timespec="seconds"),
         style=Markup((_HERE / "trends.css").read_text("utf-8")),
     )
-    return scrub(page, secrets)
+    return scrub(page, secrets, echoes=True)
 
 
 def write_trends(path: Path, name: str, entries: Sequence[RunEntry], *, secrets: Iterable[str] = ()) -> int:
