@@ -28,6 +28,8 @@ PAIRS: list[tuple[str, str, str, bool]] = [
     ("dot segment", "https://example.org/a/.hidden", "https://example.org/a/hidden", OTHER),
     ("case", "HTTPS://Example.ORG/a", "https://example.org/a", SAME),
     ("case", "https://example.org/Docs", "https://example.org/docs", OTHER),
+    ("case", "https://example.org/a?ID=1", "https://example.org/a?id=1", OTHER),
+    ("escape", "https://example.org/s?q=a+b", "https://example.org/s?q=a%20b", SAME),
     ("escape", "https://example.org/%7Euser/%41bc", "https://example.org/~user/Abc", SAME),
     ("escape", "https://example.org/a%2fb", "https://example.org/a%2Fb", SAME),
     ("escape", "https://example.org/a%2Fb", "https://example.org/a/b", OTHER),
