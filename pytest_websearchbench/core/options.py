@@ -426,10 +426,20 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option(
         "--wsb-retries",
         "wsb_retries",
-        "retries after a 429, a 5xx, a timeout or a connection error",
+        "retries after a 429, a 5xx, a timeout or a connection error (a 429 or 503 with Retry-After waits by "
+        "--wsb-max-wait instead)",
         "N",
         "3",
         number(minimum=0, whole=True),
+    ),
+    Option(
+        "--wsb-max-wait",
+        "wsb_max_wait",
+        "seconds one provider call may wait out 429 and 503 answers with Retry-After, in all: such answers "
+        "use up this time, not --wsb-retries, so a short storm loses no call",
+        "SECONDS",
+        "120",
+        number(minimum=0),
     ),
     Option(
         "--wsb-backoff",
@@ -627,7 +637,9 @@ class Settings:
             rates=values["wsb_rate"],
             prices=values["wsb_price"],
             timeout=values["wsb_timeout"],
-            retry=RetryPolicy(retries=values["wsb_retries"], backoff=values["wsb_backoff"]),
+            retry=RetryPolicy(
+                retries=values["wsb_retries"], backoff=values["wsb_backoff"], max_wait=values["wsb_max_wait"]
+            ),
             alpha=values["wsb_alpha"],
             min_effect=values["wsb_min_effect"],
             min_judged=values["wsb_min_judged"],

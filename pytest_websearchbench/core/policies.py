@@ -13,29 +13,55 @@ _UNITS = {"s": 1.0, "sec": 1.0, "second": 1.0, "m": 60.0, "min": 60.0, "minute":
 _RATE = re.compile(r"^\s*(?P<count>\d+(?:\.\d+)?)\s*(?:/\s*(?P<unit>[a-z]+))?\s*$")
 
 
+#: a 429's body that says the account, not the rate, is spent (case-insensitive): waiting cannot help
+_QUOTA_WORDS = re.compile(r"quota|credits?\b|billing|insufficient[ _]balance|payment[ _]required", re.IGNORECASE)
+#: statuses whose Retry-After is waited out by time (--wsb-max-wait), not by attempts: a rate limit's storm or a
+#: server that says when it is back lasts seconds, whatever the number of attempts it takes
+WAIT_STATUSES = frozenset({429, 503})
+#: the error kind of a call whose account is out of credits (402, a quota 429): its provider is not called again
+OUT_OF_CREDITS = "out_of_credits"
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
-    """Exponential backoff with "equal jitter": attempt n waits U(b·2ⁿ⁻¹/2, b·2ⁿ⁻¹), capped.
+    """Exponential backoff with "equal jitter": attempt n waits U(b·2ⁿ⁻¹/2, b·2ⁿ⁻¹), capped at ``max_backoff``.
 
-    ``retries`` is the number of extra attempts after the first. A ``Retry-After`` header is
-    honoured as a lower bound on the wait; one longer than ``max_wait`` ends the retries
-    at once (the message says so) rather than stalling the run.
+    ``retries`` is the number of extra attempts after the first. A 429 or 503 with a ``Retry-After`` header
+    is retried by time instead (``waits_by_time``): the call waits as the header says, without using up its
+    attempts, up to ``max_wait`` seconds in all (--wsb-max-wait); one asking more than what is left ends the
+    retries at once (the message says so) rather than stalling the run. An answer saying the account is out
+    of credits (``out_of_credits``) is never retried.
     """
 
     retries: int = 3
     backoff: float = 0.5
-    max_wait: float = 60.0
+    #: seconds one call may wait out Retry-After answers in all (--wsb-max-wait)
+    max_wait: float = 120.0
+    #: the longest one backoff between attempts
+    max_backoff: float = 60.0
     #: consecutive calls that could not connect before the breaker opens (pybreaker's default fail_max)
     breaker_failures: int = 5
     #: seconds an open breaker refuses calls before one may try again (pybreaker's default reset_timeout)
     breaker_reset: float = 60.0
 
     def delay(self, attempt: int, retry_after: float | None = None, rng: random.Random | None = None) -> float:
-        ceiling = min(self.max_wait, self.backoff * 2 ** (attempt - 1))
+        ceiling = min(self.max_backoff, self.backoff * 2 ** (attempt - 1))
         wait = (rng or random).uniform(ceiling / 2, ceiling)
         if retry_after is not None:
             wait = max(wait, retry_after)
         return wait
+
+    @staticmethod
+    def waits_by_time(status: int | None, retry_after: float | None) -> bool:
+        """Whether an answer is waited out by time (``max_wait``) rather than counted against ``retries``."""
+        return status in WAIT_STATUSES and retry_after is not None
+
+    @staticmethod
+    def out_of_credits(status: int | None, body: str) -> bool:
+        """Whether an answer says the account has no credits left: 402, or a 429 whose body says quota, credits,
+        billing, insufficient balance or payment required (vendors answer a spent plan as a rate limit). The
+        one place that decides it: the call is not retried and its provider is not called again."""
+        return status == 402 or (status == 429 and _QUOTA_WORDS.search(body) is not None)
 
 
 #: the rates --wsb-rate takes, per second: slower stalls a run, faster is no provider's limit

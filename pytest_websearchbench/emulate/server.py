@@ -9,7 +9,8 @@ Each request is checked the way the vendor would (auth header or parameter, requ
 fields and types) and answered in the vendor's documented shape from a small document set.
 Faults are queued per mount: ``em.fault("serper", "429", retry_after=1)`` makes the next
 request answer 429 with ``Retry-After: 1``; ``times=`` repeats it; ``"exhausted"`` answers as the
-vendor does for an account out of credits (``code=`` picks the vendor's reason); ``"drip"`` sends the
+vendor does for an account out of credits (``code=`` picks the vendor's reason), ``"quota"`` as a vendor that
+says so in a 429 (a quota, not a rate); ``"drip"`` sends the
 headers at once and then the body one byte every ``drip_interval`` seconds (a slow-drip server). The variant
 ``"echo_key"`` answers with the request URL and the key in every form a vendor may echo it
 (``echoed_forms``) in the body and in response headers, as APIs that take the key in the query do.
@@ -49,6 +50,7 @@ FAULT_KINDS = (
     "401_echo",
     "exhausted",
     "drip",
+    "quota",
 )
 
 
@@ -113,6 +115,7 @@ class Emulator:
         self.variants: dict[str, str] = {}
         self._faults: dict[str, deque[Fault]] = {}
         self._paces: dict[str, Pace] = {}
+        self._storms: dict[str, tuple[float, int, str]] = {}  # mount → (until, status, Retry-After)
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._server: LoopbackServer | None = None
@@ -187,6 +190,12 @@ class Emulator:
         with self._lock:
             self._paces[mount] = Pace(latency, per_second)
 
+    def storm(self, mount: str, seconds: float, *, retry_after: str = "1", status: int = 429) -> None:
+        """Answer every request to ``mount`` with ``status`` and ``Retry-After`` for the next ``seconds`` (a rate
+        limit's storm, a restart's 503s: over by time, however many requests came)."""
+        with self._lock:
+            self._storms[mount] = (time.monotonic() + seconds, status, retry_after)
+
     def throttled(self, mount: str) -> int:
         """How many requests to ``mount`` its window limit answered 429."""
         pace = self._paces.get(mount)
@@ -195,6 +204,7 @@ class Emulator:
     def clear(self) -> None:
         with self._lock:
             self._paces.clear()
+            self._storms.clear()
             self._faults.clear()
             self.requests.clear()
             self.rejected.clear()
@@ -259,6 +269,12 @@ class Emulator:
         if vendor is None or route is None:  # (no vendor: no route)
             return self._send(handler, Reply(404, {"error": f"no route {incoming.method} {parts.path}"}))
         kind, render = route
+        storm = self._storms.get(mount)
+        if storm is not None and time.monotonic() < storm[0]:
+            return self._send(
+                handler,
+                Reply(storm[1], {"message": f"{vendor.provider} is busy: retry later"}, {"Retry-After": storm[2]}),
+            )
         pace = self._paces.get(mount)
         if pace is not None:
             if not pace.admit(incoming.at):
@@ -310,6 +326,8 @@ class Emulator:
             )
         if fault is not None and fault.kind == "exhausted":
             return vendor.exhausted(fault.code)
+        if fault is not None and fault.kind == "quota":
+            return Reply(429, {"error": "quota exceeded", "message": "Monthly quota exceeded for this API key"})
         if fault is not None and fault.kind == "401_echo":
             return Reply(401, {"message": f"Invalid API key {incoming.header(vendor.auth_header) or key}"})
         if vendor.key_env and not vendor.authorized(incoming, key, any_key=self.any_key):

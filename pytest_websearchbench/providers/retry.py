@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, NamedTuple
 
-from pytest_websearchbench.core.policies import RetryPolicy
+from pytest_websearchbench.core.policies import OUT_OF_CREDITS, RetryPolicy
 from pytest_websearchbench.providers.ratelimit import RateLimiter
 
 if TYPE_CHECKING:
@@ -125,10 +125,25 @@ class CircuitBreaker:
         self._failures = 0
         self._opened_at: float | None = None
         self.reason = ""
+        #: why the provider is never called again in this process (out of credits: the account, not the
+        #: network, has to change), or ""
+        self.stopped = ""
+
+    @property
+    def refusal_kind(self) -> str:
+        """The error kind of a refused call."""
+        return OUT_OF_CREDITS if self.stopped else "connection"
+
+    def stop(self, reason: str) -> None:
+        """Refuse every later call with ``reason`` (the first reason stays)."""
+        with self._lock:
+            self.stopped = self.stopped or reason
 
     def refusal(self) -> str | None:
         """Why the next call must not be made, or None (closed, or time for a trial call)."""
         with self._lock:
+            if self.stopped:
+                return self.stopped
             if self._opened_at is None or self._clock() - self._opened_at >= self.policy.breaker_reset:
                 return None
             return self.reason
@@ -159,6 +174,7 @@ def send_with_retries(
     final: Callable[[httpx.Response], str | None] | None = None,
     breaker: CircuitBreaker | None = None,
     retryable: Callable[[httpx.Response], bool] | None = None,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> httpx.Response:
     """The one retry loop of every HTTP client here (providers and models).
 
@@ -166,16 +182,22 @@ def send_with_retries(
     help; ``retryable(response)`` decides instead when given), and so does a problem marked ``retry=False`` (a host name that does not resolve);
     timeouts, connection errors and retryable statuses are tried again after ``policy.delay``,
     honouring ``Retry-After``; ``fail(message, kind=…, status=…)`` makes the exception raised when
-    the attempts run out. ``final(response)`` reads an answer whose status is retryable and names
-    why retrying it cannot help (an account out of credits answers 429 as a rate limit does), or
+    the attempts run out. A 429 or 503 with ``Retry-After`` is waited out by time: it uses up none of
+    the attempts, only ``policy.max_wait`` seconds in all (a storm of a few seconds loses no call, however
+    many answers it takes). An answer out of credits (``policy.out_of_credits``) fails at once as
+    ``OUT_OF_CREDITS``, and with a ``breaker`` every later call of the provider too, unsent: no answer will
+    come until the account is topped up. ``final(response)`` reads an answer whose status is retryable and names
+    why retrying it cannot help (a vendor's own code for a spent account), or
     returns None: a reason ends the loop at once and joins the message. With a ``breaker``, a call
     it refuses is not sent, and each call tells it whether the server was reached.
     """
     if breaker is not None:
         refusal = breaker.refusal()
         if refusal:
-            raise fail(refusal, kind="connection")
+            raise fail(refusal, kind=breaker.refusal_kind)
     attempts = 0
+    counted = 0  # the attempts that use up --wsb-retries (not those a Retry-After storm answered)
+    waited = 0.0  # seconds slept on Retry-After answers, against policy.max_wait
     reached = False
     problem: Problem | None = None
     try:
@@ -191,24 +213,48 @@ def send_with_retries(
                 return response
             reached = reached or problem.reached
             status = response.status_code if response is not None else None
+            reason = final(response) if final is not None and response is not None else None
+            if response is not None and policy.out_of_credits(status, response.text):
+                if breaker is not None:
+                    breaker.stop(f"not called: out of credits ({problem.message})")
+                said = f"not retried: {reason}" if reason else "out of credits: not retried"
+                raise fail(f"{problem.message} ({said})", kind=OUT_OF_CREDITS, status=status)
             if response is not None and not (retryable(response) if retryable else status in RETRY_STATUSES):
                 raise fail(problem.message, kind=problem.kind, status=status)
-            reason = final(response) if final is not None and response is not None else None
             if reason:
                 raise fail(f"{problem.message} (not retried: {reason})", kind=problem.kind, status=status)
             if not problem.retry:
                 raise fail(problem.message, kind=problem.kind, status=status)
             retry_after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
-            if attempts > policy.retries:
+            if policy.waits_by_time(status, retry_after):
+                assert retry_after is not None
+                wait = policy.delay(max(counted, 1), retry_after)
+                if waited + wait > policy.max_wait:
+                    why = (
+                        f"answered so for {waited:.0f} s; another {wait:.0f} s would pass"
+                        if waited
+                        else f"it asks to retry after {retry_after:g} s, more than"
+                    )
+                    raise fail(
+                        f"{problem.message} ({why} --wsb-max-wait={policy.max_wait:g} s; gave up after {attempts} "
+                        f"attempt{'s' if attempts > 1 else ''})",
+                        kind=problem.kind,
+                        status=status,
+                    )
+                sleep(wait)
+                waited += wait
+                continue
+            counted += 1
+            if counted > policy.retries:
                 raise fail(f"{problem.message} (gave up after {attempts} attempts)", kind=problem.kind, status=status)
-            if retry_after is not None and retry_after > policy.max_wait:
+            if retry_after is not None and retry_after > policy.max_wait:  # a 5xx asking for longer than a storm's
                 raise fail(
-                    f"{problem.message} (it asks to retry after {retry_after:g} s, more than the "
-                    f"{policy.max_wait:g} s this plugin waits)",
+                    f"{problem.message} (it asks to retry after {retry_after:g} s, more than "
+                    f"--wsb-max-wait={policy.max_wait:g} s)",
                     kind=problem.kind,
                     status=status,
                 )
-            time.sleep(policy.delay(attempts, retry_after))
+            sleep(policy.delay(counted, retry_after))
     finally:  # an attempt that raised (a malformed URL, Ctrl-C) tells the breaker nothing
         if breaker is not None and (reached or problem is not None):
             breaker.record(reached, problem.message if problem is not None else "")

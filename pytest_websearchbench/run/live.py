@@ -39,6 +39,7 @@ import pytest
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode, Settings
+from pytest_websearchbench.core.policies import OUT_OF_CREDITS
 from pytest_websearchbench.run.session import run_state
 
 if TYPE_CHECKING:
@@ -95,8 +96,8 @@ def live_outcome(config: pytest.Config, key: Key) -> LiveOutcome | None:
 
 
 def stopped_note(config: pytest.Config) -> str:
-    """The summary's line when the live phase stopped calling because its cassettes could not be written
-    (a full disk, a read-only folder), or ""."""
+    """The summary's lines when the live phase stopped calling: because its cassettes could not be written
+    (a full disk, a read-only folder), a line for each provider out of credits; or ""."""
     return config.stash.get(_STOPPED, "")
 
 
@@ -153,8 +154,8 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
             finally:
                 outcomes.update(work.outcomes)
                 pool.close()
-                if work.unwritable:
-                    config.stash[_STOPPED] = work.stopped_line()
+                if work.stopped_lines():
+                    config.stash[_STOPPED] = "\n".join(work.stopped_lines())
     finally:  # also when empty: it tells the workers that the run's live calls are made here
         write_text_atomic(
             outcomes_path(state.run_id),
@@ -217,6 +218,10 @@ class _LiveWork:
         #: then, since its paid calls could not be kept
         self.unwritable = ""
         self.not_called = 0
+        #: the providers (variants) whose account is out of credits, each with its first such answer: none of
+        #: their items starts then (policies.RetryPolicy.out_of_credits decides; their calls fail unsent)
+        self.out_of_credits: dict[str, str] = {}
+        self.credit_not_called: dict[str, int] = defaultdict(int)
         self.write_lock = threading.Lock()
         self.threads = 0
         self.in_flight = 0
@@ -297,6 +302,10 @@ class _LiveWork:
             # the item's error without its label: the summary counts the items left by one reason
             reason = f"not called: the cassette folder cannot be written ({self.unwritable})"
             return f"{spec.label}: {reason}", reason, NOT_CALLED
+        if own is None and spec.variant in self.out_of_credits:
+            self.credit_not_called[spec.variant] += 1
+            reason = f"not called: {spec.variant} is out of credits (an earlier call's answer said so)"
+            return f"{spec.label}: {reason}", reason, OUT_OF_CREDITS
         # an item of a family's own cassette has no provider to price (its calls never were capped)
         refusal = self._over_budget(spec) if own is None else None
         return None if refusal is None else (refusal, refusal, "max_cost")
@@ -313,6 +322,25 @@ class _LiveWork:
             f"live: stopped calling after a cassette could not be written ({self.unwritable}): "
             f"{self.not_called} items not called; free the cassette folder and run the same command again"
         )
+
+    def stopped_lines(self) -> list[str]:
+        """A line for each reason the live phase stopped calling: the cassette folder, each provider out of
+        credits."""
+        lines = [self.stopped_line()] if self.unwritable else []
+        for variant, first in self.out_of_credits.items():
+            lines.append(
+                f"live: {variant} is out of credits ({first}): stopped calling it, "
+                f"{self.credit_not_called[variant]} items not called; top up the account and run the same command "
+                "again"
+            )
+        return lines
+
+    def _spent_account(self, variant: str, first: str) -> None:
+        """A call of ``variant`` answered out of credits: none of its items starts from now on."""
+        with self.changed:
+            # the answer itself over a later call's refusal that quotes it (threads race to say so)
+            if variant not in self.out_of_credits or ": not called: " in self.out_of_credits[variant]:
+                self.out_of_credits[variant] = first
 
     def _over_budget(self, spec: ItemSpec) -> str | None:
         """Why ``spec`` may not start: the run's spend, with what it and the items in flight will likely
@@ -383,6 +411,8 @@ class _LiveWork:
         except WebSearchBenchError as exc:
             run.error, run.error_kind = str(exc), getattr(exc, "kind", "error")
             message = provider_failure(spec, exc)
+            if run.error_kind == OUT_OF_CREDITS:
+                self._spent_account(spec.variant, str(exc))
         if self.stopping.is_set():
             return None, run.calls
         return LiveOutcome(FAILED, message, run.to_dict()), run.calls
@@ -446,6 +476,8 @@ class _LiveWork:
                 else:
                     cost += call.cost_usd
             self.spent += cost
+            if any(call.outcome == OUT_OF_CREDITS for call in calls):  # one an agent saw as a tool's error too
+                self.out_of_credits.setdefault(spec.variant, f"a call of {spec.label} answered so")
             if calls:
                 self.item_costs.append(cost)
             self.changed.notify_all()
@@ -481,8 +513,8 @@ class _Progress:
         if self.tty and not self.quiet:
             self.terminal.rewrite("", erase=True)
         self.terminal.write_line(self.line(work, final=True))
-        if work.unwritable:
-            self.terminal.write_line(work.stopped_line(), red=True, bold=True)
+        for line in work.stopped_lines():
+            self.terminal.write_line(line, red=True, bold=True)
 
     @staticmethod
     def line(work: _LiveWork, *, final: bool = False) -> str:

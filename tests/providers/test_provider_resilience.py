@@ -129,7 +129,7 @@ def test_an_error_status_answer_never_reaches_a_cassette(emulator, tmp_path):
 
 
 def test_backoff_grows_exponentially_with_jitter_and_honours_retry_after():
-    policy = RetryPolicy(retries=5, backoff=0.5, max_wait=4.0)
+    policy = RetryPolicy(retries=5, backoff=0.5, max_backoff=4.0)
     rng = random.Random(1)
     for attempt, ceiling in [(1, 0.5), (2, 1.0), (3, 2.0), (4, 4.0), (5, 4.0)]:
         delays = [policy.delay(attempt, rng=rng) for _ in range(200)]
