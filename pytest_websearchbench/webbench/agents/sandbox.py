@@ -46,40 +46,27 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"
 def unavailable() -> str:
     """Why bwrap cannot sandbox a program here ('' when it can): not installed, or it fails to start
     (no user namespaces, a container that forbids mounts)."""
-    path = shutil.which(BWRAP)
-    if path is None:
-        return f"bwrap is not installed ({INSTALL})"
-    try:
-        trial = subprocess.run(
-            [path, "--ro-bind", "/", "/", "--unshare-pid", "--proc", "/proc", "--dev", "/dev", "true"],
-            capture_output=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bwrap cannot run here ({exc})"
-    if trial.returncode != 0:
-        said = trial.stderr.decode("utf-8", "replace").strip().splitlines()
-        return f"bwrap cannot run here ({said[-1] if said else f'exit status {trial.returncode}'})"
-    return ""
+    return _trial(["--unshare-pid", "--proc", "/proc", "--dev", "/dev"], "bwrap cannot run here")
 
 
 @lru_cache(maxsize=1)
 def network_unavailable() -> str:
     """Why bwrap cannot give a program a network namespace of its own here ('' when it can)."""
+    return _trial(["--unshare-net", "--unshare-pid", "--proc", "/proc"], "bwrap cannot unshare the network here")
+
+
+def _trial(arguments: list[str], failing: str) -> str:
+    """Why bwrap with ``arguments`` cannot run ``true`` here, after ``failing`` ('' when it can)."""
     path = shutil.which(BWRAP)
     if path is None:
         return f"bwrap is not installed ({INSTALL})"
     try:
-        trial = subprocess.run(
-            [path, "--ro-bind", "/", "/", "--unshare-net", "--unshare-pid", "--proc", "/proc", "true"],
-            capture_output=True,
-            timeout=30,
-        )
+        trial = subprocess.run([path, "--ro-bind", "/", "/", *arguments, "true"], capture_output=True, timeout=30)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"bwrap cannot unshare the network here ({exc})"
+        return f"{failing} ({exc})"
     if trial.returncode != 0:
         said = trial.stderr.decode("utf-8", "replace").strip().splitlines()
-        return f"bwrap cannot unshare the network here ({said[-1] if said else f'exit status {trial.returncode}'})"
+        return f"{failing} ({said[-1] if said else f'exit status {trial.returncode}'})"
     return ""
 
 
