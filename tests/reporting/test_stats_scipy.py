@@ -47,37 +47,32 @@ def _mean_difference(x, y, axis):
 _grid_score = st.integers(0, 64).map(lambda i: i / 64)
 
 
+def _scipy_p(pairs, resamples: int) -> float:
+    """SciPy's two-sided paired permutation test of the mean difference (every pattern up to ``resamples``)."""
+    return float(
+        scipy_stats.permutation_test(
+            (numpy.array([x for x, _ in pairs]), numpy.array([y for _, y in pairs])),
+            _mean_difference,
+            vectorized=True,
+            permutation_type="samples",
+            alternative="two-sided",
+            n_resamples=resamples,
+            rng=numpy.random.default_rng(0),
+        ).pvalue
+    )
+
+
 @settings(derandomize=True, deadline=None, max_examples=40)
 @given(st.lists(st.tuples(_grid_score, _grid_score), min_size=2, max_size=12))
 def test_paired_test_matches_scipy_exact_permutation_test(pairs):
-    a = [x for x, _ in pairs]
-    b = [y for _, y in pairs]
-    ours = paired_randomization_test(a, b)
     # n ≤ 12: both enumerate all 2^n sign patterns (exact p)
-    exact = scipy_stats.permutation_test(
-        (numpy.array(a), numpy.array(b)),
-        _mean_difference,
-        vectorized=True,
-        permutation_type="samples",
-        alternative="two-sided",
-        n_resamples=10**6,
-    ).pvalue
-    assert ours == pytest.approx(min(1.0, exact), abs=1e-9)
+    ours = paired_randomization_test([x for x, _ in pairs], [y for _, y in pairs])
+    assert ours == pytest.approx(min(1.0, _scipy_p(pairs, 10**6)), abs=1e-9)
 
 
 @settings(derandomize=True, deadline=None, max_examples=40)
 @given(st.lists(st.tuples(_score, _score), min_size=14, max_size=30))
 def test_the_sampled_test_stays_near_scipy_where_it_cannot_enumerate(pairs):
     # n ≥ 14: ours samples 10,000 of the 2^n patterns; SciPy 100,000
-    a = [x for x, _ in pairs]
-    b = [y for _, y in pairs]
-    reference = scipy_stats.permutation_test(
-        (numpy.array(a), numpy.array(b)),
-        _mean_difference,
-        vectorized=True,
-        permutation_type="samples",
-        alternative="two-sided",
-        n_resamples=10**5,
-        rng=numpy.random.default_rng(0),
-    ).pvalue
-    assert paired_randomization_test(a, b) == pytest.approx(reference, abs=0.02)
+    ours = paired_randomization_test([x for x, _ in pairs], [y for _, y in pairs])
+    assert ours == pytest.approx(_scipy_p(pairs, 10**5), abs=0.02)
