@@ -110,6 +110,8 @@ def pytest_configure(config: pytest.Config) -> None:
                 print(line, file=sys.stderr)
         purge_stale_state()
         remove_leftover_temps(state.settings, started)  # once, before a worker or the live phase writes
+    if state.settings.dry_run and getattr(config.option, "dist", "no") != "no":
+        config.option.dist = "no"  # before xdist's own configure: a plan calls nothing, so it starts no worker
     config.pluginmanager.register(RunReporter(config, state), "websearchbench-reporter")
     config.pluginmanager.register(state.hub, "websearchbench-hub")  # says what --wsb-lock=update pinned
     if (distributed := distributed_plugin(config, state.settings)) is not None:  # xdist: rate shares, cassettes home
@@ -146,7 +148,7 @@ def pytest_runtest_makereport(
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_runtestloop(session: pytest.Session) -> None:
+def pytest_runtestloop(session: pytest.Session) -> bool | None:
     """A live run works its provider and model calls first, many at once (run/live.py); pytest's loop then
     replays them. An xdist controller does it when its workers have collected (below); a worker never."""
     if (
@@ -154,11 +156,15 @@ def pytest_runtestloop(session: pytest.Session) -> None:
         or not session.items
         or (session.testsfailed and not session.config.option.continue_on_collection_errors)
     ):
-        return  # pytest's own loop stops a run whose collection failed
+        return None  # pytest's own loop stops a run whose collection failed
     from pytest_websearchbench.run.collect import BenchmarkItem
-    from pytest_websearchbench.run.live import work_live
+    from pytest_websearchbench.run.live import before_calls, work_live
 
-    work_live(session.config, [item.spec for item in session.items if isinstance(item, BenchmarkItem)])
+    specs = [item.spec for item in session.items if isinstance(item, BenchmarkItem)]
+    if before_calls(session.config, specs):
+        return True  # --wsb-dry-run: the plan is printed; no test runs (as --collect-only)
+    work_live(session.config, specs)
+    return None
 
 
 @pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own answer, whichever plugin loaded first

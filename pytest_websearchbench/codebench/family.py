@@ -39,7 +39,7 @@ from pytest_websearchbench.codebench.options import (
 )
 from pytest_websearchbench.codebench.prompts import PromptFile, ToolTexts, read_prompt_file, system_prompt
 from pytest_websearchbench.codebench.scoring import FAITHFUL, score_agent, score_retrieval, score_selftest
-from pytest_websearchbench.codebench.tasks import CodeTask, is_catalog, load_tasks
+from pytest_websearchbench.codebench.tasks import Budgets, CodeTask, is_catalog, load_tasks
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily,
@@ -175,6 +175,7 @@ class CodeFamily(BenchmarkFamily):
         if mode == MODE_AGENT and not selftest:
             if (
                 settings.record_mode.may_record
+                and not settings.dry_run  # a plan calls no model
                 and not (endpoint.api_key or endpoint.base_url)
                 and not any(settings.cassette_dir.glob("*/*/agent-*/*.yaml"))
             ):
@@ -226,6 +227,31 @@ class CodeFamily(BenchmarkFamily):
         if run.mode == MODE_AGENT:
             out[AGENT_MODEL] = run.model if run.model_api == RESPONSES_API else f"{run.model} ({run.model_api})"
         return out
+
+    def provider_calls(self, case: Case | None = None) -> dict[str, int]:
+        """The retrieval probe: one search, and on the search-fetch board a fetch of each top hit up to the
+        ticket's fetch budget; the agent: its search and fetch budgets (no fetch on the search board)."""
+        run = self.code_run
+        if run.selftest:
+            return {}
+        task: CodeTask | None = case.data if case is not None else None
+        if run.mode == MODE_RETRIEVAL:
+            fetches = (task.budgets if task is not None else Budgets()).fetches
+            return {"search": 1, "fetch": fetches if run.board == BOARD_SEARCH_FETCH else 0}
+        budgets = run.setup().budgets(task) if task is not None else self._budgets()
+        return {"search": budgets.searches, "fetch": budgets.fetches}
+
+    def model_calls(self, case: Case | None = None) -> int:
+        run = self.code_run
+        if run.selftest or run.mode != MODE_AGENT:
+            return 0
+        return (run.setup().budgets(case.data) if case is not None else self._budgets()).turns
+
+    def _budgets(self) -> Budgets:
+        """The agent's budgets when no ticket says otherwise: the harness's, then the command line's."""
+        run = self.code_run
+        budgets = Budgets().overridden(run.budget_changes)
+        return budgets if run.board == BOARD_SEARCH_FETCH else budgets.overridden({"fetches": 0})
 
     def cassette_folder(self, variant: str) -> str:
         run = self.code_run

@@ -233,6 +233,17 @@ class BenchmarkFamily(ABC):
         calls without opening a cassette of its own, and in a run whose settings say ``none`` replay them."""
         return None
 
+    def provider_calls(self, case: Case | None = None) -> dict[str, int]:
+        """The most provider calls of each kind (``search``, ``fetch``) one item of this run may make (of
+        ``case``; without one, of any): what each provider under test must be able to do (a kind it cannot do
+        is a usage error before any call, run/preflight.py) and a dry run's worst case. One search by
+        default; none for a family whose items call no provider (``records_traffic`` False)."""
+        return {"search": 1} if self.records_traffic else {}
+
+    def model_calls(self, case: Case | None = None) -> int:
+        """The most model calls one item of this run may make (an agent's turns); 0: it calls no model."""
+        return 0
+
     def record_args(self) -> str:
         """Options (with a leading space) a user needs to re-record one item of this run."""
         return ""

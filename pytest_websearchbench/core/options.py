@@ -409,6 +409,13 @@ CORE_OPTIONS: tuple[Option, ...] = (
         default_help="no cap",
     ),
     Option(
+        "--wsb-dry-run",
+        "wsb_dry_run",
+        "print what a live run would call (items per provider and model, calls, the time at --wsb-rate, the cost "
+        "range from the price table) and call nothing; no test runs, exit 0",
+        switch=True,
+    ),
+    Option(
         "--wsb-price",
         "wsb_price",
         "price in USD per 1,000 requests, overriding the built-in table (e.g. serper=1.0,tavily.fetch=1.6)",
@@ -610,6 +617,7 @@ class Settings:
     json_raw: bool = False  # --wsb-json-raw: the results file keeps the provider answers' text
     concurrency: int | None = None  # --wsb-concurrency; None: chosen from the rates (run/live.py)
     max_cost: float | None = None  # --wsb-max-cost, USD
+    dry_run: bool = False  # --wsb-dry-run: the live run's plan is printed, nothing is called
 
     def cassette_args(self) -> str:
         """The options that locate this run's cassettes, for a command a message suggests (with a leading
@@ -655,6 +663,7 @@ class Settings:
             json_raw=values["wsb_json_raw"],
             concurrency=values["wsb_concurrency"],
             max_cost=values["wsb_max_cost"],
+            dry_run=values["wsb_dry_run"],
         )
 
 

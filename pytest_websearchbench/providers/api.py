@@ -222,6 +222,11 @@ class ApiProvider(HttpProvider):
         """None: this API cannot fetch pages."""
         return None
 
+    @classmethod
+    def can_fetch(cls) -> bool:
+        """An API fetches pages when its adapter writes a fetch request (or a fetch of its own)."""
+        return cls.fetch_request is not ApiProvider.fetch_request or cls.fetch is not ApiProvider.fetch
+
     def parse_fetch(self, body: Any, url: str) -> Page:
         raise NotImplementedError
 

@@ -160,6 +160,12 @@ class Provider(ABC):
         """The page at ``url``; ``objective`` is given only when ``accepts_objective`` (others never see one)."""
         raise ProviderError(f"provider {self.name!r} cannot fetch pages")
 
+    @classmethod
+    def can_fetch(cls) -> bool:
+        """Whether this provider fetches pages: it implements ``fetch``. A run whose items fetch refuses one that
+        cannot before any call (run/preflight.py), rather than after each item's paid search."""
+        return cls.fetch is not Provider.fetch
+
     def cassette_aliases(self) -> dict[str, str]:
         """Run-specific base URLs to write as stable names in cassettes (real → alias)."""
         return {}

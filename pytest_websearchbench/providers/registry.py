@@ -31,6 +31,13 @@ class ProviderEntry:
     label_key: str = ""
 
     @property
+    def provider_class(self) -> type[Provider] | None:
+        """The class the factory makes (a classmethod factory's, ``AcmeProvider.from_context``), known without
+        making one (what it can do is its class's: ``Provider.can_fetch``); None for a plain function."""
+        declared = getattr(self.factory, "__self__", None)
+        return declared if isinstance(declared, type) and issubclass(declared, Provider) else None
+
+    @property
     def secret_env(self) -> tuple[str, ...]:
         """Every variable whose value must never be written: a process that never created the provider
         (the xdist controller) scrubs their values by name."""

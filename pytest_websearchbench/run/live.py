@@ -14,7 +14,10 @@ both alike. The providers' ``--wsb-rate`` limiters
 are the run's one limiter; ``Pacer`` holds back a host that answers 429. Ctrl-C keeps the finished items'
 cassettes and writes no other; the same command again works only what is missing. A cassette that cannot be
 written is its item's one-line error; when its folder takes no more files (full, read-only) no item starts after
-it, since its paid answers could not be kept: each left is an error saying why, and the summary says so.
+it, since its paid answers could not be kept: each left is an error saying why, and the summary says so. A
+provider whose account answers out of credits (402, a quota 429: ``RetryPolicy.out_of_credits``) is a stop
+likewise, for that provider: none of its items starts after it. Before any of it, ``before_calls`` refuses a
+provider that cannot do what the items need (run/preflight.py) and, with ``--wsb-dry-run``, prints the plan.
 
 What each worked item came to (recorded, or failed with the error its test then shows) is kept on the
 config and, for xdist workers, in the run's state folder (``outcomes_path``).
@@ -126,23 +129,9 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
     settings = state.settings
     if not settings.record_mode.may_record or config.option.collectonly:
         return
-    from pytest_websearchbench.run.item_paths import cassette_for
-
     outcomes: dict[Key, LiveOutcome] = {}
     config.stash[_OUTCOMES] = outcomes
-    todo: list[_Todo] = []
-    reused = 0
-    for spec in specs:
-        own = None
-        if not spec.family.records_traffic:
-            own = spec.family.live_cassette(spec.suite, spec.case, spec.variant, settings)
-            if own is None:
-                continue
-        path = cassette_for(spec, settings) if own is None else own.path
-        if settings.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size:
-            reused += 1  # vcrpy's once: what is recorded is replayed
-            continue
-        todo.append((spec, path, own))
+    todo, reused = live_items(specs, settings)
     try:
         if todo:
             from pytest_websearchbench.run.session import provider_pool
@@ -166,6 +155,60 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
                 ]
             ),
         )
+
+
+def before_calls(config: pytest.Config, specs: list[ItemSpec]) -> bool:
+    """After collection, before the live phase: the families first met at collection are checked as those the
+    options named were at the start (run/preflight.py: a usage error, exit 4); with --wsb-dry-run the plan is
+    printed and True returned: the run calls nothing and runs no test."""
+    from pytest_websearchbench.run.preflight import check_capabilities, plan
+    from pytest_websearchbench.run.session import provider_pool
+
+    state = run_state(config)
+    families = list({id(spec.family): spec.family for spec in specs}.values())
+    try:
+        check_capabilities(families, state.settings, state.registry)
+    except WebSearchBenchError as exc:
+        raise pytest.UsageError(f"pytest-websearchbench: {exc}") from None
+    if not state.settings.dry_run:
+        return False
+    if state.settings.record_mode.may_record:
+        todo, reused = live_items(specs, state.settings)
+        pool = provider_pool(config, live=False)  # priced, never called: no key, no server, no limiter
+        try:
+            _, lines = plan([spec for spec, _, _ in todo], state.settings, pool, reused)
+        finally:
+            pool.close()
+    else:
+        lines = [f"dry run: --wsb-record-mode={state.settings.record_mode.value} replays: nothing would be called"]
+    terminal = config.pluginmanager.get_plugin("terminalreporter")
+    for line in lines:
+        if terminal is not None:
+            terminal.write_line(line)
+        else:
+            print(line)
+    return True
+
+
+def live_items(specs: Iterable[ItemSpec], settings: Settings) -> tuple[list[_Todo], int]:
+    """The items a live run calls for (with their cassettes, and a family's own), and how many it reuses (in
+    ``once``, an item whose cassette is there); the rest call nothing."""
+    from pytest_websearchbench.run.item_paths import cassette_for
+
+    todo: list[_Todo] = []
+    reused = 0
+    for spec in specs:
+        own = None
+        if not spec.family.records_traffic:
+            own = spec.family.live_cassette(spec.suite, spec.case, spec.variant, settings)
+            if own is None:
+                continue
+        path = cassette_for(spec, settings) if own is None else own.path
+        if settings.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size:
+            reused += 1  # vcrpy's once: what is recorded is replayed
+            continue
+        todo.append((spec, path, own))
+    return todo, reused
 
 
 def interleaved(todo: list[_Todo]) -> list[_Todo]:

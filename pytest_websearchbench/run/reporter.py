@@ -150,6 +150,9 @@ class RunReporter:
             return
         settings = self.state.settings
         self.completeness = self._completeness(session)
+        if settings.dry_run:  # nothing ran: a report would only say so, and replace the last run's
+            self.finished = True
+            return
         if settings.json_path or settings.html_path or self._appends_history():
             self._write_files(settings)
         self._write_markdown(settings)
@@ -377,6 +380,7 @@ class RunReporter:
         shown = (
             done is not None
             and not self.config.option.collectonly
+            and not self.state.settings.dry_run
             and bool(records or self.declared or done.suite_errors)
         )
         incomplete = done.text() if shown and done is not None else ""

@@ -21,6 +21,7 @@ from pytest_websearchbench.core.suites import resolve_suite_spec
 from pytest_websearchbench.run.distributed import host_rates
 from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.keys import check_provider_keys, named_families
+from pytest_websearchbench.run.preflight import check_capabilities
 from pytest_websearchbench.run.registry import Families, all_options, family_options
 
 if TYPE_CHECKING:
@@ -122,7 +123,9 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
         mismatch = baseline.identity_mismatch(asked, settings.baseline_accept)
         if mismatch:
             raise ConfigurationError(mismatch)
-    if settings.record_mode.may_record and not config.option.collectonly:
+    # what the options' families need of the providers, before any call (those first met at collection: then)
+    check_capabilities(families.made(), settings, registry)
+    if settings.record_mode.may_record and not config.option.collectonly and not settings.dry_run:
         only_suites = suite_paths and config.args_source is not pytest.Config.ArgsSource.ARGS
         check_provider_keys(settings, registry, families, named if only_suites else None)
     return RunState(settings, families, registry, baseline, run_id, hub, endpoints), suite_paths
