@@ -12,6 +12,8 @@ folder so the project's own ini is not read):
   first 7 each a web search of 1 s (``--wsb-max-searches=7``), then the answer;
 * ``replay``: the ``lexbench`` row's cassettes replayed (``--wsb-record-mode=none``), as ``-n 0`` and
   ``-n auto``;
+* ``storm`` (asked for by name): the ``lexbench`` row's recording while the double answers every request 429 with
+  ``Retry-After: 2`` for ``--storm`` seconds (10) from the first one, at the default retries: items lost, wall;
 * ``webbench``: the 28 bundled WebBench tasks with ``--wsb-agent model``: the scripted model sends the
   oracle's route as tool calls, each turn ``--latency`` late (11 to 35 turns an episode), then the
   cassettes replayed.
@@ -279,11 +281,64 @@ def webbench_row(work: Path, latency: float, workers: str) -> dict:
     return result
 
 
+def storm_row(work: Path, items: int, latency: float, per_second: int, workers: str, storm: float) -> dict:
+    """The ``lexbench`` row's recording through a storm: from the first request on, the double answers every
+    request 429 with ``Retry-After: 2`` for ``storm`` seconds; the default retries."""
+    suite = make_scaled_suite(work, items)
+    corpus = [json.loads(line) for line in (work / "suites" / "sample-web" / "corpus.jsonl").read_text().splitlines()]
+    emulator = Emulator(corpus).start()
+    stop = threading.Event()
+
+    def start_the_storm() -> None:  # when the live phase sends its first request, not when pytest starts
+        while not stop.is_set() and not emulator.requests:
+            time.sleep(0.005)
+        emulator.storm("serper", storm, retry_after="2")
+
+    try:
+        emulator.pace("serper", latency=latency, per_second=per_second)
+        threading.Thread(target=start_the_storm, daemon=True).start()
+        env = {**base_env(), **emulator.env("serper")}
+        results = work / "live.json"
+        live = run(
+            [
+                "--suite",
+                str(suite),
+                "--provider=serper",
+                f"--wsb-cassette-dir={work / 'recorded'}",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-n",
+                workers,
+                f"--wsb-rate=serper={per_second}/s",
+                f"--wsb-json={results}",
+            ],
+            work,
+            env,
+        )
+        stop.set()
+        outcomes = [outcome for outcome, _ in items_of(results).values()] if results.is_file() else []
+        live.update(
+            requests=len(emulator.seen("serper")),
+            errors=outcomes.count("error"),
+            items=len(outcomes),
+            storm_seconds=storm,
+        )
+    finally:
+        stop.set()
+        emulator.stop()
+    return live
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "--rows", nargs="+", default=["lexbench", "code", "webbench"], choices=["lexbench", "code", "webbench"]
+        "--rows",
+        nargs="+",
+        default=["lexbench", "code", "webbench"],
+        choices=["lexbench", "code", "webbench", "storm"],
     )
+    parser.add_argument("--storm", type=float, default=10.0, help="the storm row's seconds of 429s")
     parser.add_argument("--items", type=int, default=495)
     parser.add_argument("--latency", type=float, default=1.0)
     parser.add_argument("--rate", type=int, default=20)
@@ -297,6 +352,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix=f"wsb-live-{row}-") as folder:
             if row == "lexbench":
                 result = lexbench_row(Path(folder), options.items, options.latency, options.rate, options.workers)
+            elif row == "storm":
+                result = storm_row(
+                    Path(folder), options.items, options.latency, options.rate, options.workers, options.storm
+                )
             elif row == "code":
                 result = code_row(Path(folder), options.latency, options.turns, options.workers)
             else:
