@@ -73,7 +73,7 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
 
 def pytest_configure(config: pytest.Config) -> None:
     from pytest_websearchbench.core.secrets import install_log_scrubber, registered_secrets
-    from pytest_websearchbench.providers.ratelimit import purge_stale_state
+    from pytest_websearchbench.providers.pacing import purge_stale_state
     from pytest_websearchbench.run.collect import SuiteSelection
     from pytest_websearchbench.run.distributed import plugin_for as distributed_plugin
     from pytest_websearchbench.run.keys import untelling_key_warnings

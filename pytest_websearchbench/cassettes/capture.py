@@ -38,7 +38,8 @@ if TYPE_CHECKING:
 _ACTIVE: ContextVar[Capture | None] = ContextVar("wsb_capture", default=None)
 
 #: ``pace(host)``: a context manager a request to ``host`` is sent inside (it may wait for a free
-#: slot), given the answer's status when there is one
+#: slot, an announced budget, a declared rate), given the answer's status and headers when there is one
+#: (providers/pacing.py: ``Pacer.pace``, or ``spaced`` with no pacer)
 Pace = Callable[[str], Any]
 
 
@@ -155,10 +156,13 @@ class Capture:
 def capturing(pace: Pace | None = None) -> Iterator[None]:
     """While the block runs, httpx exchanges made on a thread inside ``Capture.active`` are recorded
     into that capture (and timed, as ``use_cassette`` times them); ``pace(host)`` wraps each one that
-    goes out, so a live run can hold back a provider that answers 429."""
+    goes out, so a live run can hold back a host by what it answers (a 429, its rate-limit headers); without
+    one, a request still waits for its --wsb-rate slot (``pacing.spaced``)."""
     import httpx
     from vcr.request import Request as VcrRequest
     from vcr.stubs.httpx_stubs import _serialize_response
+
+    from pytest_websearchbench.providers.pacing import spaced
 
     real = httpx.HTTPTransport.handle_request
 
@@ -173,12 +177,9 @@ def capturing(pace: Pace | None = None) -> Iterator[None]:
         answer = capture.replayed(request, body)
         if answer is not None:
             return answer
-        if pace is None:
+        with (pace or spaced)(capture.host(str(request.url))) as paced:
             response = real(transport, request)
-        else:
-            with pace(capture.host(str(request.url))) as paced:
-                response = real(transport, request)
-                paced.status = response.status_code
+            paced.status, paced.headers = response.status_code, response.headers
         stream = response.stream
         assert isinstance(stream, httpx.SyncByteStream)  # a sync transport's (httpx's Client asserts it too)
         try:

@@ -1,5 +1,5 @@
 """The HTTP policies a run sets for its providers, as values: the retry policy, request rates and
-price overrides, parsed from their options. providers/ applies them (retry.py, ratelimit.py, pricing.py)."""
+price overrides, parsed from their options. providers/ applies them (retry.py, pacing.py, pricing.py)."""
 
 from __future__ import annotations
 

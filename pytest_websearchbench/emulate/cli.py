@@ -13,7 +13,8 @@ A provider is served from a page corpus (JSON lines: ``url``, ``title``, ``text`
 documented request and response shape (``vendors.py``); it accepts any non-empty key where the vendor takes one.
 ``--latency`` delays every answer, ``--server-timing`` states each answer's time in a ``Server-Timing`` header,
 ``--reverse`` answers every list in reverse order, ``--per-second N`` answers 429 (``Retry-After: 1``) to a request
-that would make more than N admitted in the one second before it. The model answers each conversation from a file of turns
+that would make more than N admitted in the one second before it (``--rate-headers`` states the window in
+every answer, as a vendor announces it). The model answers each conversation from a file of turns
 (``model.load_turns``). Exit status: 0 after Ctrl-C (or SIGTERM), 2 for bad arguments or an unusable file.
 """
 
@@ -75,6 +76,13 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         metavar="N",
         help="admit at most N requests in any one-second window; the rest get 429 with "
         "Retry-After: 1 (default: no limit)",
+    )
+    provider.add_argument(
+        "--rate-headers",
+        choices=["x-ratelimit", "ietf", "openai"],
+        default="",
+        help="with --per-second: state the window in every answer, as X-RateLimit-Limit/-Remaining/-Reset, the "
+        "IETF draft's RateLimit or OpenAI's x-ratelimit-*-requests (default: none)",
     )
     provider.add_argument(
         "--server-timing",
@@ -179,7 +187,7 @@ def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[S
     emulator.start(port=args.port)
     for name in names:
         for mount in (name, *(m for m in _SECOND_HOSTS if VENDORS[m].provider == name)):
-            emulator.pace(mount, latency=args.latency, per_second=args.per_second)
+            emulator.pace(mount, latency=args.latency, per_second=args.per_second, headers=args.rate_headers)
             if args.reverse:
                 emulator.variants[mount] = "reverse"
     base_url = emulator.base_url(names[0]) if len(names) == 1 else f"http://127.0.0.1:{emulator.port}"
@@ -191,6 +199,7 @@ def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[S
                 [
                     f"latency {args.latency:g} s" if args.latency else "",
                     f"at most {args.per_second} requests in any one second" if args.per_second else "",
+                    f"the window stated ({args.rate_headers})" if args.per_second and args.rate_headers else "",
                     "lists reversed" if args.reverse else "",
                     "Server-Timing stated" if args.server_timing else "",
                 ],

@@ -52,6 +52,8 @@ FAULT_KINDS = (
     "drip",
     "quota",
 )
+#: the forms ``Emulator.pace`` announces its window in ("": none)
+RATE_HEADERS = ("", "x-ratelimit", "ietf", "openai")
 
 
 @dataclass
@@ -71,9 +73,36 @@ class Pace:
 
     latency: float
     per_second: int | None
+    #: the window's state in every answer's headers, as a vendor announces it: "x-ratelimit" (Brave's, You.com's
+    #: X-RateLimit-Limit/-Remaining/-Reset), "ietf" (the draft's RateLimit: limit=, remaining=, reset=), "openai"
+    #: (x-ratelimit-*-requests); "" none
+    headers: str = ""
     admitted: deque[float] = field(default_factory=deque)  # when the requests of the last second came
     throttled: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def announced(self, at: float) -> dict[str, str]:
+        """The window at ``at`` (when the answer leaves, as a vendor counts it) in ``headers``' form."""
+        if not self.headers or self.per_second is None:
+            return {}
+        with self.lock:
+            while self.admitted and self.admitted[0] <= at - 1.0:
+                self.admitted.popleft()
+            remaining = max(0, self.per_second - len(self.admitted))
+            reset = max(0.0, self.admitted[0] + 1.0 - at) if self.admitted else 0.0  # the oldest leaves the window
+        if self.headers == "ietf":
+            return {"RateLimit": f"limit={self.per_second}, remaining={remaining}, reset={reset:.3f}"}
+        if self.headers == "openai":
+            return {
+                "x-ratelimit-limit-requests": str(self.per_second),
+                "x-ratelimit-remaining-requests": str(remaining),
+                "x-ratelimit-reset-requests": f"{round(reset * 1000)}ms",
+            }
+        return {
+            "X-RateLimit-Limit": str(self.per_second),
+            "X-RateLimit-Remaining": str(remaining),
+            "X-RateLimit-Reset": f"{reset:.3f}",
+        }
 
     def admit(self, at: float) -> bool:
         if self.per_second is None:
@@ -184,11 +213,13 @@ class Emulator:
                 Fault(kind, times, retry_after, hang_seconds, route, code, drip_interval)
             )
 
-    def pace(self, mount: str, *, latency: float = 0.0, per_second: int | None = None) -> None:
+    def pace(self, mount: str, *, latency: float = 0.0, per_second: int | None = None, headers: str = "") -> None:
         """Answer ``mount`` after ``latency`` seconds, and 429 (Retry-After: 1) any request that would make
-        more than ``per_second`` admitted in the one second before it (a sliding window)."""
+        more than ``per_second`` admitted in the one second before it (a sliding window); ``headers`` states the
+        window in every answer (``Pace.headers``: "x-ratelimit", "ietf" or "openai")."""
+        assert headers in RATE_HEADERS, headers
         with self._lock:
-            self._paces[mount] = Pace(latency, per_second)
+            self._paces[mount] = Pace(latency, per_second, headers)
 
     def storm(self, mount: str, seconds: float, *, retry_after: str = "1", status: int = 429) -> None:
         """Answer every request to ``mount`` with ``status`` and ``Retry-After`` for the next ``seconds`` (a rate
@@ -280,7 +311,11 @@ class Emulator:
             if not pace.admit(incoming.at):
                 return self._send(
                     handler,
-                    Reply(429, {"message": f"more than {pace.per_second} requests in a second"}, {"Retry-After": "1"}),
+                    Reply(
+                        429,
+                        {"message": f"more than {pace.per_second} requests in a second"},
+                        {"Retry-After": "1", **pace.announced(time.time())},
+                    ),
                 )
             self._stop.wait(pace.latency)
         fault = self._next_fault(mount, kind)
@@ -291,6 +326,8 @@ class Emulator:
         if fault is not None and fault.kind == "hang":
             self._stop.wait(fault.hang_seconds)
         reply = self._reply(vendor, incoming, render, fault)
+        if pace is not None:
+            reply.headers.update(pace.announced(time.time()))
         if self.server_timing:
             reply.headers["Server-Timing"] = f"app;dur={1000 * (time.perf_counter() - began):.1f}"
         if fault is not None and fault.kind == "drip":

@@ -188,8 +188,10 @@ def _model_judge(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--concurrency",
         type=_at_least_one,
-        default=16,
-        help="packets sent at once when recording (default: 16); a packet's answer is kept as it comes",
+        default=JUDGE_THREADS,
+        help=f"at most this many packets sent at once when recording (default: {JUDGE_THREADS}); fewer while the "
+        "model's host signals its limit (a 429, its rate-limit headers): the live runs' adaptive pacing. A "
+        "packet's answer is kept as it comes",
     )
     parser.add_argument(
         "--no-temperature",
@@ -200,6 +202,8 @@ def _model_judge(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
 
 
+#: the judge's most packets at once (--concurrency): a ceiling, the pacer adapts beneath it to the model's host
+JUDGE_THREADS = 64
 #: ``fill``'s exit status on bad input (the issue's; the other commands' is 2)
 FILL_BAD_INPUT = 4
 
@@ -410,16 +414,18 @@ def _judge(
     mode: CassetteMode,
     cassettes: Path,
     timeout: float,
-    concurrency: int = 16,
+    concurrency: int = JUDGE_THREADS,
 ) -> dict[str, Verdict]:
     """Every packet's verdict: a packet whose cassette holds its answer is replayed; the others are sent, up
     to ``concurrency`` at once, each recorded into its own cassette when its answer is in (so an interrupted
-    run keeps what it was told, and the same command again sends only the rest)."""
+    run keeps what it was told, and the same command again sends only the rest). The requests are paced as a
+    live run's (providers/pacing.py: the model host's adaptive limit under ``concurrency``, its headers)."""
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     from pytest_websearchbench.cassettes.capture import Capture, capturing
     from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, use_cassette
     from pytest_websearchbench.providers.model_client import ChatCompletionsApi, ModelClient, ModelEndpoint
+    from pytest_websearchbench.providers.pacing import Pacer
 
     endpoint = ModelEndpoint.from_environ(os.environ)
     client = ModelClient(
@@ -459,7 +465,11 @@ def _judge(
                     "(OPENAI_BASE_URL, OPENAI_API_KEY)"
                 ) from None
         if live:
-            with capturing(), ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="wsb-judge") as pool:
+            pacer = Pacer(ceiling=concurrency)
+            with (
+                capturing(pacer.pace),
+                ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="wsb-judge") as pool,
+            ):
                 # the first packet alone: a wrong key, model or URL fails every call alike, so it stops the run
                 # after one call, not after a volley of them
                 first, *rest = live

@@ -7,33 +7,16 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_websearchbench.core.policies import OUT_OF_CREDITS, RetryPolicy
-from pytest_websearchbench.providers.ratelimit import RateLimiter
+from pytest_websearchbench.providers.pacing import RateLimiter, parse_retry_after, sending
 
 if TYPE_CHECKING:
     import httpx
 
 #: statuses worth another try: a request timeout, too early, rate limited, or a server-side failure
 RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
-
-
-def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
-    """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date; None if absent."""
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - (time.time() if now is None else now))
 
 
 @dataclass(frozen=True)
@@ -203,9 +186,8 @@ def send_with_retries(
     try:
         while True:
             attempts += 1
-            if rate_limiter is not None:
-                rate_limiter.acquire()
-            response, outcome = attempt()
+            with sending(rate_limiter):  # its --wsb-rate slot is booked as the request leaves (providers/pacing.py)
+                response, outcome = attempt()
             problem = None if outcome is None else Problem(*outcome)
             if problem is None:
                 assert response is not None, "an attempt without a problem has its response"

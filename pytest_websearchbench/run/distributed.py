@@ -2,7 +2,7 @@
 some perhaps on other machines.
 
 Two things that hold on one machine need the controller there. The ``--wsb-rate`` limiter is a state
-file in the temp folder (providers/ratelimit.py), shared only by workers on the same machine, account
+file in the temp folder (providers/pacing.py), shared only by workers on the same machine, account
 and temp folder: the controller hands each such group of workers its share of every rate, so the
 groups together keep the run's rate. And a worker writes the cassettes it records into its own
 cassette folder, maybe on another disk: it sends each one (already scrubbed of secrets) with its

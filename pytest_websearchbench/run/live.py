@@ -7,14 +7,15 @@ A run goes live when its record mode records (once, new_episodes, all, rewrite) 
 records traffic (LexBench, the code family: the probe and the agent, model turns included) or, keeping its
 own cassettes, gives the item's (``BenchmarkFamily.live_cassette``: WebBench's model-agent episodes, their
 model turns only); in ``once`` an item whose cassette exists is reused, not called. Items are worked on up
-to ``--wsb-concurrency`` threads (default: 16, more when a ``--wsb-rate`` times the provider's answer time
-needs more); an episode's own turns stay in order on its thread. One case's items across a provider's
-labelled endpoints (``serper@prod``, ``serper@staging``) start together (``interleaved``): the web drifts under
-both alike. The providers' ``--wsb-rate`` limiters
-are the run's one limiter; ``Pacer`` holds back a host that answers 429. Ctrl-C keeps the finished items'
-cassettes and writes no other; the same command again works only what is missing. A cassette that cannot be
-written is its item's one-line error; when its folder takes no more files (full, read-only) no item starts after
-it, since its paid answers could not be kept: each left is an error saying why, and the summary says so. A
+to ``--wsb-concurrency`` threads (default: as many as the hosts' adaptive limits and the ``--wsb-rate``s
+times the providers' answer times take, 16 at least); an episode's own turns stay in order on its thread.
+One case's items across a provider's labelled endpoints (``serper@prod``, ``serper@staging``) start together
+(``interleaved``): the web drifts under both alike. Every request goes through the run's ``Pacer``
+(providers/pacing.py): each host's adaptive concurrency, the budget its headers announce, its ``--wsb-rate``
+booked as the request leaves. Ctrl-C keeps the finished items' cassettes and writes no other; the same
+command again works only what is missing. A cassette that cannot be written is its item's one-line error;
+when its folder takes no more files (full, read-only) no item starts after it, since its paid answers could
+not be kept: each left is an error saying why, and the summary says so. A
 provider whose account answers out of credits (402, a quota 429: ``RetryPolicy.out_of_credits``) is a stop
 likewise, for that provider: none of its items starts after it. Before any of it, ``before_calls`` refuses a
 provider that cannot do what the items need (run/preflight.py) and, with ``--wsb-dry-run``, prints the plan.
@@ -42,6 +43,7 @@ import pytest
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import CassetteMode, Settings
+from pytest_websearchbench.core.policies import MAX_CONCURRENCY as POLICY_MAX_CONCURRENCY
 from pytest_websearchbench.core.policies import OUT_OF_CREDITS
 from pytest_websearchbench.run.session import run_state
 
@@ -52,8 +54,9 @@ if TYPE_CHECKING:
     from pytest_websearchbench.providers.registry import ProviderPool
     from pytest_websearchbench.run.spec import ItemSpec
 
-#: items at once when no --wsb-concurrency and no --wsb-rate says otherwise
+#: the fewest items at once when no --wsb-concurrency says otherwise
 DEFAULT_CONCURRENCY = 16
+#: the most threads without --wsb-concurrency (the pacer's ceiling is policies.MAX_CONCURRENCY)
 MAX_CONCURRENCY = 512
 #: threads above what the rates need, for the answers that take longer than the median
 HEADROOM = 1.25
@@ -87,7 +90,7 @@ def provider_failure(spec: ItemSpec, exc: Exception) -> str:
 
 def outcomes_path(run_id: str) -> Path:
     """Where a run's live outcomes wait for its xdist workers: the run's state folder (purged after a day)."""
-    from pytest_websearchbench.providers.ratelimit import state_dir
+    from pytest_websearchbench.providers.pacing import state_dir
 
     return state_dir(run_id) / "live-outcomes.json"
 
@@ -245,7 +248,7 @@ class _LiveWork:
         pool: ProviderPool,
         progress: _Progress,
     ) -> None:
-        from pytest_websearchbench.run.pacing import Pacer
+        from pytest_websearchbench.providers.pacing import Pacer
 
         self.queue = deque(interleaved(todo))
         self.variants = {spec.variant for spec, _, own in todo if own is None}  # the providers
@@ -253,7 +256,7 @@ class _LiveWork:
         self.settings = settings
         self.pool = pool
         self.progress = progress
-        self.pacer = Pacer(ceiling=settings.concurrency or MAX_CONCURRENCY)
+        self.pacer = Pacer(ceiling=settings.concurrency or POLICY_MAX_CONCURRENCY)
         self.outcomes: dict[Key, LiveOutcome] = {}
         self.changed = threading.Condition()
         self.stopping = threading.Event()  # Ctrl-C: no item starts, no cassette is written
@@ -278,8 +281,9 @@ class _LiveWork:
     # ------------------------------------------------------------------ how many at once
 
     def concurrency(self) -> int:
-        """--wsb-concurrency, else enough threads to keep every rate-limited provider at its rate: its rate
-        times its median answer time (1 s until it has answered), with headroom; at least 16."""
+        """--wsb-concurrency, else enough threads for what the hosts take at once (``Pacer.wanted``: each
+        host's adaptive limit, providers/pacing.py) and to keep every rate-limited provider at its rate (its
+        rate times its median answer time, 1 s until it has answered), with headroom; at least 16."""
         if self.settings.concurrency:
             return self.settings.concurrency
         rates = self.settings.rates
@@ -289,6 +293,7 @@ class _LiveWork:
             if rate is not None:
                 answered = self.latencies.get(name)
                 need += rate.count / rate.per_seconds * (statistics.median(answered) if answered else 1.0)
+        need = max(need, self.pacer.wanted())  # a thread waiting in the pacer costs little; one missing, a slot
         return min(MAX_CONCURRENCY, max(DEFAULT_CONCURRENCY, math.ceil(need * HEADROOM) + 1))
 
     # ------------------------------------------------------------------ the run

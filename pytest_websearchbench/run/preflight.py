@@ -92,7 +92,7 @@ class PlanRow:
     def time_text(self) -> str:
         if self.rate is None:
             return "unknown (no --wsb-rate, no published rate)"
-        from pytest_websearchbench.providers.ratelimit import WINDOW_MARGIN
+        from pytest_websearchbench.providers.pacing import WINDOW_MARGIN
 
         interval = self.rate.interval * (1 + WINDOW_MARGIN)  # the limiter books calls this far apart
         low, high = self.min_calls * interval, self.max_calls * interval

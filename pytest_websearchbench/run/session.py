@@ -210,7 +210,7 @@ def _provider_context(config: pytest.Config, state: RunState, name: str, live: b
 def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> HttpOptions:
     """The provider's timeout, retries, shared rate limit (``rates``: this host's, see run/distributed.py)
     and price overrides."""
-    from pytest_websearchbench.providers.ratelimit import WINDOW_MARGIN, RateLimiter, state_dir
+    from pytest_websearchbench.providers.pacing import WINDOW_MARGIN, RateLimiter, state_dir
     from pytest_websearchbench.providers.retry import HttpOptions
 
     settings = state.settings

@@ -15,7 +15,7 @@ from emulator.testing import make_provider, recording
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.policies import Rate, RetryPolicy, parse_prices, parse_rate, parse_rates
-from pytest_websearchbench.providers.ratelimit import RateLimiter
+from pytest_websearchbench.providers.pacing import RateLimiter
 from pytest_websearchbench.providers.retry import HttpOptions, parse_retry_after
 
 QUERY = "green tea brewing temperature"

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
 from pytest_websearchbench.core.options import CassetteMode, Settings  # noqa: E402
 from pytest_websearchbench.core.policies import Rate  # noqa: E402
-from pytest_websearchbench.providers.ratelimit import RateLimiter  # noqa: E402
+from pytest_websearchbench.providers.pacing import RateLimiter  # noqa: E402
 from pytest_websearchbench.run.distributed import _Controller, host_rates, lock_scope, split_rate  # noqa: E402
 
 ITEMS = 20

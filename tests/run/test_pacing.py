@@ -1,12 +1,30 @@
-"""The live phase's pacing (run/pacing.py): a 429 halves a host's requests in flight, answers add them back
-one a window up to no limit, a bounded host's requests wait their turn, and the live line's rate is over the
-seconds the host has been asked, never the full window in a run's first seconds."""
+"""How hard a run presses a host (providers/pacing.py): the adaptive controller (slow start, additive increase,
+×0.8 once an episode, within its ceiling), the headers a host announces its limits in, the window log of a
+declared rate, and the pacer that puts them together (it holds sends when the announced budget is spent,
+before any 429)."""
 
 from __future__ import annotations
 
 import threading
+import time
+from email.utils import formatdate
 
-from pytest_websearchbench.run.pacing import RATE_WINDOW, Pacer
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pytest_websearchbench.core.policies import Rate
+from pytest_websearchbench.providers.pacing import (
+    COOLDOWN,
+    DECREASE,
+    RATE_WINDOW,
+    START_LIMIT,
+    Controller,
+    Pacer,
+    WindowLog,
+    parse_limits,
+    parse_reset,
+)
 
 
 class Clock:
@@ -16,37 +34,201 @@ class Clock:
     def __call__(self) -> float:
         return self.now
 
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
 
-def _answer(pacer: Pacer, host: str, status: int | None) -> None:
+
+def _answer(pacer: Pacer, host: str, status: int | None, headers: dict[str, str] | None = None) -> None:
     with pacer.pace(host) as paced:
         paced.status = status
+        paced.headers = headers or {}
 
 
-def _limit(pacer: Pacer, host: str) -> int | None:
-    return pacer.snapshot()[host][3]
+# ------------------------------------------------------------------------------------------ the controller
 
 
-def test_a_429_halves_the_limit_and_answers_bring_it_back_to_none():
-    pacer = Pacer(ceiling=4, clock=Clock())
+def test_slow_start_doubles_a_busy_host_until_the_first_429_then_one_a_window_of_answers():
+    control = Controller(ceiling=1000)
+    assert control.allowed == START_LIMIT
+    for _ in range(START_LIMIT):  # a round trip of answers at the limit: the limit doubles
+        control.answered(busy=True)
+    assert control.allowed == 2 * START_LIMIT
+    control.answered(busy=False)  # a host the run does not fill says nothing of its capacity
+    assert control.allowed == 2 * START_LIMIT
+    assert control.throttled(now=10.0, in_flight=40)
+    assert control.allowed == int(40 * DECREASE) == 32 and not control.slow_start
+    for _ in range(33):  # additive: about one more a window of answers (1/limit each)
+        control.answered(busy=True)
+    assert control.allowed == 33
+
+
+def test_one_decrease_an_episode_however_many_429s_it_brings():
+    control = Controller(ceiling=100)
+    assert control.throttled(now=0.0, in_flight=20)
+    assert [control.throttled(now=t, in_flight=16) for t in (0.1, 1.0, COOLDOWN - 0.01)] == [False] * 3
+    assert control.allowed == 16
+    assert control.throttled(now=COOLDOWN + 0.01, in_flight=16)  # a new episode
+    assert control.allowed == int(16 * DECREASE)
+
+
+def test_a_decrease_starts_from_the_requests_actually_out():
+    control = Controller(ceiling=1000)
+    for _ in range(300):
+        control.answered(busy=True)
+    control.throttled(now=0.0, in_flight=10)  # a limit of 320 the run never used is no measure of the host
+    assert control.allowed == 8
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    ceiling=st.integers(1, 64),
+    events=st.lists(st.tuples(st.sampled_from(["ok", "busy", "429"]), st.floats(0, 5), st.integers(0, 80))),
+)
+def test_the_limit_never_leaves_one_to_its_ceiling(ceiling, events):
+    control = Controller(ceiling=ceiling)
+    now = 0.0
+    for kind, step, in_flight in events:
+        now += step
+        if kind == "429":
+            control.throttled(now, in_flight)
+        else:
+            control.answered(busy=kind == "busy")
+        assert 1 <= control.allowed <= ceiling
+
+
+# ------------------------------------------------------------------------------------------ headers
+
+
+def test_x_ratelimit_headers_in_any_case_and_brave_s_lists_take_the_tightest_policy():
+    told = parse_limits({"x-ratelimit-limit": "20", "X-RateLimit-Remaining": "3", "X-RATELIMIT-RESET": "0.5"})
+    assert (told.limit, told.remaining, told.reset) == (20, 3, 0.5)
+    brave = parse_limits(
+        {"X-RateLimit-Limit": "1, 15000", "X-RateLimit-Remaining": "0, 14999", "X-RateLimit-Reset": "1, 2591999"}
+    )
+    assert (brave.limit, brave.remaining, brave.reset) == (1, 0, 1.0)
+    month = parse_limits(
+        {"X-RateLimit-Limit": "20, 15000", "X-RateLimit-Remaining": "12, 4", "X-RateLimit-Reset": "1, 99"}
+    )
+    assert (month.remaining, month.reset) == (4, 99.0)
+
+
+def test_the_ietf_draft_in_both_forms():
+    old = parse_limits({"RateLimit": "limit=100, remaining=50, reset=5"})
+    assert (old.limit, old.remaining, old.reset) == (100, 50, 5.0)
+    new = parse_limits({"RateLimit": '"default";r=50;t=30', "RateLimit-Policy": '"default";q=100;w=60'})
+    assert (new.limit, new.remaining, new.reset) == (100, 50, 30.0)
+    split = parse_limits({"RateLimit-Limit": "10", "RateLimit-Remaining": "0", "RateLimit-Reset": "2"})
+    assert (split.limit, split.remaining, split.reset) == (10, 0, 2.0)
+
+
+def test_openai_s_requests_and_tokens_with_their_durations():
+    limits = parse_limits(
+        {
+            "x-ratelimit-limit-requests": "500",
+            "x-ratelimit-remaining-requests": "499",
+            "x-ratelimit-reset-requests": "120ms",
+            "x-ratelimit-limit-tokens": "30000",
+            "x-ratelimit-remaining-tokens": "10",
+            "x-ratelimit-reset-tokens": "6m0s",
+        }
+    )
+    assert (limits.limit, limits.remaining, limits.reset) == (500, 499, pytest.approx(0.12))
+    assert (limits.tokens_limit, limits.tokens_remaining, limits.tokens_reset) == (30000, 10, 360.0)
+    assert parse_reset("1h2m3.5s") == 3723.5 and parse_reset("1s") == 1.0 and parse_reset("12ms") == 0.012
+    assert parse_reset("soon") is None and parse_reset("") is None and parse_reset("5 minutes") is None
+
+
+def test_a_reset_as_a_unix_time_and_retry_after_as_a_date_are_seconds_from_now():
+    now = time.time()
+    assert parse_reset(str(int(now) + 30), now=now) == pytest.approx(30, abs=1)
+    assert parse_limits({"Retry-After": formatdate(now + 20, usegmt=True)}, now=now).retry_after == pytest.approx(
+        20, abs=1
+    )
+    assert parse_limits({"Retry-After": "7"}).retry_after == 7.0
+    assert parse_limits({"Content-Type": "application/json"}) == parse_limits({})
+
+
+# ------------------------------------------------------------------------------------------ a declared rate
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    count=st.integers(1, 30),
+    per=st.sampled_from([1.0, 2.0, 60.0]),
+    gaps=st.lists(st.floats(0, 0.3), min_size=1, max_size=120),
+)
+def test_a_window_log_never_lets_a_window_see_more_than_the_rate(count, per, gaps):
+    log = WindowLog(Rate(count, per))
+    now, sent = 0.0, []
+    for gap in gaps:  # callers arrive whenever; each leaves at the time it was given
+        now += gap
+        at = log.reserve(now)
+        assert at >= now
+        sent.append(at)
+    assert sent == sorted(sent)
+    for i in range(len(sent) - count):
+        assert sent[i + count] - sent[i] >= per - 1e-9  # any count + 1 sends span a whole window
+
+
+# ------------------------------------------------------------------------------------------ the pacer
+
+
+def test_a_host_starts_at_the_start_limit_and_its_line_shows_a_limit_only_once_a_429_set_one():
+    clock = Clock()
+    pacer = Pacer(ceiling=8, clock=clock)
+    assert pacer.wanted() == 8  # the start limit under a lower ceiling
     _answer(pacer, "api", 200)
-    assert _limit(pacer, "api") is None  # unbounded until throttled
+    assert pacer.snapshot()["api"][3] is None
     _answer(pacer, "api", 429)
-    assert _limit(pacer, "api") == 1  # (in flight 0 + 1) // 2, at least one
-    _answer(pacer, "api", 429)
-    assert _limit(pacer, "api") == 1
-    seen = []
-    for _ in range(1 + 2 + 3 + 4):  # a window of answers at each limit: 1, 2, 3, 4, then above the ceiling
+    assert pacer.snapshot()["api"][:2] == (2, 1) and pacer.snapshot()["api"][3] == 1  # 1 in flight × 0.8, at least 1
+
+
+def test_a_spent_budget_holds_the_host_until_its_reset_before_any_429():
+    clock = Clock()
+    pacer = Pacer(ceiling=8, clock=clock)
+    _answer(pacer, "api", 200, {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "0.3"})
+    _answer(pacer, "api", 200)  # the one left
+    blocked = threading.Event()
+
+    def send() -> None:
         _answer(pacer, "api", 200)
-        seen.append(_limit(pacer, "api"))
-    assert seen == [2, 2, 3, 3, 3, 4, 4, 4, 4, None]
-    assert pacer.snapshot()["api"][:2] == (13, 2)  # requests, 429s
+        blocked.set()
+
+    thread = threading.Thread(target=send)
+    thread.start()
+    assert not blocked.wait(0.2)  # held: the budget is spent and the clock has not reached the reset
+    clock.now += 0.31
+    with pacer._changed:
+        pacer._changed.notify_all()
+    thread.join(5)  # the reset passed: one request may ask for news (its wait times out on its own too)
+    assert blocked.is_set()
+    assert pacer.snapshot()["api"][1] == 0
 
 
-def test_an_answer_without_a_status_leaves_the_limit_alone():
-    pacer = Pacer(ceiling=8, clock=Clock())
-    _answer(pacer, "api", 429)
-    _answer(pacer, "api", None)  # a connection error: no news of the host's capacity
-    assert _limit(pacer, "api") == 1
+def test_retry_after_on_a_429_holds_the_whole_host():
+    clock = Clock()
+    pacer = Pacer(ceiling=8, clock=clock)
+    _answer(pacer, "api", 429, {"Retry-After": "2"})
+    state = pacer._hosts["api"]
+    assert pacer._hold(state, clock.now) == pytest.approx(2.0)
+    clock.now += 2.0
+    assert pacer._hold(state, clock.now) == 0.0
+
+
+def test_tokens_nearly_spent_hold_the_host_until_the_tokens_reset():
+    clock = Clock()
+    pacer = Pacer(ceiling=8, clock=clock)
+    _answer(
+        pacer,
+        "api",
+        200,
+        {
+            "x-ratelimit-limit-tokens": "30000",
+            "x-ratelimit-remaining-tokens": "100",
+            "x-ratelimit-reset-tokens": "1.5s",
+        },
+    )
+    assert pacer._hold(pacer._hosts["api"], clock.now) == pytest.approx(1.5)
 
 
 def test_a_bounded_host_has_no_more_requests_out_than_its_limit():
@@ -71,7 +253,7 @@ def test_a_bounded_host_has_no_more_requests_out_than_its_limit():
     release.set()
     for thread in threads:
         thread.join(5)
-    assert most[0] <= 2 and not any(t.is_alive() for t in threads)  # 1, then 2 after the first answer
+    assert most[0] == 1 and not any(t.is_alive() for t in threads)  # after a 429, additive: slow growth
     assert pacer.snapshot()["api"][0] == 5
 
 

@@ -1,0 +1,533 @@
+"""Everything that decides how hard a run presses a host, in one place (DESIGN § 5b).
+
+* ``Controller``: how many requests a host may have in flight. It starts at ``START_LIMIT`` and adds one
+  an answer while the host keeps up (the limit doubles each round trip: slow start), until the first sign
+  of a limit (a 429); then one a window of answers (additive increase), and ×``DECREASE`` on a rate-limit
+  episode, once per ``COOLDOWN`` seconds however many 429s the episode brings (Inspect AI's adaptive
+  connections do the same). It never goes above its ceiling (``--wsb-concurrency``, else
+  ``core.policies.MAX_CONCURRENCY``) nor below 1.
+* ``parse_limits``: what an answer's headers announce (``X-RateLimit-*``, the IETF draft's ``RateLimit`` /
+  ``RateLimit-Policy`` in both its forms, OpenAI's ``x-ratelimit-*-requests`` and ``-tokens``,
+  ``Retry-After``), so the pacer holds sends when the remaining budget is spent, before the host answers 429.
+* ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
+  state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
+  the window log then admits a send only when the window before it holds fewer than the rate's count, so
+  no window ever sees more than the declared rate however late a thread wakes.
+* ``Pacer``: one per live run (run/live.py) and per ``wsb-lexbench judge``; every request the run sends goes
+  through ``Pacer.pace(host)`` (cassettes/capture.py), which waits for the host's concurrency, its announced
+  budget and its declared rate, in that order, and reads the answer's status and headers. It also keeps
+  the counts the live line shows.
+
+``sending(limiter)`` (providers/retry.py's one retry loop) hands a call's declared rate to the pacer when one
+will pace the request, so the slot is booked at the moment the request leaves, not before it waited for a
+concurrency slot (booked first, requests left in bunches when answers freed slots together: one 429 in three
+runs at 20/s); a call outside a live capture books its slot itself.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import math
+import os
+import re
+import shutil
+import tempfile
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from pathlib import Path
+
+from pytest_websearchbench.core.policies import Rate
+
+#: requests a host may have in flight before it has answered anything
+START_LIMIT = 20
+#: the factor a rate-limit episode multiplies a host's limit by
+DECREASE = 0.8
+#: seconds after a decrease during which further 429s belong to the same episode (the requests already out
+#: when the host first said 429 answer 429 too: they say nothing new)
+COOLDOWN = 3.0
+#: the seconds a request rate is counted over (the live line's requests/s)
+RATE_WINDOW = 10.0
+#: a spent budget whose answer named no reset is held this long before one request asks again
+DEFAULT_RESET = 1.0
+#: tokens left, as a share of the announced token limit, below which a host's sends wait for its reset
+TOKEN_RESERVE = 0.01
+STATE_ROOT_PREFIX = "pytest-websearchbench-rate-"
+#: slots are booked this much further apart than the rate says: a vendor's window limit counts arrivals,
+#: and requests booked exactly 1/N s apart reach it closer together now and then (a thread woken late, a
+#: loaded machine: 20/s booked exactly drew a 429 from a loopback double, 5 % apart did under load); 10 %
+#: costs a tenth of the throughput
+WINDOW_MARGIN = 0.10
+
+
+# ---------------------------------------------------------------------------------------- the controller
+
+
+@dataclass
+class Controller:
+    """A host's concurrency limit (pure: the caller passes the time)."""
+
+    ceiling: int
+    limit: float = float(START_LIMIT)
+    slow_start: bool = True
+    last_decrease: float = -math.inf
+
+    def __post_init__(self) -> None:
+        self.ceiling = max(1, self.ceiling)
+        self.limit = float(min(max(1.0, self.limit), self.ceiling))
+
+    @property
+    def allowed(self) -> int:
+        """Requests that may be in flight now: at least 1, at most the ceiling."""
+        return max(1, min(self.ceiling, math.floor(self.limit)))
+
+    def answered(self, busy: bool) -> None:
+        """An answer that was no rate-limit sign. Only a ``busy`` host (its requests in flight were at its limit
+        when this one came back) grows: a limit the run never reached proves nothing about the host."""
+        if not busy:
+            return
+        self.limit = min(float(self.ceiling), self.limit + (1.0 if self.slow_start else 1.0 / self.limit))
+
+    def throttled(self, now: float, in_flight: int) -> bool:
+        """A 429: the first of an episode multiplies the limit (or the requests that were actually out, when
+        fewer) by DECREASE; whether it did."""
+        self.slow_start = False
+        if now - self.last_decrease < COOLDOWN:
+            return False
+        self.limit = max(1.0, min(self.limit, float(max(1, in_flight))) * DECREASE)
+        self.last_decrease = now
+        return True
+
+
+# ---------------------------------------------------------------------------------------- headers
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date; None if absent."""
+    if not value:
+        return None
+    value = value.strip()
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one answer announces about its host's limits; None where it says nothing. Times are seconds from
+    the answer."""
+
+    limit: int | None = None
+    remaining: int | None = None
+    reset: float | None = None
+    tokens_limit: int | None = None
+    tokens_remaining: int | None = None
+    tokens_reset: float | None = None
+    retry_after: float | None = None
+
+
+_DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
+_UNIT_SECONDS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+#: a reset larger than this is a Unix time (GitHub's, some X-RateLimit-Reset), not seconds from now
+_EPOCH = 1e9
+
+
+def parse_reset(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds until a reset: plain seconds (``5``, ``0.5``), a Unix time, or OpenAI's durations (``12ms``,
+    ``1s``, ``6m0s``, ``1h2m3.5s``)."""
+    if value is None or not value.strip():
+        return None
+    text = value.strip().lower()
+    try:
+        number = float(text)
+    except ValueError:
+        parts = _DURATION.findall(text)
+        if not parts or _DURATION.sub("", text).strip():
+            return None
+        return sum(float(amount) * _UNIT_SECONDS[unit] for amount, unit in parts)
+    if number > _EPOCH:
+        return max(0.0, number - (time.time() if now is None else now))
+    return max(0.0, number)
+
+
+def _whole(value: str | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return int(float(value.strip()))
+    except ValueError:
+        return None
+
+
+_Form = tuple[int | None, int | None, float | None]  # limit, remaining, seconds to reset
+
+
+def _tightest(limits: str | None, remaining: str | None, resets: str | None, now: float | None) -> _Form:
+    """One policy of comma-separated lists (Brave's ``X-RateLimit-Remaining: 0, 14999``: per second, per
+    month): the one with the least left."""
+    split = [[part.strip() for part in (text or "").split(",")] if text else [] for text in (limits, remaining, resets)]
+    count = max((len(values) for values in split), default=0)
+    policies = [[values[i] if i < len(values) else None for values in split] for i in range(count)]
+    parsed = [(_whole(a), _whole(b), parse_reset(c, now=now)) for a, b, c in policies]
+    known = [p for p in parsed if p[1] is not None]
+    if not known:
+        return parsed[0] if parsed else (None, None, None)
+    return min(known, key=lambda p: (p[1], -(p[2] or 0.0)))
+
+
+_PARAMETER = re.compile(r'(?:^|[;,\s])([a-z]+)\s*=\s*("?)([^;,"]*)\2', re.IGNORECASE)
+
+
+def _ietf(value: str | None, policy: str | None) -> _Form:
+    """The IETF draft's ``RateLimit``: ``limit=100, remaining=50, reset=5`` (drafts up to -06), or the
+    structured ``"default";r=50;t=30`` with ``RateLimit-Policy: "default";q=100;w=60`` (-07 on)."""
+    if not value:
+        return None, None, None
+    said = {name.lower(): number for name, _, number in _PARAMETER.findall(value)}
+    quota = {name.lower(): number for name, _, number in _PARAMETER.findall(policy or "")}
+    limit = _whole(said.get("limit")) or _whole(quota.get("q"))
+    remaining = _whole(said["remaining"] if "remaining" in said else said.get("r"))
+    reset = parse_reset(said["reset"] if "reset" in said else said.get("t"))
+    return limit, remaining, reset
+
+
+def parse_limits(headers: Mapping[str, str], *, now: float | None = None) -> Limits:
+    """The limits ``headers`` announce (the keys in any case). Where several forms are present, the one with
+    the least remaining wins: each is a limit the host enforces."""
+    lower = {key.lower(): value for key, value in headers.items()}
+    forms: list[_Form] = [
+        _tightest(
+            lower.get("x-ratelimit-limit"), lower.get("x-ratelimit-remaining"), lower.get("x-ratelimit-reset"), now
+        ),
+        _tightest(lower.get("ratelimit-limit"), lower.get("ratelimit-remaining"), lower.get("ratelimit-reset"), now),
+        _ietf(lower.get("ratelimit"), lower.get("ratelimit-policy")),
+        (
+            _whole(lower.get("x-ratelimit-limit-requests")),
+            _whole(lower.get("x-ratelimit-remaining-requests")),
+            parse_reset(lower.get("x-ratelimit-reset-requests"), now=now),
+        ),
+    ]
+    told = [(form[1], form) for form in forms if form[1] is not None]
+    limit, remaining, reset = (
+        min(told, key=lambda pair: pair[0])[1]
+        if told
+        else next((f for f in forms if f[0] is not None), (None, None, None))
+    )
+    return Limits(
+        limit=limit,
+        remaining=remaining,
+        reset=reset,
+        tokens_limit=_whole(lower.get("x-ratelimit-limit-tokens")),
+        tokens_remaining=_whole(lower.get("x-ratelimit-remaining-tokens")),
+        tokens_reset=parse_reset(lower.get("x-ratelimit-reset-tokens"), now=now),
+        retry_after=parse_retry_after(lower.get("retry-after"), now=now),
+    )
+
+
+# ---------------------------------------------------------------------------------------- a declared rate
+
+
+class WindowLog:
+    """Admits a send only when the window before it holds fewer than the rate's count (pure: the caller
+    passes the time and sleeps): a rate of N per W seconds never sees N + 1 sends within W seconds.
+    A fractional count (an xdist group's share) is k = floor(N) sends per k / (N / W) seconds."""
+
+    def __init__(self, rate: Rate, margin: float = 0.0) -> None:
+        self.count = max(1, math.floor(rate.count))
+        self.window = self.count * rate.interval * (1 + margin)
+        self.sent: deque[float] = deque()
+
+    def reserve(self, now: float) -> float:
+        """Book the next send: the time it may leave (``now`` or later)."""
+        at = now
+        if self.sent:
+            at = max(at, self.sent[-1])
+        if len(self.sent) >= self.count:
+            at = max(at, self.sent[-self.count] + self.window)
+        self.sent.append(at)
+        while len(self.sent) > self.count:
+            self.sent.popleft()
+        return at
+
+
+class RateLimiter:
+    """Books request slots for one provider in a state file shared by every process of a run.
+
+    Every worker of a run opens the same small state file (one per provider, in a temp folder named after
+    the run) and takes an exclusive ``fcntl`` lock to book its next request slot: the file holds the
+    *theoretical arrival time* of the next request (the generic cell rate algorithm). A caller books a slot
+    under the lock and sleeps outside it, so the lock is held for microseconds and workers queue fairly in
+    booking order. Over xdist gateways elsewhere each group books at its share of the rate, handed out by
+    the controller (run/distributed.py).
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        rate: Rate,
+        *,
+        burst: int = 1,
+        margin: float = 0.0,
+        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
+        self.path = Path(path)
+        self.rate = rate
+        self.margin = margin  # see WINDOW_MARGIN
+        self.burst = max(1, burst)
+        self._clock = clock
+        self._sleep = sleep
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+
+    def acquire(self) -> float:
+        """Wait for this caller's slot; returns the seconds waited."""
+        wait = max(0.0, self.book() - self._clock())
+        if wait > 0:
+            self._sleep(wait)
+        return wait
+
+    def book(self) -> float:
+        """Book the next free slot (under the file lock) and return its start time."""
+        interval = self.rate.interval * (1 + self.margin)
+        with open(self.path, "a+", encoding="ascii") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                handle.seek(0)
+                text = handle.read().strip()
+                now = self._clock()
+                arrival = max(float(text) if text else now, now)
+                wait = max(0.0, arrival - now - (self.burst - 1) * interval)
+                handle.seek(0)
+                handle.truncate()
+                handle.write(repr(arrival + interval))
+                handle.flush()
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+        return now + wait
+
+
+def state_dir(run_id: str) -> Path:
+    """The run's folder of rate-limit state files (shared by the run's xdist workers)."""
+    return Path(tempfile.gettempdir(), f"{STATE_ROOT_PREFIX}{os.getuid()}", run_id)
+
+
+def purge_stale_state(max_age_seconds: float = 86400.0) -> None:
+    """Remove state folders of runs that ended long ago (they only hold a timestamp each)."""
+    root = Path(tempfile.gettempdir(), f"{STATE_ROOT_PREFIX}{os.getuid()}")
+    if not root.is_dir():
+        return
+    cutoff = time.time() - max_age_seconds
+    for folder in root.iterdir():
+        try:
+            if folder.stat().st_mtime < cutoff:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass
+
+
+@dataclass
+class _Pending:
+    limiter: RateLimiter
+    taken: bool = False
+
+
+#: the declared rate of the call this thread is sending, for the pacer to book when the request leaves
+_PENDING: ContextVar[_Pending | None] = ContextVar("wsb_pending_rate", default=None)
+
+
+@contextmanager
+def sending(limiter: RateLimiter | None) -> Iterator[None]:
+    """Around one attempt of a call: its rate slot is booked when the request leaves (``take_rate``, in
+    ``Pacer.pace``) when the thread's requests go through a live capture, else here, before it."""
+    if limiter is None:
+        yield
+        return
+    from pytest_websearchbench.cassettes.capture import capture_active
+
+    if not capture_active():
+        limiter.acquire()
+        yield
+        return
+    token = _PENDING.set(_Pending(limiter))
+    try:
+        yield
+    finally:
+        _PENDING.reset(token)
+
+
+def take_rate() -> RateLimiter | None:
+    """The declared rate of the request about to leave this thread (once: a retry books again)."""
+    pending = _PENDING.get()
+    if pending is None or pending.taken:
+        return None
+    pending.taken = True
+    return pending.limiter
+
+
+@contextmanager
+def spaced(host: str) -> Iterator[Paced]:
+    """A request sent with no pacer (a capture without one): only its declared rate."""
+    limiter = take_rate()
+    if limiter is not None:
+        limiter.acquire()
+    yield Paced()
+
+
+# ---------------------------------------------------------------------------------------- the pacer
+
+
+@dataclass
+class Paced:
+    """One request's passage: its answer's status and headers, set by the sender when there is one."""
+
+    status: int | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    rate_waited: bool = False  # it waited for its declared rate: the rate, not the host, bounded it
+
+
+@dataclass
+class HostState:
+    controller: Controller
+    in_flight: int = 0
+    requests: int = 0
+    throttled: int = 0  # 429 answers
+    answered: deque[float] = field(default_factory=deque)  # monotonic times of the answers in the last RATE_WINDOW
+    first: float | None = None  # when its first request went out: the rate's window is never longer than that
+    #: the announced requests left (the latest answer's, less what was sent since), until ``budget_until``
+    budget: int | None = None
+    budget_until: float = 0.0
+    reset_span: float = DEFAULT_RESET
+    hold_until: float = 0.0  # Retry-After, or tokens spent: no send before
+    window: WindowLog | None = None
+
+
+class Pacer:
+    def __init__(
+        self,
+        ceiling: int,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.ceiling = ceiling
+        self._clock = clock
+        self._sleep = sleep
+        self._hosts: dict[str, HostState] = {}
+        self._changed = threading.Condition()
+
+    def _host(self, host: str) -> HostState:
+        state = self._hosts.get(host)
+        if state is None:
+            state = self._hosts[host] = HostState(Controller(self.ceiling))
+        return state
+
+    @contextmanager
+    def pace(self, host: str) -> Iterator[Paced]:
+        with self._changed:
+            state = self._host(host)
+            while True:
+                now = self._clock()
+                hold = self._hold(state, now)
+                if hold <= 0 and state.in_flight < state.controller.allowed:
+                    break
+                self._changed.wait(hold if hold > 0 else None)
+            state.in_flight += 1
+            state.requests += 1
+            if state.budget is not None:
+                state.budget -= 1
+            if state.first is None:
+                state.first = now
+        paced = Paced()
+        try:
+            paced.rate_waited = self._declared_rate(state)
+            yield paced
+        finally:
+            with self._changed:
+                self._answered(state, paced)
+                state.in_flight -= 1
+                self._changed.notify_all()
+
+    def _hold(self, state: HostState, now: float) -> float:
+        """Seconds before ``state``'s host may be sent another request (0: now), by what it announced."""
+        if state.budget is not None and now >= state.budget_until:
+            # the window the budget was counted in is over: unknown, or (spent) one request asks for news
+            state.budget, state.budget_until = (None, 0.0) if state.budget > 0 else (1, now + state.reset_span)
+        hold = state.hold_until - now
+        if state.budget is not None and state.budget <= 0:
+            hold = max(hold, state.budget_until - now)
+        return max(0.0, hold)
+
+    def _declared_rate(self, state: HostState) -> bool:
+        """Wait for the request's --wsb-rate slot, if it has one; whether it waited."""
+        limiter = take_rate()
+        if limiter is None:
+            return False
+        waited = limiter.acquire()
+        with self._changed:
+            if state.window is None or state.window.count != max(1, math.floor(limiter.rate.count)):
+                state.window = WindowLog(limiter.rate, limiter.margin)
+            at = state.window.reserve(self._clock())
+        late = at - self._clock()
+        if late > 0:
+            self._sleep(late)
+        return waited > 0 or late > 0
+
+    def _answered(self, state: HostState, paced: Paced) -> None:
+        now = self._clock()
+        state.answered.append(now)
+        while state.answered and state.answered[0] < now - RATE_WINDOW:
+            state.answered.popleft()
+        if paced.headers:
+            self._announced(state, parse_limits(paced.headers), now, paced.status)
+        if paced.status == 429:
+            state.throttled += 1
+            state.controller.throttled(now, state.in_flight)
+        elif paced.status is not None and not paced.rate_waited:
+            state.controller.answered(busy=state.in_flight >= state.controller.allowed)
+
+    def _announced(self, state: HostState, limits: Limits, now: float, status: int | None) -> None:
+        if limits.remaining is not None:
+            state.reset_span = limits.reset if limits.reset else DEFAULT_RESET
+            state.budget, state.budget_until = limits.remaining, now + state.reset_span
+        if limits.tokens_remaining is not None and limits.tokens_remaining <= TOKEN_RESERVE * (
+            limits.tokens_limit or 0
+        ):
+            state.hold_until = max(state.hold_until, now + (limits.tokens_reset or DEFAULT_RESET))
+        if limits.retry_after is not None and status in (429, 503):
+            state.hold_until = max(state.hold_until, now + limits.retry_after)
+
+    def wanted(self) -> int:
+        """Requests the hosts would take at once now: what the run's threads should cover."""
+        with self._changed:
+            return sum(s.controller.allowed for s in self._hosts.values()) or min(START_LIMIT, self.ceiling)
+
+    def snapshot(self) -> dict[str, tuple[int, int, float, int | None]]:
+        """Per host: requests sent, 429s, answers a second over the last RATE_WINDOW seconds (over the seconds
+        since its first request, in a run's first RATE_WINDOW), and its concurrency limit once a 429 has set
+        it (None while it is still growing from the start)."""
+        with self._changed:
+            now = self._clock()
+            return {
+                host: (
+                    s.requests,
+                    s.throttled,
+                    sum(1 for t in s.answered if t >= now - RATE_WINDOW) / _span(now, s.first),
+                    None if s.controller.slow_start else s.controller.allowed,
+                )
+                for host, s in self._hosts.items()
+            }
+
+
+def _span(now: float, first: float | None) -> float:
+    # a second at least: a rate over the first few milliseconds says nothing
+    return min(RATE_WINDOW, max(1.0, now - first)) if first is not None else RATE_WINDOW
