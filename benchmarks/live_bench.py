@@ -14,6 +14,10 @@ folder so the project's own ini is not read):
   ``-n auto``;
 * ``storm`` (asked for by name): the ``lexbench`` row's recording while the double answers every request 429 with
   ``Retry-After: 2`` for ``--storm`` seconds (10) from the first one, at the default retries: items lost, wall;
+* ``undeclared`` (asked for by name): the ``lexbench`` row's recording with no ``--wsb-rate`` against a double
+  admitting 20/s, then 50/s, saying so only by its 429s: wall against the floor (items ÷ rate), 429s;
+* ``headers`` (asked for by name): the same at ``--rate`` with every answer stating the window
+  (``X-RateLimit-Limit/-Remaining/-Reset``);
 * ``webbench``: the 28 bundled WebBench tasks with ``--wsb-agent model``: the scripted model sends the
   oracle's route as tool calls, each turn ``--latency`` late (11 to 35 turns an episode), then the
   cassettes replayed.
@@ -330,13 +334,51 @@ def storm_row(work: Path, items: int, latency: float, per_second: int, workers: 
     return live
 
 
+def adaptive_row(work: Path, items: int, latency: float, per_second: int, workers: str, headers: str) -> dict:
+    """The ``lexbench`` row's recording with no ``--wsb-rate``: the double admits ``per_second`` and says so only
+    by its 429s, or (``headers``) in every answer too; the run must find the limit (issue 48, parts 1-2)."""
+    work.mkdir(parents=True, exist_ok=True)
+    suite = make_scaled_suite(work, items)
+    corpus = [json.loads(line) for line in (work / "suites" / "sample-web" / "corpus.jsonl").read_text().splitlines()]
+    emulator = Emulator(corpus).start()
+    try:
+        emulator.pace("serper", latency=latency, per_second=per_second, headers=headers)
+        live = run(
+            [
+                "--suite",
+                str(suite),
+                "--provider=serper",
+                f"--wsb-cassette-dir={work / 'recorded'}",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-n",
+                workers,
+                f"--wsb-json={work / 'live.json'}",
+            ],
+            work,
+            env={**base_env(), **emulator.env("serper")},
+        )
+        live.update(
+            per_second=per_second,
+            headers=headers or "none",
+            throttled=emulator.throttled("serper"),
+            requests=len(emulator.seen("serper")),
+            floor=items / per_second,
+        )
+        live["ratio"] = live["seconds"] / live["floor"]
+    finally:
+        emulator.stop()
+    return live
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
         "--rows",
         nargs="+",
         default=["lexbench", "code", "webbench"],
-        choices=["lexbench", "code", "webbench", "storm"],
+        choices=["lexbench", "code", "webbench", "storm", "undeclared", "headers"],
     )
     parser.add_argument("--storm", type=float, default=10.0, help="the storm row's seconds of 429s")
     parser.add_argument("--items", type=int, default=495)
@@ -352,6 +394,18 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix=f"wsb-live-{row}-") as folder:
             if row == "lexbench":
                 result = lexbench_row(Path(folder), options.items, options.latency, options.rate, options.workers)
+            elif row in ("undeclared", "headers"):
+                result = {
+                    rate: adaptive_row(
+                        Path(folder) / str(rate),
+                        options.items,
+                        options.latency,
+                        rate,
+                        options.workers,
+                        "x-ratelimit" if row == "headers" else "",
+                    )
+                    for rate in ((20, 50) if row == "undeclared" else (options.rate,))
+                }
             elif row == "storm":
                 result = storm_row(
                     Path(folder), options.items, options.latency, options.rate, options.workers, options.storm

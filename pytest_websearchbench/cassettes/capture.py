@@ -39,7 +39,7 @@ _ACTIVE: ContextVar[Capture | None] = ContextVar("wsb_capture", default=None)
 
 #: ``pace(host)``: a context manager a request to ``host`` is sent inside (it may wait for a free
 #: slot, an announced budget, a declared rate), given the answer's status and headers when there is one
-#: (providers/pacing.py: ``Pacer.pace``, or ``spaced`` with no pacer)
+#: (providers/pacing.py: ``Pacer.pace``, which also books the request's --wsb-rate slot as it leaves)
 Pace = Callable[[str], Any]
 
 
@@ -153,16 +153,14 @@ class Capture:
 
 
 @contextmanager
-def capturing(pace: Pace | None = None) -> Iterator[None]:
+def capturing(pace: Pace) -> Iterator[None]:
     """While the block runs, httpx exchanges made on a thread inside ``Capture.active`` are recorded
     into that capture (and timed, as ``use_cassette`` times them); ``pace(host)`` wraps each one that
-    goes out, so a live run can hold back a host by what it answers (a 429, its rate-limit headers); without
-    one, a request still waits for its --wsb-rate slot (``pacing.spaced``)."""
+    goes out, so a live run can hold back a host by what it answers (a 429, its rate-limit headers) and space
+    its sends at its --wsb-rate."""
     import httpx
     from vcr.request import Request as VcrRequest
     from vcr.stubs.httpx_stubs import _serialize_response
-
-    from pytest_websearchbench.providers.pacing import spaced
 
     real = httpx.HTTPTransport.handle_request
 
@@ -177,7 +175,7 @@ def capturing(pace: Pace | None = None) -> Iterator[None]:
         answer = capture.replayed(request, body)
         if answer is not None:
             return answer
-        with (pace or spaced)(capture.host(str(request.url))) as paced:
+        with pace(capture.host(str(request.url))) as paced:
             response = real(transport, request)
             paced.status, paced.headers = response.status_code, response.headers
         stream = response.stream

@@ -81,8 +81,9 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         "--rate-headers",
         choices=["x-ratelimit", "ietf", "openai"],
         default="",
+        metavar="FORM",
         help="with --per-second: state the window in every answer, as X-RateLimit-Limit/-Remaining/-Reset, the "
-        "IETF draft's RateLimit or OpenAI's x-ratelimit-*-requests (default: none)",
+        "IETF draft's RateLimit (ietf) or OpenAI's x-ratelimit-*-requests (openai); default none",
     )
     provider.add_argument(
         "--server-timing",

@@ -375,15 +375,6 @@ def take_rate() -> RateLimiter | None:
     return pending.limiter
 
 
-@contextmanager
-def spaced(host: str) -> Iterator[Paced]:
-    """A request sent with no pacer (a capture without one): only its declared rate."""
-    limiter = take_rate()
-    if limiter is not None:
-        limiter.acquire()
-    yield Paced()
-
-
 # ---------------------------------------------------------------------------------------- the pacer
 
 
