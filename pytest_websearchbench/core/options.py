@@ -402,8 +402,9 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option(
         "--wsb-max-cost",
         "wsb_max_cost",
-        "a live run: start no item once the run's estimated spend (the price table's) reaches USD; the items "
-        "left are errors that say so",
+        "a live run: cap the spend of provider and model calls (the price table's) at USD; an item starts only "
+        "when its worst case (its search and turn budgets at the known prices) fits, the items left are errors "
+        "that say so",
         "USD",
         parse=number(minimum=0, optional=True),
         default_help="no cap",
@@ -418,8 +419,9 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option(
         "--wsb-price",
         "wsb_price",
-        "price in USD per 1,000 requests, overriding the built-in table (e.g. serper=1.0,tavily.fetch=1.6)",
-        "NAME[.fetch]=USD[,...]",
+        "prices overriding the built-in table: a provider's in USD per 1,000 requests (serper=1.0, "
+        "tavily.fetch=1.6), a model's in USD per 1M input/output tokens (gpt-4o=2.5/10)",
+        "NAME[.fetch]=USD|MODEL=IN/OUT[,...]",
         parse=lambda value, flag: parse_prices(value),
     ),
     Option(

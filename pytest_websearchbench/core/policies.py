@@ -124,25 +124,38 @@ def parse_rates(text: str) -> dict[str, Rate]:
 
 #: what a price applies to: --wsb-price NAME=USD is the search price, NAME.fetch=USD the fetch price
 PRICE_KINDS = ("search", "fetch")
+#: a model's prices, --wsb-price NAME=IN/OUT: USD per 1M input and output tokens
+TOKEN_KINDS = ("input", "output")
+_PRICE_GRAMMAR = (
+    "NAME=USD or NAME.fetch=USD (a provider: USD per 1,000 requests, e.g. serper=1.0) or NAME=IN/OUT "
+    "(a model: USD per 1M input/output tokens, e.g. gpt-4o=2.5/10)"
+)
 
 
 def parse_prices(text: str) -> dict[str, dict[str, float]]:
-    """``serper=1.0,tavily.fetch=1.6`` → {"serper": {"search": 1.0}, "tavily": {"fetch": 1.6}}."""
+    """``serper=1.0,tavily.fetch=1.6,gpt-4o=2.5/10`` → {"serper": {"search": 1.0}, "tavily": {"fetch": 1.6},
+    "gpt-4o": {"input": 2.5, "output": 10.0}}: a value with a slash is a model's token prices."""
     prices: dict[str, dict[str, float]] = {}
     for part in filter(None, (p.strip() for p in text.split(","))):
         key, sep, value = part.partition("=")
-        name, dot, kind = key.strip().partition(".")
+        # a model's name may hold dots (gpt-4.1); a provider's, after its name, only its kind (.search, .fetch)
+        name, dot, kind = key.strip().partition(".") if "/" not in value else (key.strip(), "", "")
         kind = kind if dot else "search"
         if not sep or not name or kind not in PRICE_KINDS:
-            raise ConfigurationError(
-                f"--wsb-price: {part!r} should read NAME=USD or NAME.fetch=USD (USD per 1,000 requests), "
-                "e.g. serper=1.0"
-            )
-        try:
-            usd = float(value)
-        except ValueError:
-            raise ConfigurationError(f"--wsb-price: {value.strip()!r} in {part!r} is not a number") from None
-        if usd < 0:
+            raise ConfigurationError(f"--wsb-price: {part!r} should read {_PRICE_GRAMMAR}")
+        numbers = value.split("/")
+        if len(numbers) > 2:
+            raise ConfigurationError(f"--wsb-price: {part!r} should read {_PRICE_GRAMMAR}")
+        usd = []
+        for number in numbers:
+            try:
+                usd.append(float(number))
+            except ValueError:
+                raise ConfigurationError(f"--wsb-price: {number.strip()!r} in {part!r} is not a number") from None
+        if any(u < 0 for u in usd):
             raise ConfigurationError(f"--wsb-price: a price cannot be negative ({part!r})")
-        prices.setdefault(name, {})[kind] = usd
+        if len(usd) == 2:
+            prices.setdefault(name, {}).update(zip(TOKEN_KINDS, usd, strict=True))
+        else:
+            prices.setdefault(name, {})[kind] = usd[0]
     return prices

@@ -47,6 +47,7 @@ from pytest_websearchbench.lexbench.packets import DEFAULT_SEED, Packet, PacketS
 from pytest_websearchbench.lexbench.pool import QueryPool, Run, build_pool, load_runs, pool_report
 from pytest_websearchbench.lexbench.scoring import score_scenario
 from pytest_websearchbench.lexbench.sheet import export_sheet, guide_path, import_sheet, sheet_packet_ids
+from pytest_websearchbench.providers.pricing import model_prices
 
 
 class Pooled:
@@ -198,8 +199,15 @@ def _model_judge(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="send no temperature (for a model that refuses one; the default sends 0)",
     )
-    parser.add_argument("--price-in", type=float, default=None, help="USD per million input tokens")
-    parser.add_argument("--price-out", type=float, default=None, help="USD per million output tokens")
+    parser.add_argument(
+        "--price-in",
+        type=float,
+        default=None,
+        help="USD per million input tokens (default: the price table's, for a model it knows)",
+    )
+    parser.add_argument(
+        "--price-out", type=float, default=None, help="USD per million output tokens (default: the price table's)"
+    )
 
 
 #: the judge's most packets at once (--concurrency): a ceiling, the pacer adapts beneath it to the model's host
@@ -273,7 +281,9 @@ def _judge_command(args: argparse.Namespace) -> int:
 
 def _judge_packets(args: argparse.Namespace, suite: str, packets: PacketSet) -> dict[str, Verdict]:
     """The verdicts of ``packets`` by the model judge the options (``_model_judge``) describe."""
-    prices = Prices(args.price_in, args.price_out) if args.price_in is not None and args.price_out is not None else None
+    # the options, else the price table's (providers/pricing.py); a model it does not know costs "unknown"
+    given = args.price_in is not None and args.price_out is not None
+    prices = Prices(args.price_in, args.price_out) if given else model_prices(args.model)
     return _judge(
         suite,
         packets,

@@ -21,6 +21,7 @@ from typing import Any
 
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.lexbench.packets import Packet
+from pytest_websearchbench.providers.pricing import TokenPrices
 
 SYSTEM_PROMPT = """\
 You grade one web search result for a search query. You see only the result's preview: its title \
@@ -103,15 +104,8 @@ def first_request(model: str, packet: Packet, temperature: float | None = 0) -> 
     return body
 
 
-@dataclass(frozen=True)
-class Prices:
-    """USD per million input and output tokens (the judge's cost; unknown when not given)."""
-
-    input: float
-    output: float
-
-    def cost(self, tokens_in: int, tokens_out: int) -> float:
-        return (tokens_in * self.input + tokens_out * self.output) / 1_000_000
+#: USD per million input and output tokens: the run's one price table's type (providers/pricing.py)
+Prices = TokenPrices
 
 
 Ask = Callable[[dict[str, Any]], Any]  # one Chat Completions request body → the decoded reply

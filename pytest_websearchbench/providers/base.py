@@ -260,6 +260,7 @@ class HttpProvider(Provider):
         except ProviderError as exc:
             exc.attempts = state["attempts"]
             exc.url = exc.url or self.endpoint_url(path)
+            _tell_meter(str(exc), exc.kind, state["status"])
             self.calls.append(
                 CallRecord(
                     kind,
@@ -328,6 +329,7 @@ class HttpProvider(Provider):
         )
         if failed:
             self._forget_last_exchange()
+            _tell_meter(f"{self.name}: its {last.kind} answer was rejected ({outcome})", outcome, last.status)
 
     def fail(self, message: str, **kwargs: Any) -> ProviderError:
         """A ``ProviderError`` named after this provider, with any key scrubbed from the message."""
@@ -451,3 +453,14 @@ def _find_message(value: Any, depth: int) -> str:
                 if found:
                     return found
     return ""
+
+
+def _tell_meter(reason: str, kind: str, status: int | None) -> None:
+    """A call failed after its retries: the item's spend meter hears it when its answer cannot be replayed
+    (``pricing.hides_its_reason``), so that a live item whose agent went on (a tool's error result) is an error
+    with this reason rather than a recording that hides it."""
+    from pytest_websearchbench.providers.pricing import current_meter, hides_its_reason
+
+    meter = current_meter()
+    if meter is not None and hides_its_reason(kind, status):
+        meter.failed(reason, kind)

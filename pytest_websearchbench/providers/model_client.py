@@ -40,6 +40,7 @@ from pytest_websearchbench.core.options import CHAT_API, RESPONSES_API
 from pytest_websearchbench.core.policies import RetryPolicy
 from pytest_websearchbench.core.secrets import register_secrets, scrub
 from pytest_websearchbench.core.tls import client_tls
+from pytest_websearchbench.providers.pricing import current_meter
 from pytest_websearchbench.providers.retry import send_with_retries
 
 CASSETTE_BASE_URL = "http://chat-model.invalid"
@@ -261,6 +262,8 @@ class ModelCall:
     seconds: float  # the answer time (a replayed call reports the recorded one)
     ok: bool
     status: int | None = None
+    #: USD from the answer's usage at the model's price (providers/pricing.py); None: unpriced or no answer
+    cost_usd: float | None = None
 
 
 @dataclass
@@ -292,19 +295,44 @@ class ModelClient:
         )
 
     def ask(self, path: str, body: dict[str, Any]) -> Any:
-        response = send_with_retries(lambda: self._attempt(path, body), self.retry, _model_error, retryable=sdk_retries)
+        """The decoded reply; a failure after the retries raises ``ProviderError`` and is told to the item's
+        spend meter (the live phase makes the item an error with it), and the meter's gate may refuse the call
+        (--wsb-max-cost). A reply's usage is priced on the meter."""
+        meter = current_meter()
         try:
-            reply = response.json()
-        except ValueError:
-            raise _model_error(
-                f"malformed JSON (body starts {response.text[:80]!r})",
-                kind="malformed_json",
-                status=response.status_code,
-            ) from None
+            if meter is not None:
+                meter.before_model_call()
+            reply = self._ask(path, body)
+        except ProviderError as exc:
+            if meter is not None:
+                meter.failed(str(exc), exc.kind)
+            raise
+        if meter is not None and self.calls:
+            self.calls[-1].cost_usd = meter.model_answered(str(body.get("model") or ""), reply)
         served = reply.get("model") if isinstance(reply, dict) else None
         if isinstance(served, str) and served:
             self.served.append(served)
         return reply
+
+    def _ask(self, path: str, body: dict[str, Any]) -> Any:
+        # a body that is not JSON is tried again like an error answer (a gateway's one-off cut answer), within
+        # the policy's retries: recorded as a scored failure, it would hide its reason
+        retries_left = self.retry.retries
+        while True:
+            response = send_with_retries(
+                lambda: self._attempt(path, body), self.retry, _model_error, retryable=sdk_retries
+            )
+            try:
+                return response.json()
+            except ValueError:
+                if retries_left > 0:
+                    retries_left -= 1
+                    continue
+                raise _model_error(
+                    f"malformed JSON (body starts {response.text[:80]!r})",
+                    kind="malformed_json",
+                    status=response.status_code,
+                ) from None
 
     def served_models(self) -> list[str]:
         """The distinct models the answers said served them, sorted."""

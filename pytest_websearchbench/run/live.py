@@ -20,6 +20,13 @@ provider whose account answers out of credits (402, a quota 429: ``RetryPolicy.o
 likewise, for that provider: none of its items starts after it. Before any of it, ``before_calls`` refuses a
 provider that cannot do what the items need (run/preflight.py) and, with ``--wsb-dry-run``, prints the plan.
 
+Every call is priced, a model's from the usage its answer reports (each item's ``SpendMeter``,
+providers/pricing.py); the live line and the summary show providers and models apart, an unpriced part as
+unknown. ``--wsb-max-cost`` reserves an item's worst case (its search, fetch and turn budgets at the known prices,
+a turn at the largest model call seen) before it starts, and refuses a model call that would take the room the
+others hold. An item whose provider or model failed after its retries while its family went on (an agent sees
+it as a tool's result) is an error with that reason and no cassette of it is written, so ``once`` calls it again.
+
 What each worked item came to (recorded, or failed with the error its test then shows) is kept on the
 config and, for xdist workers, in the run's state folder (``outcomes_path``).
 """
@@ -42,9 +49,10 @@ import pytest
 
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
-from pytest_websearchbench.core.options import CassetteMode, Settings
+from pytest_websearchbench.core.options import AGENT_MODEL, CassetteMode, Settings
 from pytest_websearchbench.core.policies import MAX_CONCURRENCY as POLICY_MAX_CONCURRENCY
 from pytest_websearchbench.core.policies import OUT_OF_CREDITS
+from pytest_websearchbench.providers.pricing import SpendMeter, metering, model_prices
 from pytest_websearchbench.run.session import run_state
 
 if TYPE_CHECKING:
@@ -68,8 +76,15 @@ Key = tuple[str, str, str]  # (suite, case, variant): ItemMeta.key
 _Todo = tuple["ItemSpec", Path, "OwnCassette | None"]  # an item to work live, its cassette, a family's own
 _OUTCOMES = pytest.StashKey["dict[Key, LiveOutcome] | None"]()
 _STOPPED = pytest.StashKey[str]()
+_SPEND = pytest.StashKey[str]()
 #: the error kind of an item the live phase did not call because a cassette could not be written before it
 NOT_CALLED = "cassette_folder_unwritable"
+#: the error kind of an item whose provider or model failed (after its retries) while it ran: an agent sees such
+#: a failure as a tool's result, but its answer is not in the cassette (429, 5xx, no answer), so it is not recorded
+CALL_FAILED = "call_failed"
+MAX_COST = "max_cost"
+#: _admission's answer when an item's worst case does not fit yet but the items in flight will free room
+_WAIT = "wait"
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,15 @@ class LiveOutcome:
     status: str
     message: str = ""
     run: dict[str, Any] = field(default_factory=dict)
+
+
+class _CallFailed(Exception):
+    """An item's provider or model call failed after its retries though its family went on: the item's
+    error, ``kind`` its kind (``SpendMeter.failures``)."""
+
+    def __init__(self, reason: str, kind: str) -> None:
+        super().__init__(reason)
+        self.reason, self.kind = reason, kind
 
 
 def provider_failure(spec: ItemSpec, exc: Exception) -> str:
@@ -105,6 +129,11 @@ def stopped_note(config: pytest.Config) -> str:
     """The summary's lines when the live phase stopped calling: because its cassettes could not be written
     (a full disk, a read-only folder), a line for each provider out of credits; or ""."""
     return config.stash.get(_STOPPED, "")
+
+
+def spend_note(config: pytest.Config) -> str:
+    """The summary's line of the live phase's spend, providers and models apart; "" when it called nothing."""
+    return config.stash.get(_SPEND, "")
 
 
 def worked_live(config: pytest.Config) -> bool:
@@ -146,6 +175,7 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
             finally:
                 outcomes.update(work.outcomes)
                 pool.close()
+                config.stash[_SPEND] = work.spend_line()
                 if work.stopped_lines():
                     config.stash[_STOPPED] = "\n".join(work.stopped_lines())
     finally:  # also when empty: it tells the workers that the run's live calls are made here
@@ -272,9 +302,19 @@ class _LiveWork:
         self.threads = 0
         self.in_flight = 0
         self.failed = 0
-        self.spent = 0.0  # USD, priced calls of finished items
-        self.unpriced = 0  # calls without a price
-        self.item_costs: list[float] = []
+        self.spent = 0.0  # USD, the priced provider calls of finished items
+        self.unpriced = 0  # provider calls without a price
+        #: USD of the priced model calls, as each is answered (in-flight items' too: the cap sees them at once)
+        self.model_spent = 0.0
+        self.model_calls = 0
+        self.model_unpriced = 0  # model calls without a price (an unknown model, or no usage reported)
+        #: the largest priced model call of the run: what a model turn may cost (a history only grows)
+        self.largest_model_call = 0.0
+        #: items that called a model and finished: until one has, a turn's cost is not known (a history grows
+        #: with each turn, so an episode's first call says little of its last)
+        self.episodes_done = 0
+        #: the items in flight: each one's provider worst case (USD), its model turns, and its meter
+        self.reserved: dict[int, tuple[float, int, SpendMeter]] = {}
         self.latencies: dict[str, deque[float]] = defaultdict(lambda: deque(maxlen=200))  # provider → answer seconds
         self.started = time.monotonic()
 
@@ -319,32 +359,40 @@ class _LiveWork:
 
     def _worker(self) -> None:
         while True:
+            meter = SpendMeter(self.settings.prices, gate=self._model_gate, spent=self._model_spent)
             with self.changed:
                 if self.stopping.is_set() or not self.queue or self.threads > self.concurrency():
                     self.threads -= 1
                     self.changed.notify_all()
                     return
-                spec, path, own = self.queue.popleft()
+                spec, path, own = self.queue[0]
+                refusal = self._refusal(spec, own, meter)
+                if isinstance(refusal, str):  # _WAIT: it starts once the items in flight free its room
+                    self.changed.wait(self.progress.every)
+                    continue
+                self.queue.popleft()
                 self.in_flight += 1
-                refusal = self._refusal(spec, own)
             if refusal is not None:
                 message, error, kind = refusal
                 self._finish(
                     spec,
                     LiveOutcome(FAILED, message, {"cassette_path": str(path), "error": error, "error_kind": kind}),
                     [],
+                    meter,
                 )
                 continue
             calls: list[CallRecord] = []
             try:
-                outcome, calls = self._work(spec, path) if own is None else self._work_own(spec, own)
+                with metering(meter):
+                    outcome, calls = self._work(spec, path, meter) if own is None else self._work_own(spec, own, meter)
             except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
                 outcome = LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{traceback.format_exc()}")
-            self._finish(spec, outcome, calls)
+            self._finish(spec, outcome, calls, meter)
 
-    def _refusal(self, spec: ItemSpec, own: OwnCassette | None) -> tuple[str, str, str] | None:
-        """Why ``spec`` may not start (under ``changed``): the cassette folder takes no more files, or the spend
-        would pass --wsb-max-cost, as (its test's message, the item's error, the error's kind); None: it starts."""
+    def _refusal(self, spec: ItemSpec, own: OwnCassette | None, meter: SpendMeter) -> tuple[str, str, str] | str | None:
+        """Why ``spec`` may not start (under ``changed``): the cassette folder takes no more files, or its worst
+        case would pass --wsb-max-cost, as (its test's message, the item's error, the error's kind); None: it
+        starts (its worst case reserved); ``_WAIT``: not yet."""
         if self.unwritable:
             self.not_called += 1
             # the item's error without its label: the summary counts the items left by one reason
@@ -354,9 +402,8 @@ class _LiveWork:
             self.credit_not_called[spec.variant] += 1
             reason = f"not called: {spec.variant} is out of credits (an earlier call's answer said so)"
             return f"{spec.label}: {reason}", reason, OUT_OF_CREDITS
-        # an item of a family's own cassette has no provider to price (its calls never were capped)
-        refusal = self._over_budget(spec) if own is None else None
-        return None if refusal is None else (refusal, refusal, "max_cost")
+        admission = self._admission(spec, own, meter)
+        return admission if admission in (None, _WAIT) else (admission, admission, MAX_COST)
 
     def _cannot_write(self, exc: CassetteWriteError) -> None:
         """A cassette could not be written: when its folder takes no more files, no item starts from now on."""
@@ -390,29 +437,100 @@ class _LiveWork:
             if variant not in self.out_of_credits or ": not called: " in self.out_of_credits[variant]:
                 self.out_of_credits[variant] = first
 
-    def _over_budget(self, spec: ItemSpec) -> str | None:
-        """Why ``spec`` may not start: the run's spend, with what it and the items in flight will likely
-        cost (a finished item's mean, else one call at the provider's price), would pass --wsb-max-cost."""
+    def _admission(self, spec: ItemSpec, own: OwnCassette | None, meter: SpendMeter) -> str | None:
+        """Whether ``spec`` may start under --wsb-max-cost (under ``changed``): None (its worst case is reserved),
+        ``_WAIT`` (it fits once the items in flight free their room), or why not. Its worst case is its search
+        and fetch budgets at the provider's prices and its turn budget at the largest model call seen (a
+        history only grows); until an item that called a model has finished, such items start one at a time. A model
+        without a known price cannot be bounded: its items are not started under a cap."""
         cap = self.settings.max_cost
+        family = spec.family
+        # an item of a family's own cassette calls no provider of the run (its model turns are its cost)
+        provider_worst = 0.0
+        if own is None:
+            for kind, count in family.provider_calls(spec.case).items():
+                provider_worst += count * self._call_price(spec.variant, kind)
+        turns = family.model_calls(spec.case)
         if cap is None:
+            self.reserved[id(meter)] = (provider_worst, turns, meter)
             return None
-        expected = statistics.fmean(self.item_costs) if self.item_costs else self._call_price(spec.variant)
-        if self.spent + expected * self.in_flight <= cap + 1e-12 and (expected or self.spent < cap):
+        if turns:
+            # the identity names the API after the model when it is not the harness's: "name (chat)"
+            model = family.identity().get(AGENT_MODEL, "").split(" (")[0]
+            if model_prices(model, self.settings.prices) is None:
+                return (
+                    f"{spec.label}: not run: model {model or '(unnamed)'} has no known price, so --wsb-max-cost "
+                    f"cannot bound its spend; give one with --wsb-price {model or 'NAME'}=IN/OUT (USD per 1M tokens)"
+                )
+            if not self.episodes_done and self.in_flight:
+                return _WAIT  # the first whole episode tells what its largest turn costs
+        worst = provider_worst + turns * self.largest_model_call
+        spent = self.spent + self.model_spent
+        held = self._held()
+        if spent + held + worst <= cap + 1e-12 and (worst or spent < cap):
+            self.reserved[id(meter)] = (provider_worst, turns, meter)
             return None
+        if self.in_flight and worst <= cap - spent + 1e-12:
+            return _WAIT
         return (
             f"{spec.label}: not run: the run's estimated spend reached --wsb-max-cost {cap:g} USD "
-            f"({self.spent:.4f} USD spent, about {expected:.4f} USD an item)"
+            f"({spent:.4f} USD spent, {held:.4f} USD held by the items in flight, its worst case {worst:.4f} USD)"
         )
 
-    def _call_price(self, variant: str) -> float:
-        """One search at the provider's price (its list price or --wsb-price); 0 when unpriced."""
+    def _held(self, but: SpendMeter | None = None) -> float:
+        """USD the items in flight (``but`` one) may still spend: each one's provider worst case (its calls are
+        counted when it finishes) and its turns left at the largest model call seen."""
+        return math.fsum(
+            provider + max(0.0, turns * self.largest_model_call - meter.model_usd)
+            for provider, turns, meter in self.reserved.values()
+            if meter is not but
+        )
+
+    def _model_gate(self, meter: SpendMeter) -> None:
+        """Before each model call of an item: refused (the item's error) when the run's spend, the room the other
+        items in flight hold and what the call will likely cost (the largest call seen) would pass --wsb-max-cost:
+        the bound for an episode that outgrows its reservation, never taken from the others' room."""
+        cap = self.settings.max_cost
+        if cap is None:
+            return
+        with self.changed:
+            likely = max(meter.largest_call, self.largest_model_call)
+            spent = self.spent + self.model_spent + self._held(but=meter)
+            if spent + likely > cap + 1e-12 and (likely or spent >= cap):
+                from pytest_websearchbench.core.exceptions import ProviderError
+
+                reason = (
+                    f"model: not called: the run's spend would pass --wsb-max-cost {cap:g} USD ({spent:.4f} USD "
+                    f"spent or held by the items in flight, about {likely:.4f} USD a model call)"
+                )
+                raise ProviderError(reason, kind=MAX_COST)  # the client tells the meter
+
+    def _model_spent(self, usd: float) -> None:
+        """A model call was priced: the run's spend and a turn's estimate now, for the items waiting to start."""
+        with self.changed:
+            self.model_spent += usd
+            self.largest_model_call = max(self.largest_model_call, usd)
+            self.changed.notify_all()
+
+    def _call_price(self, variant: str, kind: str = "search") -> float:
+        """One call of ``kind`` at the provider's price (its list price or --wsb-price); 0 when unpriced."""
         try:
-            price = getattr(self.pool.get(variant), "price_per_1k", lambda kind: None)("search")
+            price = getattr(self.pool.get(variant), "price_per_1k", lambda kind: None)(kind)
         except WebSearchBenchError:
             return 0.0
         return (price or 0.0) / 1000.0
 
-    def _work(self, spec: ItemSpec, path: Path) -> tuple[LiveOutcome | None, list[CallRecord]]:
+    def _failed_call(self, spec: ItemSpec, meter: SpendMeter) -> tuple[str, str] | None:
+        """(the item's error, its kind) when one of its provider or model calls failed after its retries while
+        it ran, though the family went on (an agent sees it as a tool's result): its answer is not in the
+        cassette, so the episode could not be replayed as it went; None: none did."""
+        if not meter.failures:
+            return None
+        reason, kind = meter.failures[0]
+        more = f" (and {len(meter.failures) - 1} more failed calls)" if len(meter.failures) > 1 else ""
+        return f"{reason}{more}; not recorded: the same command calls it again", kind
+
+    def _work(self, spec: ItemSpec, path: Path, meter: SpendMeter) -> tuple[LiveOutcome | None, list[CallRecord]]:
         """Run one item's case with its traffic captured, and write its cassette; None: stopped first."""
         from pytest_websearchbench.cassettes.capture import Capture
         from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
@@ -443,6 +561,9 @@ class _LiveWork:
                     spec.family.run(spec.suite, spec.case, RunContext(provider, spec.variant, settings))
             finally:
                 run.calls = provider.calls[first_call:]
+            failed = self._failed_call(spec, meter)
+            if failed is not None:  # its partial cassette is not kept: a later run records it whole
+                raise _CallFailed(*failed)
             with self.write_lock:
                 if self.stopping.is_set():
                     return None, run.calls
@@ -453,6 +574,9 @@ class _LiveWork:
             run.error, run.error_kind = str(exc), exc.kind
             message = f"{spec.label}: {exc}"
             self._cannot_write(exc)
+        except _CallFailed as exc:
+            run.error, run.error_kind = exc.reason, exc.kind
+            message = f"{spec.label}: {exc.reason}"
         except (StaleCassetteError, UnreadableCassetteError) as exc:
             run.error, run.error_kind = str(exc), exc.kind
             message = f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}"
@@ -465,7 +589,9 @@ class _LiveWork:
             return None, run.calls
         return LiveOutcome(FAILED, message, run.to_dict()), run.calls
 
-    def _work_own(self, spec: ItemSpec, own: OwnCassette) -> tuple[LiveOutcome | None, list[CallRecord]]:
+    def _work_own(
+        self, spec: ItemSpec, own: OwnCassette, meter: SpendMeter
+    ) -> tuple[LiveOutcome | None, list[CallRecord]]:
         """Run the item of a family that keeps its own cassette (no provider) with its calls captured into
         that cassette (its ``run`` opens none while a capture is active); None: stopped first."""
         from pytest_websearchbench.cassettes.capture import Capture
@@ -486,6 +612,9 @@ class _LiveWork:
             )
             with capture.active():
                 spec.family.run(spec.suite, spec.case, RunContext(None, spec.variant, self.settings))
+            failed = self._failed_call(spec, meter)
+            if failed is not None:
+                raise _CallFailed(*failed)
             with self.write_lock:
                 if self.stopping.is_set():
                     return None, []
@@ -495,6 +624,9 @@ class _LiveWork:
             run.error, run.error_kind = str(exc), exc.kind
             message = f"{spec.label}: {exc}"
             self._cannot_write(exc)
+        except _CallFailed as exc:
+            run.error, run.error_kind = exc.reason, exc.kind
+            message = f"{spec.label}: {exc.reason}"
         except (StaleCassetteError, UnreadableCassetteError) as exc:
             run.error, run.error_kind = str(exc), exc.kind
             message = f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, self.settings)}"
@@ -505,11 +637,15 @@ class _LiveWork:
             return None, []
         return LiveOutcome(FAILED, message, run.to_dict()), []
 
-    def _finish(self, spec: ItemSpec, outcome: LiveOutcome | None, calls: list[CallRecord]) -> None:
+    def _finish(self, spec: ItemSpec, outcome: LiveOutcome | None, calls: list[CallRecord], meter: SpendMeter) -> None:
         """The item is done (``outcome`` None: stopped by Ctrl-C): kept, and no longer in flight, at once,
-        so the run never ends between the two."""
+        so the run never ends between the two. Its model calls were spent as they were answered."""
         with self.changed:
             self.in_flight -= 1
+            self.reserved.pop(id(meter), None)
+            self.model_calls += meter.model_calls
+            self.episodes_done += meter.model_calls > 0
+            self.model_unpriced += meter.model_unpriced
             self.changed.notify_all()
             if outcome is None:
                 return
@@ -526,13 +662,38 @@ class _LiveWork:
             self.spent += cost
             if any(call.outcome == OUT_OF_CREDITS for call in calls):  # one an agent saw as a tool's error too
                 self.out_of_credits.setdefault(spec.variant, f"a call of {spec.label} answered so")
-            if calls:
-                self.item_costs.append(cost)
             self.changed.notify_all()
 
     @property
     def done(self) -> int:
         return len(self.outcomes)
+
+    def spend_text(self) -> str:
+        """The live line's spend: providers and models apart when models were called; a part whose calls are
+        all unpriced is "unknown", one with some unpriced says how many (never counted as free)."""
+        providers = _usd(self.spent, self.unpriced)
+        if not self.model_calls and not self.model_spent:
+            return f"spend {providers}"
+        models = _usd(self.model_spent, self.model_unpriced, self.model_calls)
+        known = not (self.unpriced or self.model_unpriced)
+        total = f"{self.spent + self.model_spent:.4f} USD" if known else "unknown"
+        return f"spend {total} (providers {providers}, models {models})"
+
+    def spend_line(self) -> str:
+        """The summary's line of the spend (``spend_note``)."""
+        if not self.done:
+            return ""
+        return f"live: {self.spend_text()}" + (
+            f"; --wsb-max-cost {self.settings.max_cost:g} USD" if self.settings.max_cost is not None else ""
+        )
+
+
+def _usd(spent: float, unpriced: int, calls: int | None = None) -> str:
+    """Priced USD, with the calls without a price: "unknown" when only those were made."""
+    if unpriced and not spent:
+        return f"unknown ({unpriced} calls unpriced)"
+    text = f"{spent:.4f} USD"
+    return text + (f" + {unpriced} calls unpriced" if unpriced else "")
 
 
 class _Progress:
@@ -580,12 +741,7 @@ class _Progress:
             text = f"{host} {requests / elapsed if final else per_second:.1f}/s"
             text += f", {throttled} × 429" + (f" (at most {limit} at once)" if limit and not final else "")
             parts.append(text)
-        unknown = f" + {work.unpriced} calls unpriced" if work.unpriced else ""
-        parts.append(
-            f"spend {work.spent:.4f} USD{unknown}"
-            if work.spent or not work.unpriced
-            else f"spend unknown ({work.unpriced} calls unpriced)"
-        )
+        parts.append(work.spend_text())
         if not final and work.done:
             left = (work.total - work.done) * elapsed / work.done
             parts.append(f"ETA {left:.0f} s")

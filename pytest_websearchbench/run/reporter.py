@@ -25,7 +25,7 @@ from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, R
 from pytest_websearchbench.reporting.terminal import summary_lines
 from pytest_websearchbench.reporting.trends import entry_of
 from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
-from pytest_websearchbench.run.live import stopped_note
+from pytest_websearchbench.run.live import spend_note, stopped_note
 from pytest_websearchbench.run.session import RunState
 from pytest_websearchbench.run.verdict_tests import is_verdict_test, report_verdicts
 
@@ -394,6 +394,8 @@ class RunReporter:
             terminalreporter.write_line(line)
         if incomplete:
             terminalreporter.write_line(incomplete, red=True, bold=True)
+        if spend_note(self.config):  # the live phase's providers and models apart (the cost row: providers')
+            terminalreporter.write_line(spend_note(self.config))
         if stopped_note(self.config):
             terminalreporter.write_line(stopped_note(self.config), red=True, bold=True)
         if self.refusal:
