@@ -55,6 +55,8 @@ COOLDOWN = 3.0
 RATE_WINDOW = 10.0
 #: a spent budget whose answer named no reset is held this long before one request asks again
 DEFAULT_RESET = 1.0
+#: the longest a Retry-After holds a whole host (seconds)
+HOST_HOLD_CAP = 5.0
 #: tokens left, as a share of the announced token limit, below which a host's sends wait for its reset
 TOKEN_RESERVE = 0.01
 STATE_ROOT_PREFIX = "pytest-websearchbench-rate-"
@@ -495,7 +497,9 @@ class Pacer:
         ):
             state.hold_until = max(state.hold_until, now + (limits.tokens_reset or DEFAULT_RESET))
         if limits.retry_after is not None and status in (429, 503):
-            state.hold_until = max(state.hold_until, now + limits.retry_after)
+            # a short Retry-After holds the whole host; a long one (an hour) is each request's to wait out or give
+            # up on (--wsb-max-wait, the retry policy), never a hold that stalls every other call for as long
+            state.hold_until = max(state.hold_until, now + min(limits.retry_after, HOST_HOLD_CAP))
 
     def wanted(self) -> int:
         """Requests the hosts would take at once now: what the run's threads should cover."""
