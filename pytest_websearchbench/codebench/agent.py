@@ -56,7 +56,7 @@ QUERY_REQUIRED = "query is required"
 URL_NOT_HTTP = "url must be http(s)"
 NO_ANSWER = "hit max turns without a final answer"
 #: the harness's vendor calls: one request each, no retry
-SINGLE_REQUEST = RetryPolicy(retries=0)
+SINGLE_REQUEST = RetryPolicy(retries=0, max_wait=0)  # a storm's Retry-After included: sent once
 
 
 def unknown_tool(name: str) -> str:

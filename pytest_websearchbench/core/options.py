@@ -444,8 +444,8 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option(
         "--wsb-max-wait",
         "wsb_max_wait",
-        "seconds one provider call may wait out 429 and 503 answers with Retry-After, in all: such answers "
-        "use up this time, not --wsb-retries, so a short storm loses no call",
+        "seconds one item may wait out 429 and 503 answers with Retry-After, over all its calls (outside a live "
+        "run, one call): such answers use up this time, not --wsb-retries, so a short storm loses no item",
         "SECONDS",
         "120",
         number(minimum=0),

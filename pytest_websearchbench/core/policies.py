@@ -35,7 +35,8 @@ class RetryPolicy:
 
     retries: int = 3
     backoff: float = 0.5
-    #: seconds one call may wait out Retry-After answers in all (--wsb-max-wait)
+    #: seconds one call may wait out Retry-After answers in all (--wsb-max-wait; in a live run the item's calls
+    #: share it too: providers.retry.item_wait_budget)
     max_wait: float = 120.0
     #: the longest one backoff between attempts
     max_backoff: float = 60.0
@@ -51,10 +52,10 @@ class RetryPolicy:
             wait = max(wait, retry_after)
         return wait
 
-    @staticmethod
-    def waits_by_time(status: int | None, retry_after: float | None) -> bool:
-        """Whether an answer is waited out by time (``max_wait``) rather than counted against ``retries``."""
-        return status in WAIT_STATUSES and retry_after is not None
+    def waits_by_time(self, status: int | None, retry_after: float | None) -> bool:
+        """Whether an answer is waited out by time (``max_wait``) rather than counted against ``retries``: not
+        under a policy that never waits (``max_wait`` 0: the coding harness sends each call once)."""
+        return status in WAIT_STATUSES and retry_after is not None and self.max_wait > 0
 
     @staticmethod
     def out_of_credits(status: int | None, body: str) -> bool:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -92,6 +94,30 @@ def _name_resolution_failed(exc: BaseException) -> bool:
             return True
         cause, seen = cause.__cause__ or cause.__context__, seen + 1
     return False
+
+
+class WaitBudget:
+    """The seconds one item may spend in all waiting out Retry-After answers, over every call it makes
+    (--wsb-max-wait is an item's: the live phase gives each item one, ``item_wait_budget``)."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.waited = 0.0
+
+
+#: the budget of the item whose calls this thread (or task) makes; None: each call has its own --wsb-max-wait
+_WAIT_BUDGET: ContextVar[WaitBudget | None] = ContextVar("wsb_wait_budget", default=None)
+
+
+@contextmanager
+def item_wait_budget(seconds: float) -> Iterator[WaitBudget]:
+    """The calls made in the block share ``seconds`` of Retry-After waits (one item's, on its own thread)."""
+    budget = WaitBudget(seconds)
+    token = _WAIT_BUDGET.set(budget)
+    try:
+        yield budget
+    finally:
+        _WAIT_BUDGET.reset(token)
 
 
 class CircuitBreaker:
@@ -211,20 +237,27 @@ def send_with_retries(
             if policy.waits_by_time(status, retry_after):
                 assert retry_after is not None
                 wait = policy.delay(max(counted, 1), retry_after)
-                if waited + wait > policy.max_wait:
+                # the item's budget when the live phase gave it one (all its calls' waits), else this call's
+                budget = _WAIT_BUDGET.get()
+                limit, spent = policy.max_wait, waited
+                if budget is not None and budget.seconds - budget.waited < policy.max_wait - waited:
+                    limit, spent = budget.seconds, budget.waited
+                if spent + wait > limit:
                     why = (
-                        f"answered so for {waited:.0f} s; another {wait:.0f} s would pass"
-                        if waited
+                        f"answered so for {spent:.0f} s; another {wait:.0f} s would pass"
+                        if spent
                         else f"it asks to retry after {retry_after:g} s, more than"
                     )
                     raise fail(
-                        f"{problem.message} ({why} --wsb-max-wait={policy.max_wait:g} s; gave up after {attempts} "
+                        f"{problem.message} ({why} --wsb-max-wait={limit:g} s; gave up after {attempts} "
                         f"attempt{'s' if attempts > 1 else ''})",
                         kind=problem.kind,
                         status=status,
                     )
                 sleep(wait)
                 waited += wait
+                if budget is not None:
+                    budget.waited += wait
                 continue
             counted += 1
             if counted > policy.retries:

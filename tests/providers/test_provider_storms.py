@@ -10,7 +10,7 @@ from emulator.testing import make_provider
 
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.policies import OUT_OF_CREDITS, RetryPolicy
-from pytest_websearchbench.providers.retry import CircuitBreaker, send_with_retries
+from pytest_websearchbench.providers.retry import CircuitBreaker, item_wait_budget, send_with_retries
 
 QUERY = "python asyncio"
 
@@ -56,6 +56,26 @@ def test_a_storm_past_max_wait_ends_the_call_naming_the_option():
         "HTTP 429 (answered so for 4 s; another 2 s would pass --wsb-max-wait=5 s; gave up after 3 attempts)"
     )
     assert sum(slept) <= 5 and sent == 3
+
+
+def test_an_items_calls_share_its_max_wait():
+    policy = RetryPolicy(retries=3, backoff=0.01, max_wait=5)
+    with item_wait_budget(5) as budget:
+        first, slept, _ = _loop([_busy()] * 2 + [httpx.Response(200, text="{}")], policy)
+        assert isinstance(first, httpx.Response) and slept == [2.0, 2.0] and budget.waited == 4
+        second, slept, sent = _loop([_busy()] * 3, policy)  # 1 s left of the item's 5: not another 2
+    assert isinstance(second, ProviderError) and slept == [] and sent == 1
+    assert "(answered so for 4 s; another 2 s would pass --wsb-max-wait=5 s; gave up after 1 attempt)" in str(second)
+    outside, slept, _ = _loop([_busy()] * 2 + [httpx.Response(200, text="{}")], policy)  # a call of no item: its own
+    assert isinstance(outside, httpx.Response) and slept == [2.0, 2.0]
+
+
+def test_a_policy_that_never_waits_counts_a_storm_as_attempts():
+    from pytest_websearchbench.codebench.agent import SINGLE_REQUEST  # the coding harness: each call sent once
+
+    outcome, slept, sent = _loop([_busy()] * 3, SINGLE_REQUEST)
+    assert isinstance(outcome, ProviderError) and sent == 1 and slept == []
+    assert str(outcome) == "HTTP 429 (gave up after 1 attempts)"
 
 
 def test_other_errors_keep_their_attempt_count():
