@@ -86,7 +86,8 @@ class PlanRow:
         )
         calls += f" ({kinds}{'' if self.max_calls == self.min_calls else ' at most'})" if kinds else ""
         if self.model_calls:
-            calls += f", up to {self.model_calls} model calls (unpriced)"
+            # a model call is priced by the tokens its answer reports: nothing to multiply before it is made
+            calls += f", up to {self.model_calls} model calls (not in the cost: priced by the tokens they use)"
         return f"  {who}: {self.items} items, {calls} · time {self.time_text()} · cost {self.cost_text()}"
 
     def time_text(self) -> str:
