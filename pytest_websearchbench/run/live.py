@@ -46,6 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+import yaml
 
 from pytest_websearchbench.core.atomic import write_text_atomic
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
@@ -163,21 +164,27 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
         return
     outcomes: dict[Key, LiveOutcome] = {}
     config.stash[_OUTCOMES] = outcomes
-    todo, reused = live_items(specs, settings)
+    kept: list[_Todo] = []
+    todo, reused = live_items(specs, settings, kept)
     try:
-        if todo:
+        if todo or kept:
             from pytest_websearchbench.run.session import provider_pool
 
             pool = provider_pool(config)
-            work = _LiveWork(todo, reused, settings, pool, _Progress(config))
             try:
-                work.run()
+                stale = stale_items(kept, pool)  # once records what is stale again, as what is missing
+                todo, reused = todo + stale, reused - len(stale)
+                work = _LiveWork(todo, reused, settings, pool, _Progress(config))
+                if todo:
+                    try:
+                        work.run()
+                    finally:
+                        outcomes.update(work.outcomes)
+                        config.stash[_SPEND] = work.spend_line()
+                        if work.stopped_lines():
+                            config.stash[_STOPPED] = "\n".join(work.stopped_lines())
             finally:
-                outcomes.update(work.outcomes)
                 pool.close()
-                config.stash[_SPEND] = work.spend_line()
-                if work.stopped_lines():
-                    config.stash[_STOPPED] = "\n".join(work.stopped_lines())
     finally:  # also when empty: it tells the workers that the run's live calls are made here
         write_text_atomic(
             outcomes_path(state.run_id),
@@ -223,9 +230,11 @@ def before_calls(config: pytest.Config, specs: list[ItemSpec]) -> bool:
     return True
 
 
-def live_items(specs: Iterable[ItemSpec], settings: Settings) -> tuple[list[_Todo], int]:
+def live_items(
+    specs: Iterable[ItemSpec], settings: Settings, kept: list[_Todo] | None = None
+) -> tuple[list[_Todo], int]:
     """The items a live run calls for (with their cassettes, and a family's own), and how many it reuses (in
-    ``once``, an item whose cassette is there); the rest call nothing."""
+    ``once``, an item whose cassette is there: added to ``kept``); the rest call nothing."""
     from pytest_websearchbench.run.item_paths import cassette_for
 
     todo: list[_Todo] = []
@@ -239,9 +248,33 @@ def live_items(specs: Iterable[ItemSpec], settings: Settings) -> tuple[list[_Tod
         path = cassette_for(spec, settings) if own is None else own.path
         if settings.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size:
             reused += 1  # vcrpy's once: what is recorded is replayed
+            if kept is not None:
+                kept.append((spec, path, own))
             continue
         todo.append((spec, path, own))
     return todo, reused
+
+
+def stale_items(kept: list[_Todo], pool: ProviderPool) -> list[_Todo]:
+    """Of the cassettes ``once`` would reuse, those recorded under other settings than this run's (their
+    answers' produced-by stamp): replayed, each would be its test's stale-cassette error, so ``once`` records
+    them again (``none`` still refuses them, naming the difference)."""
+    from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER
+
+    stale = []
+    for spec, path, own in kept:
+        try:
+            produced_by = own.produced_by if own is not None else pool.get(spec.variant).produced_by()
+            document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except (WebSearchBenchError, OSError, yaml.YAMLError):
+            continue  # its test says what is wrong with it
+        for interaction in document.get("interactions") or []:
+            headers = {k.lower(): v for k, v in ((interaction.get("response") or {}).get("headers") or {}).items()}
+            stamp = headers.get(PRODUCED_BY_HEADER)
+            if stamp and produced_by is not None and json.loads(stamp[0]) != produced_by:
+                stale.append((spec, path, own))
+                break
+    return stale
 
 
 def interleaved(todo: list[_Todo]) -> list[_Todo]:
@@ -536,7 +569,6 @@ class _LiveWork:
         from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
         from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.core.family import RunContext
-        from pytest_websearchbench.providers.retry import item_wait_budget
         from pytest_websearchbench.reporting.results import ItemRun
         from pytest_websearchbench.run.item_paths import rerecord_command
 
@@ -558,7 +590,7 @@ class _LiveWork:
                 hosts=_endpoint_host(spec.variant, getattr(provider, "base_url", ""), aliases),
             )
             try:
-                with capture.active(), item_wait_budget(settings.retry.max_wait):  # --wsb-max-wait is the item's
+                with capture.active():
                     spec.family.run(spec.suite, spec.case, RunContext(provider, spec.variant, settings))
             finally:
                 run.calls = provider.calls[first_call:]
@@ -599,7 +631,6 @@ class _LiveWork:
         from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
         from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.core.family import RunContext
-        from pytest_websearchbench.providers.retry import item_wait_budget
         from pytest_websearchbench.reporting.results import ItemRun
         from pytest_websearchbench.run.item_paths import rerecord_command
 
@@ -612,7 +643,7 @@ class _LiveWork:
                 secrets=own.secrets,
                 produced_by=own.produced_by,
             )
-            with capture.active(), item_wait_budget(self.settings.retry.max_wait):
+            with capture.active():
                 spec.family.run(spec.suite, spec.case, RunContext(None, spec.variant, self.settings))
             failed = self._failed_call(spec, meter)
             if failed is not None:
@@ -682,8 +713,9 @@ class _LiveWork:
         return f"spend {total} (providers {providers}, models {models})"
 
     def spend_line(self) -> str:
-        """The summary's line of the spend (``spend_note``)."""
-        if not self.done:
+        """The summary's line of the spend (``spend_note``): when models were called (the summary's cost row is
+        the providers') or a cap was set."""
+        if not self.done or not (self.model_calls or self.settings.max_cost is not None):
             return ""
         return f"live: {self.spend_text()}" + (
             f"; --wsb-max-cost {self.settings.max_cost:g} USD" if self.settings.max_cost is not None else ""
