@@ -569,6 +569,7 @@ class _LiveWork:
         from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
         from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.core.family import RunContext
+        from pytest_websearchbench.providers.retry import item_wait_budget
         from pytest_websearchbench.reporting.results import ItemRun
         from pytest_websearchbench.run.item_paths import rerecord_command
 
@@ -590,7 +591,7 @@ class _LiveWork:
                 hosts=_endpoint_host(spec.variant, getattr(provider, "base_url", ""), aliases),
             )
             try:
-                with capture.active():
+                with capture.active(), item_wait_budget(settings.retry.max_wait):  # --wsb-max-wait is the item's
                     spec.family.run(spec.suite, spec.case, RunContext(provider, spec.variant, settings))
             finally:
                 run.calls = provider.calls[first_call:]
@@ -631,6 +632,7 @@ class _LiveWork:
         from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
         from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.core.family import RunContext
+        from pytest_websearchbench.providers.retry import item_wait_budget
         from pytest_websearchbench.reporting.results import ItemRun
         from pytest_websearchbench.run.item_paths import rerecord_command
 
@@ -643,7 +645,7 @@ class _LiveWork:
                 secrets=own.secrets,
                 produced_by=own.produced_by,
             )
-            with capture.active():
+            with capture.active(), item_wait_budget(self.settings.retry.max_wait):
                 spec.family.run(spec.suite, spec.case, RunContext(None, spec.variant, self.settings))
             failed = self._failed_call(spec, meter)
             if failed is not None:
