@@ -138,3 +138,36 @@ def test_usage_reads_in_either_apis_names():
     assert reply_tokens({"usage": {"input_tokens": 10, "output_tokens": 3}}) == (10, 3)
     assert reply_tokens({"usage": {"prompt_tokens": 10, "completion_tokens": 3}}) == (10, 3)
     assert reply_tokens({"usage": {"prompt_tokens": 10}}) is None and reply_tokens({}) is None
+
+
+# --------------------------------------------------------------------------- the model client
+
+
+def test_a_models_one_off_malformed_json_is_tried_again_and_each_answer_is_priced_from_its_usage():
+    from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
+    from pytest_websearchbench.providers.model_client import ModelClient
+    from pytest_websearchbench.providers.pricing import SpendMeter, metering
+
+    good = {"output": [], "model": "gpt-4o-2024-08-06", "usage": {"input_tokens": 1000, "output_tokens": 100}}
+    answers = [b'{"output": [', json.dumps(good).encode()]  # a gateway's cut answer, then the whole one
+
+    class Handler(QuietHandler):
+        def do_POST(self) -> None:  # noqa: N802 (http.server's naming)
+            self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            body = answers.pop(0)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    with LoopbackServer(Handler) as server, metering(SpendMeter()) as meter:
+        client = ModelClient(server.url)
+        try:
+            assert client.ask("/responses", {"model": "gpt-4o"}) == good
+        finally:
+            client.close()
+    assert len(client.calls) == 2 and not answers
+    # gpt-4o's list price: 2.5 USD per 1M input tokens, 10 per 1M output tokens
+    assert meter.model_usd == pytest.approx((1000 * 2.5 + 100 * 10) / 1e6) and meter.model_calls == 1
+    assert client.calls[-1].cost_usd == pytest.approx(meter.model_usd) and not meter.failures
