@@ -25,7 +25,9 @@ providers/pricing.py); the live line and the summary show providers and models a
 unknown. ``--wsb-max-cost`` reserves an item's worst case (its search, fetch and turn budgets at the known prices,
 a turn at the largest model call seen) before it starts, and refuses a model call that would take the room the
 others hold. An item whose provider or model failed after its retries while its family went on (an agent sees
-it as a tool's result) is an error with that reason and no cassette of it is written, so ``once`` calls it again.
+it as a tool's result) is an error with that reason and no cassette of it is written, so ``once`` calls it again;
+``once`` records a stale cassette again too, and ``rewrite`` and ``all`` keep a journal so that the same command
+after a Ctrl-C resumes (``Journal``).
 
 What each worked item came to (recorded, or failed with the error its test then shows) is kept on the
 config and, for xdist workers, in the run's state folder (``outcomes_path``).
@@ -172,12 +174,19 @@ def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
 
             pool = provider_pool(config)
             try:
+                journal = Journal.open(settings, todo)
+                if journal is not None:  # rewrite or all, after a Ctrl-C: what this command re-recorded stays
+                    todo, resumed = journal.resume(todo)
+                    kept, reused = kept + resumed, reused + len(resumed)
                 stale = stale_items(kept, pool)  # once records what is stale again, as what is missing
                 todo, reused = todo + stale, reused - len(stale)
                 work = _LiveWork(todo, reused, settings, pool, _Progress(config))
+                work.journal = journal
                 if todo:
                     try:
                         work.run()
+                        if journal is not None:
+                            journal.close()  # the command finished: the next one rewrites everything again
                     finally:
                         outcomes.update(work.outcomes)
                         config.stash[_SPEND] = work.spend_line()
@@ -253,6 +262,68 @@ def live_items(
             continue
         todo.append((spec, path, own))
     return todo, reused
+
+
+class Journal:
+    """A ``rewrite`` or ``all`` run's journal (``.wsb-journal.jsonl`` in the cassette folder): which of its items'
+    cassettes this command has already re-recorded, so that after a Ctrl-C the same command resumes rather than
+    pays for them again. Its first line names the command (the record mode and the items' cassettes, as a digest);
+    another command starts a new journal. Each recorded cassette adds a line as it is written; a command that
+    finishes removes it. A stale cassette among them (the settings changed) is recorded again all the same."""
+
+    NAME = ".wsb-journal.jsonl"
+
+    def __init__(self, path: Path, command: str, done: set[str]) -> None:
+        self.path, self.command, self.done = path, command, done
+        self.lock = threading.Lock()
+
+    @classmethod
+    def open(cls, settings: Settings, todo: list[_Todo]) -> Journal | None:
+        if settings.record_mode not in (CassetteMode.REWRITE, CassetteMode.ALL) or not todo:
+            return None
+        import hashlib
+
+        paths = sorted(str(path) for _, path, _ in todo)
+        command = hashlib.sha256(json.dumps([settings.record_mode.value, paths]).encode()).hexdigest()
+        path = Path(settings.cassette_dir) / cls.NAME
+        done: set[str] = set()
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            lines = []
+        if lines and _json_line(lines[0]).get("command") == command:
+            done = {str(_json_line(line).get("done")) for line in lines[1:]}  # a torn last line is no entry
+        else:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                write_text_atomic(path, json.dumps({"command": command}) + "\n")
+            except OSError:
+                return None  # the cassettes' own writes say what is wrong with the folder
+        return cls(path, command, done)
+
+    def resume(self, todo: list[_Todo]) -> tuple[list[_Todo], list[_Todo]]:
+        """``todo`` parted into the items still to record and those this command re-recorded before."""
+        left = [entry for entry in todo if str(entry[1]) not in self.done or not entry[1].is_file()]
+        return left, [entry for entry in todo if entry not in left]
+
+    def recorded(self, path: Path) -> None:
+        with self.lock:
+            try:
+                with self.path.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({"done": str(path)}) + "\n")
+            except OSError:
+                pass  # a journal that cannot be kept costs a resume, not the run
+
+    def close(self) -> None:
+        self.path.unlink(missing_ok=True)
+
+
+def _json_line(line: str) -> dict[str, Any]:
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
 
 
 def stale_items(kept: list[_Todo], pool: ProviderPool) -> list[_Todo]:
@@ -332,6 +403,7 @@ class _LiveWork:
         self.out_of_credits: dict[str, str] = {}
         self.credit_not_called: dict[str, int] = defaultdict(int)
         self.write_lock = threading.Lock()
+        self.journal: Journal | None = None  # rewrite and all: what this command re-recorded, for a resume
         self.threads = 0
         self.in_flight = 0
         self.failed = 0
@@ -602,6 +674,8 @@ class _LiveWork:
                 if self.stopping.is_set():
                     return None, run.calls
                 capture.save(provider.failed_exchanges[first_failed:])
+                if self.journal is not None:
+                    self.journal.recorded(path)
             # the calls as they went live (attempts, waits), which the replay cannot know
             return LiveOutcome(RECORDED, run={"calls": [call.to_dict() for call in run.calls]}), run.calls
         except CassetteWriteError as exc:  # the answers came; they cannot be kept
@@ -654,6 +728,8 @@ class _LiveWork:
                 if self.stopping.is_set():
                     return None, []
                 capture.save([])  # its 429 and 5xx answers are dropped by the filters
+                if self.journal is not None:
+                    self.journal.recorded(own.path)
             return LiveOutcome(RECORDED), []
         except CassetteWriteError as exc:
             run.error, run.error_kind = str(exc), exc.kind
