@@ -173,6 +173,12 @@ class SpendMeter:
             if (reason, kind) not in self.failures:  # a refusal seen twice (the gate, then the client) is one
                 self.failures.append((reason, kind))
 
+    def recovered(self, reason: str) -> None:
+        """A failure its caller answered (it asked again another way and was answered: a model that refuses a
+        temperature): not its item's error."""
+        with self.lock:
+            self.failures = [failure for failure in self.failures if failure[0] != reason]
+
 
 _METER: ContextVar[SpendMeter | None] = ContextVar("wsb_spend_meter", default=None)
 

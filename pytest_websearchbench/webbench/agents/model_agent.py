@@ -25,6 +25,7 @@ from typing import Any
 
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.providers.model_client import ModelClient, transcript_turn
+from pytest_websearchbench.providers.pricing import current_meter
 from pytest_websearchbench.webbench.agents.session import Session
 from pytest_websearchbench.webbench.browsing.browser import ACTIONS
 
@@ -149,4 +150,8 @@ def _ask(client: ModelClient, api: Any, history: list[Any], tools: list[Any], ru
             raise
         run.notes.append(f"the model refuses a temperature ({exc}); asked again without one")
         api.temperature = run.temperature = None
-        return client.ask(api.path, api.body(history, tools))
+        answer = client.ask(api.path, api.body(history, tools))
+        meter = current_meter()
+        if meter is not None:  # answered without the temperature: the refusal is no failure of the episode
+            meter.recovered(str(exc))
+        return answer
