@@ -4,6 +4,7 @@ what reading it whole gave (records, line numbers, and the first error)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import tempfile
 import tomllib
@@ -102,16 +103,20 @@ def near_valid(draw, schema: str):
         if nested and draw(st.booleans()):
             target = record[draw(st.sampled_from(sorted(nested)))]
         if isinstance(target, list):
-            target[draw(st.integers(0, len(target) - 1))] = draw(values)
+            target[draw(st.integers(0, len(target) - 1))] = copy.deepcopy(draw(values))
             continue
         keys = sorted(target)
         action = draw(st.sampled_from(["drop", "set", "add"]))
         if action == "drop" and keys:
             del target[draw(st.sampled_from(keys))]
         elif action == "set" and keys:
-            target[draw(st.sampled_from(keys))] = draw(values)
+            target[draw(st.sampled_from(keys))] = copy.deepcopy(draw(values))
         else:
-            target[draw(st.sampled_from(["extra", "grade", "title"]) | st.text(max_size=4))] = draw(values)
+            # a copy: an edge value set here and edited one level down later must not change EDGES itself (the
+            # next example would be drawn from other values: hypothesis's FlakyStrategyDefinition)
+            target[draw(st.sampled_from(["extra", "grade", "title"]) | st.text(max_size=4))] = copy.deepcopy(
+                draw(values)
+            )
     return record
 
 
