@@ -24,6 +24,7 @@ import json
 import math
 import sqlite3
 import subprocess
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -246,16 +247,27 @@ def _open(path: Path, *, write: bool) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise HistoryError(f"{path}: cannot open the history ({exc})") from None
     if write:
-        try:
-            _check_schema(connection, path)
-            # persistent, set outside a transaction; readers never block a writer, nor a writer readers
-            connection.execute("PRAGMA journal_mode=WAL")
-        except sqlite3.Error as exc:
-            connection.close()
-            raise HistoryError(f"{path}: cannot open the history ({exc})") from None
-        except HistoryError:
-            connection.close()
-            raise
+        # SQLite answers "database is locked" at once, without its busy timeout, when the journal mode is being
+        # changed while another run appends: tried again until the busy timeout has passed
+        patience = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                _check_schema(connection, path)
+                # persistent, set outside a transaction; readers never block a writer, nor a writer readers
+                connection.execute("PRAGMA journal_mode=WAL")
+                break
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) and time.monotonic() < patience:
+                    time.sleep(0.05)
+                    continue
+                connection.close()
+                raise HistoryError(f"{path}: cannot open the history ({exc})") from None
+            except sqlite3.Error as exc:
+                connection.close()
+                raise HistoryError(f"{path}: cannot open the history ({exc})") from None
+            except HistoryError:
+                connection.close()
+                raise
     return connection
 
 
