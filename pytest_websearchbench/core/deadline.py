@@ -15,7 +15,7 @@ treats as worth another try; ``deadline_passed(exc)`` tells them from a per-read
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
@@ -117,16 +117,16 @@ class DeadlineStream(httpcore.NetworkStream):
     def start_tls(
         self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
     ) -> httpcore.NetworkStream:
-        stream: httpcore.NetworkStream = _bounded(
-            lambda limit: self._stream.start_tls(ssl_context, server_hostname, limit),
-            timeout,
-            ConnectDeadline,
-            httpcore.ConnectTimeout,
-        )
-        return DeadlineStream(stream)
+        return _connected(lambda limit: self._stream.start_tls(ssl_context, server_hostname, limit), timeout)
 
     def get_extra_info(self, info: str) -> Any:
         return self._stream.get_extra_info(info)
+
+
+def _connected(connect: Callable[[float | None], httpcore.NetworkStream], timeout: float | None) -> DeadlineStream:
+    """A connection (or its TLS) made within the attempt's deadline, whose reads and writes keep to it too."""
+    stream: httpcore.NetworkStream = _bounded(connect, timeout, ConnectDeadline, httpcore.ConnectTimeout)
+    return DeadlineStream(stream)
 
 
 class DeadlineBackend(httpcore.NetworkBackend):
@@ -143,24 +143,14 @@ class DeadlineBackend(httpcore.NetworkBackend):
         local_address: str | None = None,
         socket_options: Any = None,
     ) -> httpcore.NetworkStream:
-        stream: httpcore.NetworkStream = _bounded(
-            lambda limit: self._backend.connect_tcp(host, port, limit, local_address, socket_options),
-            timeout,
-            ConnectDeadline,
-            httpcore.ConnectTimeout,
+        return _connected(
+            lambda limit: self._backend.connect_tcp(host, port, limit, local_address, socket_options), timeout
         )
-        return DeadlineStream(stream)
 
     def connect_unix_socket(
         self, path: str, timeout: float | None = None, socket_options: Any = None
     ) -> httpcore.NetworkStream:
-        stream: httpcore.NetworkStream = _bounded(
-            lambda limit: self._backend.connect_unix_socket(path, limit, socket_options),
-            timeout,
-            ConnectDeadline,
-            httpcore.ConnectTimeout,
-        )
-        return DeadlineStream(stream)
+        return _connected(lambda limit: self._backend.connect_unix_socket(path, limit, socket_options), timeout)
 
     def sleep(self, seconds: float) -> None:
         self._backend.sleep(seconds)

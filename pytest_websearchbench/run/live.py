@@ -63,6 +63,7 @@ if TYPE_CHECKING:
     from pytest_websearchbench.core.family import OwnCassette
     from pytest_websearchbench.providers.base import CallRecord
     from pytest_websearchbench.providers.registry import ProviderPool
+    from pytest_websearchbench.reporting.results import ItemRun
     from pytest_websearchbench.run.spec import ItemSpec
 
 #: the fewest items at once when no --wsb-concurrency says otherwise
@@ -638,12 +639,9 @@ class _LiveWork:
     def _work(self, spec: ItemSpec, path: Path, meter: SpendMeter) -> tuple[LiveOutcome | None, list[CallRecord]]:
         """Run one item's case with its traffic captured, and write its cassette; None: stopped first."""
         from pytest_websearchbench.cassettes.capture import Capture
-        from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
-        from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.core.family import RunContext
         from pytest_websearchbench.providers.retry import item_wait_budget
         from pytest_websearchbench.reporting.results import ItemRun
-        from pytest_websearchbench.run.item_paths import rerecord_command
 
         settings = self.settings
         run = ItemRun(cassette_path=str(path))
@@ -678,21 +676,8 @@ class _LiveWork:
                     self.journal.recorded(path)
             # the calls as they went live (attempts, waits), which the replay cannot know
             return LiveOutcome(RECORDED, run={"calls": [call.to_dict() for call in run.calls]}), run.calls
-        except CassetteWriteError as exc:  # the answers came; they cannot be kept
-            run.error, run.error_kind = str(exc), exc.kind
-            message = f"{spec.label}: {exc}"
-            self._cannot_write(exc)
-        except _CallFailed as exc:
-            run.error, run.error_kind = exc.reason, exc.kind
-            message = f"{spec.label}: {exc.reason}"
-        except (StaleCassetteError, UnreadableCassetteError) as exc:
-            run.error, run.error_kind = str(exc), exc.kind
-            message = f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, settings)}"
-        except WebSearchBenchError as exc:
-            run.error, run.error_kind = str(exc), getattr(exc, "kind", "error")
-            message = provider_failure(spec, exc)
-            if run.error_kind == OUT_OF_CREDITS:
-                self._spent_account(spec.variant, str(exc))
+        except (_CallFailed, WebSearchBenchError) as exc:
+            message = self._failure(spec, exc, run, provider_account=True)
         if self.stopping.is_set():
             return None, run.calls
         return LiveOutcome(FAILED, message, run.to_dict()), run.calls
@@ -703,12 +688,9 @@ class _LiveWork:
         """Run the item of a family that keeps its own cassette (no provider) with its calls captured into
         that cassette (its ``run`` opens none while a capture is active); None: stopped first."""
         from pytest_websearchbench.cassettes.capture import Capture
-        from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
-        from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.core.family import RunContext
         from pytest_websearchbench.providers.retry import item_wait_budget
         from pytest_websearchbench.reporting.results import ItemRun
-        from pytest_websearchbench.run.item_paths import rerecord_command
 
         run = ItemRun(cassette_path=str(own.path), produced_by=own.produced_by)
         try:
@@ -731,22 +713,33 @@ class _LiveWork:
                 if self.journal is not None:
                     self.journal.recorded(own.path)
             return LiveOutcome(RECORDED), []
-        except CassetteWriteError as exc:
-            run.error, run.error_kind = str(exc), exc.kind
-            message = f"{spec.label}: {exc}"
-            self._cannot_write(exc)
-        except _CallFailed as exc:
-            run.error, run.error_kind = exc.reason, exc.kind
-            message = f"{spec.label}: {exc.reason}"
-        except (StaleCassetteError, UnreadableCassetteError) as exc:
-            run.error, run.error_kind = str(exc), exc.kind
-            message = f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, self.settings)}"
-        except WebSearchBenchError as exc:
-            run.error, run.error_kind = str(exc), getattr(exc, "kind", "error")
-            message = provider_failure(spec, exc)
+        except (_CallFailed, WebSearchBenchError) as exc:
+            message = self._failure(spec, exc, run, provider_account=False)
         if self.stopping.is_set():
             return None, []
         return LiveOutcome(FAILED, message, run.to_dict()), []
+
+    def _failure(
+        self, spec: ItemSpec, exc: _CallFailed | WebSearchBenchError, run: ItemRun, *, provider_account: bool
+    ) -> str:
+        """Why a live item failed, kept on ``run``, as the live phase tells it; ``provider_account``: the item
+        calls a provider, whose account an out-of-credits answer stops (an item with its own cassette has none)."""
+        from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
+        from pytest_websearchbench.cassettes.recorder import StaleCassetteError
+        from pytest_websearchbench.run.item_paths import rerecord_command
+
+        if isinstance(exc, _CallFailed):
+            run.error, run.error_kind = exc.reason, exc.kind
+            return f"{spec.label}: {exc.reason}"
+        run.error, run.error_kind = str(exc), getattr(exc, "kind", "error")
+        if isinstance(exc, CassetteWriteError):  # the answers came; they cannot be kept
+            self._cannot_write(exc)
+            return f"{spec.label}: {exc}"
+        if isinstance(exc, (StaleCassetteError, UnreadableCassetteError)):
+            return f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, self.settings)}"
+        if provider_account and run.error_kind == OUT_OF_CREDITS:
+            self._spent_account(spec.variant, str(exc))
+        return provider_failure(spec, exc)
 
     def _finish(self, spec: ItemSpec, outcome: LiveOutcome | None, calls: list[CallRecord], meter: SpendMeter) -> None:
         """The item is done (``outcome`` None: stopped by Ctrl-C): kept, and no longer in flight, at once,
