@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from pytest_websearchbench.reporting import stats
+
 POWER = 0.8
 #: the largest n whose power is simulated (above it the t test's, which the sign-flip test then matches)
 SIMULATED_UP_TO = 200
@@ -76,11 +78,9 @@ def detectable_drop(
 
 def _lattice_drop(differences: list[Fraction], step: Fraction, alpha: float, power: float) -> float | None:
     """Differences in {−c, 0, +c}: the exact sign test's power, bisected over the drop in units of c."""
-    import numpy
-
     n = len(differences)
     churn = sum(d != 0 for d in differences) / n
-    log_factorial = numpy.concatenate(([0.0], numpy.cumsum(numpy.log(numpy.arange(1, n + 1)))))
+    log_factorial = stats.log_factorials(n)
     critical: dict[int, int] = {}
 
     def power_at(drop: float) -> float:
@@ -98,7 +98,7 @@ def _sign_test_critical(m: int, alpha: float, log_factorial: Any) -> int:
     import numpy
 
     k = numpy.arange((m + 1) // 2)  # the lower side, K < m/2 (K = m/2 has p = 1)
-    pmf = numpy.exp(log_factorial[m] - log_factorial[k] - log_factorial[m - k] - m * math.log(2))
+    pmf = stats.binomial_pmf(m, k, 0.5, log_factorial)
     below = numpy.flatnonzero(2 * numpy.cumsum(pmf) < alpha)
     return m - 2 * int(below[-1]) if len(below) else m + 1
 
@@ -115,7 +115,7 @@ def _sign_test_power(
         return 0.0
     share = min(1.0, worse / differ)
     m = numpy.arange(n + 1)
-    p_m = _binomial_pmf(n, m, differ, log_factorial)
+    p_m = stats.binomial_pmf(n, m, differ, log_factorial)
     total = 0.0
     for count in numpy.flatnonzero(p_m > 1e-15).tolist():
         if count not in critical:
@@ -124,20 +124,9 @@ def _sign_test_power(
         if threshold > count:
             continue
         k = numpy.arange(count + 1)
-        pmf = _binomial_pmf(count, k, share, log_factorial)
+        pmf = stats.binomial_pmf(count, k, share, log_factorial)
         total += float(p_m[count]) * float(pmf[numpy.abs(2 * k - count) >= threshold].sum())
     return total
-
-
-def _binomial_pmf(n: int, k: Any, p: float, log_factorial: Any) -> Any:
-    import numpy
-
-    if p <= 0:
-        return (k == 0).astype(float)
-    if p >= 1:
-        return (k == n).astype(float)
-    logs = log_factorial[n] - log_factorial[k] - log_factorial[n - k] + k * math.log(p) + (n - k) * math.log1p(-p)
-    return numpy.exp(logs)
 
 
 # ------------------------------------------------------------------------------------------------ simulated
@@ -154,8 +143,7 @@ def _simulated_drop(differences: list[Fraction], alpha: float, power: float, see
     bits = numpy.random.Generator(numpy.random.PCG64(seed))
     samples = centred[bits.integers(0, n, size=(SAMPLES, n))]
     if n <= EXACT_UP_TO:
-        numbers = numpy.arange(1 << n, dtype=numpy.int64)
-        patterns = ((numbers[:, None] >> numpy.arange(n)) & 1).astype(float)
+        patterns = stats.all_sign_patterns(n)
     else:
         patterns = bits.integers(0, 2, size=(FLIPS, n)).astype(float)
     exact = n <= EXACT_UP_TO

@@ -10,6 +10,7 @@ import math
 import random
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 NAN = float("nan")
@@ -121,8 +122,7 @@ def sign_flip_p(differences: Sequence[Fraction], *, resamples: int = 10000, seed
     if exact is not None:
         return exact
     if n < resamples.bit_length() and 1 << n <= resamples:
-        patterns = _all_patterns(n)
-        return flips.count_at_least(patterns) / (1 << n)
+        return flips.count_at_least(iter([all_sign_patterns(n)])) / (1 << n)
     rng = random.Random(seed)
     count = flips.count_at_least(_drawn_patterns(rng, n, resamples))
     return (count + 1) / (resamples + 1)
@@ -141,24 +141,36 @@ class _SignFlips:
     as floats (fast); counts the sign patterns whose |Σ ±mᵢ| reaches the observed |Σ dᵢ|."""
 
     def __init__(self, differences: Sequence[Fraction]) -> None:
-        import numpy  # loaded by the first paired test, not by every pytest start
-
         denominator = math.lcm(*(d.denominator for d in differences))
         scaled = [d.numerator * (denominator // d.denominator) for d in differences]
         unit = math.gcd(*scaled)  # the grid the differences lie on: 1 for pass/fail, 1/N for means of N runs
         scaled = [v // unit for v in scaled]
-        common = Fraction(denominator, unit)
+        self.common = Fraction(denominator, unit)
         self.integers = sorted(abs(v) for v in scaled)
         self.total = sum(self.integers)
         self.observed = abs(sum(scaled))
-        self.floats = numpy.array([float(Fraction(m, common)) for m in self.integers])
-        float_total = math.fsum(self.floats.tolist())
-        self.float_total = float_total
-        self.float_observed = float(Fraction(self.observed, common))
-        # Each float sum below is within (n + 3)·2⁻⁵³·Σmᵢ of the exact one (rounding of each magnitude, any
-        # summation order, the observed sum's own rounding); only patterns within twice that band of the
-        # observed sum are settled in integers, which is where the ties are.
-        self.band = (len(self.integers) + 3) * 2.0**-52 * float_total
+
+    @cached_property
+    def floats(self) -> Any:
+        """The magnitudes as floats (only the counting of drawn or enumerated patterns needs them)."""
+        import numpy
+
+        return numpy.array([float(Fraction(m, self.common)) for m in self.integers])
+
+    @cached_property
+    def float_total(self) -> float:
+        return math.fsum(self.floats.tolist())
+
+    @cached_property
+    def float_observed(self) -> float:
+        return float(Fraction(self.observed, self.common))
+
+    @cached_property
+    def band(self) -> float:
+        """Each float sum is within (n + 3)·2⁻⁵³·Σmᵢ of the exact one (rounding of each magnitude, any summation
+        order, the observed sum's own rounding); only patterns within twice that band of the observed sum are
+        settled in integers, which is where the ties are."""
+        return (len(self.integers) + 3) * 2.0**-52 * self.float_total
 
     def exact_p(self) -> float | None:
         """p from the exact distribution of Σ ±mᵢ when the differences lie on a small grid (pass/fail,
@@ -171,16 +183,14 @@ class _SignFlips:
         counts: dict[int, int] = {}
         for m in self.integers:
             counts[m] = counts.get(m, 0) + 1
-        log_factorial = numpy.concatenate(([0.0], numpy.cumsum(numpy.log(numpy.arange(1, len(self.integers) + 1)))))
+        log_factorial = log_factorials(len(self.integers))
         null = numpy.ones(1)
         for magnitude, times in counts.items():
             if magnitude == 0:
                 continue
             j = numpy.arange(times + 1)
             kernel = numpy.zeros(magnitude * times + 1)
-            kernel[magnitude * j] = numpy.exp(
-                log_factorial[times] - log_factorial[j] - log_factorial[times - j] - times * math.log(2)
-            )
+            kernel[magnitude * j] = binomial_pmf(times, j, 0.5, log_factorial)
             if len(null) * len(kernel) > _EXACT_GRID_WORK:
                 return None
             null = numpy.convolve(null, kernel)
@@ -213,12 +223,31 @@ _EXACT_GRID_WORK = 4 * 10**8
 _PATTERNS_AT_ONCE = 1 << 18
 
 
-def _all_patterns(n: int) -> Iterator[Any]:
+def all_sign_patterns(n: int) -> Any:
     """Every one of the 2ⁿ sign patterns, as rows of 0/1 floats (bit i of the row's number negates mᵢ)."""
     import numpy
 
     numbers = numpy.arange(1 << n, dtype=numpy.int64)
-    yield ((numbers[:, None] >> numpy.arange(n)) & 1).astype(float)
+    return ((numbers[:, None] >> numpy.arange(n)) & 1).astype(float)
+
+
+def log_factorials(n: int) -> Any:
+    """log k! for k = 0 … n (numpy), for binomial probabilities without overflow."""
+    import numpy
+
+    return numpy.concatenate(([0.0], numpy.cumsum(numpy.log(numpy.arange(1, n + 1)))))
+
+
+def binomial_pmf(n: int, k: Any, p: float, log_factorial: Any) -> Any:
+    """P(K = k) for K ~ Bin(n, p), at the numpy array ``k``; ``log_factorial`` from ``log_factorials`` (≥ n)."""
+    import numpy
+
+    if p <= 0:
+        return (k == 0).astype(float)
+    if p >= 1:
+        return (k == n).astype(float)
+    logs = log_factorial[n] - log_factorial[k] - log_factorial[n - k] + k * math.log(p) + (n - k) * math.log1p(-p)
+    return numpy.exp(logs)
 
 
 def _drawn_patterns(rng: random.Random, n: int, resamples: int) -> Iterator[Any]:
