@@ -119,6 +119,11 @@ def write_jsonl(path: Path, records: list[dict]) -> Path:
     return path
 
 
+def read_jsonl(path: Path) -> list[dict]:
+    """The records of a JSONL file (blank lines skipped)."""
+    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+
+
 TINY_CORPUS = [
     {
         "url": "https://tea.example/green-tea-brewing",

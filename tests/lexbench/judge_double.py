@@ -18,11 +18,25 @@ import json
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "codebench"))
 from pytest_websearchbench.emulate.model import Request, ScriptedModel  # noqa: E402
+
+
+@contextmanager
+def served_judge(monkeypatch: Any, answer_key: dict[tuple[str, str], int]) -> Iterator[JudgeDouble]:
+    """A judge double with ``answer_key``, served as the judge's model endpoint (OPENAI_BASE_URL and a key)."""
+    double = JudgeDouble(answer_key)
+    monkeypatch.setenv("OPENAI_BASE_URL", double.start())
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-SECRET-0123456789")
+    try:
+        yield double
+    finally:
+        double.stop()
 
 
 class JudgeDouble(ScriptedModel):

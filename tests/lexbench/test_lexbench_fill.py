@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TINY_CORPUS, TINY_GRADES, TINY_SCENARIOS, write_jsonl, write_lexbench_suite
+from conftest import TINY_CORPUS, TINY_GRADES, TINY_SCENARIOS, read_jsonl, write_jsonl, write_lexbench_suite
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from judge_double import JudgeDouble  # noqa: E402
+from judge_double import JudgeDouble, served_judge  # noqa: E402
 
 from pytest_websearchbench.lexbench.cli import main  # noqa: E402
 from pytest_websearchbench.lexbench.judge import PROMPT_SHA256  # noqa: E402
@@ -50,15 +50,8 @@ def run(pytester):
 
 @pytest.fixture
 def judge(monkeypatch):
-    double = JudgeDouble(ANSWERS)
-    monkeypatch.setenv("OPENAI_BASE_URL", double.start())
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-SECRET-0123456789")
-    yield double
-    double.stop()
-
-
-def _lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    with served_judge(monkeypatch, ANSWERS) as double:
+        yield double
 
 
 def _holes(results: Path) -> dict[tuple[str, str], list[str]]:
@@ -93,7 +86,7 @@ def test_fill_grades_exactly_the_holes_appends_them_and_the_rescored_run_has_non
 
     text = mine.read_text("utf-8")
     assert text.startswith(old + "\n") and text.endswith("\n")
-    added = _lines(mine)[1:]
+    added = read_jsonl(mine)[1:]
     assert {(line["query_id"], line["url"]) for line in added} == HOLES and len(added) == 3
     for line in added:
         assert line["grader"] == "model:judge-x" and line["suite"] == "tiny"
@@ -133,7 +126,7 @@ def test_fill_creates_a_new_grades_file_and_replays_offline(run, judge, pytester
     new = pytester.path / "filled.jsonl"
     assert main(["fill", str(run), "--model", "judge-x", "--grades-file", str(new)]) == 0
     first = new.read_bytes()
-    assert {(line["query_id"], line["url"]) for line in _lines(new)} == HOLES
+    assert {(line["query_id"], line["url"]) for line in read_jsonl(new)} == HOLES
     new.unlink()
     monkeypatch.delenv("OPENAI_BASE_URL")
     monkeypatch.delenv("OPENAI_API_KEY")
@@ -146,9 +139,9 @@ def test_a_hole_the_judge_cannot_grade_stays_a_hole_with_its_receipt(run, judge,
     mine = pytester.path / "filled.jsonl"
     assert main(["fill", str(run), "--model", "judge-x", "--grades-file", str(mine)]) == 0
     printed = capsys.readouterr().out
-    assert {(line["query_id"], line["url"]) for line in _lines(mine)} == HOLES - {("t4", MIRROR)}
+    assert {(line["query_id"], line["url"]) for line in read_jsonl(mine)} == HOLES - {("t4", MIRROR)}
     assert "1 hole left unjudged" in printed
-    receipts = _lines(mine.with_name("filled.jsonl.unjudged.jsonl"))
+    receipts = read_jsonl(mine.with_name("filled.jsonl.unjudged.jsonl"))
     assert len(receipts) == 1 and receipts[0]["reason"].startswith("unparseable answer twice")
 
 

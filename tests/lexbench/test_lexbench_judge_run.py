@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import TINY_CORPUS
+from conftest import TINY_CORPUS, read_jsonl
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from judge_double import JudgeDouble  # noqa: E402
+from judge_double import JudgeDouble, served_judge  # noqa: E402
 
 from pytest_websearchbench.lexbench.cli import main  # noqa: E402
 from pytest_websearchbench.lexbench.judge import PROMPT_SHA256  # noqa: E402
@@ -74,15 +74,8 @@ def collected(pytester, emulator, env):
 
 @pytest.fixture
 def judge(monkeypatch):
-    double = JudgeDouble(ANSWERS)
-    monkeypatch.setenv("OPENAI_BASE_URL", double.start())
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-SECRET-0123456789")
-    yield double
-    double.stop()
-
-
-def _lines(path: Path) -> list[dict]:
-    return [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+    with served_judge(monkeypatch, ANSWERS) as double:
+        yield double
 
 
 def test_the_pool_report_counts_each_querys_pages_grades_rules_and_work_left(collected, capsys):
@@ -136,7 +129,7 @@ def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_
 
     # eligibility before judging: the mirror is off t1's required site, so nobody was asked about it
     assert not any(JudgeDouble.packet(r)["query"] == "green tea brewing temperature" for r in judge.requests)
-    lines = _lines(out)
+    lines = read_jsonl(out)
     by_page = {(line["query_id"], line["url"]): line for line in lines}
     rule = by_page["t1", MIRROR]
     assert rule["grade"] == 0 and rule["grader"] == "rule:site" and rule["packet"] is None
@@ -215,10 +208,10 @@ def test_garbage_is_asked_again_once_then_unjudged_and_a_timeout_is_unjudged_nev
     out = collected.parent / "grades-v2.jsonl"
     assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--timeout", "0.3"]) == 0
     printed = capsys.readouterr().out
-    lines = {(line["query_id"], line["url"]): line for line in _lines(out)}
+    lines = {(line["query_id"], line["url"]): line for line in read_jsonl(out)}
     assert ("t2", BIKE) not in lines and ("t4", BLACK) not in lines and ("t2", BLACK) not in lines
     assert lines["t3", LVCHA]["grade"] == 3 and "\n---\n" in lines["t3", LVCHA]["raw"]
-    unjudged = _lines(out.with_name(out.name + ".unjudged.jsonl"))
+    unjudged = read_jsonl(out.with_name(out.name + ".unjudged.jsonl"))
     reasons = {u["reason"].split(":")[0] for u in unjudged}
     assert reasons == {"unparseable answer twice", "model call failed"}
     bike = [u for u in unjudged if u["reason"].startswith("unparseable")]
@@ -281,7 +274,7 @@ def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same
         "--wsb-json=rescored.json",
     )
     text = rescored.stdout.str()
-    models = sum(line["grader"].startswith("model:") for line in _lines(out))
+    models = sum(line["grader"].startswith("model:") for line in read_jsonl(out))
     row = next(line for line in rescored.outlines if line.startswith("  grades (same for all)"))
     assert row.split()[4:] == [
         *f"2 human · {models} model (judge-x, prompt {PROMPT_SHA256[:15]}…) · 1 rule".split(),
@@ -343,7 +336,7 @@ def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_ta
     shown = re.search(r"Kendall's τ-b between the two rankings: (\S+) \(3 providers\)", printed).group(1)
     assert shown == ("nan" if tau != tau else f"{tau:.3f}")
     # the calibration grades sit in the new edition, but scoring keeps the reference grades first
-    assert {line["grader"] for line in _lines(out)} == {"model:judge-x", "rule:site"}
+    assert {line["grader"] for line in read_jsonl(out)} == {"model:judge-x", "rule:site"}
 
 
 def test_a_model_that_refuses_a_temperature_is_sent_none(collected, judge, capsys):
@@ -369,7 +362,7 @@ def test_when_no_packet_gets_a_grade_the_judge_keeps_the_receipts_says_why_and_f
     out = collected.parent / "grades-v2.jsonl"
     assert main(["judge", str(collected), "--model", "judge-x", "--out", str(out), "--timeout", "0.3"]) == 1
     captured = capsys.readouterr()
-    unjudged = _lines(out.with_name(out.name + ".unjudged.jsonl"))
+    unjudged = read_jsonl(out.with_name(out.name + ".unjudged.jsonl"))
     sent = len({json.dumps(JudgeDouble.packet(r), sort_keys=True) for r in judge.requests})
     assert len(unjudged) == sent > 0
     assert {u["reason"].split(":")[0] for u in unjudged} == {"model call failed", "unparseable answer twice"}
@@ -379,7 +372,7 @@ def test_when_no_packet_gets_a_grade_the_judge_keeps_the_receipts_says_why_and_f
     assert "HTTP 500" in err or "HTTP 429" in err or "timed out" in err.lower()
     assert "unparseable answer twice" in err and ".unjudged.jsonl" in err
     # only the rule's 0 (t1's mirror, off the required site) is a grade: no model line passes for one
-    assert {line["grader"] for line in _lines(out)} == {"rule:site"}
+    assert {line["grader"] for line in read_jsonl(out)} == {"rule:site"}
 
 
 @pytest.mark.e2e
@@ -454,7 +447,7 @@ def test_the_transcript_shows_each_packet_its_prompt_digest_raw_answers_and_grad
     from pytest_websearchbench.core.urls import normalize_url
 
     pages = {
-        (line["query_id"], normalize_url(line["url"])) for line in _lines(out) if line["grader"] == "model:judge-x"
+        (line["query_id"], normalize_url(line["url"])) for line in read_jsonl(out) if line["grader"] == "model:judge-x"
     }
     assert pages and all(f"<div>{qid}: {url}</div>" in html for qid, url in pages)  # the pages each stands for
     assert "sk-judge-SECRET" not in html and "<script" not in html
