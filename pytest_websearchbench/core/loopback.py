@@ -119,11 +119,13 @@ class LoopbackServer:
         self.close()
 
 
-def serve_until_stopped(stop: Callable[[], None]) -> int:
+def serve_until_stopped(stop: Callable[[], None], ready: Callable[[], None] = lambda: None) -> int:
     """Block a command that serves in the foreground until Ctrl-C or SIGTERM, then ``stop`` its server; the
-    command's exit status (0)."""
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    command's exit status (0). ``ready`` says it serves (prints its address): inside the wait, so a Ctrl-C sent
+    the moment the address is read is a stop too, never a KeyboardInterrupt between the two."""
     try:
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        ready()
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:

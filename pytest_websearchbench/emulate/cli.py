@@ -152,11 +152,14 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     if args.serve_detached:
         lines.insert(-1, f"export WSB_EMULATE_PID={os.getpid()}")
         lines[-1] = lines[-1].replace("Ctrl-C stops it", "kill $WSB_EMULATE_PID stops it")
-    print("\n".join(lines), flush=True)
-    if args.serve_detached:
-        print(flush=True)  # the blank line ends what the parent passes on; nothing is written after it
-        _quiet()
-    return serve_until_stopped(server.stop)
+
+    def ready() -> None:
+        print("\n".join(lines), flush=True)
+        if args.serve_detached:
+            print(flush=True)  # the blank line ends what the parent passes on; nothing is written after it
+            _quiet()
+
+    return serve_until_stopped(server.stop, ready)
 
 
 def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[ScriptedModel | Emulator, list[str]]:

@@ -34,8 +34,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except OSError as exc:
         print(f"error: cannot listen on 127.0.0.1:{args.port}: {exc.strerror}", file=sys.stderr)
         return 2
-    print(f"serving {len(index)} pages at {base_url} (Ctrl-C to stop)", flush=True)
-    return serve_until_stopped(server.stop)
+    return serve_until_stopped(
+        server.stop, lambda: print(f"serving {len(index)} pages at {base_url} (Ctrl-C to stop)", flush=True)
+    )
 
 
 if __name__ == "__main__":
