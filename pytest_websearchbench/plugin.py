@@ -84,7 +84,7 @@ def pytest_configure(config: pytest.Config) -> None:
     worker_input: dict[str, Any] | None = getattr(config, "workerinput", None)  # xdist's, on a worker
     worker = worker_input is not None
     # a run's processes share its id (xdist's testrunuid, handed to every worker): a --wsb-rate limit holds
-    # across them, and the workers find what the controller's live phase left (run/live.py)
+    # across them, and the workers find what the controller's live phase left (run/live/)
     if worker_input is not None:
         run_id = worker_input.get("testrunuid") or uuid.uuid4().hex
     else:
@@ -149,7 +149,7 @@ def pytest_runtest_makereport(
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtestloop(session: pytest.Session) -> bool | None:
-    """A live run works its provider and model calls first, many at once (run/live.py); pytest's loop then
+    """A live run works its provider and model calls first, many at once (run/live/); pytest's loop then
     replays them. An xdist controller does it when its workers have collected (below); a worker never."""
     if (
         hasattr(session.config, "workerinput")
@@ -158,7 +158,7 @@ def pytest_runtestloop(session: pytest.Session) -> bool | None:
     ):
         return None  # pytest's own loop stops a run whose collection failed
     from pytest_websearchbench.run.collect import BenchmarkItem
-    from pytest_websearchbench.run.live import before_calls, work_live
+    from pytest_websearchbench.run.live.phase import before_calls, work_live
 
     specs = [item.spec for item in session.items if isinstance(item, BenchmarkItem)]
     if before_calls(session.config, specs):
@@ -192,7 +192,7 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:  #
     if not on_this_machine(node.nodemanager.specs):
         return  # gateways elsewhere record what their items need, each at its share of the rates
     from pytest_websearchbench.run.collect import specs_of_ids
-    from pytest_websearchbench.run.live import work_live
+    from pytest_websearchbench.run.live.phase import work_live
 
     work_live(config, specs_of_ids(config, ids).values())
 
@@ -230,7 +230,7 @@ def wsb_settings(pytestconfig: pytest.Config) -> Settings:
 @pytest.fixture(scope="session")
 def wsb_providers(pytestconfig: pytest.Config) -> Iterator[ProviderPool]:
     """The session's providers: created on first use (the local server starts then), closed at the end."""
-    from pytest_websearchbench.run.live import worked_live
+    from pytest_websearchbench.run.live.outcomes import worked_live
 
     pool = provider_pool(pytestconfig, live=not worked_live(pytestconfig))  # after a live phase: replay only
     yield pool

@@ -1,4 +1,4 @@
-"""Recording many items' traffic at once: a live run works items on several threads (run/live.py), and
+"""Recording many items' traffic at once: a live run works items on several threads (run/live/), and
 vcrpy's patching is one global cassette (under threads its recordings lose requests, vcrpy #849).
 
 ``capturing()`` patches httpx's transport once for the whole live run; an exchange made on a thread

@@ -228,7 +228,7 @@ class BenchmarkFamily(ABC):
 
     def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
         """For a family that keeps its own cassettes (``records_traffic`` False): the cassette of an item whose
-        calls a recording run makes in its live phase (run/live.py), or None (the item is not worked live).
+        calls a recording run makes in its live phase (run/live/), or None (the item is not worked live).
         Its ``run`` must then, while the live phase captures (``cassettes.capture.capture_active``), make its
         calls without opening a cassette of its own, and in a run whose settings say ``none`` replay them."""
         return None

@@ -617,7 +617,7 @@ class Settings:
     label: str = ""  # the run's label there
     cassette_dir_given: bool = False  # the folder was named (command line or ini): never another folder's cassettes
     json_raw: bool = False  # --wsb-json-raw: the results file keeps the provider answers' text
-    concurrency: int | None = None  # --wsb-concurrency; None: chosen from the rates (run/live.py)
+    concurrency: int | None = None  # --wsb-concurrency; None: chosen from the rates (run/live/)
     max_cost: float | None = None  # --wsb-max-cost, USD
     dry_run: bool = False  # --wsb-dry-run: the live run's plan is printed, nothing is called
 

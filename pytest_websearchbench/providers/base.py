@@ -131,7 +131,7 @@ class Provider(ABC):
     accepts_objective: ClassVar[bool] = False
 
     def __init__(self) -> None:
-        # a live run works several items of one provider at once, one a thread (run/live.py): each thread
+        # a live run works several items of one provider at once, one a thread (run/live/): each thread
         # keeps its own log, so an item's calls are the slice its thread appended while it ran
         self._thread_log = threading.local()
 

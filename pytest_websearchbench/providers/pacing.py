@@ -13,7 +13,7 @@
   state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
   the window log then admits a send only when the window before it holds fewer than the rate's count, so
   no window ever sees more than the declared rate however late a thread wakes.
-* ``Pacer``: one per live run (run/live.py) and per ``wsb-lexbench judge``; every request the run sends goes
+* ``Pacer``: one per live run (run/live/) and per ``wsb-lexbench judge``; every request the run sends goes
   through ``Pacer.pace(host)`` (cassettes/capture.py), which waits for the host's concurrency, its announced
   budget and its declared rate, in that order, and reads the answer's status and headers. It also keeps
   the counts the live line shows.

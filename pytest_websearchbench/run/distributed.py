@@ -67,7 +67,7 @@ def plugin_for(config: pytest.Config, settings: Settings) -> object | None:
 
 
 #: families whose items only replay and score, a few milliseconds each, once a live run's calls are made
-#: (run/live.py): workers cost more than they save (benchmarks/README.md, issue 36)
+#: (run/live/): workers cost more than they save (benchmarks/README.md, issue 36)
 _LIGHT_FAMILIES = frozenset({"lexbench", "code"})
 
 
@@ -111,7 +111,7 @@ def host_rates(config: pytest.Config, rates: Mapping[str, Rate]) -> Mapping[str,
 
 def on_this_machine(specs: Iterable[XSpec]) -> bool:
     """Whether every gateway (an execnet ``XSpec``) is a plain popen: a process of this machine, with this
-    temp folder and options, so the controller's live phase (run/live.py) can make the run's calls for
+    temp folder and options, so the controller's live phase (run/live/) can make the run's calls for
     it and write the cassettes where it replays them."""
     return all(spec.popen and not spec.env and not spec.chdir and not spec.via for spec in specs)
 

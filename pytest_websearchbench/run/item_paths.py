@@ -1,5 +1,5 @@
 """Where an item's cassette is, and how to name the item on a command line that records it again: the
-tests (run/runner.py) and the live phase (run/live.py) say the same."""
+tests (run/runner.py) and the live phase (run/live/) say the same."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, R
 from pytest_websearchbench.reporting.terminal import summary_lines
 from pytest_websearchbench.reporting.trends import entry_of
 from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
-from pytest_websearchbench.run.live import spend_note, stopped_note
+from pytest_websearchbench.run.live.outcomes import spend_note, stopped_note
 from pytest_websearchbench.run.session import RunState
 from pytest_websearchbench.run.verdict_tests import is_verdict_test, report_verdicts
 

@@ -23,7 +23,7 @@ from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload, served_by
 from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
-from pytest_websearchbench.run.live import FAILED, live_outcome, provider_failure, worked_live
+from pytest_websearchbench.run.live.outcomes import FAILED, live_outcome, provider_failure, worked_live
 
 if TYPE_CHECKING:
     from pytest_websearchbench.core.family import Score
@@ -57,7 +57,7 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
     run = item.wsb_run = ItemRun(cassette_path=str(path))
     mode = settings.record_mode
     live = live_outcome(item.config, item.wsb_meta.key)
-    if live is not None:  # worked before the tests ran (run/live.py): replay what it recorded, or its error
+    if live is not None:  # worked before the tests ran (run/live/): replay what it recorded, or its error
         if live.status == FAILED:
             item.wsb_run = ItemRun.from_dict(live.run)
             pytest.fail(live.message, pytrace=False)

@@ -184,7 +184,7 @@ def run_state(config: pytest.Config) -> RunState:
 
 def provider_pool(config: pytest.Config, *, live: bool = True) -> ProviderPool:
     """Providers, each created on first use with the run's HTTP options. ``live``: they may call out, at the
-    run's ``--wsb-rate`` limits. Once a live phase (run/live.py) has made a run's calls, the tests' pool
+    run's ``--wsb-rate`` limits. Once a live phase (run/live/) has made a run's calls, the tests' pool
     only replays: no limits, no keys needed (a cassette recorded earlier replays in ``once`` without one)."""
     from pytest_websearchbench.providers import ProviderPool
 

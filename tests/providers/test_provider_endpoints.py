@@ -16,7 +16,7 @@ from pytest_websearchbench.providers.catalog import endpoint_ini_keys
 from pytest_websearchbench.providers.endpoints import Endpoint, labelled
 from pytest_websearchbench.reporting.figures import NoiseFloor, _noise_floor, _variant
 from pytest_websearchbench.reporting.results import ItemMeta, ItemRecord, ItemRun
-from pytest_websearchbench.run.live import interleaved
+from pytest_websearchbench.run.live.plan import interleaved
 from pytest_websearchbench.run.session import RunState
 
 

@@ -1,4 +1,4 @@
-"""A live run (run/live.py): its calls made many at once in one process, at the provider's rate, each
+"""A live run (run/live/): its calls made many at once in one process, at the provider's rate, each
 item's cassette written when it finishes; the tests then replay them, so the run scores as its replay.
 
 The vendor is the tests' emulator, made slow (an answer time) and strict (a window rate limit) with

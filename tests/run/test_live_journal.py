@@ -13,7 +13,7 @@ import time
 import pytest
 from test_live import _cassettes, _suite  # noqa: E402
 
-from pytest_websearchbench.run.live import Journal
+from pytest_websearchbench.run.live.plan import Journal
 
 
 @pytest.mark.e2e

@@ -1,4 +1,4 @@
-"""The live phase on a full disk or a read-only cassette folder (run/live.py): a cassette that cannot be written
+"""The live phase on a full disk or a read-only cassette folder (run/live/): a cassette that cannot be written
 is its item's one-line error naming the file and the errno's words, never a traceback; after the first, no item
 starts (its paid calls could not be kept), each left says why, and the summary says so in one line. And the
 temp files a killed run left in the cassette folder are removed at the next start."""

@@ -1,4 +1,4 @@
-"""The model agent's episodes in a recording run's live phase (run/live.py): worked many at once, each one's
+"""The model agent's episodes in a recording run's live phase (run/live/): worked many at once, each one's
 model turns (never the world's pages) captured into the cassette the episode replays from, so the tests then
 score exactly as the live episodes did; the other agents' items are not worked live."""
 

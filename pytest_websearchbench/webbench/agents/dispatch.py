@@ -168,7 +168,7 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
 
     try:
         if capture_active():
-            # the live phase records this thread's calls into this same cassette (run/live.py); vcrpy's
+            # the live phase records this thread's calls into this same cassette (run/live/); vcrpy's
             # cassette patches every thread's httpx at once, so it is not opened beside other episodes
             episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
             status = "recorded"
