@@ -73,6 +73,16 @@ class RawResults:
             "extra": self.extra,
         }
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> RawResults:
+        """``to_dict``'s inverse (``served`` is not in it: the runner keeps it on the item's record)."""
+        return cls(
+            list(data.get("queries") or []),
+            [Hit(**hit) for hit in data.get("hits") or []],
+            [Page(**page) for page in data.get("pages") or []],
+            dict(data.get("extra") or {}),
+        )
+
 
 @dataclass(frozen=True)
 class RunContext:
@@ -232,6 +242,13 @@ class BenchmarkFamily(ABC):
         Its ``run`` must then, while the live phase captures (``cassettes.capture.capture_active``), make its
         calls without opening a cassette of its own, and in a run whose settings say ``none`` replay them."""
         return None
+
+    def works_at_once(self, suite: Suite, case: Case, variant: str, settings: Settings) -> bool:
+        """For a family that keeps its own cassettes: whether an item is worked before the tests, many at once
+        (run/live/: up to ``--wsb-concurrency``, ``EPISODES_AT_ONCE`` by default), in every record mode: an item
+        whose time goes to waiting on things outside Python (a program, a browser). Its ``run`` is then called
+        on a live-phase thread and its test is handed the ``RawResults`` (or the error) it came to."""
+        return False
 
     def provider_calls(self, case: Case | None = None) -> dict[str, int]:
         """The most provider calls of each kind (``search``, ``fetch``) one item of this run may make (of

@@ -23,7 +23,14 @@ from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload, served_by
 from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
-from pytest_websearchbench.run.live.outcomes import FAILED, live_outcome, provider_failure, worked_live
+from pytest_websearchbench.run.live.outcomes import (
+    FAILED,
+    SKIPPED,
+    WORKED,
+    live_outcome,
+    provider_failure,
+    worked_live,
+)
 
 if TYPE_CHECKING:
     from pytest_websearchbench.core.family import Score
@@ -61,6 +68,11 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
         if live.status == FAILED:
             item.wsb_run = ItemRun.from_dict(live.run)
             pytest.fail(live.message, pytrace=False)
+        if live.status == SKIPPED:
+            pytest.skip(live.message)
+        if live.status == WORKED:  # worked at once (``BenchmarkFamily.works_at_once``): what it came to
+            item.wsb_run = ItemRun.from_dict(live.run)
+            return RawResults.from_dict(item.wsb_run.raw or {})
         mode = CassetteMode.NONE
     elif spec.family.records_traffic and worked_live(item.config):
         mode = CassetteMode.NONE  # reused by the live phase (once: its cassette exists): replayed, no key needed

@@ -157,14 +157,30 @@ class WebBenchFamily(BenchmarkFamily):
 
     def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
         """The model agent's episodes go live (its model turns only: the world's pages go through
-        ``WorldTransport``, out of any capture); the other agents call no model and stay as they are. Not with
-        Chromium: the process's one Playwright driver may be used only from the thread that started it."""
+        ``WorldTransport``, out of any capture), in either browser (Chromium's calls are made on the thread
+        that owns its driver: browsing/chromium.py); the other agents call no model."""
         from pytest_websearchbench.webbench.agents.dispatch import model_cassette
         from pytest_websearchbench.webbench.agents.registry import MODEL
 
-        if self.named.get(variant) != MODEL or self.setup.browser != "text":
+        if self.named.get(variant) != MODEL:
             return None
         return model_cassette(self.setup, suite.name, case.id)
+
+    def works_at_once(self, suite: Suite, case: Case, variant: str, settings: Settings) -> bool:
+        """A sandboxed program agent's episodes (its time is its own process's) and a route agent's in Chromium
+        (the browser's) are worked many at once before the tests, each with its own world, sandbox and browser
+        context. In the tests stay: a route agent in the text browser (Python's own time: xdist's workers
+        share it out), an agent registered through the hook (its code was written for a test's thread), and an
+        unsandboxed program (what it leaves behind is found as this process's adopted children, which tells
+        one episode's from another's only when they run one at a time)."""
+        from pytest_websearchbench.webbench.agents.catalog import AGENTS as ROUTE_AGENTS
+        from pytest_websearchbench.webbench.agents.registry import PROGRAM_PREFIX
+        from pytest_websearchbench.webbench.agents.sandbox import OFF, unavailable
+
+        agent = self.named.get(variant, "")
+        if agent.startswith(PROGRAM_PREFIX):
+            return self.setup.sandbox != OFF and not unavailable()
+        return agent in ROUTE_AGENTS and self.setup.browser == "chromium"
 
     def load(self, manifest: SuiteManifest) -> Suite:
         from pytest_websearchbench.webbench.harbor import load_dataset

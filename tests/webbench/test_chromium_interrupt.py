@@ -42,11 +42,15 @@ def test_ctrl_c_of_a_chromium_run_prints_no_playwright_noise(tmp_path):
     )
     seen = ""
     deadline = time.monotonic() + 300
-    while time.monotonic() < deadline:  # until the first item has passed: Chromium and its driver are up
+    while time.monotonic() < deadline:  # until the live phase starts its episodes (4 at once, run/live/)
         seen += process.stdout.read(1)
-        if "webbench-sample ." in seen or process.poll() is not None:
+        if "collected 28 items" in seen or process.poll() is not None:
             break
-    time.sleep(0.5)  # into the next episode's actions
+    while time.monotonic() < deadline and process.poll() is None:  # until the driver runs (Chromium: its child)
+        if subprocess.run(["pgrep", "-g", str(process.pid), "node"], capture_output=True).returncode == 0:
+            break
+        time.sleep(0.1)
+    time.sleep(1)  # episodes are in their actions
     os.killpg(process.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group
     rest, stderr = process.communicate(timeout=120)
     stdout = seen + rest

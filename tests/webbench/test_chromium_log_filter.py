@@ -1,5 +1,5 @@
 """What asyncio logs about Playwright's calls after a Ctrl-C is dropped, and nothing else is (the filter
-``shared_browser`` puts on the 'asyncio' logger)."""
+the plugin's Chromium puts on the 'asyncio' logger)."""
 
 from __future__ import annotations
 

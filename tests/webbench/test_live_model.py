@@ -1,6 +1,6 @@
 """The model agent's episodes in a recording run's live phase (run/live/): worked many at once, each one's
 model turns (never the world's pages) captured into the cassette the episode replays from, so the tests then
-score exactly as the live episodes did; the other agents' items are not worked live."""
+score exactly as the live episodes did, in the text browser or Chromium."""
 
 from __future__ import annotations
 
@@ -164,15 +164,28 @@ def test_oracle_items_are_not_worked_live(pytester):
 
 
 @pytest.mark.e2e
-def test_chromium_episodes_stay_in_the_tests_one_at_a_time(pytester, monkeypatch):
-    # the process's one Playwright driver works only on the thread that started it: no live threads for it
+def test_chromium_episodes_go_live_at_once_on_the_drivers_thread_and_score_as_their_replay(pytester, monkeypatch):
+    # Playwright's driver works only on the thread that started it: every episode's page calls are made on the
+    # driver's own thread (browsing/chromium.py), so the episodes' model turns still overlap
     require_chromium("chromium cannot be driven")
-    names = _shortest(2)
-    model = SlowOracle(latency=0.0)
+    names = _shortest(3)
+    model = SlowOracle(latency=0.2)
     with ScriptedModel(model) as url:
         monkeypatch.setenv("OPENAI_BASE_URL", url)
         monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-        result = pytester.runpytest(*_args(names, "--wsb-browser=chromium"))
-    result.assert_outcomes(passed=2)
-    assert "live:" not in result.stdout.str() and model.most == 1
-    assert len(list((pytester.path / "cassettes" / "webbench-sample" / MODEL_FOLDER).glob("*.yaml"))) == 2
+        live = pytester.runpytest(*_args(names, "--wsb-browser=chromium", "--wsb-json=live.json"))
+    live.assert_outcomes(passed=3)
+    live.stdout.fnmatch_lines(["live: 3/3 items in * s · recorded 3 · reused 0 *"])
+    assert model.most >= 2, "the Chromium episodes' model turns never overlapped"
+    assert len(list((pytester.path / "cassettes" / "webbench-sample" / MODEL_FOLDER).glob("*.yaml"))) == 3
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replay = pytester.runpytest(
+        *_args(names, "--wsb-browser=chromium", "--wsb-record-mode=none", "--wsb-json=replay.json")
+    )
+    replay.assert_outcomes(passed=3)
+    first, second = _items(pytester.path / "live.json"), _items(pytester.path / "replay.json")
+    assert first.keys() == second.keys() and len(first) == 3
+    for key in first:
+        assert _same(first[key]) == _same(second[key]), key
+        assert first[key]["raw"]["extra"]["browser"] == "chromium"

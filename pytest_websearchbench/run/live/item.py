@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.policies import OUT_OF_CREDITS
-from pytest_websearchbench.run.live.outcomes import FAILED, RECORDED, LiveOutcome, provider_failure
+from pytest_websearchbench.run.live.outcomes import FAILED, RECORDED, SKIPPED, WORKED, LiveOutcome, provider_failure
 
 if TYPE_CHECKING:
     from pytest_websearchbench.cassettes.persister import CassetteWriteError
@@ -94,6 +94,25 @@ class ItemWork:
         if self.stopping.is_set():
             return ItemDone(None, run.calls)
         return done
+
+    def work_at_once(self, spec: ItemSpec) -> ItemDone:
+        """Run the case of an item its family works at once (no provider, no cassette): what it came to is
+        handed to its test, as its ``run`` would have ended there (raw results, a skip, an error)."""
+        import pytest
+
+        from pytest_websearchbench.core.family import RunContext
+        from pytest_websearchbench.reporting.results import ItemRun, served_by
+
+        run = ItemRun()
+        try:
+            raw = spec.family.run(spec.suite, spec.case, RunContext(None, spec.variant, self.settings))
+        except pytest.skip.Exception as exc:
+            return ItemDone(LiveOutcome(SKIPPED, str(exc.msg)))
+        except WebSearchBenchError as exc:
+            run.error, run.error_kind = str(exc), getattr(exc, "kind", "error")
+            return ItemDone(LiveOutcome(FAILED, provider_failure(spec, exc), run.to_dict()))
+        run.raw, run.served = raw.to_dict(), served_by((), raw.served)
+        return ItemDone(LiveOutcome(WORKED, run=run.to_dict()))
 
     def _failure(
         self, spec: ItemSpec, exc: _CallFailed | WebSearchBenchError, run: ItemRun, *, provider_account: bool

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from pytest_websearchbench.run.spec import ItemSpec
 
 RECORDED, FAILED = "recorded", "failed"
+#: an item its family works at once (``BenchmarkFamily.works_at_once``): what it came to (``run``: the item's
+#: ``ItemRun.to_dict``, its raw results in it, and ``served``), or the reason it was skipped (``message``)
+WORKED, SKIPPED = "worked", "skipped"
 #: the error kind of an item the live phase did not call because a cassette could not be written before it
 NOT_CALLED = "cassette_folder_unwritable"
 #: the error kind of an item whose provider or model failed (after its retries) while it ran: an agent sees such
@@ -34,8 +37,9 @@ _SPEND = pytest.StashKey[str]()
 
 @dataclass(frozen=True)
 class LiveOutcome:
-    """What working one item live came to: ``recorded`` (its cassette is written: the test replays it), or
-    ``failed`` (``message``: the error its test reports; ``run``: ``ItemRun.to_dict`` of how far it got)."""
+    """What working one item live came to: ``recorded`` (its cassette is written: the test replays it),
+    ``failed`` (``message``: the error its test reports; ``run``: ``ItemRun.to_dict`` of how far it got), or for
+    an item worked at once ``worked`` or ``skipped``."""
 
     status: str
     message: str = ""

@@ -19,20 +19,24 @@ if TYPE_CHECKING:
 
 
 def work_live(config: pytest.Config, specs: Iterable[ItemSpec]) -> None:
-    """Work every item of ``specs`` that calls a provider or a model, before any test runs."""
+    """Work every item of ``specs`` that calls a provider or a model (in a run that records), and those their
+    family works at once (in any), before any test runs."""
     settings = run_state(config).settings
-    if not settings.record_mode.may_record or config.option.collectonly:
+    if config.option.collectonly:
         return
-    kept_outcomes = outcomes.start(config)
     kept: list[Todo] = []
     todo, reused = live_items(specs, settings, kept)
+    records = settings.record_mode.may_record
+    if not records and not todo:
+        return  # a replay: every test replays its own cassette
+    kept_outcomes = outcomes.start(config)
     try:
         if todo or kept:
             from pytest_websearchbench.run.live.pool import LivePool
             from pytest_websearchbench.run.live.progress import Progress
             from pytest_websearchbench.run.session import provider_pool
 
-            pool = provider_pool(config)
+            pool = provider_pool(config, live=records)
             try:
                 journal = Journal.open(settings, todo)
                 if journal is not None:  # rewrite or all, after a Ctrl-C: what this command re-recorded stays
@@ -74,7 +78,8 @@ def before_calls(config: pytest.Config, specs: list[ItemSpec]) -> bool:
         todo, reused = live_items(specs, state.settings)
         pool = provider_pool(config, live=False)  # priced, never called: no key, no server, no limiter
         try:
-            _, lines = plan([spec for spec, _, _ in todo], state.settings, pool, reused)
+            calls = [spec for spec, path, _ in todo if path is not None]  # an item worked at once calls nothing
+            _, lines = plan(calls, state.settings, pool, reused)
         finally:
             pool.close()
     else:

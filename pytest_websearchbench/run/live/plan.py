@@ -21,22 +21,30 @@ if TYPE_CHECKING:
     from pytest_websearchbench.providers.registry import ProviderPool
     from pytest_websearchbench.run.spec import ItemSpec
 
-Todo = tuple["ItemSpec", Path, "OwnCassette | None"]  # an item to work live, its cassette, a family's own
+#: an item to work live, its cassette (None: an item its family works at once, with no cassette:
+#: ``BenchmarkFamily.works_at_once``), a family's own
+Todo = tuple["ItemSpec", "Path | None", "OwnCassette | None"]
 
 
 def live_items(specs: Iterable[ItemSpec], settings: Settings, kept: list[Todo] | None = None) -> tuple[list[Todo], int]:
-    """The items a live run calls for (with their cassettes, and a family's own), and how many it reuses (in
-    ``once``, an item whose cassette is there: added to ``kept``); the rest call nothing."""
+    """The items a live run calls for (with their cassettes, and a family's own) and those their family works at
+    once (in every record mode), and how many it reuses (in ``once``, an item whose cassette is there: added to
+    ``kept``); the rest call nothing."""
     from pytest_websearchbench.run.item_paths import cassette_for
 
     todo: list[Todo] = []
     reused = 0
+    records = settings.record_mode.may_record
     for spec in specs:
         own = None
         if not spec.family.records_traffic:
-            own = spec.family.live_cassette(spec.suite, spec.case, spec.variant, settings)
+            own = spec.family.live_cassette(spec.suite, spec.case, spec.variant, settings) if records else None
             if own is None:
+                if spec.family.works_at_once(spec.suite, spec.case, spec.variant, settings):
+                    todo.append((spec, None, None))
                 continue
+        elif not records:
+            continue
         path = cassette_for(spec, settings) if own is None else own.path
         if settings.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size:
             reused += 1  # vcrpy's once: what is recorded is replayed
@@ -66,7 +74,7 @@ class Journal:
             return None
         import hashlib
 
-        paths = sorted(str(path) for _, path, _ in todo)
+        paths = sorted(str(path) for _, path, _ in todo if path is not None)
         command = hashlib.sha256(json.dumps([settings.record_mode.value, paths]).encode()).hexdigest()
         path = Path(settings.cassette_dir) / cls.NAME
         done: set[str] = set()
@@ -86,7 +94,7 @@ class Journal:
 
     def resume(self, todo: list[Todo]) -> tuple[list[Todo], list[Todo]]:
         """``todo`` parted into the items still to record and those this command re-recorded before."""
-        left = [entry for entry in todo if str(entry[1]) not in self.done or not entry[1].is_file()]
+        left = [entry for entry in todo if entry[1] is None or str(entry[1]) not in self.done or not entry[1].is_file()]
         return left, [entry for entry in todo if entry not in left]
 
     def recorded(self, path: Path) -> None:
@@ -115,8 +123,10 @@ def stale_items(kept: list[Todo], pool: ProviderPool) -> list[Todo]:
     them again (``none`` still refuses them, naming the difference)."""
     from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER
 
-    stale = []
+    stale: list[Todo] = []
     for spec, path, own in kept:
+        if path is None:
+            continue  # (never kept: an item worked at once has no cassette)
         try:
             produced_by = own.produced_by if own is not None else pool.get(spec.variant).produced_by()
             document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}

@@ -10,6 +10,7 @@ import threading
 import time
 import traceback
 from collections import defaultdict, deque
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.options import Settings
@@ -18,7 +19,16 @@ from pytest_websearchbench.core.policies import OUT_OF_CREDITS
 from pytest_websearchbench.providers.pricing import SpendMeter, metering
 from pytest_websearchbench.run.live.accounts import WAIT, Accounts
 from pytest_websearchbench.run.live.item import ItemDone, ItemWork
-from pytest_websearchbench.run.live.outcomes import FAILED, MAX_COST, NOT_CALLED, RECORDED, Key, LiveOutcome
+from pytest_websearchbench.run.live.outcomes import (
+    FAILED,
+    MAX_COST,
+    NOT_CALLED,
+    RECORDED,
+    SKIPPED,
+    WORKED,
+    Key,
+    LiveOutcome,
+)
 from pytest_websearchbench.run.live.plan import Todo, interleaved
 from pytest_websearchbench.run.live.progress import LiveStatus, Progress
 
@@ -34,6 +44,9 @@ DEFAULT_CONCURRENCY = 16
 MAX_CONCURRENCY = 512
 #: threads above what the rates need, for the answers that take longer than the median
 HEADROOM = 1.25
+#: the items a family works at once (a world, a sandbox, a browser context each) at once without
+#: --wsb-concurrency: Harbor's --n-concurrent default
+EPISODES_AT_ONCE = 4
 
 
 class LivePool:
@@ -53,6 +66,7 @@ class LivePool:
         self.queue = deque(interleaved(todo))
         self.variants = {spec.variant for spec, _, own in todo if own is None}  # the providers
         self.total, self.reused = len(todo), reused
+        self.at_once = sum(path is None for _, path, _ in todo)
         self.settings = settings
         self.progress = progress
         self.pacer = Pacer(ceiling=settings.concurrency or POLICY_MAX_CONCURRENCY)
@@ -66,6 +80,7 @@ class LivePool:
         self.not_called = 0
         self.threads = 0
         self.in_flight = 0
+        self.episodes = 0  # items worked at once (no cassette) in flight
         self.failed = 0
         self.latencies: dict[str, deque[float]] = defaultdict(lambda: deque(maxlen=200))  # provider → answer seconds
         self.started = time.monotonic()
@@ -118,7 +133,7 @@ class LivePool:
                     self.changed.notify_all()
                     return
                 spec, path, own = self.queue[0]
-                refusal = self._refusal(spec, own, meter)
+                refusal = self._refusal(spec, path, own, meter)
                 if isinstance(refusal, str):  # WAIT: it starts once the items in flight free its room
                     self.changed.wait(self.progress.every)
                     continue
@@ -126,20 +141,28 @@ class LivePool:
                 self.in_flight += 1
             if refusal is not None:
                 message, error, kind = refusal
-                failed = {"cassette_path": str(path), "error": error, "error_kind": kind}
+                failed = {"cassette_path": str(path) if path else None, "error": error, "error_kind": kind}
                 self._finish(spec, ItemDone(LiveOutcome(FAILED, message, failed)), meter)
                 continue
             try:
                 with metering(meter):
-                    done = self.item.work(spec, path, own, meter)
+                    done = self.item.work_at_once(spec) if path is None else self.item.work(spec, path, own, meter)
             except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
                 done = ItemDone(LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{traceback.format_exc()}"))
-            self._finish(spec, done, meter)
+            self._finish(spec, done, meter, episode=path is None)
 
-    def _refusal(self, spec: ItemSpec, own: OwnCassette | None, meter: SpendMeter) -> tuple[str, str, str] | str | None:
+    def _refusal(
+        self, spec: ItemSpec, path: Path | None, own: OwnCassette | None, meter: SpendMeter
+    ) -> tuple[str, str, str] | str | None:
         """Why ``spec`` may not start (under ``changed``): the cassette folder takes no more files, its provider
         is out of credits, or its worst case would pass --wsb-max-cost, as (its test's message, the item's
-        error, the error's kind); None: it starts (its worst case reserved); ``WAIT``: not yet."""
+        error, the error's kind); None: it starts (its worst case reserved); ``WAIT``: not yet (an item worked
+        at once waits for a free episode slot)."""
+        if path is None:  # worked at once: no provider, no cassette; a world and a browser each
+            if self.episodes >= (self.settings.concurrency or EPISODES_AT_ONCE):
+                return WAIT
+            self.episodes += 1
+            return None
         if self.unwritable:
             self.not_called += 1
             # the item's error without its label: the summary counts the items left by one reason
@@ -151,7 +174,7 @@ class LivePool:
         admission = self.accounts.admission(spec, own, meter, self.in_flight)
         return admission if admission in (None, WAIT) else (admission, admission, MAX_COST)
 
-    def _finish(self, spec: ItemSpec, done: ItemDone, meter: SpendMeter) -> None:
+    def _finish(self, spec: ItemSpec, done: ItemDone, meter: SpendMeter, *, episode: bool = False) -> None:
         """The item is done (no outcome: stopped by Ctrl-C): kept, and no longer in flight, at once, so the run
         never ends between the two. Its model calls were spent as they were answered."""
         if done.unwritable is not None and done.unwritable.folder_full:
@@ -161,6 +184,7 @@ class LivePool:
             self.accounts.spent_account(spec.variant, done.out_of_credits)
         with self.changed:
             self.in_flight -= 1
+            self.episodes -= episode
             if done.outcome is None:
                 self.accounts.settle(meter)
                 self.changed.notify_all()
@@ -195,6 +219,8 @@ class LivePool:
             done=self.done,
             total=self.total,
             recorded=sum(o.status == RECORDED for o in self.outcomes.values()),
+            at_once=self.at_once,
+            worked=sum(o.status in (WORKED, SKIPPED) for o in self.outcomes.values()),
             reused=self.reused,
             failed=self.failed,
             in_flight=self.in_flight,

@@ -18,6 +18,8 @@ class LiveStatus:
     done: int
     total: int
     recorded: int
+    at_once: int  # of ``total``, the items worked at once (``BenchmarkFamily.works_at_once``): no cassette
+    worked: int  # of those, the finished
     reused: int
     failed: int
     in_flight: int
@@ -58,11 +60,11 @@ class Progress:
 
 
 def line(status: LiveStatus, *, final: bool = False) -> str:
-    parts = [
-        f"live: {status.done}/{status.total} items" + (f" in {status.elapsed:.1f} s" if final else ""),
-        f"recorded {status.recorded}",
-        f"reused {status.reused}",
-    ]
+    parts = [f"live: {status.done}/{status.total} items" + (f" in {status.elapsed:.1f} s" if final else "")]
+    if status.total > status.at_once:  # items that call a provider or a model
+        parts += [f"recorded {status.recorded}", f"reused {status.reused}"]
+    if status.at_once:
+        parts.append(f"worked at once {status.worked}")
     if status.failed:
         parts.append(f"errors {status.failed}")
     if not final:

@@ -185,10 +185,11 @@ def run_program(
             browser_cli.SESSION_ENV: server.url,
         }
         argv = sandbox.wrap(command, workdir, relay) if sandbox else command
-        # what the program leaves behind is adopted by this process, not by init, so it can be found and killed
-        # however it detached (a new session, a double fork, a cleared environment)
-        adopting = _adopt_orphans(True)
-        before = set(_children_of(os.getpid()))
+        # unsandboxed, what the program leaves behind is adopted by this process, not by init, so it can be found
+        # and killed however it detached (a new session, a double fork, a cleared environment); in the sandbox
+        # it cannot leave its pid namespace, which dies with it (and episodes may run at once: run/live/)
+        adopting = sandbox is None and _adopt_orphans(True)
+        before = set(_children_of(os.getpid())) if adopting else set()
         process = subprocess.Popen(
             argv, cwd=workdir, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err, start_new_session=True
         )

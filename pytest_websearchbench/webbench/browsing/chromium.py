@@ -9,7 +9,10 @@ and an app that works in one works in the other. Each interactive element is tag
 the DOM (``data-wsb-id``, in the parser's order) so that an action reaches the element it names.
 
 One Chromium process per worker process, started on first use and closed at exit; every episode
-gets its own browser context (no cookie or cache crosses worlds).
+gets its own browser context (no cookie or cache crosses worlds). Playwright's sync API may be used only
+from the thread that started its driver, so the driver has a thread of its own (``_Owner``) that makes
+every page call of every episode: episodes on many threads (the live phase's, run/live/) each wait for
+their own calls there, one call at a time.
 
 With ``screenshots`` (``--wsb-screenshots``) each action's observation carries a small picture of the
 viewport (``extra["screenshot"]``, a ``data:`` URL): JPEG at low quality, scaled down in Chromium itself,
@@ -21,9 +24,12 @@ from __future__ import annotations
 import atexit
 import logging
 import os
+import queue
 import shutil
 import signal
 import threading
+from collections.abc import Callable
+from concurrent.futures import Future
 from types import FrameType
 from typing import Any
 
@@ -53,6 +59,7 @@ _TAG_SCRIPT = """() => {
 }"""
 
 _shared: dict[str, Any] = {}
+_starting = threading.Lock()
 
 
 def chromium_path() -> str:
@@ -71,48 +78,89 @@ def chromium_missing() -> str | None:
     return None
 
 
-def shared_browser() -> Any:
-    """The process's one headless Chromium, launched on first use.
+class _Owner:
+    """The thread that owns the process's Playwright driver and its one Chromium, and makes every call."""
 
-    Playwright's sync API allows one running driver per thread (a second ``sync_playwright()`` fails
-    with 'using Playwright Sync API inside the asyncio loop'), so everything in a process that drives
-    Chromium (``--wsb-browser chromium``, the HTML report's browser tests) shares this one.
-    """
-    if "browser" not in _shared:
-        problem = chromium_missing()
-        if problem:
-            raise ConfigurationError(f"--wsb-browser chromium: {problem}")
+    def __init__(self) -> None:
+        self.calls: queue.SimpleQueue[tuple[Callable[[], Any], Future[Any]] | None] = queue.SimpleQueue()
+        self.browser: Any = None
+        self._driver: Any = None
+        self.thread = threading.Thread(target=self._serve, name="wsb-chromium", daemon=True)
+        started: Future[None] = Future()
+        self.thread.start()
+        self.calls.put((lambda: None, started))
+        started.result()  # the launch's own error, if it failed
+
+    def _serve(self) -> None:
         from playwright.sync_api import sync_playwright
 
-        logging.getLogger("asyncio").addFilter(_driver_gone)
-        _note_interrupts()
-        driver = sync_playwright().start()
-        _shared["driver"] = driver
-        atexit.register(close_shared)
-        _shared["browser"] = driver.chromium.launch(
-            executable_path=chromium_path(), headless=True, args=["--no-sandbox"]
-        )
-    return _shared["browser"]
+        launch_error: BaseException | None = None
+        try:
+            self._driver = sync_playwright().start()
+            self.browser = self._driver.chromium.launch(
+                executable_path=chromium_path(), headless=True, args=["--no-sandbox"]
+            )
+        except BaseException as exc:  # noqa: BLE001 - said to the caller that started it
+            launch_error = exc
+        while (job := self.calls.get()) is not None:
+            fn, future = job
+            if launch_error is not None:
+                future.set_exception(launch_error)
+                continue
+            try:
+                future.set_result(fn())
+            except BaseException as exc:  # noqa: BLE001 - raised in the thread that asked
+                future.set_exception(exc)
+        for close in (self.browser.close if self.browser else None, self._driver.stop if self._driver else None):
+            if close is not None:
+                try:
+                    close()
+                except Exception:  # noqa: BLE001 (the driver is gone: each close says so in its own words)
+                    pass
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` made on the driver's thread; the caller waits for it (a Ctrl-C stops the wait)."""
+        if threading.current_thread() is self.thread:
+            return fn()
+        future: Future[Any] = Future()
+        self.calls.put((fn, future))
+        return future.result()
+
+    def stop(self) -> None:
+        self.calls.put(None)
+        self.thread.join(timeout=10)
+
+
+def _owner() -> _Owner:
+    """The process's Chromium and the thread that drives it, started on first use."""
+    with _starting:
+        if "owner" not in _shared:
+            problem = chromium_missing()
+            if problem:
+                raise ConfigurationError(f"--wsb-browser chromium: {problem}")
+            logging.getLogger("asyncio").addFilter(_driver_gone)
+            _shared["owner"] = _Owner()
+            atexit.register(close_shared)
+    _note_interrupts()
+    owner: _Owner = _shared["owner"]
+    return owner
 
 
 def close_shared() -> None:
     """Close Chromium and the driver; after a Ctrl-C (which reached the driver too) there is nothing left to
     close, and the run's own interrupted line is all the user needs to see."""
-    browser, driver = _shared.pop("browser", None), _shared.pop("driver", None)
-    for close in (browser.close if browser else None, driver.stop if driver else None):
-        if close is not None:
-            try:
-                close()
-            except Exception:  # noqa: BLE001 (the driver is gone: each close says so in its own words)
-                pass
+    owner = _shared.pop("owner", None)
+    if owner is not None:
+        owner.stop()
 
 
 def _note_interrupts() -> None:
     """Remember a Ctrl-C: it reaches Chromium and its driver too, and when they die before Python's handler
     runs, the Playwright call the run waits in fails with 'Target closed' and the KeyboardInterrupt is lost
     in the driver's loop; every later episode would then error on a dead browser instead of the run stopping."""
-    if threading.current_thread() is not threading.main_thread():
+    if threading.current_thread() is not threading.main_thread() or _shared.get("noting"):
         return
+    _shared["noting"] = True
     previous = signal.getsignal(signal.SIGINT)
     if not callable(previous):  # ignored or the default: nothing raises KeyboardInterrupt to lose
         return
@@ -153,7 +201,11 @@ class ChromiumBrowser(Browser):
         super().__init__(base_url)
         self.screenshots = screenshots
         _stop_if_interrupted()
-        self._context = shared_browser().new_context(java_script_enabled=True, viewport=VIEWPORT)
+        self._owner = _owner()
+        self._owner.call(self._open)
+
+    def _open(self) -> None:
+        self._context = self._owner.browser.new_context(java_script_enabled=True, viewport=VIEWPORT)
         self._context.set_default_timeout(TIMEOUT_MS)
         self.tab = self._context.new_page()
         # a favicon request would join the world's web trace (the text browser never asks for one); blocked
@@ -166,7 +218,7 @@ class ChromiumBrowser(Browser):
         from playwright.sync_api import Error as PlaywrightError
 
         try:
-            self._context.close()
+            self._owner.call(self._context.close)
         except PlaywrightError:
             _stop_if_interrupted()
             raise
@@ -174,13 +226,18 @@ class ChromiumBrowser(Browser):
 
     # ------------------------------------------------------------------------ actions
     def act(self, action: dict[str, Any]) -> Observation:
+        """The action, carried out on the driver's thread (``_Owner``)."""
         _stop_if_interrupted()
-        observation = super().act(action)
-        if self.screenshots:
-            observation.extra["screenshot"] = self.screenshot()
+        observation: Observation = self._owner.call(lambda: self._act(action))
         return observation
 
-    def screenshot(self) -> str:
+    def _act(self, action: dict[str, Any]) -> Observation:
+        observation = super().act(action)
+        if self.screenshots:
+            observation.extra["screenshot"] = self._screenshot()
+        return observation
+
+    def _screenshot(self) -> str:
         """The viewport as a small JPEG ``data:`` URL (Chromium scales it: no image library needed)."""
         shot = self._cdp.send(
             "Page.captureScreenshot",

@@ -91,11 +91,18 @@ def scaled(document: dict, copies: int) -> dict:
 
 @pytest.fixture(scope="session")
 def browser():
-    """The process's one Chromium (--wsb-browser chromium's: Playwright allows one sync driver a thread)."""
+    """A headless Chromium driven from the tests' thread (Playwright allows one sync driver a thread; the
+    plugin's own, for --wsb-browser chromium, has a thread of its own)."""
     require_chromium("the HTML report cannot be tested in a browser")
-    from pytest_websearchbench.webbench.browsing.chromium import shared_browser
+    from playwright.sync_api import sync_playwright
 
-    return shared_browser()
+    from pytest_websearchbench.webbench.browsing.chromium import chromium_path
+
+    driver = sync_playwright().start()
+    browser = driver.chromium.launch(executable_path=chromium_path(), headless=True, args=["--no-sandbox"])
+    yield browser
+    browser.close()
+    driver.stop()
 
 
 @pytest.fixture
