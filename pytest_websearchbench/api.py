@@ -24,7 +24,7 @@ may move. The groups:
   results file) and ``SuiteError`` (a suite file that cannot be read: file, line, field);
 - **families**: ``BenchmarkFamily`` and what it trades in (``Suite``, ``SuiteManifest``, ``Case``,
   ``RunContext``, ``SearchProvider``, ``RawResults``, ``Score``, ``MetricColumn``, ``Drilldown``,
-  ``OptionValues``, ``Settings``) and ``PluginOption``, the declaration of a pytest option
+  ``CaseSample``, ``OptionValues``, ``Settings``) and ``PluginOption``, the declaration of a pytest option
   (``core.options.Option``, renamed here beside the providers' ``Option``);
 - **the code judge**: ``grade_code_answer`` and its ``CodeVerdict``.
 """
@@ -37,6 +37,7 @@ from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderEr
 from pytest_websearchbench.core.family import (
     BenchmarkFamily,
     Case,
+    CaseSample,
     Drilldown,
     MetricColumn,
     RawResults,
@@ -101,6 +102,7 @@ __all__ = [
     # families
     "BenchmarkFamily",
     "Case",
+    "CaseSample",
     "Drilldown",
     "MetricColumn",
     "OptionValues",

@@ -44,6 +44,7 @@ from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily,
     Case,
+    CaseSample,
     Drilldown,
     MetricColumn,
     RawResults,
@@ -412,6 +413,12 @@ class CodeFamily(BenchmarkFamily):
             return
         items = [r.to_dict() for r in records if r.meta.family == self.name]
         write_harness_document(run.code_json, items, model=run.model, board=run.board, secrets=self.secrets())
+
+    def case_sample(self, suite: Suite, case: Case) -> CaseSample:
+        """The agent's user message (the task's prompt) or the probe's query (the ticket), and the needles the
+        judge looks for (never the gold code: it is shown to no model, and a log may be read by one)."""
+        task: CodeTask = case.data
+        return CaseSample(task.prompt if self.code_run.mode == MODE_AGENT else task.ticket, task.needle_texts)
 
     def drilldown(self, item: dict[str, Any]) -> Drilldown:
         """The report's view of a ticket: the judge's verdict and notes, each needle (found where; agent: present,

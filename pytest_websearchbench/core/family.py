@@ -160,6 +160,19 @@ class Drilldown:
 
 
 @dataclass(frozen=True)
+class CaseSample:
+    """What a case puts to the provider or agent and what its grading looks for, in the benchmark's words: an
+    Inspect log's sample (--wsb-inspect-log). ``input`` is the query, the ticket or the brief as the item asks
+    it; ``target`` the answer, or the answers any of which will do (a list)."""
+
+    input: str
+    target: str | list[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"input": self.input, "target": self.target}
+
+
+@dataclass(frozen=True)
 class OwnCassette:
     """The cassette an item of a family that keeps its own (``records_traffic`` False) records its calls
     into, as its ``run`` would open it: the live phase captures the item's calls there instead, so the test
@@ -299,6 +312,11 @@ class BenchmarkFamily(ABC):
         """The HTML report's view of one item of a results file (an entry of ``--wsb-json``'s ``items``,
         which may come from an older run: tolerate missing fields); None shows the generic view only."""
         return None
+
+    def case_sample(self, suite: Suite, case: Case) -> CaseSample:
+        """What ``case`` asks and what answers it (``CaseSample``), for --wsb-inspect-log: by default its id,
+        with no target."""
+        return CaseSample(case.id)
 
     def write_outputs(self, records: list[Any]) -> None:  # noqa: B027 (optional: most families write none)
         """At the end of the run (on the xdist controller): write the family's own result files

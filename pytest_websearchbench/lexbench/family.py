@@ -16,6 +16,7 @@ from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily,
     Case,
+    CaseSample,
     Coverage,
     Drilldown,
     MetricColumn,
@@ -37,7 +38,7 @@ from pytest_websearchbench.lexbench.items import (
     scenario_case,
     scenario_from_record,
 )
-from pytest_websearchbench.lexbench.scoring import score_factual, score_scenario
+from pytest_websearchbench.lexbench.scoring import passing_pages, score_factual, score_scenario
 
 
 class LexBenchFamily(BenchmarkFamily):
@@ -140,6 +141,13 @@ class LexBenchFamily(BenchmarkFamily):
             pool = suite.context.get(case.id, {})
             return score_scenario(case.data, raw.hits, pool, k, qrels=self.trec_dir is not None)
         return score_factual(case.data, raw.hits, k)
+
+    def case_sample(self, suite: Suite, case: Case) -> CaseSample:
+        """A scenario's query and the pages that pass it (graded 3, breaking no requirement); a factual
+        question and its answer."""
+        if isinstance(case.data, Scenario):
+            return CaseSample(case.data.query, passing_pages(case.data, suite.context.get(case.id, {})))
+        return CaseSample(case.data.question, case.data.answer)
 
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
         if not self.grades_files:

@@ -92,6 +92,13 @@ def score_scenario(
     return Score(passed, metrics, message, rows, details=details)
 
 
+def passing_pages(scenario: Scenario, pool: dict[str, GradedPreview]) -> list[str]:
+    """The pages any of which in the top k passes the query (success@k): those of its pool graded 3 that break
+    none of its requirements, by the URL their grade was kept under, sorted."""
+    req = scenario.requirements
+    return sorted(p.url for p in pool.values() if p.grade == 3 and not (req and preview_violations(req, p)))
+
+
 def score_factual(question: FactualQuestion, hits: list[Hit], k: int) -> Score:
     """Answer found in a top-k preview (title or snippet), or a supporting URL in the top k."""
     top = hits[:k]

@@ -27,6 +27,7 @@ from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.family import (
     BenchmarkFamily,
     Case,
+    CaseSample,
     Drilldown,
     MetricColumn,
     OwnCassette,
@@ -359,6 +360,21 @@ class WebBenchFamily(BenchmarkFamily):
         if MODEL in self.agents:
             rows.append(("model agent", [self._model_profile() if agent == MODEL else "-" for agent in self.agents]))
         return rows
+
+    def case_sample(self, suite: Suite, case: Case) -> CaseSample:
+        """The task's brief, and what its contract expects: the Decision's fields (a free-text field by the
+        facts it must state) and the rows its writes must leave, one line each."""
+        contract = case.data.contract
+        lines = []
+        for answer in contract.get("answer_fields") or []:
+            value = answer["value"] if "value" in answer else {"facts": answer.get("facts") or []}
+            lines.append(f"{answer['name']}: {value if isinstance(value, str) else json.dumps(value)}")
+        for row in contract.get("expected_rows") or []:
+            values = ", ".join(
+                f"{name} = {json.dumps(v.get('value'))}" for name, v in (row.get("values") or {}).items()
+            )
+            lines.append(f"{row.get('table')} {row.get('pk')}: {values}")
+        return CaseSample(case.data.instruction, "\n".join(lines))
 
     def drilldown(self, item: dict[str, Any]) -> Drilldown:
         """The report's view of a task: WebScore, every gate and leaf with its value, weight and detail, the
