@@ -15,7 +15,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
@@ -139,10 +139,18 @@ def probe_folder(folder: Path, name: str) -> str:
     return ""
 
 
-def remove_leftovers(folders: Iterable[Path], before: float, *, tree: bool = False, names: Iterable[str] = ()) -> int:
+def remove_leftovers(
+    folders: Iterable[Path],
+    before: float,
+    *,
+    tree: bool = False,
+    names: Iterable[str] = (),
+    matching: Callable[[str], bool] | None = None,
+) -> int:
     """Remove the temp files a killed run left in ``folders`` (and their sub-folders with ``tree``): only
-    files named as this writer names its temps (of the targets ``names``, when given), last changed before
-    ``before`` (a time.time(); a newer one may be another run's, being written now). The number removed."""
+    files named as this writer names its temps (of the targets ``names``, or whose names ``matching`` accepts,
+    when given), last changed before ``before`` (a time.time(); a newer one may be another run's, being
+    written now). The number removed."""
     wanted = set(names)
     removed = 0
     for folder in folders:
@@ -150,7 +158,11 @@ def remove_leftovers(folders: Iterable[Path], before: float, *, tree: bool = Fal
         for root, _, files in walked:
             for name in files:
                 match = TEMP_NAME.fullmatch(name)
-                if match is None or (wanted and match["target"] not in wanted):
+                if (
+                    match is None
+                    or (wanted and match["target"] not in wanted)
+                    or (matching is not None and not matching(match["target"]))
+                ):
                     continue
                 leftover = Path(root, name)
                 try:

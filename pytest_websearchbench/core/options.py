@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import errno
+import importlib.util
 import os
 import shlex
 from collections.abc import Callable, Iterable, Mapping
@@ -284,6 +285,16 @@ CORE_OPTIONS: tuple[Option, ...] = (
         "wsb_ctrf",
         "write a CTRF report (the Common Test Report Format's JSON, as Harbor's verifiers write it: one test per "
         "item, its variant and metrics in extra, and each suite's verdict test) to this file",
+        "PATH",
+        path=True,
+    ),
+    Option(
+        "--wsb-inspect-log",
+        "wsb_inspect_log",
+        "write one Inspect eval log per suite and variant (task = suite, model = provider or agent, one sample "
+        "per item with its input, target, messages and one score per metric) beside this path, as "
+        "<stem>_<suite>_<variant> with its suffix: .eval or .json, Inspect's two formats; needs "
+        "pip install 'pytest-websearchbench[inspect]'",
         "PATH",
         path=True,
     ),
@@ -613,6 +624,7 @@ class Settings:
     html_path: Path | None = None
     markdown_path: Path | None = None  # --wsb-markdown
     ctrf_path: Path | None = None  # --wsb-ctrf
+    inspect_log_path: Path | None = None  # --wsb-inspect-log: its logs are beside it (reporting/inspect_log.log_file)
     history_path: Path | None = None  # --wsb-history: the release history the run is appended to
     label: str = ""  # the run's label there
     cassette_dir_given: bool = False  # the folder was named (command line or ini): never another folder's cassettes
@@ -659,6 +671,7 @@ class Settings:
             html_path=output_path(values.path("wsb_html"), "--wsb-html"),
             markdown_path=output_path(values.path("wsb_markdown"), "--wsb-markdown"),
             ctrf_path=output_path(values.path("wsb_ctrf"), "--wsb-ctrf"),
+            inspect_log_path=inspect_log_path(values.path("wsb_inspect_log"), "--wsb-inspect-log"),
             history_path=output_path(values.path("wsb_history"), "--wsb-history"),
             label=values["wsb_label"],
             cassette_dir_given=values.path("wsb_cassette_dir") is not None,
@@ -713,6 +726,27 @@ def output_path(path: Path | None, flag: str) -> Path | None:
     if reason:
         raise ConfigurationError(f"{flag}: cannot write {path}: {folder} is not a writable folder ({reason})")
     return path
+
+
+#: Inspect's log formats, by the suffix of --wsb-inspect-log's path
+INSPECT_LOG_SUFFIXES = (".eval", ".json")
+#: what installs inspect-ai, the one library --wsb-inspect-log writes through
+INSPECT_EXTRA = "pip install 'pytest-websearchbench[inspect]'"
+
+
+def inspect_log_path(path: Path | None, flag: str) -> Path | None:
+    """--wsb-inspect-log's path, refused now: a suffix that is no Inspect log format, inspect-ai not installed
+    (the logs are written through its own writer), or a folder that will not take the files."""
+    if path is None:
+        return None
+    if path.suffix not in INSPECT_LOG_SUFFIXES:
+        raise ConfigurationError(
+            f"{flag}: {path} must end in .eval or .json (Inspect's log formats), not "
+            f"{repr(path.suffix) if path.suffix else 'without a suffix'}"
+        )
+    if importlib.util.find_spec("inspect_ai") is None:
+        raise ConfigurationError(f"{flag} writes through inspect-ai, which is not installed: {INSPECT_EXTRA}")
+    return output_path(path, flag)
 
 
 def output_folder(path: Path | None, flag: str) -> Path | None:

@@ -156,6 +156,9 @@ class ItemRecord:
     message: str = ""  # pytest's report of a test that did not pass
     baseline: ItemVerdict | None = None  # how it compares with --wsb-baseline, if given
     finished: bool = False  # its last report (teardown, or the crash report of its worker) arrived
+    #: what the case asks and what answers it (``CaseSample.to_dict``), with --wsb-inspect-log only: not in
+    #: the results file
+    sample: dict[str, Any] | None = None
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -268,13 +271,20 @@ def variant_settings(records: Iterable[ItemRecord]) -> dict[str, dict[str, str]]
 
 
 def report_payload(
-    meta: ItemMeta, run: ItemRun | None = None, score: Score | None = None, verdict: ItemVerdict | None = None
+    meta: ItemMeta,
+    run: ItemRun | None = None,
+    score: Score | None = None,
+    verdict: ItemVerdict | None = None,
+    sample: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """What a report carries (``REPORT_PAYLOAD``): the item it belongs to, and what its phase produced —
-    the run on the setup report, the score and the baseline verdict on the call report."""
+    the run (and, when asked for, the case's sample) on the setup report, the score and the baseline verdict
+    on the call report."""
     payload: dict[str, Any] = {"item": meta.to_dict()}
     if run is not None:
         payload["run"] = run.to_dict()
+    if sample is not None:
+        payload["sample"] = sample
     if score is not None:
         payload["score"] = score.to_dict()
     if verdict is not None:
@@ -311,6 +321,8 @@ class ResultStore:
         record.meta = meta
         if "run" in payload:
             record.run = ItemRun.from_dict(payload["run"])
+        if "sample" in payload:
+            record.sample = payload["sample"]
         if "score" in payload:
             record.score = Score.from_dict(payload["score"])
         if "baseline" in payload:

@@ -55,6 +55,7 @@ class RunReporter:
         self.history_run: int | None = None  # the run's id in --wsb-history, once appended
         self.finished = False  # pytest_sessionfinish wrote every report (a Ctrl-C may cut it short)
         self.tests = OutcomeLog()  # every test's outcome as pytest counts it, verdict tests too (--wsb-ctrf)
+        self.inspect_logs: list[Path] = []  # --wsb-inspect-log's files, one per suite and variant
         self.started = time.time()
         # an xdist worker's reports go to the controller, which keeps the records and reports the run
         self.worker = hasattr(config, "workerinput")
@@ -159,6 +160,8 @@ class RunReporter:
         if settings.ctrf_path:
             ctrf_path = settings.ctrf_path
             self._attempt(ctrf_path, lambda: self._write_ctrf(ctrf_path))
+        if settings.inspect_log_path:
+            self._write_inspect_logs(settings.inspect_log_path)
         for family in self.state.families.made():  # a family the run never used has nothing to write
             self._attempt(None, partial(family.write_outputs, self.store.records()))
         # exit 3, as the issue asks of every report alike (pytest's INTERNAL_ERROR): a report the run was asked
@@ -235,6 +238,29 @@ class RunReporter:
         )
         text = json.dumps(value_scrubber(self._secrets())(document), indent=1, ensure_ascii=False)
         write_text_atomic(path, text + "\n")
+
+    def _write_inspect_logs(self, path: Path) -> None:
+        """--wsb-inspect-log: one Inspect eval log per suite and variant beside ``path``, each written whole or
+        not at all (a Ctrl-C that writes the reports again writes the same files)."""
+        from pytest_websearchbench.core.secrets import value_scrubber
+        from pytest_websearchbench.core.version import __version__
+        from pytest_websearchbench.reporting.inspect_log import eval_logs, log_file, scrubbed, write_log
+
+        done = self.completeness
+        logs = eval_logs(
+            self._figures(),
+            run_id=self.state.run_id,
+            started=self.started,
+            stopped=time.time(),
+            complete=done is not None and done.complete,
+            plugin_version=__version__,
+        )
+        scrub = value_scrubber(self._secrets(), echoes=True)  # the answers shown keep a key that is a word of them
+        for made in logs:
+            target = log_file(path, made.suite, made.variant)
+            self._attempt(target, partial(write_log, target, scrubbed(made.log, scrub)))
+            if target not in self.inspect_logs:
+                self.inspect_logs.append(target)
 
     def _append_history(self, path: Path, entry: RunEntry, secrets: list[str]) -> None:
         self.history_run = append_run(path, entry, secrets)
@@ -411,6 +437,9 @@ class RunReporter:
             terminalreporter.write_line(f"Markdown summary written to {self.state.settings.markdown_path}")
         if self.state.settings.ctrf_path and self.state.settings.ctrf_path not in self.unwritten:
             terminalreporter.write_line(f"CTRF report written to {self.state.settings.ctrf_path}")
+        for log in self.inspect_logs:
+            if log not in self.unwritten:
+                terminalreporter.write_line(f"Inspect log written to {log}")
         if self.history_run is not None:
             from pytest_websearchbench.core.secrets import scrub
 

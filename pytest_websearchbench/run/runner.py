@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import replace
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import pytest
 
@@ -194,10 +194,22 @@ def attach_payload(item: _BenchmarkItem, report: pytest.TestReport) -> None:
             item.wsb_run if setup else None,
             item.wsb_score if call else None,
             item.wsb_verdict if call else None,
+            _case_sample(item) if setup else None,
         ),
     )
     if report.when == "teardown":  # each part has left on its report: pytest keeps every item to the end
         item.wsb_run = item.wsb_score = item.wsb_verdict = None
+
+
+def _case_sample(item: _BenchmarkItem) -> dict[str, Any] | None:
+    """What the item's case asks and what answers it, for --wsb-inspect-log only (the brief of a WebBench task
+    is pages long: it travels to the xdist controller when a log is asked for)."""
+    from pytest_websearchbench.run.session import run_state
+
+    if run_state(item.config).settings.inspect_log_path is None:
+        return None
+    spec = item.spec
+    return spec.family.case_sample(spec.suite, spec.case).to_dict()
 
 
 def benchmark_test(

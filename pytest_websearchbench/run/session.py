@@ -151,6 +151,12 @@ def remove_leftover_temps(settings: Settings, started: float) -> int:
         if output is not None:  # written through a symlink: the temps are beside its target
             target = Path(os.path.realpath(output))
             removed += remove_leftovers([target.parent], started, names=[target.name])
+    if settings.inspect_log_path is not None:  # its files are named beside it (one per suite and variant)
+        from pytest_websearchbench.reporting.inspect_log import is_log_file
+
+        given = settings.inspect_log_path
+        folder = Path(os.path.realpath(given)).parent
+        removed += remove_leftovers([folder], started, matching=lambda name: is_log_file(given, name))
     return removed
 
 
