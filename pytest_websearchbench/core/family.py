@@ -87,11 +87,13 @@ class RawResults:
 @dataclass(frozen=True)
 class RunContext:
     """What ``run`` may use: the provider under test (None for families that need none),
-    the item's variant (the provider's or agent's name) and the run's settings."""
+    the item's variant (the provider's or agent's name) and the run's settings. ``recorded_live``: this run's
+    live phase recorded the item's own cassette (``BenchmarkFamily.live_cassette``), which ``run`` replays."""
 
     provider: SearchProvider | None
     variant: str
     settings: Settings
+    recorded_live: bool = False
 
     @property
     def k(self) -> int:

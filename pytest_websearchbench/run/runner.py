@@ -89,8 +89,8 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
     try:
         if not spec.family.records_traffic:
             # worked live: the family replays its own cassette (``BenchmarkFamily.live_cassette``)
-            own = settings if live is None else replace(settings, record_mode=CassetteMode.NONE)
-            raw = spec.family.run(spec.suite, spec.case, RunContext(None, spec.variant, own))
+            context = RunContext(None, spec.variant, settings, recorded_live=live is not None)
+            raw = spec.family.run(spec.suite, spec.case, context)
             run.raw, run.served = raw.to_dict(), served_by((), raw.served)
             return raw
         provider = pool.get(spec.variant)

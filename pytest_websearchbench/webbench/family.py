@@ -36,7 +36,14 @@ from pytest_websearchbench.core.family import (
     Score,
     Suite,
 )
-from pytest_websearchbench.core.options import AGENT_MODEL, AGENT_SERVED, RESPONSES_API, OptionValues, Settings
+from pytest_websearchbench.core.options import (
+    AGENT_MODEL,
+    AGENT_SERVED,
+    RESPONSES_API,
+    CassetteMode,
+    OptionValues,
+    Settings,
+)
 from pytest_websearchbench.core.repeats import repeat_cases
 from pytest_websearchbench.core.suites import SuiteManifest, digest_files
 
@@ -215,15 +222,13 @@ class WebBenchFamily(BenchmarkFamily):
         from pytest_websearchbench.webbench.grading.verifier import grade
 
         setup = self.setup
-        # a model episode the live phase recorded is replayed (run/runner.py gives a replay's settings)
-        worked_live = ctx.settings.record_mode is not setup.record_mode
-        if worked_live:
-            setup = replace(setup, record_mode=ctx.settings.record_mode)
+        if ctx.recorded_live:  # a model episode the live phase recorded is replayed
+            setup = replace(setup, record_mode=CassetteMode.NONE)
         try:
             episode = run_agent(case.data, self.named[ctx.variant], setup, suite.name, case.id)
         except NotApplicable as exc:
             pytest.skip(str(exc))
-        if worked_live and "cassette" in episode.details:
+        if ctx.recorded_live and "cassette" in episode.details:
             episode.details["cassette"] = "recorded"  # by this run, live: as a provider item's cassette says
         program = episode.details.get("exit_code", False) is not False  # a cmd: agent's run (program_agent)
         if program and episode.details.get("limit"):
