@@ -634,10 +634,11 @@ class Settings:
     dry_run: bool = False  # --wsb-dry-run: the live run's plan is printed, nothing is called
 
     def cassette_args(self) -> str:
-        """The options that locate this run's cassettes, for a command a message suggests (with a leading
-        space; relative to the current folder when inside it): without them it would record elsewhere."""
-        if not self.cassette_dir_given:
-            return ""
+        """The option that locates this run's cassettes, for a command a message suggests (with a leading
+        space; relative to the current folder when inside it, else absolute). Written whether or not the user
+        named the folder: pytest reads its config file, which anchors the default folder, from the command's
+        paths, so a command naming a suite in a clone or an installed package would record into that folder's
+        ``cassettes/``, not the one this run read."""
         folder = self.cassette_dir.resolve()
         shown = folder.relative_to(Path.cwd()) if folder.is_relative_to(Path.cwd()) else folder
         return f" --wsb-cassette-dir={shlex.quote(str(shown))}"

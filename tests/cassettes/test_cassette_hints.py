@@ -1,10 +1,14 @@
 """The commands a cassette message suggests keep every option that locates the cassettes (the suite, the
 user's --wsb-cassette-dir), so following them records into the folder the run reads; a folder the user
-named is the one replayed, never the shipped cassettes of a bundled suite behind it."""
+named is the one replayed, never the shipped cassettes of a bundled suite behind it. The folder is in the
+command even when the user named none: pytest reads its config file (which anchors the default folder) from the
+command's paths, so a suite in a clone or an installed package would take that folder's ``cassettes/``."""
 
 from __future__ import annotations
 
 import shlex
+
+from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
 
 
 def test_a_broken_cassettes_command_records_into_the_users_folder(pytester, tiny_suite):
@@ -66,3 +70,30 @@ def test_an_empty_folder_named_for_a_bundled_suite_is_replayed_not_the_shipped_c
     )
     # without a folder named, the shipped cassettes replay from anywhere
     pytester.runpytest("--suite", "lexbench-sample", "--wsb-record-mode=none", "-k", "q001").assert_outcomes(passed=1)
+
+
+def test_a_suite_in_another_project_is_re_recorded_into_the_folder_the_run_read(pytester):
+    # the user's project names a suite in a clone beside it, which has its own config file: a command naming
+    # the clone's suite folder makes pytest read the clone's config, and its default cassette folder with it
+    clone = pytester.path / "clone"
+    write_lexbench_suite(clone, "tiny", TINY_SCENARIOS, TINY_GRADES)
+    (clone / "pytest.ini").write_text("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
+    pytester.makeini("[pytest]\nwsb_suite = clone/suites/tiny\nwsb_local_corpus = clone/corpus/corpus.jsonl\n")
+    pytester.runpytest("-k", "t2").assert_outcomes(passed=1)
+    cassette = pytester.path / "cassettes" / "tiny" / "local" / "t2.yaml"
+    cassette.write_text(cassette.read_text()[:200])
+    result = pytester.runpytest("--wsb-record-mode=none", "-k", "t2")
+    result.assert_outcomes(errors=1)
+    line = next(line for line in result.outlines if "; re-record it: " in line)
+    command = shlex.split(line.split("; re-record it: ", 1)[1])
+    assert command == [
+        "pytest",
+        "clone/suites/tiny::t2[local]",
+        "--provider",
+        "local",
+        "--wsb-cassette-dir=cassettes",
+        "--wsb-record-mode=rewrite",
+    ]
+    pytester.runpytest(*command[1:]).assert_outcomes(passed=1)
+    assert not (clone / "cassettes").exists()  # not the clone's folder
+    pytester.runpytest("--wsb-record-mode=none", "-k", "t2").assert_outcomes(passed=1)

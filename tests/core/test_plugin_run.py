@@ -164,7 +164,8 @@ def test_missing_cassette_in_replay_mode_is_an_error_saying_how_to_record(pytest
     result.stdout.fnmatch_lines(
         [
             "*tiny/t2[[]local[]]: no cassette at*t2.yaml*",
-            "*Record it with: pytest --suite suites/tiny --provider local --wsb-record-mode=once*",
+            "*Record it with: pytest --suite suites/tiny --provider local --wsb-cassette-dir=cassettes "
+            "--wsb-record-mode=once*",
         ]
     )
 
@@ -178,7 +179,7 @@ def test_stale_cassette_is_an_error_not_a_fail(pytester, tiny_suite):
     result.stdout.fnmatch_lines(
         [
             "*not in the cassette*re-record it: pytest 'suites/tiny::t2[[]local[]]' "
-            "--provider local --wsb-record-mode=rewrite*"
+            "--provider local --wsb-cassette-dir=cassettes --wsb-record-mode=rewrite*"
         ]
     )
     # vcrpy's explanation inside the error, not repeated as an exception it was raised handling (the short

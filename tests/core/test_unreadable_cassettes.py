@@ -89,7 +89,7 @@ def test_an_unreadable_cassette_is_one_line_naming_file_problem_and_fix(pytester
     assert line.startswith(prefix)
     assert re.match(re.escape(says).replace(re.escape("{line}"), r"\d+"), line[len(prefix) :]), line
     assert line.endswith(
-        f"; re-record it: pytest {shlex.quote('suites/tiny::t2[local]')} --provider local --wsb-record-mode=rewrite"
+        f"; re-record it: pytest {shlex.quote('suites/tiny::t2[local]')} --provider local --wsb-cassette-dir=cassettes --wsb-record-mode=rewrite"
     )
 
 

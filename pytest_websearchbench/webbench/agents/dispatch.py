@@ -144,7 +144,7 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
     if not may_record and not path.is_file():
         raise MissingEpisodeCassette(
             f"no cassette at {path} and --wsb-record-mode=none forbids recording; record it with: pytest "
-            f"--suite {suite} --wsb-agent model --wsb-model {setup.model} --wsb-model-api {setup.model_api} "
+            f"--suite {suite} --wsb-agent model --wsb-model {setup.model} --wsb-model-api {setup.model_api}"
             f"{setup.cassette_args} --wsb-record-mode=once -k '{case_id}'"
         )
     api = TRANSPORTS[setup.model_api](setup.model, setup.temperature)
