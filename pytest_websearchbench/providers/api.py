@@ -170,7 +170,7 @@ class ApiProvider(HttpProvider):
         key = context.environ.get(cls.key_env, "").strip() if cls.key_env else ""
         live_key = bool(key)
         if cls.key_env and not key:
-            if context.record_mode_may_record:
+            if context.calls_out:
                 endpoint = Endpoint.parse(context.name)  # a labelled endpoint's own key comes first
                 wanted = f"{endpoint.key_var} (or {cls.key_env})" if endpoint.label else cls.key_env
                 raise MissingCredentialError(

@@ -89,14 +89,31 @@ class CallRecord:
 
 @dataclass
 class ProviderContext:
-    """What a provider factory may read: its name, environment and ini settings."""
+    """What a provider factory may read: its name, environment and ini settings; ``calls_out``: whether the
+    provider may call its service (a run's live phase) or only answers from cassettes (no key, no server)."""
 
     name: str
     environ: Mapping[str, str]
     ini: Callable[[str], str]
-    record_mode_may_record: bool
+    calls_out: bool
     resources: dict[str, Any] = field(default_factory=dict)
     http: HttpOptions = field(default_factory=HttpOptions)
+
+    @property
+    def record_mode_may_record(self) -> bool:
+        """Deprecated in 0.2, removed in 0.3: ``calls_out`` (a provider is told whether it may call out, not
+        the run's record mode)."""
+        import warnings
+
+        import pytest
+
+        warnings.warn(
+            pytest.PytestDeprecationWarning(
+                "ProviderContext.record_mode_may_record is deprecated and goes in 0.3: use ProviderContext.calls_out"
+            ),
+            stacklevel=2,
+        )
+        return self.calls_out
 
     def option(self, option: str, default: str = "") -> str:
         """``WSB_<NAME>_<OPTION>`` env var, then ini key ``wsb_<name>_<option>``, then ``default``

@@ -43,7 +43,7 @@ class GoogleCseProvider(ApiProvider):
         if not self.settings["cx"]:
             self.settings["cx"] = context.environ.get(CX_ENV, "").strip() or None
         if not self.settings["cx"]:
-            if context.record_mode_may_record:
+            if context.calls_out:
                 raise MissingCredentialError(
                     f"provider {context.name!r} needs the search engine id: set {CX_ENV} (or "
                     "WSB_GOOGLE_CSE_CX), or replay its cassettes with --wsb-record-mode=none"

@@ -39,7 +39,7 @@ class LocalProvider(HttpProvider):
         if override:
             return cls(override, http=context.http)
         corpus = Path(context.resources["local_corpus"])
-        if not context.record_mode_may_record:
+        if not context.calls_out:
             # replay only: every request is answered from a cassette, no server is needed
             return cls(CASSETTE_BASE_URL, http=context.http, corpus=corpus)
         if not corpus.is_file():

@@ -38,7 +38,7 @@ class SearxngProvider(ApiProvider):
         url = context.base_url("")
         if url:
             return url
-        if context.record_mode_may_record:
+        if context.calls_out:
             raise MissingCredentialError(
                 f"provider {context.name!r} needs the URL of a SearXNG instance: set WSB_SEARXNG_BASE_URL "
                 "(or ini wsb_searxng_base_url), or replay its cassettes with --wsb-record-mode=none"

@@ -207,7 +207,7 @@ def _provider_context(config: pytest.Config, state: RunState, name: str, live: b
         name=name,
         environ=state.registry.entry(name).environ(os.environ),  # a labelled endpoint's key comes first
         ini=lambda key: _raw_ini(config, key),
-        record_mode_may_record=settings.record_mode.may_record and live,
+        calls_out=settings.record_mode.may_record and live,
         resources={"local_corpus": corpus},
         http=_http_options(state, name, host_rates(config, settings.rates) if live else {}),
     )

@@ -51,7 +51,7 @@ def arm(name: str, em: Emulator, mount: str):
     cls = ARMS_BY_NAME[name]
     environ = {**em.env(mount), f"WSB_{name.upper()}_BASE_URL": em.base_url(mount)}
     provider = cls.from_context(
-        ProviderContext(name=name, environ=environ, ini=lambda key: "", record_mode_may_record=True, http=RUN_HTTP)
+        ProviderContext(name=name, environ=environ, ini=lambda key: "", calls_out=True, http=RUN_HTTP)
     )
     provider.name = name
     return provider

@@ -50,7 +50,7 @@ def stop():
 def provider(name: str, environ: dict[str, str]):
     registry = ProviderRegistry()
     register_builtin_providers(registry)
-    context = ProviderContext(name=name, environ=environ, ini=lambda key: "", record_mode_may_record=True)
+    context = ProviderContext(name=name, environ=environ, ini=lambda key: "", calls_out=True)
     made = registry.entry(name).factory(context)
     made.name = name
     return made

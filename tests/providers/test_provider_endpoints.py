@@ -40,9 +40,7 @@ def test_a_label_that_cannot_name_a_variable_or_a_folder_is_refused(variant):
 
 
 def _context(name, environ, ini=None):
-    return ProviderContext(
-        name=name, environ=environ, ini=lambda key: (ini or {}).get(key, ""), record_mode_may_record=True
-    )
+    return ProviderContext(name=name, environ=environ, ini=lambda key: (ini or {}).get(key, ""), calls_out=True)
 
 
 def test_a_labels_settings_come_first_then_its_providers_but_never_the_providers_base_url():
@@ -137,3 +135,9 @@ def test_the_noise_floor_is_the_larger_end_of_the_a_a_mean_differences_interval(
         "noise floor (A/A serper@a vs serper@b, one endpoint): nDCG@5 mean Δ -0.025 ["
     ) and floor.text().endswith(f"is noise (--wsb-min-effect={floor.floor:.3g})")
     assert _noise_floor([a], [column], "serper@a", "serper@b") is None
+
+
+def test_the_old_name_of_calls_out_still_answers_and_warns_that_it_is_deprecated():
+    context = _context("serper", {})
+    with pytest.warns(pytest.PytestDeprecationWarning, match="use ProviderContext.calls_out"):
+        assert context.record_mode_may_record is True

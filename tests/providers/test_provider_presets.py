@@ -45,9 +45,7 @@ HARNESS_SEARCH_FETCH = {
 
 def arm(name, **environ):
     cls = ARMS_BY_NAME[name]
-    context = ProviderContext(
-        name=name, environ={cls.key_env: "k-test", **environ}, ini=lambda key: "", record_mode_may_record=True
-    )
+    context = ProviderContext(name=name, environ={cls.key_env: "k-test", **environ}, ini=lambda key: "", calls_out=True)
     return cls.from_context(context)
 
 

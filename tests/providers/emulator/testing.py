@@ -92,7 +92,7 @@ def make_provider(
         name=name,
         environ=dict(environ),
         ini=lambda key: (ini or {}).get(key, ""),
-        record_mode_may_record=may_record,
+        calls_out=may_record,
         http=http,
     )
     provider = registry.entry(name).factory(context)
