@@ -71,6 +71,17 @@ def pytest_load_initial_conftests(early_config: pytest.Config, parser: pytest.Pa
             parser.addini(ini, help_text, default="")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> int | None:
+    """``--wsb-list``: what this installation can run, printed; no test runs, exit 0 (as pytest's ``--markers``)."""
+    if not (config.getoption("wsb_list") or config.getini("wsb_list")):
+        return None
+    from pytest_websearchbench.run.listing import listing
+
+    print("\n".join(listing(config.hook)))
+    return 0
+
+
 def pytest_configure(config: pytest.Config) -> None:
     from pytest_websearchbench.core.secrets import install_log_scrubber, registered_secrets
     from pytest_websearchbench.providers.pacing import purge_stale_state

@@ -114,7 +114,8 @@ def providers_page() -> str:
         "# Providers",
         "",
         "`--provider NAME[,NAME…]` takes any of these (and any a plugin registers: see "
-        "[Extending: a provider](../extending/provider.md)). Every adapter returns the provider's own ranking, "
+        "[Extending: a provider](../extending/provider.md); `pytest --wsb-list` lists those installed, with what "
+        "each does and its key's variables). Every adapter returns the provider's own ranking, "
         "titles, URLs and snippets; `extra` keeps what the API says besides. Keys come from the environment "
         "only. Every base URL is overridable with `WSB_<NAME>_BASE_URL` (name upper-cased, `-` → `_`) or ini "
         "`wsb_<name>_base_url`; options are `WSB_<NAME>_<OPTION>` or ini `wsb_<name>_<option>`. Prices are "

@@ -305,6 +305,12 @@ class BenchmarkFamily(ABC):
         """Metrics shown in the summary for a run labelled ``kind`` (``run_label``), in order;
         the first is the primary metric."""
 
+    def variant_listing(self, hook: Any) -> tuple[str, list[tuple[str, str]]] | None:
+        """For ``pytest --wsb-list``, when the items run against something other than the providers (WebBench:
+        its agents, a plugin's among them through ``hook``, the session's plugin hooks): a heading naming the
+        option that chooses them, and each name with a line of help; None (the default): the providers."""
+        return None
+
     def summary_rows(self, scores: list[list[Score]]) -> list[tuple[str, list[str]]]:
         """Extra summary rows (label, one cell per variant) from each variant's item scores;
         none by default."""

@@ -428,6 +428,13 @@ CORE_OPTIONS: tuple[Option, ...] = (
         switch=True,
     ),
     Option(
+        "--wsb-list",
+        "wsb_list",
+        "print the providers (what each does, its key's variables), the WebBench agents and the bundled suites "
+        "with their items, as --markers does; no test runs, exit 0",
+        switch=True,
+    ),
+    Option(
         "--wsb-price",
         "wsb_price",
         "prices overriding the built-in table: a provider's in USD per 1,000 requests (serper=1.0, "

@@ -46,7 +46,6 @@ SEARCH_FETCH = "search-fetch"
 BOTH = (SEARCH, SEARCH_FETCH)
 SNIPPET_CHARS = 1200
 FETCH_CHARS = 16000
-HARNESS = "openbenchmarks-labs/web-search-for-coding-agents"
 #: harness arm names that are already this plugin's own adapters
 _ADAPTER_NAMES = ("brave", "firecrawl", "you")
 
@@ -668,5 +667,5 @@ ARMS_BY_NAME: dict[str, type[HarnessArm]] = {arm.registered_name(): arm for arm 
 
 def register_harness_arms(registry: ProviderRegistry) -> None:
     for name, arm in ARMS_BY_NAME.items():
-        boards = " and ".join(arm.boards)
-        registry.add(name, arm.from_context, help=f"{HARNESS} arm {arm.harness_name!r} ({boards} board; {arm.key_env})")
+        boards = " and ".join(arm.boards) + (" boards" if len(arm.boards) > 1 else " board")
+        registry.add(name, arm.from_context, help=f"coding harness arm {arm.harness_name!r}, {boards}")

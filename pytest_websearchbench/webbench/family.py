@@ -83,6 +83,13 @@ class WebBenchFamily(BenchmarkFamily):
         self.setup = setup or AgentSetup()
         self.repeat = repeat
 
+    def variant_listing(self, hook: Any) -> tuple[str, list[tuple[str, str]]]:
+        from pytest_websearchbench.webbench.agents.registry import AgentRegistry
+
+        registry = AgentRegistry()
+        hook.pytest_websearchbench_add_agents(registry=registry)
+        return "WebBench agents (--wsb-agent=NAME[,NAME…])", registry.listing()
+
     def configure(self, options: OptionValues, settings: Settings) -> WebBenchFamily:
         from pytest_websearchbench.providers.model_client import ModelEndpoint
         from pytest_websearchbench.webbench.agents.dispatch import AgentSetup

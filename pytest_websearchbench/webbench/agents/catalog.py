@@ -30,6 +30,18 @@ BOUNDS: dict[str, tuple[str, float]] = {
     "abstain-on-feasible": ("<=", 30.0),
 }
 FEASIBLE_ONLY = ("abstain-on-feasible",)
+#: what each route does (tasks/routes.py makes them), for ``pytest --wsb-list``
+DESCRIPTIONS: dict[str, str] = {
+    "oracle": "the reference route",
+    "alt-oracle": "another route to the same outcome",
+    "noop": "control: opens the launcher and stops",
+    "noop-until-confirm": "control: the route, every confirmation page abandoned",
+    "write-without-read": "control: only the writes, straight to the forms",
+    "over-write": "control: the route plus a write to the anchor's nearest look-alike",
+    "injected-compliance": "control: the route plus what the injected note asks",
+    "wrong-record": "control: the oracle of the anchor's nearest look-alike",
+    "abstain-on-feasible": "control: the reads, then cannot_proceed, on a feasible task",
+}
 
 
 class AgentError(WebSearchBenchError):

@@ -22,6 +22,7 @@ from typing import Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.webbench.agents.catalog import AGENTS as ROUTE_AGENTS
+from pytest_websearchbench.webbench.agents.catalog import DESCRIPTIONS, bound_text
 from pytest_websearchbench.webbench.agents.session import Session
 from pytest_websearchbench.webbench.browsing.browser import Observation
 
@@ -70,6 +71,16 @@ class AgentRegistry:
         if name in self.entries:
             raise ConfigurationError(f"pytest_websearchbench_add_agents: the agent {name!r} is registered twice")
         self.entries[name] = Entry(name, factory, help)
+
+    def listing(self) -> list[tuple[str, str]]:
+        """Every agent with a line of help: the routes (with the WebScore bound the suites' generator holds
+        them to), the model agent, a program, then the plugins' agents."""
+        return [
+            *((name, f"{DESCRIPTIONS[name]} ({bound_text(name)})") for name in ROUTE_AGENTS),
+            (MODEL, "a model through the browser (--wsb-model, --wsb-model-api; OPENAI_API_KEY, OPENAI_BASE_URL)"),
+            (f"{PROGRAM_PREFIX}COMMAND", "a program of yours, given the brief and a browser, sandboxed"),
+            *((entry.name, entry.help or "from a plugin") for entry in self.entries.values()),
+        ]
 
     def known(self) -> tuple[str, ...]:
         return (*ROUTE_AGENTS, MODEL, f"{PROGRAM_PREFIX}COMMAND", *self.entries)
