@@ -2,12 +2,17 @@
 
 A page marks a block to run with ``<!-- guide: run -->`` on the line before its ```` ```bash ```` fence, and an
 output it shows with ``<!-- guide: output -->`` before a ```` ```text ```` fence: that output belongs to the run
-block before it. The run blocks go, in order, to one bash process (``set -eo pipefail``: a command that is meant
-to fail says so, ``|| echo "exit code $?"``) in a fresh folder, with no key, no proxy that reaches the network
+block before it. The run blocks go, in order, to one plain ``bash`` process (no ``set -e``, no ``pipefail``: what
+a reader's shell does when they paste the page) in a fresh folder, with no key, no proxy that reaches the network
 (every non-loopback request goes to a closed port), the project's commands on PATH (shims for pyproject's
-[project.scripts] and ``pytest``, running this checkout's code). An output block's lines must appear in that
-order in the block's output (whitespace collapsed, ``…`` standing for any text, pytest's ``in 1.23s`` and its ``=====`` rules
-ignored, and a time or rate — ``12.5 s``, ``3.7 / 5.5 ms``, ``4.4/s`` — matching any other).
+[project.scripts] and ``pytest``, running this checkout's code). The page passes when the script's last command
+succeeds and every output block is the whole output of its run block: line by line, blank lines and pytest's
+``=====`` rules aside, pytest's ``in 1.23s`` left out and a time or rate (``12.5 s``, ``3.7 / 5.5 ms``,
+``4.4/s``) matching any other; a line that is only ``…`` stands for any number of lines, and ``…`` within a line
+for any text. Dates are compared as they are.
+
+A block whose output cannot be compared whole (it varies from run to run) says why in its marker,
+``<!-- guide: output lines: REASON -->``: its lines must then appear in that order in the block's output.
 
 ``python tests/docs/guides.py docs/guides/PAGE.md`` runs a page and prints each block's output (for writing one).
 """
@@ -25,30 +30,38 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-MARK = re.compile(r"^<!-- guide: (run|output) -->\n```(\w*)[^\n]*\n(.*?)^```", re.S | re.M)
+MARK = re.compile(r"^<!-- guide: (run|output)( lines: [^\n]*?)? -->\n```(\w*)[^\n]*\n(.*?)^```", re.S | re.M)
 SEPARATOR = "@@wsb-guide-block {}@@"
 DURATION = re.compile(r"\s+in \d+(\.\d+)?s( \(\d+:\d+:\d+\))?")
+
+
+@dataclass
+class Shown:
+    text: str
+    whole: bool = True  # compared whole; else only its lines, in order (the marker says why)
 
 
 @dataclass
 class Block:
     source: str
     line: int
-    shows: list[str] = field(default_factory=list)
+    shows: list[Shown] = field(default_factory=list)
 
 
 def blocks(page: Path) -> list[Block]:
     text = page.read_text("utf-8")
     found: list[Block] = []
     for match in MARK.finditer(text):
-        kind, body = match.group(1), match.group(3)
+        kind, reason, body = match.group(1), match.group(2), match.group(4)
         line = text.count("\n", 0, match.start()) + 2
         if kind == "run":
+            if reason:
+                raise ValueError(f"{page}:{line}: a run block's marker takes no reason")
             found.append(Block(body, line))
         else:
             if not found:
                 raise ValueError(f"{page}:{line}: an output block before any run block")
-            found[-1].shows.append(body)
+            found[-1].shows.append(Shown(body, whole=not reason))
     return found
 
 
@@ -123,7 +136,7 @@ def environment(bin_dir: Path) -> dict[str, str]:
 def run(page: Path, folder: Path, timeout: float = 900) -> tuple[int, list[str], str]:
     """Run the page's blocks in ``folder``: (exit status, each block's output, the whole output)."""
     found = blocks(page)
-    script = ["set -eo pipefail"]
+    script = []
     for index, block in enumerate(found):
         script += [f"echo '{SEPARATOR.format(index)}'", block.source]
     work = folder / "work"
@@ -169,6 +182,11 @@ def normal(line: str) -> str:
     return " ".join(TIMING.sub("#", BANNER.sub(" ", DURATION.sub("", line))).split())
 
 
+def line_pattern(wanted: str) -> re.Pattern[str]:
+    """A shown line (normalised) as a pattern for a whole output line: ``…`` stands for any text."""
+    return re.compile(".*?".join(re.escape(f.strip()) for f in wanted.split("…")), re.S)
+
+
 def missing_lines(shown: str, output: str) -> list[str]:
     """The shown lines that the output does not have, in order (``…`` matches any text)."""
     lines = [normal(line) for line in output.splitlines()]
@@ -177,8 +195,7 @@ def missing_lines(shown: str, output: str) -> list[str]:
         wanted = normal(wanted)
         if not wanted or wanted == "…":
             continue
-        fragments = [f.strip() for f in wanted.split("…") if f.strip()]
-        pattern = re.compile(".*?".join(re.escape(f) for f in fragments))
+        pattern = line_pattern(wanted)
         for index in range(position, len(lines)):
             if pattern.search(lines[index]):
                 position = index + 1
@@ -186,6 +203,46 @@ def missing_lines(shown: str, output: str) -> list[str]:
         else:
             missing.append(wanted)
     return missing
+
+
+def differences(shown: str, output: str) -> list[str]:
+    """Where the output is not the shown output, whole (empty: it is). Blank lines and rules aside, each shown line
+    must match one output line from start to end; a line that is only ``…`` matches any number of lines."""
+    wanted = [w for w in (normal(line) for line in shown.splitlines()) if w]
+    got = [g for g in (normal(line) for line in output.splitlines()) if g]
+    patterns = [None if w == "…" else line_pattern(w) for w in wanted]
+    reached: dict[tuple[int, int], bool] = {}
+    furthest = [(0, 0)]  # the furthest shown line reached, and the first output line it was tried against
+
+    def match(i: int, j: int) -> bool:
+        if (i, j) in reached:
+            return reached[(i, j)]
+        if i > furthest[0][0]:
+            furthest[0] = (i, j)
+        if i == len(wanted):
+            ok = j == len(got)
+        elif patterns[i] is None:
+            ok = match(i + 1, j) or (j < len(got) and match(i, j + 1))
+        else:
+            ok = j < len(got) and patterns[i].fullmatch(got[j]) is not None and match(i + 1, j + 1)
+        reached[(i, j)] = ok
+        return ok
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 4 * (len(wanted) + len(got)) + 100))
+    if match(0, 0):
+        return []
+    i, j = furthest[0]
+    i = min(i, len(wanted) - 1) if wanted else 0
+    expected = wanted[i] if wanted else "(nothing)"
+    actual = got[j] if j < len(got) else "(the output ends)"
+    return [f"shown line {i + 1}: {expected!r}, printed: {actual!r}"]
+
+
+def problems(shown: Shown, output: str) -> list[str]:
+    """What is wrong with a block's output against one output block the page shows (empty: nothing)."""
+    if shown.whole:
+        return differences(shown.text, output)
+    return [f"not in the output: {line}" for line in missing_lines(shown.text, output)]
 
 
 def main(argv: list[str]) -> int:
@@ -197,8 +254,8 @@ def main(argv: list[str]) -> int:
         for block, part in zip(blocks(page), parts):
             print(f"===== {page.name}:{block.line}\n{part}", end="")
             for shown in block.shows:
-                for line in missing_lines(shown, part):
-                    print(f"!!!!! not in the output: {line}")
+                for problem in problems(shown, part):
+                    print(f"!!!!! {problem}")
                     status = 1
         print(f"===== exit status {code}")
         status = status or code

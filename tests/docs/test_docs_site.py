@@ -1,6 +1,7 @@
 """The documentation site: the reference pages are what the code gives (scripts/gen_reference.py --check), the
 site builds with ``mkdocs build --strict`` (a dead link or anchor fails it), every page is in the navigation, and
-every guide's marked commands run offline as written in a fresh folder, showing the outputs the page shows."""
+every guide's marked commands run offline as written, in plain bash in a fresh folder, printing the outputs the
+page shows, whole."""
 
 from __future__ import annotations
 
@@ -67,22 +68,49 @@ def test_every_guide_has_commands_to_run_and_outputs_to_check():
         assert any(block.shows for block in found), f"{page.name} shows no output a test checks"
 
 
-def test_the_output_check_sees_a_missing_line_and_matches_elisions():
-    output = "collected 55 items\nlive: 55/55 items in 12.5 s · recorded 55\n=== 55 passed in 2.41s ===\n"
-    assert guides.missing_lines("live: 55/55 items in 3.0 s · recorded 55\n…\n55 passed in 9.99s", output) == []
-    assert guides.missing_lines("collected … items\n55 failed", output) == ["55 failed"]
-    assert guides.missing_lines("55 passed\ncollected 55 items", output) == ["collected 55 items"]  # in order
+def test_the_output_check_compares_whole_outputs_with_elisions():
+    output = "collected 55 items\nlive: 55/55 items in 12.5 s · recorded 55\n\n=== 55 passed in 2.41s ===\n"
+    shown = "collected 55 items\nlive: 55/55 items in 3.0 s · recorded 55\n55 passed in 9.99s"
+    assert guides.differences(shown, output) == []  # durations and times aside, blank lines and rules aside
+    assert guides.differences("collected … items\n…\n55 passed", output) == []  # a line of … stands for lines
+    assert guides.differences("…", output) == []
+    assert guides.differences("collected 55 items\n55 passed", output)  # a line left out is a difference
+    assert guides.differences("collected 55 items\n…", output + "exit code 1\n") == []
+    assert guides.differences("collected 55 items\nlive: …\n55 passed", output + "exit code 1\n")  # a line more
+    assert guides.differences("collected 5 items\n…", output)  # each line is matched whole
+    assert guides.differences("baseline (run 2026-12-04):", "baseline (run 2026-12-06):\n")  # dates are compared
+
+
+def test_a_block_compared_by_its_lines_says_why(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        "<!-- guide: run -->\n```bash\necho a; echo b\n```\n\n"
+        "<!-- guide: output lines: the order of b varies -->\n```text\nb\n```\n",
+        "utf-8",
+    )
+    (block,) = guides.blocks(page)
+    (shown,) = block.shows
+    assert not shown.whole
+    assert guides.problems(shown, "a\nb\n") == []
+    assert guides.problems(guides.Shown("b\n"), "a\nb\n")  # whole, by default
+
+
+def test_a_page_runs_in_plain_bash_without_pipefail(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(
+        '<!-- guide: run -->\n```bash\nfalse | cat || echo "exit code $?"\nfalse\necho "after $?"\n```\n', "utf-8"
+    )
+    code, (part,), _ = guides.run(page, tmp_path / "run")
+    assert (code, part) == (0, "after 1\n")  # no pipefail: the pipe's status is cat's; no -e: it goes on
 
 
 @pytest.mark.e2e  # each guide spawns pytest over the bundled suites
 @pytest.mark.parametrize("page", GUIDES, ids=[p.stem for p in GUIDES])
 def test_the_guide_runs_offline_as_written(page, tmp_path):
     code, parts, output = guides.run(page, tmp_path)
-    assert code == 0, f"{page.name}: the commands exited {code}:\n{output[-4000:]}"
+    assert code == 0, f"{page.name}: the last command exited {code}:\n{output[-4000:]}"
     problems = []
     for block, part in zip(guides.blocks(page), parts):
         for shown in block.shows:
-            problems += [
-                f"{page.name}:{block.line}: not in the output: {line}" for line in guides.missing_lines(shown, part)
-            ]
+            problems += [f"{page.name}:{block.line}: {problem}" for problem in guides.problems(shown, part)]
     assert not problems, "\n".join(problems) + "\n--- output ---\n" + output[-4000:]
