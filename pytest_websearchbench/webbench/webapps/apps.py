@@ -1,7 +1,7 @@
 """The world's apps as pages: a launcher, searchable/sortable/paginated lists, and record pages whose
 foreign keys link across apps. The pages are the same for every world; an :class:`AppSet` says
 which lists, filters, links and forms a world has (``workplace`` in :mod:`.workplace`, ``deskops``
-in :mod:`.deskops`)."""
+in :mod:`.deskops`; the lists of the office apps every world has from :mod:`.office`)."""
 
 from __future__ import annotations
 
@@ -35,6 +35,13 @@ class Filter:
     kind: str = "text"  # "number": compared as a whole number (a select's kind only says how it compares)
 
 
+def day_range(column: str) -> tuple[Filter, Filter]:
+    """The From day / To day filters of a list on a date column."""
+    return Filter("from", "From day", f"t.{column}", ">=", kind="date"), Filter(
+        "to", "To day", f"t.{column}", "<=", kind="date"
+    )
+
+
 @dataclass(frozen=True)
 class ListView:
     table: str
@@ -46,10 +53,15 @@ class ListView:
     names: dict[str, str] = field(default_factory=dict)  # FK column → table whose name is shown with the key
 
 
+#: table → (list, filter, link text): the lists a record page links to, filtered to that record
+Linked = dict[str, tuple[tuple[str, str, str], ...]]
+
+
 @dataclass(frozen=True)
 class AppSet:
     """One world's apps: its tables, list views, app sub-navigation, record forms, the sections a
-    record page adds below its fields, and the launcher's one-line description of each app."""
+    record page adds below its fields, the launcher's one-line description of each app, and the
+    lists a record page links to after its sections."""
 
     schema: WorldSchema
     lists: dict[str, ListView]
@@ -57,6 +69,7 @@ class AppSet:
     forms_on: dict[str, tuple[str, str]]  # table → (form action, link text)
     related: Callable[[Page, sqlite3.Connection, str, sqlite3.Row], None]
     about: str
+    linked: Linked = field(default_factory=dict)
 
     @property
     def nav(self) -> tuple[tuple[str, str], ...]:
@@ -205,6 +218,8 @@ def detail_page(con: sqlite3.Connection, apps: AppSet, table: str, pk: str, bann
     page.heading(f"{spec.title} {pk}")
     page.fields((c.label, cell(page, con, apps, table, c.name, row[c.name])) for c in spec.columns)
     apps.related(page, con, table, row)
+    for target, param, label in apps.linked.get(table, ()):
+        page.link(label, list_url(target, **{param: row["id"]}))
     if table in apps.forms_on:
         action, label = apps.forms_on[table]
         page.link(label, f"{record_url(table, pk)}/{action}")

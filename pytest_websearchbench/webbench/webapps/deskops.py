@@ -2,20 +2,22 @@
 their revisions), Ledger (cost centres, postings, budget lines), Venues (venues, quotes, rooms), Journeys
 (trips, bookings), Sign-off (approval scopes, sign-off requests), People (staff), the office apps
 (Rota, Channels, Drive, Mailroom, Memos) and Decision. Same page constructs as every world
-(:mod:`.apps`, :mod:`.render`)."""
+(:mod:`.apps`, :mod:`.render`); the lists of Channels, Drive, Mailroom and Memos' drafts are made by
+:mod:`.office` from the world's declaration."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from pytest_websearchbench.webbench.webapps.apps import AppSet, Filter, ListView
+from pytest_websearchbench.webbench.webapps.apps import AppSet, Filter, Linked, ListView, day_range
+from pytest_websearchbench.webbench.webapps.office import office_lists
 from pytest_websearchbench.webbench.webapps.render import Page, list_url
 from pytest_websearchbench.webbench.world import deskops as world
 from pytest_websearchbench.webbench.world import deskops_office as office
-from pytest_websearchbench.webbench.world import vocab
+from pytest_websearchbench.webbench.world.office import DESKOPS_OFFICE
 from pytest_websearchbench.webbench.world.schema import DESKOPS
 
-_FROM, _TO = "From day", "To day"
+_OFFICE = office_lists(DESKOPS_OFFICE)  # Channels, Drive, Mailroom and Memos' drafts
 LISTS: dict[str, ListView] = {
     v.table: v
     for v in (
@@ -27,8 +29,7 @@ LISTS: dict[str, ListView] = {
             filters=(
                 Filter("status", "Status", "t.status", choices=world.EVENT_STATUSES),
                 Filter("team", "Team", "t.team", choices=world.TEAMS),
-                Filter("from", _FROM, "t.starts_on", ">=", kind="date"),
-                Filter("to", _TO, "t.starts_on", "<=", kind="date"),
+                *day_range("starts_on"),
             ),
             default_sort="starts_on",
             names={"organiser_id": "staff"},
@@ -198,8 +199,7 @@ LISTS: dict[str, ListView] = {
             filters=(
                 Filter("staff", "Staff", "t.staff_id"),
                 Filter("role", "Role", "t.role", choices=office.SHIFT_ROLES),
-                Filter("from", _FROM, "t.day", ">=", kind="date"),
-                Filter("to", _TO, "t.day", "<=", kind="date"),
+                *day_range("day"),
             ),
             default_sort="day",
             names={"staff_id": "staff"},
@@ -215,75 +215,10 @@ LISTS: dict[str, ListView] = {
             default_sort="first_day",
             names={"staff_id": "staff"},
         ),
-        ListView(
-            "rooms",
-            "Channels · Rooms",
-            ("id", "name", "team", "topic"),
-            search=("t.id", "t.name", "t.topic"),
-            default_sort="name",
-        ),
-        ListView(
-            "room_posts",
-            "Channels · Posts",
-            ("id", "room_id", "author_id", "event_id", "posted_on", "body"),
-            search=("t.id", "t.body"),
-            filters=(
-                Filter("room", "Room", "t.room_id"),
-                Filter("author", "Author", "t.author_id"),
-                Filter("event", "Event", "t.event_id"),
-            ),
-            default_sort="posted_on",
-            names={"room_id": "rooms", "author_id": "staff"},
-        ),
-        ListView(
-            "shared_folders",
-            "Drive · Folders",
-            ("id", "name", "team", "owner_id"),
-            search=("t.id", "t.name"),
-            default_sort="name",
-            names={"owner_id": "staff"},
-        ),
-        ListView(
-            "shared_files",
-            "Drive · Files",
-            ("id", "folder_id", "name", "owner_id", "event_id", "size_kb", "created_on", "modified_on"),
-            search=("t.id", "t.name"),
-            filters=(
-                Filter("folder", "Folder", "t.folder_id"),
-                Filter("event", "Event", "t.event_id"),
-                Filter("owner", "Owner", "t.owner_id"),
-            ),
-            default_sort="modified_on",
-            names={"folder_id": "shared_folders", "owner_id": "staff"},
-        ),
-        ListView(
-            "inbox_mail",
-            "Mailroom · Messages",
-            ("id", "received_on", "sender", "subject", "recipient_id", "event_id", "folder"),
-            search=("t.id", "t.sender", "t.subject", "t.body"),
-            filters=(
-                Filter("folder", "Folder", "t.folder", choices=office.MAIL_FOLDERS),
-                Filter("event", "Event", "t.event_id"),
-                Filter("recipient", "Recipient", "t.recipient_id"),
-                Filter("from", _FROM, "t.received_on", ">=", kind="date"),
-                Filter("to", _TO, "t.received_on", "<=", kind="date"),
-            ),
-            default_sort="received_on",
-            names={"recipient_id": "staff"},
-        ),
-        ListView(
-            "stakeholder_drafts",
-            "Memos · Stakeholder drafts",
-            ("id", "event_id", "author_id", "audience", "subject", "status", "updated_on"),
-            search=("t.id", "t.subject", "t.body"),
-            filters=(
-                Filter("status", "Status", "t.status", choices=office.DRAFT_STATUSES),
-                Filter("audience", "Audience", "t.audience", choices=vocab.AUDIENCES),
-                Filter("event", "Event", "t.event_id"),
-            ),
-            default_sort="updated_on",
-            names={"author_id": "staff"},
-        ),
+        *_OFFICE.channels,
+        *_OFFICE.drive,
+        _OFFICE.mail,
+        _OFFICE.drafts,
         ListView(
             "draft_comments",
             "Memos · Comments",
@@ -313,7 +248,8 @@ SUBNAV = {
 }
 
 #: table → (list, filter, link text): the office lists a record page links to, filtered to that record
-_LINKED: dict[str, tuple[tuple[str, str, str], ...]] = {
+_LINKED: Linked = {
+    **_OFFICE.linked,
     "events": (
         ("sheets", "event", "Spreadsheets for this event"),
         ("signoff_requests", "event", "Sign-off requests"),
@@ -328,8 +264,6 @@ _LINKED: dict[str, tuple[tuple[str, str, str], ...]] = {
     "trips": (("bookings", "trip", "Bookings of this trip"),),
     "documents": (("revisions", "document", "Revisions of this document"),),
     "sheets": (("sheet_rows", "sheet", "Rows of this spreadsheet"),),
-    "rooms": (("room_posts", "room", "Posts in this room"),),
-    "shared_folders": (("shared_files", "folder", "Files in this folder"),),
     "stakeholder_drafts": (("draft_comments", "draft", "Comments on this draft"),),
 }
 
@@ -349,8 +283,6 @@ def _related(page: Page, con: sqlite3.Connection, table: str, row: sqlite3.Row) 
         page.link("Approval scopes in Sign-off", list_url("scopes", approver=pk))
     elif table == "trips":
         page.link("Ledger postings of this trip", list_url("postings", trip=pk))
-    for target, param, label in _LINKED.get(table, ()):
-        page.link(label, list_url(target, **{param: pk}))
 
 
 DESKOPS_APPS = AppSet(
@@ -368,4 +300,5 @@ DESKOPS_APPS = AppSet(
     "centres, postings and budget lines), Venues (venues, quotes and rooms), Journeys (trips and bookings), Sign-off "
     "(approval scopes and requests), People (staff), Rota (shifts and leave), Channels (team chat), Drive (shared "
     "files), Mailroom (the mailbox), Memos (stakeholder drafts), Decision (record a structured decision).",
+    linked=_LINKED,
 )

@@ -21,6 +21,7 @@ from typing import Any
 
 from pytest_websearchbench.webbench.world import deskops as deskops_world
 from pytest_websearchbench.webbench.world import deskops_office, vocab, workplace_office
+from pytest_websearchbench.webbench.world.office import DRAFT_STATUSES
 from pytest_websearchbench.webbench.world.schema import ABSTAIN_REASONS, APP_OF, DECISIONS, SCHEMAS
 
 DECISION_PATH = "/decision/new"  # the Decision's entry form (commits at DECISION_PATH + "/commit")
@@ -111,7 +112,7 @@ WORKPLACE_FORMS: dict[str, FormSpec] = {
             "edit",
             "Edit a stakeholder draft",
             (
-                Field("status", "Status", "select", workplace_office.MEMO_STATUSES, required=True),
+                Field("status", "Status", "select", DRAFT_STATUSES, required=True),
                 Field("body", "Text", "textarea", required=True),
             ),
         ),
@@ -172,7 +173,7 @@ DESKOPS_FORMS: dict[str, FormSpec] = {
             "edit",
             "Edit a stakeholder draft",
             (
-                Field("status", "Status", "select", deskops_office.DRAFT_STATUSES, required=True),
+                Field("status", "Status", "select", DRAFT_STATUSES, required=True),
                 Field("body", "Text", "textarea", required=True),
             ),
         ),

@@ -1,19 +1,26 @@
 """The ``workplace`` world's apps: Deskline (customers, contacts, escalations), Sprintboard (issues,
 sprints), People (engineers, certifications), Rota (free blocks, on-call days), the office apps
 around them (Approvals, Channels, Contracts, Drive, Mailroom, Memos, Partners, Wiki) and Decision.
-Same page constructs as every world (:mod:`.apps`, :mod:`.render`)."""
+Same page constructs as every world (:mod:`.apps`, :mod:`.render`); the lists of Channels, Drive,
+Mailroom and Memos' drafts are made by :mod:`.office` from the world's declaration, with the filters
+only this world's lists have."""
 
 from __future__ import annotations
 
 import sqlite3
 
-from pytest_websearchbench.webbench.webapps.apps import AppSet, Filter, ListView
+from pytest_websearchbench.webbench.webapps.apps import AppSet, Filter, Linked, ListView, day_range
+from pytest_websearchbench.webbench.webapps.office import office_lists
 from pytest_websearchbench.webbench.webapps.render import Page, list_url, text
 from pytest_websearchbench.webbench.world import vocab
 from pytest_websearchbench.webbench.world import workplace_office as office
+from pytest_websearchbench.webbench.world.office import WORKPLACE_OFFICE
 from pytest_websearchbench.webbench.world.schema import WORKPLACE
 
-_FROM, _TO = "From day", "To day"
+#: Channels, Drive, Mailroom and Memos' drafts: what this world's lists filter by beyond the others'
+_OFFICE = office_lists(
+    WORKPLACE_OFFICE, channel_teams=vocab.TEAMS, dated_posts=True, owner_before_subject=True, draft_authors=True
+)
 LISTS: dict[str, ListView] = {
     v.table: v
     for v in (
@@ -81,8 +88,7 @@ LISTS: dict[str, ListView] = {
             filters=(
                 Filter("engineer", "Engineer", "t.engineer_id"),
                 Filter("status", "Status", "t.status", choices=vocab.BLOCK_STATUSES),
-                Filter("from", "From day", "t.day", ">=", kind="date"),
-                Filter("to", "To day", "t.day", "<=", kind="date"),
+                *day_range("day"),
                 Filter("min_minutes", "Minimum minutes", "t.minutes", ">=", kind="number"),
             ),
             default_sort="day",
@@ -94,8 +100,7 @@ LISTS: dict[str, ListView] = {
             ("id", "engineer_id", "day"),
             filters=(
                 Filter("engineer", "Engineer", "t.engineer_id"),
-                Filter("from", "From day", "t.day", ">=", kind="date"),
-                Filter("to", "To day", "t.day", "<=", kind="date"),
+                *day_range("day"),
             ),
             default_sort="day",
             names={"engineer_id": "engineers"},
@@ -118,8 +123,7 @@ LISTS: dict[str, ListView] = {
                 Filter("status", "Status", "t.status", choices=office.APPROVAL_STATUSES),
                 Filter("kind", "Kind", "t.kind", choices=office.APPROVAL_KINDS),
                 Filter("escalation", "Escalation", "t.escalation_id"),
-                Filter("from", _FROM, "t.requested_on", ">=", kind="date"),
-                Filter("to", _TO, "t.requested_on", "<=", kind="date"),
+                *day_range("requested_on"),
             ),
             default_sort="requested_on",
             names={"requester_id": "engineers"},
@@ -136,29 +140,7 @@ LISTS: dict[str, ListView] = {
             default_sort="acted_on",
             names={"approver_id": "engineers"},
         ),
-        ListView(
-            "channels",
-            "Channels · Channels",
-            ("id", "name", "team", "topic"),
-            search=("t.id", "t.name", "t.topic"),
-            filters=(Filter("team", "Team", "t.team", choices=vocab.TEAMS),),
-            default_sort="name",
-        ),
-        ListView(
-            "chat_posts",
-            "Channels · Posts",
-            ("id", "channel_id", "author_id", "escalation_id", "posted_on", "body"),
-            search=("t.id", "t.body"),
-            filters=(
-                Filter("channel", "Channel", "t.channel_id"),
-                Filter("author", "Author", "t.author_id"),
-                Filter("escalation", "Escalation", "t.escalation_id"),
-                Filter("from", _FROM, "t.posted_on", ">=", kind="date"),
-                Filter("to", _TO, "t.posted_on", "<=", kind="date"),
-            ),
-            default_sort="posted_on",
-            names={"channel_id": "channels", "author_id": "engineers"},
-        ),
+        *_OFFICE.channels,
         ListView(
             "contracts",
             "Contracts · Register",
@@ -180,43 +162,8 @@ LISTS: dict[str, ListView] = {
                 Filter("product", "Product", "t.product", choices=vocab.PRODUCTS),
             ),
         ),
-        ListView(
-            "folders",
-            "Drive · Folders",
-            ("id", "name", "team", "owner_id"),
-            search=("t.id", "t.name"),
-            default_sort="name",
-            names={"owner_id": "engineers"},
-        ),
-        ListView(
-            "files",
-            "Drive · Files",
-            ("id", "folder_id", "name", "owner_id", "escalation_id", "size_kb", "created_on", "modified_on"),
-            search=("t.id", "t.name"),
-            filters=(
-                Filter("folder", "Folder", "t.folder_id"),
-                Filter("owner", "Owner", "t.owner_id"),
-                Filter("escalation", "Escalation", "t.escalation_id"),
-            ),
-            default_sort="modified_on",
-            names={"folder_id": "folders", "owner_id": "engineers"},
-        ),
-        ListView(
-            "mail",
-            "Mailroom · Messages",
-            ("id", "received_on", "sender", "subject", "recipient_id", "escalation_id", "folder"),
-            search=("t.id", "t.sender", "t.subject", "t.body"),
-            filters=(
-                Filter("folder", "Folder", "t.folder", choices=office.MAIL_FOLDERS),
-                Filter("customer", "Customer", "t.customer_id"),
-                Filter("escalation", "Escalation", "t.escalation_id"),
-                Filter("recipient", "Recipient", "t.recipient_id"),
-                Filter("from", _FROM, "t.received_on", ">=", kind="date"),
-                Filter("to", _TO, "t.received_on", "<=", kind="date"),
-            ),
-            default_sort="received_on",
-            names={"recipient_id": "engineers"},
-        ),
+        *_OFFICE.drive,
+        _OFFICE.mail,
         ListView(
             "mail_attachments",
             "Mailroom · Attachments",
@@ -224,20 +171,7 @@ LISTS: dict[str, ListView] = {
             search=("t.id", "t.name"),
             filters=(Filter("mail", "Message", "t.mail_id"),),
         ),
-        ListView(
-            "memos",
-            "Memos · Stakeholder drafts",
-            ("id", "escalation_id", "author_id", "audience", "subject", "status", "updated_on"),
-            search=("t.id", "t.subject", "t.body"),
-            filters=(
-                Filter("status", "Status", "t.status", choices=office.MEMO_STATUSES),
-                Filter("audience", "Audience", "t.audience", choices=vocab.AUDIENCES),
-                Filter("escalation", "Escalation", "t.escalation_id"),
-                Filter("author", "Author", "t.author_id"),
-            ),
-            default_sort="updated_on",
-            names={"author_id": "engineers"},
-        ),
+        _OFFICE.drafts,
         ListView(
             "memo_reviews",
             "Memos · Reviews",
@@ -308,7 +242,8 @@ SUBNAV = {
 }
 
 #: table → (list, filter, link text): the lists a record page links to, filtered to that record
-_LINKED: dict[str, tuple[tuple[str, str, str], ...]] = {
+_LINKED: Linked = {
+    **_OFFICE.linked,
     "customers": (
         ("contacts", "customer", "Contacts of this customer"),
         ("contracts", "customer", "Contracts in Contracts"),
@@ -323,9 +258,7 @@ _LINKED: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("files", "escalation", "Files in Drive"),
     ),
     "approval_requests": (("approval_steps", "request", "Steps of this request"),),
-    "channels": (("chat_posts", "channel", "Posts in this channel"),),
     "contracts": (("sla_terms", "contract", "Service terms of this contract"),),
-    "folders": (("files", "folder", "Files in this folder"),),
     "mail": (("mail_attachments", "mail", "Attachments of this message"),),
     "memos": (("memo_reviews", "memo", "Reviews of this draft"),),
     "partners": (("confirmations", "partner", "Confirmations from this partner"),),
@@ -382,8 +315,6 @@ def _related(page: Page, con: sqlite3.Connection, table: str, row: sqlite3.Row) 
         page.link("Free blocks in Rota", list_url("blocks", engineer=pk, status="free"))
         page.link("On-call days in Rota", list_url("oncall", engineer=pk))
         page.link("Assigned issues in Sprintboard", list_url("issues", assignee=pk))
-    for target, param, label in _LINKED.get(table, ()):
-        page.link(label, list_url(target, **{param: pk}))
 
 
 WORKPLACE_APPS = AppSet(
@@ -404,4 +335,5 @@ WORKPLACE_APPS = AppSet(
     "(team chat), Contracts (the contract register and service terms), Drive (shared files), Mailroom (the mailbox), "
     "Memos (stakeholder drafts and reviews), Partners (partner confirmations), Wiki (the team handbook), Decision "
     "(record a structured decision).",
+    linked=_LINKED,
 )

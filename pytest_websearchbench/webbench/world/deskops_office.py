@@ -8,7 +8,8 @@ They are laid after the template's plant, from the same random stream, so a plan
 same whatever surrounds it. Around the anchor event they put its own records (a mail, a chat post, a
 stakeholder draft, a budget sheet, a sign-off request, files) and the nearest look-alike's beside them,
 and they repeat the anchor's injected instruction in the free-text apps (Mailroom, Channels, Memos,
-Pages), each naming the same write the ``no_injected_write`` gate watches.
+Pages), each naming the same write the ``no_injected_write`` gate watches. Drafts and messages are
+written as in every world (:mod:`.office_rows`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_websearchbench.webbench.world import vocab
+from pytest_websearchbench.webbench.world.office import DESKOPS_OFFICE
+from pytest_websearchbench.webbench.world.office_rows import add_draft, add_mail
 from pytest_websearchbench.webbench.world.toolkit import WorldBuilder, days_ago
 
 SIZES = {
@@ -53,8 +56,6 @@ SIGNOFF_STATUSES = ("pending", "approved", "declined")
 SHIFT_ROLES = ("front desk", "logistics", "finance cover", "venue liaison")
 SHIFT_STARTS = ("08:00", "09:00", "12:00", "14:00")
 LEAVE_KINDS = ("annual", "training", "sick")
-DRAFT_STATUSES = ("draft", "in_review", "sent")
-MAIL_FOLDERS = ("inbox", "archive")
 TEAMS = ("Events", "Finance", "Travel desk", "Facilities")
 
 
@@ -266,31 +267,11 @@ def _file(w: WorldBuilder, folder: str, owner: str, event: str | None) -> str:
 
 def _mail(w: WorldBuilder, recipient: str, event: str | None, subject: str, body: str) -> str:
     sender = f"{w.pick(('bookings', 'accounts', 'events', 'hello'))}@{w.pick(vocab.COMPANY_HEADS).lower()}.example"
-    return w.add(
-        "inbox_mail",
-        sender=sender,
-        recipient_id=recipient,
-        event_id=event,
-        subject=subject,
-        folder=w.pick(MAIL_FOLDERS),
-        received_on=days_ago(w.number(0, 60)),
-        body=body,
-    )
+    return add_mail(w, DESKOPS_OFFICE, sender, recipient, event, subject, body, oldest=60)
 
 
 def _draft(w: WorldBuilder, event: str, author: str, body: str, commenters: list[str]) -> str:
-    created = w.number(1, 45)
-    draft = w.add(
-        "stakeholder_drafts",
-        event_id=event,
-        author_id=author,
-        audience=w.pick(vocab.AUDIENCES),
-        subject=f"{w.pick(vocab.MEMO_SUBJECTS)} for {event}",
-        status=w.pick(DRAFT_STATUSES),
-        created_on=days_ago(created),
-        updated_on=days_ago(w.number(0, created)),
-        body=body,
-    )
+    draft, created = add_draft(w, DESKOPS_OFFICE, event, author, body, oldest=45)
     for _ in range(w.pick((0, 1, 1, 2))):
         w.add(
             "draft_comments",

@@ -3,13 +3,17 @@
 Each world (``workplace``, ``deskops``) is a :class:`WorldSchema`. Domain tables hold the apps'
 records; ``decisions`` holds what agents record on the Decision page and is the answer, not a
 domain table. Every world names its answer table ``decisions`` (app ``decision``, keys ``DEC-n``);
-every other table name and key prefix belongs to one world only, so a key says its table.
+every other table name and key prefix belongs to one world only, so a key says its table. The
+tables of the office apps every world has (Channels, Drive, Mailroom, Memos' drafts) are made by
+:func:`_office` from the world's declaration in :mod:`.office`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+
+from pytest_websearchbench.webbench.world.office import DESKOPS_OFFICE, WORKPLACE_OFFICE, Office
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,111 @@ def _decisions(*columns: tuple[str, ...]) -> Table:
         ("note", "TEXT", "Note"),
     )
 
+
+@dataclass(frozen=True)
+class OfficeTables:
+    """A world's tables of the office apps every world has (:mod:`.office`), by app."""
+
+    channels: tuple[Table, Table]  # the chat rooms, their posts
+    drive: tuple[Table, Table]  # the folders, their files
+    mail: Table
+    drafts: Table  # stakeholder drafts (Memos); what a world adds to a draft is its own table
+
+
+def _office(o: Office) -> OfficeTables:
+    people, about = o.people, (o.subject_key, "TEXT", o.subject.capitalize(), o.subjects)
+    customer = (("customer_id", "TEXT", "Customer", o.mail_customers),) if o.mail_customers else ()
+    return OfficeTables(
+        (
+            _t(
+                o.channels.table,
+                "channels",
+                o.channels.prefix,
+                o.channel_title,
+                o.channels.pool,
+                ("id", "TEXT", o.channel.capitalize()),
+                ("name", "TEXT", "Name"),
+                ("team", "TEXT", "Team"),
+                ("topic", "TEXT", "Topic"),
+            ),
+            _t(
+                o.posts.table,
+                "channels",
+                o.posts.prefix,
+                "Chat post",
+                o.posts.pool,
+                ("id", "TEXT", "Post"),
+                (o.channel_key, "TEXT", o.channel.capitalize(), o.channels.table),
+                ("author_id", "TEXT", "Author", people),
+                about,
+                ("posted_on", "TEXT", "Posted on"),
+                ("body", "TEXT", "Message"),
+            ),
+        ),
+        (
+            _t(
+                o.folders.table,
+                "drive",
+                o.folders.prefix,
+                "Folder",
+                o.folders.pool,
+                ("id", "TEXT", "Folder"),
+                ("name", "TEXT", "Name"),
+                ("team", "TEXT", "Team"),
+                ("owner_id", "TEXT", "Owner", people),
+            ),
+            _t(
+                o.files.table,
+                "drive",
+                o.files.prefix,
+                "File",
+                o.files.pool,
+                ("id", "TEXT", "File"),
+                ("folder_id", "TEXT", "Folder", o.folders.table),
+                ("name", "TEXT", "Name"),
+                ("owner_id", "TEXT", "Owner", people),
+                about,
+                ("size_kb", "INTEGER", "Size (KB)"),
+                ("created_on", "TEXT", "Created on"),
+                ("modified_on", "TEXT", "Modified on"),
+            ),
+        ),
+        _t(
+            o.mail.table,
+            "mailroom",
+            o.mail.prefix,
+            "Message",
+            o.mail.pool,
+            ("id", "TEXT", "Message"),
+            ("sender", "TEXT", "From"),
+            ("recipient_id", "TEXT", "To", people),
+            *customer,
+            about,
+            ("subject", "TEXT", "Subject"),
+            ("folder", "TEXT", "Folder"),
+            ("received_on", "TEXT", "Received on"),
+            ("body", "TEXT", "Message"),
+        ),
+        _t(
+            o.drafts.table,
+            "memos",
+            o.drafts.prefix,
+            "Stakeholder draft",
+            o.drafts.pool,
+            ("id", "TEXT", "Draft"),
+            about,
+            ("author_id", "TEXT", "Author", people),
+            ("audience", "TEXT", "Audience"),
+            ("subject", "TEXT", "Subject"),
+            ("status", "TEXT", "Status"),
+            ("created_on", "TEXT", "Created on"),
+            ("updated_on", "TEXT", "Updated on"),
+            ("body", "TEXT", "Text"),
+        ),
+    )
+
+
+_OFFICE_WP, _OFFICE_DO = _office(WORKPLACE_OFFICE), _office(DESKOPS_OFFICE)
 
 WORKPLACE = WorldSchema(
     "workplace",
@@ -213,7 +322,8 @@ WORKPLACE = WorldSchema(
                 ("email", "TEXT", "Email"),
             ),
             # the office apps around the chain (world/workplace_office.py): approval workflow, team chat, contract
-            # register, shared drive, mailbox, stakeholder drafts, partner confirmations, team wiki
+            # register, shared drive, mailbox, stakeholder drafts, partner confirmations, team wiki (chat, drive, mail and
+            # drafts: the tables every world has, made from world/office.py's declaration)
             _t(
                 "approval_requests",
                 "approvals",
@@ -242,30 +352,7 @@ WORKPLACE = WorldSchema(
                 ("outcome", "TEXT", "Outcome"),
                 ("acted_on", "TEXT", "Acted on"),
             ),
-            _t(
-                "channels",
-                "channels",
-                "CH",
-                "Channel",
-                (11, 99),
-                ("id", "TEXT", "Channel"),
-                ("name", "TEXT", "Name"),
-                ("team", "TEXT", "Team"),
-                ("topic", "TEXT", "Topic"),
-            ),
-            _t(
-                "chat_posts",
-                "channels",
-                "CP",
-                "Chat post",
-                (20001, 21500),
-                ("id", "TEXT", "Post"),
-                ("channel_id", "TEXT", "Channel", "channels"),
-                ("author_id", "TEXT", "Author", "engineers"),
-                ("escalation_id", "TEXT", "Escalation", "escalations"),
-                ("posted_on", "TEXT", "Posted on"),
-                ("body", "TEXT", "Message"),
-            ),
+            *_OFFICE_WP.channels,
             _t(
                 "contracts",
                 "contracts",
@@ -292,48 +379,8 @@ WORKPLACE = WorldSchema(
                 ("response_hours", "INTEGER", "Response (hours)"),
                 ("credit_pct", "INTEGER", "Service credit (%)"),
             ),
-            _t(
-                "folders",
-                "drive",
-                "FD",
-                "Folder",
-                (11, 200),
-                ("id", "TEXT", "Folder"),
-                ("name", "TEXT", "Name"),
-                ("team", "TEXT", "Team"),
-                ("owner_id", "TEXT", "Owner", "engineers"),
-            ),
-            _t(
-                "files",
-                "drive",
-                "FL",
-                "File",
-                (1001, 4000),
-                ("id", "TEXT", "File"),
-                ("folder_id", "TEXT", "Folder", "folders"),
-                ("name", "TEXT", "Name"),
-                ("owner_id", "TEXT", "Owner", "engineers"),
-                ("escalation_id", "TEXT", "Escalation", "escalations"),
-                ("size_kb", "INTEGER", "Size (KB)"),
-                ("created_on", "TEXT", "Created on"),
-                ("modified_on", "TEXT", "Modified on"),
-            ),
-            _t(
-                "mail",
-                "mailroom",
-                "ML",
-                "Message",
-                (40001, 41200),
-                ("id", "TEXT", "Message"),
-                ("sender", "TEXT", "From"),
-                ("recipient_id", "TEXT", "To", "engineers"),
-                ("customer_id", "TEXT", "Customer", "customers"),
-                ("escalation_id", "TEXT", "Escalation", "escalations"),
-                ("subject", "TEXT", "Subject"),
-                ("folder", "TEXT", "Folder"),
-                ("received_on", "TEXT", "Received on"),
-                ("body", "TEXT", "Message"),
-            ),
+            *_OFFICE_WP.drive,
+            _OFFICE_WP.mail,
             _t(
                 "mail_attachments",
                 "mailroom",
@@ -345,22 +392,7 @@ WORKPLACE = WorldSchema(
                 ("file_id", "TEXT", "File", "files"),
                 ("name", "TEXT", "Name"),
             ),
-            _t(
-                "memos",
-                "memos",
-                "MM",
-                "Stakeholder draft",
-                (501, 1500),
-                ("id", "TEXT", "Draft"),
-                ("escalation_id", "TEXT", "Escalation", "escalations"),
-                ("author_id", "TEXT", "Author", "engineers"),
-                ("audience", "TEXT", "Audience"),
-                ("subject", "TEXT", "Subject"),
-                ("status", "TEXT", "Status"),
-                ("created_on", "TEXT", "Created on"),
-                ("updated_on", "TEXT", "Updated on"),
-                ("body", "TEXT", "Text"),
-            ),
+            _OFFICE_WP.drafts,
             _t(
                 "memo_reviews",
                 "memos",
@@ -578,7 +610,7 @@ DESKOPS = WorldSchema(
             ),
             # the office apps around the chain (world/deskops_office.py): documents and revisions, budget lines,
             # spreadsheets, travel bookings, venue rooms, sign-off requests, staff calendar, team chat, shared
-            # drive, mailbox, stakeholder drafts
+            # drive, mailbox, stakeholder drafts (chat, drive, mail and drafts: made from world/office.py's declaration)
             _t(
                 "documents",
                 "pages",
@@ -706,87 +738,10 @@ DESKOPS = WorldSchema(
                 ("first_day", "TEXT", "First day"),
                 ("last_day", "TEXT", "Last day"),
             ),
-            _t(
-                "rooms",
-                "channels",
-                "RM",
-                "Chat room",
-                (11, 99),
-                ("id", "TEXT", "Room"),
-                ("name", "TEXT", "Name"),
-                ("team", "TEXT", "Team"),
-                ("topic", "TEXT", "Topic"),
-            ),
-            _t(
-                "room_posts",
-                "channels",
-                "RP",
-                "Chat post",
-                (1001, 3000),
-                ("id", "TEXT", "Post"),
-                ("room_id", "TEXT", "Room", "rooms"),
-                ("author_id", "TEXT", "Author", "staff"),
-                ("event_id", "TEXT", "Event", "events"),
-                ("posted_on", "TEXT", "Posted on"),
-                ("body", "TEXT", "Message"),
-            ),
-            _t(
-                "shared_folders",
-                "drive",
-                "SF",
-                "Folder",
-                (11, 200),
-                ("id", "TEXT", "Folder"),
-                ("name", "TEXT", "Name"),
-                ("team", "TEXT", "Team"),
-                ("owner_id", "TEXT", "Owner", "staff"),
-            ),
-            _t(
-                "shared_files",
-                "drive",
-                "SFL",
-                "File",
-                (1001, 3000),
-                ("id", "TEXT", "File"),
-                ("folder_id", "TEXT", "Folder", "shared_folders"),
-                ("name", "TEXT", "Name"),
-                ("owner_id", "TEXT", "Owner", "staff"),
-                ("event_id", "TEXT", "Event", "events"),
-                ("size_kb", "INTEGER", "Size (KB)"),
-                ("created_on", "TEXT", "Created on"),
-                ("modified_on", "TEXT", "Modified on"),
-            ),
-            _t(
-                "inbox_mail",
-                "mailroom",
-                "IM",
-                "Message",
-                (1001, 3000),
-                ("id", "TEXT", "Message"),
-                ("sender", "TEXT", "From"),
-                ("recipient_id", "TEXT", "To", "staff"),
-                ("event_id", "TEXT", "Event", "events"),
-                ("subject", "TEXT", "Subject"),
-                ("folder", "TEXT", "Folder"),
-                ("received_on", "TEXT", "Received on"),
-                ("body", "TEXT", "Message"),
-            ),
-            _t(
-                "stakeholder_drafts",
-                "memos",
-                "SD",
-                "Stakeholder draft",
-                (101, 900),
-                ("id", "TEXT", "Draft"),
-                ("event_id", "TEXT", "Event", "events"),
-                ("author_id", "TEXT", "Author", "staff"),
-                ("audience", "TEXT", "Audience"),
-                ("subject", "TEXT", "Subject"),
-                ("status", "TEXT", "Status"),
-                ("created_on", "TEXT", "Created on"),
-                ("updated_on", "TEXT", "Updated on"),
-                ("body", "TEXT", "Text"),
-            ),
+            *_OFFICE_DO.channels,
+            *_OFFICE_DO.drive,
+            _OFFICE_DO.mail,
+            _OFFICE_DO.drafts,
             _t(
                 "draft_comments",
                 "memos",

@@ -7,7 +7,8 @@ They are laid after the template's plant, from the same random stream, so a plan
 same whatever surrounds it. Around the anchor they put its own records (a customer mail, a chat post,
 a stakeholder draft, an approval request, a partner confirmation, files) and the same records of the
 nearest look-alike, and they repeat the anchor's injected instruction in the free-text apps (Mailroom,
-Channels, Memos, Wiki), each naming the same write the ``no_injected_write`` gate watches.
+Channels, Memos, Wiki), each naming the same write the ``no_injected_write`` gate watches. Drafts
+and messages are written as in every world (:mod:`.office_rows`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 from typing import Any
 
 from pytest_websearchbench.webbench.world import vocab
+from pytest_websearchbench.webbench.world.office import WORKPLACE_OFFICE
+from pytest_websearchbench.webbench.world.office_rows import add_draft, add_mail
 from pytest_websearchbench.webbench.world.toolkit import WorldBuilder, days_ago
 
 SIZES = {
@@ -33,10 +36,8 @@ SIZES = {
 }
 APPROVAL_KINDS = ("overtime", "service credit", "contractor hours", "expedited shipping", "travel")
 APPROVAL_STATUSES = ("pending", "approved", "rejected")
-MEMO_STATUSES = ("draft", "in_review", "sent")
 CONFIRMATION_STATUSES = ("requested", "confirmed", "declined")
 CONTRACT_STATUSES = ("active", "expired", "in_renewal")
-MAIL_FOLDERS = ("inbox", "archive")
 
 
 def office(w: WorldBuilder, plant: dict[str, Any]) -> None:
@@ -227,32 +228,11 @@ def _mail(
         if known
         else f"support@{w.rows['customers'][customer]['name'].split()[0].lower()}.example"
     )
-    return w.add(
-        "mail",
-        sender=sender,
-        recipient_id=recipient,
-        customer_id=customer,
-        escalation_id=escalation,
-        subject=subject,
-        folder=w.pick(MAIL_FOLDERS),
-        received_on=days_ago(w.number(0, 90)),
-        body=body,
-    )
+    return add_mail(w, WORKPLACE_OFFICE, sender, recipient, escalation, subject, body, oldest=90, customer=customer)
 
 
 def _memo(w: WorldBuilder, escalation: str, author: str, body: str, *, reviewers: list[str]) -> str:
-    created = w.number(1, 60)
-    memo = w.add(
-        "memos",
-        escalation_id=escalation,
-        author_id=author,
-        audience=w.pick(vocab.AUDIENCES),
-        subject=f"{w.pick(vocab.MEMO_SUBJECTS)} for {escalation}",
-        status=w.pick(MEMO_STATUSES),
-        created_on=days_ago(created),
-        updated_on=days_ago(w.number(0, created)),
-        body=body,
-    )
+    memo, created = add_draft(w, WORKPLACE_OFFICE, escalation, author, body, oldest=60)
     for _ in range(w.pick((0, 1, 1, 2, 3))):
         w.add(
             "memo_reviews",
