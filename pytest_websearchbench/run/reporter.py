@@ -43,6 +43,11 @@ class RunReporter:
             SuiteVerdict
         ] = []  # with a baseline: one per (suite, variant), judged at the end of the run
         self.declared: list[str] | None = None  # node ids of the run's benchmark items, once collected
+        self.session: pytest.Session | None = None
+        #: the verdict tests pytest's progress counts from the first test on (``pytest_runtest_logstart``), and
+        #: whether the suites were judged at the end of the test loop (``pytest_runtestloop``)
+        self.expected_verdicts: int | None = None
+        self.judged = False
         self.interrupted: str | None = None
         self.suite_errors = 0
         self.stopped_workers: set[str] = set()  # xdist workers that stopped on an interrupt
@@ -108,20 +113,55 @@ class RunReporter:
     def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
         self.interrupted = _interruption(excinfo)
 
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session = session
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_logstart(self, nodeid: str, location: tuple[str, int | None, str]) -> None:
+        """Before the first test's progress is shown (its collection is over, an xdist controller's too): the
+        verdict tests a baseline will add are counted in pytest's total, so its progress ends at 100 % after them
+        and never goes back (one per suite and variant of the run's items, as ``suite_verdicts`` judges)."""
+        if self.worker or self.expected_verdicts is not None or self.session is None:
+            return
+        self.expected_verdicts = 0
+        if self.state.baseline is not None and self.declared:
+            self.expected_verdicts = len(
+                {(nodeid.split("::", 1)[0], nodeid.rpartition("[")[2]) for nodeid in self.declared}
+            )
+            self.session.testscollected += self.expected_verdicts
+
+    @pytest.hookimpl(wrapper=True, trylast=True)  # inside the terminal's: its last progress figure comes after
+    def pytest_runtestloop(self, session: pytest.Session) -> Generator[None, object, object]:
+        """Every item has run (a loop cut short by an exception is judged at the session's end, as before): the
+        suites are judged now, so that their verdict tests are shown before pytest's progress ends."""
+        result = yield
+        if not self.worker and not session.config.option.collectonly and not self.state.settings.dry_run:
+            self._judge_and_report(session)
+        return result
+
     @pytest.hookimpl(specname="pytest_sessionfinish", tryfirst=True)
     def pytest_sessionfinish_verdicts(self, session: pytest.Session) -> None:
-        """Every item has reported: the suites are judged against the baseline, and each verdict is a test
-        report of its own (before JUnit XML is written), so a regression is a failed test wherever the run's
-        outcome is read."""
+        """Every item has reported: the suites are judged against the baseline, unless the test loop's end did,
+        and each verdict is a test report of its own (before JUnit XML is written), so a regression is a failed
+        test wherever the run's outcome is read."""
         if self.worker:
             return
+        if not self.judged:
+            self._judge_and_report(session)
+        elif self.refusal:  # judged in the loop: the session's exit status was set since, from its test counts
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
+
+    def _judge_and_report(self, session: pytest.Session) -> None:
+        self.judged = True
         for nodeid in self.store.crashed_unknown():
             meta = describe_item(self.config, nodeid)
             if meta is not None:
                 self.store.add_crashed(nodeid, meta)
         self._judge(session)
+        # the progress counted the verdicts expected: now the ones there are (100 %, never 101 % nor 97 %)
+        session.testscollected += len(self.verdicts) - (self.expected_verdicts or 0)
+        self.expected_verdicts = len(self.verdicts)
         if self.verdicts:
-            session.testscollected += len(self.verdicts)  # the progress counts them: 100 %, not 101 %
             report_verdicts(self.config, self.verdicts, self.store.records())
 
     @pytest.hookimpl(specname="pytest_sessionfinish", wrapper=True, tryfirst=True)
