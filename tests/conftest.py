@@ -43,7 +43,7 @@ REPO = Path(__file__).resolve().parent.parent
 BUNDLED_CASSETTES = REPO / "cassettes"
 #: the fixtures several test folders share, each module registered as a plugin (its folder, its module), so a
 #: test asks for them by name instead of importing them: the vendor emulator, the loopback hub, the browser
-SHARED_FIXTURES = (("providers", "emulator.testing"), ("run", "hub_datasets"), ("reporting/html", "html_support"))
+SHARED_FIXTURES = (("providers", "emulator.testing"), ("sources", "hub_datasets"), ("reporting/html", "html_support"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -15,7 +15,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "pytest_websearchbench"
 #: entry points (the plugin imports its hook specs).
 LAYERS = (
     {"core"},
-    {"engine", "cassettes"},
+    {"engine", "cassettes", "sources"},
     {"providers"},
     {"lexbench", "codebench", "webbench", "reporting"},
     {"run"},

@@ -4,8 +4,8 @@
 full commit, a tag or a branch (a revision holding ``/`` is written percent-encoded, ``refs%2Fpr%2F1``).
 The spec stands wherever a suite path does (``--suite``, a manifest's ``items`` or ``grades``).
 
-Pure: fetching (huggingface_hub, its cache and offline mode) is ``run/hub.py``'s; the lock file is
-``run/hub_lock.py``'s.
+Pure: fetching (huggingface_hub, its cache and offline mode) is ``sources/hub.py``'s; the lock file is
+``sources/lock.py``'s.
 """
 
 from __future__ import annotations

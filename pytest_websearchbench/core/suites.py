@@ -14,7 +14,6 @@ from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.field_maps import FieldMap
 from pytest_websearchbench.core.hub import HubFile, is_hub_spec
@@ -372,7 +371,7 @@ class SuiteManifest:
     family: str
     kind: str
     data: dict[str, Any]
-    #: the files named by hf:// specs, fetched by the run (run/hub.py), by manifest key
+    #: the files named by hf:// specs, fetched by the run (sources/hub.py), by manifest key
     remote: dict[str, HubFile] = field(default_factory=dict)
 
     @property
@@ -408,24 +407,3 @@ def digest_files(paths: list[Path]) -> str:
             digest = hashlib.file_digest(handle, "sha256").hexdigest()
         total.update(path.name.encode() + b"\0" + digest.encode() + b"\n")
     return "sha256:" + total.hexdigest()
-
-
-def resolve_suite_spec(spec: str, rootdir: Path, invocation_dir: Path) -> Path:
-    """A ``--suite`` value as a path: a folder or file, else a bundled suite's name.
-
-    A file inside a suite folder (its ``suite.json``, its items file) stands for the folder: the
-    manifest governs the folder's files. Any other file is a suite file without a manifest."""
-    for base in (invocation_dir, rootdir):
-        candidate = (base / spec).resolve()
-        if candidate.is_file() and (candidate.parent / MANIFEST_NAME).is_file():
-            return candidate.parent
-        if candidate.exists():
-            return candidate
-    for base in (rootdir / "suites", BUNDLED_SUITES_DIR):
-        candidate = base / spec
-        if (candidate / MANIFEST_NAME).is_file():
-            return candidate.resolve()
-    known = sorted(p.parent.name for p in BUNDLED_SUITES_DIR.glob(f"*/{MANIFEST_NAME}"))
-    raise SuiteError(
-        spec, "no such file, folder or bundled suite" + (f"; bundled suites: {', '.join(known)}" if known else "")
-    )

@@ -31,7 +31,7 @@ from typing import Any
 from pytest_websearchbench.core.exceptions import SuiteError, WebSearchBenchError
 from pytest_websearchbench.core.models import Hit
 from pytest_websearchbench.core.options import CassetteMode
-from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest, resolve_suite_spec
+from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.lexbench.agreement import Agreement
 from pytest_websearchbench.lexbench.editions import (
@@ -48,6 +48,7 @@ from pytest_websearchbench.lexbench.pool import QueryPool, Run, build_pool, load
 from pytest_websearchbench.lexbench.scoring import score_scenario
 from pytest_websearchbench.lexbench.sheet import export_sheet, guide_path, import_sheet, sheet_packet_ids
 from pytest_websearchbench.providers.pricing import model_prices
+from pytest_websearchbench.sources.resolve import resolve_suite_spec
 
 
 class Pooled:

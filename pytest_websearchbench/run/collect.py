@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import types
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Self
@@ -20,36 +20,14 @@ import pytest
 
 from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
-from pytest_websearchbench.core.family import BenchmarkFamily, Score, Suite
-from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
+from pytest_websearchbench.core.family import Score
+from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.reporting.baseline import ItemVerdict
 from pytest_websearchbench.reporting.junit import identity_properties
 from pytest_websearchbench.reporting.results import ItemMeta, ItemRun
-from pytest_websearchbench.run.file_suites import manifest_for_file
-from pytest_websearchbench.run.hub import HubSession
-from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.run.session import run_state
 from pytest_websearchbench.run.spec import ItemSpec
-
-
-def load_suite(
-    manifest_path: Path, families: Mapping[str, BenchmarkFamily] = FAMILIES, hub: HubSession | None = None
-) -> tuple[BenchmarkFamily, Suite]:
-    """The family (from ``families``: the run's configured ones, by default the registry's) and
-    suite of a ``suite.json``, or of a suite file without a manifest (its family told from its fields).
-    ``hub``: the run's remote files (a manifest's hf:// specs, a ``--suite hf://...`` file), fetched and
-    checked here, before the suite is loaded."""
-    if manifest_path.name == MANIFEST_NAME:
-        manifest = SuiteManifest.load(manifest_path)
-        manifest = hub.attach(manifest) if hub is not None else manifest
-    else:
-        manifest = manifest_for_file(manifest_path, families, hub.suite_of(manifest_path) if hub else None)
-    family = families.get(manifest.family)
-    if family is None:
-        raise SuiteError(
-            manifest_path, f"unknown family {manifest.family!r}; known: {', '.join(sorted(families))}", field="family"
-        )
-    return family, family.load(manifest)
+from pytest_websearchbench.sources.load import load_suite
 
 
 def suite_path_of(nodeid: str, rootpath: Path) -> Path | None:

@@ -76,8 +76,9 @@ def auto_workers(config: pytest.Config) -> int | None:
     families, named by ``--suite`` or as arguments; None (xdist's own answer, a worker a core) when it may
     run other tests, or WebBench episodes (a world server and a browser each: CPU-bound)."""
     from pytest_websearchbench.core.exceptions import WebSearchBenchError
-    from pytest_websearchbench.core.suites import MANIFEST_NAME, resolve_suite_spec
+    from pytest_websearchbench.core.suites import MANIFEST_NAME
     from pytest_websearchbench.run.keys import named_families
+    from pytest_websearchbench.sources.resolve import resolve_suite_spec
 
     given = config.args_source is pytest.Config.ArgsSource.ARGS
     specs = list(config.getoption("wsb_suite") or [])

@@ -14,8 +14,8 @@ from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.secrets import untelling_reason
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
-from pytest_websearchbench.run.file_suites import manifest_for_file
 from pytest_websearchbench.run.registry import FAMILIES
+from pytest_websearchbench.sources.files import manifest_for_file
 
 if TYPE_CHECKING:
     from pytest_websearchbench.providers.registry import ProviderRegistry

@@ -17,12 +17,12 @@ from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.hub import is_hub_spec
 from pytest_websearchbench.core.options import OptionValues, Settings
 from pytest_websearchbench.core.policies import Rate
-from pytest_websearchbench.core.suites import resolve_suite_spec
 from pytest_websearchbench.run.distributed import host_rates
-from pytest_websearchbench.run.hub import HubSession
 from pytest_websearchbench.run.keys import check_provider_keys, named_families
 from pytest_websearchbench.run.preflight import check_capabilities
 from pytest_websearchbench.run.registry import Families, all_options, family_options
+from pytest_websearchbench.sources.hub import HubSession
+from pytest_websearchbench.sources.resolve import resolve_suite_spec
 
 if TYPE_CHECKING:
     from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry

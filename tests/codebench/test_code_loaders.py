@@ -361,7 +361,7 @@ def test_a_file_that_is_no_known_suite_says_what_it_expected(pytester):
 def test_the_bundled_suite_and_its_files_are_addressable(pytester):
     by_name = pytester.runpytest(*FAST, "--suite", "code-sample", "--co", "-q")
     by_name.stdout.fnmatch_lines(["*::quillon-001[[]local[]]", "*32 tests collected*"])
-    from pytest_websearchbench.core.suites import BUNDLED_SUITES_DIR
+    from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 
     for spec in ("suite.json", "eval.jsonl"):  # a file of a suite folder stands for the folder
         result = pytester.runpytest(*FAST, "--suite", str(BUNDLED_SUITES_DIR / "code-sample" / spec), "--co", "-q")

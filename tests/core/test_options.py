@@ -28,6 +28,7 @@ PATH_OPTIONS = (
     "--wsb-grades",
     "--wsb-grades-index",
     "--wsb-trec",
+    "--wsb-inspect-log",
     "--wsb-system-prompt",
     "--wsb-code-json",
 )

@@ -10,7 +10,8 @@ import json
 import pytest
 
 from conftest import BUNDLED_CASSETTES, REPO
-from pytest_websearchbench.run.collect import load_suite
+from pytest_websearchbench.run.registry import FAMILIES
+from pytest_websearchbench.sources.load import load_suite
 
 BASELINE = REPO / "suites" / "baseline-local.json"
 REGENERATE = "regenerate it: pytest suites -n auto --wsb-record-mode=none --wsb-json=suites/baseline-local.json"
@@ -25,7 +26,7 @@ def test_the_committed_baseline_matches_the_bundled_suites_and_corpus():
     bundled = sorted(p.parent.name for p in (REPO / "suites").glob("*/suite.json"))
     assert sorted(data["suites"]) == bundled, REGENERATE
     for name, recorded in data["suites"].items():
-        family, suite = load_suite(REPO / "suites" / name / "suite.json")
+        family, suite = load_suite(REPO / "suites" / name / "suite.json", FAMILIES)
         assert (recorded["edition"], recorded["digest"]) == (suite.manifest.edition, suite.digest), (
             f"{name} changed since suites/baseline-local.json was made; {REGENERATE}"
         )

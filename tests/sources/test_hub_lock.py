@@ -9,7 +9,7 @@ import pytest
 
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.hub import HubFile, HubSpec
-from pytest_websearchbench.run.hub_lock import HubLock, LockEntry
+from pytest_websearchbench.sources.lock import HubLock, LockEntry
 
 A, B = "a" * 40, "b" * 40
 

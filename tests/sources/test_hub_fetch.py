@@ -15,8 +15,8 @@ from hub_datasets import CODE_REPO, GATED_REPO, GATED_TOKEN, code_rows, jsonl
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
 from pytest_websearchbench.core.hub import UPDATE, HubSpec
-from pytest_websearchbench.run.hub import BRANCH, COMMIT, TAG, HubFetcher, HubSession, UnpinnedRevisionWarning
-from pytest_websearchbench.run.hub_lock import HubLock
+from pytest_websearchbench.sources.hub import BRANCH, COMMIT, TAG, HubFetcher, HubSession, UnpinnedRevisionWarning
+from pytest_websearchbench.sources.lock import HubLock
 
 V1 = HubSpec.parse(f"hf://datasets/{CODE_REPO}@v1/data/eval.jsonl")
 MAIN = HubSpec.parse(f"hf://datasets/{CODE_REPO}@main/data/eval.jsonl")

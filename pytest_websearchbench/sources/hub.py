@@ -26,7 +26,7 @@ from pytest_websearchbench.core.hub import UPDATE, VERIFY, HubFile, HubSpec, edi
 from pytest_websearchbench.core.options import OptionValues
 from pytest_websearchbench.core.secrets import register_secrets, scrub
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
-from pytest_websearchbench.run.hub_lock import LOCK_NAME, HubLock, LockEntry
+from pytest_websearchbench.sources.lock import LOCK_NAME, HubLock, LockEntry
 
 if TYPE_CHECKING:
     from huggingface_hub import GitRefs, HfApi
