@@ -189,3 +189,27 @@ def test_chromium_episodes_go_live_at_once_on_the_drivers_thread_and_score_as_th
     for key in first:
         assert _same(first[key]) == _same(second[key]), key
         assert first[key]["raw"]["extra"]["browser"] == "chromium"
+
+
+def test_a_model_out_of_credits_stops_the_episodes_that_call_it(pytester, monkeypatch):
+    names = _shortest(3)
+    asked = []
+
+    def spent(request: Request) -> dict:
+        asked.append(request)
+        return {"status": 402, "error": "insufficient credits on this account"}
+
+    with ScriptedModel(spent) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+        result = pytester.runpytest(*_args(names, "--wsb-concurrency=1", "--wsb-json=out.json"))
+    result.assert_outcomes(errors=3)
+    assert len(asked) == 1  # the first answer said so: no later episode asked the model
+    result.stdout.fnmatch_lines(
+        [
+            "live: 3/3 items in * s · recorded 0 · reused 0 · errors 3 *",
+            "live: model scripted/browser-1 is out of credits (*402*): stopped calling it, 2 items not called; *",
+        ]
+    )
+    errors = sorted(item["error"] for item in json.loads((pytester.path / "out.json").read_text())["items"])
+    assert sum("not called: model scripted/browser-1 is out of credits" in error for error in errors) == 2

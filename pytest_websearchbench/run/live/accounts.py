@@ -44,8 +44,8 @@ class Accounts:
         self.episodes_done = 0
         #: the items in flight: each one's provider worst case (USD), its model turns, and its meter
         self.reserved: dict[int, tuple[float, int, SpendMeter]] = {}
-        #: the providers (variants) whose account is out of credits, each with its first such answer: none of
-        #: their items starts then (policies.RetryPolicy.out_of_credits decides; their calls fail unsent)
+        #: the accounts out of credits (a provider's variant, a family's model: ``account_of``), each with its first
+        #: such answer: none of their items starts then (policies.RetryPolicy.out_of_credits decides)
         self.out_of_credits: dict[str, str] = {}
         self.credit_not_called: dict[str, int] = defaultdict(int)
 
@@ -55,12 +55,12 @@ class Accounts:
 
     # ------------------------------------------------------------------ before an item starts (under ``changed``)
 
-    def credit_refusal(self, spec: ItemSpec) -> str | None:
-        """Why ``spec`` may not start because its provider is out of credits, or None."""
-        if spec.variant not in self.out_of_credits:
+    def credit_refusal(self, account: str) -> str | None:
+        """Why an item may not start because the account it calls (``account_of``) is out of credits, or None."""
+        if account not in self.out_of_credits:
             return None
-        self.credit_not_called[spec.variant] += 1
-        return f"not called: {spec.variant} is out of credits (an earlier call's answer said so)"
+        self.credit_not_called[account] += 1
+        return f"not called: {account} is out of credits (an earlier call's answer said so)"
 
     def admission(self, spec: ItemSpec, own: OwnCassette | None, meter: SpendMeter, in_flight: int) -> str | None:
         """Whether ``spec`` may start under --wsb-max-cost: None (its worst case is reserved), ``WAIT`` (it fits
@@ -147,12 +147,12 @@ class Accounts:
             return 0.0
         return (price or 0.0) / 1000.0
 
-    def spent_account(self, variant: str, first: str) -> None:
-        """A call of ``variant`` answered out of credits: none of its items starts from now on."""
+    def spent_account(self, account: str, first: str) -> None:
+        """A call on ``account`` answered out of credits: none of its items starts from now on."""
         with self.changed:
             # the answer itself over a later call's refusal that quotes it (threads race to say so)
-            if variant not in self.out_of_credits or ": not called: " in self.out_of_credits[variant]:
-                self.out_of_credits[variant] = first
+            if account not in self.out_of_credits or ": not called: " in self.out_of_credits[account]:
+                self.out_of_credits[account] = first
 
     # ------------------------------------------------------------------ when an item is done (under ``changed``)
 
@@ -200,10 +200,18 @@ class Accounts:
     def credit_lines(self) -> list[str]:
         """A line for each provider out of credits."""
         return [
-            f"live: {variant} is out of credits ({first}): stopped calling it, "
-            f"{self.credit_not_called[variant]} items not called; top up the account and run the same command again"
-            for variant, first in self.out_of_credits.items()
+            f"live: {account} is out of credits ({first}): stopped calling it, "
+            f"{self.credit_not_called[account]} items not called; top up the account and run the same command again"
+            for account, first in self.out_of_credits.items()
         ]
+
+
+def account_of(spec: ItemSpec, own: OwnCassette | None) -> str:
+    """The account an item's calls are paid from: its provider (the variant), or for an item of a family's own
+    cassette the model it calls (``model NAME``)."""
+    if own is None:
+        return spec.variant
+    return f"model {spec.family.identity().get(AGENT_MODEL, '').split(' (')[0] or spec.variant}"
 
 
 def _usd(spent: float, unpriced: int, calls: int | None = None) -> str:

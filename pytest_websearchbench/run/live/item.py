@@ -90,7 +90,7 @@ class ItemWork:
             kept = {"calls": [call.to_dict() for call in run.calls]} if provider is not None else {}
             return ItemDone(LiveOutcome(RECORDED, run=kept), run.calls)
         except (_CallFailed, WebSearchBenchError) as exc:
-            done = self._failure(spec, exc, run, provider_account=provider is not None)
+            done = self._failure(spec, exc, run)
         if self.stopping.is_set():
             return ItemDone(None, run.calls)
         return done
@@ -114,11 +114,9 @@ class ItemWork:
         run.raw, run.served = raw.to_dict(), served_by((), raw.served)
         return ItemDone(LiveOutcome(WORKED, run=run.to_dict()))
 
-    def _failure(
-        self, spec: ItemSpec, exc: _CallFailed | WebSearchBenchError, run: ItemRun, *, provider_account: bool
-    ) -> ItemDone:
-        """Why a live item failed, kept on ``run``, as the live phase tells it; ``provider_account``: the item
-        calls a provider, whose account an out-of-credits answer stops (an item with its own cassette has none)."""
+    def _failure(self, spec: ItemSpec, exc: _CallFailed | WebSearchBenchError, run: ItemRun) -> ItemDone:
+        """Why a live item failed, kept on ``run``, as the live phase tells it; an answer out of credits also
+        tells the run that the item's account (its provider's, or its model's) is spent."""
         from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
         from pytest_websearchbench.cassettes.recorder import StaleCassetteError
         from pytest_websearchbench.run.item_paths import rerecord_command
@@ -128,15 +126,16 @@ class ItemWork:
         ) -> ItemDone:
             return ItemDone(LiveOutcome(FAILED, message, run.to_dict()), run.calls, unwritable, out_of_credits)
 
-        if isinstance(exc, _CallFailed):
+        if isinstance(exc, _CallFailed):  # one out of credits stops the account (a model's too)
             run.error, run.error_kind = exc.reason, exc.kind
-            return failed(f"{spec.label}: {exc.reason}")
+            spent = exc.reason if exc.kind == OUT_OF_CREDITS else None
+            return failed(f"{spec.label}: {exc.reason}", out_of_credits=spent)
         run.error, run.error_kind = str(exc), getattr(exc, "kind", "error")
         if isinstance(exc, CassetteWriteError):  # the answers came; they cannot be kept
             return failed(f"{spec.label}: {exc}", unwritable=exc)
         if isinstance(exc, (StaleCassetteError, UnreadableCassetteError)):
             return failed(f"{spec.label}: {exc}; re-record it: {rerecord_command(spec, self.settings)}")
-        if provider_account and run.error_kind == OUT_OF_CREDITS:
+        if run.error_kind == OUT_OF_CREDITS:
             return failed(provider_failure(spec, exc), out_of_credits=str(exc))
         return failed(provider_failure(spec, exc))
 

@@ -17,7 +17,7 @@ from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.policies import MAX_CONCURRENCY as POLICY_MAX_CONCURRENCY
 from pytest_websearchbench.core.policies import OUT_OF_CREDITS
 from pytest_websearchbench.providers.pricing import SpendMeter, metering
-from pytest_websearchbench.run.live.accounts import WAIT, Accounts
+from pytest_websearchbench.run.live.accounts import WAIT, Accounts, account_of
 from pytest_websearchbench.run.live.item import ItemDone, ItemWork
 from pytest_websearchbench.run.live.outcomes import (
     FAILED,
@@ -149,7 +149,7 @@ class LivePool:
                     done = self.item.work_at_once(spec) if path is None else self.item.work(spec, path, own, meter)
             except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
                 done = ItemDone(LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{traceback.format_exc()}"))
-            self._finish(spec, done, meter, episode=path is None)
+            self._finish(spec, done, meter, own, episode=path is None)
 
     def _refusal(
         self, spec: ItemSpec, path: Path | None, own: OwnCassette | None, meter: SpendMeter
@@ -168,20 +168,28 @@ class LivePool:
             # the item's error without its label: the summary counts the items left by one reason
             reason = f"not called: the cassette folder cannot be written ({self.unwritable})"
             return f"{spec.label}: {reason}", reason, NOT_CALLED
-        credit = self.accounts.credit_refusal(spec) if own is None else None
+        credit = self.accounts.credit_refusal(account_of(spec, own))
         if credit is not None:
             return f"{spec.label}: {credit}", credit, OUT_OF_CREDITS
         admission = self.accounts.admission(spec, own, meter, self.in_flight)
         return admission if admission in (None, WAIT) else (admission, admission, MAX_COST)
 
-    def _finish(self, spec: ItemSpec, done: ItemDone, meter: SpendMeter, *, episode: bool = False) -> None:
+    def _finish(
+        self,
+        spec: ItemSpec,
+        done: ItemDone,
+        meter: SpendMeter,
+        own: OwnCassette | None = None,
+        *,
+        episode: bool = False,
+    ) -> None:
         """The item is done (no outcome: stopped by Ctrl-C): kept, and no longer in flight, at once, so the run
         never ends between the two. Its model calls were spent as they were answered."""
         if done.unwritable is not None and done.unwritable.folder_full:
             with self.changed:  # no item starts from now on
                 self.unwritable = self.unwritable or done.unwritable.reason
         if done.out_of_credits is not None:
-            self.accounts.spent_account(spec.variant, done.out_of_credits)
+            self.accounts.spent_account(account_of(spec, own), done.out_of_credits)
         with self.changed:
             self.in_flight -= 1
             self.episodes -= episode
