@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING, Any
 
 from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
-from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
+from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.run.registry import FAMILIES
+from pytest_websearchbench.sources.load import load_suite
 
 #: the longest line, where a long help text allows (it wraps under its column)
 WIDTH = 120
@@ -100,11 +101,11 @@ def _suites() -> list[tuple[str, str, str, str]]:
     rows = []
     for path in sorted(BUNDLED_SUITES_DIR.glob(f"*/{MANIFEST_NAME}")):
         try:
-            manifest = SuiteManifest.load(path)
-            suite = FAMILIES[manifest.family].load(manifest)
-        except (WebSearchBenchError, KeyError) as exc:
+            _, suite = load_suite(path, FAMILIES)
+        except WebSearchBenchError as exc:
             rows.append((path.parent.name, "", "", f"cannot be read: {exc}"))
             continue
+        manifest = suite.manifest
         kind = f"{manifest.kind}, " if manifest.kind else ""
         rows.append((manifest.name, manifest.family, f"{len(suite.cases)} items", f"{kind}edition {manifest.edition}"))
     return rows
