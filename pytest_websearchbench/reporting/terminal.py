@@ -3,6 +3,7 @@ formats the suites' figures (``reporting/figures.py``) and computes none."""
 
 from __future__ import annotations
 
+import textwrap
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -13,6 +14,11 @@ from pytest_websearchbench.reporting.figures import MetricFigure, SuiteFigures
 from pytest_websearchbench.reporting.latency_verdict import LatencyVerdict
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import ItemRecord, variant_settings
+
+#: the widest line of a side-by-side table: a row with a long cell (WebBench's calibration, a verdict) that would
+#: make it wider is shown below the table, a line per variant
+WIDTH = 120
+LONG_CELL = 40
 
 
 def summary_lines(
@@ -133,6 +139,7 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
         + scaled
         + ")"
     )
+    rows, below = _fit(rows, names)
     label_width = max(len(label) for label, _ in rows)
     widths = [max(len(name), *(len(cells[i]) for _, cells in rows)) for i, name in enumerate(names)]
 
@@ -142,6 +149,7 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     # a remote file's provenance, exactly: the dataset, the commit its revision resolved to, its hash
     sources = [f"  from {src['repo']}@{src['commit']} {src['path']} sha256:{src['sha256']}" for src in suite.sources]
     out = [title, *sources, line("", names)] + [line(label, cells) for label, cells in rows]
+    out += _below(below, names)
     over = (
         (
             "the declared population (an errored item counts 0 in "
@@ -167,6 +175,45 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     out += [f"  {floor.text()}" for floor in suite.noise_floors]
     for variant in variants:
         out += [f"  {variant.name} errors: {line}" for line in _error_reasons(variant.error_reasons)]
+    return out
+
+
+def _table_width(rows: list[tuple[str, list[str]]], names: list[str]) -> int:
+    label_width = max(len(label) for label, _ in rows)
+    return (
+        2 + label_width + sum(2 + max(len(name), *(len(cells[i]) for _, cells in rows)) for i, name in enumerate(names))
+    )
+
+
+def _fit(
+    rows: list[tuple[str, list[str]]], names: list[str]
+) -> tuple[list[tuple[str, list[str]]], list[tuple[str, list[str]]]]:
+    """The rows of a side-by-side table at most ``WIDTH`` columns wide, and the long rows moved below it: while
+    it is wider, the row with the longest cell goes, if that cell is longer than ``LONG_CELL`` (a table of many
+    variants with short cells stays whole, as wide as they make it). Each keeps its order. A table of one
+    variant keeps every row: a long one is one long line, as the baseline's verdicts below are."""
+    if len(names) < 2:
+        return rows, []
+    kept = list(rows)
+    while len(kept) > 1 and _table_width(kept, names) > WIDTH:
+        widest = max(kept, key=lambda row: max(map(len, row[1])))
+        if max(map(len, widest[1])) <= LONG_CELL:
+            break
+        kept.remove(widest)
+    return kept, [row for row in rows if row not in kept]
+
+
+def _below(rows: list[tuple[str, list[str]]], names: list[str]) -> list[str]:
+    """Long rows under the table: the label, then a line per variant, its cell wrapped within ``WIDTH``."""
+    name_width = max(map(len, names))
+    indent = 4 + name_width + 2
+    out = []
+    for label, cells in rows:
+        out.append(f"  {label}")
+        for name, cell in zip(names, cells):
+            wrapped = textwrap.wrap(cell, max(WIDTH - indent, 40), break_on_hyphens=False) or ["-"]
+            out.append(f"    {name.ljust(name_width)}  {wrapped[0]}")
+            out += [" " * indent + more for more in wrapped[1:]]
     return out
 
 

@@ -275,13 +275,12 @@ def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same
     )
     text = rescored.stdout.str()
     models = sum(line["grader"].startswith("model:") for line in read_jsonl(out))
-    row = next(line for line in rescored.outlines if line.startswith("  grades (same for all)"))
-    assert row.split()[4:] == [
-        *f"2 human · {models} model (judge-x, prompt {PROMPT_SHA256[:15]}…) · 1 rule".split(),
-        "the",
-        "same",
-        "the",
-        "same",
+    # three providers side by side: the long row is shown below the table, a line per provider
+    at = rescored.outlines.index("  grades (same for all)")
+    assert [line.split() for line in rescored.outlines[at + 1 : at + 4]] == [
+        ["local", *f"2 human · {models} model (judge-x, prompt {PROMPT_SHA256[:15]}…) · 1 rule".split()],
+        ["serper", "the", "same"],
+        ["tavily", "the", "same"],
     ]
     assert "0 recorded" in text
     data = json.loads((pytester.path / "rescored.json").read_text())

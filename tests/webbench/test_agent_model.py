@@ -284,8 +284,12 @@ def test_the_summary_names_the_model_and_a_temperature_that_is_not_the_benchmark
             f"{task.name}[",
         )
     result.assert_outcomes(passed=2)
-    result.stdout.fnmatch_lines(
-        ["*model agent*-*m via chat, temperature 0.7: not comparable (the benchmark's agent sends 0)*"]
+    result.stdout.fnmatch_lines(  # a long row, below the side-by-side table: a line per agent
+        [
+            "  model agent",
+            "    oracle *-",
+            "    model *m via chat, temperature 0.7: not comparable (the benchmark's agent sends 0)",
+        ]
     )
 
 

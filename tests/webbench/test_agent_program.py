@@ -198,12 +198,12 @@ def test_repeat_runs_episodes_per_task_and_the_summary_gives_the_calibration_row
         n = 2 * sum(t.template == template for t in tasks)
         low, high = wilson(n, n)
         low0, high0 = wilson(0, n)
-        result.stdout.fnmatch_lines(
+        result.stdout.fnmatch_lines(  # below the side-by-side table, a line per agent (wrapped within 120)
             [
-                f"*calibration {template}*pass {n}/{n} = 1.00 [[]80% {low:.2f}, {high:.2f}[]] · WebScore 100.0 · "
-                f"strict 1.00 · steps *majority failure: none*"
-                f"pass 0/{n} = 0.00 [[]80% {low0:.2f}, {high0:.2f}[]] · WebScore 0.0*majority failure: "
-                f"premature termination*"
+                f"  calibration {template}",
+                f"    oracle  pass {n}/{n} = 1.00 [[]80% {low:.2f}, {high:.2f}[]] · WebScore 100.0 · "
+                f"strict 1.00 · steps *majority failure: none",
+                f"    noop    pass 0/{n} = 0.00 [[]80% {low0:.2f}, {high0:.2f}[]] · WebScore 0.0*majority failure: *",
             ]
         )
     collected = pytester.runpytest(*FAST, "--suite", "webbench-sample", "--wsb-repeat", "2", "--co", "-q")
