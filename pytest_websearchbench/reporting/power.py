@@ -21,6 +21,7 @@ Pure and deterministic (fixed seeds): the same differences always print the same
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from collections.abc import Sequence
@@ -185,8 +186,11 @@ def _t_drop(differences: list[float], alpha: float, power: float) -> float:
     return noncentrality * spread / math.sqrt(n)
 
 
+@functools.cache
 def _chi_grid(df: int) -> tuple[Any, Any]:
-    """Points and weights to integrate over V ~ χ²(df)/df (Gauss–Legendre on its ±12 SD range)."""
+    """Points and weights to integrate over V ~ χ²(df)/df (Gauss–Legendre on its ±12 SD range); kept per df:
+    the two bisections of ``_t_drop`` ask for the same grid some 70 times, and each is a 400-point
+    eigenvalue problem (read only: the callers make new arrays from it)."""
     import numpy
 
     nodes, weights = numpy.polynomial.legendre.leggauss(400)
