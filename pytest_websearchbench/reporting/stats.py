@@ -189,11 +189,14 @@ class _SignFlips:
             if magnitude == 0:
                 continue
             j = numpy.arange(times + 1)
-            kernel = numpy.zeros(magnitude * times + 1)
-            kernel[magnitude * j] = binomial_pmf(times, j, 0.5, log_factorial)
-            if len(null) * len(kernel) > _EXACT_GRID_WORK:
+            if len(null) * (magnitude * times + 1) > _EXACT_GRID_WORK:
                 return None
-            null = numpy.convolve(null, kernel)
+            # the convolution with the kernel that is Bin(times, ½) at multiples of the magnitude, zero between:
+            # a weighted sum of times + 1 shifted copies (numpy.convolve would also multiply every zero)
+            grown = numpy.zeros(len(null) + magnitude * times)
+            for shift, weight in zip((magnitude * j).tolist(), binomial_pmf(times, j, 0.5, log_factorial).tolist()):
+                grown[shift : shift + len(null)] += weight * null
+            null = grown
         negated = numpy.arange(len(null))
         reach = numpy.abs(self.total - 2 * negated) >= self.observed  # integers: ties are ties
         return min(1.0, float(null[reach].sum()))
