@@ -26,6 +26,7 @@ runs at 20/s); a call outside a live capture books its slot itself.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import math
 import os
@@ -60,6 +61,8 @@ HOST_HOLD_CAP = 5.0
 #: tokens left, as a share of the announced token limit, below which a host's sends wait for its reset
 TOKEN_RESERVE = 0.01
 STATE_ROOT_PREFIX = "pytest-websearchbench-rate-"
+#: the file in the state root whose modification time is the last purge of old state folders
+PURGE_STAMP = ".purged"
 #: slots are booked this much further apart than the rate says: a vendor's window limit counts arrivals,
 #: and requests booked exactly 1/N s apart reach it closer together now and then (a thread woken late, a
 #: loaded machine: 20/s booked exactly drew a 429 from a loopback double, 5 % apart did under load); 10 %
@@ -324,13 +327,26 @@ def state_dir(run_id: str) -> Path:
     return Path(tempfile.gettempdir(), f"{STATE_ROOT_PREFIX}{os.getuid()}", run_id)
 
 
-def purge_stale_state(max_age_seconds: float = 86400.0) -> None:
-    """Remove state folders of runs that ended long ago (they only hold a timestamp each)."""
+def purge_stale_state(max_age_seconds: float = 86400.0, every_seconds: float = 3600.0) -> None:
+    """Remove state folders of runs that ended long ago (they only hold a timestamp each); at most once every
+    ``every_seconds`` (a stamp file in the root says when): each run leaves a folder, and a machine that runs
+    many (a test suite's runs of pytest) had thousands to look at in every run."""
     root = Path(tempfile.gettempdir(), f"{STATE_ROOT_PREFIX}{os.getuid()}")
     if not root.is_dir():
         return
-    cutoff = time.time() - max_age_seconds
+    now = time.time()
+    stamp = root / PURGE_STAMP
+    try:
+        if now - stamp.stat().st_mtime < every_seconds:
+            return
+    except OSError:
+        pass  # no stamp yet
+    with contextlib.suppress(OSError):
+        stamp.touch()
+    cutoff = now - max_age_seconds
     for folder in root.iterdir():
+        if folder.name == PURGE_STAMP:
+            continue
         try:
             if folder.stat().st_mtime < cutoff:
                 shutil.rmtree(folder, ignore_errors=True)

@@ -5,6 +5,8 @@ before any 429)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
 import time
 from email.utils import formatdate
@@ -17,6 +19,7 @@ from pytest_websearchbench.core.policies import Rate
 from pytest_websearchbench.providers.pacing import (
     COOLDOWN,
     DECREASE,
+    PURGE_STAMP,
     RATE_WINDOW,
     START_LIMIT,
     Controller,
@@ -24,6 +27,8 @@ from pytest_websearchbench.providers.pacing import (
     WindowLog,
     parse_limits,
     parse_reset,
+    purge_stale_state,
+    state_dir,
 )
 
 
@@ -274,3 +279,25 @@ def test_the_rate_is_over_the_seconds_asked_in_the_first_window_then_over_the_wi
     fresh = Pacer(ceiling=8, clock=clock)
     _answer(fresh, "other", 200)
     assert fresh.snapshot()["other"][2] == 1.0
+
+
+def test_old_state_folders_are_purged_at_most_once_an_hour(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    old, new = state_dir("old-run"), state_dir("new-run")
+    for folder in (old, new):
+        folder.mkdir(parents=True)
+        (folder / "live-outcomes.json").write_text("{}")
+    day_ago = time.time() - 86400 - 60
+    os.utime(old, (day_ago, day_ago))
+    purge_stale_state()
+    assert not old.exists() and new.exists() and (old.parent / PURGE_STAMP).is_file()
+    # within the hour the folders are not looked at (a run no longer stats every folder every run left) ...
+    old.mkdir()
+    os.utime(old, (day_ago, day_ago))
+    purge_stale_state()
+    assert old.exists()
+    # ... and an hour on they are
+    hour_ago = time.time() - 3601
+    os.utime(old.parent / PURGE_STAMP, (hour_ago, hour_ago))
+    purge_stale_state()
+    assert not old.exists() and new.exists()
