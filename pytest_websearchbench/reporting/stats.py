@@ -257,12 +257,16 @@ def _drawn_patterns(rng: random.Random, n: int, resamples: int) -> Iterator[Any]
     """``resamples`` patterns, each ``rng.getrandbits(n)`` (bit i negates mᵢ), in bounded chunks."""
     import numpy
 
-    width = (n + 7) // 8
+    # getrandbits(n) takes ceil(n / 32) 32-bit words, least significant first, and keeps the top bits of the
+    # last; getrandbits(32·k) returns the next k words whole, in the same order: so one call a chunk gives the
+    # very patterns ``rows`` calls of getrandbits(n) give (and leaves the generator where they would)
+    words = (n + 31) // 32
+    spare = 32 * words - n
     rows_at_once = max(1, _PATTERNS_AT_ONCE // n)
     for start in range(0, resamples, rows_at_once):
         rows = min(rows_at_once, resamples - start)
-        raw = b"".join(rng.getrandbits(n).to_bytes(width, "little") for _ in range(rows))
-        bits = numpy.unpackbits(
-            numpy.frombuffer(raw, dtype=numpy.uint8).reshape(rows, width), axis=1, bitorder="little"
-        )
+        raw = rng.getrandbits(32 * words * rows).to_bytes(4 * words * rows, "little")
+        stream = numpy.frombuffer(raw, dtype="<u4").reshape(rows, words).copy()
+        stream[:, -1] >>= spare
+        bits = numpy.unpackbits(stream.view(numpy.uint8), axis=1, bitorder="little")
         yield bits[:, :n].astype(float)
