@@ -45,6 +45,7 @@ def baseline(pytester, monkeypatch):
     return eval_path, base
 
 
+@pytest.mark.e2e  # pytest in xdist workers
 def test_the_served_model_is_in_the_results_file_live_and_replayed(pytester, baseline):
     eval_path, base = baseline
     document = json.loads(base.read_text())

@@ -135,6 +135,7 @@ def test_importing_the_plugin_imports_no_family_and_no_heavy_library():
     assert loaded.strip() == "[]"
 
 
+@pytest.mark.e2e  # pytest in a child process (a fresh interpreter's imports)
 @pytest.mark.parametrize("args", [("tests",), ("--help",)])
 def test_an_unrelated_run_imports_no_family_and_no_heavy_library(pytester, args):
     pytester.makeconftest(REPORT_HEAVY)
@@ -144,6 +145,7 @@ def test_an_unrelated_run_imports_no_family_and_no_heavy_library(pytester, args)
     result.stdout.fnmatch_lines(["heavy: []"])
 
 
+@pytest.mark.e2e  # pytest in a child process (a fresh interpreter's imports)
 def test_a_suite_run_imports_its_family_only(pytester, tiny_suite):
     pytester.makeconftest(REPORT_HEAVY)
     result = pytester.runpytest_subprocess("suites", "--co", "-q", "-s")

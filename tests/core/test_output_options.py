@@ -162,6 +162,7 @@ def test_every_report_that_cannot_be_written_after_the_run_is_one_line_and_exit_
     assert "written to" not in text and "appended to" not in text
 
 
+@pytest.mark.e2e  # pytest in a child process
 def test_a_full_disk_at_the_end_is_one_line_per_report_and_exit_3(pytester, tiny_suite):
     pytester.makeconftest(DISK_FULL)
     result = pytester.runpytest_subprocess(

@@ -129,6 +129,7 @@ def pytest_sessionfinish(session):
 """
 
 
+@pytest.mark.e2e  # pytest in a child process, with and without xdist workers
 @pytest.mark.parametrize("order", ["tryfirst=True", "trylast=True"])
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]])
 def test_ctrl_c_while_the_session_finishes_writes_every_report_as_interrupted(pytester, tiny_suite, order, workers):

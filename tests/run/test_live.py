@@ -57,6 +57,7 @@ def test_a_live_run_sends_its_calls_at_once_and_scores_as_its_replay(pytester, e
     assert _comparable(pytester.path / "live.json") == _comparable(pytester.path / "replay.json")
 
 
+@pytest.mark.e2e  # pytest in xdist workers
 def test_a_window_limit_sees_no_429_at_the_rate_given_under_xdist(pytester, emulator, env):
     env("serper")
     _suite(pytester.path, 16)
@@ -157,6 +158,7 @@ def test_ctrl_c_keeps_the_finished_cassettes_whole_and_the_same_command_finishes
     assert asked  # the interrupted run had really started
 
 
+@pytest.mark.e2e  # pytest in a child process and xdist workers
 def test_n_auto_runs_light_suites_without_workers_and_anything_else_with_them(pytester):
     _suite(pytester.path, 4)
     # in a process of their own: xdist reads -n auto before an in-process run's plugins could answer

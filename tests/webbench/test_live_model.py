@@ -102,6 +102,7 @@ def test_model_episodes_are_worked_at_once_live_and_score_as_their_replay(pytest
         assert cassettes == ("recorded", "replayed")
 
 
+@pytest.mark.e2e  # pytest in xdist workers
 def test_under_xdist_the_controller_works_the_episodes_and_no_worker_asks_the_model_again(pytester, monkeypatch):
     names = _shortest(3)
     model = SlowOracle(latency=0.05)
