@@ -80,7 +80,8 @@ def require_sandbox(what: str) -> None:
 
 #: End to end (marked ``e2e``, left out of the fast tier ``-m "not e2e"``): a test that runs pytest in xdist workers
 #: or a child process, runs a bundled suite whole or works every bundled task, builds or installs the wheel, installs
-#: Harbor, or drives Chromium. A test that uses one of these fixtures is marked here; the others carry the mark.
+#: Harbor, drives Chromium, or waits out seconds of real time (a live run paced by rate limits, a storm, deadlines).
+#: A test that uses one of these fixtures is marked here; the others carry the mark.
 E2E_FIXTURES = {"bundled_run", "harbor_python", "browser"}
 
 

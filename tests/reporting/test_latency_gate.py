@@ -62,6 +62,7 @@ def _run(pytester, *args: str):
     return pytester.runpytest("suites/tiny", "--provider=serper", "-p", "no:cacheprovider", *args)
 
 
+@pytest.mark.e2e  # answers slowed in real time
 def test_a_slower_release_fails_the_latency_gate_and_passes_without_it(pytester, release):
     release("0.005")
     _run(pytester, "--wsb-record-mode=rewrite", "--wsb-cassette-dir=runs/r1", "--wsb-json=base.json")

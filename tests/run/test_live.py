@@ -72,6 +72,7 @@ def test_a_window_limit_sees_no_429_at_the_rate_given_under_xdist(pytester, emul
     assert emulator.throttled("serper") == 0 and max_per_window(arrivals) <= 5
 
 
+@pytest.mark.e2e  # Retry-After waited out in real time
 def test_a_provider_that_answers_429_is_backed_off_and_no_item_is_lost(pytester, emulator, env):
     env("serper")
     _suite(pytester.path, 16)

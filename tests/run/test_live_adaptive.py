@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from test_distributed import _wide_suite, max_per_window  # noqa: E402
+
+pytestmark = pytest.mark.e2e  # live runs paced in real time: seconds of answers and rate windows each
 
 FAST = ("-p", "no:hypothesispytest")
 

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
 from test_distributed import _wide_suite  # noqa: E402
 
 
+@pytest.mark.e2e  # deadlines waited out in real time
 def test_a_dripping_provider_errors_its_item_of_a_live_run_within_timeout_times_attempts(pytester, emulator, env):
     """The measured case of issue 46: headers, then one byte a second, under --wsb-timeout."""
     env("serper")

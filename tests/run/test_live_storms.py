@@ -30,6 +30,7 @@ def _attempts(results: Path) -> list[int]:
 # ---------------------------------------------------------------------------------------------- storms
 
 
+@pytest.mark.e2e  # a storm waited out in real time
 def test_a_storm_is_waited_out_by_time_not_by_attempts(pytester, emulator, env):
     env("serper")
     _suite(pytester.path, 8)
@@ -49,6 +50,7 @@ def test_a_storm_is_waited_out_by_time_not_by_attempts(pytester, emulator, env):
     assert elapsed < 25, elapsed
 
 
+@pytest.mark.e2e  # a storm waited out in real time
 def test_a_storm_longer_than_max_wait_errors_its_items_naming_the_option(pytester, emulator, env):
     env("serper")
     _suite(pytester.path, 4)
