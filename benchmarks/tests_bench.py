@@ -1,15 +1,16 @@
 """Wall time of the project's own test commands, as the README states them, with the ten slowest tests.
 
 Times ``python -m pytest -n auto`` (everything, what CI runs) and ``python -m pytest -m "not e2e" -n auto`` (the
-fast tier) as whole processes, in a fresh clone of this checkout's HEAD by default (no ``__pycache__``, nothing
-recorded: what a newcomer runs), and prints a Markdown row a command (wall and CPU seconds, the outcome line) and
-each command's ten slowest tests (pytest's ``--durations=10``). The clone imports its own code (``PYTHONPATH``), so
-the installed editable package does not stand in for it.
+fast tier) as whole processes in this checkout, with the Python that runs the script (a clean clone's figure: clone,
+install as the README says, run the script there), and prints a Markdown row a command (median wall and CPU
+seconds of the command and its children, the outcome line) and each command's ten slowest tests (pytest's
+``--durations=10``).
 
-    python benchmarks/tests_bench.py                  # both commands, once each, in a fresh clone
-    python benchmarks/tests_bench.py --tier fast --repeat 3 --here
+    python benchmarks/tests_bench.py                  # both commands, once each
+    python benchmarks/tests_bench.py --tier fast --repeat 3
 
-The figures are only as quiet as the machine: other processes on the same cores lengthen every run.
+The figures are only as quiet as the machine: other processes on the same cores lengthen every run, and CPU
+seconds less than wall seconds.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -32,16 +32,9 @@ TIERS = {
 }
 
 
-def clone(into: Path) -> Path:
-    folder = into / "clone"
-    subprocess.run(["git", "clone", "--quiet", "--no-hardlinks", str(REPO), str(folder)], check=True)
-    return folder
-
-
 def run_once(checkout: Path, args: list[str]) -> tuple[float, float, str, list[str]]:
     """(wall s, CPU s of the command and its children, pytest's last line, the ten slowest tests)."""
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
-    env.pop("PYTEST_ADDOPTS", None)
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
@@ -64,30 +57,25 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tier", choices=[*TIERS, "both"], default="both")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each command (the table shows the median)")
-    parser.add_argument("--here", action="store_true", help="time this checkout as it is, not a fresh clone")
     options = parser.parse_args(argv)
     tiers = list(TIERS) if options.tier == "both" else [options.tier]
-    with tempfile.TemporaryDirectory(prefix="wsb-tests-bench-") as tmp:
+    print(f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {REPO}")
+    print("\n| command | median wall s | median CPU s | runs | last run |\n|---|---:|---:|---:|---|")
+    slowest: dict[str, list[str]] = {}
+    for tier in tiers:
+        walls, cpus, outcome = [], [], ""
+        for _ in range(options.repeat):
+            wall, cpu, outcome, slowest[tier] = run_once(REPO, TIERS[tier])
+            walls.append(wall)
+            cpus.append(cpu)
+        command = "python -m pytest " + " ".join(f'"{a}"' if " " in a else a for a in TIERS[tier])
         print(
-            f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, {'this checkout' if options.here else 'a fresh clone'}"
+            f"| `{command}` | {statistics.median(walls):.0f} | {statistics.median(cpus):.0f} | "
+            f"{options.repeat} | {outcome} |"
         )
-        print("\n| command | median wall s | median CPU s | runs | last run |\n|---|---:|---:|---:|---|")
-        slowest: dict[str, list[str]] = {}
-        for tier in tiers:
-            walls, cpus, outcome = [], [], ""
-            for _ in range(options.repeat):
-                checkout = REPO if options.here else clone(Path(tempfile.mkdtemp(dir=tmp)))
-                wall, cpu, outcome, slowest[tier] = run_once(checkout, TIERS[tier])
-                walls.append(wall)
-                cpus.append(cpu)
-            command = "python -m pytest " + " ".join(f'"{a}"' if " " in a else a for a in TIERS[tier])
-            print(
-                f"| `{command}` | {statistics.median(walls):.0f} | {statistics.median(cpus):.0f} | "
-                f"{options.repeat} | {outcome} |"
-            )
-        for tier in tiers:
-            print(f"\nten slowest tests, {tier} ({TIERS[tier]}):\n")
-            print("\n".join(f"    {line}" for line in slowest[tier]))
+    for tier in tiers:
+        print(f"\nten slowest tests, {tier} ({TIERS[tier]}):\n")
+        print("\n".join(f"    {line}" for line in slowest[tier]))
     return 0
 
 
