@@ -13,7 +13,17 @@ from conftest import TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
 PERCENT = re.compile(r"\[ ?(\d+)%\]")
 
 
-@pytest.mark.parametrize("args", [(), ("-v",), ("-n", "2"), ("-n", "2", "-v")], ids=["dots", "v", "xdist", "xdist-v"])
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        ("-v",),
+        # pytest in xdist workers: e2e (tests/conftest.py)
+        pytest.param(("-n", "2"), marks=pytest.mark.e2e),
+        pytest.param(("-n", "2", "-v"), marks=pytest.mark.e2e),
+    ],
+    ids=["dots", "v", "xdist", "xdist-v"],
+)
 def test_the_progress_never_goes_back_and_ends_at_100_after_the_verdict_tests(pytester, tiny_suite, args):
     # two suites: the first verdict test is shown under the first suite, after the last item of the second
     write_lexbench_suite(pytester.path, "tiny2", TINY_SCENARIOS, TINY_GRADES)
