@@ -74,6 +74,7 @@ def _run(pytester, agent: str, tasks: list, *more: str):
     )
 
 
+@pytest.mark.e2e  # programs that each sleep 1 s, waited out in real time
 def test_program_episodes_run_four_at_once_in_a_replay_and_as_many_as_wsb_concurrency_says(pytester, stamping_agent):
     require_sandbox("program agents are worked at once only in the sandbox")
     tasks = _shortest(6)
@@ -103,6 +104,7 @@ def test_an_episodes_error_reaches_its_test_and_the_others_pass(pytester, stampi
     assert items[tasks[0].name]["outcome"] == "error" and "never reached the world" in items[tasks[0].name]["error"]
 
 
+@pytest.mark.e2e  # programs that each sleep 1 s, one at a time
 def test_an_unsandboxed_program_stays_in_the_tests_one_at_a_time(pytester, stamping_agent):
     tasks = _shortest(3)
     result = _run(pytester, stamping_agent, tasks, "--wsb-sandbox=off", "--wsb-json=off.json")
