@@ -67,6 +67,7 @@ def test_a_provider_is_served_from_the_bundled_corpus_and_its_adapter_reads_it(s
     assert [h.url for h in hits] == [r["url"] for r in index.search("Quillon ServiceDesk changelog", 5)]
 
 
+@pytest.mark.e2e  # a rate window and answer delays waited out in real time
 def test_a_rate_limit_answers_429_with_retry_after_and_latency_delays_answers(stop, tmp_path):
     corpus = tmp_path / "pages.jsonl"
     corpus.write_text("".join(json.dumps(page) + "\n" for page in TINY_CORPUS), "utf-8")

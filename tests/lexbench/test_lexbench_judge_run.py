@@ -344,6 +344,7 @@ def test_a_model_that_refuses_a_temperature_is_sent_none(collected, judge, capsy
     assert judge.requests and all("temperature" not in r.body for r in judge.requests)
 
 
+@pytest.mark.e2e  # timeouts, a 1 s answer and retries waited out in real time
 def test_when_no_packet_gets_a_grade_the_judge_keeps_the_receipts_says_why_and_fails(collected, judge, capsys):
     import time
 

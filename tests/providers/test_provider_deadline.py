@@ -19,6 +19,7 @@ from pytest_websearchbench.providers.retry import HttpOptions
 QUERY = "green tea brewing temperature"
 
 
+@pytest.mark.e2e  # two 1 s deadlines waited out in real time
 def test_a_dripping_provider_ends_at_the_deadline_of_each_attempt(emulator):
     # a byte every 0.2 s: every read is answered well within the 1 s timeout, the body never within it
     emulator.fault("serper", "drip", times=2, drip_interval=0.2)
@@ -42,6 +43,7 @@ def test_a_drip_then_a_whole_answer_is_retried_into_a_result(emulator):
     assert provider.calls[-1].attempts == 2
 
 
+@pytest.mark.e2e  # two 1 s deadlines waited out in real time
 def test_a_dripping_model_ends_at_the_deadline_of_each_attempt():
     with ScriptedModel(scripted([{"content": "an answer", "drip": 0.2}] * 2)) as url:
         client = ModelClient(url, "k", timeout=1.0, retry=RetryPolicy(retries=1, backoff=0.01))
