@@ -730,7 +730,7 @@ def test_agent_episodes_record_into_the_items_cassette_and_replay_whole(pytester
     other.stdout.fnmatch_lines(
         [
             "*no cassette at */local/agent-other-model-7b-search-chat/acme-001.yaml*",
-            "*--wsb-mode=agent --wsb-model=other/model:7b --wsb-model-api=chat --wsb-record-mode=once*",
+            "*--wsb-mode=agent --wsb-model=other/model:7b --wsb-model-api=chat --wsb-cassette-dir=cassettes --wsb-record-mode=once*",
         ]
     )
 
