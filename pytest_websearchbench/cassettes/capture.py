@@ -1,9 +1,9 @@
 """Recording many items' traffic at once: a live run works items on several threads (run/live/), and
 vcrpy's patching is one global cassette (under threads its recordings lose requests, vcrpy #849).
 
-``capturing()`` patches httpx's transport once for the whole live run; an exchange made on a thread
-that is working an item (``Capture.active``) goes into that item's ``Capture``, every other one passes
-through untouched. A finished item's capture becomes its cassette in vcrpy's format, through the same
+A ``Capture`` is its thread's tap while it is active (cassettes/transport.py): an exchange the plugin's
+clients make on a thread that is working an item goes into that item's capture, every other one passes
+through untouched; ``capturing(pace)`` says how the run presses each host while it lasts. A finished item's capture becomes its cassette in vcrpy's format, through the same
 filters, serializer and atomic persister as ``use_cassette`` (so it replays exactly as a cassette
 vcrpy recorded): decompressed, secrets and run-specific base URLs filtered, 429 and 5xx answers and
 rejected answers dropped, each answer stamped with what produced it.
@@ -18,7 +18,6 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_websearchbench.cassettes.latency import timed_transport
 from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister
 from pytest_websearchbench.cassettes.recorder import (
     _matchers,
@@ -29,6 +28,7 @@ from pytest_websearchbench.cassettes.recorder import (
     produced_by_stamp,
 )
 from pytest_websearchbench.cassettes.scrub import SecretFilter, alias_url
+from pytest_websearchbench.cassettes.transport import Send, tapped
 from pytest_websearchbench.core.options import CassetteMode
 
 if TYPE_CHECKING:
@@ -89,9 +89,37 @@ class Capture:
         """The calling thread's HTTP exchanges go to this capture while the block runs."""
         token = _ACTIVE.set(self)
         try:
-            yield self
+            with tapped(self):
+                yield self
         finally:
             _ACTIVE.reset(token)
+
+    def handle(self, request: httpx.Request, send: Send) -> httpx.Response:
+        """A tap (cassettes/transport.py): the answer (its own in new_episodes, when it holds one) is kept; a
+        request that goes out waits on the run's pace for its host."""
+        import httpx
+        from vcr.request import Request as VcrRequest
+        from vcr.stubs.httpx_stubs import _serialize_response
+
+        assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
+        body = b"".join(request.stream)
+        request.stream = httpx.ByteStream(body)
+        vcr_request = VcrRequest(request.method, str(request.url), body, request.headers)
+        answer = self.replayed(request, body)
+        if answer is not None:
+            return answer
+        with _PACE[0](self.host(str(request.url))) as paced:
+            response = send(request)
+            paced.status, paced.headers = response.status_code, response.headers
+        stream = response.stream
+        assert isinstance(stream, httpx.SyncByteStream)  # a sync transport's (httpx's Client asserts it too)
+        try:
+            content = b"".join(stream)
+        finally:
+            stream.close()
+        response.stream = httpx.ByteStream(content)
+        self.add(vcr_request, _serialize_response(response, content))
+        return response
 
     def host(self, url: str) -> str:
         """Who answers ``url``, named as the cassette names it (an emulator's port is its vendor's host), or as
@@ -154,43 +182,28 @@ class Capture:
 
 @contextmanager
 def capturing(pace: Pace) -> Iterator[None]:
-    """While the block runs, httpx exchanges made on a thread inside ``Capture.active`` are recorded
-    into that capture (and timed, as ``use_cassette`` times them); ``pace(host)`` wraps each one that
-    goes out, so a live run can hold back a host by what it answers (a 429, its rate-limit headers) and space
-    its sends at its --wsb-rate."""
-    import httpx
-    from vcr.request import Request as VcrRequest
-    from vcr.stubs.httpx_stubs import _serialize_response
+    """While the block runs, the captures' requests that go out are sent inside ``pace(host)``, so a live run can
+    hold back a host by what it answers (a 429, its rate-limit headers) and space its sends at its --wsb-rate
+    (one live run at a time in a process: its threads share it)."""
+    # vcrpy imported here, once, before the run's threads: its modules import each other in a circle, and two
+    # threads importing it first at once find it half made
+    import vcr.request  # noqa: F401
+    import vcr.stubs.httpx_stubs  # noqa: F401
 
-    real = httpx.HTTPTransport.handle_request
+    _PACE[0] = pace
+    try:
+        yield
+    finally:
+        _PACE[0] = _unpaced
 
-    def handle(transport: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
-        capture = _ACTIVE.get()
-        if capture is None:
-            return real(transport, request)
-        assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
-        body = b"".join(request.stream)
-        request.stream = httpx.ByteStream(body)
-        vcr_request = VcrRequest(request.method, str(request.url), body, request.headers)
-        answer = capture.replayed(request, body)
-        if answer is not None:
-            return answer
-        with pace(capture.host(str(request.url))) as paced:
-            response = real(transport, request)
-            paced.status, paced.headers = response.status_code, response.headers
-        stream = response.stream
-        assert isinstance(stream, httpx.SyncByteStream)  # a sync transport's (httpx's Client asserts it too)
-        try:
-            content = b"".join(stream)
-        finally:
-            stream.close()
-        response.stream = httpx.ByteStream(content)
-        capture.add(vcr_request, _serialize_response(response, content))
-        return response
 
-    with timed_transport():
-        setattr(httpx.HTTPTransport, "handle_request", handle)  # noqa: B010 (setattr: a method replaced on purpose, then restored)
-        try:
-            yield
-        finally:
-            setattr(httpx.HTTPTransport, "handle_request", real)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
+@contextmanager
+def _unpaced(host: str) -> Iterator[Any]:
+    """A send outside a live run's pace: nothing waits; what it answered is told to nobody."""
+    from types import SimpleNamespace
+
+    yield SimpleNamespace(status=None, headers=None)
+
+
+#: the pace of the live run in progress (``capturing``), else none
+_PACE: list[Pace] = [_unpaced]

@@ -4,16 +4,14 @@ a provider's relative dates ("3 days ago") resolve to the same day in every repl
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.dates import parse_instant
 
 if TYPE_CHECKING:
-    import httpcore
+    pass
 
 #: the response header that carries the latency stamp (seconds to the response headers)
 RECORDED_SECONDS_HEADER = "x-wsb-recorded-seconds"
@@ -29,33 +27,6 @@ def received_at(headers: Mapping[str, str]) -> datetime:
         or parse_instant(headers.get("date"))
         or datetime.now(UTC).replace(microsecond=0)
     )
-
-
-@contextmanager
-def timed_transport() -> Iterator[None]:
-    """Time each real HTTP exchange (to its response headers) and stamp the response with it and with
-    the moment it was received.
-
-    The stamp is added at httpcore's connection pool, underneath httpx's transport where vcrpy
-    records, so it is written into the cassette and comes back when the call is replayed.
-    """
-    import httpcore
-
-    real = httpcore.ConnectionPool.handle_request
-
-    def timed(pool: httpcore.ConnectionPool, request: httpcore.Request) -> httpcore.Response:
-        began = time.perf_counter()
-        response = real(pool, request)
-        response.headers.append((RECORDED_SECONDS_HEADER.encode(), f"{time.perf_counter() - began:.6f}".encode()))
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        response.headers.append((RECEIVED_AT_HEADER.encode(), stamp.encode()))
-        return response
-
-    setattr(httpcore.ConnectionPool, "handle_request", timed)  # noqa: B010 (setattr: a method replaced on purpose, then restored)
-    try:
-        yield
-    finally:
-        setattr(httpcore.ConnectionPool, "handle_request", real)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
 
 
 def server_seconds(headers: Mapping[str, str]) -> float | None:

@@ -6,9 +6,10 @@ digest, an API's options) in a response header; replaying a cassette under other
 ``StaleCassetteError`` saying what differs. Cassettes recorded before the stamp existed are not checked.
 
 With recording off (``--wsb-record-mode=none``) a cassette is replayed by ``_Replay``: the same files,
-loader, filters and matchers as vcrpy, and vcrpy's own error for a request it does not hold, but one
-patch of httpx's transports instead of vcrpy's thirty-odd patchers per cassette (rebuilt for every item,
-with failed imports of clients the plugin never uses) and no deep copy of every request.
+loader, filters and matchers as vcrpy, and vcrpy's own error for a request it does not hold, but as the tap
+of the plugin's own clients (cassettes/transport.py) instead of vcrpy's thirty-odd process-wide patchers per
+cassette (rebuilt for every item, with failed imports of clients the plugin never uses), and no deep copy of
+every request.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pytest_websearchbench.cassettes.latency import timed_transport
 from pytest_websearchbench.cassettes.persister import PRODUCED_BY_HEADER, AtomicPersister, RewritePersister
 from pytest_websearchbench.cassettes.scrub import SecretFilter
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
@@ -102,7 +102,9 @@ def use_cassette(
             _refuse_stale(path, replay.data, produced_by)
         use = CassetteUse(path)
         try:
-            with replay.patched():
+            from pytest_websearchbench.cassettes.transport import tapped  # (httpx: not at every pytest start)
+
+            with tapped(replay):
                 yield use
         finally:
             use.played = sum(replay.played)
@@ -120,7 +122,7 @@ def use_cassette(
     recorder.register_persister(RewritePersister if mode is CassetteMode.REWRITE else AtomicPersister)
     recorder.register_matcher("body", body_matches)
     use = CassetteUse(path)
-    with timed_transport(), recorder.use_cassette(str(path)) as cassette:
+    with recorder.use_cassette(str(path)) as cassette:
         before = len(cassette.data)
         if produced_by is not None and mode is not CassetteMode.ALL:  # ALL replays nothing (stamped: stamp is set)
             _refuse_stale(path, cassette.data, produced_by)
@@ -272,33 +274,14 @@ class _Replay:
             request,
         )
 
-    @contextmanager
-    def patched(self) -> Iterator[None]:
-        """httpx's sync and async transports answer from this cassette while the block runs."""
+    def handle(self, request: httpx.Request, send: Callable[[httpx.Request], httpx.Response]) -> httpx.Response:
+        """A tap (cassettes/transport.py): every exchange of the thread is answered from this cassette."""
         import httpx
 
-        real_sync, real_async = httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request
-
-        def handle(transport: httpx.HTTPTransport, request: httpx.Request) -> httpx.Response:
-            assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
-            body = b"".join(request.stream)
-            request.stream = httpx.ByteStream(body)
-            return self.play(request, body)
-
-        async def handle_async(transport: httpx.AsyncHTTPTransport, request: httpx.Request) -> httpx.Response:
-            assert isinstance(request.stream, httpx.AsyncByteStream)  # as httpx's own handle_async_request asserts
-            body = b"".join([part async for part in request.stream])
-            request.stream = httpx.ByteStream(body)
-            return self.play(request, body)
-
-        # httpx's transports answer from the cassette: their methods are replaced (setattr: on purpose), then restored
-        setattr(httpx.HTTPTransport, "handle_request", handle)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
-        setattr(httpx.AsyncHTTPTransport, "handle_async_request", handle_async)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
-        try:
-            yield
-        finally:
-            setattr(httpx.HTTPTransport, "handle_request", real_sync)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
-            setattr(httpx.AsyncHTTPTransport, "handle_async_request", real_async)  # noqa: B010 (a typed method replaced on purpose; plain assignment is a mypy error)
+        assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
+        body = b"".join(request.stream)
+        request.stream = httpx.ByteStream(body)
+        return self.play(request, body)
 
 
 def _vcr_request(request: httpx.Request, body: bytes) -> VcrRequest:

@@ -240,17 +240,20 @@ class HttpProvider(Provider):
         params: Mapping[str, str] | None = None,
     ) -> None:
         # loaded by the first HTTP provider, not by every pytest start
+        from pytest_websearchbench.cassettes.transport import tap_client
         from pytest_websearchbench.core.deadline import deadline_client
 
         super().__init__()
         self.http = http or HttpOptions(timeout=self.timeout_seconds)
         self.base_url = base_url.rstrip("/")
-        self.client = deadline_client(
-            base_url=self.base_url,
-            headers=dict(headers or {}),
-            params=dict(params or {}),
-            timeout=self.http.timeout,
-            verify=client_tls(),
+        self.client = tap_client(
+            deadline_client(
+                base_url=self.base_url,
+                headers=dict(headers or {}),
+                params=dict(params or {}),
+                timeout=self.http.timeout,
+                verify=client_tls(),
+            )
         )
         self.breaker = CircuitBreaker(self.http.retry)
 

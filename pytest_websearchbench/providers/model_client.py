@@ -34,6 +34,7 @@ from typing import Any
 import httpx
 
 from pytest_websearchbench.cassettes.latency import RECORDED_SECONDS_HEADER
+from pytest_websearchbench.cassettes.transport import tap_client
 from pytest_websearchbench.core.deadline import attempt_deadline, deadline_client, deadline_passed
 from pytest_websearchbench.core.exceptions import ProviderError
 from pytest_websearchbench.core.options import CHAT_API, RESPONSES_API
@@ -290,8 +291,10 @@ class ModelClient:
         # that leaves the process is scrubbed of it, errors and log records alike
         register_secrets([self.api_key])
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        self._client = deadline_client(
-            base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout, verify=client_tls()
+        self._client = tap_client(
+            deadline_client(
+                base_url=self.base_url.rstrip("/"), headers=headers, timeout=self.timeout, verify=client_tls()
+            )
         )
 
     def ask(self, path: str, body: dict[str, Any]) -> Any:

@@ -172,7 +172,7 @@ class WebBenchFamily(BenchmarkFamily):
 
     def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
         """The model agent's episodes go live (its model turns only: the world's pages go through
-        ``WorldTransport``, out of any capture), in either browser (Chromium's calls are made on the thread
+        httpx's own transport, which no capture taps), in either browser (Chromium's calls are made on the thread
         that owns its driver: browsing/chromium.py); the other agents call no model."""
         from pytest_websearchbench.webbench.agents.dispatch import model_cassette
         from pytest_websearchbench.webbench.agents.registry import MODEL

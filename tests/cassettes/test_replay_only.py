@@ -4,7 +4,6 @@ and every request the cassette does not hold must raise vcrpy's error with vcrpy
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import json
 
@@ -20,6 +19,7 @@ from pytest_websearchbench.cassettes.recorder import (
     use_cassette,
 )
 from pytest_websearchbench.cassettes.scrub import SecretFilter, alias_url
+from pytest_websearchbench.cassettes.transport import tap_client
 from pytest_websearchbench.core.options import CassetteMode
 
 SECRET = "sk-live-0123456789"
@@ -118,7 +118,7 @@ def _outcome(send):
 def _replay_all(path, lean: bool, requests=REQUESTS):
     filters = SecretFilter(ALIASES, [SECRET])
     outcomes = []
-    with httpx.Client(headers={"x-api-key": SECRET}) as client:
+    with tap_client(httpx.Client(headers={"x-api-key": SECRET})) as client:  # a client as the plugin makes them
         block = (
             use_cassette(path, CassetteMode.NONE, aliases=ALIASES, secrets=[SECRET])
             if lean
@@ -195,13 +195,14 @@ def test_replay_builds_none_of_vcrpys_patchers(cassette, monkeypatch):
     assert httpx.HTTPTransport.handle_request.__name__ == "handle_request"  # put back afterwards
 
 
-def test_an_async_client_replays_too(cassette):
-    async def fetch():
-        async with httpx.AsyncClient() as client:
-            return await client.get(f"{API}/search?q=soup&api_key={SECRET}")
-
+def test_replay_patches_nothing_process_wide_and_answers_the_plugins_clients(cassette):
+    """The plugin's clients are tapped (cassettes/transport.py): httpx's classes stay as they are, so a client the
+    plugin did not make (the world's pages, a third party's) is never answered from a cassette."""
+    before = (httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request)
     with use_cassette(cassette, CassetteMode.NONE, aliases=ALIASES, secrets=[SECRET]) as used:
-        response = asyncio.run(fetch())
+        assert (httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request) == before
+        with tap_client(httpx.Client()) as client:
+            response = client.get(f"{API}/search?q=soup&api_key={SECRET}")
     assert response.json() == {"results": ["first"]} and used.played == 1
 
 

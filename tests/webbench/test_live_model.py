@@ -214,3 +214,32 @@ def test_a_model_out_of_credits_stops_the_episodes_that_call_it(pytester, monkey
     )
     errors = sorted(item["error"] for item in json.loads((pytester.path / "out.json").read_text())["items"])
     assert sum("not called: model scripted/browser-1 is out of credits" in error for error in errors) == 2
+
+
+@pytest.mark.e2e  # xdist workers
+def test_on_a_gateway_elsewhere_the_worker_records_the_model_turns_only(pytester, monkeypatch):
+    # a gateway with a temp folder of its own is another machine: it has no live phase there, and its worker
+    # records each episode in the test, through the model client's tap; the world's pages (httpx's own
+    # transport, no process-wide patch) stay out of the cassette
+    names = _shortest(2)
+    temp = pytester.mkdir("tmp-elsewhere")
+    with ScriptedModel(SlowOracle(latency=0.0)) as url:
+        monkeypatch.setenv("OPENAI_BASE_URL", url)
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-never-in-a-cassette")
+        gateway = ("--dist=load", "--tx", f"popen//env:TMPDIR={temp}")
+        recorded = pytester.runpytest(*_args(names, *gateway, "--wsb-json=live.json"))
+    recorded.assert_outcomes(passed=2)
+    assert "live:" not in recorded.stdout.str()
+    folder = pytester.path / "cassettes" / "webbench-sample" / MODEL_FOLDER
+    for name in names:
+        text = (folder / f"{name}.yaml").read_text()
+        assert "sk-never-in-a-cassette" not in text and "127.0.0.1" not in text
+        assert {r["request"]["uri"] for r in yaml.safe_load(text)["interactions"]} == {
+            "http://chat-model.invalid/responses"
+        }
+    monkeypatch.delenv("OPENAI_BASE_URL")
+    monkeypatch.delenv("OPENAI_API_KEY")
+    replay = pytester.runpytest(*_args(names, "--wsb-record-mode=none", "--wsb-json=replay.json"))
+    replay.assert_outcomes(passed=2)
+    first, second = _items(pytester.path / "live.json"), _items(pytester.path / "replay.json")
+    assert {key: _same(item) for key, item in first.items()} == {key: _same(item) for key, item in second.items()}

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_websearchbench.cassettes.capture import capture_active
+from pytest_websearchbench.cassettes.capture import Capture, capture_active
 from pytest_websearchbench.cassettes.recorder import cassette_path, use_cassette
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import OwnCassette
@@ -168,13 +168,22 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
 
     try:
         if capture_active():
-            # the live phase records this thread's calls into this same cassette (run/live/); vcrpy's
-            # cassette patches every thread's httpx at once, so it is not opened beside other episodes
+            # the live phase records this thread's calls into this same cassette (run/live/)
             episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
+            status = "recorded"
+        elif may_record and not (setup.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size):
+            # recorded in the test (a gateway on another machine has no live phase here): captured as the live
+            # phase captures, through the model client's tap, so the world's pages stay out of it
+            capture = Capture(
+                path, setup.record_mode, aliases=own.aliases, secrets=own.secrets, produced_by=own.produced_by
+            )
+            with capture.active():
+                episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
+            capture.save([])  # its 429 and 5xx answers are dropped by the filters
             status = "recorded"
         else:
             with use_cassette(
-                path, setup.record_mode, aliases=own.aliases, secrets=own.secrets, produced_by=own.produced_by
+                path, CassetteMode.NONE, aliases=own.aliases, secrets=own.secrets, produced_by=own.produced_by
             ) as cassette:
                 episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
             status = cassette.status(len(client.calls))

@@ -88,21 +88,15 @@ class Observation:
         return {"observation": self.to_text(), **{k: self.extra[k] for k in ("screenshot",) if k in self.extra}}
 
 
-class WorldTransport(httpx.HTTPTransport):
-    """httpx's own transport, kept out of cassettes: a model agent's episode runs inside the item's
-    cassette, where vcrpy replaces ``HTTPTransport.handle_request``; the world's pages (a fresh port
-    each episode) must reach the world, not the cassette. Bound when this module is imported, which
-    happens when the plugin is configured, before any cassette is open."""
-
-    handle_request = httpx.HTTPTransport.handle_request
-
-
 class Browser:
     def __init__(self, base_url: str, client: httpx.Client | None = None, timeout: float = 10.0) -> None:
         self.base_url = base_url.rstrip("/")
         self._own_client = client is None
         self.client = client or httpx.Client(
-            timeout=timeout, follow_redirects=True, transport=WorldTransport(verify=client_tls())
+            # httpx's own transport: no cassette's tap sees the world's pages (cassettes/transport.py)
+            timeout=timeout,
+            follow_redirects=True,
+            transport=httpx.HTTPTransport(verify=client_tls()),
         )
         self.url = ""
         self.status = 0
