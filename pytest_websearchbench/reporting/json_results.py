@@ -42,6 +42,8 @@ class RunResults:
     raw_answers: bool = True  # the items keep the provider answers' text (--wsb-json-raw; files before it did)
     #: side by side, each variant's verdict against the reference (the summary block's ``versus``); read from a file
     versus: list[SuiteVerdict] = field(default_factory=list)
+    #: the A/A pairs (two labels of one endpoint) whose noise floors the summary block shows; read from a file
+    same_endpoints: list[tuple[str, str]] = field(default_factory=list)
 
     @classmethod
     def of_run(
@@ -64,6 +66,11 @@ class RunResults:
             __version__,
             figures,
             settings.json_raw,
+            # as a file read back gives them: the report made in the run shows what ``wsb-report`` shows of it
+            versus=[variant.versus for suite in figures or [] for variant in suite.variants if variant.versus],
+            same_endpoints=list(
+                dict.fromkeys((f.first, f.second) for suite in figures or [] for f in suite.noise_floors)
+            ),
         )
 
     def to_dict(self, *, stream: bool = False) -> dict[str, Any]:
@@ -138,6 +145,13 @@ class RunResults:
                 for variant in suite.get("variants") or []
                 if variant.get("versus")
             ],
+            same_endpoints=list(
+                dict.fromkeys(
+                    (floor["first"], floor["second"])
+                    for suite in data.get("summary") or []
+                    for floor in suite.get("noise_floors") or []
+                )
+            ),
         )
 
 

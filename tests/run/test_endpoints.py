@@ -90,7 +90,7 @@ def test_the_same_endpoint_under_two_labels_is_an_a_a_run_with_its_noise_floor(p
     monkeypatch.setenv("WSB_SERPER_A_BASE_URL", emulator.base_url("serper"))
     monkeypatch.setenv("WSB_SERPER_B_BASE_URL", emulator.base_url("serper") + "/")  # one endpoint, written twice
     _suite(pytester)
-    result = pytester.runpytest("suites", "--provider=serper@a,serper@b", "--wsb-json=run.json")
+    result = pytester.runpytest("suites", "--provider=serper@a,serper@b", "--wsb-json=run.json", "--wsb-html=run.html")
     result.assert_outcomes(passed=6, failed=2)
     result.stdout.fnmatch_lines(
         [
@@ -114,6 +114,13 @@ def test_the_same_endpoint_under_two_labels_is_an_a_a_run_with_its_noise_floor(p
             "p95_abs_delta": 0.0,
         }
     ]
+    # the HTML report says it too: the run's own, and one made later from its results file
+    from pytest_websearchbench.report import main as wsb_report
+
+    assert wsb_report([str(pytester.path / "run.json"), "-o", str(pytester.path / "later.html")]) == 0
+    floor = "noise floor (A/A serper@a vs serper@b, one endpoint): nDCG@5 mean Δ +0.000 [+0.000, +0.000]"
+    for page in ("run.html", "later.html"):
+        assert floor in (pytester.path / page).read_text(), page
 
 
 def test_each_label_reads_its_own_key_then_the_providers_and_a_baseline_pairs_label_with_label(

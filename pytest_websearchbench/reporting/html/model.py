@@ -111,6 +111,8 @@ def report_figures(
                 order=order,
                 verdicts=verdicts,
                 versus=versus,
+                # its A/A pairs' noise floors, within one run as it measured them
+                same_endpoints=[] if len(sources) > 1 else sources[0].results.same_endpoints,
             )
         )
     return out
