@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,14 +27,12 @@ from pytest_websearchbench.cassettes.recorder import (
     produced_by_stamp,
 )
 from pytest_websearchbench.cassettes.scrub import SecretFilter, alias_url
-from pytest_websearchbench.cassettes.transport import Send, tapped
+from pytest_websearchbench.cassettes.transport import Send, current_tap, read_body, tapped
 from pytest_websearchbench.core.options import CassetteMode
 
 if TYPE_CHECKING:
     import httpx
     from vcr.request import Request as VcrRequest  # (vcrpy ships no types: Any)
-
-_ACTIVE: ContextVar[Capture | None] = ContextVar("wsb_capture", default=None)
 
 #: ``pace(host)``: a context manager a request to ``host`` is sent inside (it may wait for a free
 #: slot, an announced budget, a declared rate), given the answer's status and headers when there is one
@@ -46,7 +43,7 @@ Pace = Callable[[str], Any]
 def capture_active() -> bool:
     """Whether the calling thread's exchanges go to a live ``Capture``: code that would open a cassette of
     its own (vcrpy's patching is global, not per thread) makes its calls bare instead."""
-    return _ACTIVE.get() is not None
+    return isinstance(current_tap(), Capture)
 
 
 class Capture:
@@ -87,12 +84,8 @@ class Capture:
     @contextmanager
     def active(self) -> Iterator[Capture]:
         """The calling thread's HTTP exchanges go to this capture while the block runs."""
-        token = _ACTIVE.set(self)
-        try:
-            with tapped(self):
-                yield self
-        finally:
-            _ACTIVE.reset(token)
+        with tapped(self):
+            yield self
 
     def handle(self, request: httpx.Request, send: Send) -> httpx.Response:
         """A tap (cassettes/transport.py): the answer (its own in new_episodes, when it holds one) is kept; a
@@ -101,9 +94,7 @@ class Capture:
         from vcr.request import Request as VcrRequest
         from vcr.stubs.httpx_stubs import _serialize_response
 
-        assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
-        body = b"".join(request.stream)
-        request.stream = httpx.ByteStream(body)
+        body = read_body(request)
         vcr_request = VcrRequest(request.method, str(request.url), body, request.headers)
         answer = self.replayed(request, body)
         if answer is not None:

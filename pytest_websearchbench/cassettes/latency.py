@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.dates import parse_instant
-
-if TYPE_CHECKING:
-    pass
 
 #: the response header that carries the latency stamp (seconds to the response headers)
 RECORDED_SECONDS_HEADER = "x-wsb-recorded-seconds"

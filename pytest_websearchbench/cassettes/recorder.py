@@ -276,12 +276,9 @@ class _Replay:
 
     def handle(self, request: httpx.Request, send: Callable[[httpx.Request], httpx.Response]) -> httpx.Response:
         """A tap (cassettes/transport.py): every exchange of the thread is answered from this cassette."""
-        import httpx
+        from pytest_websearchbench.cassettes.transport import read_body
 
-        assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
-        body = b"".join(request.stream)
-        request.stream = httpx.ByteStream(body)
-        return self.play(request, body)
+        return self.play(request, read_body(request))
 
 
 def _vcr_request(request: httpx.Request, body: bytes) -> VcrRequest:

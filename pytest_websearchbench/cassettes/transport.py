@@ -44,9 +44,17 @@ def tapped(tap: Tap) -> Iterator[None]:
         _TAP.reset(token)
 
 
-def tap_active() -> bool:
-    """Whether the calling thread's exchanges go through a tap (a cassette or a capture is open)."""
-    return _TAP.get() is not None
+def current_tap() -> Tap | None:
+    """The calling thread's tap (a replayed cassette, a live capture), or None."""
+    return _TAP.get()
+
+
+def read_body(request: httpx.Request) -> bytes:
+    """The request's body, read once and put back as a stream it can be sent from again."""
+    assert isinstance(request.stream, httpx.SyncByteStream)  # as httpx's own handle_request asserts
+    body = b"".join(request.stream)
+    request.stream = httpx.ByteStream(body)
+    return body
 
 
 def tap_client(client: httpx.Client) -> httpx.Client:
