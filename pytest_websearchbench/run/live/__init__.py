@@ -6,7 +6,10 @@ each replays and scores what was recorded, so a live run scores exactly as its r
 A run goes live when its record mode records (once, new_episodes, all, rewrite) and an item's family
 records traffic (LexBench, the code family: the probe and the agent, model turns included) or, keeping its
 own cassettes, gives the item's (``BenchmarkFamily.live_cassette``: WebBench's model-agent episodes, their
-model turns only); in ``once`` an item whose cassette exists is reused, not called. Items are worked on up
+model turns only); in ``once`` an item whose cassette exists is reused, not called. In every record mode,
+the items a family works at once (``BenchmarkFamily.works_at_once``: WebBench's sandboxed programs and route
+agents in Chromium) are worked here too, ``EPISODES_AT_ONCE`` at a time, and each test is handed what its item
+came to (``outcomes``). Items are worked on up
 to ``--wsb-concurrency`` threads (default: as many as the hosts' adaptive limits and the ``--wsb-rate``s
 times the providers' answer times take, 16 at least); an episode's own turns stay in order on its thread.
 One case's items across a provider's labelled endpoints (``serper@prod``, ``serper@staging``) start together
