@@ -10,6 +10,25 @@ A plugin (a conftest.py, or a package with a ``pytest11`` entry point) implement
 
 Packages may instead expose a provider factory under the entry-point group
 ``pytest_websearchbench.providers`` (name = provider name).
+
+Examples:
+    The hooks are these two; pytest calls each implementation found in a ``conftest.py`` or a plugin:
+
+    >>> from pytest_websearchbench.api import hookspecs
+    >>> sorted(name for name in vars(hookspecs) if name.startswith("pytest_"))
+    ['pytest_websearchbench_add_agents', 'pytest_websearchbench_add_providers']
+
+    A ``conftest.py`` registering a provider whose key lives in ``ACME_API_KEY`` (``key_env`` on its class):
+
+    ```python
+    from acme_search import AcmeProvider  # an ApiProvider subclass
+
+    from pytest_websearchbench.api import ProviderRegistry
+
+
+    def pytest_websearchbench_add_providers(registry: ProviderRegistry) -> None:
+        registry.add("acme", AcmeProvider.from_context, help="Acme Search API")
+    ```
 """
 
 from __future__ import annotations

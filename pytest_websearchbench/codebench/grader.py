@@ -80,7 +80,19 @@ class NeedleCheck:
 
 @dataclass(frozen=True)
 class CodeVerdict:
-    """The grade of one answer."""
+    """The grade of one answer.
+
+    Examples:
+        >>> from pytest_websearchbench.api import grade_code_answer
+        >>> needles = ["post_entry", "currency"]
+        >>> verdict = grade_code_answer("client.post_entry(", needles, seen_urls=None, seen_text=None)
+        >>> verdict.passed, verdict.compiled
+        (False, False)
+        >>> verdict.notes
+        ("syntax error (line 1: '(' was never closed)", 'missing:currency')
+        >>> verdict.to_dict()["needles"][1]
+        {'needle': 'currency', 'present': False, 'sources': [], 'grounded_by': ''}
+    """
 
     passed: bool
     compiled: bool
@@ -221,7 +233,22 @@ def grade_code_answer(
     seen_text: Iterable[str] | None,
     cite_urls: bool = True,
 ) -> CodeVerdict:
-    """Grade an answer against its needles and what the agent saw (module docstring)."""
+    """Grade an answer against its needles and what the agent saw (module docstring).
+
+    Examples:
+        The answer's code must hold every needle, each on a line under a comment citing a URL the agent saw:
+
+        >>> from pytest_websearchbench.api import grade_code_answer
+        >>> answer = '''
+        ... # https://docs.example.test/ledger/v2
+        ... client.post_entry(ledger_id, amount_cents=1250)
+        ... '''
+        >>> cited = ["https://docs.example.test/ledger/v2"]
+        >>> grade_code_answer(answer, ["post_entry", "amount_cents"], seen_urls=cited, seen_text=None).passed
+        True
+        >>> grade_code_answer(answer, ["post_entry", "amount_cents"], seen_urls=[], seen_text=None).notes
+        ('ungrounded:post_entry', 'ungrounded:amount_cents')
+    """
     code = extract_code(answer)
     if not code:
         return CodeVerdict(False, False, (EMPTY,), code)

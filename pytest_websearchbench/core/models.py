@@ -8,7 +8,16 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Hit:
-    """One search result, in the provider's own order (rank starts at 1)."""
+    """One search result, in the provider's own order (rank starts at 1).
+
+    Examples:
+        >>> from pytest_websearchbench.api import Hit
+        >>> hit = Hit(1, "https://example.org/tides", "Tide tables", "High water at 06:12.", {"date": "2025-03-01"})
+        >>> hit.rank, hit.title
+        (1, 'Tide tables')
+        >>> hit.to_dict()["extra"]
+        {'date': '2025-03-01'}
+    """
 
     rank: int
     url: str
@@ -28,7 +37,16 @@ class Hit:
 
 @dataclass(frozen=True)
 class Page:
-    """A fetched page's readable text."""
+    """A fetched page's readable text.
+
+    Examples:
+        What ``Provider.fetch(url)`` returns:
+
+        >>> from pytest_websearchbench.api import Page
+        >>> page = Page("https://example.org/tides", "Tide tables", "High water at 06:12. Low water at 12:30.")
+        >>> page.to_dict()
+        {'url': 'https://example.org/tides', 'title': 'Tide tables', 'text': 'High water at 06:12. Low water at 12:30.'}
+    """
 
     url: str
     title: str

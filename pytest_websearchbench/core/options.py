@@ -137,7 +137,32 @@ def words(allowed: tuple[str, ...]) -> Callable[[str, str], frozenset[str]]:
 
 @dataclass(frozen=True)
 class Option:
-    """One option: a flag in the plugin's ``--help`` group and an ini key, with how its text reads."""
+    """One option: a flag in the plugin's ``--help`` group and an ini key, with how its text reads.
+
+    Examples:
+        A family declares its options as a tuple of them (``api.PluginOption``) in ``<family>/options.py``:
+
+        >>> from pytest_websearchbench.api import ConfigurationError, PluginOption
+        >>> depth = PluginOption(
+        ...     "--wsb-answers-depth",
+        ...     "wsb_answers_depth",
+        ...     "pages to follow from each hit",
+        ...     "N",
+        ...     default="2",
+        ...     parse=lambda text, flag: int(text),
+        ... )
+        >>> depth.help_text
+        'pages to follow from each hit (default: 2)'
+        >>> depth.value(" 3 "), depth.default_value
+        (3, 2)
+        >>> reading = PluginOption("--wsb-answers-match", "wsb_answers_match", "how answers are compared", "HOW",
+        ...                        default="exact", choices=("exact", "folded"))
+        >>> try:
+        ...     reading.value("fuzzy")
+        ... except ConfigurationError as exc:
+        ...     print(exc)
+        wsb_answers_match: 'fuzzy' is not one of exact, folded
+    """
 
     flag: str
     ini: str
@@ -577,7 +602,24 @@ def check_written_whole(args: Iterable[str], options: Iterable[Option]) -> None:
 
 class OptionValues:
     """Every option's value, read once: the command line's, else the ini key's, checked by its ``Option``
-    (a bad value is one ConfigurationError naming the option, before anything runs)."""
+    (a bad value is one ConfigurationError naming the option, before anything runs).
+
+    Examples:
+        A family's ``configure`` is handed the run's values, by ini key, already parsed:
+
+        ```python
+        from pytest_websearchbench.api import BenchmarkFamily, ConfigurationError, OptionValues, Settings
+
+
+        class Answers(BenchmarkFamily):
+            def configure(self, options: OptionValues, settings: Settings) -> BenchmarkFamily:
+                self.depth = options["wsb_answers_depth"]  # an int: its PluginOption parsed it
+                self.notes = options.path("wsb_answers_notes")  # anchored like a path option; None when unset
+                if self.notes is None and not options.is_default("wsb_answers_depth"):
+                    raise ConfigurationError("--wsb-answers-depth needs --wsb-answers-notes")
+                return self
+        ```
+    """
 
     def __init__(self, config: pytest.Config, options: Iterable[Option]) -> None:
         #: the run's plugin hooks: a family may ask other plugins for more (WebBench: agents)
@@ -607,7 +649,26 @@ class OptionValues:
 
 @dataclass(frozen=True)
 class Settings:
-    """The run's choices, resolved once from options, ini and defaults."""
+    """The run's choices, resolved once from options, ini and defaults.
+
+    Examples:
+        A family reads them in ``configure`` and ``variants``, and in ``run`` as ``ctx.settings``:
+
+        ```python
+        from pytest_websearchbench.api import BenchmarkFamily, ConfigurationError, OptionValues, Settings
+
+
+        class Answers(BenchmarkFamily):
+            def configure(self, options: OptionValues, settings: Settings) -> BenchmarkFamily:
+                if settings.k > 20:
+                    raise ConfigurationError(f"answers: --wsb-k={settings.k}, but an item reads at most 20 hits")
+                self.replaying = settings.record_mode.value == "none"
+                return self
+
+            def variants(self, settings: Settings) -> tuple[str, ...]:
+                return settings.providers  # one item per case and provider (the default)
+        ```
+    """
 
     providers: tuple[str, ...]
     suites: tuple[str, ...]

@@ -363,7 +363,25 @@ def check_item_id(value: str, path: Path, *, line: int | None = None, field: str
 
 @dataclass(frozen=True)
 class SuiteManifest:
-    """A suite's ``suite.json``: where its files are and what they hold."""
+    """A suite's ``suite.json``: where its files are and what they hold.
+
+    Examples:
+        A family's ``load`` is handed it and opens the files it names:
+
+        >>> import json, tempfile
+        >>> from pathlib import Path
+        >>> from pytest_websearchbench.api import SuiteManifest
+        >>> folder = tempfile.TemporaryDirectory()
+        >>> manifest_path = Path(folder.name, "suite.json")
+        >>> fields = {"name": "tides", "edition": "2025.1", "family": "lexbench", "kind": "scenario"}
+        >>> _ = manifest_path.write_text(json.dumps({**fields, "items": "items.jsonl"}))
+        >>> manifest = SuiteManifest.load(manifest_path)
+        >>> manifest.name, manifest.edition, manifest.family, manifest.kind
+        ('tides', '2025.1', 'lexbench', 'scenario')
+        >>> manifest.file("items").name, manifest.file("grades")
+        ('items.jsonl', None)
+        >>> folder.cleanup()
+    """
 
     path: Path  # the manifest file
     name: str

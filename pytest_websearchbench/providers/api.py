@@ -36,14 +36,40 @@ _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
 class MissingCredentialError(ConfigurationError):
-    """A provider's key (or another required setting) is not set, and the run may go live."""
+    """A provider's key (or another required setting) is not set, and the run may go live.
+
+    Examples:
+        ``ApiProvider.from_context`` raises it when the provider's ``key_env`` is unset and the run may call out:
+
+        >>> from pytest_websearchbench.api import ApiProvider, MissingCredentialError, ProviderContext
+        >>> class Keyed(ApiProvider):
+        ...     key_env = "KEYED_API_KEY"
+        ...     docs = "https://keyed.example/docs"
+        >>> live = ProviderContext("keyed", environ={}, ini=lambda key: "", calls_out=True)
+        >>> try:
+        ...     Keyed.from_context(live)
+        ... except MissingCredentialError as exc:
+        ...     print(exc.kind, "|", exc)
+        missing_key | provider 'keyed' needs an API key: set KEYED_API_KEY (see https://keyed.example/docs),
+        or replay its cassettes without a key with --wsb-record-mode=none
+    """
 
     kind = "missing_key"
 
 
 @dataclass(frozen=True)
 class Auth:
-    """Where the key travels: a header (``value_prefix`` + key) or a query parameter."""
+    """Where the key travels: a header (``value_prefix`` + key) or a query parameter.
+
+    Examples:
+        >>> from pytest_websearchbench.api import Auth
+        >>> Auth.bearer()
+        Auth(header='Authorization', value_prefix='Bearer ', query_param=None)
+        >>> Auth(header="X-Api-Key").header
+        'X-Api-Key'
+        >>> Auth(query_param="api_key").query_param  # the key as ?api_key=...
+        'api_key'
+    """
 
     header: str | None = None
     value_prefix: str = ""
@@ -57,7 +83,20 @@ class Auth:
 @dataclass(frozen=True)
 class Option:
     """A provider setting a user changes without code: env ``WSB_<NAME>_<OPTION>`` or ini
-    ``wsb_<name>_<option>``. Empty means "the API's own default" (the field is not sent)."""
+    ``wsb_<name>_<option>``. Empty means "the API's own default" (the field is not sent).
+
+    Examples:
+        An adapter lists its options in ``ApiProvider.options``; ``read`` is what ``from_context`` calls:
+
+        >>> from pytest_websearchbench.api import Option, ProviderContext, flag
+        >>> safe = Option("safe", default="on", type=flag, help="filter adult results")
+        >>> region = Option("region", choices=("eu", "us"), help="the index searched")
+        >>> context = ProviderContext("acme", environ={"WSB_ACME_SAFE": "off"}, ini=lambda key: "", calls_out=False)
+        >>> safe.read(context)
+        False
+        >>> region.read(context) is None  # unset: the API's own default, the field is not sent
+        True
+    """
 
     name: str
     default: str = ""
@@ -89,7 +128,17 @@ def _stem(variant: str) -> str:
 
 
 def flag(text: str) -> bool:
-    """An option value read as a boolean."""
+    """An option value read as a boolean.
+
+    Examples:
+        >>> from pytest_websearchbench.api import flag
+        >>> flag(" Yes"), flag("off"), flag("1")
+        (True, False, True)
+        >>> flag("sometimes")
+        Traceback (most recent call last):
+        ...
+        ValueError: sometimes
+    """
     lowered = text.strip().lower()
     if lowered in ("1", "true", "yes", "on"):
         return True
@@ -103,7 +152,18 @@ flag.__name__ = "boolean (true/false)"
 
 @dataclass(frozen=True)
 class ApiRequest:
-    """One HTTP request an adapter wants sent (``path`` relative to its base URL, or absolute)."""
+    """One HTTP request an adapter wants sent (``path`` relative to its base URL, or absolute).
+
+    Examples:
+        What ``ApiProvider.search_request`` returns; a parameter left None is not sent:
+
+        >>> from pytest_websearchbench.api import ApiRequest
+        >>> request = ApiRequest("GET", "/v2/find", params={"q": "tide tables", "lang": None})
+        >>> request.kwargs()
+        {'params': {'q': 'tide tables'}}
+        >>> ApiRequest("POST", "/v2/find", json={"q": "tide tables", "n": 5}).kwargs()
+        {'json': {'q': 'tide tables', 'n': 5}}
+    """
 
     method: str
     path: str
@@ -123,12 +183,54 @@ class ApiRequest:
 
 
 def compact(**fields: Any) -> dict[str, Any]:
-    """A request body or query without the fields left unset (None)."""
+    """A request body or query without the fields left unset (None).
+
+    Examples:
+        >>> from pytest_websearchbench.api import compact
+        >>> compact(q="tide tables", limit=5, region=None, safe=False)
+        {'q': 'tide tables', 'limit': 5, 'safe': False}
+    """
     return {k: v for k, v in fields.items() if v is not None}
 
 
 class ApiProvider(HttpProvider):
-    """A keyed web search/fetch API; subclasses declare the class attributes below."""
+    """A keyed web search/fetch API; subclasses declare the class attributes below.
+
+    Examples:
+        An adapter declares where the API is and how its key travels, then builds each request and reads each
+        answer; sending, retries, timing and cost are shared. Its two methods run here without a network:
+
+        >>> from pytest_websearchbench.api import ApiProvider, ApiRequest, Auth, Option, ProviderContext, compact
+        >>> class Acme(ApiProvider):
+        ...     default_base_url = "https://api.acme.test"
+        ...     key_env = "ACME_API_KEY"
+        ...     auth = Auth.bearer()
+        ...     options = (Option("region", choices=("eu", "us"), help="the index searched"),)
+        ...     docs = "https://acme.test/docs/search"
+        ...     prices = {"search": 3.0}  # USD per 1,000 searches
+        ...
+        ...     def search_request(self, query, k):
+        ...         body = compact(q=query, limit=k, region=self.settings["region"])
+        ...         return ApiRequest("POST", "/v1/search", json=body)
+        ...
+        ...     def parse_search(self, body, k):
+        ...         return self.hits(self.field(body, "results", list), "results", snippet="summary")
+        >>> environ = {"ACME_API_KEY": "k-123", "WSB_ACME_REGION": "eu"}
+        >>> acme = Acme.from_context(ProviderContext("acme", environ, ini=lambda key: "", calls_out=True))
+        >>> acme.search_request("tide tables", 2)
+        ApiRequest(method='POST', path='/v1/search', params=None,
+                   json={'q': 'tide tables', 'limit': 2, 'region': 'eu'}, headers={})
+        >>> acme.parse_search({"results": [{"url": "https://example.org/t", "summary": "High water 06:12"}]}, 2)
+        [Hit(rank=1, url='https://example.org/t', title='', snippet='High water 06:12', extra={})]
+        >>> acme.parse_search({"items": []}, 2)
+        Traceback (most recent call last):
+        ...
+        pytest_websearchbench.core.exceptions.ProviderError: acme: the response lacks field 'results'
+        >>> acme.close()
+
+        ``acme.search(query, k)`` sends the request and parses the answer; registered
+        (``registry.add("acme", Acme.from_context)``), it runs as ``pytest --provider=acme``.
+    """
 
     #: where the vendor serves the API (``WSB_<NAME>_BASE_URL`` or ini ``wsb_<name>_base_url`` override it)
     default_base_url: ClassVar[str] = ""
@@ -335,7 +437,15 @@ class ApiProvider(HttpProvider):
 
 
 def join_snippets(parts: Any, sep: str = " … ") -> str:
-    """Several excerpts of one result as one snippet (non-strings are ignored)."""
+    """Several excerpts of one result as one snippet (non-strings are ignored).
+
+    Examples:
+        >>> from pytest_websearchbench.api import join_snippets
+        >>> join_snippets(["High water at 06:12. ", None, "Low water at 12:30."])
+        'High water at 06:12. … Low water at 12:30.'
+        >>> join_snippets("Already one snippet"), join_snippets({"text": "not a list"})
+        ('Already one snippet', '')
+    """
     if isinstance(parts, str):
         return parts
     if not isinstance(parts, list):

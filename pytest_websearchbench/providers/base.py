@@ -44,7 +44,19 @@ class _AttemptState(TypedDict):
 
 @dataclass(frozen=True)
 class CallRecord:
-    """One provider call: what was asked, how long it took, whether it worked."""
+    """One provider call: what was asked, how long it took, whether it worked.
+
+    Examples:
+        An ``HttpProvider`` appends one to ``provider.calls`` per request; the results file keeps ``to_dict``:
+
+        >>> from pytest_websearchbench.api import CallRecord
+        >>> call = CallRecord("search", seconds=0.42, ok=True, status=200, cost_usd=0.003)
+        >>> call.to_dict()["outcome"], call.to_dict()["cost_usd"]
+        ('ok', 0.003)
+        >>> timed_out = CallRecord.from_dict({"kind": "fetch", "ok": False, "outcome": "timeout", "attempts": 3})
+        >>> timed_out.seconds is None, timed_out.attempts
+        (True, 3)
+    """
 
     kind: str  # "search" | "fetch"
     seconds: float  # the provider's answer time: the last attempt, without backoff or rate-limit waits
@@ -90,7 +102,25 @@ class CallRecord:
 @dataclass
 class ProviderContext:
     """What a provider factory may read: its name, environment and ini settings; ``calls_out``: whether the
-    provider may call its service (a run's live phase) or only answers from cassettes (no key, no server)."""
+    provider may call its service (a run's live phase) or only answers from cassettes (no key, no server).
+
+    Examples:
+        The run makes one per provider and hands it to the factory; a labelled endpoint reads its label's
+        settings first:
+
+        >>> from pytest_websearchbench.api import ProviderContext
+        >>> ini = {"wsb_acme_safe": "off"}
+        >>> context = ProviderContext(
+        ...     "acme@staging",
+        ...     environ={"WSB_ACME_STAGING_BASE_URL": "http://127.0.0.1:8081/", "WSB_ACME_REGION": "eu"},
+        ...     ini=lambda key: ini.get(key, ""),
+        ...     calls_out=False,
+        ... )
+        >>> context.base_url("https://api.acme.test")
+        'http://127.0.0.1:8081'
+        >>> context.option("region"), context.option("safe"), context.option("depth", "2")
+        ('eu', 'off', '2')
+    """
 
     name: str
     environ: Mapping[str, str]
@@ -140,7 +170,26 @@ class ProviderContext:
 
 
 class Provider(ABC):
-    """A search provider under test. Subclasses implement ``search`` and, where they can, ``fetch``."""
+    """A search provider under test. Subclasses implement ``search`` and, where they can, ``fetch``.
+
+    Examples:
+        A provider with no HTTP API (an in-process index, a fixed list) subclasses it directly:
+
+        >>> from pytest_websearchbench.api import Hit, Page, Provider
+        >>> class Shelf(Provider):
+        ...     pages = {"https://example.org/tides": ("Tide tables", "High water at 06:12.")}
+        ...
+        ...     def search(self, query, k):
+        ...         found = [(url, title, text) for url, (title, text) in self.pages.items() if query in text]
+        ...         return [Hit(rank, *found_one) for rank, found_one in enumerate(found[:k], start=1)]
+        ...
+        ...     def fetch(self, url, objective=""):
+        ...         return Page(url, *self.pages[url])
+        >>> Shelf().search("High water", 3)
+        [Hit(rank=1, url='https://example.org/tides', title='Tide tables', snippet='High water at 06:12.', extra={})]
+        >>> Shelf.can_fetch(), Shelf().fetch("https://example.org/tides").title
+        (True, 'Tide tables')
+    """
 
     name: str = ""
     #: whether ``fetch`` uses an ``objective`` (what the caller wants from the page: the coding harness's
@@ -215,6 +264,28 @@ class HttpProvider(Provider):
     raises ``ProviderError`` with the HTTP status and the provider's own message; keys never appear
     in it. A provider that cannot be reached on several calls in a row is not called again for a
     while (``CircuitBreaker``): the rest of its items error at once with one reason.
+
+    Examples:
+        A provider over an HTTP API without a key, or one that needs more than ``ApiProvider`` declares,
+        sends its requests through ``request_json`` (which times, retries and prices them; cassettes record
+        them):
+
+        ```python
+        from pytest_websearchbench.api import Hit, HttpProvider, ProviderContext
+
+
+        class Catalogue(HttpProvider):
+            prices = {"search": 0.5}  # USD per 1,000 searches
+
+            def search(self, query, k):
+                body = self.request_json("search", "GET", "/find", params={"q": query, "rows": k})
+                rows = enumerate(body.get("rows", [])[:k], start=1)
+                return [Hit(rank, row["link"], row.get("name", ""), row.get("blurb", "")) for rank, row in rows]
+
+
+        def make_catalogue(context: ProviderContext) -> Catalogue:
+            return Catalogue(context.base_url("https://catalogue.example.test"), http=context.http)
+        ```
     """
 
     timeout_seconds = 30.0

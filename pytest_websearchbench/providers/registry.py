@@ -16,6 +16,21 @@ from pytest_websearchbench.providers.endpoints import Endpoint, LabelledEnviron
 
 ProviderFactory = Callable[[ProviderContext], Provider]
 ENTRY_POINT_GROUP = "pytest_websearchbench.providers"
+"""The entry-point group under which an installed package offers provider factories (name = provider name).
+
+Examples:
+    >>> from pytest_websearchbench.api import PROVIDER_ENTRY_POINT_GROUP
+    >>> PROVIDER_ENTRY_POINT_GROUP
+    'pytest_websearchbench.providers'
+
+    A package's ``pyproject.toml`` names its factory there; once it is installed, ``--provider=acme`` finds it
+    without a hook:
+
+    ```toml
+    [project.entry-points."pytest_websearchbench.providers"]
+    acme = "acme_search:AcmeProvider.from_context"
+    ```
+"""
 
 
 @dataclass(frozen=True)
@@ -67,7 +82,25 @@ class ProviderEntry:
 
 
 class ProviderRegistry:
-    """Provider names → factories; filled by the plugin's hook and the entry-point group."""
+    """Provider names → factories; filled by the plugin's hook and the entry-point group.
+
+    Examples:
+        The hook ``pytest_websearchbench_add_providers(registry)`` is handed the run's registry; a factory takes
+        a ``ProviderContext`` and returns the provider:
+
+        >>> from pytest_websearchbench.api import Hit, Provider, ProviderRegistry
+        >>> class Echo(Provider):
+        ...     def search(self, query, k):
+        ...         return [Hit(1, "https://example.org/echo", query, "")]
+        >>> registry = ProviderRegistry()
+        >>> registry.add("echo", lambda context: Echo(), help="answers with the query")
+        >>> registry.names()
+        ['echo']
+        >>> registry.add("echo", lambda context: Echo())
+        Traceback (most recent call last):
+        ...
+        pytest_websearchbench.core.exceptions.ConfigurationError: provider 'echo' is registered twice
+    """
 
     def __init__(self) -> None:
         self._entries: dict[str, ProviderEntry] = {}

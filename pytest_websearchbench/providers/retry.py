@@ -23,7 +23,19 @@ RETRY_STATUSES = frozenset({408, 425, 429, 500, 502, 503, 504})
 
 @dataclass(frozen=True)
 class HttpOptions:
-    """What one provider's HTTP client obeys: timeout, retries, rate limit, user price overrides."""
+    """What one provider's HTTP client obeys: timeout, retries, rate limit, user price overrides.
+
+    Examples:
+        The run builds it from ``--wsb-timeout``, ``--wsb-retries``, ``--wsb-rate`` and ``--wsb-price``, and a
+        factory passes ``ProviderContext.http`` on to its ``HttpProvider``; by hand (a script, a test):
+
+        >>> from pytest_websearchbench.api import HttpOptions
+        >>> options = HttpOptions(timeout=10.0, prices={"search": 4.0})
+        >>> options.timeout, options.prices["search"], options.rate_limiter
+        (10.0, 4.0, None)
+        >>> HttpOptions().retry.retries  # the default policy's retries
+        3
+    """
 
     timeout: float = 30.0
     retry: RetryPolicy = field(default_factory=RetryPolicy)

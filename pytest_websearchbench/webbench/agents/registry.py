@@ -32,7 +32,25 @@ PROGRAM_PREFIX = "cmd:"
 
 @dataclass
 class EpisodeContext:
-    """What an in-process agent gets for one episode."""
+    """What an in-process agent gets for one episode.
+
+    Examples:
+        An agent reads ``ctx.brief``, acts through ``ctx.act`` (one step of ``ctx.budget`` each) and may return
+        a JSON-able dict for the episode's record:
+
+        ```python
+        from pytest_websearchbench.api import EpisodeContext
+
+
+        class SkimLauncher:
+            def work(self, ctx: EpisodeContext) -> dict:
+                launcher = ctx.act({"action": "navigate", "url": "/"})
+                links = [element for element in launcher.elements if element["kind"] == "link"]
+                if links and ctx.budget > 1:
+                    ctx.act({"action": "click", "id": links[0]["id"]})
+                return {"brief_words": len(ctx.brief.split()), "links_seen": len(links)}
+        ```
+    """
 
     task: Any  # harbor.Task
     session: Session
@@ -58,7 +76,26 @@ class Entry:
 
 @dataclass
 class AgentRegistry:
-    """Agent names → factories of objects with ``work(ctx)``; the routes are built in."""
+    """Agent names → factories of objects with ``work(ctx)``; the routes are built in.
+
+    Examples:
+        The hook ``pytest_websearchbench_add_agents(registry)`` is handed the run's registry; the factory is
+        called once per episode:
+
+        >>> from pytest_websearchbench.api import AgentRegistry
+        >>> class Idle:
+        ...     def work(self, ctx):
+        ...         return {"note": "read nothing"}
+        >>> registry = AgentRegistry()
+        >>> registry.add("idle", Idle, help="reads nothing, answers nothing")
+        >>> registry.listing()[-1]
+        ('idle', 'reads nothing, answers nothing')
+        >>> registry.add("oracle", Idle)
+        Traceback (most recent call last):
+        ...
+        pytest_websearchbench.core.exceptions.ConfigurationError: pytest_websearchbench_add_agents: cannot register
+        an agent named 'oracle' (a built-in name, or not letters, digits, '.', '_', '-')
+    """
 
     entries: dict[str, Entry] = field(default_factory=dict)
 

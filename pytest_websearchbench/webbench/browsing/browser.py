@@ -42,6 +42,32 @@ class ActionError(Exception):
 
 @dataclass
 class Observation:
+    """What the browser shows after an action: the page's address, title and status, its numbered elements
+    (links, fields, buttons: what an action names), and a window of its text lines; ``error`` says why an
+    action was not carried out (the page is then unchanged).
+
+    Examples:
+        What ``EpisodeContext.act`` returns; ``to_text`` is how a model agent is shown it:
+
+        >>> from pytest_websearchbench.api import Observation
+        >>> seen = Observation(
+        ...     url="http://127.0.0.1:8000/",
+        ...     title="Launcher",
+        ...     status=200,
+        ...     elements=[{"id": "e1", "kind": "link", "text": "Tickets"}, {"id": "e2", "kind": "input", "name": "q"}],
+        ...     text="Welcome back.",
+        ...     total_lines=1,
+        ... )
+        >>> print(seen.to_text())
+        URL: http://127.0.0.1:8000/
+        Title: Launcher (HTTP 200)
+        Elements:
+          [e1] link Tickets
+          [e2] input q
+        Text (lines 1-1 of 1):
+        Welcome back.
+    """
+
     url: str
     title: str
     status: int
