@@ -14,7 +14,21 @@ from pytest_websearchbench.core.suites import SuiteManifest
 
 class SearchProvider(Protocol):
     """What a family asks of the provider under test (``providers.base.Provider`` is one): the core
-    names the shape, so it need not import the providers it sits under."""
+    names the shape, so it need not import the providers it sits under.
+
+    Examples:
+        A family's helpers are typed against it; any ``Provider`` fits:
+
+        >>> from pytest_websearchbench.api import Hit, Provider, SearchProvider
+        >>> def top_urls(provider: SearchProvider, query: str, k: int) -> list[str]:
+        ...     return [hit.url for hit in provider.search(query, k)]
+        >>> class Pair(Provider):
+        ...     def search(self, query, k):
+        ...         urls = ["https://example.org/a", "https://example.org/b"]
+        ...         return [Hit(rank, url, query, "") for rank, url in enumerate(urls[:k], start=1)]
+        >>> top_urls(Pair(), "tide tables", 1)
+        ['https://example.org/a']
+    """
 
     name: str
 
@@ -29,7 +43,17 @@ class SearchProvider(Protocol):
 
 @dataclass(frozen=True)
 class Case:
-    """One benchmark item. ``markers`` become pytest marks, ``keywords`` extra ``-k`` words."""
+    """One benchmark item. ``markers`` become pytest marks, ``keywords`` extra ``-k`` words.
+
+    Examples:
+        What a family's ``load`` makes of each row; ``data`` is the family's own (a dict, a dataclass):
+
+        >>> from pytest_websearchbench.api import Case
+        >>> row = {"id": "tides-004", "question": "When is high water?", "answer": "06:12", "lang": "en"}
+        >>> case = Case(row["id"], row, markers=("harbour",), keywords=(row["lang"],))
+        >>> case.id, case.data["answer"], case.markers, case.keywords
+        ('tides-004', '06:12', ('harbour',), ('en',))
+    """
 
     id: str
     data: Any
@@ -39,6 +63,20 @@ class Case:
 
 @dataclass(frozen=True)
 class Suite:
+    """A loaded suite, what a family's ``load`` returns: its manifest, its cases in order, the ``digest`` of the
+    files they came from (a part of the run's identity: a baseline of other files is refused) and ``context``,
+    the family's data every case shares (LexBench's grades).
+
+    Examples:
+        >>> from pathlib import Path
+        >>> from pytest_websearchbench.api import Case, Suite, SuiteManifest
+        >>> manifest = SuiteManifest(Path("suites/tides/suite.json"), "tides", "2025.1", "answers", "", {})
+        >>> cases = (Case("tides-001", {"answer": "06:12"}), Case("tides-002", {"answer": "12:30"}))
+        >>> suite = Suite(manifest, cases, digest="sha256:0f3a", context={"port": "Harbourton"})
+        >>> suite.name, [case.id for case in suite.cases]
+        ('tides', ['tides-001', 'tides-002'])
+    """
+
     manifest: SuiteManifest
     cases: tuple[Case, ...]
     digest: str
@@ -55,6 +93,17 @@ class RawResults:
 
     ``extra`` holds family-specific raw material (an agent's answer and trace, a verdict's
     evidence); it must be JSON-serialisable because it travels to the results file.
+
+    Examples:
+        What a family's ``run`` returns, and a replay reads back:
+
+        >>> from pytest_websearchbench.api import Hit, RawResults
+        >>> hit = Hit(1, "https://example.org/tides", "Tide tables", "High water at 06:12.")
+        >>> raw = RawResults(queries=["tide tables"], hits=[hit], extra={"answer": "06:12"})
+        >>> RawResults.from_dict(raw.to_dict()) == raw
+        True
+        >>> sorted(raw.to_dict())
+        ['extra', 'hits', 'pages', 'queries']
     """
 
     queries: list[str] = field(default_factory=list)
@@ -88,7 +137,22 @@ class RawResults:
 class RunContext:
     """What ``run`` may use: the provider under test (None for families that need none),
     the item's variant (the provider's or agent's name) and the run's settings. ``recorded_live``: this run's
-    live phase recorded the item's own cassette (``BenchmarkFamily.live_cassette``), which ``run`` replays."""
+    live phase recorded the item's own cassette (``BenchmarkFamily.live_cassette``), which ``run`` replays.
+
+    Examples:
+        A family's ``run`` asks the provider under test for the run's result budget:
+
+        ```python
+        from pytest_websearchbench.api import BenchmarkFamily, Case, RawResults, RunContext, Suite
+
+
+        class Answers(BenchmarkFamily):
+            def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
+                question = case.data["question"]
+                hits = ctx.provider.search(question, ctx.k)  # ctx.k: the run's --wsb-k
+                return RawResults(queries=[question], hits=hits, extra={"asked": ctx.variant})
+        ```
+    """
 
     provider: SearchProvider | None
     variant: str
@@ -107,7 +171,24 @@ class Score:
     ``primary`` names the metric a baseline compares (the family's first column); it travels
     with the score from the worker that ran the item to the reports. ``details`` are what the item's
     entry in the results file says beside its metrics, in the family's own words (JSON values, no
-    metric: LexBench's ``unjudged``, the top-k URLs nobody has graded); empty, the entry has none."""
+    metric: LexBench's ``unjudged``, the top-k URLs nobody has graded); empty, the entry has none.
+
+    Examples:
+        What a family's ``score`` returns; the worker sends ``to_dict`` to the reports:
+
+        >>> from pytest_websearchbench.api import Score
+        >>> score = Score(
+        ...     passed=False,
+        ...     metrics={"found": 0.0, "rr": 0.0},
+        ...     message="'06:12' is in no top-5 snippet",
+        ...     primary="found",
+        ...     details={"closest": "06:21"},
+        ... )
+        >>> score.metrics[score.primary]
+        0.0
+        >>> Score.from_dict(score.to_dict()) == score
+        True
+    """
 
     passed: bool
     metrics: dict[str, float]
@@ -140,6 +221,18 @@ class Score:
 
 @dataclass(frozen=True)
 class MetricColumn:
+    """One metric of the summary's table, what a family's ``columns`` lists (the first is primary): ``key`` in
+    ``Score.metrics`` and the ``label`` it is shown under.
+
+    Examples:
+        >>> from pytest_websearchbench.api import MetricColumn
+        >>> columns = [MetricColumn("found", "found@5", error_value=0.0), MetricColumn("seconds", "time (s)")]
+        >>> [column.label for column in columns]
+        ['found@5', 'time (s)']
+        >>> [column.error_value for column in columns]  # an errored item counts 0; is left out
+        [0.0, None]
+    """
+
     key: str
     label: str
     #: what an errored item counts as in the headline mean (the benchmark's population rule: 0 for
@@ -154,7 +247,22 @@ class MetricColumn:
 class Drilldown:
     """An item's drill-down in the HTML report: a Jinja2 template (autoescaped) in the family's own
     package, and the values it is rendered with, taken from the item's entry in the results file; and how
-    the item failed in the family's words (the report's failure-mode filter; "" when it did not fail)."""
+    the item failed in the family's words (the report's failure-mode filter; "" when it did not fail).
+
+    Examples:
+        A family's ``drilldown`` reads the item's entry in the results file, tolerating an older file's
+        missing fields:
+
+        >>> from pytest_websearchbench.api import Drilldown
+        >>> def answers_drilldown(item):
+        ...     extra = (item.get("raw") or {}).get("extra") or {}
+        ...     failure = "wrong answer" if item.get("outcome") == "failed" else ""
+        ...     return Drilldown("answers_drilldown.html.j2", {"answer": extra.get("answer", "")}, failure)
+        >>> answers_drilldown({"outcome": "failed", "raw": {"extra": {"answer": "06:30"}}})
+        Drilldown(template='answers_drilldown.html.j2', context={'answer': '06:30'}, failure_mode='wrong answer')
+        >>> answers_drilldown({}).context
+        {'answer': ''}
+    """
 
     template: str
     context: dict[str, Any]
@@ -165,7 +273,13 @@ class Drilldown:
 class CaseSample:
     """What a case puts to the provider or agent and what its grading looks for, in the benchmark's words: an
     Inspect log's sample (--wsb-inspect-log). ``input`` is the query, the ticket or the brief as the item asks
-    it; ``target`` the answer, or the answers any of which will do (a list)."""
+    it; ``target`` the answer, or the answers any of which will do (a list).
+
+    Examples:
+        >>> from pytest_websearchbench.api import CaseSample
+        >>> CaseSample("When is high water in Harbourton?", target=["06:12", "6:12 am"]).to_dict()
+        {'input': 'When is high water in Harbourton?', 'target': ['06:12', '6:12 am']}
+    """
 
     input: str
     target: str | list[str] = ""
@@ -196,6 +310,44 @@ class Coverage:
 
 
 class BenchmarkFamily(ABC):
+    """A benchmark family: how a suite's files become cases (``load``), how a case runs against its variant
+    (``run``, the test's only I/O), how what came back is scored (``score``, pure) and which metrics the summary
+    shows (``columns``); every other method has a default.
+
+    Examples:
+        A family whose items are questions with a short answer, found or not in a top-k snippet:
+
+        ```python
+        import hashlib
+        import json
+
+        from pytest_websearchbench.api import (
+            BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite, SuiteManifest,
+        )
+
+
+        class Answers(BenchmarkFamily):
+            name = "answers"
+
+            def load(self, manifest: SuiteManifest) -> Suite:
+                path = manifest.file("items")
+                rows = [json.loads(line) for line in path.read_text("utf-8").splitlines() if line.strip()]
+                digest = "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+                return Suite(manifest, tuple(Case(row["id"], row) for row in rows), digest)
+
+            def run(self, suite: Suite, case: Case, ctx: RunContext) -> RawResults:
+                hits = ctx.provider.search(case.data["question"], ctx.k)
+                return RawResults(queries=[case.data["question"]], hits=hits)
+
+            def score(self, suite: Suite, case: Case, raw: RawResults, k: int) -> Score:
+                found = any(case.data["answer"] in hit.snippet for hit in raw.hits[:k])
+                return Score(passed=found, metrics={"found": float(found)}, primary="found")
+
+            def columns(self, kind: str, k: int) -> list[MetricColumn]:
+                return [MetricColumn("found", f"found@{k}", error_value=0.0)]
+        ```
+    """
+
     name: str = ""
     #: False for families whose traffic is local and not worth recording (e.g. a world server)
     records_traffic: bool = True
