@@ -115,7 +115,7 @@ def pytest_configure(config: pytest.Config) -> None:
     store_run_state(config, state)
     install_log_scrubber()  # API keys never reach a log record
     if not worker:
-        if state.settings.record_mode.may_record and not config.option.collectonly:
+        if state.settings.calls_out and not config.option.collectonly:
             # at the start, once: a key that scrubbing cannot tell apart from the data it could appear in
             for line in untelling_key_warnings(state.settings, state.registry, os.environ):
                 print(line, file=sys.stderr)

@@ -91,7 +91,7 @@ class CodeRun:
     repeat: int = 1  # agent mode: runs of every ticket (--wsb-repeat), each its own item
     selftest: bool = False
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
-    may_record: bool = True
+    calls_out: bool = True  # the run calls the model (Settings.calls_out): its real URL, aliased in cassettes
     code_json: Path | None = None
     strict_grader: bool = False  # also grade with grader_strict, as a diagnostic apart from the verdict
 
@@ -175,7 +175,7 @@ class CodeFamily(BenchmarkFamily):
         endpoint = ModelEndpoint.from_environ(os.environ)
         if mode == MODE_AGENT and not selftest:
             if (
-                settings.record_mode.may_record
+                settings.calls_out
                 and not settings.dry_run  # a plan calls no model
                 and not (endpoint.api_key or endpoint.base_url)
                 and not any(settings.cassette_dir.glob("*/*/agent-*/*.yaml"))
@@ -205,7 +205,7 @@ class CodeFamily(BenchmarkFamily):
                 repeat=1 if selftest else repeat,
                 selftest=selftest,
                 endpoint=endpoint,
-                may_record=settings.record_mode.may_record,
+                calls_out=settings.calls_out,
                 code_json=output_path(Path(code_json).resolve(), "--wsb-code-json") if code_json else None,
                 strict_grader=options["wsb_strict_grader"],
             )
@@ -264,7 +264,7 @@ class CodeFamily(BenchmarkFamily):
     def cassette_aliases(self) -> dict[str, str]:
         if self.code_run.mode != MODE_AGENT:
             return {}
-        return self.code_run.endpoint.aliases(self.code_run.may_record)
+        return self.code_run.endpoint.aliases(self.code_run.calls_out)
 
     def secrets(self) -> list[str]:
         return [self.code_run.endpoint.api_key] if self.code_run.endpoint.api_key else []
@@ -316,7 +316,7 @@ class CodeFamily(BenchmarkFamily):
         if run.mode == MODE_RETRIEVAL:
             return retrieve(task, _provider(ctx), ctx.k, run.board)
         arm = ARMS_BY_NAME.get(ctx.variant)
-        client = ModelClient(run.endpoint.url_for(run.may_record), run.endpoint.api_key)
+        client = ModelClient(run.endpoint.url_for(run.calls_out), run.endpoint.api_key)
         try:
             raw = run_agent(task, _provider(ctx), arm.harness_name if arm else ctx.variant, client, run.setup())
         finally:

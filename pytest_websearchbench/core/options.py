@@ -701,6 +701,13 @@ class Settings:
     max_cost: float | None = None  # --wsb-max-cost, USD
     dry_run: bool = False  # --wsb-dry-run: the live run's plan is printed, nothing is called
 
+    @property
+    def calls_out(self) -> bool:
+        """Whether this run calls providers and models for real (its record mode records; a dry run only plans
+        the calls): what a family or an agent is told, never the record mode, which only the run and its
+        cassettes read (run/live/ records; a test replays, or on a gateway elsewhere records: run/runner.py)."""
+        return self.record_mode.may_record
+
     def cassette_args(self) -> str:
         """The option that locates this run's cassettes, for a command a message suggests (with a leading
         space; relative to the current folder when inside it, else absolute). Written whether or not the user

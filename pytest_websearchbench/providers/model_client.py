@@ -75,14 +75,15 @@ class ModelEndpoint:
     def from_environ(cls, environ: Mapping[str, str]) -> ModelEndpoint:
         return cls(environ.get("OPENAI_BASE_URL", "").strip().rstrip("/"), environ.get("OPENAI_API_KEY", "").strip())
 
-    def url_for(self, may_record: bool) -> str:
-        """The base URL to call: in replay-only runs with nothing configured, the cassette alias."""
+    def url_for(self, calls_out: bool) -> str:
+        """The base URL to call: in runs that only replay (not ``calls_out``) with nothing configured, the
+        cassette alias."""
         if self.base_url:
             return self.base_url
-        return DEFAULT_BASE_URL if may_record else CASSETTE_BASE_URL
+        return DEFAULT_BASE_URL if calls_out else CASSETTE_BASE_URL
 
-    def aliases(self, may_record: bool) -> dict[str, str]:
-        real = self.url_for(may_record)
+    def aliases(self, calls_out: bool) -> dict[str, str]:
+        real = self.url_for(calls_out)
         return {} if real == CASSETTE_BASE_URL else {real: CASSETTE_BASE_URL}
 
 
