@@ -1,5 +1,6 @@
 """ARCHITECTURE.md's rule, read from the imports: dependencies point one way and no files import each other
-in a circle. Every import counts, a function's lazy one included (it is a dependency all the same)."""
+in a circle. Every import counts, a function's lazy one included (it is a dependency all the same). And one rule
+read from the names: only the run reads the record mode."""
 
 from __future__ import annotations
 
@@ -33,6 +34,13 @@ WEBBENCH_LAYERS = (
     {"tasks"},
     {"family", "cli", "__init__"},
 )
+
+
+#: the only readers of the record mode (``--wsb-record-mode``): the run decides how each call is made, the cassettes
+#: how a mode records, the options declare it, the reports store it, and ``wsb-lexbench judge`` has a flag of its
+#: own; a provider, family or agent is told (``ProviderContext.calls_out``, ``Settings.calls_out``, an active capture)
+RECORD_MODE_READERS = ("run/", "cassettes/", "core/options.py", "reporting/", "lexbench/cli.py")
+RECORD_MODE_NAMES = {"record_mode", "may_record", "CassetteMode"}
 
 
 def _modules() -> dict[str, Path]:
@@ -120,6 +128,39 @@ def test_webbench_imports_point_down_its_layers(graph):
 def test_no_import_circle_between_files(graph):
     circles = _strongly_connected(graph)
     assert circles == [], "import circles:\n" + "\n".join(" ↔ ".join(sorted(c)) for c in circles)
+
+
+def _record_mode_reads(source: str) -> list[str]:
+    """The record mode's names a module's ``source`` uses (a name, an attribute, an argument, an import), by
+    line."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        name = (
+            getattr(node, "id", None)
+            or getattr(node, "attr", None)
+            or (node.arg if isinstance(node, (ast.arg, ast.keyword)) else None)
+            or (node.name if isinstance(node, ast.alias) else None)
+        )
+        if name in RECORD_MODE_NAMES:
+            found.append(f"{node.lineno} {name}")
+    return found
+
+
+def test_only_the_run_reads_the_record_mode():
+    reads = [
+        f"{module}:{read}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if not (module := path.relative_to(PACKAGE).as_posix()).startswith(RECORD_MODE_READERS)
+        for read in _record_mode_reads(path.read_text("utf-8"))
+    ]
+    assert reads == [], "the record mode read outside the run (ARCHITECTURE.md, step 3):\n" + "\n".join(reads)
+
+
+def test_the_record_mode_check_sees_a_read_and_not_a_word():
+    source = (
+        'def run(settings):\n    """--wsb-record-mode"""\n    return settings.record_mode.may_record  # record_mode\n'
+    )
+    assert _record_mode_reads(source) == ["3 may_record", "3 record_mode"]
 
 
 def _strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:

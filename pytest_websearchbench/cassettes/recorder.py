@@ -18,7 +18,7 @@ import copy
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -156,6 +156,14 @@ def use_cassette(
                     response["headers"][PRODUCED_BY_HEADER] = [stamp]
             use.played = cassette.play_count
             use.recorded = len(cassette.data) - before
+
+
+def replay_cassette(
+    path: Path, *, aliases: dict[str, str], secrets: list[str], produced_by: dict[str, str] | None = None
+) -> AbstractContextManager[CassetteUse]:
+    """Replay the cassette at ``path`` (``use_cassette`` in ``none``): for a family's own cassette, which its
+    ``run`` only replays, never told the record mode (the run records it: ``core.family.OwnCassette``)."""
+    return use_cassette(path, CassetteMode.NONE, aliases=aliases, secrets=secrets, produced_by=produced_by)
 
 
 def body_matches(new: VcrRequest, recorded: VcrRequest) -> bool:

@@ -406,8 +406,10 @@ class BenchmarkFamily(ABC):
     def live_cassette(self, suite: Suite, case: Case, variant: str, settings: Settings) -> OwnCassette | None:
         """For a family that keeps its own cassettes (``records_traffic`` False): the cassette of an item whose
         calls a recording run makes in its live phase (run/live/), or None (the item is not worked live).
-        Its ``run`` must then, while the live phase captures (``cassettes.capture.capture_active``), make its
-        calls without opening a cassette of its own, and in a run whose settings say ``none`` replay them."""
+        Its ``run`` must then, while a capture is active (``cassettes.capture.capture_active``: the live phase's,
+        or the test's on a gateway elsewhere, run/runner.py), make its calls without opening a cassette of its
+        own, and otherwise replay them: it is never told the record mode (``Settings.calls_out`` says whether
+        the run calls out at all)."""
         return None
 
     def works_at_once(self, suite: Suite, case: Case, variant: str, settings: Settings) -> bool:

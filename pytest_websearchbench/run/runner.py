@@ -22,7 +22,7 @@ from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload, served_by
-from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
+from pytest_websearchbench.run.item_paths import cassette_for, once_reuses, rerecord_command, suite_argument
 from pytest_websearchbench.run.live.outcomes import (
     FAILED,
     SKIPPED,
@@ -33,7 +33,7 @@ from pytest_websearchbench.run.live.outcomes import (
 )
 
 if TYPE_CHECKING:
-    from pytest_websearchbench.core.family import Score
+    from pytest_websearchbench.core.family import OwnCassette, Score
     from pytest_websearchbench.reporting.baseline import ItemVerdict
     from pytest_websearchbench.reporting.results import ItemMeta
     from pytest_websearchbench.run.spec import ItemSpec
@@ -74,7 +74,7 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
             item.wsb_run = ItemRun.from_dict(live.run)
             return RawResults.from_dict(item.wsb_run.raw or {})
         mode = CassetteMode.NONE
-    elif spec.family.records_traffic and worked_live(item.config):
+    elif worked_live(item.config):
         mode = CassetteMode.NONE  # reused by the live phase (once: its cassette exists): replayed, no key needed
     elif spec.family.records_traffic and mode is CassetteMode.NONE and not path.is_file():
         run.error = f"no cassette at {path}"
@@ -87,10 +87,14 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
         )
     cassette = calls = None
     try:
-        if not spec.family.records_traffic:
-            # worked live: the family replays its own cassette (``BenchmarkFamily.live_cassette``)
+        if not spec.family.records_traffic:  # the family's own cassette (``BenchmarkFamily.live_cassette``)
             context = RunContext(None, spec.variant, settings, recorded_live=live is not None)
-            raw = spec.family.run(spec.suite, spec.case, context)
+            # replayed, but where no live phase ran (``mode`` records only there: a gateway elsewhere)
+            own = spec.family.live_cassette(spec.suite, spec.case, spec.variant, settings) if mode.may_record else None
+            if own is not None and not once_reuses(own.path, settings):
+                raw = _record_own(spec, context, own, mode)
+            else:
+                raw = spec.family.run(spec.suite, spec.case, context)
             run.raw, run.served = raw.to_dict(), served_by((), raw.served)
             return raw
         provider = pool.get(spec.variant)
@@ -155,6 +159,21 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
         raise pytest.fail.Exception(provider_failure(spec, exc), pytrace=False) from None
     # what the servers said they served: read from the answers, replayed ones too (the run's identity)
     run.raw, run.served = raw.to_dict(), served_by(run.calls, raw.served)
+    return raw
+
+
+def _record_own(spec: ItemSpec, context: RunContext, own: OwnCassette, mode: CassetteMode) -> RawResults:
+    """Record an item's own cassette in its test, as a provider's is recorded there (``use_cassette``), in the one
+    case a test records: an xdist worker on a gateway elsewhere (``--tx ssh=…``), which no live phase serves, since
+    its controller cannot write cassettes where the worker replays them (run/distributed.py ``on_this_machine``).
+    Captured as the live phase captures (run/live/item.py): the family's ``run`` sees the capture active and
+    opens no cassette of its own."""
+    from pytest_websearchbench.cassettes.capture import Capture
+
+    capture = Capture(own.path, mode, aliases=own.aliases, secrets=own.secrets, produced_by=own.produced_by)
+    with capture.active():
+        raw = spec.family.run(spec.suite, spec.case, context)
+    capture.save([])  # its 429 and 5xx answers are dropped by the filters
     return raw
 
 

@@ -17,7 +17,6 @@ import json
 import os
 import re
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -40,7 +39,6 @@ from pytest_websearchbench.core.options import (
     AGENT_MODEL,
     AGENT_SERVED,
     RESPONSES_API,
-    CassetteMode,
     OptionValues,
     Settings,
 )
@@ -126,7 +124,7 @@ class WebBenchFamily(BenchmarkFamily):
         endpoint = ModelEndpoint.from_environ(os.environ)
         if (
             MODEL in agents
-            and settings.record_mode.may_record
+            and settings.calls_out
             and not (endpoint.api_key or endpoint.base_url)
             and not any(settings.cassette_dir.glob(f"*/{MODEL}-*/*.yaml"))
         ):
@@ -143,7 +141,7 @@ class WebBenchFamily(BenchmarkFamily):
             model_api=options["wsb_model_api"],
             temperature=temperature,
             endpoint=endpoint,
-            record_mode=settings.record_mode,
+            calls_out=settings.calls_out,
             cassette_dir=settings.cassette_dir,
             cassette_args=settings.cassette_args(),
             base=Path.cwd(),
@@ -228,11 +226,8 @@ class WebBenchFamily(BenchmarkFamily):
         from pytest_websearchbench.webbench.agents.dispatch import run_agent
         from pytest_websearchbench.webbench.grading.verifier import grade
 
-        setup = self.setup
-        if ctx.recorded_live:  # a model episode the live phase recorded is replayed
-            setup = replace(setup, record_mode=CassetteMode.NONE)
         try:
-            episode = run_agent(case.data, self.named[ctx.variant], setup, suite.name, case.id)
+            episode = run_agent(case.data, self.named[ctx.variant], self.setup, suite.name, case.id)
         except NotApplicable as exc:
             pytest.skip(str(exc))
         if ctx.recorded_live and "cassette" in episode.details:

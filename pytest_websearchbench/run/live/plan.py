@@ -30,7 +30,7 @@ def live_items(specs: Iterable[ItemSpec], settings: Settings, kept: list[Todo] |
     """The items a live run calls for (with their cassettes, and a family's own) and those their family works at
     once (in every record mode), and how many it reuses (in ``once``, an item whose cassette is there: added to
     ``kept``); the rest call nothing."""
-    from pytest_websearchbench.run.item_paths import cassette_for
+    from pytest_websearchbench.run.item_paths import cassette_for, once_reuses
 
     todo: list[Todo] = []
     reused = 0
@@ -46,7 +46,7 @@ def live_items(specs: Iterable[ItemSpec], settings: Settings, kept: list[Todo] |
         elif not records:
             continue
         path = cassette_for(spec, settings) if own is None else own.path
-        if settings.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size:
+        if once_reuses(path, settings):
             reused += 1  # vcrpy's once: what is recorded is replayed
             if kept is not None:
                 kept.append((spec, path, own))

@@ -11,11 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pytest_websearchbench.cassettes.capture import Capture, capture_active
-from pytest_websearchbench.cassettes.recorder import cassette_path, use_cassette
+from pytest_websearchbench.cassettes.capture import capture_active
+from pytest_websearchbench.cassettes.recorder import cassette_path, replay_cassette
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import OwnCassette
-from pytest_websearchbench.core.options import CassetteMode
 from pytest_websearchbench.core.secrets import scrub
 from pytest_websearchbench.providers.model_client import TRANSPORTS, ModelClient, ModelEndpoint, ResponsesApi
 from pytest_websearchbench.webbench.agents.catalog import AGENTS as ROUTE_AGENTS
@@ -51,7 +50,7 @@ class AgentSetup:
     model_api: str = ResponsesApi.name
     temperature: float | None = 0.0
     endpoint: ModelEndpoint = field(default_factory=ModelEndpoint)
-    record_mode: CassetteMode = CassetteMode.ONCE
+    calls_out: bool = True  # the run calls the model (Settings.calls_out): its real URL, aliased in cassettes
     cassette_dir: Path = Path("cassettes")
     cassette_args: str = ""  # Settings.cassette_args: what a record command must keep
     base: Path = Path(".")  # where a cmd: agent's relative path starts
@@ -127,11 +126,10 @@ def run_agent(task: Any, agent: str, setup: AgentSetup, suite: str, case_id: str
 
 def model_cassette(setup: AgentSetup, suite: str, case_id: str) -> OwnCassette:
     """The model agent's cassette of one episode, and how its traffic is written there: one place for the
-    episode (``_model_episode``) and for the live phase that records it (``WebBenchFamily.live_cassette``)."""
-    may_record = setup.record_mode.may_record
+    episode (``_model_episode``) and for the run that records it (``WebBenchFamily.live_cassette``)."""
     return OwnCassette(
         cassette_path(setup.cassette_dir, suite, setup.model_folder(), case_id),
-        aliases=setup.endpoint.aliases(may_record),
+        aliases=setup.endpoint.aliases(setup.calls_out),
         secrets=[setup.endpoint.api_key] if setup.endpoint.api_key else [],
         produced_by=setup.produced_by(),
     )
@@ -140,15 +138,17 @@ def model_cassette(setup: AgentSetup, suite: str, case_id: str) -> OwnCassette:
 def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label: str) -> Episode:
     own = model_cassette(setup, suite, case_id)
     path = own.path
-    may_record = setup.record_mode.may_record
-    if not may_record and not path.is_file():
+    # the run records the episode while a capture is active: its live phase (run/live/), or the test of a
+    # gateway on another machine, which no live phase serves (run/runner.py); else the episode replays
+    recording = capture_active()
+    if not recording and not path.is_file():
         raise MissingEpisodeCassette(
             f"no cassette at {path} and --wsb-record-mode=none forbids recording; record it with: pytest "
             f"--suite {suite} --wsb-agent model --wsb-model {setup.model} --wsb-model-api {setup.model_api}"
             f"{setup.cassette_args} --wsb-record-mode=once -k '{case_id}'"
         )
     api = TRANSPORTS[setup.model_api](setup.model, setup.temperature)
-    client = ModelClient(setup.endpoint.url_for(may_record), setup.endpoint.api_key)
+    client = ModelClient(setup.endpoint.url_for(setup.calls_out), setup.endpoint.api_key)
     details: dict[str, Any] = {}
 
     def model(session: Session, base_url: str, world: Path) -> dict[str, Any]:
@@ -167,23 +167,12 @@ def _model_episode(task: Any, setup: AgentSetup, suite: str, case_id: str, label
         return details
 
     try:
-        if capture_active():
-            # the live phase records this thread's calls into this same cassette (run/live/)
+        if recording:  # this thread's model calls are captured into this same cassette
             episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
             status = "recorded"
-        elif may_record and not (setup.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size):
-            # recorded in the test (a gateway on another machine has no live phase here): captured as the live
-            # phase captures, through the model client's tap, so the world's pages stay out of it
-            capture = Capture(
-                path, setup.record_mode, aliases=own.aliases, secrets=own.secrets, produced_by=own.produced_by
-            )
-            with capture.active():
-                episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
-            capture.save([])  # its 429 and 5xx answers are dropped by the filters
-            status = "recorded"
         else:
-            with use_cassette(
-                path, CassetteMode.NONE, aliases=own.aliases, secrets=own.secrets, produced_by=own.produced_by
+            with replay_cassette(
+                path, aliases=own.aliases, secrets=own.secrets, produced_by=own.produced_by
             ) as cassette:
                 episode = run_episode(task, MODEL, browser=setup.browser, screenshots=setup.screenshots, work=model)
             status = cassette.status(len(client.calls))
