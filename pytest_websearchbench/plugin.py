@@ -21,7 +21,6 @@ import pytest
 from pytest_websearchbench import hooks
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.options import Settings, add_options, check_written_whole
-from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.run.registry import all_options
 from pytest_websearchbench.run.session import (
     provider_pool,
@@ -210,6 +209,8 @@ def pytest_xdist_node_collection_finished(node: Any, ids: list[str]) -> None:  #
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    from pytest_websearchbench.core.suites import MANIFEST_NAME  # imported by now: the run's configure read the suites
+
     if (path / MANIFEST_NAME).is_file():
         from pytest_websearchbench.run.collect import SuiteModule
 
@@ -220,6 +221,8 @@ def pytest_collect_directory(path: Path, parent: pytest.Collector) -> pytest.Col
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """A suite file named on the command line without a manifest (``--suite path/to/eval.jsonl``)."""
+    from pytest_websearchbench.core.suites import MANIFEST_NAME
+
     if (
         file_path.suffix in (".jsonl", ".json")
         and parent.session.isinitpath(file_path)

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import import_module
+from typing import TYPE_CHECKING
 
-from pytest_websearchbench.core.family import BenchmarkFamily, Case, MetricColumn, RawResults, RunContext, Score, Suite
 from pytest_websearchbench.core.options import CORE_OPTIONS, MODEL_OPTIONS, Option, unique
+
+if TYPE_CHECKING:  # the family interface loads with the first family made, not at every pytest start
+    from pytest_websearchbench.core.family import BenchmarkFamily
 
 #: family name → ("module:Class" of the family, module whose ``OPTIONS`` are the options it reads)
 _FAMILIES = {
@@ -39,7 +42,7 @@ def family_class(name: str) -> type[BenchmarkFamily]:
     return family
 
 
-class Families(Mapping[str, BenchmarkFamily]):
+class Families(Mapping[str, "BenchmarkFamily"]):
     """The families by name, each made on first use (its package is imported then) by ``make``: as it
     stands by default, a run's configured for it (``run.session``)."""
 
@@ -76,17 +79,4 @@ class Families(Mapping[str, BenchmarkFamily]):
 #: every family as it stands (no run's options): for reading results files and suites outside a run
 FAMILIES = Families()
 
-__all__ = [
-    "BenchmarkFamily",
-    "Case",
-    "FAMILIES",
-    "Families",
-    "MetricColumn",
-    "RawResults",
-    "RunContext",
-    "Score",
-    "Suite",
-    "all_options",
-    "family_class",
-    "family_options",
-]
+__all__ = ["FAMILIES", "Families", "all_options", "family_class", "family_options"]

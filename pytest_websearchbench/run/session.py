@@ -12,22 +12,17 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import ConfigurationError
 from pytest_websearchbench.core.hub import is_hub_spec
 from pytest_websearchbench.core.options import OptionValues, Settings
-from pytest_websearchbench.core.policies import Rate
-from pytest_websearchbench.run.distributed import host_rates
-from pytest_websearchbench.run.keys import check_provider_keys, named_families
-from pytest_websearchbench.run.preflight import check_capabilities
 from pytest_websearchbench.run.registry import Families, all_options, family_options
-from pytest_websearchbench.sources.hub import HubSession
-from pytest_websearchbench.sources.resolve import resolve_suite_spec
 
 if TYPE_CHECKING:
+    from pytest_websearchbench.core.policies import Rate
     from pytest_websearchbench.providers import ProviderContext, ProviderPool, ProviderRegistry
     from pytest_websearchbench.providers.retry import HttpOptions
     from pytest_websearchbench.reporting.baseline import Baseline
+    from pytest_websearchbench.sources.hub import HubSession
 
 
 @dataclass(frozen=True)
@@ -71,6 +66,7 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
     what is wrong with its options is a usage error before anything runs; any other family when the run
     first meets one of its suites (an unrelated test run imports none)."""
     from pytest_websearchbench.providers import ProviderRegistry, register_builtin_providers
+    from pytest_websearchbench.sources.hub import HubSession
 
     values = OptionValues(config, all_options())
     settings = Settings.from_options(values)
@@ -104,13 +100,19 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
     if mismatch:
         raise ConfigurationError(mismatch)
     hub = HubSession.from_options(values)  # hf:// specs: fetched now, checked against wsb.lock at collection
-    suite_paths = [
-        hub.suite_file(spec, config)
-        if is_hub_spec(spec)
-        else resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
-        for spec in settings.suites
-    ]
-    named = named_families(suite_paths)
+    suite_paths: list[Path] = []
+    named: list[str] | None = []  # the families of the suites --suite names (none named: none)
+    if settings.suites:
+        from pytest_websearchbench.run.keys import named_families
+        from pytest_websearchbench.sources.resolve import resolve_suite_spec
+
+        suite_paths = [
+            hub.suite_file(spec, config)
+            if is_hub_spec(spec)
+            else resolve_suite_spec(spec, config.rootpath, config.invocation_params.dir)
+            for spec in settings.suites
+        ]
+        named = named_families(suite_paths)
     families.make_now(
         name
         for name in families
@@ -123,9 +125,14 @@ def start_run(config: pytest.Config, run_id: str) -> tuple[RunState, list[Path]]
         mismatch = baseline.identity_mismatch(asked, settings.baseline_accept)
         if mismatch:
             raise ConfigurationError(mismatch)
-    # what the options' families need of the providers, before any call (those first met at collection: then)
-    check_capabilities(families.made(), settings, registry)
+    if made := families.made():
+        from pytest_websearchbench.run.preflight import check_capabilities
+
+        # what the options' families need of the providers, before any call (those first met at collection: then)
+        check_capabilities(made, settings, registry)
     if settings.record_mode.may_record and not config.option.collectonly and not settings.dry_run:
+        from pytest_websearchbench.run.keys import check_provider_keys
+
         only_suites = suite_paths and config.args_source is not pytest.Config.ArgsSource.ARGS
         check_provider_keys(settings, registry, families, named if only_suites else None)
     return RunState(settings, families, registry, baseline, run_id, hub, endpoints), suite_paths
@@ -200,6 +207,7 @@ def provider_pool(config: pytest.Config, *, live: bool = True) -> ProviderPool:
 
 def _provider_context(config: pytest.Config, state: RunState, name: str, live: bool) -> ProviderContext:
     from pytest_websearchbench.providers import ProviderContext
+    from pytest_websearchbench.run.distributed import host_rates
 
     settings = state.settings
     corpus = settings.local_corpus or _default_corpus(config)
@@ -230,6 +238,8 @@ def _http_options(state: RunState, name: str, rates: Mapping[str, Rate]) -> Http
 
 
 def _default_corpus(config: pytest.Config) -> Path:
+    from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
+
     for base in (config.rootpath / "suites", BUNDLED_SUITES_DIR):
         corpus = base / "sample-web" / "corpus.jsonl"
         if corpus.is_file():

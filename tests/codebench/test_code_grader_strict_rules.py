@@ -207,7 +207,7 @@ def test_rule5_queries_do_not_count(tmp_path):
 
     from pytest_websearchbench.codebench.scoring import score_agent
     from pytest_websearchbench.codebench.tasks import load_rows
-    from pytest_websearchbench.run.registry import RawResults
+    from pytest_websearchbench.core.family import RawResults
 
     task = load_rows(write_rows(tmp_path / "eval.jsonl", [{"required": ["mark_resolved"]}]))[0]
     raw = RawResults(
