@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import fnmatch
 import json
 import os
 import signal
@@ -112,6 +113,16 @@ def pytest_terminal_summary(terminalreporter) -> None:
         reasons[reason.removeprefix("Skipped: ")] += 1
     for reason, count in reasons.most_common():
         terminalreporter.write_line(f"{count} skipped: {reason}")
+
+
+def summary_shows(output: str, *patterns: str) -> None:
+    """Each fnmatch pattern is in ``output``, in order, both read as words (every run of whitespace one space): the
+    terminal summary folds a note longer than 120 columns at spaces (reporting.terminal.fold), and where a line
+    breaks depends on its paths, so a test looks for a note's words wherever they break. A ``*`` between words
+    may stand for nothing (a table's padding is one space here)."""
+    text = " ".join(output.split())
+    wanted = "*" + "*".join(" ".join(pattern.split()).replace(" * ", "*") for pattern in patterns) + "*"
+    assert fnmatch.fnmatchcase(text, wanted), f"{patterns} not in the output:\n{output}"
 
 
 def write_jsonl(path: Path, records: list[dict]) -> Path:

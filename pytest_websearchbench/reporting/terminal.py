@@ -1,8 +1,15 @@
 """The terminal summary: one table per suite, variants side by side, then the baseline's verdicts. It
-formats the suites' figures (``reporting/figures.py``) and computes none."""
+formats the suites' figures (``reporting/figures.py``) and computes none.
+
+Its lines fit ``WIDTH`` columns: a side-by-side table's row with a long cell is shown below the table (``_fit``), a
+one-variant table's long cell wraps in its column, and a note (a footnote, a baseline's verdict, its known
+failures) is folded at spaces, its further lines two columns deeper (``fold``). Only a table of many variants
+with short cells is as wide as they make it, and a line naming a file or folder (the cassettes', the baseline's)
+is kept whole: its length is its path's, which depends on where the user runs."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -15,8 +22,7 @@ from pytest_websearchbench.reporting.latency_verdict import LatencyVerdict
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import ItemRecord, variant_settings
 
-#: the widest line of a side-by-side table: a row with a long cell (WebBench's calibration, a verdict) that would
-#: make it wider is shown below the table, a line per variant
+#: the widest line of the summary (the module's docstring says how its lines keep to it)
 WIDTH = 120
 LONG_CELL = 40
 
@@ -36,16 +42,37 @@ def summary_lines(
         lines.append("")
     records = [record for suite in suites for record in suite.records]
     if any(r.run.cassette == "recorded" for r in records) and cassette_dir is not None:
-        lines.append(f"cassettes recorded under {cassette_dir}")
+        lines.append(f"cassettes recorded under {cassette_dir}")  # a line naming a file or folder is kept whole
     if baseline is not None:
-        lines += _baseline_lines(records, baseline, list(verdicts))
+        when = f" (run {baseline.created[:10]})" if baseline.created else ""
+        lines.append(f"baseline {baseline.path}{when}:")
+        lines += [folded for line in _baseline_lines(records, baseline, list(verdicts)) for folded in fold(line)]
     return lines
 
 
+def fold(text: str) -> list[str]:
+    """``text`` as lines of at most ``WIDTH`` columns, broken at spaces, each line after a line's first two columns
+    deeper than it (a hanging indent). A line within ``WIDTH`` is kept as it is, and a word that would not fit
+    on a line of its own (a long path) stays on the line it begins: breaking before it would not make it fit."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= WIDTH:
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip(" ")))
+        current = indent
+        for chunk in re.findall(r"\S+ *", line.strip()):
+            word = chunk.rstrip()
+            if current.strip() and len(current + word) > WIDTH and len(indent) + 2 + len(word) <= WIDTH:
+                out.append(current.rstrip())
+                current = indent + "  "
+            current += chunk
+        out.append(current.rstrip())
+    return out
+
+
 def _baseline_lines(records: list[ItemRecord], baseline: Baseline, verdicts: list[SuiteVerdict]) -> list[str]:
-    when = f" (run {baseline.created[:10]})" if baseline.created else ""
-    lines = [f"baseline {baseline.path}{when}:"]
-    lines += [f"  {v.suite} [{v.variant}]: {v.text()}" for v in verdicts]
+    lines = [f"  {v.suite} [{v.variant}]: {v.text()}" for v in verdicts]
     fixed = [r.meta.label for r in records if r.baseline is not None and r.baseline.status == FIXED]
     if fixed:
         lines.append(f"  fixed since the baseline ({len(fixed)}): {', '.join(fixed)}")
@@ -142,13 +169,23 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
     rows, below = _fit(rows, names)
     label_width = max(len(label) for label, _ in rows)
     widths = [max(len(name), *(len(cells[i]) for _, cells in rows)) for i, name in enumerate(names)]
+    if len(names) == 1:  # one variant: a long cell wraps in its column (the widths then hold what is left)
+        room = max(WIDTH - (4 + label_width), LONG_CELL)
+        widths = [max(len(names[0]), *(min(len(cells[0]), room) for _, cells in rows))]
 
     def line(label: str, cells: list[str]) -> str:
         return f"  {label.ljust(label_width)}  {'  '.join(c.ljust(w) for c, w in zip(cells, widths))}".rstrip()
 
+    def row(label: str, cells: list[str]) -> list[str]:
+        if len(names) > 1 or len(cells[0]) <= widths[0]:
+            return [line(label, cells)]
+        first, *more = textwrap.wrap(cells[0], widths[0], break_long_words=False, break_on_hyphens=False)
+        return [line(label, [first]), *(line("", [cell]) for cell in more)]
+
     # a remote file's provenance, exactly: the dataset, the commit its revision resolved to, its hash
     sources = [f"  from {src['repo']}@{src['commit']} {src['path']} sha256:{src['sha256']}" for src in suite.sources]
-    out = [title, *sources, line("", names)] + [line(label, cells) for label, cells in rows]
+    out = [*fold(title), *(folded for source in sources for folded in fold(source)), line("", names)]
+    out += [shown for label, cells in rows for shown in row(label, cells)]
     out += _below(below, names)
     over = (
         (
@@ -159,23 +196,23 @@ def _suite_table(suite: SuiteFigures, family: BenchmarkFamily | None) -> list[st
         if population
         else "items (errors excluded)"
     )
-    out.append(
+    notes = [
         f"  means with 95% bootstrap intervals over {over}" + ("; latency over provider calls" if suite.traffic else "")
-    )
+    ]
     if suite.paired_columns:
-        out.append(
+        notes.append(
             f"  Δ vs {suite.reference}: mean paired difference over the items both scored, two-sided paired "
             "randomization test (sign-flip, 10,000 resamples)"
         )
     if any(v.latency_paired is not None for v in variants):
-        out.append(
+        notes.append(
             f"  Δ latency vs {suite.reference}: the items' client time, paired by case; p50 by the sign-flip test on "
             "every pair, p95 on the upper tail's pairs"
         )
-    out += [f"  {floor.text()}" for floor in suite.noise_floors]
+    notes += [f"  {floor.text()}" for floor in suite.noise_floors]
     for variant in variants:
-        out += [f"  {variant.name} errors: {line}" for line in _error_reasons(variant.error_reasons)]
-    return out
+        notes += [f"  {variant.name} errors: {line}" for line in _error_reasons(variant.error_reasons)]
+    return out + [folded for note in notes for folded in fold(note)]
 
 
 def _table_width(rows: list[tuple[str, list[str]]], names: list[str]) -> int:
@@ -191,7 +228,7 @@ def _fit(
     """The rows of a side-by-side table at most ``WIDTH`` columns wide, and the long rows moved below it: while
     it is wider, the row with the longest cell goes, if that cell is longer than ``LONG_CELL`` (a table of many
     variants with short cells stays whole, as wide as they make it). Each keeps its order. A table of one
-    variant keeps every row: a long one is one long line, as the baseline's verdicts below are."""
+    variant keeps every row: a long cell wraps in its column."""
     if len(names) < 2:
         return rows, []
     kept = list(rows)

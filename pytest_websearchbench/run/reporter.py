@@ -22,7 +22,7 @@ from pytest_websearchbench.reporting.identity import run_identity
 from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
 from pytest_websearchbench.reporting.regression import suite_verdicts, versus_verdicts
 from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ResultStore
-from pytest_websearchbench.reporting.terminal import summary_lines
+from pytest_websearchbench.reporting.terminal import fold, summary_lines
 from pytest_websearchbench.reporting.trends import entry_of
 from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
 from pytest_websearchbench.run.live.outcomes import spend_note, stopped_note
@@ -458,14 +458,21 @@ class RunReporter:
         families = {name: self.state.families[name] for name in names}
         for line in summary_lines(self._figures(), families, self.state.baseline, self.verdicts, settings.cassette_dir):
             terminalreporter.write_line(line)
+        # the notes under the tables: folded within the summary's width (reporting.terminal.fold), but for the
+        # lines naming a file, kept whole (a path is never broken, and where it would push the words after it
+        # depends on where the user runs)
+        notes: list[tuple[str, bool]] = []
         if incomplete:
-            terminalreporter.write_line(incomplete, red=True, bold=True)
+            notes.append((incomplete, True))
         if spend_note(self.config):  # the live phase's providers and models apart (the cost row: providers')
-            terminalreporter.write_line(spend_note(self.config))
+            notes.append((spend_note(self.config), False))
         if stopped_note(self.config):
-            terminalreporter.write_line(stopped_note(self.config), red=True, bold=True)
+            notes.append((stopped_note(self.config), True))
         if self.refusal:
-            terminalreporter.write_line(self.refusal, red=True, bold=True)
+            notes.append((self.refusal, True))
+        for text, alarm in notes:
+            for line in fold(text):
+                terminalreporter.write_line(line, red=alarm, bold=alarm)
         for line in self.write_errors:
             terminalreporter.write_line(line, red=True, bold=True)
         if self.state.settings.json_path and self.state.settings.json_path not in self.unwritten:
