@@ -55,14 +55,15 @@ class SecretFilter:
 
     def __init__(self, aliases: dict[str, str], secrets: list[str]) -> None:
         self.aliases = aliases
+        self._hosts = [(urlsplit(real).netloc, urlsplit(alias).netloc) for real, alias in aliases.items()]
         self.secrets = [s for s in secrets if s]
         # an item's every header and body: the patterns once
         self._scrub = text_scrubber(self.secrets, echoes=True)
 
     def _alias_hosts(self, text: str) -> str:
         """The ``host`` header names the run's port too: give it the alias's host."""
-        for real, alias in self.aliases.items():
-            text = text.replace(urlsplit(real).netloc, urlsplit(alias).netloc)
+        for real, alias in self._hosts:
+            text = text.replace(real, alias)
         return text
 
     def scrub(self, text: str) -> str:
@@ -70,11 +71,11 @@ class SecretFilter:
 
     def request(self, request: VcrRequest) -> VcrRequest:
         request.uri = self.scrub(_filter_query(alias_url(request.uri, self.aliases)))
-        for name in list(request.headers):
+        for name, value in list(request.headers.items()):
             if name.lower() in SECRET_HEADERS:
                 request.headers[name] = FILTERED
-            else:
-                request.headers[name] = self.scrub(self._alias_hosts(str(request.headers[name])))
+            elif (clean := self.scrub(self._alias_hosts(str(value)))) != value:
+                request.headers[name] = clean
         if request.body:
             request.body = self._scrub_body(request.body)
         return request

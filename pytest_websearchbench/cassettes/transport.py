@@ -58,13 +58,25 @@ def read_body(request: httpx.Request) -> bytes:
 
 
 def tap_client(client: httpx.Client) -> httpx.Client:
-    """``client`` with each of its transports (its own, its proxies') tapped and timed."""
+    """``client`` with each of its transports (its own, its proxies') tapped and timed, and its cookie jar read
+    only for answers that set a cookie (``_Cookies``)."""
     client._transport = _TappedTransport(client._transport)
     client._mounts = {
         pattern: None if transport is None else _TappedTransport(transport)
         for pattern, transport in client._mounts.items()
     }
+    client._cookies = _Cookies(client.cookies)  # (httpx's setter would make a plain Cookies of it)
     return client
+
+
+class _Cookies(httpx.Cookies):
+    """httpx's cookies, which take an answer's cookies only from an answer that sets one: httpx hands every
+    answer to the standard library's cookie jar (a request and a response rebuilt in its terms, its headers
+    parsed again), which finds nothing in an answer without ``Set-Cookie`` (most APIs, every replayed one)."""
+
+    def extract_cookies(self, response: httpx.Response) -> None:
+        if "set-cookie" in response.headers or "set-cookie2" in response.headers:
+            super().extract_cookies(response)
 
 
 class _TappedTransport(httpx.BaseTransport):

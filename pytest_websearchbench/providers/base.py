@@ -42,7 +42,7 @@ class _AttemptState(TypedDict):
     received_at: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: a run holds every call to its end
 class CallRecord:
     """One provider call: what was asked, how long it took, whether it worked.
 
@@ -78,7 +78,10 @@ class CallRecord:
     server_seconds: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        out = dataclasses.asdict(self)
+        # as dataclasses.asdict, without its deep copy of every value: each is a number or text but ``served``
+        out = {name: getattr(self, name) for name in _CALL_FIELDS}
+        if self.served is not None:
+            out["served"] = dict(self.served)
         for name in ("served", "server_seconds"):
             if out[name] is None:  # most calls: the field is left out of the results file
                 del out[name]
@@ -88,15 +91,17 @@ class CallRecord:
     def from_dict(cls, data: Mapping[str, Any]) -> CallRecord:
         """A call as ``to_dict`` wrote it; a results file written by hand or by another version may lack
         fields: a call without a time has ``seconds`` None (the latency figures leave it out)."""
-        known = {f.name for f in dataclasses.fields(cls)}
         return cls(
             **{
                 "kind": "",
                 "seconds": None,
                 "ok": True,
-                **{name: value for name, value in data.items() if name in known},
+                **{name: value for name, value in data.items() if name in _CALL_FIELDS},
             }
         )
+
+
+_CALL_FIELDS = tuple(f.name for f in dataclasses.fields(CallRecord))
 
 
 @dataclass

@@ -9,6 +9,7 @@ They are the item's ``user_properties``, which pytest's junitxml writes from the
 from __future__ import annotations
 
 import json
+import math
 
 from pytest_websearchbench.core.family import MetricColumn, Score
 from pytest_websearchbench.reporting.results import ItemMeta
@@ -25,4 +26,9 @@ def metric_properties(score: Score, columns: list[MetricColumn]) -> list[tuple[s
     """Each metric of a scored item, as a JSON number, named by its summary label (``columns``: the family's;
     a metric no column shows goes by its key)."""
     label = {column.key: column.label.lower() for column in columns}
-    return [(label.get(key, key), json.dumps(float(value))) for key, value in score.metrics.items()]
+    return [(label.get(key, key), _number(float(value))) for key, value in score.metrics.items()]
+
+
+def _number(value: float) -> str:
+    """``json.dumps(value)``, without the encoder it sets up for each call: a float's repr, or NaN, ±Infinity."""
+    return repr(value) if math.isfinite(value) else json.dumps(value)
