@@ -19,6 +19,6 @@ def register_builtin_providers(registry: ProviderRegistry) -> None:
 
 
 def _local_provider(context: ProviderContext) -> Provider:
-    from pytest_websearchbench.providers.local import LocalProvider  # the engine loads when a run first uses it
+    from pytest_websearchbench.providers.local import LocalProvider  # when a run first uses it (its engine: to serve)
 
     return LocalProvider.from_context(context)

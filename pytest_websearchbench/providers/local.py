@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, ProviderError
 from pytest_websearchbench.core.models import Hit, Page
-from pytest_websearchbench.engine import LocalSearchServer, SearchIndex
 from pytest_websearchbench.providers.base import HttpProvider, ProviderContext
 from pytest_websearchbench.providers.retry import HttpOptions
+
+if TYPE_CHECKING:
+    from pytest_websearchbench.engine import LocalSearchServer
 
 # The server's port changes every run; cassettes name it by this stable, unresolvable alias.
 CASSETTE_BASE_URL = "http://local-search.invalid"
@@ -47,6 +50,8 @@ class LocalProvider(HttpProvider):
                 f"local provider: corpus {corpus} not found; generate the sample data with "
                 "`python -m pytest_websearchbench.sampledata --out suites` or pass --wsb-local-corpus"
             )
+        from pytest_websearchbench.engine import LocalSearchServer, SearchIndex  # tantivy: when the run serves
+
         server = LocalSearchServer(SearchIndex.from_jsonl(corpus))
         return cls(server.start(), server, http=context.http, corpus=corpus)
 

@@ -29,7 +29,7 @@ REPORT_PAYLOAD = "wsb_item"
 CRASH_PHASE = "???"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # slots: the run holds two a benchmark item (its own, its record's)
 class ItemMeta:
     """Which item: a case of a suite against one variant (a provider, or WebBench's agent), and what the
     suite is; ``tags`` are the case's markers (-m's words: language, vendor, template…)."""
@@ -89,7 +89,7 @@ class ItemMeta:
         )
 
 
-@dataclass
+@dataclass(slots=True)  # slots: one a benchmark item, held to the end of the run
 class ItemRun:
     """What running one item (its setup) produced: how its cassette answered, the provider calls, the raw
     results (``RawResults.to_dict``) or the error that stopped it, and what produced the answers."""
@@ -144,7 +144,7 @@ def served_by(calls: Iterable[CallRecord], own: Mapping[str, list[str]] | None =
     return {name: sorted(values) for name, values in sorted(found.items())}
 
 
-@dataclass
+@dataclass(slots=True)  # slots: one a benchmark item, held to the end of the run
 class ItemRecord:
     """Everything one benchmark item produced, merged from its setup/call/teardown reports."""
 

@@ -71,7 +71,8 @@ class RunReporter:
             return
         if report.when == CRASH_PHASE and self._stopped(report):
             return  # interrupted, not crashed: the item stays without a result (the run is incomplete)
-        self.tests.add(report)
+        if self.state.settings.ctrf_path:  # (kept for --wsb-ctrf only: a run's every test, to its end)
+            self.tests.add(report)
         if is_verdict_test(report):
             return  # the suite's verdict, already among the run's verdicts
         self.store.add(report)
