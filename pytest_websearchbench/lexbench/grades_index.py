@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import sys
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from importlib.resources import files
@@ -156,7 +157,8 @@ class GradesIndex(Mapping[str, dict[str, GradedPreview]]):
             raise KeyError(qid)
         pages: dict[str, GradedPreview] = {}
         for key, url, grade, grader, title, snippet, published, iso in rows:
-            line = GradedPreview(url, grade, grader, title, snippet, published, (iso,) if iso else ())
+            # the grader's name once (as ``GradedPreview.of_line`` keeps it): scored rows hold it to the run's end
+            line = GradedPreview(url, grade, sys.intern(grader), title, snippet, published, (iso,) if iso else ())
             pages[key] = pages[key].merged(line) if key in pages else line
         return pages
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 from pytest_websearchbench.core.family import MetricColumn, Score
 from pytest_websearchbench.reporting.results import ItemMeta
@@ -25,7 +26,7 @@ def identity_properties(meta: ItemMeta) -> list[tuple[str, str]]:
 def metric_properties(score: Score, columns: list[MetricColumn]) -> list[tuple[str, str]]:
     """Each metric of a scored item, as a JSON number, named by its summary label (``columns``: the family's;
     a metric no column shows goes by its key)."""
-    label = {column.key: column.label.lower() for column in columns}
+    label = {column.key: sys.intern(column.label.lower()) for column in columns}  # one text a label, every item's
     return [(label.get(key, key), _number(float(value))) for key, value in score.metrics.items()]
 
 
