@@ -11,6 +11,7 @@ import json
 import pytest
 from code_support import tiny_code_suite
 
+from conftest import summary_shows
 from pytest_websearchbench.emulate.model import ScriptedModel, search_then_answer
 
 FAST = ("-p", "no:hypothesispytest")
@@ -103,7 +104,7 @@ def test_a_baseline_of_another_agent_model_is_refused_before_anything_runs_unles
         "--wsb-baseline-accept=agent-model",
     )
     assert accepted.ret == pytest.ExitCode.OK
-    accepted.stdout.fnmatch_lines(["*eval [[]local[]]: *not comparable*agent-model model-a → model-b*"])
+    summary_shows(accepted.stdout.str(), "eval [[]local[]]: *not comparable*agent-model model-a → model-b")
 
 
 def test_a_new_snapshot_of_the_same_agent_model_is_refused_once_it_answered(pytester, monkeypatch, baseline):
@@ -111,12 +112,11 @@ def test_a_new_snapshot_of_the_same_agent_model_is_refused_once_it_answered(pyte
     args = ("--wsb-model=model-a", "--wsb-record-mode=rewrite", f"--wsb-baseline={base}")
     refused = _record(pytester, monkeypatch, eval_path, "model-a-2026-12-01", *args)
     assert refused.ret == pytest.ExitCode.USAGE_ERROR
-    refused.stdout.fnmatch_lines(
-        [
-            f"--wsb-baseline: {base} was made by another run identity: agent-served 'model-a-2026-11-20' in the "
-            "baseline, 'model-a-2026-12-01' now (suite eval); make a new baseline, or pass "
-            "--wsb-baseline-accept=agent-served to compare anyway (not comparable)"
-        ]
+    summary_shows(  # folded at 120 columns
+        refused.stdout.str(),
+        f"--wsb-baseline: {base} was made by another run identity: agent-served 'model-a-2026-11-20' in the "
+        "baseline, 'model-a-2026-12-01' now (suite eval); make a new baseline, or pass "
+        "--wsb-baseline-accept=agent-served to compare anyway (not comparable)",
     )
     assert "vs baseline" not in refused.stdout.str()  # no verdict on figures that are not comparable
     accepted = pytester.runpytest(
@@ -124,7 +124,7 @@ def test_a_new_snapshot_of_the_same_agent_model_is_refused_once_it_answered(pyte
         "--wsb-baseline-accept=agent-served",
     )
     assert accepted.ret == pytest.ExitCode.OK
-    accepted.stdout.fnmatch_lines(["*eval [[]local[]]: *agent-served model-a-2026-11-20 → model-a-2026-12-01*"])
+    summary_shows(accepted.stdout.str(), "eval [[]local[]]: *agent-served model-a-2026-11-20 → model-a-2026-12-01")
 
 
 def test_a_baseline_from_before_run_identities_is_compared_as_before(pytester, monkeypatch, baseline):

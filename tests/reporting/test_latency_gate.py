@@ -14,7 +14,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from conftest import REPO, TINY_CORPUS, TINY_GRADES, TINY_SCENARIOS, write_jsonl, write_lexbench_suite
+from conftest import REPO, TINY_CORPUS, TINY_GRADES, TINY_SCENARIOS, summary_shows, write_jsonl, write_lexbench_suite
 
 #: three copies of the tiny suite's scenarios: 12 pairs, enough for the sign-flip test to reach p < 0.05
 SCENARIOS = [{**s, "id": f"{s['id']}-{copy}"} for copy in range(3) for s in TINY_SCENARIOS]
@@ -84,14 +84,13 @@ def test_a_slower_release_fails_the_latency_gate_and_passes_without_it(pytester,
         "--junitxml=junit.xml",
     )
     assert gated.ret == 1
-    gated.stdout.fnmatch_lines(
-        [
-            "*server p50/p95 *",
-            "*latency vs baseline  p50 +* (p<0.001), p95 +* (p=0.00*), n=12*",
-            "  tiny [[]serper[]]: * nDCG@5 +0.000 *; latency REGRESSION (over +25 %) p50 +* (* → * ms, p<0.001), "
-            "p95 +* (* → * ms, p=0.00*), n=12; server p50 *",
-            "FAILED suites/tiny::[[]vs baseline[]][[]serper[]] - tiny [[]serper[]]: *",
-        ]
+    summary_shows(  # the verdict folded at 120 columns
+        gated.stdout.str(),
+        "server p50/p95 ",
+        "latency vs baseline p50 +* (p<0.001), p95 +* (p=0.00*), n=12",
+        " tiny [[]serper[]]: * nDCG@5 +0.000 *; latency REGRESSION (over +25 %) p50 +* (* → * ms, p<0.001), "
+        "p95 +* (* → * ms, p=0.00*), n=12; server p50 ",
+        "FAILED suites/tiny::[[]vs baseline[]][[]serper[]] - tiny [[]serper[]]: ",
     )
     failures = {
         case.get("name"): failure.get("message", "") + (failure.text or "")
@@ -112,8 +111,9 @@ def test_a_slower_release_fails_the_latency_gate_and_passes_without_it(pytester,
     # a replay reports the recorded latencies: release 1's cassettes against the baseline made from them
     same = _run(pytester, "--wsb-cassette-dir=runs/r1", "--wsb-baseline=base.json", "--wsb-max-latency-regression=0.25")
     assert same.ret == 0
-    same.stdout.fnmatch_lines(
-        ["  tiny [[]serper[]]: *; latency p50 +0 % (* → * ms, p=1.000), p95 +0 % (* → * ms, p=1.000), n=12; *"]
+    summary_shows(
+        same.stdout.str(),
+        " tiny [[]serper[]]: *; latency p50 +0 % (* → * ms, p=1.000), p95 +0 % (* → * ms, p=1.000), n=12; ",
     )
 
 

@@ -73,7 +73,8 @@ def test_a_code_suite_from_the_hub_runs_then_runs_offline_and_the_lock_catches_a
             f"hf-home/hub/datasets--openbenchmarks--OB-Code-Websearch/snapshots/{hub.code_v1}/data/eval.jsonl .*",
             f"wsb.lock: pinned 1 remote file(s) in {pytester.path / 'wsb.lock'}",
             f"OB-Code-Websearch-eval  (code/selftest, edition OB-Code-Websearch@{hub.code_v1[:12]}, k=5)",
-            f"  from {CODE_REPO}@{hub.code_v1} data/eval.jsonl sha256:{sha256(rows)}",
+            f"  from {CODE_REPO}@{hub.code_v1} data/eval.jsonl",  # the provenance folded at 120 columns
+            f"    sha256:{sha256(rows)}",
         ]
     )
     source = {
@@ -210,7 +211,8 @@ def test_manifests_take_remote_items_with_local_grades_through_a_field_map(pytes
     pinned.stdout.fnmatch_lines(
         [
             f"lexbench-web-search  (lexbench/scenario, edition 2026.11+LexBench-Web-Search@{hub.lex[:12]}, k=5)",
-            f"  from {LEX_REPO}@{hub.lex} data/scenarios.jsonl sha256:{sha256(jsonl(lex_rows(5)))}",
+            f"  from {LEX_REPO}@{hub.lex} data/scenarios.jsonl",  # the provenance folded at 120 columns
+            f"    sha256:{sha256(jsonl(lex_rows(5)))}",
             f"simpleqa  (lexbench/factual, edition 2026.11+LexBench-SimpleQA-Verified@{hub.factual[:12]}, k=5)",
         ]
     )

@@ -44,15 +44,19 @@ def _with_second_provider(document: dict) -> dict:
 
 
 def _terminal_tables(lines: list[str]) -> dict[str, dict[str, list[str]]]:
-    """The summary's tables: suite → row label → cells (cells are separated by two spaces or more)."""
+    """The summary's tables: suite → row label → cells (cells are separated by two spaces or more; a one-variant
+    row's long cell goes on in its column, on lines of their own)."""
     tables: dict[str, dict[str, list[str]]] = {}
     current = None
+    last: list[str] = []
     for line in lines:
         if line and not line.startswith(" "):
             current = tables.setdefault(line.split()[0], {})
+        elif current is not None and line.startswith("    ") and len(last) == 1:
+            last[0] += " " + line.strip()
         elif current is not None and line.strip():
             label, *cells = re.split(r"\s{2,}", line.strip())
-            current[label] = cells
+            current[label] = last = cells
     return tables
 
 
