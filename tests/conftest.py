@@ -41,6 +41,21 @@ import numpy  # noqa: E402, F401
 import vcr  # noqa: E402, F401
 
 REPO = Path(__file__).resolve().parent.parent
+
+#: What every pytest these tests start leaves out (a guide's command, pytester's subprocess runs, their xdist
+#: workers): plugins of the test environment that no child run uses. Loading them is about 0.2 s a process,
+#: and the suite starts some 400 (issue 49 part 6: benchmarks/README.md).
+CHILD_PYTEST_ADDOPTS = "-p no:hypothesispytest -p no:anyio"
+
+
+def child_environ(drop: tuple[str, ...] = ("PYTEST_", "WSB_")) -> dict[str, str]:
+    """This process's environment for a child pytest: without the variables starting with ``drop``, and
+    with CHILD_PYTEST_ADDOPTS."""
+    env = {name: value for name, value in os.environ.items() if not name.startswith(drop)}
+    env["PYTEST_ADDOPTS"] = CHILD_PYTEST_ADDOPTS
+    return env
+
+
 BUNDLED_CASSETTES = REPO / "cassettes"
 #: the fixtures several test folders share, each module registered as a plugin (its folder, its module), so a
 #: test asks for them by name instead of importing them: the vendor emulator, the loopback hub, the browser
@@ -287,7 +302,7 @@ def bundled_run(tmp_path_factory) -> dict[str, Path]:
 
 def _bundled_run(folder: Path) -> dict[str, Path]:
     results, report, junit = folder / "results.json", folder / "run.html", folder / "junit.xml"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
+    env = child_environ()
     done = subprocess.run(
         [
             sys.executable,
@@ -315,6 +330,25 @@ def _bundled_run(folder: Path) -> dict[str, Path]:
     assert results.is_file() and report.is_file() and junit.is_file(), done.stdout[-3000:] + done.stderr[-3000:]
     assert f"HTML report written to {report}" in done.stdout
     return {"results": results, "report": report, "junit": junit}
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _children_without_test_plugins():
+    """A pytest a test starts (its environment copied from this process's) gets CHILD_PYTEST_ADDOPTS."""
+    before = os.environ.get("PYTEST_ADDOPTS")
+    os.environ["PYTEST_ADDOPTS"] = f"{before} {CHILD_PYTEST_ADDOPTS}" if before else CHILD_PYTEST_ADDOPTS
+    yield
+    if before is None:
+        os.environ.pop("PYTEST_ADDOPTS", None)
+    else:
+        os.environ["PYTEST_ADDOPTS"] = before
+
+
+@pytest.fixture
+def pytester(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """pytester's own, its runs given CHILD_PYTEST_ADDOPTS (pytester clears PYTEST_ADDOPTS as it starts)."""
+    monkeypatch.setenv("PYTEST_ADDOPTS", CHILD_PYTEST_ADDOPTS)
+    return pytester
 
 
 @pytest.fixture(autouse=True)

@@ -94,7 +94,10 @@ def shims(folder: Path) -> Path:
     return bin_dir
 
 
-def environment(bin_dir: Path) -> dict[str, str]:
+def environment(bin_dir: Path, pytest_addopts: str = "") -> dict[str, str]:
+    """A reader's plain shell: no key, no proxy out, the shims first on PATH; ``pytest_addopts``: PYTEST_ADDOPTS
+    for the page's pytest commands (the tests leave out the test environment's own plugins, which a reader's
+    install does not have)."""
     env = {
         name: value
         for name, value in os.environ.items()
@@ -130,10 +133,12 @@ def environment(bin_dir: Path) -> dict[str, str]:
             "PYTHONDONTWRITEBYTECODE": "1",
         }
     )
+    if pytest_addopts:
+        env["PYTEST_ADDOPTS"] = pytest_addopts
     return env
 
 
-def run(page: Path, folder: Path, timeout: float = 900) -> tuple[int, list[str], str]:
+def run(page: Path, folder: Path, timeout: float = 900, pytest_addopts: str = "") -> tuple[int, list[str], str]:
     """Run the page's blocks in ``folder``: (exit status, each block's output, the whole output)."""
     found = blocks(page)
     script = []
@@ -144,7 +149,7 @@ def run(page: Path, folder: Path, timeout: float = 900) -> tuple[int, list[str],
     process = subprocess.Popen(
         ["bash", "-c", "\n".join(script)],
         cwd=work,
-        env=environment(shims(folder)),
+        env=environment(shims(folder), pytest_addopts),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

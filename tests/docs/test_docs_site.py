@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from conftest import CHILD_PYTEST_ADDOPTS, REPO
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import guides  # noqa: E402
@@ -100,14 +100,14 @@ def test_a_page_runs_in_plain_bash_without_pipefail(tmp_path):
     page.write_text(
         '<!-- guide: run -->\n```bash\nfalse | cat || echo "exit code $?"\nfalse\necho "after $?"\n```\n', "utf-8"
     )
-    code, (part,), _ = guides.run(page, tmp_path / "run")
+    code, (part,), _ = guides.run(page, tmp_path / "run", pytest_addopts=CHILD_PYTEST_ADDOPTS)
     assert (code, part) == (0, "after 1\n")  # no pipefail: the pipe's status is cat's; no -e: it goes on
 
 
 @pytest.mark.e2e  # each guide spawns pytest over the bundled suites
 @pytest.mark.parametrize("page", GUIDES, ids=[p.stem for p in GUIDES])
 def test_the_guide_runs_offline_as_written(page, tmp_path):
-    code, parts, output = guides.run(page, tmp_path)
+    code, parts, output = guides.run(page, tmp_path, pytest_addopts=CHILD_PYTEST_ADDOPTS)
     assert code == 0, f"{page.name}: the last command exited {code}:\n{output[-4000:]}"
     problems = []
     for block, part in zip(guides.blocks(page), parts):

@@ -8,7 +8,6 @@ this checkout's editable install stays out of it).
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -18,6 +17,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from conftest import child_environ
 
 pytestmark = pytest.mark.e2e  # builds and installs the wheel
 
@@ -95,7 +96,7 @@ def test_the_docs_state_the_wheels_size(built_wheel):
 
 def run_in_empty_folder(python: Path, folder: Path, *args: str) -> subprocess.CompletedProcess:
     folder.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_", "PYTHON"))}
+    env = child_environ(drop=("PYTEST_", "WSB_", "PYTHON"))
     return subprocess.run(
         [str(python), "-m", "pytest", "-p", "no:cacheprovider", "-q", *args],
         cwd=folder,
