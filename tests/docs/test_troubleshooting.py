@@ -6,6 +6,7 @@ of its own (it passes on another error's text) is left out by name below, with w
 from __future__ import annotations
 
 import ast
+import functools
 
 from conftest import REPO
 
@@ -83,7 +84,8 @@ def words(template: str) -> str | None:
     return None
 
 
-def raise_sites() -> list[tuple[str, str, int, str | None]]:
+@functools.cache  # three tests read them: the package is parsed once a process
+def raise_sites() -> tuple[tuple[str, str, int, str | None], ...]:
     """(file, function, line, template) of every user-facing error the package makes."""
     sites = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -100,7 +102,7 @@ def raise_sites() -> list[tuple[str, str, int, str | None]]:
                     sites.append(
                         (path.relative_to(PACKAGE).as_posix(), owner.get(id(node), "<module>"), node.lineno, template)
                     )
-    return sites
+    return tuple(sites)
 
 
 def test_the_code_has_the_raise_sites_this_test_reads():
