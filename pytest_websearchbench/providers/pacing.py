@@ -403,6 +403,7 @@ class Paced:
     status: int | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     rate_waited: bool = False  # it waited for its declared rate: the rate, not the host, bounded it
+    sent_as: int = 0  # the host's request count when it left: the requests sent after it are the rest
 
 
 @dataclass
@@ -416,6 +417,7 @@ class HostState:
     #: the announced requests left (the latest answer's, less what was sent since), until ``budget_until``
     budget: int | None = None
     budget_until: float = 0.0
+    asking: bool = False  # the budget is one request asking for news after a window, not an announcement
     reset_span: float = DEFAULT_RESET
     hold_until: float = 0.0  # Retry-After, or tokens spent: no send before
     window: WindowLog | None = None
@@ -456,7 +458,7 @@ class Pacer:
                 state.budget -= 1
             if state.first is None:
                 state.first = now
-        paced = Paced()
+        paced = Paced(sent_as=state.requests)
         try:
             paced.rate_waited = self._declared_rate(state)
             yield paced
@@ -469,8 +471,10 @@ class Pacer:
     def _hold(self, state: HostState, now: float) -> float:
         """Seconds before ``state``'s host may be sent another request (0: now), by what it announced."""
         if state.budget is not None and now >= state.budget_until:
-            # the window the budget was counted in is over: unknown, or (spent) one request asks for news
-            state.budget, state.budget_until = (None, 0.0) if state.budget > 0 else (1, now + state.reset_span)
+            # the window the budget was counted in is over, and what the host allows now is unknown, budget left or
+            # not: a host counting a sliding window frees one slot as its oldest request leaves, and the sends still
+            # out are in its count. One request asks for news (its answer sets the next budget), never a burst
+            state.budget, state.budget_until, state.asking = 1, now + state.reset_span, True
         hold = state.hold_until - now
         if state.budget is not None and state.budget <= 0:
             hold = max(hold, state.budget_until - now)
@@ -496,18 +500,24 @@ class Pacer:
         state.answered.append(now)
         while state.answered and state.answered[0] < now - RATE_WINDOW:
             state.answered.popleft()
-        if paced.headers:
-            self._announced(state, parse_limits(paced.headers), now, paced.status)
+        if paced.headers or paced.status is not None:
+            self._announced(state, parse_limits(paced.headers or {}), now, paced.status, state.requests - paced.sent_as)
         if paced.status == 429:
             state.throttled += 1
             state.controller.throttled(now, state.in_flight)
         elif paced.status is not None and not paced.rate_waited:
             state.controller.answered(busy=state.in_flight >= state.controller.allowed)
 
-    def _announced(self, state: HostState, limits: Limits, now: float, status: int | None) -> None:
+    def _announced(self, state: HostState, limits: Limits, now: float, status: int | None, sent_since: int) -> None:
         if limits.remaining is not None:
             state.reset_span = limits.reset if limits.reset else DEFAULT_RESET
-            state.budget, state.budget_until = limits.remaining, now + state.reset_span
+            # the host counted what had reached it when the answer left; the requests sent after this one may not
+            # have: each is taken from what it said is left (answers read late, or out of order, never spend twice)
+            left = max(0, limits.remaining - sent_since)
+            state.budget, state.budget_until, state.asking = left, now + state.reset_span, False
+        elif state.asking and status is not None and status < 400:
+            # the request that asked was answered with no window: the host no longer announces one
+            state.budget, state.asking = None, False
         if limits.tokens_remaining is not None and limits.tokens_remaining <= TOKEN_RESERVE * (
             limits.tokens_limit or 0
         ):

@@ -301,3 +301,43 @@ def test_old_state_folders_are_purged_at_most_once_an_hour(tmp_path, monkeypatch
     os.utime(old.parent / PURGE_STAMP, (hour_ago, hour_ago))
     purge_stale_state()
     assert not old.exists() and new.exists()
+
+
+def test_a_window_that_ends_with_budget_left_lets_one_request_ask_not_every_thread_send():
+    # a host counting a sliding window frees one slot when its oldest request leaves, not all of them: the sends
+    # still out are in its count. So once the window the budget was counted in is over, one request asks for news
+    # (as after a spent budget), whatever was left of the budget; the answer's own headers set the next budget.
+    clock = Clock()
+    pacer = Pacer(ceiling=40, clock=clock)
+    _answer(pacer, "api", 200, {"X-RateLimit-Limit": "20", "X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "0.05"})
+    _answer(pacer, "api", 200)  # 4 of the 5 left unsent when the window ends
+    state = pacer._hosts["api"]
+    clock.now += 0.06
+    assert pacer._hold(state, clock.now) == 0.0 and state.budget == 1
+    with pacer.pace("api") as paced:  # the one that asks
+        assert pacer._hold(state, clock.now) == pytest.approx(0.05)  # no other send until it answers or the reset
+        paced.status, paced.headers = 200, {"X-RateLimit-Remaining": "7", "X-RateLimit-Reset": "0.5"}
+    assert state.budget == 7 and pacer._hold(state, clock.now) == 0.0
+
+
+def test_a_host_that_stops_announcing_is_not_held_by_its_last_announcement():
+    clock = Clock()
+    pacer = Pacer(ceiling=40, clock=clock)
+    _answer(pacer, "api", 200, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "0.05"})
+    clock.now += 0.06
+    _answer(pacer, "api", 200, {"Content-Type": "application/json"})  # the one that asked: no window in its answer
+    state = pacer._hosts["api"]
+    assert state.budget is None and pacer._hold(state, clock.now) == 0.0
+
+
+def test_an_answer_read_after_later_sends_does_not_give_their_budget_again():
+    # two requests out; the first answer says 3 left, counted before the second reached the host: sent after it,
+    # the second is taken from those 3
+    clock = Clock()
+    pacer = Pacer(ceiling=40, clock=clock)
+    first, second = pacer.pace("api"), pacer.pace("api")
+    paced_first, _ = first.__enter__(), second.__enter__()
+    paced_first.status, paced_first.headers = 200, {"X-RateLimit-Remaining": "3", "X-RateLimit-Reset": "0.5"}
+    first.__exit__(None, None, None)
+    assert pacer._hosts["api"].budget == 2
+    second.__exit__(None, None, None)
