@@ -19,6 +19,7 @@ headers at once and then the body one byte every ``drip_interval`` seconds (a sl
 from __future__ import annotations
 
 import base64
+import bisect
 import json
 import re
 import threading
@@ -113,7 +114,9 @@ class Pace:
             if len(self.admitted) >= self.per_second:
                 self.throttled += 1
                 return False
-            self.admitted.append(at)
+            # in time order, whichever handler thread comes first: a request is stamped as its handler starts, and
+            # a loaded machine's threads reach this lock out of that order (the window's oldest must be first)
+            bisect.insort(self.admitted, at)
             return True
 
 

@@ -56,6 +56,9 @@ COOLDOWN = 3.0
 RATE_WINDOW = 10.0
 #: a spent budget whose answer named no reset is held this long before one request asks again
 DEFAULT_RESET = 1.0
+#: seconds added to an announced reset: the host read its clock before the answer left and ours after it came, and
+#: a send at the very edge of the host's window lands inside it on a loaded machine
+RESET_MARGIN = 0.05
 #: the longest a Retry-After holds a whole host (seconds)
 HOST_HOLD_CAP = 5.0
 #: tokens left, as a share of the announced token limit, below which a host's sends wait for its reset
@@ -510,7 +513,7 @@ class Pacer:
 
     def _announced(self, state: HostState, limits: Limits, now: float, status: int | None, sent_since: int) -> None:
         if limits.remaining is not None:
-            state.reset_span = limits.reset if limits.reset else DEFAULT_RESET
+            state.reset_span = (limits.reset if limits.reset else DEFAULT_RESET) + RESET_MARGIN
             # the host counted what had reached it when the answer left; the requests sent after this one may not
             # have: each is taken from what it said is left (answers read late, or out of order, never spend twice)
             left = max(0, limits.remaining - sent_since)

@@ -21,6 +21,7 @@ from pytest_websearchbench.providers.pacing import (
     DECREASE,
     PURGE_STAMP,
     RATE_WINDOW,
+    RESET_MARGIN,
     START_LIMIT,
     Controller,
     Pacer,
@@ -202,7 +203,7 @@ def test_a_spent_budget_holds_the_host_until_its_reset_before_any_429():
     thread = threading.Thread(target=send)
     thread.start()
     assert not blocked.wait(0.2)  # held: the budget is spent and the clock has not reached the reset
-    clock.now += 0.31
+    clock.now += 0.3 + RESET_MARGIN + 0.01
     with pacer._changed:
         pacer._changed.notify_all()
     thread.join(5)  # the reset passed: one request may ask for news (its wait times out on its own too)
@@ -312,10 +313,12 @@ def test_a_window_that_ends_with_budget_left_lets_one_request_ask_not_every_thre
     _answer(pacer, "api", 200, {"X-RateLimit-Limit": "20", "X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "0.05"})
     _answer(pacer, "api", 200)  # 4 of the 5 left unsent when the window ends
     state = pacer._hosts["api"]
-    clock.now += 0.06
+    clock.now += 0.05 + RESET_MARGIN + 0.01
     assert pacer._hold(state, clock.now) == 0.0 and state.budget == 1
     with pacer.pace("api") as paced:  # the one that asks
-        assert pacer._hold(state, clock.now) == pytest.approx(0.05)  # no other send until it answers or the reset
+        assert pacer._hold(state, clock.now) == pytest.approx(
+            0.05 + RESET_MARGIN
+        )  # no other send until it answers or the reset
         paced.status, paced.headers = 200, {"X-RateLimit-Remaining": "7", "X-RateLimit-Reset": "0.5"}
     assert state.budget == 7 and pacer._hold(state, clock.now) == 0.0
 
@@ -324,7 +327,7 @@ def test_a_host_that_stops_announcing_is_not_held_by_its_last_announcement():
     clock = Clock()
     pacer = Pacer(ceiling=40, clock=clock)
     _answer(pacer, "api", 200, {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "0.05"})
-    clock.now += 0.06
+    clock.now += 0.05 + RESET_MARGIN + 0.01
     _answer(pacer, "api", 200, {"Content-Type": "application/json"})  # the one that asked: no window in its answer
     state = pacer._hosts["api"]
     assert state.budget is None and pacer._hold(state, clock.now) == 0.0
