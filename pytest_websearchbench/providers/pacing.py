@@ -268,6 +268,14 @@ class WindowLog:
             self.sent.popleft()
         return at
 
+    def left(self, booked: float, actual: float) -> None:
+        """A send booked for ``booked`` left at ``actual``, later (a loaded machine's thread woke late): the
+        window counts it from when it left, or a later send could reach the host within the window of it."""
+        if actual <= booked or booked not in self.sent:
+            return
+        self.sent[self.sent.index(booked)] = actual
+        self.sent = deque(sorted(self.sent))
+
 
 class RateLimiter:
     """Books request slots for one provider in a state file shared by every process of a run.
@@ -496,6 +504,8 @@ class Pacer:
         late = at - self._clock()
         if late > 0:
             self._sleep(late)
+        with self._changed:
+            state.window.left(at, self._clock())
         return waited > 0 or late > 0
 
     def _answered(self, state: HostState, paced: Paced) -> None:

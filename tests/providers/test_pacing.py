@@ -344,3 +344,11 @@ def test_an_answer_read_after_later_sends_does_not_give_their_budget_again():
     first.__exit__(None, None, None)
     assert pacer._hosts["api"].budget == 2
     second.__exit__(None, None, None)
+
+
+def test_a_send_that_left_late_is_counted_from_when_it_left():
+    log = WindowLog(Rate(2, 1.0))
+    assert log.reserve(0.0) == 0.0
+    log.left(0.0, 0.3)  # its thread woke 0.3 s late
+    assert log.reserve(0.5) == 0.5
+    assert log.reserve(0.6) == pytest.approx(1.3)  # a window after the late one, not after its booking
