@@ -41,6 +41,12 @@ def cassette_path(cassette_dir: Path, suite: str, provider: str, case_id: str) -
     return Path(cassette_dir, suite, provider, f"{case_id}.yaml")
 
 
+def once_replays(path: Path, mode: CassetteMode) -> bool:
+    """Whether ``mode`` replays the cassette at ``path`` rather than record it: in ``once``, one that is there and
+    not empty (vcrpy's once). The live plan, a test that records and ``wsb-lexbench judge`` agree through it."""
+    return mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size > 0
+
+
 @dataclass
 class CassetteUse:
     """How an item's cassette was used: filled in when the block ends."""

@@ -434,7 +434,7 @@ def _judge(
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
     from pytest_websearchbench.cassettes.capture import Capture, capturing
-    from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, use_cassette
+    from pytest_websearchbench.cassettes.recorder import cassette_mismatch_error, once_replays, use_cassette
     from pytest_websearchbench.providers.model_client import ChatCompletionsApi, ModelClient, ModelEndpoint
     from pytest_websearchbench.providers.pacing import Pacer
 
@@ -464,7 +464,7 @@ def _judge(
     try:
         for packet in packets.packets:
             path = folder / f"{packet.id}.yaml"
-            if mode.may_record and not (mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size):
+            if mode.may_record and not once_replays(path, mode):
                 live.append((packet, path))
                 continue
             try:

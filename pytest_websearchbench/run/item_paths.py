@@ -33,12 +33,6 @@ def cassette_for(spec: ItemSpec, settings: Settings) -> Path:
     return shipped if shipped.is_file() else path
 
 
-def once_reuses(path: Path, settings: Settings) -> bool:
-    """Whether the run replays the cassette at ``path`` rather than record it: in ``once``, one that is there and
-    not empty (vcrpy's once); the live phase (run/live/plan.py) and a test that records (run/runner.py) agree."""
-    return settings.record_mode is CassetteMode.ONCE and path.is_file() and path.stat().st_size > 0
-
-
 def rerecord_command(spec: ItemSpec, settings: Settings) -> str:
     """The command that records this item's cassette anew, into the same folder: the item by its id
     (``-k`` could match other items, and rewrite replaces the cassettes of all it matches)."""

@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import pytest
 
 from pytest_websearchbench.cassettes.persister import CassetteWriteError, UnreadableCassetteError
-from pytest_websearchbench.cassettes.recorder import StaleCassetteError, cassette_mismatch_error, use_cassette
+from pytest_websearchbench.cassettes.recorder import (
+    StaleCassetteError,
+    cassette_mismatch_error,
+    once_replays,
+    use_cassette,
+)
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
 from pytest_websearchbench.core.family import RawResults, RunContext
 from pytest_websearchbench.core.options import CassetteMode, Settings
@@ -22,7 +27,7 @@ from pytest_websearchbench.providers import ProviderPool
 from pytest_websearchbench.reporting.baseline import KNOWN, REGRESSED, Baseline
 from pytest_websearchbench.reporting.junit import metric_properties
 from pytest_websearchbench.reporting.results import REPORT_PAYLOAD, ItemRun, report_payload, served_by
-from pytest_websearchbench.run.item_paths import cassette_for, once_reuses, rerecord_command, suite_argument
+from pytest_websearchbench.run.item_paths import cassette_for, rerecord_command, suite_argument
 from pytest_websearchbench.run.live.outcomes import (
     FAILED,
     SKIPPED,
@@ -91,7 +96,7 @@ def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> Ra
             context = RunContext(None, spec.variant, settings, recorded_live=live is not None)
             # replayed, but where no live phase ran (``mode`` records only there: a gateway elsewhere)
             own = spec.family.live_cassette(spec.suite, spec.case, spec.variant, settings) if mode.may_record else None
-            if own is not None and not once_reuses(own.path, settings):
+            if own is not None and not once_replays(own.path, settings.record_mode):
                 raw = _record_own(spec, context, own, mode)
             else:
                 raw = spec.family.run(spec.suite, spec.case, context)

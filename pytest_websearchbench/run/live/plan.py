@@ -30,7 +30,8 @@ def live_items(specs: Iterable[ItemSpec], settings: Settings, kept: list[Todo] |
     """The items a live run calls for (with their cassettes, and a family's own) and those their family works at
     once (in every record mode), and how many it reuses (in ``once``, an item whose cassette is there: added to
     ``kept``); the rest call nothing."""
-    from pytest_websearchbench.run.item_paths import cassette_for, once_reuses
+    from pytest_websearchbench.cassettes.recorder import once_replays
+    from pytest_websearchbench.run.item_paths import cassette_for
 
     todo: list[Todo] = []
     reused = 0
@@ -46,7 +47,7 @@ def live_items(specs: Iterable[ItemSpec], settings: Settings, kept: list[Todo] |
         elif not records:
             continue
         path = cassette_for(spec, settings) if own is None else own.path
-        if once_reuses(path, settings):
+        if once_replays(path, settings.record_mode):
             reused += 1  # vcrpy's once: what is recorded is replayed
             if kept is not None:
                 kept.append((spec, path, own))
