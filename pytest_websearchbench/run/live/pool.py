@@ -47,6 +47,8 @@ HEADROOM = 1.25
 #: the items a family works at once (a world, a sandbox, a browser context each) at once without
 #: --wsb-concurrency: Harbor's --n-concurrent default
 EPISODES_AT_ONCE = 4
+#: how long a Ctrl-C waits for the items in flight to notice it before pytest reports the interrupt
+WIND_DOWN_SECONDS = 3.0
 
 
 class LivePool:
@@ -121,8 +123,18 @@ class LivePool:
                 self.item.stopping.set()
                 with self.item.write_lock:  # a cassette being written is finished first (it is written whole)
                     pass
+                self._wind_down()
                 raise
         self.progress.end(self.status())
+
+    def _wind_down(self) -> None:
+        """Let the items in flight notice the stop, for a moment: while pytest formats the interrupt in this
+        thread, another formatting a trace (CPython 3.11's carets parse source) can trip the interpreter's
+        shared AST depth count ("SystemError: AST constructor recursion depth mismatch", exit 1 for 2)."""
+        deadline = time.monotonic() + WIND_DOWN_SECONDS
+        with self.changed:
+            while self.in_flight and (left := deadline - time.monotonic()) > 0:
+                self.changed.wait(left)
 
     def _worker(self) -> None:
         while True:
@@ -148,7 +160,11 @@ class LivePool:
                 with metering(meter):
                     done = self.item.work_at_once(spec) if path is None else self.item.work(spec, path, own, meter)
             except BaseException:  # noqa: BLE001 - a bug of a family or provider: the item's error, with its trace
-                done = ItemDone(LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{traceback.format_exc()}"))
+                if self.item.stopping.is_set():  # what failed was stopped under it (a browser closed by Ctrl-C)
+                    done = ItemDone(None)
+                else:
+                    trace = traceback.format_exc()
+                    done = ItemDone(LiveOutcome(FAILED, f"{spec.label}: the live run failed:\n{trace}"))
             self._finish(spec, done, meter, own, episode=path is None)
 
     def _refusal(
