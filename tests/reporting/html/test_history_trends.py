@@ -8,7 +8,6 @@ of the suite: a break in the trend. The trend page built from it is checked in D
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, write_jsonl
+from conftest import REPO, child_environ, write_jsonl
 from pytest_websearchbench.core.urls import normalize_url
 from pytest_websearchbench.reporting.history import load_history
 
@@ -35,7 +34,6 @@ def _single_grade3_queries() -> list[tuple[str, str]]:
 
 
 def _pytest(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "WSB_"))}
     return subprocess.run(
         [
             sys.executable,
@@ -51,7 +49,7 @@ def _pytest(folder: Path, *args: str) -> subprocess.CompletedProcess:
         cwd=folder,
         capture_output=True,
         text=True,
-        env=env,
+        env=child_environ(),
         timeout=600,
     )
 
