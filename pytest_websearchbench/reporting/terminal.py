@@ -5,14 +5,15 @@ Its lines fit ``WIDTH`` columns: a side-by-side table's row with a long cell is 
 one-variant table's long cell wraps in its column, and a note (a footnote, a baseline's verdict, its known
 failures) is folded at spaces, its further lines two columns deeper (``fold``). Only a table of many variants
 with short cells is as wide as they make it, and a line naming a file or folder (the cassettes', the baseline's)
-is kept whole: its length is its path's, which depends on where the user runs."""
+is kept whole: its length is its path's, which depends on where the user runs. The run's other lines fold the
+same way: the live line between its parts (``fold_parts``), its notes at spaces."""
 
 from __future__ import annotations
 
 import re
 import textwrap
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from pytest_websearchbench.core.family import BenchmarkFamily
@@ -56,18 +57,29 @@ def fold(text: str) -> list[str]:
     on a line of its own (a long path) stays on the line it begins: breaking before it would not make it fit."""
     out: list[str] = []
     for line in text.split("\n"):
-        if len(line) <= WIDTH:
-            out.append(line)
-            continue
         indent = " " * (len(line) - len(line.lstrip(" ")))
-        current = indent
-        for chunk in re.findall(r"\S+ *", line.strip()):
-            word = chunk.rstrip()
-            if current.strip() and len(current + word) > WIDTH and len(indent) + 2 + len(word) <= WIDTH:
-                out.append(current.rstrip())
-                current = indent + "  "
-            current += chunk
-        out.append(current.rstrip())
+        out += [line] if len(line) <= WIDTH else _pack(re.findall(r"\S+ *", line.strip()), indent)
+    return out
+
+
+def fold_parts(parts: Sequence[str], separator: str = " · ") -> list[str]:
+    """``parts`` joined by ``separator`` as ``fold`` folds a line, broken only between parts (a part such as a
+    host's rate and its 429s reads as one), each broken line ending in the separator's mark."""
+    return _pack([part + separator for part in parts[:-1]] + list(parts[-1:]), "")
+
+
+def _pack(chunks: Iterable[str], indent: str) -> list[str]:
+    """``chunks`` (a word or a part, each with its separator after it) in lines of ``WIDTH`` columns from ``indent``,
+    the further lines two columns deeper; a chunk that would not fit on a line of its own stays where it begins."""
+    out: list[str] = []
+    current = indent
+    for chunk in chunks:
+        word = chunk.rstrip()
+        if current.strip() and len(current + word) > WIDTH and len(indent) + 2 + len(word) <= WIDTH:
+            out.append(current.rstrip())
+            current = indent + "  "
+        current += chunk
+    out.append(current.rstrip())
     return out
 
 

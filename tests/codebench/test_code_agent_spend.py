@@ -28,6 +28,15 @@ def _agent(pytester, monkeypatch, url, *args):
     return pytester.runpytest(*FAST, "--suite", str(tiny_code_suite(pytester.path)), "--wsb-mode=agent", *args)
 
 
+def _live_line(result, start: str) -> str:
+    """The live line that begins with ``start``, its lines (folded between its parts, two columns deeper)
+    joined again."""
+    lines = result.outlines
+    at = next(i for i, line in enumerate(lines) if line.startswith(start))
+    end = next((i for i in range(at + 1, len(lines)) if not lines[i].startswith("  ")), len(lines))
+    return " ".join(line.strip() for line in lines[at:end])
+
+
 def test_a_code_agent_run_stops_within_its_cap_with_the_models_spend_counted(pytester, monkeypatch):
     results = pytester.path / "r.json"
     cap = 0.01
@@ -49,7 +58,7 @@ def test_a_code_agent_run_stops_within_its_cap_with_the_models_spend_counted(pyt
         for reply in double.replies
     )
     assert cap / 2 < spent <= cap * 1.1, spent
-    line = next(line for line in result.outlines if line.startswith("live: 30/30 items"))
+    line = _live_line(result, "live: 30/30 items")
     shown = re.search(r"models (\d+\.\d+) USD", line)
     assert shown and abs(float(shown.group(1)) - spent) < 1e-4, line
     assert "providers 0.0000 USD" in line  # the local engine is free: a price, not an unknown
@@ -62,7 +71,7 @@ def test_a_code_agent_run_stops_within_its_cap_with_the_models_spend_counted(pyt
 def test_a_model_without_a_known_price_is_spend_unknown_never_free(pytester, monkeypatch):
     with ScriptedModel(search_then_answer(CODES)) as url:
         result = _agent(pytester, monkeypatch, url, "--wsb-model=in-house-model", "-k", "acme-001")
-    line = next(line for line in result.outlines if line.startswith("live: 1/1 items"))
+    line = _live_line(result, "live: 1/1 items")
     assert "spend unknown (providers 0.0000 USD, models unknown (2 calls unpriced))" in line, line
     assert "0.0000 USD)" not in line.split("models")[1]
     # under a cap, such a model's items are not started: nothing could bound what they spend

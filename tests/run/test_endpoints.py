@@ -13,6 +13,7 @@ import pytest
 
 from conftest import TINY_CORPUS, TINY_GRADES, TINY_SCENARIOS, summary_shows, write_lexbench_suite
 from pytest_websearchbench.emulate.server import Emulator
+from pytest_websearchbench.reporting.terminal import WIDTH
 
 
 @pytest.fixture
@@ -54,7 +55,8 @@ def test_two_endpoints_run_side_by_side_each_with_its_cassettes_and_column(
     assert len(emulator.seen("serper")) == len(staging.seen("serper")) == len(ids)
     result.stdout.fnmatch_lines(
         [
-            "live: 8/8 items * · google.serper.dev (serper@a) * · google.serper.dev (serper@b) *",
+            "live: 8/8 items * · google.serper.dev (serper@a) *, 0 × 429 ·",  # folded between its parts
+            "  google.serper.dev (serper@b) *, 0 × 429 · spend 0.0080 USD",
             "tiny  (lexbench/scenario, edition test-1, k=5)",
             "* serper@a * serper@b*",
             "*Δ nDCG@5 vs serper@a * (reference) * -0.* (p=*, n=4)*",
@@ -62,6 +64,8 @@ def test_two_endpoints_run_side_by_side_each_with_its_cassettes_and_column(
         ]
     )
     result.stdout.no_fnmatch_line("*noise floor*")  # two endpoints: not an A/A run
+    at = next(i for i, line in enumerate(result.outlines) if line.startswith("live: 8/8 items"))
+    assert max(len(line) for line in result.outlines[at : at + 2]) <= WIDTH
     items = json.loads((pytester.path / "run.json").read_text())["items"]
     assert {(i["case_id"], i["provider"]) for i in items} == {(c, v) for c in ids for v in ("serper@a", "serper@b")}
     # the test ids name the endpoint

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from test_distributed import _wide_suite  # noqa: E402
+from test_live_line import unfolded  # noqa: E402
 
 from pytest_websearchbench.cassettes import persister
 
@@ -33,7 +34,7 @@ def _one_line_errors(result: pytest.RunResult, folder: str, first: str) -> None:
     text = result.stdout.str() + result.stderr.str()
     assert "Traceback" not in text and "OSError" not in text
     result.stdout.fnmatch_lines([f"wide/{first}?serper?: cannot write {folder}/wide/serper/{first}.yaml: {FULL}"])
-    result.stdout.fnmatch_lines(
+    pytest.LineMatcher(unfolded(result.outlines)).fnmatch_lines(  # folded within 120 columns
         [f"live: stopped calling after a cassette could not be written ({FULL}): * items not called; *"]
     )
 

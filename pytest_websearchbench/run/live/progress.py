@@ -1,4 +1,8 @@
-"""The live line: on a terminal rewritten in place, in a log a line every 30 s, with ``-q`` the end line only."""
+"""The live line: on a terminal rewritten in place, in a log a line every 30 s, with ``-q`` the end line only.
+
+A line in a log and the end line are folded between their parts to 120 columns (``reporting.terminal.fold_parts``:
+several providers' hosts and the spend of models make it long); the line rewritten in place must stay one line
+(a line the terminal wraps is rewritten below itself), so it keeps the parts that fit the terminal's width."""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import time
 from dataclasses import dataclass
 
 import pytest
+
+from pytest_websearchbench.reporting.terminal import fold, fold_parts
 
 #: seconds between live lines: on a terminal (rewritten in place), and in a log (CI)
 TERMINAL_EVERY, LOG_EVERY = 0.5, 30.0
@@ -37,6 +43,7 @@ class Progress:
         self.terminal: pytest.TerminalReporter | None = config.pluginmanager.get_plugin("terminalreporter")
         self.quiet = config.get_verbosity() < 0 or self.terminal is None
         self.tty = bool(self.terminal is not None and self.terminal.isatty)
+        self.width = config.get_terminal_writer().fullwidth if self.tty else 0
         self.every = TERMINAL_EVERY if self.tty else LOG_EVERY
         self.last = time.monotonic()
 
@@ -45,36 +52,50 @@ class Progress:
             return
         self.last = time.monotonic()
         if self.tty:
-            self.terminal.rewrite(line(status), erase=True)
+            self.terminal.rewrite(one_line(line_parts(status), self.width - 1), erase=True)
         else:
-            self.terminal.write_line(line(status))
+            for folded in fold_parts(line_parts(status)):
+                self.terminal.write_line(folded)
 
     def end(self, status: LiveStatus) -> None:
         if self.terminal is None:
             return
         if self.tty and not self.quiet:
             self.terminal.rewrite("", erase=True)
-        self.terminal.write_line(line(status, final=True))
+        for folded in fold_parts(line_parts(status, final=True)):
+            self.terminal.write_line(folded)
         for stopped in status.stopped:
-            self.terminal.write_line(stopped, red=True, bold=True)
+            for folded in fold(stopped):  # as the summary folds it
+                self.terminal.write_line(folded, red=True, bold=True)
 
 
-def line(status: LiveStatus, *, final: bool = False) -> str:
+def line_parts(status: LiveStatus, *, final: bool = False) -> list[str]:
+    """The live line's parts: the items (while it runs, those in flight and the time left), then the hosts'
+    rates and the spend."""
     parts = [f"live: {status.done}/{status.total} items" + (f" in {status.elapsed:.1f} s" if final else "")]
+    if not final:
+        parts.append(f"{status.in_flight} in flight")
+        if status.done:
+            parts.append(f"ETA {(status.total - status.done) * status.elapsed / status.done:.0f} s")
     if status.total > status.at_once:  # items that call a provider or a model
         parts += [f"recorded {status.recorded}", f"reused {status.reused}"]
     if status.at_once:
         parts.append(f"worked at once {status.worked}")
     if status.failed:
         parts.append(f"errors {status.failed}")
-    if not final:
-        parts.insert(1, f"{status.in_flight} in flight")
     for host, (requests, throttled, per_second, limit) in sorted(status.hosts.items()):
         text = f"{host} {requests / status.elapsed if final else per_second:.1f}/s"
         text += f", {throttled} × 429" + (f" (at most {limit} at once)" if limit and not final else "")
         parts.append(text)
     parts.append(status.spend)
-    if not final and status.done:
-        left = (status.total - status.done) * status.elapsed / status.done
-        parts.append(f"ETA {left:.0f} s")
-    return " · ".join(parts)
+    return parts
+
+
+def one_line(parts: list[str], width: int) -> str:
+    """``parts`` on one line of at most ``width`` columns: the last parts left out until the rest fits, marked
+    ``…`` (the end line shows them all); the first part is kept whatever the width."""
+    text = " · ".join(parts)
+    while len(text) > width and len(parts) > 1:
+        parts = parts[:-1]
+        text = " · ".join([*parts, "…"])
+    return text
