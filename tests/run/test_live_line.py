@@ -1,5 +1,6 @@
 """The live line (run/live/progress.py) as a user reads it: in a log and at its end folded between its parts within
-120 columns, however many hosts it names; rewritten in place, one line that fits the terminal."""
+120 columns, however many hosts it names; rewritten in place, one line that fits the terminal; and a spend only
+when some item calls a provider or a model (items worked at once spend nothing)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,13 @@ def test_a_short_line_stays_one_line_as_it_was():
     status = _status(done=55, total=55, recorded=55, hosts={"google.serper.dev": (55, 0, 18.1, None)})
     text = "live: 55/55 items in 1.4 s · recorded 55 · reused 0 · google.serper.dev 39.3/s, 0 × 429 · spend 0.2750 USD"
     assert fold_parts(line_parts(status, final=True)) == [text]
+
+
+def test_items_worked_at_once_show_no_spend_and_a_run_that_calls_shows_it():
+    at_once = _status(done=6, total=6, recorded=0, at_once=6, worked=6, hosts={}, spend="spend 0.0000 USD")
+    assert fold_parts(line_parts(at_once, final=True)) == ["live: 6/6 items in 1.4 s · worked at once 6"]
+    mixed = _status(done=7, total=7, recorded=1, at_once=6, worked=6, hosts={}, spend="spend 0.0000 USD")
+    assert line_parts(mixed, final=True)[-1] == "spend 0.0000 USD"  # an item that calls: its spend, 0 too
 
 
 def test_the_line_rewritten_in_place_keeps_the_parts_that_fit_the_terminal_and_marks_the_rest():

@@ -32,7 +32,7 @@ class LiveStatus:
     elapsed: float
     #: host → (requests, 429s, requests a second now, at most at once): ``Pacer.snapshot``
     hosts: dict[str, tuple[int, int, float, int | None]]
-    spend: str  # ``Accounts.spend_text``
+    spend: str  # ``Accounts.spend_text``: shown when items call a provider or a model
     stopped: tuple[str, ...] = ()  # why it stopped calling, a line each
 
 
@@ -71,13 +71,14 @@ class Progress:
 
 def line_parts(status: LiveStatus, *, final: bool = False) -> list[str]:
     """The live line's parts: the items (while it runs, those in flight and the time left), then the hosts'
-    rates and the spend."""
+    rates and the spend when some items call a provider or a model (items worked at once spend nothing)."""
     parts = [f"live: {status.done}/{status.total} items" + (f" in {status.elapsed:.1f} s" if final else "")]
     if not final:
         parts.append(f"{status.in_flight} in flight")
         if status.done:
             parts.append(f"ETA {(status.total - status.done) * status.elapsed / status.done:.0f} s")
-    if status.total > status.at_once:  # items that call a provider or a model
+    calls = status.total > status.at_once  # items that call a provider or a model
+    if calls:
         parts += [f"recorded {status.recorded}", f"reused {status.reused}"]
     if status.at_once:
         parts.append(f"worked at once {status.worked}")
@@ -87,7 +88,8 @@ def line_parts(status: LiveStatus, *, final: bool = False) -> list[str]:
         text = f"{host} {requests / status.elapsed if final else per_second:.1f}/s"
         text += f", {throttled} × 429" + (f" (at most {limit} at once)" if limit and not final else "")
         parts.append(text)
-    parts.append(status.spend)
+    if calls:
+        parts.append(status.spend)
     return parts
 
 
