@@ -342,15 +342,11 @@ def _fill_command(args: argparse.Namespace) -> int:
     )
     before = existing or ""
     write_text_atomic(target, before + ("\n" if before and not before.endswith("\n") else "") + added)
-    print(
-        f"appended {len(lines):,} grade line{'s' if len(lines) != 1 else ''} (model:{args.model}) to {target} "
-        f"{file_digest(target)}"
-        + (
-            f"; {left:,} hole{'s' if left != 1 else ''} left unjudged (receipts in {receipts}: run it again)"
-            if left
-            else ""
-        )
-    )
+    # the line naming the file is kept whole (its length is its path's); its digest and the holes left go below it
+    print(f"appended {len(lines):,} grade line{'s' if len(lines) != 1 else ''} (model:{args.model}) to {target}")
+    print(f"  {file_digest(target)}")
+    if left:
+        print(f"  {left:,} hole{'s' if left != 1 else ''} left unjudged (receipts in {receipts}: run it again)")
     if target.resolve() != pooled.grades_path.resolve():
         print(f"rescore with --wsb-grades={target}")
     return 0
@@ -531,10 +527,8 @@ def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out
             + (f" · cost {cost:.4f} USD" if priced else "")
         )
     if not lines and not verdicts:  # an empty edition would only be a file to mistake for grades
-        print(
-            f"nothing new to grade: every pooled page already has a grade (--calibrate grades them again to "
-            f"measure agreement); {out} not written"
-        )
+        print(f"nothing new to grade: every pooled page already has a grade; {out} not written")
+        print("  (--calibrate grades them again to measure agreement)")
         return 0
     if lines:
         digest = write_edition(out, lines)
@@ -542,10 +536,11 @@ def _write(pooled: Pooled, packets: PacketSet, verdicts: dict[str, Verdict], out
         for line in lines:
             kinds[grader_kind(line["grader"])] = kinds.get(grader_kind(line["grader"]), 0) + 1
         print(
-            f"new edition: {out} {digest} — "
+            f"new edition: {out} — "
             + " · ".join(f"{n:,} {k}" for k, n in sorted(kinds.items()))
             + " (the suite's grades are untouched)"
         )
+        print(f"  {digest}")  # below the line naming the file, which is kept whole
     if verdicts and not graded:  # receipts alone: the run must not pass for a graded one
         print(
             f"error: none of the {len(verdicts):,} packets sent got a grade ({_why(unjudged)}); receipts in "

@@ -255,8 +255,8 @@ def pool_report(run: Run, pools: dict[str, QueryPool]) -> list[str]:
     left = sum(p.work_left for p in pools.values())
     share = (graded + rule) / size if size else 1.0
     lines.append(f"  {'total':<10} {size:>5} {graded:>7} {rule:>8} {share:>7.0%} {left:>9}")
-    lines.append(
-        f"  {len(pools)} queries; pool = distinct normalised URLs in the top {run.k}; judged = graded "
-        "or 0 by rule (a preview breaking a site, time or content requirement is never sent to a grader)"
-    )
+    lines += [
+        f"  {len(pools)} queries; pool = distinct normalised URLs in the top {run.k}; judged = graded or 0 by rule",
+        "  (a preview breaking a site, time or content requirement is never sent to a grader)",
+    ]
     return lines

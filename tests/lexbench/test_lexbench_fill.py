@@ -19,6 +19,7 @@ from judge_double import JudgeDouble, served_judge  # noqa: E402
 
 from pytest_websearchbench.lexbench.cli import main  # noqa: E402
 from pytest_websearchbench.lexbench.judge import PROMPT_SHA256  # noqa: E402
+from pytest_websearchbench.reporting.terminal import WIDTH  # noqa: E402
 
 T = {d["url"]: d["title"] for d in TINY_CORPUS}
 GREEN, BLACK, MIRROR = (
@@ -96,7 +97,7 @@ def test_fill_grades_exactly_the_holes_appends_them_and_the_rescored_run_has_non
     for raw in text.splitlines():  # the file's own compact form
         assert raw == json.dumps(json.loads(raw), ensure_ascii=False, sort_keys=True, separators=(",", ":"))
     assert "holes: 3 pages nobody graded in 2 of 4 queries (3 blind packets)" in printed
-    assert f"appended 3 grade lines (model:judge-x) to {mine} sha256:" in printed
+    assert f"appended 3 grade lines (model:judge-x) to {mine}\n  sha256:" in printed  # the digest below the path
     assert f"rescore with --wsb-grades={mine}" in printed
 
     # the rescored run (replayed) has no hole: every top-5 page has a grade
@@ -140,7 +141,9 @@ def test_a_hole_the_judge_cannot_grade_stays_a_hole_with_its_receipt(run, judge,
     assert main(["fill", str(run), "--model", "judge-x", "--grades-file", str(mine)]) == 0
     printed = capsys.readouterr().out
     assert {(line["query_id"], line["url"]) for line in read_jsonl(mine)} == HOLES - {("t4", MIRROR)}
-    assert "1 hole left unjudged" in printed
+    assert "\n  1 hole left unjudged (receipts in " in printed
+    # within the summary's width, but for the lines naming a file (kept whole: their length is their path's)
+    assert all(len(line) <= WIDTH for line in printed.splitlines() if str(pytester.path) not in line), printed
     receipts = read_jsonl(mine.with_name("filled.jsonl.unjudged.jsonl"))
     assert len(receipts) == 1 and receipts[0]["reason"].startswith("unparseable answer twice")
 

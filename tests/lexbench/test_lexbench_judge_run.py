@@ -21,6 +21,7 @@ from judge_double import JudgeDouble, served_judge  # noqa: E402
 
 from pytest_websearchbench.lexbench.cli import main  # noqa: E402
 from pytest_websearchbench.lexbench.judge import PROMPT_SHA256  # noqa: E402
+from pytest_websearchbench.reporting.terminal import WIDTH  # noqa: E402
 
 PROVIDERS = ("local", "serper", "tavily")
 T = {d["url"]: d["title"] for d in TINY_CORPUS}
@@ -87,6 +88,13 @@ def test_the_pool_report_counts_each_querys_pages_grades_rules_and_work_left(col
     # t2: the bike page, and the tea pages tavily's reversed list puts in its top 5 need a grade each preview
     assert rows["t2"][0] == str(len(_pool_urls(collected, "t2"))) and rows["t2"][1:3] == ["0", "0"]
     assert "pool of tiny at k=5 from 3 providers (local, serper, tavily)" in out
+    assert max(map(len, out.splitlines())) <= WIDTH  # its footnote in two lines
+
+
+def _within_width(printed: str, folder: Path) -> bool:
+    """Whether the lines printed are within the terminal summary's width, but for those naming a file in
+    ``folder``: a line naming a file is kept whole (its length is its path's), its digest below it."""
+    return all(len(line) <= WIDTH for line in printed.splitlines() if str(folder) not in line)
 
 
 def _pool_urls(run: Path, case: str) -> set[str]:
@@ -157,7 +165,8 @@ def test_the_judge_grades_blind_packets_once_each_and_writes_a_new_edition_with_
     assert by_page["t2", BIKE]["grade"] == 3
     assert by_page["t4", BLACK]["grade"] == 3 and by_page["t4", BLACK]["published"] == "2019-01-10"
     assert "sk-judge-SECRET" not in out.read_text() and "sk-judge-SECRET" not in printed
-    assert "new edition: " in printed and "sha256:" in printed and "(the suite's grades are untouched)" in printed
+    assert f"new edition: {out} — " in printed and "(the suite's grades are untouched)\n  sha256:" in printed
+    assert _within_width(printed, collected.parent)
 
     # the cassettes hold every call, without the key, and replay offline with no endpoint and no key
     cassettes = sorted((collected.parent / "cassettes" / "tiny" / "judge-judge-x").glob("pk-*.yaml"))
@@ -249,6 +258,7 @@ def test_with_nothing_left_to_grade_the_judge_says_so_and_writes_no_file(collect
     assert main(["judge", str(collected), "--model", "judge-x", "--grades", str(first), "--out", str(again)]) == 0
     out = capsys.readouterr().out
     assert "nothing new to grade: every pooled page already has a grade" in out and "not written" in out
+    assert _within_width(out, collected.parent)
     assert not again.exists() and len(judge.requests) == sent > 0
 
 
