@@ -205,11 +205,11 @@ class _Controller:
                 f"{self.written} cassettes recorded by xdist workers written to {self.settings.cassette_dir}"
             )
         if self.failures:
+            # the line naming the file is kept whole (its length is its path's): below the count, two columns deeper
             terminalreporter.write_line(
-                f"{len(self.failures)} cassettes recorded by xdist workers could not be "
-                f"written; the first: {self.failures[0]}",
-                red=True,
+                f"{len(self.failures)} cassettes recorded by xdist workers could not be written; the first:", red=True
             )
+            terminalreporter.write_line(f"  {self.failures[0]}", red=True)
 
 
 class _Worker:

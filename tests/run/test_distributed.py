@@ -230,6 +230,14 @@ def test_the_controller_writes_a_workers_cassette_when_missing_or_different_and_
     assert controller.failures == [
         f"{tmp_path / 'cassettes' / '../../escaped.yaml'}: '../../escaped.yaml' is outside the cassette folder"
     ]
+    # the summary's notes: the count within 120 columns, the line naming the file below it, whole
+    lines: list[str] = []
+    controller.pytest_terminal_summary(SimpleNamespace(write_line=lambda line, **markup: lines.append(line)))
+    assert lines == [
+        f"2 cassettes recorded by xdist workers written to {tmp_path / 'cassettes'}",
+        "1 cassettes recorded by xdist workers could not be written; the first:",
+        f"  {controller.failures[0]}",
+    ]
 
 
 def test_a_replay_only_run_never_writes_a_cassette(tmp_path):
