@@ -63,9 +63,12 @@ def fold(text: str) -> list[str]:
 
 
 def fold_parts(parts: Sequence[str], separator: str = " · ") -> list[str]:
-    """``parts`` joined by ``separator`` as ``fold`` folds a line, broken only between parts (a part such as a
-    host's rate and its 429s reads as one), each broken line ending in the separator's mark."""
-    return _pack([part + separator for part in parts[:-1]] + list(parts[-1:]), "")
+    """``parts`` joined by ``separator`` as ``fold`` folds a line (the first part's indent its indent), broken only
+    between parts (a part such as a host's rate and its 429s reads as one), each broken line ending in the
+    separator's mark."""
+    indent = " " * (len(parts[0]) - len(parts[0].lstrip(" "))) if parts else ""
+    stripped = [part.removeprefix(indent) for part in parts]
+    return _pack([part + separator for part in stripped[:-1]] + stripped[-1:], indent)
 
 
 def _pack(chunks: Iterable[str], indent: str) -> list[str]:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.options import AGENT_MODEL, Settings
+from pytest_websearchbench.reporting.terminal import fold_parts
 
 if TYPE_CHECKING:
     from pytest_websearchbench.core.family import BenchmarkFamily
@@ -74,7 +75,8 @@ class PlanRow:
     def max_calls(self) -> int:
         return sum(self.calls.values())
 
-    def line(self) -> str:
+    def parts(self) -> list[str]:
+        """Its line's parts (``reporting.terminal.fold_parts`` folds them within 120 columns)."""
         who = f"{self.variant} with model {self.model}" if self.model else self.variant
         kinds = " + ".join(
             f"{count} {kind}{'es' if kind.endswith('h') else 's'}" for kind, count in self.calls.items() if count
@@ -85,10 +87,11 @@ class PlanRow:
             else f"{self.min_calls}–{self.max_calls} calls"
         )
         calls += f" ({kinds}{'' if self.max_calls == self.min_calls else ' at most'})" if kinds else ""
+        parts = [f"  {who}: {self.items} items, {calls}"]
         if self.model_calls:
             # a model call is priced by the tokens its answer reports: nothing to multiply before it is made
-            calls += f", up to {self.model_calls} model calls (not in the cost: priced by the tokens they use)"
-        return f"  {who}: {self.items} items, {calls} · time {self.time_text()} · cost {self.cost_text()}"
+            parts.append(f"up to {self.model_calls} model calls (not in the cost: priced by the tokens they use)")
+        return parts + [f"time {self.time_text()}", f"cost {self.cost_text()}"]
 
     def time_text(self) -> str:
         if self.rate is None:
@@ -141,7 +144,7 @@ def plan(
         + (f" ({reused} reused from their cassettes)" if reused else "")
         + ":"
     ]
-    lines += [row.line() for row in ordered]
+    lines += [line for row in ordered for line in fold_parts(row.parts())]
     if len(ordered) > 1:
         total = PlanRow(
             "total", min_cost=_total(r.min_cost for r in ordered), max_cost=_total(r.max_cost for r in ordered)

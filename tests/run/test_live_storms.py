@@ -13,6 +13,9 @@ import pytest
 from test_distributed import _wide_suite  # noqa: E402
 from test_live_line import unfolded  # noqa: E402
 
+from pytest_websearchbench.reporting.terminal import WIDTH, fold_parts
+from pytest_websearchbench.run.preflight import PlanRow
+
 FAST = ("-p", "no:hypothesispytest")
 
 
@@ -131,6 +134,15 @@ def test_a_dry_run_prints_the_plan_and_calls_nothing(pytester, emulator, env):
     assert emulator.requests == [] and not (pytester.path / "cassettes").exists()
 
 
+def test_a_dry_run_row_of_a_model_agent_folds_between_its_parts_within_120_columns():
+    row = PlanRow("tavily", "gpt-5.6-sol", 32, 32, {"search": 160, "fetch": 160}, 1024, 0.256, 1.536)
+    assert fold_parts(row.parts()) == [
+        "  tavily with model gpt-5.6-sol: 32 items, 32–320 calls (160 searches + 160 fetches at most) ·",
+        "    up to 1024 model calls (not in the cost: priced by the tokens they use) ·",
+        "    time unknown (no --wsb-rate, no published rate) · cost 0.2560–1.5360 USD",
+    ]
+
+
 def test_a_dry_run_of_the_fetch_board_gives_the_worst_case_without_keys_or_workers(pytester, emulator, env):
     env()  # no key at all: a plan needs none
     result = pytester.runpytest(
@@ -141,10 +153,13 @@ def test_a_dry_run_of_the_fetch_board_gives_the_worst_case_without_keys_or_worke
         [
             "dry run: nothing is called; 64 items would be called live:",
             "  exa: 32 items, 32–* calls (32 searches + * fetches at most) · time unknown (no --wsb-rate, no "
-            "published rate) · cost 0.1600–* USD",
+            "published rate) ·",
+            "    cost 0.1600–* USD",  # a row folded between its parts, within 120 columns
             "  tavily: 32 items, *",
             "  total: 64–* provider calls · cost *",
         ]
     )
+    at = result.outlines.index("dry run: nothing is called; 64 items would be called live:")
+    assert max(map(len, result.outlines[at : at + 6])) <= WIDTH
     result.stdout.no_fnmatch_line("created: *workers*")  # no xdist worker started for a plan
     assert emulator.requests == []
