@@ -14,6 +14,7 @@ from pytest_websearchbench.core.family import BenchmarkFamily
 from pytest_websearchbench.core.options import Settings
 from pytest_websearchbench.core.secrets import untelling_reason
 from pytest_websearchbench.core.suites import MANIFEST_NAME, SuiteManifest
+from pytest_websearchbench.reporting.terminal import fold
 from pytest_websearchbench.run.registry import FAMILIES
 from pytest_websearchbench.sources.files import manifest_for_file
 
@@ -51,10 +52,10 @@ def providers_called(
 
 
 def untelling_key_warnings(settings: Settings, registry: ProviderRegistry, environ: Mapping[str, str]) -> list[str]:
-    """One line for each key of the run's providers that cannot be told apart from data
-    (``core.secrets.telling``): it is removed from cassettes, answers and reports only where it stands as a
-    credential (a header, ``api_key=…``), so that a key that is also a word of the data never changes a
-    score or a replay's match; the user is told, since an echo of it anywhere else stays."""
+    """A warning for each key of the run's providers that cannot be told apart from data
+    (``core.secrets.telling``), folded within 120 columns: it is removed from cassettes, answers and reports only
+    where it stands as a credential (a header, ``api_key=…``), so that a key that is also a word of the data never
+    changes a score or a replay's match; the user is told, since an echo of it anywhere else stays."""
     lines = []
     seen: set[str] = set()
     for name in settings.providers:
@@ -63,7 +64,7 @@ def untelling_key_warnings(settings: Settings, registry: ProviderRegistry, envir
             if var in seen or not value or (reason := untelling_reason(value)) is None:
                 continue
             seen.add(var)
-            lines.append(
+            lines += fold(
                 f"warning: {var} {reason} to tell apart from the data it could appear in; it is removed only "
                 "where it stands as a key (headers, api_key=…), never from a query, an answer or a report's data"
             )

@@ -12,6 +12,7 @@ import secrets
 import yaml
 
 from pytest_websearchbench.core.secrets import FILTERED, scrub, telling, untelling_reason
+from pytest_websearchbench.reporting.terminal import WIDTH
 
 #: answers that are words of the tiny corpus (tests/conftest.py): "four" is also the key
 QUESTIONS = [
@@ -77,6 +78,7 @@ def test_a_key_that_is_a_word_of_the_data_scores_as_a_random_key_live_and_replay
         warning = "warning: SERPER_API_KEY is 4 characters: too short to tell apart from the data it could appear in;"
         assert (warning in live.stderr.str()) == (name == "word")
         assert sum(line.startswith("warning: SERPER_API_KEY") for line in live.stderr.lines) == (name == "word")
+        assert max(map(len, live.stderr.lines), default=0) <= WIDTH  # the warning folded at spaces
         assert emulator.rejected == [] and {r.headers.get("x-api-key") for r in emulator.seen("serper")} == {key}
         cassettes = sorted((pytester.path / folder).rglob("*.yaml"))
         assert len(cassettes) == 2
