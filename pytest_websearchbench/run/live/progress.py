@@ -43,7 +43,8 @@ class Progress:
         self.terminal: pytest.TerminalReporter | None = config.pluginmanager.get_plugin("terminalreporter")
         self.quiet = config.get_verbosity() < 0 or self.terminal is None
         self.tty = bool(self.terminal is not None and self.terminal.isatty)
-        self.width = config.get_terminal_writer().fullwidth if self.tty else 0
+        #: a terminal's writer: its width is read at each line (the window may be resized during the run)
+        self.writer = config.get_terminal_writer() if self.tty else None
         self.every = TERMINAL_EVERY if self.tty else LOG_EVERY
         self.last = time.monotonic()
 
@@ -51,8 +52,8 @@ class Progress:
         if self.quiet or self.terminal is None or time.monotonic() - self.last < self.every * 0.9:
             return
         self.last = time.monotonic()
-        if self.tty:
-            self.terminal.rewrite(one_line(line_parts(status), self.width - 1), erase=True)
+        if self.writer is not None:
+            self.terminal.rewrite(one_line(line_parts(status), self.writer.fullwidth - 1), erase=True)
         else:
             for folded in fold_parts(line_parts(status)):
                 self.terminal.write_line(folded)
