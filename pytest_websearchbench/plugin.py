@@ -12,7 +12,7 @@ import shlex
 import sys
 import time
 import uuid
-from collections.abc import Generator, Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,20 +20,15 @@ import pytest
 
 from pytest_websearchbench import hooks
 from pytest_websearchbench.core.exceptions import WebSearchBenchError
-from pytest_websearchbench.core.options import Settings, add_options, check_written_whole
+from pytest_websearchbench.core.options import add_options, check_written_whole
 from pytest_websearchbench.run.registry import all_options
 from pytest_websearchbench.run.session import (
-    provider_pool,
     remove_leftover_temps,
-    run_state,
     start_run,
     store_run_state,
 )
 
 if TYPE_CHECKING:
-    from pytest_websearchbench.core.family import RawResults
-    from pytest_websearchbench.providers import ProviderPool
-    from pytest_websearchbench.reporting.baseline import Baseline
     from pytest_websearchbench.run.collect import SuiteSelection
 
 #: items named by id under a suite folder (``suites/x::q017[local]``), read from the arguments at configure
@@ -233,32 +228,3 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
         module: pytest.Collector = SuiteModule.from_parent(parent, path=file_path)
         return module
     return None
-
-
-@pytest.fixture(scope="session")
-def wsb_settings(pytestconfig: pytest.Config) -> Settings:
-    """The run's resolved options."""
-    return run_state(pytestconfig).settings
-
-
-@pytest.fixture(scope="session")
-def wsb_providers(pytestconfig: pytest.Config) -> Iterator[ProviderPool]:
-    """The session's providers: created on first use (the local server starts then), closed at the end."""
-    from pytest_websearchbench.run.live.outcomes import worked_live
-
-    pool = provider_pool(pytestconfig, live=not worked_live(pytestconfig))  # after a live phase: replay only
-    yield pool
-    pool.close()
-
-
-@pytest.fixture(scope="session")
-def wsb_baseline(pytestconfig: pytest.Config) -> Baseline | None:
-    return run_state(pytestconfig).baseline
-
-
-@pytest.fixture
-def wsb_raw(request: pytest.FixtureRequest, wsb_settings: Settings, wsb_providers: ProviderPool) -> RawResults:
-    """What the provider returned for this item (through its cassette); failures here are errors."""
-    from pytest_websearchbench.run.runner import run_case
-
-    return run_case(request.node, wsb_settings, wsb_providers)

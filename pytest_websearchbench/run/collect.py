@@ -11,6 +11,7 @@ import os
 import types
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Self
 
@@ -20,7 +21,7 @@ import pytest
 
 from pytest_websearchbench.core.bundled import BUNDLED_SUITES_DIR
 from pytest_websearchbench.core.exceptions import ConfigurationError, SuiteError
-from pytest_websearchbench.core.family import Score
+from pytest_websearchbench.core.family import RawResults, Score
 from pytest_websearchbench.core.suites import MANIFEST_NAME
 from pytest_websearchbench.reporting.baseline import ItemVerdict
 from pytest_websearchbench.reporting.junit import identity_properties
@@ -172,12 +173,13 @@ class BenchmarkItem(pytest.Function):
             name=f"{spec.case.id}[{spec.variant}]",
             originalname=spec.case.id,
             callspec=_CallSpec(_idlist=(spec.variant,)),
-            callobj=benchmark_test,
+            callobj=partial(benchmark_test, self),
             **kwargs,
         )
         self.spec = spec
         self.wsb_meta = spec.metadata()
         # what its phases produce (run/runner.py), each put on its phase's report (run.runner.attach_payload)
+        self.wsb_raw: RawResults | None = None
         self.wsb_run: ItemRun | None = None
         self.wsb_score: Score | None = None
         self.wsb_verdict: ItemVerdict | None = None
@@ -188,8 +190,14 @@ class BenchmarkItem(pytest.Function):
         self.extra_keyword_matches.update((*spec.case.keywords, spec.variant, spec.suite.name))
         self.user_properties += identity_properties(self.wsb_meta)  # JUnit XML's (reporting/junit.py)
 
+    def setup(self) -> None:
+        from pytest_websearchbench.run.runner import setup_case
+
+        super().setup()  # the fixtures that conftest files and plugins give every test (autouse)
+        setup_case(self)
+
     def reportinfo(self) -> tuple[Path, int, str]:
-        # a line number (0: the suite folder itself) is required when a run skips from its fixture
+        # a line number (0: the suite folder itself) is required when a run skips in its setup
         return self.path, 0, self.spec.label
 
 

@@ -36,6 +36,7 @@ from pytest_websearchbench.run.live.outcomes import (
     provider_failure,
     worked_live,
 )
+from pytest_websearchbench.run.session import provider_pool, run_state
 
 if TYPE_CHECKING:
     from pytest_websearchbench.core.family import OwnCassette, Score
@@ -55,10 +56,32 @@ class _BenchmarkItem(Protocol):
     config: pytest.Config
     user_properties: list[tuple[str, object]]
     spec: ItemSpec
+    session: pytest.Session
     wsb_meta: ItemMeta
+    wsb_raw: RawResults | None
     wsb_run: ItemRun | None
     wsb_score: Score | None
     wsb_verdict: ItemVerdict | None
+
+
+def setup_case(item: _BenchmarkItem) -> None:
+    """The setup of a benchmark item: its run through its cassette (``item.wsb_raw``), with the session's
+    providers. No fixture does it: pytest's fixture machinery cost more an item than a replay's own work."""
+    item.wsb_raw = run_case(item, run_state(item.config).settings, _tests_pool(item))
+
+
+_TESTS_POOL = pytest.StashKey[ProviderPool]()
+
+
+def _tests_pool(item: _BenchmarkItem) -> ProviderPool:
+    """The providers the tests ask, made with the first item (after a live phase: replay only) and closed
+    when the session's last test is torn down, as a session fixture's would be."""
+    config = item.config
+    pool = config.stash.get(_TESTS_POOL, None)
+    if pool is None:
+        pool = config.stash[_TESTS_POOL] = provider_pool(config, live=not worked_live(config))
+        item.session.addfinalizer(pool.close)
+    return pool
 
 
 def run_case(item: _BenchmarkItem, settings: Settings, pool: ProviderPool) -> RawResults:
@@ -222,27 +245,23 @@ def attach_payload(item: _BenchmarkItem, report: pytest.TestReport) -> None:
         ),
     )
     if report.when == "teardown":  # each part has left on its report: pytest keeps every item to the end
-        item.wsb_run = item.wsb_score = item.wsb_verdict = None
+        item.wsb_raw = item.wsb_run = item.wsb_score = item.wsb_verdict = None
 
 
 def _case_sample(item: _BenchmarkItem) -> dict[str, Any] | None:
     """What the item's case asks and what answers it, for --wsb-inspect-log only (the brief of a WebBench task
     is pages long: it travels to the xdist controller when a log is asked for)."""
-    from pytest_websearchbench.run.session import run_state
-
     if run_state(item.config).settings.inspect_log_path is None:
         return None
     spec = item.spec
     return spec.family.case_sample(spec.suite, spec.case).to_dict()
 
 
-def benchmark_test(
-    request: pytest.FixtureRequest, wsb_raw: RawResults, wsb_settings: Settings, wsb_baseline: Baseline | None
-) -> None:
-    """The body of every benchmark item."""
-    item = request.node
-    assert isinstance(item, _BenchmarkItem), "benchmark_test is the function of benchmark items only"
-    check_case(item, wsb_raw, wsb_settings, wsb_baseline)
+def benchmark_test(item: _BenchmarkItem) -> None:
+    """The body of every benchmark item (bound to it: pytest hands it no fixture)."""
+    assert item.wsb_raw is not None, "setup_case ran the item"
+    state = run_state(item.config)
+    check_case(item, item.wsb_raw, state.settings, state.baseline)
 
 
 def _scrub_report(item: _BenchmarkItem, report: pytest.TestReport) -> None:
