@@ -156,6 +156,7 @@ class CodeRun:
 class CodeFamily(BenchmarkFamily):
     name = "code"
     file_format = "code rows have task_id, vendor, ticket, starter_code, gold_code"
+    outputs_answers = False  # --wsb-code-json's rows read the run's extra and the judge's row only
 
     def __init__(self, run: CodeRun | None = None) -> None:
         self.code_run = run or CodeRun()

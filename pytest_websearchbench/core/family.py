@@ -353,6 +353,9 @@ class BenchmarkFamily(ABC):
     records_traffic: bool = True
     #: False for families whose items have no result cutoff (the summary's title then shows no k)
     uses_k: bool = True
+    #: False for families whose ``write_outputs`` never reads the providers' answer text (the raw hits and pages,
+    #: the scored rows' titles and snippets of them): a run that shows it nowhere else drops it from its records
+    outputs_answers: bool = True
 
     def configure(self, options: OptionValues, settings: Settings) -> BenchmarkFamily:
         """The family configured for this run from the options it declares (``<family>/options.py``, each

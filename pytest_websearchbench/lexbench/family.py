@@ -43,6 +43,7 @@ from pytest_websearchbench.lexbench.scoring import passing_pages, score_factual,
 
 class LexBenchFamily(BenchmarkFamily):
     name = "lexbench"
+    outputs_answers = False  # --wsb-trec's run files read the scored rows' URLs only
 
     def __init__(
         self,

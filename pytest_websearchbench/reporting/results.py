@@ -9,8 +9,8 @@ the JUnit XML's: ``reporting/junit.py``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
@@ -190,6 +190,14 @@ class ItemRecord:
             return error_value
         return self.metrics.get(metric)
 
+    def drop_answers(self) -> None:
+        """The provider's answer text out of the record, as the results file keeps it without --wsb-json-raw
+        (``without_answers``): for a run whose outputs never show it, it was most of what a record held."""
+        raw, results = without_answers(self.run.raw, self.score.results if self.score else [])
+        self.run.raw = raw
+        if self.score is not None:
+            self.score = replace(self.score, results=results)
+
     def to_dict(self, *, shared_previews: bool = False, answers: bool = True) -> dict[str, Any]:
         """The item's entry in the results file (its suite's edition and digest are the file's ``suites``).
         ``shared_previews``: a raw hit whose preview is its scored row's is written once (``previews_by_row``);
@@ -297,10 +305,12 @@ class ResultStore:
 
     An item's record is final when its teardown report arrives, or the report pytest-xdist makes when
     the worker running it died: that item is an error with xdist's reason, whatever earlier reports said.
-    Items that never finished (an interrupted run) are left out of ``records()``.
+    Items that never finished (an interrupted run) are left out of ``records()``. ``keeps_answers`` says of an
+    item whether its record keeps the provider's answer text when it finishes (``ItemRecord.drop_answers``).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, keeps_answers: Callable[[ItemMeta], bool] = lambda meta: True) -> None:
+        self._keeps_answers = keeps_answers
         # keyed by what the item is, never by its node id: ids depend on pytest's rootdir and can collide
         self._records: dict[tuple[str, str, str], ItemRecord] = {}
         self._keys: dict[str, tuple[str, str, str]] = {}  # node id → key, from the item's own reports
@@ -331,7 +341,10 @@ class ResultStore:
         if outcome != "passed" and record.outcome in ("passed", "skipped", "xfailed"):
             record.outcome = outcome
             record.message = _text(report)
-        record.finished = record.finished or report.when == "teardown"
+        if report.when == "teardown":
+            record.finished = True
+            if not self._keeps_answers(meta):
+                record.drop_answers()
 
     def _crashed(self, nodeid: str, reason: str) -> None:
         key = self._keys.get(nodeid)

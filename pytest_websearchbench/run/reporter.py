@@ -21,7 +21,7 @@ from pytest_websearchbench.reporting.history import HistoryError, RunEntry, appe
 from pytest_websearchbench.reporting.identity import run_identity
 from pytest_websearchbench.reporting.json_results import RunResults, run_secrets, write_document
 from pytest_websearchbench.reporting.regression import suite_verdicts, versus_verdicts
-from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ResultStore
+from pytest_websearchbench.reporting.results import CRASH_PHASE, Completeness, ItemMeta, ResultStore
 from pytest_websearchbench.reporting.terminal import fold, summary_lines
 from pytest_websearchbench.reporting.trends import entry_of
 from pytest_websearchbench.run.collect import BenchmarkItem, describe_item, suite_path_of
@@ -38,7 +38,7 @@ class RunReporter:
     def __init__(self, config: pytest.Config, state: RunState) -> None:
         self.config = config
         self.state = state
-        self.store = ResultStore()
+        self.store = ResultStore(self._keeps_answers)
         self.verdicts: list[
             SuiteVerdict
         ] = []  # with a baseline: one per (suite, variant), judged at the end of the run
@@ -64,6 +64,17 @@ class RunReporter:
         self.started = time.time()
         # an xdist worker's reports go to the controller, which keeps the records and reports the run
         self.worker = hasattr(config, "workerinput")
+
+    def _keeps_answers(self, meta: ItemMeta) -> bool:
+        """Whether an item's record keeps its provider's answer text: only where an output shows it (the results
+        file with --wsb-json-raw, the HTML report, an Inspect log, a family's own files that read it)."""
+        settings = self.state.settings
+        return (
+            settings.json_raw
+            or settings.html_path is not None
+            or settings.inspect_log_path is not None
+            or self.state.families[meta.family].outputs_answers
+        )
 
     @pytest.hookimpl(trylast=True)  # the store takes the payload off the report: every other plugin sees it first
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
