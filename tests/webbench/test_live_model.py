@@ -209,7 +209,8 @@ def test_a_model_out_of_credits_stops_the_episodes_that_call_it(pytester, monkey
     result.stdout.fnmatch_lines(
         [
             "live: 3/3 items in * s · recorded 0 · reused 0 · errors 3 *",
-            "live: model scripted/browser-1 is out of credits (*402*): stopped calling it, 2 items not called; *",
+            "live: model scripted/browser-1 is out of credits (*402*",  # folded at spaces within 120 columns
+            "  *: stopped calling it, 2 items not called; *",
         ]
     )
     errors = sorted(item["error"] for item in json.loads((pytester.path / "out.json").read_text())["items"])
