@@ -8,7 +8,10 @@
   ``core.policies.MAX_CONCURRENCY``) nor below 1.
 * ``parse_limits``: what an answer's headers announce (``X-RateLimit-*``, the IETF draft's ``RateLimit`` /
   ``RateLimit-Policy`` in both its forms, OpenAI's ``x-ratelimit-*-requests`` and ``-tokens``,
-  ``Retry-After``), so the pacer holds sends when the remaining budget is spent, before the host answers 429.
+  ``Retry-After``), so the pacer slows before the host answers 429: a host that announces its limit is sent
+  requests spaced at it (over its longest window seen, 10 % apart more), held only while it says none is left;
+  one that announces only what is left is sent that many (less what was sent since), then, once its window is
+  over, one request that asks.
 * ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
   state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
   the window log then admits a send only when the window before it holds fewer than the rate's count, so
@@ -56,6 +59,8 @@ COOLDOWN = 3.0
 RATE_WINDOW = 10.0
 #: a spent budget whose answer named no reset is held this long before one request asks again
 DEFAULT_RESET = 1.0
+#: the longest window a host's sends are spaced over: a longer reset is a quota's (a day's, a month's), not a rate
+MAX_PACED_WINDOW = 60.0
 #: seconds added to an announced reset: the host read its clock before the answer left and ours after it came, and
 #: a send at the very edge of the host's window lands inside it on a loaded machine
 RESET_MARGIN = 0.05
@@ -429,6 +434,11 @@ class HostState:
     budget: int | None = None
     budget_until: float = 0.0
     asking: bool = False  # the budget is one request asking for news after a window, not an announcement
+    #: the limit the host announces and its longest window seen (at most MAX_PACED_WINDOW): sends are spaced at
+    #: that rate while it announces one
+    limit: int | None = None
+    window_seen: float = DEFAULT_RESET
+    last_sent: float = -math.inf
     reset_span: float = DEFAULT_RESET
     hold_until: float = 0.0  # Retry-After, or tokens spent: no send before
     window: WindowLog | None = None
@@ -465,6 +475,7 @@ class Pacer:
                 self._changed.wait(hold if hold > 0 else None)
             state.in_flight += 1
             state.requests += 1
+            state.last_sent = now
             if state.budget is not None:
                 state.budget -= 1
             if state.first is None:
@@ -484,11 +495,17 @@ class Pacer:
         if state.budget is not None and now >= state.budget_until:
             # the window the budget was counted in is over, and what the host allows now is unknown, budget left or
             # not: a host counting a sliding window frees one slot as its oldest request leaves, and the sends still
-            # out are in its count. One request asks for news (its answer sets the next budget), never a burst
-            state.budget, state.budget_until, state.asking = 1, now + state.reset_span, True
+            # out are in its count. Never a burst: sends spaced at the limit it announced (its window frees slots
+            # no slower than that), else one request that asks (its answer sets the next budget)
+            if state.limit:
+                state.budget = None
+            else:
+                state.budget, state.budget_until, state.asking = 1, now + state.reset_span, True
         hold = state.hold_until - now
         if state.budget is not None and state.budget <= 0:
             hold = max(hold, state.budget_until - now)
+        if state.limit:
+            hold = max(hold, state.last_sent + state.window_seen * (1 + WINDOW_MARGIN) / state.limit - now)
         return max(0.0, hold)
 
     def _declared_rate(self, state: HostState) -> bool:
@@ -528,9 +545,17 @@ class Pacer:
             # have: each is taken from what it said is left (answers read late, or out of order, never spend twice)
             left = max(0, limits.remaining - sent_since)
             state.budget, state.budget_until, state.asking = left, now + state.reset_span, False
-        elif state.asking and status is not None and status < 400:
-            # the request that asked was answered with no window: the host no longer announces one
-            state.budget, state.asking = None, False
+            if limits.limit:
+                state.limit = limits.limit
+                state.window_seen = max(state.window_seen, min(limits.reset or 0.0, MAX_PACED_WINDOW))
+            if state.limit and limits.remaining:
+                # sends spaced at its limit never fill its window: what is left is low because they go at the limit,
+                # not a sign to stop (held until the reset after every answer, a run went at 1.5 x the floor at
+                # 20/s), and a burst of it on top of them would pass the limit; only "none left" holds them
+                state.budget = None
+        elif (state.asking or state.limit) and status is not None and status < 400:
+            # answered with no window: the host no longer announces one
+            state.budget, state.asking, state.limit = None, False, None
         if limits.tokens_remaining is not None and limits.tokens_remaining <= TOKEN_RESERVE * (
             limits.tokens_limit or 0
         ):

@@ -23,6 +23,7 @@ from pytest_websearchbench.providers.pacing import (
     RATE_WINDOW,
     RESET_MARGIN,
     START_LIMIT,
+    WINDOW_MARGIN,
     Controller,
     Pacer,
     WindowLog,
@@ -192,7 +193,8 @@ def test_a_host_starts_at_the_start_limit_and_its_line_shows_a_limit_only_once_a
 def test_a_spent_budget_holds_the_host_until_its_reset_before_any_429():
     clock = Clock()
     pacer = Pacer(ceiling=8, clock=clock)
-    _answer(pacer, "api", 200, {"X-RateLimit-Limit": "5", "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "0.3"})
+    # a host that says only what is left (one that says its limit too is paced at it, below)
+    _answer(pacer, "api", 200, {"X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "0.3"})
     _answer(pacer, "api", 200)  # the one left
     blocked = threading.Event()
 
@@ -306,11 +308,12 @@ def test_old_state_folders_are_purged_at_most_once_an_hour(tmp_path, monkeypatch
 
 def test_a_window_that_ends_with_budget_left_lets_one_request_ask_not_every_thread_send():
     # a host counting a sliding window frees one slot when its oldest request leaves, not all of them: the sends
-    # still out are in its count. So once the window the budget was counted in is over, one request asks for news
-    # (as after a spent budget), whatever was left of the budget; the answer's own headers set the next budget.
+    # still out are in its count. So once the window the budget was counted in is over, a host that never said its
+    # limit gets one request that asks for news (as after a spent budget), whatever was left of the budget; the
+    # answer's own headers set the next budget.
     clock = Clock()
     pacer = Pacer(ceiling=40, clock=clock)
-    _answer(pacer, "api", 200, {"X-RateLimit-Limit": "20", "X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "0.05"})
+    _answer(pacer, "api", 200, {"X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "0.05"})
     _answer(pacer, "api", 200)  # 4 of the 5 left unsent when the window ends
     state = pacer._hosts["api"]
     clock.now += 0.05 + RESET_MARGIN + 0.01
@@ -321,6 +324,42 @@ def test_a_window_that_ends_with_budget_left_lets_one_request_ask_not_every_thre
         )  # no other send until it answers or the reset
         paced.status, paced.headers = 200, {"X-RateLimit-Remaining": "7", "X-RateLimit-Reset": "0.5"}
     assert state.budget == 7 and pacer._hold(state, clock.now) == 0.0
+
+
+def test_a_host_that_announces_its_limit_is_sent_requests_spaced_at_it_and_held_only_when_it_is_full():
+    # 20 a window of a second at most (the longest reset it announced, 10 % apart more), never a burst: what is
+    # left, low because the sends go at the limit, holds nothing until the host says none is left
+    clock = Clock()
+    pacer = Pacer(ceiling=40, clock=clock)
+    _answer(pacer, "api", 200, {"X-RateLimit-Limit": "20", "X-RateLimit-Remaining": "5", "X-RateLimit-Reset": "0.05"})
+    state = pacer._hosts["api"]
+    gap = 1.0 * (1 + WINDOW_MARGIN) / 20
+    out, sent = [], []
+    for _ in range(18):  # eighteen sends out at once (the start limit is 20), each as soon as the pacer lets it
+        clock.now += pacer._hold(state, clock.now) + 1e-9
+        out.append(pacer.pace("api"))
+        out[-1].__enter__()
+        sent.append(clock.now)
+    assert all(b - a == pytest.approx(gap, abs=1e-6) for a, b in zip(sent, sent[1:]))
+    for passage in out:
+        passage.__exit__(None, None, None)
+    # full: held until its reset, though the spacing would let a send go
+    clock.now += gap + 1e-9
+    _answer(pacer, "api", 200, {"X-RateLimit-Limit": "20", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "0.3"})
+    assert pacer._hold(state, clock.now) == pytest.approx(0.3 + RESET_MARGIN)
+    # a longer window announced (a minute's 100) spaces them at that one's rate; a quota's day is not a rate
+    clock.now += 0.3 + RESET_MARGIN + 1e-9
+    _answer(pacer, "api", 200, {"X-RateLimit-Limit": "100", "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "60"})
+    assert pacer._hold(state, clock.now) == pytest.approx(60 * (1 + WINDOW_MARGIN) / 100)
+    clock.now += 60 * (1 + WINDOW_MARGIN) / 100 + 1e-9
+    _answer(
+        pacer, "api", 200, {"X-RateLimit-Limit": "9000", "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "86400"}
+    )
+    assert pacer._hold(state, clock.now) == pytest.approx(60 * (1 + WINDOW_MARGIN) / 9000)
+    # an answer with no window: the host no longer announces one, nothing holds it
+    clock.now += 1
+    _answer(pacer, "api", 200, {"Content-Type": "application/json"})
+    assert state.limit is None and state.budget is None and pacer._hold(state, clock.now) == 0.0
 
 
 def test_a_host_that_stops_announcing_is_not_held_by_its_last_announcement():
