@@ -58,7 +58,7 @@ def score_scenario(
                 "snippet": hit.snippet,
                 "grade": grades.get(key),
                 "grader": grader,
-                "violations": tuple(broken),
+                "violations": broken,
             }
         )
     ideal = [preview.grade for key, preview in pool.items() if not pooled.get(key)]
