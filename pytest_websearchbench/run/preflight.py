@@ -5,14 +5,19 @@ What an item needs is its family's to say (``BenchmarkFamily.provider_calls``: t
 board fetches, its agent's budgets bound its calls); what a provider can do is its class's
 (``Provider.can_fetch``: it implements ``fetch``, or an API adapter its ``fetch_request``). A provider whose class
 is not known before it is made (a plain factory function) is taken at its word: it fails in its items instead.
+
+A model call is priced by the tokens its answer reports, so nothing prices it before it is made; a run that records
+again (``rewrite``, ``all``) shows what the items' model answers used when last recorded, at today's prices.
 """
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.options import AGENT_MODEL, Settings
@@ -70,6 +75,10 @@ class PlanRow:
     max_cost: float | None = 0.0
     rate: Rate | None = None
     rate_note: str = ""
+    #: the items whose cassettes hold model answers, and those answers' tokens (input, output) when last recorded
+    recorded_items: int = 0
+    recorded_tokens: tuple[int, int] = (0, 0)
+    recorded_cost: float | None = 0.0  # those tokens at the model's price; None: it has none
 
     @property
     def max_calls(self) -> int:
@@ -91,7 +100,18 @@ class PlanRow:
         if self.model_calls:
             # a model call is priced by the tokens its answer reports: nothing to multiply before it is made
             parts.append(f"up to {self.model_calls} model calls (not in the cost: priced by the tokens they use)")
+        if self.recorded_items:
+            parts.append(self.recorded_text())
         return parts + [f"time {self.time_text()}", f"cost {self.cost_text()}"]
+
+    def recorded_text(self) -> str:
+        tokens_in, tokens_out = self.recorded_tokens
+        whole = "the item" if self.items == 1 else f"the {self.items} items"
+        of = f"{self.recorded_items} of {self.items} items" if self.recorded_items < self.items else whole
+        used = f"recorded before: {of} used {tokens_in:,} in + {tokens_out:,} out tokens"
+        if self.recorded_cost is None:
+            return f"{used} ({self.model} has no price: --wsb-price)"
+        return f"{used}, {self.recorded_cost:.4f} USD at today's price"
 
     def time_text(self) -> str:
         if self.rate is None:
@@ -117,12 +137,14 @@ def _seconds(value: float) -> str:
 
 
 def plan(
-    todo: Iterable[ItemSpec], settings: Settings, pool: ProviderPool, reused: int = 0
+    todo: Iterable[tuple[ItemSpec, Path]], settings: Settings, pool: ProviderPool, reused: int = 0
 ) -> tuple[list[PlanRow], list[str]]:
-    """The rows of a dry run (one a provider and model) over the items a live run would call (``todo``), and
-    its lines: the header, a row each, the totals."""
+    """The rows of a dry run (one a provider and model) over the items a live run would call (``todo``: each with
+    its cassette's path), and its lines: the header, a row each, the totals."""
+    from pytest_websearchbench.providers.pricing import model_prices
+
     rows: dict[tuple[str, str], PlanRow] = {}
-    for spec in todo:
+    for spec, path in todo:
         family = spec.family
         calls = family.provider_calls(spec.case)
         model = family.identity().get(AGENT_MODEL, "") if family.model_calls(spec.case) else ""
@@ -135,6 +157,12 @@ def plan(
         for kind, count in calls.items():
             row.calls[kind] = row.calls.get(kind, 0) + count
         row.model_calls += family.model_calls(spec.case)
+        used = recorded_model_tokens(path) if model else None
+        if used is not None:
+            row.recorded_items += 1
+            row.recorded_tokens = (row.recorded_tokens[0] + used[0], row.recorded_tokens[1] + used[1])
+            prices = model_prices(model, settings.prices)
+            row.recorded_cost = _add(row.recorded_cost, prices.cost(*used) if prices else None)
         least = {"search": 1} if calls.get("search", 0) else {}
         row.min_cost = _add(row.min_cost, _cost(pool, spec.variant, least))
         row.max_cost = _add(row.max_cost, _cost(pool, spec.variant, calls))
@@ -154,6 +182,31 @@ def plan(
     if not ordered:
         lines.append("  no item calls a provider or a model (every item is replayed or reused)")
     return ordered, lines
+
+
+def recorded_model_tokens(path: Path) -> tuple[int, int] | None:
+    """The input and output tokens the model answers in the cassette at ``path`` report, summed; None: no cassette,
+    an unreadable one, or no answer in it that reports its tokens (a search's answer reports none)."""
+    import yaml
+
+    from pytest_websearchbench.providers.pricing import reply_tokens
+
+    try:
+        recorded = yaml.load(path.read_text("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError, ValueError):
+        return None
+    found, total_in, total_out = False, 0, 0
+    interactions = recorded.get("interactions") if isinstance(recorded, dict) else None
+    for interaction in interactions if isinstance(interactions, list) else ():
+        body: Any = ((interaction or {}).get("response") or {}).get("body") if isinstance(interaction, dict) else None
+        text = body.get("string") if isinstance(body, dict) else None
+        try:
+            tokens = reply_tokens(json.loads(text)) if isinstance(text, (str, bytes)) else None
+        except ValueError:
+            tokens = None
+        if tokens is not None:
+            found, total_in, total_out = True, total_in + tokens[0], total_out + tokens[1]
+    return (total_in, total_out) if found else None
 
 
 def _rate(rates: Mapping[str, Rate], variant: str) -> Rate | None:

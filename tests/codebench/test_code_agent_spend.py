@@ -68,6 +68,26 @@ def test_a_code_agent_run_stops_within_its_cap_with_the_models_spend_counted(pyt
     result.stdout.fnmatch_lines(["live: spend * (providers 0.0000 USD, models * USD); --wsb-max-cost 0.01 USD"])
 
 
+def test_a_dry_run_that_records_again_prices_the_tokens_the_model_used_when_last_recorded(pytester, monkeypatch):
+    double = ScriptedModel(search_then_answer(CODES))
+    with double as url:
+        _agent(pytester, monkeypatch, url, "--wsb-max-turns=2").assert_outcomes(passed=len(CODES))
+    used = [(r["usage"]["input_tokens"], r["usage"]["output_tokens"]) for r in double.replies]
+    tokens_in, tokens_out = sum(u[0] for u in used), sum(u[1] for u in used)
+    price = f"--wsb-price=gpt-5.6-sol={PER_MILLION:g}/{PER_MILLION:g}"
+    dry = _agent(pytester, monkeypatch, url, "--wsb-max-turns=2", "--wsb-record-mode=rewrite", "--wsb-dry-run", price)
+    assert dry.ret == pytest.ExitCode.OK
+    line = _live_line(dry, "  local with model gpt-5.6-sol: ")
+    cost = (tokens_in + tokens_out) * PER_MILLION / 1e6
+    assert (
+        f"recorded before: the {len(CODES)} items used {tokens_in:,} in + {tokens_out:,} out tokens, "
+        f"{cost:.4f} USD at today's price"
+    ) in line, line
+    # once records only what has no cassette: nothing recorded before, nothing to show
+    once = _agent(pytester, monkeypatch, url, "--wsb-record-mode=once", "--wsb-dry-run", price)
+    assert "recorded before" not in once.stdout.str()
+
+
 def test_a_model_without_a_known_price_is_spend_unknown_never_free(pytester, monkeypatch):
     with ScriptedModel(search_then_answer(CODES)) as url:
         result = _agent(pytester, monkeypatch, url, "--wsb-model=in-house-model", "-k", "acme-001")

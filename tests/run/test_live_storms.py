@@ -14,7 +14,7 @@ from test_distributed import _wide_suite  # noqa: E402
 from test_live_line import unfolded  # noqa: E402
 
 from pytest_websearchbench.reporting.terminal import WIDTH, fold_parts
-from pytest_websearchbench.run.preflight import PlanRow
+from pytest_websearchbench.run.preflight import PlanRow, recorded_model_tokens
 
 FAST = ("-p", "no:hypothesispytest")
 
@@ -141,6 +141,46 @@ def test_a_dry_run_row_of_a_model_agent_folds_between_its_parts_within_120_colum
         "    up to 1024 model calls (not in the cost: priced by the tokens they use) ·",
         "    time unknown (no --wsb-rate, no published rate) · cost 0.2560–1.5360 USD",
     ]
+
+
+def _cassette(path: Path, bodies: list[str]) -> Path:
+    """A vcrpy cassette whose interactions answer ``bodies`` in turn."""
+    import yaml
+
+    interactions = [
+        {
+            "request": {"body": None, "headers": {}, "method": "POST", "uri": "http://model.invalid/responses"},
+            "response": {"body": {"string": body}, "headers": {}, "status": {"code": 200, "message": "OK"}},
+        }
+        for body in bodies
+    ]
+    path.write_text(yaml.safe_dump({"interactions": interactions, "version": 1}))
+    return path
+
+
+def test_a_dry_run_that_records_again_shows_what_the_model_answers_used_when_last_recorded(tmp_path):
+    # a model's answers report their tokens (either API's names); a search's answer reports none
+    turn = json.dumps({"output": [], "usage": {"input_tokens": 420, "output_tokens": 7}})
+    chat = json.dumps({"choices": [], "usage": {"prompt_tokens": 1386, "completion_tokens": 14}})
+    search = json.dumps({"results": [{"url": "https://a.example/"}], "usage": {"credits": 1}})
+    assert recorded_model_tokens(_cassette(tmp_path / "a.yaml", [turn, search, chat])) == (1806, 21)
+    assert recorded_model_tokens(_cassette(tmp_path / "b.yaml", [search])) is None
+    assert recorded_model_tokens(tmp_path / "none.yaml") is None
+    (tmp_path / "bad.yaml").write_text("interactions: [unclosed\n")
+    assert recorded_model_tokens(tmp_path / "bad.yaml") is None
+
+    row = PlanRow("tavily", "gpt-4o-mini", 32, 32, {"search": 160}, 1024, 0.256, 1.28, recorded_items=30)
+    row.recorded_tokens = (2_000_000, 100_000)
+    row.recorded_cost = 2_000_000 * 0.15 / 1e6 + 100_000 * 0.6 / 1e6
+    assert fold_parts(row.parts())[1:3] == [
+        "    up to 1024 model calls (not in the cost: priced by the tokens they use) ·",
+        "    recorded before: 30 of 32 items used 2,000,000 in + 100,000 out tokens, 0.3600 USD at today's price ·",
+    ]
+    unpriced = PlanRow("local", "gpt-5.6-sol", 1, 1, {"search": 5}, 32, recorded_items=1, recorded_tokens=(1806, 21))
+    unpriced.recorded_cost = None
+    assert "recorded before: the item used 1,806 in + 21 out tokens (gpt-5.6-sol has no price: --wsb-price)" in (
+        unpriced.parts()
+    )
 
 
 def test_a_dry_run_of_the_fetch_board_gives_the_worst_case_without_keys_or_workers(pytester, emulator, env):

@@ -78,7 +78,7 @@ def before_calls(config: pytest.Config, specs: list[ItemSpec]) -> bool:
         todo, reused = live_items(specs, state.settings)
         pool = provider_pool(config, live=False)  # priced, never called: no key, no server, no limiter
         try:
-            calls = [spec for spec, path, _ in todo if path is not None]  # an item worked at once calls nothing
+            calls = [(spec, path) for spec, path, _ in todo if path is not None]  # one worked at once calls nothing
             _, lines = plan(calls, state.settings, pool, reused)
         finally:
             pool.close()
