@@ -7,7 +7,7 @@ import json
 import math
 import numbers
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
@@ -417,11 +417,17 @@ class SuiteManifest:
         return cls(path, data["name"], data["edition"], data["family"], data.get("kind", ""), data)
 
 
-def digest_files(paths: list[Path]) -> str:
-    """SHA-256 over each file's name and bytes, in the given order."""
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes (hex), read in pieces: a grades file can be tens of MB."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def digest_files(paths: list[Path], known: Mapping[Path, str] | None = None) -> str:
+    """SHA-256 over each file's name and bytes, in the given order; ``known``: the SHA-256 of files already
+    read (``file_sha256``), which are not read again."""
     total = hashlib.sha256()
     for path in paths:
-        with open(path, "rb") as handle:  # in pieces: a grades file can be tens of MB
-            digest = hashlib.file_digest(handle, "sha256").hexdigest()
+        digest = (known or {}).get(path) or file_sha256(path)
         total.update(path.name.encode() + b"\0" + digest.encode() + b"\n")
     return "sha256:" + total.hexdigest()

@@ -26,7 +26,13 @@ from pytest_websearchbench.core.family import (
     Suite,
 )
 from pytest_websearchbench.core.options import GRADES_DIGEST, JUDGE, OptionValues, Settings, output_folder
-from pytest_websearchbench.core.suites import SuiteManifest, digest_files, read_records, require_unique_ids
+from pytest_websearchbench.core.suites import (
+    SuiteManifest,
+    digest_files,
+    file_sha256,
+    read_records,
+    require_unique_ids,
+)
 from pytest_websearchbench.lexbench.editions import GradesUsed, file_digest, layer_grades
 from pytest_websearchbench.lexbench.grades import GradedPreview, load_grades
 from pytest_websearchbench.lexbench.grades_index import open_grades
@@ -94,7 +100,9 @@ class LexBenchFamily(BenchmarkFamily):
         grades_path = manifest.file("grades")
         if grades_path is None:
             raise SuiteError(manifest.path, "a scenario suite needs a grades file", field="grades")
-        grades = self._grades(grades_path, {s.id for s in scenarios})
+        # its bytes are read once: the grades index's key, the suite's digest and the run identity's
+        known = {grades_path: file_sha256(grades_path)}
+        grades = self._grades(grades_path, known[grades_path], {s.id for s in scenarios})
         files.append(grades_path)
         if self.grades_files:
             # another edition of the grades: its files join the digest (a baseline of other grades is not
@@ -114,20 +122,20 @@ class LexBenchFamily(BenchmarkFamily):
         # the run identity's grades: the suite's digest covers them too (a baseline of other grades is refused
         # as another digest); the judges are those of the edition files (the suite's own grades file's are
         # not listed: reading 140,000 grades for them would undo the grades index)
-        identity = {GRADES_DIGEST: digest_files([grades_path, *self.grades_files])}
+        identity = {GRADES_DIGEST: digest_files([grades_path, *self.grades_files], known)}
         used = self.used.get(manifest.name) if self.grades_files else None
         if used is not None and used.judges:
             identity[JUDGE] = ", ".join(sorted(used.judges))
         self.grades_identity[manifest.name] = identity
-        return Suite(manifest, tuple(scenario_case(s) for s in scenarios), digest_files(files), grades)
+        return Suite(manifest, tuple(scenario_case(s) for s in scenarios), digest_files(files, known), grades)
 
     def identity(self, suite: Suite | None = None) -> dict[str, str]:
         return dict(self.grades_identity.get(suite.name, {})) if suite is not None else {}
 
-    def _grades(self, path: Path, query_ids: set[str]) -> Mapping[str, dict[str, GradedPreview]]:
+    def _grades(self, path: Path, sha256: str, query_ids: set[str]) -> Mapping[str, dict[str, GradedPreview]]:
         if self.index_dir is not None:
             try:
-                return open_grades(path, query_ids, self.index_dir)
+                return open_grades(path, query_ids, self.index_dir, sha256)
             except (OSError, sqlite3.Error):
                 pass  # a cache folder that cannot be written (or a damaged index): the file is read as before
         return load_grades(path, query_ids)

@@ -30,6 +30,7 @@ from typing import Any
 from pytest_websearchbench.core import dates as dates_module
 from pytest_websearchbench.core import tracking, urls
 from pytest_websearchbench.core.atomic import atomic_path
+from pytest_websearchbench.core.suites import file_sha256
 from pytest_websearchbench.lexbench import grades as grades_module
 from pytest_websearchbench.lexbench.grades import GradedPreview, disagreement, merged_lines, unknown_query
 
@@ -51,17 +52,16 @@ def _code_digest() -> str:
     return digest.hexdigest()
 
 
-def index_path(grades_path: Path, cache_dir: Path) -> Path:
-    with open(grades_path, "rb") as handle:
-        data = hashlib.file_digest(handle, "sha256").hexdigest()
-    return cache_dir / f"{data[:32]}-{_code_digest()[:16]}.sqlite"
+def index_path(grades_sha256: str, cache_dir: Path) -> Path:
+    return cache_dir / f"{grades_sha256[:32]}-{_code_digest()[:16]}.sqlite"
 
 
-def open_grades(grades_path: Path, query_ids: set[str], cache_dir: Path) -> GradesIndex:
+def open_grades(grades_path: Path, query_ids: set[str], cache_dir: Path, sha256: str | None = None) -> GradesIndex:
     """The grades of ``grades_path`` through its index in ``cache_dir`` (built if missing), checked
     against the suite's ``query_ids``: the errors ``load_grades`` raises, with the same file and line.
+    ``sha256``: the file's, when its reader has it (``core.suites.file_sha256``; else it is read for it).
     OSError when the cache folder cannot be written or read (the caller loads the file instead)."""
-    target = index_path(grades_path, cache_dir)
+    target = index_path(sha256 or file_sha256(grades_path), cache_dir)
     if not target.is_file():
         cache_dir.mkdir(parents=True, exist_ok=True)
         with _locked(target.with_suffix(".lock")):
