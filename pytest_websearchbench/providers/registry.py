@@ -142,9 +142,18 @@ class ProviderRegistry:
         try:
             entry = self._entries[endpoint.provider]
         except KeyError:
+            from difflib import get_close_matches
+
             where = f" in {name!r}" if endpoint.label else ""
+            near = get_close_matches(endpoint.provider, self.names(), n=3, cutoff=0.7)
+            if near:  # a typo: the likeliest names, not all 35 and more
+                raise ConfigurationError(
+                    f"unknown provider {endpoint.provider!r}{where}: did you mean {' or '.join(near)}? "
+                    f"(pytest --wsb-list lists all {len(self._entries)})"
+                ) from None
             raise ConfigurationError(
-                f"unknown provider {endpoint.provider!r}{where}; known: {', '.join(self.names())}"
+                f"unknown provider {endpoint.provider!r}{where}; known: {', '.join(self.names())} "
+                "(pytest --wsb-list says more)"
             ) from None
         if not endpoint.label:
             return entry

@@ -184,7 +184,8 @@ def test_a_cassette_folder_written_with_a_space_no_longer_hides_the_suite(pytest
 @pytest.mark.parametrize(
     "rate, message",
     [
-        ("serpr=5/s", "*--wsb-rate: unknown provider 'serpr'; known: *serper*"),
+        ("serpr=5/s", "*--wsb-rate: unknown provider 'serpr': did you mean serper? (pytest --wsb-list lists all *)"),
+        ("nosuch=5/s", "*--wsb-rate: unknown provider 'nosuch'; known: *serper* (pytest --wsb-list says more)"),
         ("serper=5", "*--wsb-rate serper: '5' has no unit; write 5/s, 5/min or 5/h*"),
     ],
 )
