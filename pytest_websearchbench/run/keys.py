@@ -84,6 +84,6 @@ def check_provider_keys(
     for name in providers_called(settings, families, in_play) if missing else ():
         if name in missing:
             raise ConfigurationError(
-                f"{missing[name]}. Set the key to record, or point --wsb-cassette-dir at "
-                f"recorded cassettes and replay them with --wsb-record-mode=none"
+                f"{missing[name]}; or replay cassettes recorded elsewhere: --wsb-cassette-dir=FOLDER "
+                "--wsb-record-mode=none"
             )

@@ -92,8 +92,8 @@ def test_a_missing_key_with_nothing_to_replay_stops_the_run_once(pytester, tiny_
     result.stderr.fnmatch_lines(
         [
             "*provider 'tavily' needs an API key: set TAVILY_API_KEY; there are no cassettes "
-            "to replay for it under */cassettes. Set the key to record, or point "
-            "--wsb-cassette-dir at recorded cassettes and replay them with --wsb-record-mode=none"
+            "to replay for it under */cassettes; or replay cassettes recorded elsewhere: "
+            "--wsb-cassette-dir=FOLDER --wsb-record-mode=none"
         ]
     )
     # replay mode never needs the key: the items then say which cassette is missing
