@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from pytest_websearchbench.core.exceptions import ConfigurationError, WebSearchBenchError
 from pytest_websearchbench.core.options import AGENT_MODEL, Settings
@@ -187,26 +187,27 @@ def plan(
 def recorded_model_tokens(path: Path) -> tuple[int, int] | None:
     """The input and output tokens the model answers in the cassette at ``path`` report, summed; None: no cassette,
     an unreadable one, or no answer in it that reports its tokens (a search's answer reports none)."""
-    import yaml
+    from vcr.filters import decode_response
+    from vcr.persisters.filesystem import CassetteNotFoundError
+    from vcr.serializers import yamlserializer
 
+    from pytest_websearchbench.cassettes.persister import AtomicPersister, UnreadableCassetteError
     from pytest_websearchbench.providers.pricing import reply_tokens
 
     try:
-        recorded = yaml.load(path.read_text("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
-    except (OSError, UnicodeDecodeError, yaml.YAMLError, RecursionError, ValueError):
+        _, responses = AtomicPersister.load_cassette(str(path), serializer=yamlserializer)
+    except (CassetteNotFoundError, UnreadableCassetteError):
         return None
-    found, total_in, total_out = False, 0, 0
-    interactions = recorded.get("interactions") if isinstance(recorded, dict) else None
-    for interaction in interactions if isinstance(interactions, list) else ():
-        body: Any = ((interaction or {}).get("response") or {}).get("body") if isinstance(interaction, dict) else None
-        text = body.get("string") if isinstance(body, dict) else None
+    used = []
+    for response in responses:
+        body = decode_response(response)["body"].get("string")
         try:
-            tokens = reply_tokens(json.loads(text)) if isinstance(text, (str, bytes)) else None
-        except ValueError:
+            tokens = reply_tokens(json.loads(body)) if body else None
+        except ValueError:  # not JSON (a page's HTML), or not UTF-8
             tokens = None
         if tokens is not None:
-            found, total_in, total_out = True, total_in + tokens[0], total_out + tokens[1]
-    return (total_in, total_out) if found else None
+            used.append(tokens)
+    return (sum(i for i, _ in used), sum(o for _, o in used)) if used else None
 
 
 def _rate(rates: Mapping[str, Rate], variant: str) -> Rate | None:
