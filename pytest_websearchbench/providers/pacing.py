@@ -543,16 +543,15 @@ class Pacer:
             state.reset_span = (limits.reset if limits.reset else DEFAULT_RESET) + RESET_MARGIN
             # the host counted what had reached it when the answer left; the requests sent after this one may not
             # have: each is taken from what it said is left (answers read late, or out of order, never spend twice)
-            left = max(0, limits.remaining - sent_since)
-            state.budget, state.budget_until, state.asking = left, now + state.reset_span, False
             if limits.limit:
                 state.limit = limits.limit
                 state.window_seen = max(state.window_seen, min(limits.reset or 0.0, MAX_PACED_WINDOW))
-            if state.limit and limits.remaining:
-                # sends spaced at its limit never fill its window: what is left is low because they go at the limit,
-                # not a sign to stop (held until the reset after every answer, a run went at 1.5 x the floor at
-                # 20/s), and a burst of it on top of them would pass the limit; only "none left" holds them
-                state.budget = None
+            # sends spaced at its limit never fill its window: what is left is low because they go at the limit, not
+            # a sign to stop (held until the reset after every answer, a run went at 1.5 x the floor at 20/s), and a
+            # burst of it on top of them would pass the limit; only "none left" holds them
+            spaced = state.limit and limits.remaining
+            state.budget = None if spaced else max(0, limits.remaining - sent_since)
+            state.budget_until, state.asking = now + state.reset_span, False
         elif (state.asking or state.limit) and status is not None and status < 400:
             # answered with no window: the host no longer announces one
             state.budget, state.asking, state.limit = None, False, None
