@@ -357,11 +357,14 @@ def _mean(column: MetricColumn, values: list[float]) -> MetricFigure | None:
 def _variant(
     name: str, records: list[ItemRecord], columns: list[MetricColumn], verdict: SuiteVerdict | None
 ) -> VariantFigures:
-    metrics = {}
-    for column in columns:
-        figure = _mean(column, [v for v in (r.value(column.key, column.error_value) for r in records) if v is not None])
-        if figure is not None:
-            metrics[column.key] = figure
+    samples = [[v for v in (r.value(c.key, c.error_value) for r in records) if v is not None] for c in columns]
+    # all columns' intervals at once: those over the same items share their resampling draws
+    intervals = stats.bootstrap_cis(samples)
+    metrics = {
+        column.key: MetricFigure(column, *interval, len(values))
+        for column, values, interval in zip(columns, samples, intervals)
+        if values
+    }
     seconds = [call.seconds for r in records for call in r.run.calls if call.ok and call.seconds is not None]
     # the server's own times apart from the client's: never one list, a stated time is not a measured one
     stated = [s for r in records for call in r.run.calls if call.ok and (s := call.server_seconds) is not None]

@@ -55,29 +55,52 @@ def bootstrap_ci(
     The result depends only on the multiset of values; low/high are the (1 ∓ confidence)/2
     percentiles of the resample means. Empty → (nan, nan, nan); all values equal to v → (v, v, v).
     """
+    return bootstrap_cis([values], resamples=resamples, confidence=confidence, seed=seed)[0]
+
+
+def bootstrap_cis(
+    samples: Sequence[Sequence[float]], *, resamples: int = 2000, confidence: float = 0.95, seed: int = 0
+) -> list[tuple[float, float, float]]:
+    """``bootstrap_ci`` of each sample. Samples of one length resample the same indices (``bootstrap_ci``'s
+    draws depend only on the length and the seed), so they are drawn once for all of them: a run's metrics,
+    one sample each over the same items, share one pass through the stream instead of drawing it a metric."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be within (0, 1), got {confidence}")
     if resamples < 1:
         raise ValueError(f"resamples must be at least 1, got {resamples}")
-    if not len(values):
-        return NAN, NAN, NAN
+    if not any(len(values) for values in samples):
+        return [(NAN, NAN, NAN)] * len(samples)
     import numpy  # loaded by the first interval, not by every pytest start
 
-    ordered = numpy.sort(numpy.asarray(values, dtype=float))
-    centre = mean(ordered.tolist())
-    if ordered[0] == ordered[-1]:
-        return centre, centre, centre  # no spread to resample (and no rounding to put the ends beside the mean)
-    n = len(ordered)
-    bits = numpy.random.PCG64(seed)
-    means = numpy.empty(resamples)
-    rows_at_once = max(1, _DRAWS_AT_ONCE // n)
-    for start in range(0, resamples, rows_at_once):
-        rows = min(rows_at_once, resamples - start)
-        picks = ((bits.random_raw(rows * n) >> numpy.uint64(32)) * numpy.uint64(n)) >> numpy.uint64(32)
-        means[start : start + rows] = ordered[picks.reshape(rows, n)].mean(axis=1)
+    results: list[tuple[float, float, float]] = [(NAN, NAN, NAN)] * len(samples)
+    spread: dict[int, dict[int, Any]] = {}  # length → sample's place → its sorted values, where they differ
+    for place, values in enumerate(samples):
+        if not len(values):
+            continue
+        ordered = numpy.sort(numpy.asarray(values, dtype=float))
+        centre = mean(ordered.tolist())
+        # all equal: no spread to resample (and no rounding to put the ends beside the mean)
+        results[place] = (centre, centre, centre)
+        if ordered[0] != ordered[-1]:
+            spread.setdefault(len(ordered), {})[place] = ordered
     tail = (1 - confidence) / 2 * 100
-    resampled = means.tolist()
-    return centre, percentile(resampled, tail), percentile(resampled, 100 - tail)
+    for n, sorted_samples in spread.items():
+        bits = numpy.random.PCG64(seed)
+        means = {place: numpy.empty(resamples) for place in sorted_samples}
+        rows_at_once = max(1, _DRAWS_AT_ONCE // n)
+        for start in range(0, resamples, rows_at_once):
+            rows = min(rows_at_once, resamples - start)
+            picks = bits.random_raw(rows * n)
+            picks >>= numpy.uint64(32)
+            picks *= numpy.uint64(n)
+            picks >>= numpy.uint64(32)
+            indices = picks.view(numpy.int64)  # each < n: the same numbers, as the index type take reads fastest
+            for place, ordered in sorted_samples.items():
+                means[place][start : start + rows] = ordered.take(indices).reshape(rows, n).mean(axis=1)
+        for place, resample_means in means.items():
+            resampled = resample_means.tolist()
+            results[place] = (results[place][0], percentile(resampled, tail), percentile(resampled, 100 - tail))
+    return results
 
 
 def exact_differences(a: Sequence[float | Fraction], b: Sequence[float | Fraction]) -> list[Fraction]:
