@@ -129,6 +129,16 @@ def test_bootstrap_follows_its_definition(values, resamples, seed):
         assert high == pytest.approx(percentile(means, 97.5), rel=1e-12, abs=1e-15)
 
 
+@settings(derandomize=True, deadline=None, max_examples=40)
+@given(st.lists(st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0]), max_size=30), max_size=6), st.integers(1, 300))
+def test_intervals_bootstrapped_together_are_each_samples_own(samples, resamples):
+    """bootstrap_cis shares one draw among the samples of a length (a run's metrics): no sample's interval
+    depends on which others came with it, empty and constant ones included."""
+    together = stats.bootstrap_cis(samples, resamples=resamples)
+    alone = [bootstrap_ci(values, resamples=resamples) for values in samples]
+    assert [tuple(map(repr, t)) for t in together] == [tuple(map(repr, a)) for a in alone]  # nan == nan as text
+
+
 def test_bootstrap_draws_in_bounded_chunks_without_changing_the_interval(monkeypatch):
     values = [float(i % 9) / 8 for i in range(301)]
     whole = bootstrap_ci(values, resamples=1000)
