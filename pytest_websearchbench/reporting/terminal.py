@@ -6,7 +6,8 @@ one-variant table's long cell wraps in its column, and a note (a footnote, a bas
 failures) is folded at spaces, its further lines two columns deeper (``fold``). Only a table of many variants
 with short cells is as wide as they make it, and a line naming a file or folder (the cassettes', the baseline's)
 is kept whole: its length is its path's, which depends on where the user runs. The run's other lines fold the
-same way: the live line between its parts (``fold_parts``), its notes at spaces."""
+same way: the live line between its parts (``fold_parts``), its notes at spaces, a failed item's message
+(``fold_message``) at spaces, a result's title under its URL."""
 
 from __future__ import annotations
 
@@ -59,6 +60,24 @@ def fold(text: str) -> list[str]:
     for line in text.split("\n"):
         indent = " " * (len(line) - len(line.lstrip(" ")))
         out += [line] if len(line) <= WIDTH else _pack(re.findall(r"\S+ *", line.strip()), indent)
+    return out
+
+
+#: a row naming a URL and, two spaces after it, more (a result's title): ``head`` ends with the URL
+_URL_ROW = re.compile(r"(?P<head>(?P<before>.*?)https?://\S+) {2,}(?P<rest>\S.*)")
+
+
+def fold_message(text: str) -> list[str]:
+    """A test's failure message as ``fold`` folds it, but for a row naming a URL and then a title (two spaces
+    apart) that is too wide: the title goes on the next line, under the URL, whole, rather than cut where the
+    width falls (folded itself only if it would not fit there)."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        row = _URL_ROW.fullmatch(line) if len(line) > WIDTH else None
+        if row is None:
+            out += fold(line)
+        else:
+            out += fold(row["head"]) + fold(" " * len(row["before"]) + row["rest"])
     return out
 
 

@@ -224,7 +224,11 @@ def check_case(item: _BenchmarkItem, raw: RawResults, settings: Settings, baseli
     if verdict is not None and verdict.status == REGRESSED:
         problems.append(f"regressed against the baseline: {verdict.reason}")
     if problems:
-        pytest.fail(f"{spec.label}: " + "\n".join(problems), pytrace=False)
+        # within the terminal's width, imported by a failure only (a worker never needs the summary's module);
+        # JUnit, CTRF and the results file read pytest's text as the terminal shows it
+        from pytest_websearchbench.reporting.terminal import fold_message
+
+        pytest.fail("\n".join(fold_message(f"{spec.label}: " + "\n".join(problems))), pytrace=False)
 
 
 def attach_payload(item: _BenchmarkItem, report: pytest.TestReport) -> None:

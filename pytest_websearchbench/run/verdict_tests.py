@@ -12,6 +12,7 @@ import pytest
 
 from pytest_websearchbench.reporting.regression import SuiteVerdict
 from pytest_websearchbench.reporting.results import ItemRecord
+from pytest_websearchbench.reporting.terminal import fold_message
 
 _MARK = "wsb_verdict_test"
 
@@ -43,7 +44,9 @@ def report_verdicts(config: pytest.Config, verdicts: list[SuiteVerdict], records
                 location,
                 keywords={"wsb_verdict": 1},
                 outcome="failed" if failed else "passed",
-                longrepr=f"{verdict.suite} [{verdict.variant}]: {verdict.text()}" if failed else None,
+                longrepr="\n".join(fold_message(f"{verdict.suite} [{verdict.variant}]: {verdict.text()}"))
+                if failed
+                else None,
                 when=when,
                 sections=[] if failed or when != "call" else [("verdict", verdict.text())],
                 duration=0.0,

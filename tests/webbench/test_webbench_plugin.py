@@ -9,6 +9,8 @@ import shutil
 import pytest
 from wb_support import SAMPLE
 
+from conftest import summary_shows
+
 
 @pytest.mark.e2e  # a pytest process over the bundled WebBench suite, -n 2
 def test_oracle_run_with_xdist_passes_every_task_and_reports_verdicts(pytester):
@@ -67,13 +69,12 @@ def test_agents_side_by_side_and_failures_name_the_gate(pytester):
         "wb-workplace-workplace-004-open-points-038e07-s1",
     )
     result.assert_outcomes(passed=1, failed=2)
-    result.stdout.fnmatch_lines(
-        [
-            "*webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]noop[]]*WebScore 0.0, pass=False*failure mode: evidence_read_any*",
-            "*gate evidence_read_any: FAILS — nothing was committed*",
-            "*webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]write-without-read[]]*",
-            "*gate evidence_read_any: FAILS — no chain anchor was read before the first commit*",
-        ]
+    summary_shows(  # the failures' messages are folded within 120 columns
+        result.stdout.str(),
+        "webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]noop[]]*WebScore 0.0, pass=False*failure mode: evidence_read_any",
+        "gate evidence_read_any: FAILS — nothing was committed",
+        "webbench-sample/wb-workplace-workplace-004-open-points-038e07-s1[[]write-without-read[]]",
+        "gate evidence_read_any: FAILS — no chain anchor was read before the first commit",
     )
     result.stdout.fnmatch_lines(
         ["*oracle*noop*write-without-read*", "*failure modes*none 1*evidence_read_any 1*evidence_read_any 1*"]
