@@ -14,6 +14,14 @@ from pytest_websearchbench.reporting import terminal
 from pytest_websearchbench.run import verdict_tests
 
 
+@pytest.fixture(autouse=True)
+def _a_users_terminal(monkeypatch) -> None:
+    # with CI or BUILD_NUMBER set, pytest's short summary quotes each failure's first line whole, however long (a
+    # CI log is not a terminal): the width asked for is the failure sections' in a user's terminal
+    for name in ("CI", "BUILD_NUMBER"):
+        monkeypatch.delenv(name, raising=False)
+
+
 @pytest.fixture
 def one_line(monkeypatch) -> list[str]:
     """The texts ``fold_message`` is given in the run (the runner imports it on a failure; the verdict tests by
