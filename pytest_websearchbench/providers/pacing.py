@@ -14,8 +14,9 @@
   over, one request that asks.
 * ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
   state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
-  the window log then admits a send only when the window before it holds fewer than the rate's count, so
-  no window ever sees more than the declared rate however late a thread wakes.
+  the window log then lets a send leave only when the window before it holds fewer than the rate's count of
+  sends that have left (widened by how late threads woke in it), so no window ever sees more than the declared
+  rate however late a thread wakes.
 * ``Pacer``: one per live run (run/live/) and per ``wsb-lexbench judge``; every request the run sends goes
   through ``Pacer.pace(host)`` (cassettes/capture.py), which waits for the host's concurrency, its announced
   budget and its declared rate, in that order, and reads the answer's status and headers. It also keeps
@@ -252,34 +253,60 @@ def parse_limits(headers: Mapping[str, str], *, now: float | None = None) -> Lim
 
 
 class WindowLog:
-    """Admits a send only when the window before it holds fewer than the rate's count (pure: the caller
-    passes the time and sleeps): a rate of N per W seconds never sees N + 1 sends within W seconds.
-    A fractional count (an xdist group's share) is k = floor(N) sends per k / (N / W) seconds."""
+    """A declared rate's window, in one process (pure: the caller passes the time and sleeps). A rate of N per W
+    seconds never sees N + 1 sends leave within W seconds. A fractional count (an xdist group's share) is
+    k = floor(N) sends per k / (N / W) seconds.
+
+    Slots are booked ahead (``reserve``), so that the threads waiting for the rate leave in turn, each at its own
+    time; a send is counted when it leaves (``leave``), and one that would leave within the window of the last N
+    to go is held until it would not. Booking alone is not enough: a thread that wakes late (a loaded machine)
+    leaves after slots were booked from its own, and the sends booked a window after it then left less than a
+    window after it (a run's own sends came 0.08 s closer than its margin allowed under load).
+
+    How late the threads woke in the last window is added to it: a process that stalls between counting a send
+    and writing it (its threads not run for 0.1-0.3 s on a starved machine) puts that send on the wire as late,
+    and the sends after it must leave a window after the send's arrival, not after when it was counted."""
 
     def __init__(self, rate: Rate, margin: float = 0.0) -> None:
         self.count = max(1, math.floor(rate.count))
         self.window = self.count * rate.interval * (1 + margin)
-        self.sent: deque[float] = deque()
+        self.booked: deque[float] = deque()  # the last ``count`` slots given
+        self.gone: deque[float] = deque()  # when the last ``count`` sends left
+        self.late: deque[tuple[float, float]] = deque()  # (when, how late a thread woke), over the last window
+
+    def stall(self, now: float) -> float:
+        """The latest a thread woke in the last window (at most the window itself)."""
+        while self.late and self.late[0][0] < now - self.window:
+            self.late.popleft()
+        return min(self.window, max((late for _, late in self.late), default=0.0))
 
     def reserve(self, now: float) -> float:
         """Book the next send: the time it may leave (``now`` or later)."""
         at = now
-        if self.sent:
-            at = max(at, self.sent[-1])
-        if len(self.sent) >= self.count:
-            at = max(at, self.sent[-self.count] + self.window)
-        self.sent.append(at)
-        while len(self.sent) > self.count:
-            self.sent.popleft()
+        if self.booked:
+            at = max(at, self.booked[-1])
+        span = self.window + self.stall(now)
+        for log in (self.booked, self.gone):
+            if len(log) >= self.count:
+                at = max(at, log[-self.count] + span)
+        self.booked.append(at)
+        while len(self.booked) > self.count:
+            self.booked.popleft()
         return at
 
-    def left(self, booked: float, actual: float) -> None:
-        """A send booked for ``booked`` left at ``actual``, later (a loaded machine's thread woke late): the
-        window counts it from when it left, or a later send could reach the host within the window of it."""
-        if actual <= booked or booked not in self.sent:
-            return
-        self.sent[self.sent.index(booked)] = actual
-        self.sent = deque(sorted(self.sent))
+    def leave(self, now: float, due: float) -> float:
+        """A send about to leave at ``now``, its thread's sleep having been due to end at ``due``: 0.0 if it may
+        (it is counted as gone), else the seconds it must still wait before it asks again."""
+        if now - due > 0.0:
+            self.late.append((now, now - due))
+        if len(self.gone) >= self.count:
+            hold = self.gone[-self.count] + self.window + self.stall(now) - now
+            if hold > 0:
+                return hold
+        self.gone.append(now)
+        while len(self.gone) > self.count:
+            self.gone.popleft()
+        return 0.0
 
 
 class RateLimiter:
@@ -517,13 +544,21 @@ class Pacer:
         with self._changed:
             if state.window is None or state.window.count != max(1, math.floor(limiter.rate.count)):
                 state.window = WindowLog(limiter.rate, limiter.margin)
-            at = state.window.reserve(self._clock())
-        late = at - self._clock()
-        if late > 0:
-            self._sleep(late)
-        with self._changed:
-            state.window.left(at, self._clock())
-        return waited > 0 or late > 0
+            window = state.window
+            now = self._clock()
+            due = window.reserve(now)
+        held = due > now
+        while True:
+            wait = due - self._clock()
+            if wait > 0:
+                self._sleep(wait)
+            with self._changed:
+                now = self._clock()
+                hold = window.leave(now, due)  # counted when it leaves, held if the sends before it left late
+            if hold <= 0:
+                break
+            due, held = now + hold, True
+        return waited > 0 or held
 
     def _answered(self, state: HostState, paced: Paced) -> None:
         now = self._clock()
