@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit
 
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
-from pytest_websearchbench.emulate import vendors
+from pytest_websearchbench.emulate import arrivals, vendors
 from pytest_websearchbench.emulate.wire import BadRequest, Incoming, Reply
 
 if TYPE_CHECKING:
@@ -161,12 +161,25 @@ class Emulator:
             protocol_version = "HTTP/1.1"
             disable_nagle_algorithm = True  # headers and body leave at once: latencies stay realistic
 
+            def setup(self) -> None:
+                super().setup()
+                reader = arrivals.stamped_reader(self.connection)
+                if reader is not None:  # arrivals stamped at the socket, as a vendor counts them
+                    self.rfile.close()
+                    self.rfile = reader
+
+            def handle_one_request(self) -> None:
+                arrivals.clear(self.rfile)
+                super().handle_one_request()
+
             def do_GET(self) -> None:
                 emulator._handle(self)
 
             do_POST = do_GET
 
-        self._server = LoopbackServer(Handler, port=port, name="vendor-emulator").start()
+        server = LoopbackServer(Handler, port=port, name="vendor-emulator")
+        arrivals.stamp_arrivals(server.httpd.socket)
+        self._server = server.start()
         return self
 
     def stop(self) -> None:
@@ -293,7 +306,7 @@ class Emulator:
             dict(parse_qsl(parts.query, keep_blank_values=True)),
             {k.lower(): v for k, v in handler.headers.items()},
             body,
-            time.time(),
+            arrivals.arrived(handler.rfile) or time.time(),
             raw_url=handler.path,
         )
         with self._lock:
