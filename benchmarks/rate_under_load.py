@@ -8,6 +8,7 @@ Each round runs that test once per checkout, in turn, while ``--burners`` proces
 xdist worker would: they hold the interpreter lock that the emulator's handler threads need to stamp an arrival).
 
     python benchmarks/rate_under_load.py --rounds 6 --burners 3 --gil-hogs 2 --checkout /tmp/old --checkout .
+    python benchmarks/rate_under_load.py --test tests/run/test_live_adaptive.py::test_announced_limits_slow_the_run_before_a_429_and_without_them_it_learns_by_429s
 """
 
 from __future__ import annotations
@@ -40,17 +41,19 @@ def _burn() -> None:
         pass
 
 
-def run_once(checkout: Path, plugins: Path, hogs: int) -> tuple[bool, str]:
+def run_once(checkout: Path, plugins: Path, hogs: int, test: str) -> tuple[bool, str]:
     env = dict(os.environ, PYTHONPATH=f"{checkout}{os.pathsep}{plugins}", RATE_BENCH_GIL_HOGS=str(hogs))
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "rate_bench_hogs", TEST],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "rate_bench_hogs", test],
         cwd=checkout,
         env=env,
         capture_output=True,
         text=True,
     )
-    live = next((line for line in done.stdout.splitlines() if line.startswith("live: ")), "")
-    return done.returncode == 0, live
+    lines = done.stdout.splitlines()
+    told = [line.split(" · ")[4] for line in lines if line.startswith("live: ") and line.count(" · ") >= 4]
+    error = next((line.strip() for line in lines if line.startswith("E ")), "")
+    return done.returncode == 0, f"{error} (each run's host and 429s: {'; '.join(told)})"
 
 
 def main() -> None:
@@ -58,6 +61,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--burners", type=int, default=3)
     parser.add_argument("--gil-hogs", type=int, default=2)
+    parser.add_argument("--test", default=TEST, help="the test to run (a node id; default the declared-rate one)")
     parser.add_argument("--checkout", action="append", type=Path, help="a checkout of the project (repeatable)")
     args = parser.parse_args()
     checkouts = [c.resolve() for c in (args.checkout or [Path(__file__).resolve().parent.parent])]
@@ -71,7 +75,7 @@ def main() -> None:
         try:
             for round_ in range(1, args.rounds + 1):
                 for checkout in checkouts:
-                    ok, live = run_once(checkout, plugins, args.gil_hogs)
+                    ok, live = run_once(checkout, plugins, args.gil_hogs, args.test)
                     failed[checkout] += not ok
                     print(f"round {round_} {checkout}: {'passed' if ok else 'FAILED ' + live}", flush=True)
         finally:

@@ -466,6 +466,8 @@ class HostState:
     limit: int | None = None
     window_seen: float = DEFAULT_RESET
     last_sent: float = -math.inf
+    #: when its latest requests left (as many as its limit, or its concurrency ceiling before it announced one)
+    sent: deque[float] = field(default_factory=deque)
     reset_span: float = DEFAULT_RESET
     hold_until: float = 0.0  # Retry-After, or tokens spent: no send before
     window: WindowLog | None = None
@@ -503,6 +505,9 @@ class Pacer:
             state.in_flight += 1
             state.requests += 1
             state.last_sent = now
+            state.sent.append(now)
+            while len(state.sent) > max(state.limit or 0, state.controller.ceiling):
+                state.sent.popleft()
             if state.budget is not None:
                 state.budget -= 1
             if state.first is None:
@@ -532,7 +537,13 @@ class Pacer:
         if state.budget is not None and state.budget <= 0:
             hold = max(hold, state.budget_until - now)
         if state.limit:
-            hold = max(hold, state.last_sent + state.window_seen * (1 + WINDOW_MARGIN) / state.limit - now)
+            span = state.window_seen * (1 + WINDOW_MARGIN)
+            hold = max(hold, state.last_sent + span / state.limit - now)
+            # and never more than its limit within a window, the sends before it announced one counted too: a
+            # run's first requests go out at once, and answers to them that still had room let sends spaced at
+            # the limit follow into the same window (a starved machine sent 22 in one second of a 20/s host)
+            if len(state.sent) >= state.limit:
+                hold = max(hold, state.sent[-state.limit] + span - now)
         return max(0.0, hold)
 
     def _declared_rate(self, state: HostState) -> bool:

@@ -386,6 +386,26 @@ def test_a_host_that_announces_its_limit_is_sent_requests_spaced_at_it_and_held_
     assert state.limit is None and state.budget is None and pacer._hold(state, clock.now) == 0.0
 
 
+def test_the_sends_before_a_host_announced_its_limit_count_in_its_window():
+    # the start limit lets 20 go at once; answers that still had room (read late, or the burst's first ones) then
+    # announce 20 a second: sends spaced at the limit may not follow the burst into its second
+    clock = Clock()
+    pacer = Pacer(ceiling=40, clock=clock)
+    out = []
+    for _ in range(START_LIMIT):
+        out.append(pacer.pace("api"))
+        out[-1].__enter__()
+        clock.now += 0.01
+    clock.now = 100.3
+    out[0].__exit__(None, None, None)
+    state = pacer._hosts["api"]
+    answer = {"X-RateLimit-Limit": "20", "X-RateLimit-Remaining": "10", "X-RateLimit-Reset": "0.7"}
+    _answer(pacer, "api", 200, answer)  # the 21st request: sent at once, it is the burst's twentieth in a window
+    assert pacer._hold(state, clock.now) == pytest.approx(100.01 + 1.0 * (1 + WINDOW_MARGIN) - 100.3)
+    for passage in out[1:]:
+        passage.__exit__(None, None, None)
+
+
 def test_a_host_that_stops_announcing_is_not_held_by_its_last_announcement():
     clock = Clock()
     pacer = Pacer(ceiling=40, clock=clock)
