@@ -9,7 +9,8 @@
 * ``parse_limits``: what an answer's headers announce (``X-RateLimit-*``, the IETF draft's ``RateLimit`` /
   ``RateLimit-Policy`` in both its forms, OpenAI's ``x-ratelimit-*-requests`` and ``-tokens``,
   ``Retry-After``), so the pacer slows before the host answers 429: a host that announces its limit is sent
-  requests spaced at it (over its longest window seen, 10 % apart more), held only while it says none is left;
+  requests spaced at it (over its longest window seen, 10 % apart more) and never more than it within that
+  window (the requests before it announced one counted), held only while it says none is left;
   one that announces only what is left is sent that many (less what was sent since), then, once its window is
   over, one request that asks.
 * ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
