@@ -8,7 +8,10 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
+from io import BufferedReader
 
 import httpx
 import pytest
@@ -28,23 +31,30 @@ def _listening() -> socket.socket:
     return server
 
 
-def test_a_reader_gives_the_receive_time_of_a_request_read_late():
+@contextmanager
+def _connected() -> Iterator[tuple[socket.socket, BufferedReader]]:
+    """A client socket and a stamped reader of the server's end of its connection."""
     with _listening() as server:
         client = socket.create_connection(server.getsockname())
         connection, _ = server.accept()
         with client, connection:
             reader = arrivals.stamped_reader(connection)
             assert reader is not None
-            sent = time.time()
-            client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-            time.sleep(LATE)
-            arrivals.clear(reader)
-            assert reader.readline() == b"GET / HTTP/1.1\r\n"
-            read = time.time()
-            stamp = arrivals.arrived(reader)
-            assert stamp is not None and sent - 0.01 <= stamp < sent + LATE / 2 < read
-            # the rest of the request was read with it: still this request's arrival, not a later read's
-            assert reader.readline() == b"Host: x\r\n" and arrivals.arrived(reader) == stamp
+            yield client, reader
+
+
+def test_a_reader_gives_the_receive_time_of_a_request_read_late():
+    with _connected() as (client, reader):
+        sent = time.time()
+        client.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        time.sleep(LATE)
+        arrivals.clear(reader)
+        assert reader.readline() == b"GET / HTTP/1.1\r\n"
+        read = time.time()
+        stamp = arrivals.arrived(reader)
+        assert stamp is not None and sent - 0.01 <= stamp < sent + LATE / 2 < read
+        # the rest of the request was read with it: still this request's arrival, not a later read's
+        assert reader.readline() == b"Host: x\r\n" and arrivals.arrived(reader) == stamp
 
 
 def test_the_emulator_counts_a_request_when_it_came_not_when_its_handler_ran(monkeypatch):
@@ -88,19 +98,14 @@ def test_without_receive_times_the_handler_clock_is_used(monkeypatch):
 
 
 def test_pipelined_requests_read_from_the_buffer_have_no_receive_time_of_their_own():
-    with _listening() as server:
-        client = socket.create_connection(server.getsockname())
-        connection, _ = server.accept()
-        with client, connection:
-            reader = arrivals.stamped_reader(connection)
-            assert reader is not None
-            client.sendall(b"GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n")
-            time.sleep(0.05)
-            arrivals.clear(reader)
-            reader.readline(), reader.readline()
-            assert arrivals.arrived(reader) is not None
-            arrivals.clear(reader)
-            assert reader.readline() == b"GET /b HTTP/1.1\r\n" and arrivals.arrived(reader) is None
+    with _connected() as (client, reader):
+        client.sendall(b"GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n")
+        time.sleep(0.05)
+        arrivals.clear(reader)
+        reader.readline(), reader.readline()
+        assert arrivals.arrived(reader) is not None
+        arrivals.clear(reader)
+        assert reader.readline() == b"GET /b HTTP/1.1\r\n" and arrivals.arrived(reader) is None
 
 
 def test_threads_reading_many_connections_each_keep_their_own():
