@@ -101,6 +101,16 @@ def require_sandbox(what: str) -> None:
 E2E_FIXTURES = {"bundled_run", "harbor_python", "browser"}
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config):
+    """``-n auto`` for these tests: one worker more than xdist would start (three on two cores), unless
+    PYTEST_XDIST_AUTO_NUM_WORKERS says how many. A third of the tests' span is spent waiting on real time (paced
+    live runs, storms, deadlines, Chromium), which one more worker fills; two more cost more CPU than they save
+    (benchmarks/README.md, "the project's own tests")."""
+    cpus = yield
+    return cpus if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") else cpus + 1
+
+
 def pytest_addoption(parser) -> None:
     parser.addoption(
         "--every-task",
