@@ -466,7 +466,6 @@ class HostState:
     #: that rate while it announces one
     limit: int | None = None
     window_seen: float = DEFAULT_RESET
-    last_sent: float = -math.inf
     #: when its latest requests left (as many as its limit, or its concurrency ceiling before it announced one)
     sent: deque[float] = field(default_factory=deque)
     reset_span: float = DEFAULT_RESET
@@ -505,7 +504,6 @@ class Pacer:
                 self._changed.wait(hold if hold > 0 else None)
             state.in_flight += 1
             state.requests += 1
-            state.last_sent = now
             state.sent.append(now)
             while len(state.sent) > max(state.limit or 0, state.controller.ceiling):
                 state.sent.popleft()
@@ -539,7 +537,7 @@ class Pacer:
             hold = max(hold, state.budget_until - now)
         if state.limit:
             span = state.window_seen * (1 + WINDOW_MARGIN)
-            hold = max(hold, state.last_sent + span / state.limit - now)
+            hold = max(hold, state.sent[-1] + span / state.limit - now)  # a limit comes in an answer: one was sent
             # and never more than its limit within a window, the sends before it announced one counted too: a
             # run's first requests go out at once, and answers to them that still had room let sends spaced at
             # the limit follow into the same window (a starved machine sent 22 in one second of a 20/s host)
