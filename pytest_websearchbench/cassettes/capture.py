@@ -34,10 +34,11 @@ if TYPE_CHECKING:
     import httpx
     from vcr.request import Request as VcrRequest  # (vcrpy ships no types: Any)
 
-#: ``pace(host)``: a context manager a request to ``host`` is sent inside (it may wait for a free
-#: slot, an announced budget, a declared rate), given the answer's status and headers when there is one
-#: (providers/pacing.py: ``Pacer.pace``, which also books the request's --wsb-rate slot as it leaves)
-Pace = Callable[[str], Any]
+#: ``pace(host, body)``: a context manager a request to ``host`` with ``body`` is sent inside (it may wait for a
+#: free slot, an announced budget, a declared rate, the tokens the body will cost), given the answer's status and
+#: headers when there is one (providers/pacing.py: ``Pacer.pace``, which also books the request's --wsb-rate slot
+#: as it leaves)
+Pace = Callable[[str, bytes], Any]
 
 
 def capture_active() -> bool:
@@ -99,7 +100,7 @@ class Capture:
         answer = self.replayed(request, body)
         if answer is not None:
             return answer
-        with _PACE[0](self.host(str(request.url))) as paced:
+        with _PACE[0](self.host(str(request.url)), body) as paced:
             response = send(request)
             paced.status, paced.headers = response.status_code, response.headers
         stream = response.stream
@@ -189,7 +190,7 @@ def capturing(pace: Pace) -> Iterator[None]:
 
 
 @contextmanager
-def _unpaced(host: str) -> Iterator[Any]:
+def _unpaced(host: str, body: bytes = b"") -> Iterator[Any]:
     """A send outside a live run's pace: nothing waits; what it answered is told to nobody."""
     from types import SimpleNamespace
 

@@ -478,8 +478,8 @@ CORE_OPTIONS: tuple[Option, ...] = (
     Option(
         "--wsb-retries",
         "wsb_retries",
-        "retries after a 429, a 5xx, a timeout or a connection error (a 429 or 503 with Retry-After waits by "
-        "--wsb-max-wait instead)",
+        "retries after a 429, a 5xx, a timeout or a connection error (a 429 or 503 with Retry-After, or a 429 "
+        "naming its limit's reset, waits by --wsb-max-wait instead)",
         "N",
         "3",
         number(minimum=0, whole=True),

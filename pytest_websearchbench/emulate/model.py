@@ -18,6 +18,10 @@ reply spec:
   ``"content"`` a message item beside the calls (the history rule says neither goes back), and
   ``"items"`` other output items, as given, before the calls.
 
+With a ``TokenBucket`` it limits tokens as OpenAI's tokens-per-minute limit does: a request is charged what its
+answer's usage reports, one the bucket cannot pay is answered 429, and every answer states the bucket in OpenAI's
+``x-ratelimit-*-tokens`` headers (with ``announce=False`` in none, as a host that only answers 429).
+
 Its answers' ``model`` is the name asked for, or the snapshot ``served`` names (``--served-model``), as a real
 API answers a name with its current snapshot. Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn),
 ``search_then_answer(codes)`` (search once, maybe fetch the top hit, answer citing it) and
@@ -27,9 +31,11 @@ API answers a name with its current snapshot. Everything it does is deterministi
 from __future__ import annotations
 
 import json
+import math
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -76,13 +82,51 @@ class Request:
 Policy = Callable[[Request], dict[str, Any]]
 
 
+@dataclass
+class TokenBucket:
+    """A tokens-per-window limit as OpenAI enforces one: a bucket of ``limit`` tokens that refills continuously
+    (the whole limit in ``window`` seconds); a request is admitted when the bucket holds what it is charged."""
+
+    limit: int
+    window: float = 60.0
+    announce: bool = True  # state the bucket in every answer's headers
+    level: float | None = None  # tokens in the bucket at ``at``; None: full
+    at: float = 0.0
+    throttled: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def admit(self, at: float, tokens: int) -> tuple[bool, dict[str, str]]:
+        """Whether a request charged ``tokens`` at ``at`` is admitted (then the bucket pays it), and the bucket's
+        headers after it."""
+        with self.lock:
+            rate = self.limit / self.window
+            level = self.limit if self.level is None else min(self.limit, self.level + rate * (at - self.at))
+            admitted = tokens <= level
+            if admitted:
+                level -= tokens
+            else:
+                self.throttled += 1
+            self.level, self.at = level, at
+        if not self.announce:
+            return admitted, {}
+        reset = (self.limit - level) / rate  # OpenAI's reset: until the bucket is full again
+        return admitted, {
+            "x-ratelimit-limit-tokens": str(self.limit),
+            "x-ratelimit-remaining-tokens": str(math.floor(level)),
+            "x-ratelimit-reset-tokens": f"{math.ceil(reset * 1000)}ms",
+        }
+
+
 class ScriptedModel:
     """Test double of the OpenAI Responses and Chat Completions APIs (see the module docstring)."""
 
-    def __init__(self, policy: Policy, *, port: int = 0, served: str | None = None) -> None:
+    def __init__(
+        self, policy: Policy, *, port: int = 0, served: str | None = None, tokens: TokenBucket | None = None
+    ) -> None:
         self.policy = policy
         self.port = port
         self.served = served  # the model its answers say served them (a snapshot name); None: the one asked for
+        self.tokens = tokens  # its tokens-per-window limit, if it has one
         self.requests: list[Request] = []
         self.replies: list[dict[str, Any]] = []  # the bodies of its 200 answers, in order
         self.headers: list[dict[str, str]] = []
@@ -106,18 +150,24 @@ class ScriptedModel:
                 request = Request(api, body)
                 double.requests.append(request)
                 double.headers.append(dict(self.headers))
+                limits: dict[str, str] = {}
+                if double.tokens is not None:
+                    admitted, limits = double.tokens.admit(time.monotonic(), sum(usage(request)))
+                    if not admitted:
+                        message = f"Rate limit reached on tokens per {double.tokens.window:g} s: {sum(usage(request))}"
+                        return self._reply(429, {"error": {"message": message, "code": "rate_limit_exceeded"}}, limits)
                 spec = double.policy(request)
                 if "status" in spec:
                     return self._reply(
                         spec["status"],
                         {"error": {"message": spec.get("error", "scripted error")}},
-                        spec.get("headers", {}),
+                        {**limits, **spec.get("headers", {})},
                     )
                 reply = (_responses if api == "responses" else _chat)(request, spec)
                 if double.served:
                     reply["model"] = double.served
                 double.replies.append(reply)
-                self._reply(200, reply, drip=spec.get("drip"))
+                self._reply(200, reply, limits, drip=spec.get("drip"))
 
             def _reply(
                 self,
@@ -163,7 +213,8 @@ def _arguments(call: dict[str, Any]) -> str:
     return call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"])
 
 
-def _usage(request: Request) -> tuple[int, int]:
+def usage(request: Request) -> tuple[int, int]:
+    """The tokens in and out an answer to ``request`` reports, and what a ``TokenBucket`` charges for it."""
     return len(json.dumps(request.history)) // 4, 7 * (request.turn + 1)
 
 
@@ -195,7 +246,7 @@ def _responses(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
                 "status": "completed",
             }
         )
-    tokens_in, tokens_out = _usage(request)
+    tokens_in, tokens_out = usage(request)
     return {
         "id": f"resp_scripted_{turn}",
         "object": "response",
@@ -216,7 +267,7 @@ def _chat(request: Request, spec: dict[str, Any]) -> dict[str, Any]:
             {"id": f"call_{turn}_{i}", "type": "function", "function": {"name": c["name"], "arguments": _arguments(c)}}
             for i, c in enumerate(calls)
         ]
-    tokens_in, tokens_out = _usage(request)
+    tokens_in, tokens_out = usage(request)
     return {
         "id": f"chatcmpl-scripted-{turn}",
         "object": "chat.completion",

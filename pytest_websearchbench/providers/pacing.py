@@ -12,7 +12,10 @@
   requests spaced at it (over its longest window seen, 10 % apart more) and never more than it within that
   window (the requests before it announced one counted), held only while it says none is left;
   one that announces only what is left is sent that many (less what was sent since), then, once its window is
-  over, one request that asks.
+  over, one request that asks. A host that announces its tokens (OpenAI's ``-tokens``) is a bucket: what it
+  said is left, less the estimated tokens (``request_tokens``) of what was sent since, refilled at the pace its
+  reset implies; a request leaves once the bucket holds its estimate (OpenAI's own parallel processor does the
+  same with tiktoken's counts).
 * ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
   state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
   the window log then lets a send leave only when the window before it holds fewer than the rate's count of
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import math
 import os
 import re
@@ -68,8 +72,12 @@ MAX_PACED_WINDOW = 60.0
 RESET_MARGIN = 0.05
 #: the longest a Retry-After holds a whole host (seconds)
 HOST_HOLD_CAP = 5.0
-#: tokens left, as a share of the announced token limit, below which a host's sends wait for its reset
-TOKEN_RESERVE = 0.01
+#: bytes of a request body a token stands for in its estimate (English text and JSON run at about 4): a model's
+#: body carries its tools' schemas and JSON quoting beside the prompt, so this errs high, as an estimate for a
+#: budget should
+BYTES_PER_TOKEN = 4
+#: the fields a model request states its largest answer in (Responses, Chat Completions, both generations)
+MAX_OUTPUT_FIELDS = ("max_output_tokens", "max_completion_tokens", "max_tokens")
 STATE_ROOT_PREFIX = "pytest-websearchbench-rate-"
 #: the file in the state root whose modification time is the last purge of old state folders
 PURGE_STAMP = ".purged"
@@ -150,6 +158,15 @@ class Limits:
     tokens_remaining: int | None = None
     tokens_reset: float | None = None
     retry_after: float | None = None
+
+    @property
+    def back_in(self) -> float | None:
+        """Seconds until a 429 with these headers may be sent again: its Retry-After, else the latest reset it
+        names (of its requests and of its tokens: which one it ran out of, a 429 does not say), else None."""
+        if self.retry_after is not None:
+            return self.retry_after
+        resets = [reset for reset in (self.reset, self.tokens_reset) if reset is not None]
+        return max(resets) if resets else None
 
 
 _DURATION = re.compile(r"(\d+(?:\.\d+)?)(ms|h|m|s)")
@@ -448,6 +465,7 @@ class Paced:
     headers: Mapping[str, str] = field(default_factory=dict)
     rate_waited: bool = False  # it waited for its declared rate: the rate, not the host, bounded it
     sent_as: int = 0  # the host's request count when it left: the requests sent after it are the rest
+    tokens_sent_as: int = 0  # the host's estimated tokens sent when it left, its own included
 
 
 @dataclass
@@ -469,8 +487,11 @@ class HostState:
     #: when its latest requests left (as many as its limit, or its concurrency ceiling before it announced one)
     sent: deque[float] = field(default_factory=deque)
     reset_span: float = DEFAULT_RESET
-    hold_until: float = 0.0  # Retry-After, or tokens spent: no send before
+    hold_until: float = 0.0  # Retry-After: no send before
     window: WindowLog | None = None
+    tokens_sent: int = 0  # the estimated tokens of every request sent to it
+    #: its token bucket, once an answer announced one: None, or (limit, tokens left at ``at``, refill per second, at)
+    bucket: tuple[int, float, float, float] | None = None
 
 
 class Pacer:
@@ -493,17 +514,24 @@ class Pacer:
         return state
 
     @contextmanager
-    def pace(self, host: str) -> Iterator[Paced]:
+    def pace(self, host: str, body: bytes = b"") -> Iterator[Paced]:
+        """Send one request to ``host`` inside the block, once its host allows it; ``body``: the request's, whose
+        estimated tokens (``request_tokens``) a host that announces a token budget is sent only when it has them."""
+        tokens = max(1, request_tokens(body))  # a request with no body still costs its answer: one, at least
         with self._changed:
             state = self._host(host)
             while True:
                 now = self._clock()
-                hold = self._hold(state, now)
+                hold = max(self._hold(state, now), bucket_wait(state.bucket, tokens, now))
                 if hold <= 0 and state.in_flight < state.controller.allowed:
                     break
                 self._changed.wait(hold if hold > 0 else None)
             state.in_flight += 1
             state.requests += 1
+            state.tokens_sent += tokens
+            if state.bucket is not None:
+                limit, left, refill, at = state.bucket
+                state.bucket = (limit, min(limit, left + refill * (now - at)) - tokens, refill, now)
             state.sent.append(now)
             while len(state.sent) > max(state.limit or 0, state.controller.ceiling):
                 state.sent.popleft()
@@ -511,7 +539,7 @@ class Pacer:
                 state.budget -= 1
             if state.first is None:
                 state.first = now
-        paced = Paced(sent_as=state.requests)
+        paced = Paced(sent_as=state.requests, tokens_sent_as=state.tokens_sent)
         try:
             paced.rate_waited = self._declared_rate(state)
             yield paced
@@ -576,7 +604,10 @@ class Pacer:
         while state.answered and state.answered[0] < now - RATE_WINDOW:
             state.answered.popleft()
         if paced.headers or paced.status is not None:
-            self._announced(state, parse_limits(paced.headers or {}), now, paced.status, state.requests - paced.sent_as)
+            limits = parse_limits(paced.headers or {})
+            self._announced(state, limits, now, paced.status, state.requests - paced.sent_as)
+            if limits.tokens_limit and limits.tokens_remaining is not None:
+                state.bucket = _bucket(limits, state.bucket, now, state.tokens_sent - paced.tokens_sent_as)
         if paced.status == 429:
             state.throttled += 1
             state.controller.throttled(now, state.in_flight)
@@ -600,10 +631,6 @@ class Pacer:
         elif (state.asking or state.limit) and status is not None and status < 400:
             # answered with no window: the host no longer announces one
             state.budget, state.asking, state.limit = None, False, None
-        if limits.tokens_remaining is not None and limits.tokens_remaining <= TOKEN_RESERVE * (
-            limits.tokens_limit or 0
-        ):
-            state.hold_until = max(state.hold_until, now + (limits.tokens_reset or DEFAULT_RESET))
         if limits.retry_after is not None and status in (429, 503):
             # a short Retry-After holds the whole host; a long one (an hour) is each request's to wait out or give
             # up on (--wsb-max-wait, the retry policy), never a hold that stalls every other call for as long
@@ -629,6 +656,43 @@ class Pacer:
                 )
                 for host, s in self._hosts.items()
             }
+
+
+def request_tokens(body: bytes) -> int:
+    """A request's estimated tokens, as a token budget counts them: its body's (the prompt, its tools) and, for
+    a model request that caps its answer, that cap."""
+    tokens = math.ceil(len(body) / BYTES_PER_TOKEN)
+    if body[:1] == b"{" and any(name.encode() in body for name in MAX_OUTPUT_FIELDS):
+        with contextlib.suppress(ValueError):
+            fields = json.loads(body)
+            caps = [fields.get(name) for name in MAX_OUTPUT_FIELDS] if isinstance(fields, dict) else []
+            tokens += max((cap for cap in caps if isinstance(cap, int) and cap > 0), default=0)
+    return tokens
+
+
+def _bucket(
+    limits: Limits, bucket: tuple[int, float, float, float] | None, now: float, sent_since: int
+) -> tuple[int, float, float, float]:
+    """The token bucket an answer announces: its limit, what it said is left less the estimated tokens sent after
+    the request it answers, and the refill its reset implies (the limit is whole again after ``reset``); an
+    answer that implies none (a full bucket) keeps the refill known, else a limit a minute (OpenAI's unit)."""
+    limit, remaining = limits.tokens_limit or 0, limits.tokens_remaining or 0
+    refill = bucket[2] if bucket else limit / 60.0
+    if limits.tokens_reset and remaining < limit:
+        refill = (limit - remaining) / (limits.tokens_reset + RESET_MARGIN)
+    return limit, float(remaining - sent_since), refill, now
+
+
+def bucket_wait(bucket: tuple[int, float, float, float] | None, tokens: int, now: float) -> float:
+    """Seconds until ``bucket`` holds ``tokens`` (0: now); a request larger than the whole limit waits for a full
+    bucket, never forever."""
+    if bucket is None:
+        return 0.0
+    limit, left, refill, at = bucket
+    needed = min(tokens, limit) - left
+    if needed <= 0:
+        return 0.0
+    return max(0.0, needed / refill - (now - at)) if refill > 0 else DEFAULT_RESET
 
 
 def _span(now: float, first: float | None) -> float:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_websearchbench.core.policies import OUT_OF_CREDITS, RetryPolicy
-from pytest_websearchbench.providers.pacing import RateLimiter, parse_retry_after, sending
+from pytest_websearchbench.providers.pacing import RateLimiter, parse_limits, parse_retry_after, sending
 
 if TYPE_CHECKING:
     import httpx
@@ -245,7 +245,15 @@ def send_with_retries(
                 raise fail(f"{problem.message} (not retried: {reason})", kind=problem.kind, status=status)
             if not problem.retry:
                 raise fail(problem.message, kind=problem.kind, status=status)
-            retry_after = parse_retry_after(response.headers.get("Retry-After")) if response is not None else None
+            retry_after = None
+            if response is not None:
+                # a 429 that names when its limit resets (OpenAI's x-ratelimit-reset-*, X-RateLimit-Reset) says when
+                # to come back as a Retry-After does
+                retry_after = (
+                    parse_limits(response.headers).back_in
+                    if status == 429
+                    else parse_retry_after(response.headers.get("Retry-After"))
+                )
             if policy.waits_by_time(status, retry_after):
                 assert retry_after is not None
                 wait = policy.delay(max(counted, 1), retry_after)

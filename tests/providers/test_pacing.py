@@ -16,6 +16,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pytest_websearchbench.core.policies import Rate
+from pytest_websearchbench.emulate.model import TokenBucket
 from pytest_websearchbench.providers.pacing import (
     COOLDOWN,
     DECREASE,
@@ -27,9 +28,11 @@ from pytest_websearchbench.providers.pacing import (
     Controller,
     Pacer,
     WindowLog,
+    bucket_wait,
     parse_limits,
     parse_reset,
     purge_stale_state,
+    request_tokens,
     state_dir,
 )
 
@@ -247,7 +250,7 @@ def test_retry_after_on_a_429_holds_the_whole_host():
     assert pacer._hold(state, clock.now) == 0.0
 
 
-def test_tokens_nearly_spent_hold_the_host_until_the_tokens_reset():
+def test_tokens_nearly_spent_hold_the_host_until_its_bucket_refills_enough():
     clock = Clock()
     pacer = Pacer(ceiling=8, clock=clock)
     _answer(
@@ -260,7 +263,78 @@ def test_tokens_nearly_spent_hold_the_host_until_the_tokens_reset():
             "x-ratelimit-reset-tokens": "1.5s",
         },
     )
-    assert pacer._hold(pacer._hosts["api"], clock.now) == pytest.approx(1.5)
+    refill = 29900 / (1.5 + RESET_MARGIN)
+    assert bucket_wait(pacer._hosts["api"].bucket, 1100, clock.now) == pytest.approx(1000 / refill)
+    assert bucket_wait(pacer._hosts["api"].bucket, 100, clock.now) == 0.0
+
+
+def test_a_request_s_tokens_are_its_body_s_and_the_answer_it_caps():
+    assert request_tokens(b"x" * 400) == 100 and request_tokens(b"x" * 401) == 101 and request_tokens(b"") == 0
+    capped = b'{"model": "m", "input": "hello", "max_output_tokens": 500}'
+    assert request_tokens(capped) == -(-len(capped) // 4) + 500
+    chat = b'{"model": "m", "messages": [], "max_tokens": 64, "max_completion_tokens": 256}'
+    assert request_tokens(chat) == -(-len(chat) // 4) + 256  # the larger cap
+    broken = b'{"max_tokens": 64'  # not JSON: its bytes alone
+    assert request_tokens(broken) == -(-len(broken) // 4)
+
+
+def _body(tokens: int) -> bytes:
+    return b"x" * (4 * tokens)
+
+
+def test_a_host_announcing_its_tokens_is_sent_a_request_when_its_bucket_holds_the_request():
+    clock = Clock()
+    pacer = Pacer(ceiling=8, clock=clock)
+    with pacer.pace("api", _body(1000)) as first:  # no bucket known yet: it goes
+        with pacer.pace("api", _body(1000)):  # and one more while the first is out
+            first.status = 200
+            first.headers = {
+                "x-ratelimit-limit-tokens": "10000",
+                "x-ratelimit-remaining-tokens": "3000",  # after the first, not yet the second
+                "x-ratelimit-reset-tokens": "7s",
+            }
+    state = pacer._hosts["api"]
+    refill = 7000 / (7 + RESET_MARGIN)
+    assert state.bucket == (10000, 2000.0, pytest.approx(refill), clock.now)  # the second's tokens taken off
+    assert bucket_wait(state.bucket, 2000, clock.now) == 0.0
+    with pacer.pace("api", _body(2000)):
+        pass
+    assert bucket_wait(state.bucket, 500, clock.now) == pytest.approx(500 / refill)
+    assert bucket_wait(state.bucket, 1, clock.now) == pytest.approx(1 / refill)  # a body-less request: one token
+    clock.now += 0.25
+    assert bucket_wait(state.bucket, 500, clock.now) == pytest.approx(500 / refill - 0.25)
+    assert bucket_wait(state.bucket, 50_000, clock.now) == pytest.approx(10000 / refill - 0.25)  # a full bucket
+    with pacer.pace("api"):  # it has refilled a quarter of a second's worth: a body-less request goes, for one
+        pass
+    assert state.bucket[1] == pytest.approx(0.25 * refill - 1)
+
+
+@settings(max_examples=60)
+@given(
+    sizes=st.lists(st.integers(1, 4000), min_size=1, max_size=40),
+    limit=st.integers(4000, 20000),
+    window=st.sampled_from([1.0, 10.0, 60.0]),
+)
+def test_one_sender_never_draws_a_429_from_a_token_bucket_and_waits_no_longer_than_it_must(sizes, limit, window):
+    """The scripted model's bucket (emulate/model.py, OpenAI's rule: refilled continuously) is the host; each
+    request is charged its estimate. After the first answer told the pacer the bucket, no request is refused,
+    and the sends take at most a few percent longer than the bucket's own pace."""
+    clock = Clock()
+    start = clock.now
+    pacer = Pacer(ceiling=8, clock=clock, sleep=clock.sleep)
+    host = TokenBucket(limit, window)
+    for tokens in sizes:
+        # the pacer's own wait, as its thread would sleep it (and a hair more: a real clock does not stop exactly
+        # at the edge, and this one stands still while the pacer looks again)
+        clock.now += bucket_wait(pacer._hosts["api"].bucket if "api" in pacer._hosts else None, tokens, clock.now)
+        clock.now += 1e-9
+        with pacer.pace("api", _body(tokens)) as paced:
+            admitted, paced.headers = host.admit(clock.now, tokens)
+            paced.status = 200 if admitted else 429
+        assert admitted
+    rate = limit / window
+    fastest = max(0.0, sum(sizes) - limit) / rate  # the bucket's own pace: a full bucket, then its refill
+    assert clock.now - start <= fastest * (1 + 2 * RESET_MARGIN / window) + 0.002 * len(sizes) + 1e-6
 
 
 def test_a_bounded_host_has_no_more_requests_out_than_its_limit():

@@ -1,5 +1,5 @@
-"""The retry policy by time and out of credits (issue 48, parts 3 and 4): a 429 or 503 with Retry-After is waited
-out by --wsb-max-wait, not counted against --wsb-retries; 402 or a quota 429 is never retried, and the provider is
+"""The retry policy by time and out of credits (issue 48, parts 3 and 4): a 429 or 503 with Retry-After (a 429
+naming its limit's reset, too) is waited out by --wsb-max-wait, not counted against --wsb-retries; 402 or a quota 429 is never retried, and the provider is
 not called again (providers/retry.py, core/policies.py)."""
 
 from __future__ import annotations
@@ -47,6 +47,22 @@ def test_a_retry_after_storm_uses_up_time_not_attempts(status):
     outcome, slept, sent = _loop(answers, RetryPolicy(retries=1, backoff=0.01, max_wait=120))
     assert isinstance(outcome, httpx.Response) and sent == 6
     assert slept == [2.0] * 5  # each wait as the server asked
+
+
+@pytest.mark.parametrize(
+    "headers, waited",
+    [
+        ({"x-ratelimit-reset-tokens": "1.5s", "x-ratelimit-reset-requests": "120ms"}, 1.5),  # OpenAI's: the later
+        ({"X-RateLimit-Limit": "10", "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": "3"}, 3.0),
+        ({"RateLimit": "limit=10, remaining=0, reset=4"}, 4.0),
+    ],
+)
+def test_a_429_naming_its_reset_is_waited_out_by_time_like_a_retry_after(headers, waited):
+    answers = [httpx.Response(429, text="slow down", headers=headers)] * 3 + [httpx.Response(200, text="{}")]
+    outcome, slept, sent = _loop(answers, RetryPolicy(retries=1, backoff=0.01, max_wait=120))
+    assert isinstance(outcome, httpx.Response) and sent == 4 and slept == [waited] * 3
+    bare, slept, sent = _loop([_busy(after=None)] * 3, RetryPolicy(retries=1, backoff=0.01, max_wait=120))
+    assert isinstance(bare, ProviderError) and sent == 2  # a bare 429 says nothing: one of the attempts
 
 
 def test_a_storm_past_max_wait_ends_the_call_naming_the_option():
