@@ -18,8 +18,8 @@ reply spec:
   ``"content"`` a message item beside the calls (the history rule says neither goes back), and
   ``"items"`` other output items, as given, before the calls.
 
-With a ``TokenBucket`` it limits tokens as OpenAI's tokens-per-minute limit does: a request is charged what its
-answer's usage reports, one the bucket cannot pay is answered 429, and every answer states the bucket in OpenAI's
+With a ``TokenBucket`` it limits tokens as OpenAI's tokens-per-minute limit does: a request is charged its whole
+prompt and its answer (``charged``), one the bucket cannot pay is answered 429, and every answer states the bucket in OpenAI's
 ``x-ratelimit-*-tokens`` headers (with ``announce=False`` in none, as a host that only answers 429).
 
 Its answers' ``model`` is the name asked for, or the snapshot ``served`` names (``--served-model``), as a real
@@ -152,9 +152,9 @@ class ScriptedModel:
                 double.headers.append(dict(self.headers))
                 limits: dict[str, str] = {}
                 if double.tokens is not None:
-                    admitted, limits = double.tokens.admit(time.monotonic(), sum(usage(request)))
+                    admitted, limits = double.tokens.admit(time.monotonic(), charged(request))
                     if not admitted:
-                        message = f"Rate limit reached on tokens per {double.tokens.window:g} s: {sum(usage(request))}"
+                        message = f"Rate limit reached on tokens per {double.tokens.window:g} s: {charged(request)}"
                         return self._reply(429, {"error": {"message": message, "code": "rate_limit_exceeded"}}, limits)
                 spec = double.policy(request)
                 if "status" in spec:
@@ -213,8 +213,17 @@ def _arguments(call: dict[str, Any]) -> str:
     return call["arguments"] if isinstance(call["arguments"], str) else json.dumps(call["arguments"])
 
 
+def charged(request: Request) -> int:
+    """What a token limit charges ``request`` as OpenAI's does when the request arrives: its whole prompt,
+    instructions and tools included (a tokenizer counts about a token per 5 bytes of its JSON: the pacer's
+    estimate, at 4, errs high), and the answer's cap when it sets one (else the answer's tokens)."""
+    caps = [request.body.get(name) for name in ("max_output_tokens", "max_completion_tokens", "max_tokens")]
+    cap = max((c for c in caps if isinstance(c, int) and c > 0), default=usage(request)[1])
+    return len(json.dumps(request.body)) // 5 + cap
+
+
 def usage(request: Request) -> tuple[int, int]:
-    """The tokens in and out an answer to ``request`` reports, and what a ``TokenBucket`` charges for it."""
+    """The tokens in and out an answer to ``request`` reports."""
     return len(json.dumps(request.history)) // 4, 7 * (request.turn + 1)
 
 
