@@ -61,37 +61,6 @@ class GradedPreview:
             (read.isoformat(),) if read else (),
         )
 
-    @classmethod
-    def of_indexed(
-        cls,
-        url: str,
-        grade: int,
-        grader: str,
-        title: str | None,
-        snippet: str | None,
-        published: str | None,
-        iso: str | None,
-    ) -> GradedPreview:
-        """The preview of one line as the grades index keeps it (its date read when indexed, ``iso``): what
-        ``cls(url, …, published, (iso,) if iso else ())`` makes, its fields set without the generated
-        ``__init__`` and ``__post_init__`` (a replay of 2,750 items reads 141,700 lines: about a third of
-        their read)."""
-        if iso is None and published:  # an unread date, which ``__post_init__`` reads again
-            return cls(url, grade, grader, title, snippet, published)
-        preview = object.__new__(cls)
-        put = object.__setattr__  # (frozen: as the generated __init__ sets each field)
-        put(preview, "url", url)
-        put(preview, "grade", grade)
-        put(preview, "grader", grader)
-        put(preview, "title", title)
-        put(preview, "snippet", snippet)
-        put(preview, "published", published)
-        put(preview, "dates", (iso,) if iso else ())
-        text = preview_text(title, snippet)
-        put(preview, "texts", () if text is None else (text,))
-        put(preview, "urls", (url,))
-        return preview
-
     def merged(self, other: GradedPreview) -> GradedPreview:
         """This page with another of its lines (the same grade: ``merged_lines`` makes a different one an
         error). Commutative and associative, so a page is the same whatever its lines' order: the kept line

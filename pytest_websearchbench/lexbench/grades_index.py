@@ -158,7 +158,7 @@ class GradesIndex(Mapping[str, dict[str, GradedPreview]]):
         pages: dict[str, GradedPreview] = {}
         for key, url, grade, grader, title, snippet, published, iso in rows:
             # the grader's name once (as ``GradedPreview.of_line`` keeps it): scored rows hold it to the run's end
-            line = GradedPreview.of_indexed(url, grade, sys.intern(grader), title, snippet, published, iso)
+            line = GradedPreview(url, grade, sys.intern(grader), title, snippet, published, (iso,) if iso else ())
             pages[key] = pages[key].merged(line) if key in pages else line
         return pages
 
