@@ -113,6 +113,15 @@ def _parser(prog: str | None) -> argparse.ArgumentParser:
         help="answer as this model snapshot (the replies' model field, which a run records as what was "
         "served); default: the model asked for",
     )
+    model.add_argument(
+        "--tokens-per-minute",
+        type=_count,
+        default=None,
+        metavar="N",
+        help="limit tokens as OpenAI does: a bucket of N refilled continuously over a minute, each request charged "
+        "its prompt and its answer's cap, one it cannot pay answered 429; every answer states the bucket in "
+        "x-ratelimit-limit/-remaining/-reset-tokens (default: no limit)",
+    )
     for sub in (provider, model):
         sub.add_argument("--port", type=port_argument, default=0, help="port to bind (default: one the OS chooses)")
         sub.add_argument(
@@ -164,15 +173,21 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
 
 def _start(args: argparse.Namespace, parser: argparse.ArgumentParser) -> tuple[ScriptedModel | Emulator, list[str]]:
     if args.command == "model":
-        from pytest_websearchbench.emulate.model import ScriptedModel, from_turns, load_turns
+        from pytest_websearchbench.emulate.model import ScriptedModel, TokenBucket, from_turns, load_turns
 
-        model = ScriptedModel(from_turns(load_turns(args.turns)), port=args.port, served=args.served_model)
+        limit = args.tokens_per_minute
+        bucket = TokenBucket(limit) if limit else None
+        model = ScriptedModel(
+            from_turns(load_turns(args.turns)), port=args.port, served=args.served_model, tokens=bucket
+        )
         base_url = model.start()
+        limited = f", {limit:,} tokens a minute" if limit else ""
         return model, [
             base_url,
             f"export OPENAI_BASE_URL={base_url}",
             f"export OPENAI_API_KEY={KEY}",
-            f"# a scripted model answering from {args.turns} (Responses API and Chat Completions); Ctrl-C stops it",
+            f"# a scripted model answering from {args.turns} (Responses API and Chat Completions{limited}); Ctrl-C "
+            "stops it",
         ]
     names = [name.strip() for name in args.names.split(",") if name.strip()]
     unknown = [name for name in names if name not in PROVIDERS]

@@ -131,6 +131,22 @@ def test_the_model_answers_each_conversation_from_its_script(stop, tmp_path):
         assert other["output"][0]["content"][0]["text"] == "I cannot tell."
 
 
+def test_a_model_with_a_tokens_per_minute_limit_states_its_bucket_and_refuses_what_it_cannot_pay(stop, tmp_path):
+    turns = tmp_path / "turns.jsonl"
+    turns.write_text(json.dumps({"content": "ok"}) + "\n", "utf-8")
+    base_url, exports = emulate("model", "--turns", str(turns), "--tokens-per-minute", "6000")
+    stop(int(exports["WSB_EMULATE_PID"]))
+    body = {"model": "m", "messages": [{"role": "user", "content": "hello"}], "max_tokens": 2500}
+    with httpx.Client() as client:
+        answers = [client.post(f"{base_url}/chat/completions", json=body) for _ in range(3)]
+    assert [a.status_code for a in answers] == [200, 200, 429]  # each charged its prompt and its cap of 2,500
+    left = [int(a.headers["x-ratelimit-remaining-tokens"]) for a in answers]
+    assert answers[0].headers["x-ratelimit-limit-tokens"] == "6000" and 6000 - 2600 < left[0] < 6000 - 2500
+    assert left[1] < left[0] - 2500 and left[2] < 2600  # the refused one is not charged: what is left, refilled
+    assert answers[2].headers["x-ratelimit-reset-tokens"].endswith("ms")
+    assert "Rate limit reached on tokens" in answers[2].json()["error"]["message"]
+
+
 def test_a_file_of_replies_alone_is_one_script_and_a_bad_file_names_its_line(tmp_path):
     replies = tmp_path / "replies.json"
     replies.write_text(json.dumps([{"content": "one"}, {"content": "two"}]), "utf-8")
@@ -155,6 +171,7 @@ def test_a_file_of_replies_alone_is_one_script_and_a_bad_file_names_its_line(tmp
         (["provider", "serper", "--per-second", "0"], "is not a whole number of at least 1"),
         (["provider", "serper", "--corpus", "missing.jsonl"], "no corpus at missing.jsonl"),
         (["model", "--turns", "missing.jsonl"], "missing.jsonl"),
+        (["model", "--turns", "t.jsonl", "--tokens-per-minute", "0"], "is not a whole number of at least 1"),
     ],
 )
 def test_bad_arguments_exit_2_in_one_line(args, message, tmp_path):
