@@ -13,9 +13,10 @@
   window (the requests before it announced one counted), held only while it says none is left;
   one that announces only what is left is sent that many (less what was sent since), then, once its window is
   over, one request that asks. A host that announces its tokens (OpenAI's ``-tokens``) is a bucket: what it
-  said is left, less the estimated tokens (``request_tokens``) of what was sent since, refilled at the pace its
-  reset implies; a request leaves once the bucket holds its estimate (OpenAI's own parallel processor does the
-  same with tiktoken's counts).
+  said is left, less the estimated tokens (``request_tokens``) of what it may not have counted yet (the requests
+  sent after the one it answered, and those still out when that one left), refilled at the pace its reset
+  implies; a request leaves once the bucket holds its estimate (OpenAI's own parallel processor does the same
+  with tiktoken's counts).
 * ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
   state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
   the window log then lets a send leave only when the window before it holds fewer than the rate's count of
@@ -685,18 +686,18 @@ def request_tokens(body: bytes) -> int:
 
 
 def _bucket(
-    limits: Limits, bucket: tuple[int, float, float, float] | None, now: float, sent_since: int
+    limits: Limits, bucket: tuple[int, float, float, float] | None, now: float, uncounted: int
 ) -> tuple[int, float, float, float]:
-    """The token bucket an answer announces: its limit, what it said is left less the estimated tokens sent after
-    the request it answers, and the refill its reset implies (the limit is whole again after ``reset``); an
-    answer that implies none (a full bucket) keeps the refill known, else a limit a minute (OpenAI's unit)."""
+    """The token bucket an answer announces: its limit, what it said is left less the estimated tokens it may not
+    have counted yet (``uncounted``), and the refill its reset implies (the limit is whole again after ``reset``);
+    an answer that implies none (a full bucket) keeps the refill known, else a limit a minute (OpenAI's unit)."""
     limit, remaining = limits.tokens_limit or 0, limits.tokens_remaining or 0
     refill = bucket[2] if bucket else limit / 60.0
     if limits.tokens_reset and remaining < limit:
         # no margin here: the host counted when its answer left and the bucket is dated when it came, so it has
         # refilled for longer than it is given credit for (a margin on a reset of 0.1 s slowed a run by a third)
         refill = (limit - remaining) / limits.tokens_reset
-    return limit, float(remaining - sent_since), refill, now
+    return limit, float(remaining - uncounted), refill, now
 
 
 def bucket_wait(bucket: tuple[int, float, float, float] | None, tokens: int, now: float) -> float:
