@@ -14,8 +14,8 @@
   one that announces only what is left is sent that many (less what was sent since), then, once its window is
   over, one request that asks. A host that announces its tokens (OpenAI's ``-tokens``) is a bucket: what it
   said is left, less the estimated tokens (``request_tokens``) of what it may not have counted yet (the requests
-  sent after the one it answered, and those still out when that one left), refilled at the pace its reset
-  implies; a request leaves once the bucket holds its estimate (OpenAI's own parallel processor does the same
+  sent after the one it answered, and those that left within ``ARRIVAL_LAG`` before it and were still out),
+  refilled at the pace its reset implies; a request leaves once the bucket holds its estimate (OpenAI's own parallel processor does the same
   with tiktoken's counts).
 * ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
   state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
@@ -73,6 +73,10 @@ MAX_PACED_WINDOW = 60.0
 RESET_MARGIN = 0.05
 #: the longest a Retry-After holds a whole host (seconds)
 HOST_HOLD_CAP = 5.0
+#: seconds after which a request out has reached its host: one sent before another may reach it after that one
+#: (threads write in their own order; on a loaded machine a send waited 0.3 s for the interpreter lock), so an
+#: answer's figure may not count the requests sent within this time before its own
+ARRIVAL_LAG = 2.0
 #: bytes of a request body a token stands for in its estimate (English text and JSON run at about 4): a model's
 #: body carries its tools' schemas and JSON quoting beside the prompt, so this errs high, as an estimate for a
 #: budget should
@@ -467,7 +471,7 @@ class Paced:
     rate_waited: bool = False  # it waited for its declared rate: the rate, not the host, bounded it
     sent_as: int = 0  # the host's request count when it left: the requests sent after it are the rest
     tokens_sent_as: int = 0  # the host's estimated tokens sent when it left, its own included
-    tokens_out_before: int = 0  # the estimated tokens of the host's requests still out when it left
+    tokens_out_before: int = 0  # the estimated tokens of the host's requests out that left just before it
     tokens: int = 0  # its own estimate
 
 
@@ -493,7 +497,8 @@ class HostState:
     hold_until: float = 0.0  # Retry-After: no send before
     window: WindowLog | None = None
     tokens_sent: int = 0  # the estimated tokens of every request sent to it
-    tokens_out: int = 0  # the estimated tokens of its requests out
+    #: its requests out: when each left and its estimated tokens, by its ``sent_as``
+    tokens_out: dict[int, tuple[float, int]] = field(default_factory=dict)
     #: its token bucket, once an answer announced one: None, or (limit, tokens left at ``at``, refill per second, at)
     bucket: tuple[int, float, float, float] | None = None
 
@@ -547,10 +552,11 @@ class Pacer:
             paced = Paced(
                 sent_as=state.requests,
                 tokens_sent_as=state.tokens_sent,
-                tokens_out_before=state.tokens_out,
+                # one sent just before may reach the host after it; one out for longer has reached it
+                tokens_out_before=sum(t for left, t in state.tokens_out.values() if left > now - ARRIVAL_LAG),
                 tokens=tokens,
             )
-            state.tokens_out += tokens
+            state.tokens_out[state.requests] = (now, tokens)
         try:
             paced.rate_waited = self._declared_rate(state)
             yield paced
@@ -558,7 +564,7 @@ class Pacer:
             with self._changed:
                 self._answered(state, paced)
                 state.in_flight -= 1
-                state.tokens_out -= paced.tokens
+                state.tokens_out.pop(paced.sent_as, None)
                 self._changed.notify_all()
 
     def _hold(self, state: HostState, now: float) -> float:
@@ -619,8 +625,8 @@ class Pacer:
             limits = parse_limits(paced.headers or {})
             self._announced(state, limits, now, paced.status, state.requests - paced.sent_as)
             if limits.tokens_limit and limits.tokens_remaining is not None:
-                # what the host may not have counted: every request sent after this one, and those still out when
-                # it left (sent first, they may have reached the host after it: one did, a 429 followed)
+                # what the host may not have counted: every request sent after this one, and those that left just
+                # before it and were still out (sent first, they may reach the host after it: one did, a 429 followed)
                 uncounted = state.tokens_sent - paced.tokens_sent_as + paced.tokens_out_before
                 state.bucket = _bucket(limits, state.bucket, now, uncounted)
         if paced.status == 429:

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from pytest_websearchbench.core.policies import Rate
 from pytest_websearchbench.emulate.model import TokenBucket
 from pytest_websearchbench.providers.pacing import (
+    ARRIVAL_LAG,
     COOLDOWN,
     DECREASE,
     PURGE_STAMP,
@@ -307,6 +308,24 @@ def test_a_host_announcing_its_tokens_is_sent_a_request_when_its_bucket_holds_th
     with pacer.pace("api"):  # it has refilled a quarter of a second's worth: a body-less request goes, for one
         pass
     assert state.bucket[1] == pytest.approx(0.25 * refill - 1)
+
+
+def test_an_answer_takes_off_the_requests_still_out_that_left_just_before_its_own_not_long_before():
+    """A request that left just before another may reach the host after it: the other's answer does not count
+    it yet. One out for longer than ARRIVAL_LAG (a model thinking for 20 s) has been counted."""
+    clock = Clock()
+    pacer = Pacer(ceiling=8, clock=clock)
+    announced = {"x-ratelimit-limit-tokens": "100000", "x-ratelimit-reset-tokens": "1s"}
+    _answer(pacer, "api", 200, {**announced, "x-ratelimit-remaining-tokens": "99000"})  # a bucket is known
+    with pacer.pace("api", _body(1000)) as slow:  # out for long
+        clock.now += ARRIVAL_LAG + 1
+        with pacer.pace("api", _body(1000)) as near:  # left just before the last
+            clock.now += 0.1
+            with pacer.pace("api", _body(1000)) as last:
+                last.status, last.headers = 200, {**announced, "x-ratelimit-remaining-tokens": "50000"}
+            assert pacer._hosts["api"].bucket[1] == 50000 - 1000  # ``near`` taken off, ``slow`` not
+            near.status = 200
+        slow.status = 200
 
 
 @settings(max_examples=60)
