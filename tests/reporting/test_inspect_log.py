@@ -19,7 +19,13 @@ from conftest import REPO, TINY_GRADES, TINY_SCENARIOS, write_lexbench_suite
 
 KEY = "sk-inspect-log-key-7f3a90c2"
 
-inspect_log = pytest.importorskip("inspect_ai.log", reason="inspect-ai is the [inspect] extra (in [test] too)")
+
+@pytest.fixture(scope="module", autouse=True)
+def inspect_log():
+    """inspect-ai's own log reader, the oracle: imported in the workers that run these tests only (it costs about
+    1 s), before the first run of the plugin here (pytester drops the modules a run imported, and the plugin's
+    writer imports inspect-ai)."""
+    return pytest.importorskip("inspect_ai.log", reason="inspect-ai is the [inspect] extra (in [test] too)")
 
 
 def _other_suite(pytester: pytest.Pytester) -> None:
@@ -27,7 +33,7 @@ def _other_suite(pytester: pytest.Pytester) -> None:
     write_lexbench_suite(pytester.path, "other", TINY_SCENARIOS[:2], [g for g in TINY_GRADES if g["query_id"] <= "t2"])
 
 
-def test_a_run_writes_one_log_per_suite_and_variant_that_inspect_reads_back(pytester, tiny_suite):
+def test_a_run_writes_one_log_per_suite_and_variant_that_inspect_reads_back(pytester, tiny_suite, inspect_log):
     _other_suite(pytester)
     (pytester.path / "logs").mkdir()
     leftover = pytester.path / "logs" / ".run_tiny_local.eval.abcd1234.tmp"  # a killed run's temp file
@@ -77,7 +83,7 @@ def test_a_run_writes_one_log_per_suite_and_variant_that_inspect_reads_back(pyte
     assert not leftover.exists()
 
 
-def test_an_errored_item_is_a_sample_with_its_error_and_the_scores_the_means_count(pytester, tiny_suite):
+def test_an_errored_item_is_a_sample_with_its_error_and_the_scores_the_means_count(pytester, tiny_suite, inspect_log):
     (pytester.path / "logs").mkdir()
     # no cassette, and none may be recorded: every item errors
     result = pytester.runpytest(
@@ -101,7 +107,7 @@ def test_an_errored_item_is_a_sample_with_its_error_and_the_scores_the_means_cou
     assert {score.name: score.metrics["mean"].value for score in log.results.scores}["ndcg"] == 0.0
 
 
-def test_an_agent_episode_is_its_model_turns_and_tool_calls_without_the_model_key(pytester, monkeypatch):
+def test_an_agent_episode_is_its_model_turns_and_tool_calls_without_the_model_key(pytester, monkeypatch, inspect_log):
     monkeypatch.syspath_prepend(str(REPO / "tests" / "codebench"))
     from code_support import tiny_code_suite
 
@@ -155,7 +161,7 @@ def test_an_agent_episode_is_its_model_turns_and_tool_calls_without_the_model_ke
     assert log.stats.model_usage[log.eval.model] == usage
 
 
-def test_a_webbench_model_agent_is_its_browser_calls_each_with_the_page_it_got(pytester, monkeypatch):
+def test_a_webbench_model_agent_is_its_browser_calls_each_with_the_page_it_got(pytester, monkeypatch, inspect_log):
     monkeypatch.syspath_prepend(str(REPO / "tests" / "webbench"))
     from test_agent_model import follow
     from wb_support import sample_tasks

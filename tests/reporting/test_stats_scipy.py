@@ -11,7 +11,12 @@ from hypothesis import strategies as st
 
 from pytest_websearchbench.reporting.stats import bootstrap_ci, paired_randomization_test
 
-scipy_stats = pytest.importorskip("scipy.stats")
+
+@pytest.fixture(scope="module")
+def scipy_stats():
+    """SciPy's statistics, the oracle: imported in the workers that run these tests only (about 0.6 s)."""
+    return pytest.importorskip("scipy.stats")
+
 
 # per-item scores as the families produce them: fractions of a small cutoff, or any value in [0, 1]
 _score = st.one_of(st.integers(0, 8).map(lambda i: i / 8), st.floats(0, 1, allow_nan=False))
@@ -19,7 +24,7 @@ _score = st.one_of(st.integers(0, 8).map(lambda i: i / 8), st.floats(0, 1, allow
 
 @settings(derandomize=True, deadline=None, max_examples=60)
 @given(st.lists(_score, min_size=3, max_size=40))
-def test_bootstrap_interval_matches_scipy_percentile_bootstrap(values):
+def test_bootstrap_interval_matches_scipy_percentile_bootstrap(scipy_stats, values):
     mean, low, high = bootstrap_ci(values)
     reference = scipy_stats.bootstrap(
         (numpy.array(values),),
@@ -47,7 +52,7 @@ def _mean_difference(x, y, axis):
 _grid_score = st.integers(0, 64).map(lambda i: i / 64)
 
 
-def _scipy_p(pairs, resamples: int) -> float:
+def _scipy_p(scipy_stats, pairs, resamples: int) -> float:
     """SciPy's two-sided paired permutation test of the mean difference (every pattern up to ``resamples``)."""
     return float(
         scipy_stats.permutation_test(
@@ -64,15 +69,15 @@ def _scipy_p(pairs, resamples: int) -> float:
 
 @settings(derandomize=True, deadline=None, max_examples=40)
 @given(st.lists(st.tuples(_grid_score, _grid_score), min_size=2, max_size=12))
-def test_paired_test_matches_scipy_exact_permutation_test(pairs):
+def test_paired_test_matches_scipy_exact_permutation_test(scipy_stats, pairs):
     # n ≤ 12: both enumerate all 2^n sign patterns (exact p)
     ours = paired_randomization_test([x for x, _ in pairs], [y for _, y in pairs])
-    assert ours == pytest.approx(min(1.0, _scipy_p(pairs, 10**6)), abs=1e-9)
+    assert ours == pytest.approx(min(1.0, _scipy_p(scipy_stats, pairs, 10**6)), abs=1e-9)
 
 
 @settings(derandomize=True, deadline=None, max_examples=40)
 @given(st.lists(st.tuples(_score, _score), min_size=14, max_size=30))
-def test_the_sampled_test_stays_near_scipy_where_it_cannot_enumerate(pairs):
+def test_the_sampled_test_stays_near_scipy_where_it_cannot_enumerate(scipy_stats, pairs):
     # n ≥ 14: ours samples 10,000 of the 2^n patterns; SciPy 100,000
     ours = paired_randomization_test([x for x, _ in pairs], [y for _, y in pairs])
-    assert ours == pytest.approx(_scipy_p(pairs, 10**5), abs=0.02)
+    assert ours == pytest.approx(_scipy_p(scipy_stats, pairs, 10**5), abs=0.02)

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.stats import binomtest
 from wb_support import sample_tasks
 
 from pytest_websearchbench.webbench.agents.calibration import Episode, table, wilson
 from pytest_websearchbench.webbench.agents.failure import LOOP_REPEATS, classify, longest_repeat, shadow_answers
 
 
+@pytest.fixture(scope="module")
+def binomtest():
+    """SciPy's binomial test, the oracle: imported in the workers that run it only (scipy.stats is about 0.6 s)."""
+    return pytest.importorskip("scipy.stats").binomtest
+
+
 @settings(derandomize=True, deadline=None)
 @given(st.integers(1, 300).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
-def test_wilson_80_matches_scipy(pair):
+def test_wilson_80_matches_scipy(binomtest, pair):
     successes, n = pair
     expected = binomtest(successes, n).proportion_ci(confidence_level=0.8, method="wilson")
     low, high = wilson(successes, n)
