@@ -60,9 +60,8 @@ def main() -> None:
     pacing.ARRIVAL_LAG /= args.scale
     for latency in args.latency:
         took, floor, refused = run(latency, args.agents, args.turns, args.limit, args.scale, args.prompt)
-        print(
-            f"latency {latency:g} s: {took:.0f} s against a floor of {floor:.0f} s = {took / floor:.2f}x, {refused} x 429"
-        )
+        ratio = took / floor
+        print(f"latency {latency:g} s: {took:.0f} s against a floor of {floor:.0f} s = {ratio:.2f}x, {refused} x 429")
 
 
 if __name__ == "__main__":

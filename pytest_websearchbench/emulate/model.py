@@ -19,8 +19,8 @@ reply spec:
   ``"items"`` other output items, as given, before the calls.
 
 With a ``TokenBucket`` it limits tokens as OpenAI's tokens-per-minute limit does: a request is charged its whole
-prompt and its answer (``charged``), one the bucket cannot pay is answered 429, and every answer states the bucket in OpenAI's
-``x-ratelimit-*-tokens`` headers (with ``announce=False`` in none, as a host that only answers 429).
+prompt and its answer (``charged``), one the bucket cannot pay is answered 429, and every answer states the bucket
+in OpenAI's ``x-ratelimit-*-tokens`` headers (with ``announce=False`` in none, as a host that only answers 429).
 
 Its answers' ``model`` is the name asked for, or the snapshot ``served`` names (``--served-model``), as a real
 API answers a name with its current snapshot. Everything it does is deterministic. Policies here: ``scripted(steps)`` (one reply per turn),
@@ -152,9 +152,10 @@ class ScriptedModel:
                 double.headers.append(dict(self.headers))
                 limits: dict[str, str] = {}
                 if double.tokens is not None:
-                    admitted, limits = double.tokens.admit(time.monotonic(), charged(request))
+                    charge = charged(request)
+                    admitted, limits = double.tokens.admit(time.monotonic(), charge)
                     if not admitted:
-                        message = f"Rate limit reached on tokens per {double.tokens.window:g} s: {charged(request)}"
+                        message = f"Rate limit reached on tokens per {double.tokens.window:g} s: {charge}"
                         return self._reply(429, {"error": {"message": message, "code": "rate_limit_exceeded"}}, limits)
                 spec = double.policy(request)
                 if "status" in spec:

@@ -15,8 +15,8 @@
   over, one request that asks. A host that announces its tokens (OpenAI's ``-tokens``) is a bucket: what it
   said is left, less the estimated tokens (``request_tokens``) of what it may not have counted yet (the requests
   sent after the one it answered, and those that left within ``ARRIVAL_LAG`` before it and were still out),
-  refilled at the pace its reset implies; a request leaves once the bucket holds its estimate (OpenAI's own parallel processor does the same
-  with tiktoken's counts).
+  refilled at the pace its reset implies; a request leaves once the bucket holds its estimate (OpenAI's own
+  parallel processor does the same with tiktoken's counts).
 * ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
   state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
   the window log then lets a send leave only when the window before it holds fewer than the rate's count of
@@ -472,7 +472,6 @@ class Paced:
     sent_as: int = 0  # the host's request count when it left: the requests sent after it are the rest
     tokens_sent_as: int = 0  # the host's estimated tokens sent when it left, its own included
     tokens_out_before: int = 0  # the estimated tokens of the host's requests out that left just before it
-    tokens: int = 0  # its own estimate
 
 
 @dataclass
@@ -554,7 +553,6 @@ class Pacer:
                 tokens_sent_as=state.tokens_sent,
                 # one sent just before may reach the host after it; one out for longer has reached it
                 tokens_out_before=sum(t for left, t in state.tokens_out.values() if left > now - ARRIVAL_LAG),
-                tokens=tokens,
             )
             state.tokens_out[state.requests] = (now, tokens)
         try:
