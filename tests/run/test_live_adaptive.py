@@ -20,13 +20,6 @@ def _suite(root: Path, items: int) -> None:
     (root / "tox.ini").write_text("[pytest]\nwsb_local_corpus = corpus/corpus.jsonl\n")
 
 
-def _admitted_per_second(emulator, mount: str) -> float:
-    """The rate the double admitted requests at, over the span from the first request to the last."""
-    arrivals = sorted(r.at for r in emulator.seen(mount))
-    admitted = len(arrivals) - emulator.throttled(mount)
-    return admitted / (arrivals[-1] - arrivals[0])
-
-
 def test_an_undeclared_limit_is_found_from_slow_start_not_kept_at_sixteen(pytester, emulator, env):
     env("serper")
     _suite(pytester.path, 150)
@@ -34,8 +27,11 @@ def test_an_undeclared_limit_is_found_from_slow_start_not_kept_at_sixteen(pytest
     emulator.pace("serper", latency=1.0, per_second=50)
     result = pytester.runpytest(*FAST, "suites", "--provider=serper")
     result.stdout.fnmatch_lines(["live: 150/150 items * recorded 150 *"])
-    # well above the 16/s it was kept at (about 45/s on a quiet machine; 29.5/s on a loaded clean-clone run)
-    assert _admitted_per_second(emulator, "serper") > 24
+    # kept at sixteen in flight, no second of the run could see more than about 16 requests reach the host. The
+    # busiest second is counted, not the run's mean rate, which the ramp from slow start weighs down on a loaded
+    # machine: the mean was about 36/s quiet and 22.9/s in one loaded run of the whole test command (it failed a
+    # "> 24" check); the busiest second held 41 quiet and 46-47 beside three CPU burners
+    assert max_per_window([r.at for r in emulator.seen("serper")]) > 24
 
 
 def test_a_declared_rate_is_a_hard_ceiling_with_many_threads_ready(pytester, emulator, env):
