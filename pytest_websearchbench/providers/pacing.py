@@ -52,6 +52,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
 from pathlib import Path
+from typing import NamedTuple
 
 from pytest_websearchbench.core.policies import Rate
 
@@ -474,6 +475,19 @@ class Paced:
     tokens_out_before: int = 0  # the estimated tokens of the host's requests out that left just before it
 
 
+class Bucket(NamedTuple):
+    """A host's token bucket as the pacer knows it: its limit, the tokens left at ``at``, its refill per second."""
+
+    limit: int
+    left: float
+    refill: float
+    at: float
+
+    def level(self, now: float) -> float:
+        """The tokens in it at ``now``: what was left, refilled since, never more than the limit."""
+        return min(self.limit, self.left + self.refill * (now - self.at))
+
+
 @dataclass
 class HostState:
     controller: Controller
@@ -498,8 +512,7 @@ class HostState:
     tokens_sent: int = 0  # the estimated tokens of every request sent to it
     #: its requests out: when each left and its estimated tokens, by its ``sent_as``
     tokens_out: dict[int, tuple[float, int]] = field(default_factory=dict)
-    #: its token bucket, once an answer announced one: None, or (limit, tokens left at ``at``, refill per second, at)
-    bucket: tuple[int, float, float, float] | None = None
+    bucket: Bucket | None = None  # its token bucket, once an answer announced one
 
 
 class Pacer:
@@ -538,8 +551,7 @@ class Pacer:
             state.requests += 1
             state.tokens_sent += tokens
             if state.bucket is not None:
-                limit, left, refill, at = state.bucket
-                state.bucket = (limit, min(limit, left + refill * (now - at)) - tokens, refill, now)
+                state.bucket = state.bucket._replace(left=state.bucket.level(now) - tokens, at=now)
             state.sent.append(now)
             while len(state.sent) > max(state.limit or 0, state.controller.ceiling):
                 state.sent.popleft()
@@ -689,31 +701,28 @@ def request_tokens(body: bytes) -> int:
     return tokens
 
 
-def _bucket(
-    limits: Limits, bucket: tuple[int, float, float, float] | None, now: float, uncounted: int
-) -> tuple[int, float, float, float]:
+def _bucket(limits: Limits, bucket: Bucket | None, now: float, uncounted: int) -> Bucket:
     """The token bucket an answer announces: its limit, what it said is left less the estimated tokens it may not
     have counted yet (``uncounted``), and the refill its reset implies (the limit is whole again after ``reset``);
     an answer that implies none (a full bucket) keeps the refill known, else a limit a minute (OpenAI's unit)."""
     limit, remaining = limits.tokens_limit or 0, limits.tokens_remaining or 0
-    refill = bucket[2] if bucket else limit / 60.0
+    refill = bucket.refill if bucket else limit / 60.0
     if limits.tokens_reset and remaining < limit:
         # no margin here: the host counted when its answer left and the bucket is dated when it came, so it has
         # refilled for longer than it is given credit for (a margin on a reset of 0.1 s slowed a run by a third)
         refill = (limit - remaining) / limits.tokens_reset
-    return limit, float(remaining - uncounted), refill, now
+    return Bucket(limit, float(remaining - uncounted), refill, now)
 
 
-def bucket_wait(bucket: tuple[int, float, float, float] | None, tokens: int, now: float) -> float:
+def bucket_wait(bucket: Bucket | None, tokens: int, now: float) -> float:
     """Seconds until ``bucket`` holds ``tokens`` (0: now); a request larger than the whole limit waits for a full
     bucket, never forever."""
     if bucket is None:
         return 0.0
-    limit, left, refill, at = bucket
-    needed = min(tokens, limit) - left
+    needed = min(tokens, bucket.limit) - bucket.left
     if needed <= 0:
         return 0.0
-    return max(0.0, needed / refill - (now - at)) if refill > 0 else DEFAULT_RESET
+    return max(0.0, needed / bucket.refill - (now - bucket.at)) if bucket.refill > 0 else DEFAULT_RESET
 
 
 def _span(now: float, first: float | None) -> float:
