@@ -489,9 +489,9 @@ def _python312() -> str | None:
 @pytest.fixture(scope="session")
 def harbor_python() -> Path:
     """A Python 3.12 venv with harbor==0.25.0, made once and kept in the temp folder between runs
-    (WSB_HARBOR_VENV chooses another place). uv (the test extra's) makes it: pip took 61 CPU s for Harbor's
-    100-odd packages, 27 of them compiling every module; uv takes about 4 and compiles none (the checks
-    below compile what they import, once)."""
+    (WSB_HARBOR_VENV chooses another place). uv (the test extra's) makes it: about 2 CPU s where pip took 96
+    for Harbor's 100-odd packages, compiling every module (benchmarks/README.md); the checks below compile
+    what they import, once."""
     from uv import find_uv_bin
 
     base = _python312()
