@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import fnmatch
+import gc
 import json
 import os
 import signal
@@ -118,6 +119,17 @@ def pytest_addoption(parser) -> None:
         help="run the slow per-task WebBench tests (Chromium parity, the model and program agents, the "
         "controls) on every bundled task and agent, not one task of each template",
     )
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The garbage collector, in each process that runs these tests (each xdist worker), after collection: what
+    is alive now (the modules imported, the collected tests) is frozen out of every later full collection, and a
+    young collection waits for 20,000 new objects instead of 700. The tests' in-process pytest runs keep growing
+    the heap, and the collector's full passes over it took about a tenth of a worker's CPU (benchmarks/README.md,
+    "The collector in the test processes"). The plugin leaves a user's collector alone: this is the tests' own."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(20_000, 10, 10)
 
 
 def pytest_collection_modifyitems(items) -> None:
