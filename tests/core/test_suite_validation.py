@@ -39,6 +39,7 @@ EXAMPLES: dict[str, list[dict]] = {
         json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/*/environment/world.json"))
     ],
     "webbench-dataset": [tomllib.loads((SAMPLE / "webbench-sample" / "dataset.toml").read_text("utf-8"))],
+    "webbench-task": [tomllib.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/*/task.toml"))],
     # the results file (core/results_file.py): its head, and items of each family
     "results": [{**_BASELINE, "items": []}],
     "results-item": _BASELINE["items"][::10],
@@ -173,6 +174,15 @@ def test_every_single_edit_at_the_edges_gets_jsonschemas_verdict(schema):
     for example in EXAMPLES[schema][:3]:
         for record in single_edits(json.loads(json.dumps(example))):
             assert outcome(record, schema) == jsonschema_outcome(record, schema), record
+
+
+DATE_PIECES = ["2024", "2023", "0000", "9999", "-", "02", "29", "30", "13", "00", "1", "\u0662", "T", " ", "\n", "Z"]
+
+
+@given(st.lists(st.sampled_from(DATE_PIECES), max_size=7).map("".join) | st.dates().map(str) | st.text(max_size=12))
+def test_the_date_format_is_jsonschemas_without_importing_it(text):
+    conforms = suites.schema_validator("lexbench-scenario").format_checker.conforms
+    assert suites._is_date(text) == conforms(text, "date"), text
 
 
 def test_jsonschema_decides_what_the_direct_check_cannot():
