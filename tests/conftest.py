@@ -17,8 +17,12 @@ import pytest
 
 # Keep pytest's rewritten test modules (and the modules they import) in __pycache__ even where
 # PYTHONDONTWRITEBYTECODE is set, as on these machines: otherwise every run, and every xdist worker,
-# parses and rewrites some 400 modules again (about 5 s of each worker's collection).
+# parses and rewrites some 400 modules again (about 5 s of each worker's collection). The processes
+# the tests start write theirs too, as on a reader's machine: else each of some 250 compiled the
+# plugin again, and those run from the checkout (its egg-info marks the plugin for pytest's assertion
+# rewriting) parsed and rewrote every module the plugin imports before this file is read.
 sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
 
 # A shell starts a background job ('cmd &' without job control) with SIGINT ignored, and every child
 # inherits that: the tests that press Ctrl-C on a child (the judge, the world server, a Chromium run)

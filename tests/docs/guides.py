@@ -130,7 +130,6 @@ def environment(bin_dir: Path, pytest_addopts: str = "") -> dict[str, str]:
             "no_proxy": "127.0.0.1,localhost",
             "HF_HUB_OFFLINE": "1",
             "COLUMNS": "120",
-            "PYTHONDONTWRITEBYTECODE": "1",
         }
     )
     if pytest_addopts:
