@@ -69,6 +69,19 @@ _UNIT_SECONDS = {
     "week": 7 * 86400,
 }
 _DAYS_BACK = {"today": 0, "yesterday": 1}
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+
+
+def is_iso_date(value: object) -> bool:
+    """True for a real calendar date written YYYY-MM-DD in ASCII digits: JSON Schema's ``date`` format, as
+    jsonschema's format checker decides it (the suite schemas' dates and the engine's corpus use this one check)."""
+    if not isinstance(value, str) or _ISO_DATE.fullmatch(value) is None:
+        return False
+    try:
+        date.fromisoformat(value)
+    except ValueError:
+        return False
+    return True
 
 
 def parse_date(value: object, received_at: datetime | None = None) -> date | None:

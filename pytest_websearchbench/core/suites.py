@@ -9,12 +9,12 @@ import numbers
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import date
 from functools import cache
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pytest_websearchbench.core.dates import is_iso_date
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.field_maps import FieldMap
 from pytest_websearchbench.core.hub import HubFile, is_hub_spec
@@ -97,23 +97,6 @@ def _is_number(value: Any) -> bool:  # as jsonschema's type checker: a bool is n
     return isinstance(value, numbers.Number) and not isinstance(value, bool)
 
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
-
-
-def _is_date(value: Any) -> bool:
-    """jsonschema's ``date`` format, as its format checker decides it (four, two and two ASCII digits, a day that
-    exists), here so that checking a suite's dates does not import jsonschema (0.18 s of every run's start)."""
-    if not isinstance(value, str):
-        return True
-    if _DATE.fullmatch(value) is None:
-        return False
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
 def _compile(schema: Any, conforms: Callable[[Any, str], bool]) -> Check | None:
     """A check that holds only where every keyword of ``schema`` holds, each applied as jsonschema applies
     it (string keywords to strings only, and so on); None if ``schema`` uses a keyword not handled here."""
@@ -157,8 +140,8 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], conforms: Callable[[A
     elif key == "pattern":
         search = re.compile(value).search  # jsonschema uses re.search too
         return lambda v: not isinstance(v, str) or search(v) is not None
-    elif key == "format" and value == "date":
-        return _is_date
+    elif key == "format" and value == "date":  # decided here: checking a suite's dates imports no jsonschema
+        return lambda v: not isinstance(v, str) or is_iso_date(v)
     elif key == "format":
         return lambda v: conforms(v, value)
     elif key == "minimum":

@@ -11,15 +11,14 @@ user text is safe.
 from __future__ import annotations
 
 import bisect
-import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 import tantivy
 
+from pytest_websearchbench.core.dates import is_iso_date
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import jsonl_records
 from pytest_websearchbench.core.text import Unit as _Unit
@@ -31,7 +30,6 @@ TITLE_BOOST = 2.0
 SNIPPET_CHARS = 240
 ELLIPSIS = "…"
 
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TEXT_FIELDS = ("url", "title", "text", "language", "site")
 
 
@@ -138,17 +136,6 @@ def _check_page(record: Any, source: str, line: int) -> dict[str, Any]:
             source, f"must be 'YYYY-MM-DD' or null, got {record['published']!r}", line=line, field="published"
         )
     return dict(record)
-
-
-def is_iso_date(value: Any) -> bool:
-    """True for a real calendar date written as YYYY-MM-DD."""
-    if not isinstance(value, str) or not _DATE.fullmatch(value):
-        return False
-    try:
-        date.fromisoformat(value)
-    except ValueError:
-        return False
-    return True
 
 
 def _schema() -> tantivy.Schema:

@@ -16,12 +16,12 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+from pytest_websearchbench.core.dates import is_iso_date
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import parse_json
 from pytest_websearchbench.core.suites import validate as check_schema
 from pytest_websearchbench.core.text import CJK_CHAR
 from pytest_websearchbench.core.urls import host_path_key, url_host
-from pytest_websearchbench.engine.index import is_iso_date
 from pytest_websearchbench.sampledata.code_sample import code_sample_problems
 from pytest_websearchbench.sampledata.layout import (
     CODE_ROWS,

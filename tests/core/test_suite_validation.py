@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from pytest_websearchbench.core import suites
+from pytest_websearchbench.core.dates import is_iso_date
 from pytest_websearchbench.core.exceptions import SuiteError
 from pytest_websearchbench.core.suites import jsonl_records, read_records, read_suite_text, validate
 
@@ -182,7 +183,7 @@ DATE_PIECES = ["2024", "2023", "0000", "9999", "-", "02", "29", "30", "13", "00"
 @given(st.lists(st.sampled_from(DATE_PIECES), max_size=7).map("".join) | st.dates().map(str) | st.text(max_size=12))
 def test_the_date_format_is_jsonschemas_without_importing_it(text):
     conforms = suites.schema_validator("lexbench-scenario").format_checker.conforms
-    assert suites._is_date(text) == conforms(text, "date"), text
+    assert is_iso_date(text) == conforms(text, "date"), text
 
 
 def test_jsonschema_decides_what_the_direct_check_cannot():
