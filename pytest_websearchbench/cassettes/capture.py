@@ -36,8 +36,9 @@ if TYPE_CHECKING:
 
 #: ``pace(host, body)``: a context manager a request to ``host`` with ``body`` is sent inside (it may wait for a
 #: free slot, an announced budget, a declared rate, the tokens the body will cost), given the answer's status and
-#: headers when there is one (providers/pacing.py: ``Pacer.pace``, which also books the request's --wsb-rate slot
-#: as it leaves)
+#: headers when there is one; what it yields has ``on_wire``, None or a function to call once the request is
+#: written (providers/pacing.py: ``Pacer.pace``, which also books the request's --wsb-rate slot as it leaves and
+#: counts it from when it is on the wire)
 Pace = Callable[[str, bytes], Any]
 
 
@@ -101,7 +102,7 @@ class Capture:
         if answer is not None:
             return answer
         with _PACE[0](self.host(str(request.url)), body) as paced:
-            response = send(request)
+            response = send(request) if paced.on_wire is None else _told_on_wire(request, send, paced.on_wire)
             paced.status, paced.headers = response.status_code, response.headers
         stream = response.stream
         assert isinstance(stream, httpx.SyncByteStream)  # a sync transport's (httpx's Client asserts it too)
@@ -194,7 +195,26 @@ def _unpaced(host: str, body: bytes = b"") -> Iterator[Any]:
     """A send outside a live run's pace: nothing waits; what it answered is told to nobody."""
     from types import SimpleNamespace
 
-    yield SimpleNamespace(status=None, headers=None)
+    yield SimpleNamespace(status=None, headers=None, on_wire=None)
+
+
+def _told_on_wire(request: httpx.Request, send: Send, told: Callable[[], None]) -> httpx.Response:
+    """``send(request)``, ``told()`` once its last byte is written (httpcore's ``trace`` extension, beside the
+    caller's own): the moment its host can count it, which a stalled thread may reach well after it left."""
+    extensions = request.extensions
+    callers = extensions.get("trace")
+
+    def trace(event: str, info: dict[str, Any]) -> None:
+        if event.endswith("send_request_body.complete"):  # http11. and http2. alike
+            told()
+        if callers is not None:
+            callers(event, info)
+
+    request.extensions = {**extensions, "trace": trace}
+    try:
+        return send(request)
+    finally:
+        request.extensions = extensions
 
 
 #: the pace of the live run in progress (``capturing``), else none

@@ -20,8 +20,9 @@
 * ``RateLimiter`` and ``WindowLog``: a declared ``--wsb-rate``. The limiter books evenly spaced slots in a
   state file every xdist worker of a run shares (each group of workers at its share: run/distributed.py);
   the window log then lets a send leave only when the window before it holds fewer than the rate's count of
-  sends that have left (widened by how late threads woke in it), so no window ever sees more than the declared
-  rate however late a thread wakes.
+  sends that have left, each counted from when its request reached the wire (httpcore's trace, through the
+  capture), the window widened by how late threads woke in it: no window ever sees more than the declared
+  rate however late a thread wakes or however long it stalls between leaving and writing.
 * ``Pacer``: one per live run (run/live/) and per ``wsb-lexbench judge``; every request the run sends goes
   through ``Pacer.pace(host)`` (cassettes/capture.py), which waits for the host's concurrency, its announced
   budget and its declared rate, in that order, and reads the answer's status and headers. It also keeps
@@ -45,12 +46,14 @@ import shutil
 import tempfile
 import threading
 import time
+from bisect import bisect_left, insort
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
+from functools import partial
 from pathlib import Path
 from typing import NamedTuple
 
@@ -287,15 +290,18 @@ class WindowLog:
     leaves after slots were booked from its own, and the sends booked a window after it then left less than a
     window after it (a run's own sends came 0.08 s closer than its margin allowed under load).
 
-    How late the threads woke in the last window is added to it: a process that stalls between counting a send
-    and writing it (its threads not run for 0.1-0.3 s on a starved machine) puts that send on the wire as late,
-    and the sends after it must leave a window after the send's arrival, not after when it was counted."""
+    A process that stalls between counting a send and writing it (its threads not run for 0.1-0.3 s on a starved
+    machine) puts that send on the wire late, and the sends after it must leave a window after its arrival, not
+    after when it was counted: the send is counted again from when it reached the wire (``arrived``). A stall
+    longer than the window itself still passes a send through; how late the threads woke in the last window is
+    added to it as well, for the host's side of a starved machine (its server reading late)."""
 
     def __init__(self, rate: Rate, margin: float = 0.0) -> None:
         self.count = max(1, math.floor(rate.count))
         self.window = self.count * rate.interval * (1 + margin)
         self.booked: deque[float] = deque()  # the last ``count`` slots given
-        self.gone: deque[float] = deque()  # when the last ``count`` sends left
+        #: when the last ``count`` sends left, or reached the wire once they did; in order
+        self.gone: list[float] = []
         self.late: deque[tuple[float, float]] = deque()  # (when, how late a thread woke), over the last window
 
     def stall(self, now: float) -> float:
@@ -327,10 +333,18 @@ class WindowLog:
             hold = self.gone[-self.count] + self.window + self.stall(now) - now
             if hold > 0:
                 return hold
-        self.gone.append(now)
-        while len(self.gone) > self.count:
-            self.gone.popleft()
+        insort(self.gone, now)
+        del self.gone[: -self.count]
         return 0.0
+
+    def arrived(self, left: float, now: float) -> None:
+        """The send counted as gone at ``left`` reached the wire at ``now``: it is counted from then."""
+        at = bisect_left(self.gone, left)
+        if at < len(self.gone) and self.gone[at] == left:
+            del self.gone[at]
+        # (one no longer among the last ``count`` may be again, arriving late)
+        insort(self.gone, now)
+        del self.gone[: -self.count]
 
 
 class RateLimiter:
@@ -473,6 +487,9 @@ class Paced:
     sent_as: int = 0  # the host's request count when it left: the requests sent after it are the rest
     tokens_sent_as: int = 0  # the host's estimated tokens sent when it left, its own included
     tokens_out_before: int = 0  # the estimated tokens of the host's requests out that left just before it
+    #: for a request that left on its declared rate: to be called once its bytes are written (the rate's window
+    #: counts it from then); None for any other
+    on_wire: Callable[[], None] | None = None
 
 
 class Bucket(NamedTuple):
@@ -568,7 +585,7 @@ class Pacer:
             )
             state.tokens_out[state.requests] = (now, tokens)
         try:
-            paced.rate_waited = self._declared_rate(state)
+            self._declared_rate(state, paced)
             yield paced
         finally:
             with self._changed:
@@ -601,11 +618,12 @@ class Pacer:
                 hold = max(hold, state.sent[-state.limit] + span - now)
         return max(0.0, hold)
 
-    def _declared_rate(self, state: HostState) -> bool:
-        """Wait for the request's --wsb-rate slot, if it has one; whether it waited."""
+    def _declared_rate(self, state: HostState, paced: Paced) -> None:
+        """Wait for the request's --wsb-rate slot, if it has one; ``paced`` says whether it waited and is told
+        when the request reaches the wire."""
         limiter = take_rate()
         if limiter is None:
-            return False
+            return
         waited = limiter.acquire()
         with self._changed:
             if state.window is None or state.window.count != max(1, math.floor(limiter.rate.count)):
@@ -624,7 +642,12 @@ class Pacer:
             if hold <= 0:
                 break
             due, held = now + hold, True
-        return waited > 0 or held
+        paced.rate_waited = waited > 0 or held
+        paced.on_wire = partial(self._reached_wire, window, now)
+
+    def _reached_wire(self, window: WindowLog, left: float) -> None:
+        with self._changed:
+            window.arrived(left, self._clock())
 
     def _answered(self, state: HostState, paced: Paced) -> None:
         now = self._clock()
