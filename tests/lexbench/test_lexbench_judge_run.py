@@ -310,7 +310,17 @@ def test_rescoring_with_the_new_edition_names_the_grades_and_replays_in_the_same
     assert row["violations"] == ["time"] and row["grade"] == 0
 
 
-def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_tau(collected, judge, capsys):
+@pytest.fixture(scope="module")
+def scipy_stats():
+    """SciPy's statistics, the oracle, imported before the test's ``pytester``: pytester drops the modules a test
+    imports when it ends, and numpy's C extensions (scipy.stats loads numpy.fft) refuse to load a second time in
+    a process, which failed the next test of the worker that imports SciPy."""
+    return pytest.importorskip("scipy.stats")
+
+
+def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_tau(
+    collected, judge, capsys, scipy_stats
+):
     human = collected.parent / "grades-human.jsonl"
     human.write_text(
         "".join(
@@ -340,7 +350,6 @@ def test_calibration_reports_weighted_kappa_the_confusion_matrix_and_kendalls_ta
     assert re.search(r"\n  1 +0 +2 +0 +0\n  2 +0 +1 +0 +0\n  3 +0 +1 +0 +3\n", printed)
     ranking = re.findall(r"\n    (local|serper|tavily) +([\d.]+) +([\d.]+)", printed)
     assert sorted(name for name, *_ in ranking) == sorted(PROVIDERS)
-    scipy_stats = pytest.importorskip("scipy.stats")
     tau = scipy_stats.kendalltau([float(a) for _, a, _ in ranking], [float(b) for *_, b in ranking]).statistic
     shown = re.search(r"Kendall's τ-b between the two rankings: (\S+) \(3 providers\)", printed).group(1)
     assert shown == ("nan" if tau != tau else f"{tau:.3f}")
