@@ -293,8 +293,9 @@ class WindowLog:
     A process that stalls between counting a send and writing it (its threads not run for 0.1-0.3 s on a starved
     machine) puts that send on the wire late, and the sends after it must leave a window after its arrival, not
     after when it was counted: the send is counted again from when it reached the wire (``arrived``). A stall
-    longer than the window itself still passes a send through; how late the threads woke in the last window is
-    added to it as well, for the host's side of a starved machine (its server reading late)."""
+    longer than the window itself still passes a send through. How late the threads woke in the last window is
+    still added to it: it was the first answer to that stall, and it covers one the trace cannot see (after the
+    write, before the bytes leave the machine)."""
 
     def __init__(self, rate: Rate, margin: float = 0.0) -> None:
         self.count = max(1, math.floor(rate.count))
