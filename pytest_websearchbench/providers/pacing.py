@@ -10,7 +10,8 @@
   ``RateLimit-Policy`` in both its forms, OpenAI's ``x-ratelimit-*-requests`` and ``-tokens``,
   ``Retry-After``), so the pacer slows before the host answers 429: a host that announces its limit is sent
   requests spaced at it (over its longest window seen, 10 % apart more) and never more than it within that
-  window (the requests before it announced one counted), held only while it says none is left;
+  window (the requests before it announced one counted, each from when it reached the wire), held only while it
+  says none is left;
   one that announces only what is left is sent that many (less what was sent since), then, once its window is
   over, one request that asks. A host that announces its tokens (OpenAI's ``-tokens``) is a bucket: what it
   said is left, less the estimated tokens (``request_tokens``) of what it may not have counted yet (the requests
@@ -25,8 +26,8 @@
   rate however late a thread wakes or however long it stalls between leaving and writing.
 * ``Pacer``: one per live run (run/live/) and per ``wsb-lexbench judge``; every request the run sends goes
   through ``Pacer.pace(host)`` (cassettes/capture.py), which waits for the host's concurrency, its announced
-  budget and its declared rate, in that order, and reads the answer's status and headers. It also keeps
-  the counts the live line shows.
+  budget and its declared rate, in that order, is told when the request is written (``Paced.on_wire``), and
+  reads the answer's status and headers. It also keeps the counts the live line shows.
 
 ``sending(limiter)`` (providers/retry.py's one retry loop) hands a call's declared rate to the pacer when one
 will pace the request, so the slot is booked at the moment the request leaves, not before it waited for a
@@ -340,12 +341,17 @@ class WindowLog:
 
     def arrived(self, left: float, now: float) -> None:
         """The send counted as gone at ``left`` reached the wire at ``now``: it is counted from then."""
-        at = bisect_left(self.gone, left)
-        if at < len(self.gone) and self.gone[at] == left:
-            del self.gone[at]
-        # (one no longer among the last ``count`` may be again, arriving late)
-        insort(self.gone, now)
-        del self.gone[: -self.count]
+        restamp(self.gone, left, now, self.count)
+
+
+def restamp(times: list[float], then: float, now: float, keep: int) -> None:
+    """In ``times`` (in order, the last ``keep`` sends' times), the send counted at ``then`` is counted at ``now``
+    instead: it reached the wire then. One no longer among the last ``keep`` may be again, arriving late."""
+    at = bisect_left(times, then)
+    if at < len(times) and times[at] == then:
+        del times[at]
+    insort(times, now)
+    del times[:-keep]
 
 
 class RateLimiter:
@@ -488,8 +494,7 @@ class Paced:
     sent_as: int = 0  # the host's request count when it left: the requests sent after it are the rest
     tokens_sent_as: int = 0  # the host's estimated tokens sent when it left, its own included
     tokens_out_before: int = 0  # the estimated tokens of the host's requests out that left just before it
-    #: for a request that left on its declared rate: to be called once its bytes are written (the rate's window
-    #: counts it from then); None for any other
+    #: to be called once its bytes are written: its host's window and its declared rate's count it from then
     on_wire: Callable[[], None] | None = None
 
 
@@ -522,8 +527,12 @@ class HostState:
     #: that rate while it announces one
     limit: int | None = None
     window_seen: float = DEFAULT_RESET
-    #: when its latest requests left (as many as its limit, or its concurrency ceiling before it announced one)
+    #: when its latest requests left (as many as its limit, or its concurrency ceiling before it announced one):
+    #: the next is spaced after the last to leave
     sent: deque[float] = field(default_factory=deque)
+    #: the same sends, each counted from when it reached the wire once it did, in order: a window's worth of them
+    #: holds the next (counting the spacing from the wire too would add each send's delay to the gap)
+    wired: list[float] = field(default_factory=list)
     reset_span: float = DEFAULT_RESET
     hold_until: float = 0.0  # Retry-After: no send before
     window: WindowLog | None = None
@@ -571,8 +580,10 @@ class Pacer:
             if state.bucket is not None:
                 state.bucket = state.bucket._replace(left=state.bucket.level(now) - tokens, at=now)
             state.sent.append(now)
-            while len(state.sent) > max(state.limit or 0, state.controller.ceiling):
+            state.wired.append(now)  # the latest time yet: it stays in order
+            while len(state.sent) > _kept(state):
                 state.sent.popleft()
+            del state.wired[: -_kept(state)]
             if state.budget is not None:
                 state.budget -= 1
             if state.first is None:
@@ -586,7 +597,7 @@ class Pacer:
             )
             state.tokens_out[state.requests] = (now, tokens)
         try:
-            self._declared_rate(state, paced)
+            paced.on_wire = partial(self._reached_wire, state, now, self._declared_rate(state, paced))
             yield paced
         finally:
             with self._changed:
@@ -615,16 +626,18 @@ class Pacer:
             # and never more than its limit within a window, the sends before it announced one counted too: a
             # run's first requests go out at once, and answers to them that still had room let sends spaced at
             # the limit follow into the same window (a starved machine sent 22 in one second of a 20/s host)
-            if len(state.sent) >= state.limit:
-                hold = max(hold, state.sent[-state.limit] + span - now)
+            # (each counted from when it reached the wire: one that stalled before writing is in the window it
+            # reached the host in)
+            if len(state.wired) >= state.limit:
+                hold = max(hold, state.wired[-state.limit] + span - now)
         return max(0.0, hold)
 
-    def _declared_rate(self, state: HostState, paced: Paced) -> None:
-        """Wait for the request's --wsb-rate slot, if it has one; ``paced`` says whether it waited and is told
-        when the request reaches the wire."""
+    def _declared_rate(self, state: HostState, paced: Paced) -> tuple[WindowLog, float] | None:
+        """Wait for the request's --wsb-rate slot, if it has one (``paced`` says whether it waited); its window and
+        when it was counted in it, if it had one."""
         limiter = take_rate()
         if limiter is None:
-            return
+            return None
         waited = limiter.acquire()
         with self._changed:
             if state.window is None or state.window.count != max(1, math.floor(limiter.rate.count)):
@@ -644,11 +657,18 @@ class Pacer:
                 break
             due, held = now + hold, True
         paced.rate_waited = waited > 0 or held
-        paced.on_wire = partial(self._reached_wire, window, now)
+        return window, now
 
-    def _reached_wire(self, window: WindowLog, left: float) -> None:
+    def _reached_wire(self, state: HostState, sent: float, counted: tuple[WindowLog, float] | None) -> None:
+        """A request that left at ``sent`` (and was ``counted`` in its declared rate's window) is on the wire: a
+        thread that stalls between the two (a starved machine) would otherwise put it in the host's next window
+        beside the sends after it."""
         with self._changed:
-            window.arrived(left, self._clock())
+            now = self._clock()
+            restamp(state.wired, sent, now, _kept(state))
+            if counted is not None:
+                window, left = counted
+                window.arrived(left, now)
 
     def _answered(self, state: HostState, paced: Paced) -> None:
         now = self._clock()
@@ -747,6 +767,11 @@ def bucket_wait(bucket: Bucket | None, tokens: int, now: float) -> float:
     if needed <= 0:
         return 0.0
     return max(0.0, needed / bucket.refill - (now - bucket.at)) if bucket.refill > 0 else DEFAULT_RESET
+
+
+def _kept(state: HostState) -> int:
+    """How many of a host's latest sends its spacing and window look back at."""
+    return max(state.limit or 0, state.controller.ceiling)
 
 
 def _span(now: float, first: float | None) -> float:

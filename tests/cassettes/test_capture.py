@@ -84,3 +84,4 @@ def test_a_send_that_stalls_before_writing_is_counted_by_its_declared_rate_from_
     assert host.window is not None
     (counted,) = host.window.gone
     assert counted >= before + 0.3  # from the write, not from when it left: the next send leaves a window after it
+    assert host.wired[-1] == counted  # and its host's window counts it from there too

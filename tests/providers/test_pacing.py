@@ -526,6 +526,27 @@ def test_the_sends_before_a_host_announced_its_limit_count_in_its_window():
         passage.__exit__(None, None, None)
 
 
+def test_a_send_that_reached_the_wire_late_holds_the_send_a_window_after_it_not_the_next_one():
+    # 2 a second (spaced 0.55 s, 1.1 s a window with the margin); the first send after the announcement stalls 0.3 s
+    # between leaving and writing: the send a window after it waits for its arrival, the next one only for the
+    # spacing from when it left (from its arrival, every send's delay would add to the gap)
+    clock = Clock()
+    pacer = Pacer(ceiling=40, clock=clock)
+    _answer(pacer, "api", 200, {"X-RateLimit-Limit": "2", "X-RateLimit-Remaining": "1", "X-RateLimit-Reset": "1"})
+    state = pacer._hosts["api"]
+    span = 1.0 * (1 + WINDOW_MARGIN)
+    clock.now = 100.0 + span / 2
+    with pacer.pace("api") as stalled:
+        clock.now += 0.3
+        stalled.on_wire()
+        assert pacer._hold(state, clock.now) == pytest.approx(100.0 + span - clock.now)  # not 0.3 more
+    clock.now = 100.0 + span
+    with pacer.pace("api") as paced:
+        paced.on_wire()
+    clock.now += span / 2
+    assert pacer._hold(state, clock.now) == pytest.approx(0.3)  # a window after the stalled one's arrival
+
+
 def test_a_host_that_stops_announcing_is_not_held_by_its_last_announcement():
     clock = Clock()
     pacer = Pacer(ceiling=40, clock=clock)
