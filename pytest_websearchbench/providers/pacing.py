@@ -527,11 +527,11 @@ class HostState:
     #: that rate while it announces one
     limit: int | None = None
     window_seen: float = DEFAULT_RESET
-    #: when its latest requests left (as many as its limit, or its concurrency ceiling before it announced one):
-    #: the next is spaced after the last to leave
-    sent: deque[float] = field(default_factory=deque)
-    #: the same sends, each counted from when it reached the wire once it did, in order: a window's worth of them
-    #: holds the next (counting the spacing from the wire too would add each send's delay to the gap)
+    #: when its latest request left: the next is spaced after it
+    left: float = -math.inf
+    #: its latest sends (as many as its limit, or its concurrency ceiling before it announced one), each counted
+    #: from when it reached the wire once it did, in order: a window's worth of them holds the next (counting the
+    #: spacing from the wire too would add each send's delay to the gap)
     wired: list[float] = field(default_factory=list)
     reset_span: float = DEFAULT_RESET
     hold_until: float = 0.0  # Retry-After: no send before
@@ -579,10 +579,8 @@ class Pacer:
             state.tokens_sent += tokens
             if state.bucket is not None:
                 state.bucket = state.bucket._replace(left=state.bucket.level(now) - tokens, at=now)
-            state.sent.append(now)
+            state.left = now
             state.wired.append(now)  # the latest time yet: it stays in order
-            while len(state.sent) > _kept(state):
-                state.sent.popleft()
             del state.wired[: -_kept(state)]
             if state.budget is not None:
                 state.budget -= 1
@@ -622,7 +620,7 @@ class Pacer:
             hold = max(hold, state.budget_until - now)
         if state.limit:
             span = state.window_seen * (1 + WINDOW_MARGIN)
-            hold = max(hold, state.sent[-1] + span / state.limit - now)  # a limit comes in an answer: one was sent
+            hold = max(hold, state.left + span / state.limit - now)  # a limit comes in an answer: one was sent
             # and never more than its limit within a window, the sends before it announced one counted too: a
             # run's first requests go out at once, and answers to them that still had room let sends spaced at
             # the limit follow into the same window (a starved machine sent 22 in one second of a 20/s host)
@@ -770,7 +768,7 @@ def bucket_wait(bucket: Bucket | None, tokens: int, now: float) -> float:
 
 
 def _kept(state: HostState) -> int:
-    """How many of a host's latest sends its spacing and window look back at."""
+    """How many of a host's latest sends its window looks back at."""
     return max(state.limit or 0, state.controller.ceiling)
 
 
