@@ -6,7 +6,9 @@ import hashlib
 import json
 import math
 import numbers
+import os
 import re
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -71,8 +73,11 @@ def _missing_property(message: str) -> str:
 # It knows the keywords the shipped schemas use on their lines; a schema with any other keyword
 # (or another draft) is always left to jsonschema.
 Check = Callable[[Any], bool]
+Conforms = Callable[[Any, str], bool]
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 _ANNOTATIONS = {"$schema", "$id", "$comment", "title", "description", "default", "examples"}
+# no assertion of their own: definitions are checked where a $ref names them, then/else with their if
+_PASSIVE = _ANNOTATIONS | {"$defs", "then", "else"}
 # exact types only: a float like 1.0 that jsonschema counts as an integer goes to jsonschema
 _EXACT_TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
@@ -90,23 +95,24 @@ def _shape_check(name: str) -> Check | None:
     schema = _schema(name)
     if schema.get("$schema", _DRAFT) != _DRAFT:
         return None
-    return _compile(schema, lambda value, fmt: schema_validator(name).format_checker.conforms(value, fmt))
+    return _compile(schema, lambda value, fmt: schema_validator(name).format_checker.conforms(value, fmt), schema)
 
 
 def _is_number(value: Any) -> bool:  # as jsonschema's type checker: a bool is no number
     return isinstance(value, numbers.Number) and not isinstance(value, bool)
 
 
-def _compile(schema: Any, conforms: Callable[[Any, str], bool]) -> Check | None:
+def _compile(schema: Any, conforms: Conforms, root: dict[str, Any], refs: tuple[str, ...] = ()) -> Check | None:
     """A check that holds only where every keyword of ``schema`` holds, each applied as jsonschema applies
-    it (string keywords to strings only, and so on); None if ``schema`` uses a keyword not handled here."""
+    it (string keywords to strings only, and so on); None if ``schema`` uses a keyword not handled here.
+    ``root`` is the schema file (its ``$defs``), ``refs`` the references being compiled (a cycle: None)."""
     if not isinstance(schema, dict):
         return None
     checks: list[Check] = []
     for key, value in schema.items():
-        if key in _ANNOTATIONS or (key == "additionalProperties" and value is True):
+        if key in _PASSIVE or (key == "additionalProperties" and value is True):
             continue
-        check = _keyword(key, value, schema, conforms)
+        check = _keyword(key, value, schema, conforms, root, refs)
         if check is None:
             return None
         checks.append(check)
@@ -122,7 +128,12 @@ def _compile(schema: Any, conforms: Callable[[Any, str], bool]) -> Check | None:
     return every
 
 
-def _keyword(key: str, value: Any, schema: dict[str, Any], conforms: Callable[[Any, str], bool]) -> Check | None:
+def _keyword(
+    key: str, value: Any, schema: dict[str, Any], conforms: Conforms, root: dict[str, Any], refs: tuple[str, ...]
+) -> Check | None:
+    def sub(schema: Any) -> Check | None:
+        return _compile(schema, conforms, root, refs)
+
     if key == "type":
         names = value if isinstance(value, list) else [value]
         if all(n in _EXACT_TYPES for n in names):
@@ -155,14 +166,14 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], conforms: Callable[[A
     elif key == "required":
         return lambda v: not isinstance(v, dict) or all(name in v for name in value)
     elif key == "properties":
-        compiled = tuple((name, _compile(sub, conforms)) for name, sub in value.items())
-        subs = tuple((name, sub) for name, sub in compiled if sub is not None)
+        compiled = tuple((name, sub(schema)) for name, schema in value.items())
+        subs = tuple((name, check) for name, check in compiled if check is not None)
         if len(subs) == len(compiled):
 
             def properties(v: Any) -> bool:
                 if isinstance(v, dict):
-                    for name, sub in subs:
-                        if name in v and not sub(v[name]):
+                    for name, check in subs:
+                        if name in v and not check(v[name]):
                             return False
                 return True
 
@@ -171,19 +182,65 @@ def _keyword(key: str, value: Any, schema: dict[str, Any], conforms: Callable[[A
         known = frozenset(schema.get("properties", ()))
         return lambda v: not isinstance(v, dict) or v.keys() <= known
     elif key == "additionalProperties" and isinstance(value, dict) and "patternProperties" not in schema:
-        each = _compile(value, conforms)
+        each = sub(value)
         if each is not None:
             known, fits = frozenset(schema.get("properties", ())), each
             return lambda v: not isinstance(v, dict) or all(fits(x) for name, x in v.items() if name not in known)
     elif key == "items" and "prefixItems" not in schema:
-        sub = _compile(value, conforms)
-        if sub is not None:
-            return lambda v: not isinstance(v, list) or all(sub(x) for x in v)
+        item = sub(value)
+        if item is not None:
+            return lambda v: not isinstance(v, list) or all(item(x) for x in v)
     elif key == "minItems":
         return lambda v: not isinstance(v, list) or len(v) >= value
     elif key == "maxItems":
         return lambda v: not isinstance(v, list) or len(v) <= value
+    elif key == "minProperties":
+        return lambda v: not isinstance(v, dict) or len(v) >= value
+    elif key == "uniqueItems" and value is True:
+        # strings only, where equality is plain ==; any other item goes to jsonschema (1 == 1.0, True != 1)
+        return lambda v: not isinstance(v, list) or (all(type(x) is str for x in v) and len(set(v)) == len(v))
+    elif key == "uniqueItems" and value is False:
+        return lambda v: True
+    elif key == "$ref" and isinstance(value, str) and value.startswith("#/$defs/") and value not in refs:
+        target = root.get("$defs", {}).get(value.removeprefix("#/$defs/"))
+        if target is not None:
+            return _compile(target, conforms, root, (*refs, value))
+    elif key in ("allOf", "anyOf", "oneOf") and isinstance(value, list) and value:
+        parts = [check for check in map(sub, value) if check is not None]
+        if len(parts) < len(value):
+            return None
+        if key == "allOf":
+            return lambda v: all(part(v) for part in parts)
+        if key == "anyOf":
+            return lambda v: any(part(v) for part in parts)
+        if all(_exact(branch) for branch in value):
+            # exactly one: decided only where each branch's check is exact (no "ask jsonschema" that may hold)
+            return lambda v: sum(1 for part in parts if part(v)) == 1
+    elif key == "if":
+        branches = [sub(value), sub(schema.get("then", {})), sub(schema.get("else", {}))]
+        if None not in branches:
+            condition, then, otherwise = (check for check in branches if check is not None)
+            if _exact(value):
+                return lambda v: then(v) if condition(v) else otherwise(v)
+            # a failed condition may still hold for jsonschema: then both branches must
+            return lambda v: then(v) and (condition(v) or otherwise(v))
     return None
+
+
+def _exact(schema: Any) -> bool:
+    """Whether the compiled check of ``schema`` is False only where jsonschema finds an error: keywords whose
+    check decides both ways (required, minProperties, string const or enum, properties of exact schemas)."""
+    if not isinstance(schema, dict):
+        return False
+    for key, value in schema.items():
+        if key in _ANNOTATIONS or key in ("required", "minProperties"):
+            continue
+        if key in ("enum", "const") and all(type(o) is str for o in (value if key == "enum" else [value])):
+            continue
+        if key == "properties" and all(_exact(sub) for sub in value.values()):
+            continue
+        return False
+    return True
 
 
 def read_suite_text(path: Path) -> str:
@@ -255,17 +312,25 @@ def parse_json(text: str, path: Path, *, line: int | None = None, finite: bool =
 
 
 def path_inside(
-    folder: Path, value: Any, source: Path, *, field: str, item: str | None = None, line: int | None = None
+    folder: Path,
+    value: Any,
+    source: Path,
+    *,
+    field: str,
+    item: str | None = None,
+    line: int | None = None,
+    resolved: Path | None = None,
 ) -> Path:
     """The path a suite file names, resolved (symlinks included); it must stay inside the suite's
-    folder, so a suite can never make the plugin read elsewhere."""
+    folder, so a suite can never make the plugin read elsewhere. ``resolved``: ``folder`` resolved, by a
+    caller that checks many of its files."""
     if not isinstance(value, str) or not value or "\0" in value:
         raise SuiteError(
             source, f"expected a relative path, got {str(value)[:80]!r}", field=field, item=item, line=line
         )
-    root = Path(folder).resolve()
+    root = resolved or Path(folder).resolve()
     try:
-        target = (root / value).resolve()
+        target = _resolved_under(root, value)
     except (OSError, RuntimeError) as exc:  # a name too long, a symlink loop
         raise SuiteError(source, f"bad path {value[:80]!r}: {exc}", field=field, item=item, line=line) from None
     if not target.is_relative_to(root):
@@ -277,6 +342,24 @@ def path_inside(
             line=line,
         )
     return target
+
+
+def _resolved_under(root: Path, value: str) -> Path:
+    """``(root / value).resolve()`` for a resolved ``root``, looking up only ``value``'s own parts: where each
+    exists and none is a link or a dot, the path is the parts joined (a suite's files are read this way by
+    the thousand; resolve() looks up every part of the whole path)."""
+    parts = value.split("/")
+    if value.startswith("/") or any(part in ("", ".", "..") for part in parts):
+        return (root / value).resolve()
+    path = str(root)
+    for part in parts:
+        path = os.path.join(path, part)
+        try:
+            if stat.S_ISLNK(os.lstat(path).st_mode):
+                return (root / value).resolve()
+        except OSError:  # missing, or a name too long: resolve() says what it says of it
+            return (root / value).resolve()
+    return Path(path)
 
 
 def read_records(path: Path, schema: str, fields: FieldMap | None = None) -> list[tuple[int, dict[str, Any]]]:

@@ -131,10 +131,10 @@ def publishable(folder: Path) -> list[Path]:
 def digest_lines(folder: Path) -> list[str]:
     """The sorted ``path\\0sha256\\n`` lines the task digest is taken over. A file that is a symlink
     to somewhere outside the task folder is refused: the digest would vouch for a file it does not hold."""
-    lines = []
+    lines, root = [], folder.resolve()
     for file in publishable(folder):
         relative = file.relative_to(folder).as_posix()
-        inside = path_inside(folder, relative, folder / relative, field="path", item=folder.name)
+        inside = path_inside(folder, relative, folder / relative, field="path", item=folder.name, resolved=root)
         lines.append(f"{relative}\0{hashlib.sha256(inside.read_bytes()).hexdigest()}\n")
     return sorted(lines)
 

@@ -41,6 +41,9 @@ EXAMPLES: dict[str, list[dict]] = {
     ],
     "webbench-dataset": [tomllib.loads((SAMPLE / "webbench-sample" / "dataset.toml").read_text("utf-8"))],
     "webbench-task": [tomllib.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/*/task.toml"))],
+    "webbench-contract": [
+        json.loads(p.read_text("utf-8")) for p in sorted(SAMPLE.glob("webbench-sample/*/tests/contract.json"))
+    ],
     # the results file (core/results_file.py): its head, and items of each family
     "results": [{**_BASELINE, "items": []}],
     "results-item": _BASELINE["items"][::10],
@@ -191,7 +194,59 @@ def test_jsonschema_decides_what_the_direct_check_cannot():
     line = {**EXAMPLES["lexbench-grade"][0], "grade": 3.0}
     assert not suites._shape_check("lexbench-grade")(line)
     assert outcome(line, "lexbench-grade") is None
-    assert suites._shape_check("webbench-contract") is None  # $ref and oneOf: jsonschema alone
+    conforms = suites.schema_validator("suite").format_checker.conforms
+    # one of two branches that may only "ask jsonschema" (3.0): exactly one cannot be decided here
+    assert suites._compile({"oneOf": [{"type": "integer"}, {"type": "string"}]}, conforms, {}) is None
+    # a reference that names itself, or nothing
+    looped = {"$defs": {"a": {"items": {"$ref": "#/$defs/a"}}}, "$ref": "#/$defs/a"}
+    assert suites._compile(looped, conforms, looped) is None
+    assert suites._compile({"$ref": "#/$defs/b"}, conforms, looped) is None
+
+
+def _contract_edits():
+    """(a bundled contract edited where the keywords beyond the line schemas' decide: $ref, if/then/else, oneOf,
+    anyOf, uniqueItems and minProperties, whether jsonschema finds it valid)."""
+    contract = EXAMPLES["webbench-contract"][0]
+
+    def edited(change):
+        record = json.loads(json.dumps(contract))
+        change(record)
+        return record
+
+    def field(spec):
+        return lambda r: r["answer_fields"].append(spec)
+
+    yield edited(field({"name": "why", "class": "text", "facts": ["late"]})), True
+    yield edited(field({"name": "why", "class": "text"})), False  # text: facts required
+    yield edited(field({"name": "why", "class": "text", "value": "late"})), False
+    yield edited(field({"name": "n", "class": "count", "value": 3})), True
+    yield edited(field({"name": "n", "class": "count", "facts": ["x"]})), False  # not text: a value required
+    yield edited(field({"name": "n", "class": "size", "value": 3})), False  # no such class ($ref to an enum)
+    yield edited(field({"name": "n", "class": 3, "value": 3})), False
+    rule = {"name": "same", "table": "decisions", "pk_field": "ref", "column": "status"}
+    yield edited(lambda r: r["consistency"].append({**rule, "equals_field": "status"})), True
+    yield edited(lambda r: r["consistency"].append({**rule, "equals_value": "open"})), True
+    yield edited(lambda r: r["consistency"].append({**rule, "equals_field": "status", "equals_value": "open"})), False
+    yield edited(lambda r: r["consistency"].append(rule)), False  # oneOf: neither
+    yield edited(lambda r: r["gates"].extend(r["gates"][:1])), False  # uniqueItems
+    anchor = {"table": "issues", "pk": "ISS-1", "role": "extra"}
+    yield edited(lambda r: r["anchors"].append(anchor)), True
+    yield edited(lambda r: r["anchors"].append({**anchor, "table": "nowhere"})), False  # $ref to an enum
+    yield edited(lambda r: r["anchors"].append({**anchor, "pk": "iss-1"})), False  # $ref to a pattern
+    aggregate = {"table": "issues", "filter": {"team": "a"}, "records": ["ISS-1"]}
+    hop = {"name": "count", "class": "H03", "reads": [], "aggregate": aggregate}
+    yield edited(lambda r: r["hops"].insert(0, hop)), True
+    yield edited(lambda r: r["hops"].insert(0, {**hop, "aggregate": {**aggregate, "filter": {}}})), False
+    yield edited(lambda r: r["hops"].insert(0, {"name": "x", "class": "H03", "reads": []})), False  # anyOf: none
+
+
+def test_the_contracts_keywords_decide_as_jsonschema_does():
+    check = suites._shape_check("webbench-contract")
+    for record, valid in _contract_edits():
+        errors = list(suites.schema_validator("webbench-contract").iter_errors(record))
+        assert (not errors) is valid, (record, errors)
+        assert check(record) is valid, record  # each decided here, without jsonschema
+        assert outcome(record, "webbench-contract") == jsonschema_outcome(record, "webbench-contract")
 
 
 # --------------------------------------------------------------------------- reading line by line
