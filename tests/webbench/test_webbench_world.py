@@ -4,14 +4,19 @@ shadows around anchors, six canaries and the injected instruction, briefs by des
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import re
 from datetime import date
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 from wb_support import sample_tasks
 
 from pytest_websearchbench.webbench.grading.tolerance import CANARY_FAMILIES
 from pytest_websearchbench.webbench.tasks.builder import build_task
+from pytest_websearchbench.webbench.world import build
 from pytest_websearchbench.webbench.world.build import (
     WorldSpec,
     build_rows,
@@ -66,6 +71,24 @@ def test_seed_and_variant_change_the_world():
 def test_shipped_tasks_record_the_content_the_generator_produces():
     for task in sample_tasks():
         assert content_digest(_fresh_bytes(task.world)) == task.world_digest, task.name
+
+
+@given(
+    st.lists(st.text() | st.integers(-(2**63), 2**63 - 1) | st.floats() | st.none() | st.binary(max_size=3), max_size=6)
+)
+@example([math.inf, -math.inf, math.nan, -0.0, 1e300, 5e-324, '\x00\x1f\n\t"\\é\u2028\U0001f600', -(2**63), None])
+@example(["x", b"blob"])
+def test_a_rows_digest_line_is_json_dumps_of_it(row):
+    """The oracle: the line content_digest hashes for a row is json.dumps([table, *row], ensure_ascii=False)."""
+    try:
+        expected: str | type = json.dumps(["mail", *row], ensure_ascii=False) + "\n"
+    except TypeError as exc:  # a blob
+        expected = type(exc)
+    try:
+        found: str | type = build._row_line("[" + json.dumps("mail"), "mail", tuple(row))
+    except TypeError as exc:
+        found = type(exc)
+    assert found == expected
 
 
 def test_unknown_template_outcome_or_family_is_a_clear_error():

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
+from json.encoder import encode_basestring
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -109,15 +112,41 @@ def rows_to_sqlite(rows: dict[str, dict[str, dict[str, Any]]], schema: WorldSche
 
 
 def content_digest(db: bytes | sqlite3.Connection) -> str:
-    """SHA-256 over every row of every table in key order: independent of SQLite's file format."""
+    """SHA-256 over every row of every table in key order: independent of SQLite's file format. Each row is
+    the line ``json.dumps([table, *row], ensure_ascii=False)``, written value by value (``_row_line``)."""
     con = db if isinstance(db, sqlite3.Connection) else _open_bytes(db)
     total = hashlib.sha256()
     schema = world_schema_of(con)
     total.update(json.dumps([META_TABLE, schema.world]).encode() + b"\n")
     for table in schema.tables.values():
-        for row in con.execute(f"SELECT * FROM {table.name} ORDER BY id"):
-            total.update(json.dumps([table.name, *row], ensure_ascii=False).encode() + b"\n")
+        head = "[" + encode_basestring(table.name)
+        rows = con.execute(f"SELECT * FROM {table.name} ORDER BY id")
+        total.update("".join([_row_line(head, table.name, row) for row in rows]).encode())
     return "sha256:" + total.hexdigest()
+
+
+def _float_json(value: float) -> str:
+    # as json.dumps writes a float (allow_nan: SQLite keeps infinities; a NaN it stores as NULL)
+    if value != value:
+        return "NaN"
+    return "Infinity" if value == math.inf else "-Infinity" if value == -math.inf else float.__repr__(value)
+
+
+#: how json.dumps writes each type a SQLite value has: a world is read back on every process's first episode of
+#: it (world/cache.py), some 7,000 rows, and one json.dumps call a row was most of that
+_VALUE_JSON: dict[type, Callable[[Any], str]] = {
+    str: encode_basestring,
+    int: int.__repr__,
+    float: _float_json,
+    type(None): lambda _: "null",
+}
+
+
+def _row_line(head: str, name: str, row: tuple[Any, ...]) -> str:
+    try:
+        return head + "".join([", " + _VALUE_JSON[type(value)](value) for value in row]) + "]\n"
+    except KeyError:  # a blob: json.dumps says what it says of it
+        return json.dumps([name, *row], ensure_ascii=False) + "\n"
 
 
 def world_schema_of(con: sqlite3.Connection) -> WorldSchema:
