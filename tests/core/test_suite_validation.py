@@ -175,7 +175,13 @@ def single_edits(record: dict):
 
 @pytest.mark.parametrize("schema", sorted(EXAMPLES))
 def test_every_single_edit_at_the_edges_gets_jsonschemas_verdict(schema):
-    for example in EXAMPLES[schema][:3]:
+    # a contract has some 40 places to edit and jsonschema quotes all of it in each message: the smallest one
+    examples = (
+        [min(EXAMPLES[schema], key=lambda c: len(json.dumps(c)))]
+        if schema == "webbench-contract"
+        else EXAMPLES[schema][:3]
+    )
+    for example in examples:
         for record in single_edits(json.loads(json.dumps(example))):
             assert outcome(record, schema) == jsonschema_outcome(record, schema), record
 
