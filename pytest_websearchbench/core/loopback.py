@@ -34,6 +34,10 @@ POLL_SECONDS = 0.02
 class QuietHandler(BaseHTTPRequestHandler):
     """A request handler that logs nothing: a run makes thousands of calls and stderr is for problems."""
 
+    #: TCP_NODELAY: http.server writes the headers, then the body; without it the body waits for the client's
+    #: delayed acknowledgement of the headers, some 40 ms an answer on Linux loopback
+    disable_nagle_algorithm = True
+
     def log_message(self, format: str, *args: Any) -> None:
         pass
 

@@ -159,7 +159,6 @@ class Emulator:
 
         class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
-            disable_nagle_algorithm = True  # headers and body leave at once: latencies stay realistic
 
             def setup(self) -> None:
                 super().setup()

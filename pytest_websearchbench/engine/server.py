@@ -79,7 +79,6 @@ class _Handler(QuietHandler):
     """Dispatches every method through ROUTES so 404 and 405 are decided in one place."""
 
     protocol_version = "HTTP/1.1"  # keep-alive: one TCP connection per client, not per call
-    disable_nagle_algorithm = True  # headers and body go out in separate writes; don't stall 40 ms
     index: SearchIndex
 
     def _dispatch(self) -> None:

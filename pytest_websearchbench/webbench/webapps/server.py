@@ -297,7 +297,6 @@ def _framing_problem(headers: Any) -> tuple[int, str, str] | None:
 def _handler(server: WorldServer) -> type[BaseHTTPRequestHandler]:
     class Handler(QuietHandler):  # the web trace is the log
         protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # headers and body go out as separate writes
         timeout = 60  # an idle keep-alive connection does not hold its thread forever
 
         def do_GET(self) -> None:
