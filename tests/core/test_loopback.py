@@ -84,3 +84,22 @@ def test_a_client_that_hung_up_is_no_traceback_and_a_handler_bug_is_one_line(cap
     err = capfd.readouterr().err
     assert "Traceback" not in err and "----" not in err
     assert err.splitlines() == ["loopback server: request from 127.0.0.1: RuntimeError: a bug in the handler"]
+
+
+class Nodelay(QuietHandler):
+    """Answers with its own connection's TCP_NODELAY, headers and body in separate writes (as http.server's
+    handlers do: without the option the body waits for the client's delayed acknowledgement)."""
+
+    def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+        data = str(self.connection.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY)).encode()
+        self.send_response(200)
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+def test_every_server_sends_without_waiting_for_acknowledgements():
+    """The handler every loopback server shares (the engine, the world, the doubles, the program agents'
+    session) sets TCP_NODELAY on each connection it answers."""
+    with LoopbackServer(Nodelay) as server, urllib.request.urlopen(server.url + "/", timeout=5) as answer:
+        assert int(answer.read()) != 0
