@@ -192,7 +192,8 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     (the dataset's org/name), check that the folder holds that task. Every file it reads resolves
     inside the task folder (symlinks included): the digest covers nothing else."""
     folder = Path(folder)
-    toml_path = path_inside(folder, "task.toml", folder / "task.toml", field="path", item=folder.name)
+    root = folder.resolve()  # once: every file below is looked up under it
+    toml_path = path_inside(folder, "task.toml", folder / "task.toml", field="path", item=folder.name, resolved=root)
     meta = _toml(toml_path)
     validate(meta, "webbench-task", toml_path)
     name = meta["task"]["name"].split("/", 1)[1]
@@ -213,7 +214,7 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     extra = meta["metadata"]
 
     def inside(relative: str, field: str) -> Path:
-        return _inside(folder, relative, toml_path, field=field, item=name)
+        return _inside(folder, relative, toml_path, field=field, item=name, resolved=root)
 
     contract_path = inside(extra["contract"], "metadata.contract")
     computed = task_digest(folder)
@@ -286,9 +287,10 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     )
 
 
-def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str) -> Path:
-    """``relative`` resolved inside ``folder`` (path_inside), and a path the system can look up at all."""
-    target = path_inside(folder, relative, source, field=field, item=item)
+def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str, resolved: Path | None = None) -> Path:
+    """``relative`` resolved inside ``folder`` (path_inside, ``resolved`` its ``folder`` resolved), and a path the
+    system can look up at all."""
+    target = path_inside(folder, relative, source, field=field, item=item, resolved=resolved)
     try:
         target.exists()
     except OSError as exc:  # a name too long for the file system
@@ -302,7 +304,7 @@ def load_dataset(path: Path) -> list[Task]:
     data = _toml(path)
     validate(data, "webbench-dataset", path)
     seen: set[str] = set()
-    tasks = []
+    tasks, base = [], path.parent.resolve()
     for i, entry in enumerate(data["tasks"]):
         short = entry["name"].split("/", 1)[1]
         if "path" in entry:
@@ -315,7 +317,7 @@ def load_dataset(path: Path) -> list[Task]:
         if entry["name"] in seen:
             raise SuiteError(path, "task listed twice", field=f"tasks.{i}.name", item=short)
         seen.add(entry["name"])
-        folder = _inside(path.parent, short, path, field=f"tasks.{i}.name", item=short)
+        folder = _inside(path.parent, short, path, field=f"tasks.{i}.name", item=short, resolved=base)
         if not folder.is_dir():
             raise SuiteError(path, f"no task folder at {folder}", field=f"tasks.{i}.name", item=short)
         tasks.append(load_task(folder, entry["digest"], entry["name"]))
