@@ -287,7 +287,7 @@ def load_task(folder: Path, digest: str | None = None, package: str | None = Non
     )
 
 
-def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str, resolved: Path | None = None) -> Path:
+def _inside(folder: Path, relative: str, source: Path, *, field: str, item: str, resolved: Path) -> Path:
     """``relative`` resolved inside ``folder`` (path_inside, ``resolved`` its ``folder`` resolved), and a path the
     system can look up at all."""
     target = path_inside(folder, relative, source, field=field, item=item, resolved=resolved)
