@@ -24,6 +24,7 @@ from pytest_websearchbench.core.options import add_options, check_written_whole
 from pytest_websearchbench.run.registry import all_options
 from pytest_websearchbench.run.session import (
     remove_leftover_temps,
+    remove_run_state,
     start_run,
     store_run_state,
 )
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 #: items named by id under a suite folder (``suites/x::q017[local]``), read from the arguments at configure
 _SELECTION: pytest.StashKey[SuiteSelection] = pytest.StashKey()
 _SECRETS_BEFORE = pytest.StashKey[int]()  # the secrets registered before this session (see pytest_unconfigure)
+_OWN_RUN_ID = pytest.StashKey[bool]()  # the controller made the run's id (not --testrunuid): its folder is its own
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -93,7 +95,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if worker_input is not None:
         run_id = worker_input.get("testrunuid") or uuid.uuid4().hex
     else:
-        run_id = getattr(config.option, "testrunuid", None) or uuid.uuid4().hex
+        given = getattr(config.option, "testrunuid", None)
+        run_id = given or uuid.uuid4().hex
+        config.stash[_OWN_RUN_ID] = not given
         if hasattr(config.option, "testrunuid"):
             config.option.testrunuid = run_id
     try:
@@ -125,11 +129,15 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     """The session's secrets go with it (everything it writes is written by now): a process that runs
-    sessions one after another (pytester, an IDE) would otherwise scrub every text for all of them."""
+    sessions one after another (pytester, an IDE) would otherwise scrub every text for all of them. The
+    controller removes the run's state folder (its workers are done with it) unless another run may share
+    it (an id given with --testrunuid)."""
     if _SECRETS_BEFORE in config.stash:
         from pytest_websearchbench.core.secrets import forget_secrets
 
         forget_secrets(after=config.stash[_SECRETS_BEFORE])
+    if config.stash.get(_OWN_RUN_ID, False):
+        remove_run_state(config)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

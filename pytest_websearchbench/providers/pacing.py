@@ -416,9 +416,9 @@ def state_dir(run_id: str) -> Path:
 
 
 def purge_stale_state(max_age_seconds: float = 86400.0, every_seconds: float = 3600.0) -> None:
-    """Remove state folders of runs that ended long ago (they only hold a timestamp each); at most once every
-    ``every_seconds`` (a stamp file in the root says when): each run leaves a folder, and a machine that runs
-    many (a test suite's runs of pytest) had thousands to look at in every run."""
+    """Remove state folders of runs that ended long ago (killed runs', or runs that shared an id given with
+    ``--testrunuid``: a run removes its own as it ends); at most once every ``every_seconds`` (a stamp file in
+    the root says when), so that a machine with many such folders does not look at each in every run."""
     root = Path(tempfile.gettempdir(), f"{STATE_ROOT_PREFIX}{os.getuid()}")
     if not root.is_dir():
         return

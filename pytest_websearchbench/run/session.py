@@ -5,6 +5,7 @@ and the session's providers built from them."""
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -193,6 +194,15 @@ def store_run_state(config: pytest.Config, state: RunState) -> None:
 
 def run_state(config: pytest.Config) -> RunState:
     return config.stash[_RUN_STATE]
+
+
+def remove_run_state(config: pytest.Config) -> None:
+    """Remove the run's state folder (its rate-limit slots, the live phase's outcomes for its workers) once
+    the run is over; a killed run's stays until ``purge_stale_state`` finds it a day old."""
+    if _RUN_STATE in config.stash:
+        from pytest_websearchbench.providers.pacing import state_dir
+
+        shutil.rmtree(state_dir(config.stash[_RUN_STATE].run_id), ignore_errors=True)
 
 
 def provider_pool(config: pytest.Config, *, live: bool = True) -> ProviderPool:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import tempfile
 
 import pytest
 
 from conftest import BUNDLED_CASSETTES
+from pytest_websearchbench.providers.pacing import PURGE_STAMP, state_dir
 
 
 def test_items_are_case_times_provider_with_stable_ids(pytester, tiny_suite):
@@ -209,6 +211,29 @@ def test_rewrite_mode_keeps_every_cassette_when_the_provider_is_down(pytester, t
     assert sorted(path.name for path in (pytester.path / "cassettes" / "tiny" / "local").iterdir()) == [
         path.name for path in cassettes
     ]
+
+
+def test_a_run_removes_its_state_folder_as_it_ends_unless_its_id_was_given(pytester, tiny_suite, monkeypatch):
+    """The run's state folder (rate-limit slots, the live phase's outcomes for the workers) is the run's own:
+    it goes when the run ends, so runs do not pile folders up in the temp folder. An id given with
+    --testrunuid may be another run's too: its folder stays (purged once a day old)."""
+    monkeypatch.setattr(tempfile, "tempdir", str(pytester.path / "temp"))
+    (pytester.path / "temp").mkdir()
+    root = state_dir("x").parent
+    pytester.makeconftest(f"""
+import os
+
+def pytest_sessionfinish(session):
+    print("state folders during the run:", sorted(os.listdir({str(root)!r})))
+""")
+    result = pytester.runpytest("suites", "--wsb-record-mode=rewrite", "-s", "--wsb-rate=local=1000/s")
+    result.assert_outcomes(passed=3, failed=1)
+    (during,) = [line.partition("state folders during the run:")[2] for line in result.outlines if "during the" in line]
+    assert during.count("'") == 2  # the run's one folder, written while it ran
+    assert [path.name for path in root.iterdir() if path.name != PURGE_STAMP] == []
+    result = pytester.runpytest("suites", "--wsb-record-mode=rewrite", "--testrunuid=shared-id")
+    result.assert_outcomes(passed=3, failed=1)
+    assert (root / "shared-id" / "live-outcomes.json").is_file()
 
 
 def test_suite_option_by_path_and_ini(pytester, tiny_suite):

@@ -53,7 +53,7 @@ def provider_failure(spec: ItemSpec, exc: Exception) -> str:
 
 
 def outcomes_path(run_id: str) -> Path:
-    """Where a run's live outcomes wait for its xdist workers: the run's state folder (purged after a day)."""
+    """Where a run's live outcomes wait for its xdist workers: the run's state folder (removed as the run ends)."""
     from pytest_websearchbench.providers.pacing import state_dir
 
     return state_dir(run_id) / "live-outcomes.json"
