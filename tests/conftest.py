@@ -37,6 +37,12 @@ from hypothesis import settings as hypothesis_settings  # noqa: E402
 hypothesis_settings.register_profile("websearchbench", derandomize=True, deadline=None, print_blob=True)
 hypothesis_settings.load_profile("websearchbench")
 
+# One BLAS thread a process (set before numpy's first import; the processes the tests start inherit it): the
+# tests run three xdist workers on two cores, and numpy's OpenBLAS would start a thread a core in each, which
+# spin while numpy works element by element between products (the sign-flip and power simulations of
+# reporting/): about 5 % of tests/reporting's CPU for no time saved (benchmarks/README.md).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 # Imported once, before any test: pytester's in-process runs restore sys.modules after each run,
 # so a module first imported inside one (httpx imports httpcore lazily; the plugin imports vcr,
 # yaml and numpy lazily) would be dropped and imported anew by the next: exceptions of the old copy
