@@ -345,23 +345,10 @@ class WebBenchFamily(BenchmarkFamily):
             rows.append((f"calibration {template}", [cells.get(template, "-") for cells in per_variant]))
         confinements = [Counter(r["sandbox"] for s in v for r in s.results[:1] if "sandbox" in r) for v in scores]
         if any(confinements):  # program agents ran: say how, and loudly when unsandboxed
-            rows.append(
-                (
-                    "sandbox",
-                    [
-                        " · ".join(
-                            f"{n} in bwrap"
-                            if how == "bwrap"
-                            else f"{n} in bwrap, {how.partition('; ')[2]}"
-                            if how.startswith("bwrap; ")
-                            else f"{n} UNSANDBOXED ({how.removeprefix('none: ')})"
-                            for how, n in sorted(c.items())
-                        )
-                        or "-"
-                        for c in confinements
-                    ],
-                )
-            )
+            from pytest_websearchbench.webbench.agents.sandbox import read_confined
+
+            said = [" · ".join(read_confined(how).counted(n) for how, n in sorted(c.items())) for c in confinements]
+            rows.append(("sandbox", [text or "-" for text in said]))
         if self.setup.browser != "text":
             rows.append(("browser", [self.setup.browser for _ in scores]))
         if MODEL in self.agents:
@@ -388,6 +375,8 @@ class WebBenchFamily(BenchmarkFamily):
         failure mode, every step the agent took (its browser action and arguments, the page, the status, the
         observation it received, a screenshot when taken), and a model agent's transcript (every model turn,
         each browser call with the observation sent back) or a program's exit and output."""
+        from pytest_websearchbench.webbench.agents.sandbox import read_confined
+
         extra = (item.get("raw") or {}).get("extra") or {}
         row: dict[str, Any] = next((r for r in item.get("results") or [] if "verdict" in r), {})
         details = extra.get("details") or {}
@@ -421,6 +410,7 @@ class WebBenchFamily(BenchmarkFamily):
                 "model": details if "transcript" in details else None,
                 "transcript": transcript,
                 "program": details if "command" in details else None,
+                "confinement": read_confined(details["sandbox"]) if details.get("sandbox") else None,
             },
             # the verdict's mode (first failing gate, else leaf kind), else the episode's (step cap, looping…)
             failure_mode=next(

@@ -1,11 +1,21 @@
 """What the program agents' sandbox covers (agents.sandbox), unit by unit: this plugin's files in any
-site-packages folder it shows, and a folder covered around what an agent must keep inside it."""
+site-packages folder it shows, a folder covered around what an agent must keep inside it, and how a program's
+record says it was confined."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_websearchbench.webbench.agents.sandbox import cover_around, plugin_footprint
+import pytest
+
+from pytest_websearchbench.webbench.agents.sandbox import (
+    Confinement,
+    Sandbox,
+    confined,
+    cover_around,
+    plugin_footprint,
+    read_confined,
+)
 
 
 def _site(prefix: Path) -> Path:
@@ -57,3 +67,44 @@ def test_a_folder_is_covered_whole_or_around_what_must_stay(tmp_path):
         checkout / "tests" / "conftest.py",
     }
     assert cover_around(tmp_path / "missing", []) == []  # nothing there: nothing to cover (bwrap would fail)
+
+
+@pytest.mark.parametrize(
+    "own_network, note, unsandboxed, record, read, counted",
+    [
+        (True, "", "", "bwrap", Confinement(True, ""), "3 in bwrap"),
+        (
+            False,
+            "--wsb-agent-net=host",
+            "",
+            "bwrap; UNSANDBOXED NETWORK (--wsb-agent-net=host)",
+            Confinement(True, "UNSANDBOXED NETWORK (--wsb-agent-net=host)"),
+            "3 in bwrap, UNSANDBOXED NETWORK (--wsb-agent-net=host)",
+        ),
+        (
+            None,
+            "",
+            "--wsb-sandbox=off",
+            "none: --wsb-sandbox=off",
+            Confinement(False, "UNSANDBOXED (--wsb-sandbox=off)"),
+            "3 UNSANDBOXED (--wsb-sandbox=off)",
+        ),
+        (
+            None,
+            "",
+            "",
+            "none: not asked for",
+            Confinement(False, "UNSANDBOXED (not asked for)"),
+            "3 UNSANDBOXED (not asked for)",
+        ),
+    ],
+)
+def test_a_programs_confinement_is_recorded_in_words_and_read_back_by_one_reader(
+    own_network, note, unsandboxed, record, read, counted
+):
+    sandbox = None
+    if own_network is not None:
+        sandbox = Sandbox("bwrap", (), (), own_network=own_network, network_note=note)
+    assert confined(sandbox, unsandboxed) == record
+    assert read_confined(record) == read
+    assert read.counted(3) == counted

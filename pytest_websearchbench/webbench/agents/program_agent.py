@@ -42,7 +42,7 @@ from typing import IO, Any
 from pytest_websearchbench.core.loopback import LoopbackServer, QuietHandler
 from pytest_websearchbench.webbench.agents import browser_cli
 from pytest_websearchbench.webbench.agents.relay import HostRelay, loopback_port
-from pytest_websearchbench.webbench.agents.sandbox import BWRAP, Sandbox
+from pytest_websearchbench.webbench.agents.sandbox import Sandbox, confined
 from pytest_websearchbench.webbench.agents.session import TIME, Session
 
 OUTPUT_TAIL = 2000  # characters of the program's stdout/stderr kept in the record
@@ -222,17 +222,7 @@ def run_program(
             _drain(server, session)
         stdout, stderr = _tail(out), _tail(err)
     seconds = time.monotonic() - started
-    return ProgramRun(shlex.join(command), exit_code, seconds, stdout, stderr, _confined(sandbox, unsandboxed), limit)
-
-
-def _confined(sandbox: Sandbox | None, unsandboxed: str) -> str:
-    """How the program ran, as the record and the summary say it."""
-    if sandbox is None:
-        return f"none: {unsandboxed or 'not asked for'}"
-    return BWRAP if sandbox.own_network else f"{BWRAP}; {UNSANDBOXED_NETWORK} ({sandbox.network_note})"
-
-
-UNSANDBOXED_NETWORK = "UNSANDBOXED NETWORK"
+    return ProgramRun(shlex.join(command), exit_code, seconds, stdout, stderr, confined(sandbox, unsandboxed), limit)
 
 
 def _relay(sandbox: Sandbox | None, urls: list[str]) -> contextlib.AbstractContextManager[HostRelay | None]:

@@ -27,7 +27,7 @@ import tempfile
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from pytest_websearchbench.webbench.options import NETWORK_MODES, SANDBOX_MODES
 
@@ -287,3 +287,34 @@ def confinement(
     if no_namespace:
         return replace(sandbox, own_network=False, network_note=no_namespace), ""
     return sandbox, ""
+
+
+UNSANDBOXED_NETWORK = "UNSANDBOXED NETWORK"
+
+
+def confined(sandbox: Sandbox | None, unsandboxed: str) -> str:
+    """How a program ran, as its record keeps it (``sandbox``): "bwrap", "bwrap; UNSANDBOXED NETWORK (<why>)" or
+    "none: <why>"; ``read_confined`` reads it back."""
+    if sandbox is None:
+        return f"none: {unsandboxed or 'not asked for'}"
+    return BWRAP if sandbox.own_network else f"{BWRAP}; {UNSANDBOXED_NETWORK} ({sandbox.network_note})"
+
+
+class Confinement(NamedTuple):
+    in_bwrap: bool
+    lacking: str  # what was not confined, to be shown in red ("" when nothing)
+
+    def counted(self, n: int) -> str:
+        """``n`` episodes run so, as the summary's sandbox row says it."""
+        if not self.in_bwrap:
+            return f"{n} {self.lacking}"
+        return f"{n} in bwrap" + (f", {self.lacking}" if self.lacking else "")
+
+
+def read_confined(record: str) -> Confinement:
+    """A record's ``sandbox`` (``confined``'s words) as the summary and the drill-down show it."""
+    if record == BWRAP:
+        return Confinement(True, "")
+    if record.startswith(f"{BWRAP}; "):
+        return Confinement(True, record.partition("; ")[2])
+    return Confinement(False, f"UNSANDBOXED ({record.removeprefix('none: ')})")
