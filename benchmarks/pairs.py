@@ -15,6 +15,7 @@ the finished runs are printed (exit 3).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import shlex
 import signal
@@ -23,16 +24,32 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
+from typing import IO
 
 FIGURES = ("user s", "sys s", "cpu s", "wall s", "peak MiB")
 RATIOS = ("user s", "cpu s", "wall s")
 
 
-def run(command: list[str], deadline: float) -> dict[str, float] | None:
-    """One whole run of ``command``: its figures, or None when the deadline killed it."""
+def run(
+    command: list[str],
+    deadline: float = math.inf,
+    *,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
+    output: IO[str] | None = None,
+) -> dict[str, float] | None:
+    """One whole run of ``command``: its figures, or None when the deadline killed it. ``output``: where its
+    stdout and stderr go (else nowhere)."""
     started = time.monotonic()
     process = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        command,
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=output or subprocess.DEVNULL,
+        stderr=subprocess.STDOUT if output else subprocess.DEVNULL,
+        start_new_session=True,
     )
     killed = threading.Event()
 
@@ -40,11 +57,13 @@ def run(command: list[str], deadline: float) -> dict[str, float] | None:
         killed.set()
         _kill_group(process.pid)
 
-    timer = threading.Timer(max(0.0, deadline - time.monotonic()), kill)
-    timer.start()
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), kill) if deadline < math.inf else None
+    if timer:
+        timer.start()
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.monotonic() - started
-    timer.cancel()
+    if timer:
+        timer.cancel()
     process.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
     _kill_group(process.pid)  # what it left running
     if killed.is_set():

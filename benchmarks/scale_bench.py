@@ -53,6 +53,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from engine_bench import latencies_ms, make_pages, make_queries  # noqa: E402
+from pairs import run  # noqa: E402
 from scaled_suite import make_scaled_suite  # noqa: E402
 
 FLOOR_TEST = """\
@@ -81,24 +82,16 @@ def timed_run(args: list[str], cwd: Path, env: dict[str, str], expect_passed: in
     """(wall seconds, peak RSS MiB of the process tree) of one pytest run whose last line says
     ``expect_passed`` passed (a number, or the line's words)."""
     with tempfile.TemporaryFile("w+") as out:
-        started = time.perf_counter()
-        process = subprocess.Popen(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args],
-            cwd=cwd,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            text=True,
+        figures = run(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args], cwd=cwd, env=env, output=out
         )
-        _, status, usage = os.wait4(process.pid, 0)
-        elapsed = time.perf_counter() - started
-        process.returncode = os.waitstatus_to_exitcode(status)
+        assert figures is not None  # no deadline
         out.seek(0)
         text = out.read()
     expected = f"{expect_passed} passed" if isinstance(expect_passed, int) else expect_passed
-    if process.returncode != 0 or expected not in text.splitlines()[-1]:
-        raise SystemExit(f"pytest {' '.join(args)} exited {process.returncode}:\n{text[-3000:]}")
-    return elapsed, usage.ru_maxrss / 1024  # Linux reports KiB, the maximum over the tree
+    if figures["exit"] != 0 or expected not in text.splitlines()[-1]:
+        raise SystemExit(f"pytest {' '.join(args)} exited {figures['exit']:g}:\n{text[-3000:]}")
+    return figures["wall s"], figures["peak MiB"]  # ru_maxrss: Linux reports KiB, the maximum over the tree
 
 
 def whole_runs(sizes: list[int], repeat: int, work: Path) -> dict[tuple[str, int], list[tuple[float, float]]]:
